@@ -1,0 +1,57 @@
+#!/bin/sh
+# Install what brisk needs to build (build) or to build and test (test).
+#   packaging/install-deps.sh [--check] build|test
+# With --check it installs nothing and exits 1 when something is missing.
+# Knows apt (Debian, Ubuntu), dnf (Fedora), pacman (Arch) and zypper (openSUSE);
+# uses sudo when not root.
+set -eu
+
+check=0
+if [ "${1:-}" = "--check" ]; then check=1; shift; fi
+what=${1:-build}
+case "$what" in build|test) ;; *) echo "usage: $0 [--check] build|test" >&2; exit 2;; esac
+
+# pkg-config modules and commands each set needs.
+build_pc="ncursesw libudev libpci inih json-c fuse3"
+build_cmd="cc pkg-config"
+test_pc="cmocka umockdev-1.0"
+test_cmd="umockdev-run tmux mkfs.ext4 losetup fio jq"
+
+missing=0
+have_pc() { pkg-config --exists "$1" 2>/dev/null; }
+have_cmd() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] || [ -x "/sbin/$1" ]; }
+for p in $build_pc; do have_pc "$p" || missing=1; done
+for c in $build_cmd; do have_cmd "$c" || missing=1; done
+if [ "$what" = test ]; then
+  for p in $test_pc; do have_pc "$p" || missing=1; done
+  for c in $test_cmd; do have_cmd "$c" || missing=1; done
+  [ -e /usr/share/misc/pci.ids ] || [ -e /usr/share/hwdata/pci.ids ] || missing=1
+fi
+[ "$missing" = 0 ] && exit 0
+[ "$check" = 1 ] && exit 1
+
+if [ "$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null; then SUDO=sudo; else
+  echo "install-deps: missing packages and neither root nor sudo: install them by hand (see packaging/install-deps.sh)" >&2; exit 1
+fi
+
+if command -v apt-get >/dev/null; then
+  pkgs="build-essential pkg-config libncurses-dev libudev-dev libpci-dev pci.ids libinih-dev libjson-c-dev libfuse3-dev fuse3"
+  [ "$what" = test ] && pkgs="$pkgs libcmocka-dev umockdev libumockdev-dev tmux e2fsprogs util-linux fio jq"
+  $SUDO apt-get update -qq || true
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $pkgs
+elif command -v dnf >/dev/null; then
+  pkgs="gcc make pkgconf-pkg-config ncurses-devel systemd-devel pciutils-devel hwdata inih-devel json-c-devel fuse3-devel fuse3"
+  [ "$what" = test ] && pkgs="$pkgs libcmocka-devel umockdev umockdev-devel tmux e2fsprogs util-linux fio jq"
+  $SUDO dnf install -y $pkgs
+elif command -v pacman >/dev/null; then
+  pkgs="base-devel pkgconf ncurses systemd-libs pciutils hwdata libinih json-c fuse3"
+  [ "$what" = test ] && pkgs="$pkgs cmocka umockdev tmux e2fsprogs util-linux fio jq"
+  $SUDO pacman -S --needed --noconfirm $pkgs
+elif command -v zypper >/dev/null; then
+  pkgs="gcc make pkg-config ncurses-devel libudev-devel pciutils-devel hwdata libinih-devel libjson-c-devel fuse3-devel fuse3"
+  [ "$what" = test ] && pkgs="$pkgs libcmocka-devel umockdev umockdev-devel tmux e2fsprogs util-linux fio jq"
+  $SUDO zypper --non-interactive install $pkgs
+else
+  echo "install-deps: no apt-get, dnf, pacman or zypper here: install the packages listed in packaging/install-deps.sh by hand" >&2
+  exit 1
+fi

@@ -1,0 +1,176 @@
+#include "sysfs.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int sysfs_read_raw(const char *path, char *buf, size_t len, size_t *n)
+{
+	if (len == 0)
+		return -EINVAL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	size_t off = 0;
+	int rc = 0;
+	while (off + 1 < len) {
+		ssize_t r = read(fd, buf + off, len - 1 - off);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -errno;
+			break;
+		}
+		if (r == 0)
+			break;
+		off += (size_t)r;
+	}
+	if (rc == 0 && off + 1 == len) {
+		char extra;
+		ssize_t r = read(fd, &extra, 1);
+		if (r > 0)
+			rc = -EOVERFLOW;
+	}
+	close(fd);
+	buf[off] = '\0';
+	if (n)
+		*n = off;
+	return rc;
+}
+
+char *sysfs_trim(char *s)
+{
+	size_t n = strlen(s);
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	size_t lead = 0;
+	while (isspace((unsigned char)s[lead]))
+		lead++;
+	if (lead)
+		memmove(s, s + lead, n - lead + 1);
+	return s;
+}
+
+int sysfs_read(const char *path, char *buf, size_t len)
+{
+	int rc = sysfs_read_raw(path, buf, len, NULL);
+	if (rc < 0 && rc != -EOVERFLOW)
+		return rc;
+	sysfs_trim(buf);
+	return rc;
+}
+
+int sysfs_readf(char *buf, size_t len, const char *fmt, ...)
+{
+	char path[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return -ENAMETOOLONG;
+	return sysfs_read(path, buf, len);
+}
+
+int sysfs_read_s64(const char *path, int64_t *out)
+{
+	char buf[64];
+	int rc = sysfs_read(path, buf, sizeof(buf));
+	if (rc < 0)
+		return rc;
+	char *end;
+	errno = 0;
+	long long v = strtoll(buf, &end, 10);
+	if (errno || end == buf || *end != '\0')
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int sysfs_read_u64(const char *path, uint64_t *out)
+{
+	char buf[64];
+	int rc = sysfs_read(path, buf, sizeof(buf));
+	if (rc < 0)
+		return rc;
+	if (buf[0] == '-')
+		return -EINVAL;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(buf, &end, 10);
+	if (errno || end == buf || *end != '\0')
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int sysfs_write(const char *path, const char *value)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	size_t len = strlen(value);
+	ssize_t w;
+	do
+		w = write(fd, value, len);
+	while (w < 0 && errno == EINTR);
+	int rc = 0;
+	if (w < 0)
+		rc = -errno;
+	else if ((size_t)w != len)
+		rc = -EIO;
+	if (close(fd) < 0 && rc == 0)
+		rc = -errno;
+	return rc;
+}
+
+int sysfs_exists(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0 ? 0 : -errno;
+}
+
+void sysfs_parse_choice(const char *raw, char *active, size_t alen,
+			char *list, size_t llen)
+{
+	if (alen)
+		active[0] = '\0';
+	if (llen)
+		list[0] = '\0';
+	size_t lo = 0;
+	const char *p = raw;
+	while (*p) {
+		while (*p && isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		const char *s = p;
+		while (*p && !isspace((unsigned char)*p))
+			p++;
+		size_t n = (size_t)(p - s);
+		int bracket = n >= 2 && s[0] == '[' && s[n - 1] == ']';
+		if (bracket) {
+			s++;
+			n -= 2;
+			if (alen) {
+				size_t c = n < alen - 1 ? n : alen - 1;
+				memcpy(active, s, c);
+				active[c] = '\0';
+			}
+		}
+		if (llen && lo + n + 2 <= llen) {
+			if (lo)
+				list[lo++] = ' ';
+			memcpy(list + lo, s, n);
+			lo += n;
+			list[lo] = '\0';
+		}
+	}
+}

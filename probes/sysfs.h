@@ -1,0 +1,36 @@
+/* sysfs — the one place brisk touches /sys and /proc.
+ *
+ * Contract:
+ *  - Every function returns 0 on success or a negative errno; nothing prints.
+ *  - Strings read are NUL-terminated, with leading and trailing white space
+ *    removed (models are space-padded); a value longer than the buffer is
+ *    truncated and -EOVERFLOW is returned with the truncated text in place.
+ *  - Writes go in one write(2) call, as the kernel expects for attributes,
+ *    and report the kernel's errno (EINVAL for a refused value).
+ *  - Paths are absolute; the *f variants format the path with printf rules.
+ */
+#ifndef BRISK_SYSFS_H
+#define BRISK_SYSFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+int sysfs_read(const char *path, char *buf, size_t len);
+int sysfs_readf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Whole file, raw (not trimmed); *n gets its length. For /proc tables. */
+int sysfs_read_raw(const char *path, char *buf, size_t len, size_t *n);
+int sysfs_read_s64(const char *path, int64_t *out);
+int sysfs_read_u64(const char *path, uint64_t *out);
+int sysfs_write(const char *path, const char *value);
+/* Does the path exist (any type)? */
+int sysfs_exists(const char *path);
+/* Strip leading/trailing white space in place; returns s. */
+char *sysfs_trim(char *s);
+/* Parse a scheduler list "none [mq-deadline] kyber": active gets the
+ * bracketed name ("" when none is marked); list gets the names separated by
+ * single spaces without brackets. */
+void sysfs_parse_choice(const char *raw, char *active, size_t alen,
+			char *list, size_t llen);
+
+#endif

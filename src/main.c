@@ -1,0 +1,110 @@
+/* brisk — entry point: global options and subcommand dispatch.
+ * Each subcommand lives in its own src/cmd_*.c and is called as
+ * NAME_main(argc, argv) with argv[0] the subcommand's name.
+ * Exit status: 0 success, 1 runtime failure, 2 bad usage or input. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Subcommand headers: one line each. */
+
+struct subcommand {
+	const char *name;
+	int (*main)(int argc, char **argv);
+	const char *summary;
+};
+
+/* One line per subcommand, in the order --help lists them. */
+static const struct subcommand subcommands[] = {
+	{ NULL, NULL, NULL }
+};
+
+static const struct subcommand *find_sub(const char *name)
+{
+	for (const struct subcommand *s = subcommands; s->name; s++)
+		if (strcmp(s->name, name) == 0)
+			return s;
+	return NULL;
+}
+
+/* What plain 'brisk' does: the dashboard on a terminal, else the quick
+ * check, else (early builds) the stack view. */
+static const struct subcommand *default_sub(void)
+{
+	const struct subcommand *s = NULL;
+	if (isatty(STDOUT_FILENO) && isatty(STDIN_FILENO))
+		s = find_sub("tui");
+	if (!s)
+		s = find_sub("run");
+	if (!s)
+		s = find_sub("devices");
+	return s;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: brisk [--help] [--version] COMMAND [ARGS]\n"
+		"\n"
+		"How does this machine feel while its disk is busy, and which I/O\n"
+		"scheduler and tunables make it feel best?\n"
+		"\n"
+		"Commands:\n");
+	for (const struct subcommand *s = subcommands; s->name; s++)
+		fprintf(f, "  %-10s %s\n", s->name, s->summary);
+	fprintf(f,
+		"  help CMD   the options of one command\n"
+		"\n"
+		"With no command, brisk runs '%s' on the current directory.\n"
+		"See brisk(1).\n", default_sub() ? default_sub()->name : "nothing");
+}
+
+static int run_sub(const struct subcommand *s, int argc, char **argv)
+{
+	return s->main(argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		const struct subcommand *d = default_sub();
+		if (!d) {
+			usage(stderr);
+			return 2;
+		}
+		char *args[] = { (char *)d->name, NULL };
+		return run_sub(d, 1, args);
+	}
+	const char *a = argv[1];
+	if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0) {
+		printf("brisk %s\n", BRISK_VERSION);
+		return 0;
+	}
+	if (strcmp(a, "help") == 0) {
+		if (argc < 3) {
+			usage(stdout);
+			return 0;
+		}
+		const struct subcommand *s = find_sub(argv[2]);
+		if (!s) {
+			fprintf(stderr, "brisk: no command '%s' (see 'brisk --help')\n", argv[2]);
+			return 2;
+		}
+		char *args[] = { argv[2], (char *)"--help", NULL };
+		return run_sub(s, 2, args);
+	}
+	if (a[0] == '-') {
+		fprintf(stderr, "brisk: unknown option '%s' (see 'brisk --help')\n", a);
+		return 2;
+	}
+	const struct subcommand *s = find_sub(a);
+	if (!s) {
+		fprintf(stderr, "brisk: unknown command '%s' (see 'brisk --help')\n", a);
+		return 2;
+	}
+	return run_sub(s, argc - 1, argv + 1);
+}

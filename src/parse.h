@@ -1,0 +1,20 @@
+/* parse — command-line and profile value parsing shared by every command.
+ *
+ * Contract: 0 on success, -EINVAL for malformed text, -ERANGE when out of
+ * range; *out untouched on error.  Nothing prints.
+ */
+#ifndef BRISK_PARSE_H
+#define BRISK_PARSE_H
+
+#include <stdint.h>
+
+/* "4096", "4k", "1M", "2GiB", "30m" (binary multiples: k=1024) -> bytes. */
+int parse_size(const char *s, uint64_t *out);
+/* "500ms", "20s", "2m", "1h", "1.5s", bare number = seconds -> nanoseconds. */
+int parse_duration(const char *s, uint64_t *out_ns);
+/* Decimal integer within [min, max]. */
+int parse_int(const char *s, int64_t min, int64_t max, int64_t *out);
+/* "4k-44k" or "4k" -> lo, hi (lo <= hi). */
+int parse_size_range(const char *s, uint64_t *lo, uint64_t *hi);
+
+#endif
