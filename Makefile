@@ -95,6 +95,7 @@ bench: test-deps
 	@tests/bench/run.sh
 
 DATA := $(wildcard profiles/*.conf profiles/*.ini)
+SHIPPED_PROFILES := $(wildcard profiles/*.profile)
 MAN1 := $(wildcard man/*.1)
 MAN5 := $(wildcard man/*.5)
 
@@ -102,6 +103,7 @@ install: brisk
 	install -Dm755 brisk $(DESTDIR)$(BINDIR)/brisk
 	install -d $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1
 	install -m644 $(DATA) $(DESTDIR)$(DATADIR)/
+	$(if $(SHIPPED_PROFILES),install -d $(DESTDIR)$(DATADIR)/profiles && install -m644 $(SHIPPED_PROFILES) $(DESTDIR)$(DATADIR)/profiles/)
 	install -m644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	$(if $(MAN5),install -d $(DESTDIR)$(MANDIR)/man5 && install -m644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/)
 

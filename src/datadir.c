@@ -1,5 +1,6 @@
 #include "datadir.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -37,4 +38,42 @@ int datadir_find(const char *name, char *out, size_t len)
 		return 0;
 	snprintf(out, len, "%s/%s", BRISK_DATADIR, name);
 	return -ENOENT;
+}
+
+static int has_profiles(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	int found = 0;
+	struct dirent *e;
+	while (!found && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		found = n > 8 && strcmp(e->d_name + n - 8, ".profile") == 0;
+	}
+	closedir(d);
+	return found;
+}
+
+int datadir_profiles(char *out, size_t len)
+{
+	const char *env = getenv("BRISK_DATADIR");
+	if (env && *env) {
+		snprintf(out, len, "%s/profiles", env);
+		return access(out, R_OK | X_OK) == 0 ? 0 : -ENOENT;
+	}
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(out, len, "%s/profiles", exe);
+			if (has_profiles(out))
+				return 0;
+		}
+	}
+	snprintf(out, len, "%s/profiles", BRISK_DATADIR);
+	return access(out, R_OK | X_OK) == 0 ? 0 : -ENOENT;
 }

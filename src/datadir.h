@@ -13,5 +13,10 @@
 #include <stddef.h>
 
 int datadir_find(const char *name, char *out, size_t len);
+/* The directory of shipped profiles (*.profile): $BRISK_DATADIR/profiles,
+ * else <dir of the binary>/profiles when that holds *.profile files (a
+ * build tree), else BRISK_DATADIR/profiles.  Always fills out; 0 when it
+ * exists, -ENOENT when not. */
+int datadir_profiles(char *out, size_t len);
 
 #endif
