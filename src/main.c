@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 /* Subcommand headers: one line each. */
+#include "cmd_run.h"
 #include "cmd_devices.h"
 
 struct subcommand {
@@ -18,6 +19,7 @@ struct subcommand {
 
 /* One line per subcommand, in the order --help lists them. */
 static const struct subcommand subcommands[] = {
+	{ "run", cmd_run_main, "measure how the machine feels while its disk is busy" },
 	{ "devices", cmd_devices_main, "show the storage stack behind a directory" },
 	{ NULL, NULL, NULL }
 };
