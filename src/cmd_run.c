@@ -295,7 +295,8 @@ int cmd_run_main(int argc, char **argv)
 	rc = session_create(&c, &s, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "brisk run: %s\n", err);
-		return rc == -EINVAL || rc == -ENOENT || rc == -ENOTDIR ? 2 : 1;
+		return rc == -EINVAL || rc == -ENOENT || rc == -ENOTDIR || rc == -EACCES ||
+		       rc == -EPERM || rc == -EROFS ? 2 : 1;
 	}
 	struct progress prog = { s, 0 };
 	if (!quiet && isatty(STDERR_FILENO))
