@@ -446,7 +446,7 @@ static void __attribute__((noreturn)) child_main(struct load *l, int wfd, uint64
 		} else if (s->size && off + len > s->size) {
 			off = 0;
 		}
-		if (writer && since_floor >= FLOOR_CHECK) {
+		if (writer && floor && since_floor >= FLOOR_CHECK) {
 			/* Between two checks at most FLOOR_CHECK + one call more
 			 * is written: stop while that still fits above the floor. */
 			uint64_t avail;
