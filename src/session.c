@@ -571,8 +571,12 @@ static void enter(struct session *s, enum session_phase p, uint64_t now)
 	s->phase = p;
 	s->run->phase_start = now;
 	s->run->next_due = now;
+	if (p == SESSION_IDLE)
+		s->t_idle_start = now - s->t0;
 	if (p == SESSION_LOADED)
 		s->t_loaded_start = now - s->t0;
+	if (p == SESSION_STOP)
+		s->t_stop = now - s->t0;
 }
 
 static int ats_pending(const struct session *s)
@@ -707,8 +711,9 @@ static int poll_timeout_ms(struct session *s, uint64_t now)
 		due = min_due(due, r->next_due);
 	if (s->phase == SESSION_IDLE && s->cfg.idle_max_ns)
 		due = min_due(due, r->phase_start + s->cfg.idle_max_ns);
-	if (s->phase == SESSION_WARMUP)
-		due = min_due(due, r->phase_start + s->cfg.warmup_min_ns);
+	if (s->phase == SESSION_WARMUP)   /* past the minimum, ticks decide */
+		due = min_due(due, r->phase_start + (now < r->phase_start + s->cfg.warmup_min_ns ?
+						     s->cfg.warmup_min_ns : s->cfg.warmup_max_ns));
 	if (s->phase == SESSION_LOADED && s->cfg.loaded_max_ns)
 		due = min_due(due, r->phase_start + s->cfg.loaded_max_ns);
 	if (s->phase == SESSION_STOP)
