@@ -80,3 +80,13 @@ else
   t_skip drop-caches-ls-cold "needs root"
   t_skip drop-caches-ssh-cold "needs root"
 fi
+
+# progress on stderr only when it is a terminal
+if command -v script >/dev/null; then
+  tty_out=$(script -qec "$BRISK run '$d' --no-load -a save -i 3 --interval 700ms --tick 200ms" /dev/null 2>&1)
+  t_match progress-on-tty "$tty_out" 'idle +samples [0-9]+/3  ETA [0-9]+s'
+  plain=$($BRISK run "$d" --no-load -a save -i 2 --interval 300ms --tick 100ms 2>&1 >/dev/null)
+  t_eq no-progress-when-not-a-tty "$plain" ""
+else
+  t_skip progress-on-tty "no script(1) to provide a terminal"
+fi
