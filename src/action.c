@@ -700,7 +700,9 @@ int action_sample_start(const struct action *a, enum action_evict evict, pid_t *
 		sigset_t none;
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
-		if (dup2(p[1], 3) < 0)
+		/* fd 3 is the result pipe; the program exec samples start
+		 * must not inherit it */
+		if (dup2(p[1], 3) < 0 || fcntl(3, F_SETFD, FD_CLOEXEC) < 0)
 			_exit(1);
 		close_range(4, ~0u, 0);
 		sample_main(a, evict, 3);
