@@ -281,9 +281,26 @@ static int trace_libs(struct action *a, const char *interp, const char *bin,
 	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
 	char *argv[] = { (char *)interp, (char *)bin, NULL };
-	char *envp[] = { (char *)"LD_TRACE_LOADED_OBJECTS=1", NULL };
+	/* the samples' environment (LD_LIBRARY_PATH and all) plus the switch */
+	size_t ne = 0;
+	while (environ[ne])
+		ne++;
+	char **envp = calloc(ne + 2, sizeof(*envp));
+	if (!envp) {
+		posix_spawn_file_actions_destroy(&fa);
+		close(p[0]);
+		close(p[1]);
+		return -ENOMEM;
+	}
+	size_t k = 0;
+	envp[k++] = (char *)"LD_TRACE_LOADED_OBJECTS=1";
+	for (size_t i = 0; i < ne; i++)
+		if (strncmp(environ[i], "LD_TRACE_", 9) != 0)
+			envp[k++] = environ[i];
+	envp[k] = NULL;
 	pid_t pid;
 	int rc = -posix_spawn(&pid, interp, &fa, NULL, argv, envp);
+	free(envp);
 	posix_spawn_file_actions_destroy(&fa);
 	close(p[1]);
 	if (rc) {
