@@ -67,6 +67,36 @@ static double tick_load_mibps(const struct load *l, size_t i)
 	return (double)(b->bytes - a->bytes) / MiB / ((double)(b->t_ns - a->t_ns) / 1e9);
 }
 
+/* A load's MiB/s and worst call within [from, to) (session-relative ns),
+ * from its timeline. */
+static void load_window(const struct session *s, const struct load *l, uint64_t from,
+			uint64_t to, double *mibps, double *worst_ms)
+{
+	uint64_t b0 = 0, b1 = 0, t0 = 0, t1 = 0, worst = 0;
+	int have = 0;
+	for (size_t k = 0; k < l->n_timeline; k++) {
+		uint64_t t = l->timeline[k].t_ns - s->t0;
+		if (t < from || t >= to)
+			continue;
+		if (!have) {
+			b0 = l->timeline[k].bytes;
+			t0 = t;
+			have = 1;
+		} else if (l->timeline[k].worst_ns > worst) {
+			worst = l->timeline[k].worst_ns;
+		}
+		b1 = l->timeline[k].bytes;
+		t1 = t;
+	}
+	*mibps = t1 > t0 && b1 >= b0 ? (double)(b1 - b0) / MiB / ((double)(t1 - t0) / 1e9) : NAN;
+	*worst_ms = t1 > t0 ? (double)worst / 1e6 : NAN;
+}
+
+static uint64_t epoch_end(const struct session *s, size_t e)
+{
+	return e + 1 < s->n_epochs ? s->epochs[e + 1].t_ns : UINT64_MAX;
+}
+
 static void text_actions(FILE *f, const struct session *s)
 {
 	fprintf(f, "%-9s %-6s %2s %4s %4s %3s %3s %9s %9s %9s %9s %9s %9s %9s %5s %5s %6s %6s\n",
@@ -139,6 +169,21 @@ static void text_loads(FILE *f, const struct session *s)
 		for (size_t k = 1; k < l->n_timeline; k += step)
 			fprintf(f, " %.0f", tick_load_mibps(l, k));
 		fprintf(f, step > 1 ? " (every %zuth)\n" : "\n", step);
+	}
+	if (s->n_epochs < 2)
+		return;
+	for (size_t i = 0; i < s->n_loads; i++) {
+		const struct load *l = &s->loads[i];
+		fprintf(f, "  %s#%u by epoch (MiB/s, worst-ms):", load_kind_name(l->spec.kind), l->index);
+		for (size_t e = 0; e < s->n_epochs; e++) {
+			double r, w;
+			load_window(s, l, s->epochs[e].t_ns, epoch_end(s, e), &r, &w);
+			fprintf(f, " %zu:", e);
+			num(f, 0, 1, r);
+			fputc(',', f);
+			num(f, 0, 1, w);
+		}
+		fputc('\n', f);
 	}
 }
 
@@ -335,6 +380,17 @@ static struct json_object *json_loads(const struct session *s)
 			json_object_array_add(tl, p);
 		}
 		add(o, "timeline", tl);
+		struct json_object *by = json_object_new_array();
+		for (size_t e = 0; e < s->n_epochs; e++) {
+			double r, w;
+			load_window(s, l, s->epochs[e].t_ns, epoch_end(s, e), &r, &w);
+			struct json_object *x = json_object_new_object();
+			add(x, "epoch", json_object_new_int64((int64_t)e));
+			add(x, "mib_s", jd(r));
+			add(x, "worst_call_ms", jd(w));
+			json_object_array_add(by, x);
+		}
+		add(o, "by_epoch", by);
 		json_object_array_add(arr, o);
 	}
 	return arr;

@@ -13,6 +13,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include <json-c/json.h>
+
+#include "report.h"
 #include "session.h"
 
 #define MS 1000000ull
@@ -31,7 +34,7 @@ static void base(struct session_config *c)
 	c->tick_ns = 50 * MS;
 	c->max_time_ns = 0;
 	char err[100];
-	assert_int_equal(load_spec_parse("seq-write:rate=10m", &c->loads[0], err, sizeof(err)), 0);
+	assert_int_equal(load_spec_parse("seq-write:rate=10m,bs=64k", &c->loads[0], err, sizeof(err)), 0);
 	c->floor_bytes = 1 << 20;
 }
 
@@ -88,6 +91,8 @@ static void test_epochs(void **state)
 	struct session_config c;
 	base(&c);
 	c.loaded_max_ns = 3000 * MS;
+	c.loaded_samples = 8;
+	c.interval_ns = 50 * MS;
 	struct session *s;
 	char err[300];
 	assert_int_equal(session_create(&c, &s, err, sizeof(err)), 0);
@@ -120,13 +125,42 @@ static void test_epochs(void **state)
 		assert_int_equal(x->cold, 1);
 	}
 	assert_int_equal(idle, 2);
-	assert_true(e1 >= 3);
+	assert_true(e1 >= 8);
 	assert_true(e0 >= 1);
 	double ms[64];
 	assert_int_equal(session_durations(s, ACTION_SAVE, 1, SESSION_LOADED, ms, 64), e1);
 	assert_int_equal(s->loads[0].end, LOAD_END_STOPPED);
 	assert_true(s->n_ticks > 0);
 	assert_true(empty_dir(dir));
+
+	/* the reports split by epoch, the load's throughput too */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	report_text(f, s);
+	fclose(f);
+	assert_non_null(strstr(text, "epochs: 0=start@0.0s 1=scheduler=bfq@"));
+	assert_non_null(strstr(text, "\nsave      loaded  1 "));
+	assert_non_null(strstr(text, "seq-write#1 by epoch (MiB/s, worst-ms): 0:"));
+	free(text);
+	char path[64];
+	snprintf(path, sizeof(path), "%s.json", dir);
+	assert_int_equal(report_json(s, path, err, sizeof(err)), 0);
+	struct json_object *root = json_object_from_file(path), *v;
+	unlink(path);
+	assert_non_null(root);
+	assert_true(json_object_object_get_ex(root, "epochs", &v));
+	assert_int_equal(json_object_array_length(v), 2);
+	assert_true(json_object_object_get_ex(root, "samples", &v));
+	assert_int_equal(json_object_array_length(v), s->n_samples);
+	assert_true(json_object_object_get_ex(root, "loads", &v));
+	struct json_object *by, *ep1, *rate;
+	assert_true(json_object_object_get_ex(json_object_array_get_idx(v, 0), "by_epoch", &by));
+	ep1 = json_object_array_get_idx(by, 1);
+	assert_true(json_object_object_get_ex(ep1, "mib_s", &rate));
+	/* rate-limited to 10 MiB/s; a short window, so a loose bound */
+	assert_true(json_object_get_double(rate) > 3 && json_object_get_double(rate) < 20);
+	json_object_put(root);
 	session_free(s);
 	assert_int_equal(p.exits, 1);      /* not again */
 }
