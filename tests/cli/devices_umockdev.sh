@@ -56,10 +56,11 @@ jeq() {
 }
 
 # JQ definitions shared by the checks.
-#  node(n): the node named n anywhere in .stack, or in .devices (--all)
+#  node(n): the node named n in the .stack tree (through children), or in .devices (--all)
 #  tree:    "dm-0(md0(sda1(sda),sdb1(sdb)))" from .stack
 JQDEFS='
-def node($n): first((.stack // empty | .. | objects | select(.name? == $n)), (.devices[]? | select(.name == $n))) // null;
+def nodes: ., (.children[]? | nodes);
+def node($n): first((.stack // empty | nodes | select(.name == $n)), (.devices[]? | select(.name == $n))) // null;
 def tree: .name + (if ((.children // []) | length) > 0 then "(" + ([.children[] | tree] | join(",")) + ")" else "" end);
 def leaves($p): if type == "object" and length > 0 and (($p | length) == 0 or $p[-1] != "iosched")
                 then (to_entries[] as $e | $e.value | leaves($p + [$e.key])) else {p: $p, v: .} end;
@@ -93,18 +94,29 @@ absent() {
 	done
 }
 
+# glob_any WORD GLOBS: WORD matches one of the space-separated fnmatch GLOBS
+# (profiles/advisories.conf writes lists; "?" stands for a space in a model).
+glob_any() {
+	local g
+	set -f
+	for g in $2; do
+		# shellcheck disable=SC2053
+		if [[ $1 == $g ]]; then set +f; return 0; fi
+	done
+	set +f
+	return 1
+}
+
 # advisory_matches NAME DEVICE MODEL FIRMWARE FIXED: the advisory's globs must
-# match this disk (shell pattern matching, as fnmatch) and name the fix.
+# match this disk and it must name the fix.
 advisory_matches() {
 	local name=$1 dev=$2 model=$3 fw=$4 fixed=$5 mg fg
 	mg=$(jq -r --arg dev "$dev" "$JQDEFS"'node($dev).advisory.models // ""' <<<"$OUT")
 	fg=$(jq -r --arg dev "$dev" "$JQDEFS"'node($dev).advisory.firmware // ""' <<<"$OUT")
-	# shellcheck disable=SC2053
-	if [ -n "$mg" ] && [[ $model == $mg ]]; then t_pass "$name.advisory.models"
-	else t_fail "$name.advisory.models" "glob '$mg' does not match model '$model'"; fi
-	# shellcheck disable=SC2053
-	if [ -n "$fg" ] && [[ $fw == $fg ]]; then t_pass "$name.advisory.firmware"
-	else t_fail "$name.advisory.firmware" "glob '$fg' does not match firmware '$fw'"; fi
+	if glob_any "$model" "$mg"; then t_pass "$name.advisory.models"
+	else t_fail "$name.advisory.models" "no glob of '$mg' matches model '$model'"; fi
+	if glob_any "$fw" "$fg"; then t_pass "$name.advisory.firmware"
+	else t_fail "$name.advisory.firmware" "no glob of '$fg' matches firmware '$fw'"; fi
 	jeq "$name.advisory.fixed_in" "$JQDEFS"'node("'"$dev"'").advisory.fixed_in' "\"$fixed\""
 	jeq "$name.advisory.problem" "$JQDEFS"'node("'"$dev"'").advisory.problem | type == "string" and length > 10' true
 	jeq "$name.advisory.source" "$JQDEFS"'node("'"$dev"'").advisory.source | type == "string" and length > 0' true
