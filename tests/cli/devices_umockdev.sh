@@ -275,6 +275,20 @@ if ran mdcrypt.all.run; then
 	expect mdcrypt.all.sdb1 sdb1 '{"slaves":[],"parent":"sdb"}'
 fi
 
+# ------------------------------------------- md RAID1, degraded: one member faulty
+bd md-raid1-degraded.umockdev md127
+if ran mddeg.run; then
+	header mddeg md127
+	tree mddeg 'md127(sda1(sda),sdb1(sdb))'
+	leaves mddeg '["sda","sdb"]'
+	expect mddeg md127 '{"devnode":"/dev/md127","devnum":"9:127","kind":"md","size_bytes":4000650887168,"rotational":true,
+	 "md":{"level":"raid1","raid_disks":2,"degraded":1,"array_state":"clean",
+	  "members":[{"name":"sda1","state":"in_sync"},{"name":"sdb1","state":"faulty"}]},"queue":{"scheduler":""}}'
+	# A 20-character ATA model: the SCSI device/model attribute holds only its first 16.
+	expect mddeg.sdb sdb '{"model":"WDC WD40EFRX-68N32N0","firmware":"82.00A82","serial":"WD-WCC7K7UVWXYZ","transport":"sata",
+	 "controller":"Intel Corporation C610/X99 series chipset sSATA Controller [AHCI mode]","pci_slot":"0000:00:11.4","advisory":null}'
+fi
+
 # ------------------------------------------------------ LVM on an NVMe partition
 bd nvme-lvm.umockdev dm-0
 if ran lvm.run; then
@@ -352,8 +366,13 @@ fi
 
 bd virtio-disk.umockdev --all
 if ran virtio.all.run; then
-	all_names virtio.all '["vda"]'
+	all_names virtio.all '["vda","zram0"]'
 	expect virtio.all vda '{"transport":"virtio","controller":"Red Hat, Inc. Virtio 1.0 block device","slaves":[]}'
+	# zram is bio-based: no scheduler, nr_requests, wbt_lat_usec or rq_affinity files.
+	expect virtio.all.zram0 zram0 '{"devnode":"/dev/zram0","devnum":"253:0","kind":"zram","transport":"","controller":"",
+	 "pci_slot":"","size_bytes":4294967296,"rotational":false,"slaves":[],"advisory":null,
+	 "queue":{"scheduler":"","nr_requests":null,"wbt_lat_usec":null,"rq_affinity":null,"read_ahead_kb":128,
+	  "max_sectors_kb":124,"queue_depth":null}}'
 fi
 
 # ---------------------------------------------------------------- loop on a file
