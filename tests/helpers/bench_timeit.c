@@ -7,8 +7,10 @@
  * /dev/null; stderr untouched) and reaps it with wait4(), whose rusage is
  * that child's alone: ru_maxrss is its peak RSS in KiB.  Wall time is
  * CLOCK_MONOTONIC from just before fork() to wait4()'s return.  WARMUP runs
- * (default 1) are made first and not counted.  Prints one line:
- *   runs=5 wall_ms_min=12.3 wall_ms_median=12.9 wall_ms_max=14.0 maxrss_kib=6120
+ * (default 1) are made first and not counted.  CPU time is the child's
+ * ru_utime + ru_stime: less disturbed than wall time when other processes
+ * compete for the CPUs.  Prints one line:
+ *   runs=5 wall_ms_min=12.3 wall_ms_median=12.9 wall_ms_max=14.0 cpu_ms_median=11.8 maxrss_kib=6120
  * (maxrss_kib is the largest over the counted runs).  Exit status: 0 when
  * every run exited 0; 1 when a run failed (its status is printed to stderr);
  * 2 on bad usage.
@@ -34,8 +36,8 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* One run: 0 and *ms, *rss_kib filled when the child exited 0; -1 otherwise. */
-static int run_once(char **argv, const char *outfile, double *ms, long *rss_kib)
+/* One run: 0 and *ms, *cpu_ms, *rss_kib filled when the child exited 0; -1 otherwise. */
+static int run_once(char **argv, const char *outfile, double *ms, double *cpu_ms, long *rss_kib)
 {
 	double t0 = now_ms();
 	pid_t pid = fork();
@@ -72,6 +74,8 @@ static int run_once(char **argv, const char *outfile, double *ms, long *rss_kib)
 		return -1;
 	}
 	*rss_kib = ru.ru_maxrss;
+	*cpu_ms = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+		  (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
 	return 0;
 }
 
@@ -79,6 +83,12 @@ static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
+}
+
+/* Median of a sorted array of n > 0 values. */
+static double median(const double *v, int n)
+{
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static int parse_count(const char *s, const char *what, int min, int *out)
@@ -126,20 +136,21 @@ int main(int argc, char **argv)
 	}
 	char **cmd = argv + optind;
 
-	double ms, wall[MAX_RUNS];
+	static double wall[MAX_RUNS], cpu[MAX_RUNS];
+	double ms, cms;
 	long rss, maxrss = 0;
 	for (int i = 0; i < warmup; i++)
-		if (run_once(cmd, outfile, &ms, &rss))
+		if (run_once(cmd, outfile, &ms, &cms, &rss))
 			return 1;
 	for (int i = 0; i < runs; i++) {
-		if (run_once(cmd, outfile, &wall[i], &rss))
+		if (run_once(cmd, outfile, &wall[i], &cpu[i], &rss))
 			return 1;
 		if (rss > maxrss)
 			maxrss = rss;
 	}
 	qsort(wall, (size_t)runs, sizeof(wall[0]), cmp_double);
-	double median = runs % 2 ? wall[runs / 2] : (wall[runs / 2 - 1] + wall[runs / 2]) / 2;
-	printf("runs=%d wall_ms_min=%.1f wall_ms_median=%.1f wall_ms_max=%.1f maxrss_kib=%ld\n",
-	       runs, wall[0], median, wall[runs - 1], maxrss);
+	qsort(cpu, (size_t)runs, sizeof(cpu[0]), cmp_double);
+	printf("runs=%d wall_ms_min=%.1f wall_ms_median=%.1f wall_ms_max=%.1f cpu_ms_median=%.1f maxrss_kib=%ld\n",
+	       runs, wall[0], median(wall, runs), wall[runs - 1], median(cpu, runs), maxrss);
 	return 0;
 }
