@@ -349,6 +349,20 @@ if ran usb.all.run; then
 	expect usb.all sdc '{"transport":"usb","removable":true,"slaves":[]}'
 fi
 
+# ------------------------------------------- SD card in a PCIe card reader (mmc)
+bd sd-card.umockdev mmcblk0p1
+if ran sdcard.run; then
+	header sdcard mmcblk0p1
+	tree sdcard 'mmcblk0p1(mmcblk0)'
+	leaves sdcard '["mmcblk0"]'
+	expect sdcard.p1 mmcblk0p1 '{"devnum":"179:1","kind":"partition","partition":1,"parent":"mmcblk0","size_bytes":31910789120}'
+	# The reader is a platform device under the PCI function: the nearest PCI ancestor names it.
+	expect sdcard mmcblk0 '{"devnode":"/dev/mmcblk0","devnum":"179:0","kind":"disk","transport":"mmc","model":"SC32G",
+	 "serial":"0x8c3a1b2f","size_bytes":31914983424,"rotational":false,"removable":false,"readonly":false,
+	 "controller":"Realtek Semiconductor Co., Ltd. RTS5227 PCI Express Card Reader","pci_slot":"0000:02:00.0","advisory":null,
+	 "queue":{"scheduler":"bfq","nr_requests":128,"read_ahead_kb":2048,"max_sectors_kb":512,"queue_depth":null}}'
+fi
+
 # ---------------------------------------------------------------- virtio disk
 VDA_WANT='{"devnode":"/dev/vda","devnum":"254:0","kind":"disk","transport":"virtio","serial":"overlayblk",
  "firmware":"","size_bytes":274877906944,"rotational":true,"removable":false,"readonly":false,
