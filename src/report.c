@@ -287,8 +287,14 @@ void report_text(FILE *f, const struct session *s)
 		fprintf(f, "%s%s", i ? ", " : "load: ", spec);
 	}
 	fprintf(f, "%sactions:", c->n_loads ? "\n" : "load: none\n");
-	for (unsigned i = 0; i < s->n_actions; i++)
-		fprintf(f, " %s", action_kind_name(s->actions[i].kind));
+	for (unsigned i = 0; i < s->n_actions; i++) {
+		const struct action *a = &s->actions[i];
+		fprintf(f, " %s", action_kind_name(a->kind));
+		for (size_t k = 0; a->kind == ACTION_EXEC && a->argv && a->argv[k]; k++)
+			fprintf(f, "%s%s", k ? " " : "(", a->argv[k]);
+		if (a->kind == ACTION_EXEC && a->argv)
+			fputc(')', f);
+	}
 	fprintf(f, "; eviction: %s; interval %.0fms +-%u%%; watchdog %.0fs\n",
 		c->evict == ACTION_EVICT_DROP_CACHES ? "drop_caches" : "fadvise",
 		(double)c->interval_ns / 1e6, c->jitter_pct, (double)c->timeout_ns / 1e9);
@@ -457,6 +463,24 @@ static struct json_object *json_session(const struct session *s)
 		json_object_array_add(loads, json_object_new_string(spec));
 	}
 	add(cfg, "loads", loads);
+	struct json_object *acts_cfg = json_object_new_array();
+	for (unsigned i = 0; i < s->n_actions; i++)
+		json_object_array_add(acts_cfg, json_object_new_string(action_kind_name(s->actions[i].kind)));
+	add(cfg, "actions", acts_cfg);
+	for (unsigned i = 0; i < s->n_actions; i++) {
+		const struct action *a = &s->actions[i];
+		if (a->kind != ACTION_EXEC || !a->argv)
+			continue;
+		struct json_object *argv = json_object_new_array();
+		for (size_t k = 0; a->argv[k]; k++)
+			json_object_array_add(argv, json_object_new_string(a->argv[k]));
+		add(cfg, "exec", argv);
+		struct json_object *files = json_object_new_array();
+		for (size_t k = 0; k < a->n_files; k++)
+			json_object_array_add(files, json_object_new_string(a->files[k]));
+		add(cfg, "exec_files", files);
+	}
+	add(cfg, "ls_files", json_object_new_int64(c->action.ls_files));
 	add(cfg, "eviction", json_object_new_string(c->evict == ACTION_EVICT_DROP_CACHES ?
 						     "drop_caches" : "fadvise"));
 	add(cfg, "idle_samples", json_object_new_int64(c->idle_samples));
