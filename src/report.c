@@ -49,6 +49,11 @@ int report_group(const struct session *s, enum action_kind a, uint32_t epoch,
 
 /* ---- text ---- */
 
+static const char *load_state(const struct load *l)
+{
+	return l->end == LOAD_RUNNING && !l->pid && !l->t_start ? "not started" : load_end_name(l->end);
+}
+
 static void num(FILE *f, int w, int prec, double v)
 {
 	if (isnan(v))
@@ -154,7 +159,7 @@ static void text_loads(FILE *f, const struct session *s)
 		num(f, 9, 1, hi);
 		num(f, 11, 2, l->t_start ? (double)l->worst_ns / 1e6 : NAN);
 		num(f, 10, 1, (double)l->bytes / MiB);
-		fprintf(f, "  %s", load_end_name(l->end));
+		fprintf(f, "  %s", load_state(l));
 		if (l->end == LOAD_END_ERROR && l->err)
 			fprintf(f, " (%s)", strerror(l->err));
 		fputc('\n', f);
@@ -373,7 +378,7 @@ static struct json_object *json_loads(const struct session *s)
 		add(o, "mib_s", jd(load_mibps(l)));
 		add(o, "worst_call_ms", l->t_start ? jd((double)l->worst_ns / 1e6) : NULL);
 		add(o, "worst_call_t_s", l->worst_at_ns ? jd((double)(l->worst_at_ns - s->t0) / 1e9) : NULL);
-		add(o, "end", json_object_new_string(load_end_name(l->end)));
+		add(o, "end", json_object_new_string(load_state(l)));
 		add(o, "error", l->err && l->end != LOAD_END_DIED ?
 		    json_object_new_string(strerror(l->err)) : NULL);
 		struct json_object *tl = json_object_new_array();
