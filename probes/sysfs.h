@@ -30,6 +30,10 @@ int sysfs_read_alloc(const char *path, char **buf, size_t *n);
  * malloc'ed strings; free with sysfs_list_free(). -errno if unreadable. */
 int sysfs_list(const char *dir, char ***names, size_t *n);
 void sysfs_list_free(char **names, size_t n);
+/* Resolve a symlink such as /sys/class/block/sda to the absolute path it
+ * points to ("/sys/devices/.../block/sda"), collapsing "." and "..", with
+ * one readlink(2) (no per-component walk).  0 or -errno. */
+int sysfs_link(const char *path, char *out, size_t len);
 /* Does the path exist (any type)? */
 int sysfs_exists(const char *path);
 /* Strip leading/trailing white space in place; returns s. */
