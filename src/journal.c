@@ -620,6 +620,9 @@ static int restore_entries(const char *dir, const char *path, const struct journ
 			   journal_report_fn fn, void *arg)
 {
 	int failed = 0;
+	/* dry run: the scheduler each device would have by now */
+	struct { char dev[32]; char sched[TUNABLE_SCHED_LEN]; } virt[MAX_LOCKS];
+	size_t nvirt = 0;
 	for (size_t i = f->n; i-- > 0;) {
 		const struct journal_entry *e = &f->e[i];
 		struct journal_event ev = { .path = path, .file = f, .entry = e,
@@ -685,6 +688,25 @@ static int restore_entries(const char *dir, const char *path, const struct journ
 		if (key.kind == TUNABLE_IOSCHED) {
 			char active[TUNABLE_SCHED_LEN] = "", offered[256];
 			tunable_schedulers(dev, active, sizeof(active), offered, sizeof(offered));
+			const char *would = NULL;
+			for (size_t v = 0; v < nvirt; v++)
+				if (strcmp(virt[v].dev, dev) == 0)
+					would = virt[v].sched;
+			if (would && strcmp(would, active) != 0) {
+				/* dry run, after a scheduler switch it would make */
+				if (strcmp(would, e->sched) == 0) {
+					snprintf(note, sizeof(note), "after the switch to %s", would);
+					ev.outcome = JOURNAL_RESTORED;
+				} else {
+					snprintf(note, sizeof(note), "it went with scheduler %s "
+						 "(%s by then)", e->sched, would);
+					ev.outcome = JOURNAL_SKIPPED;
+				}
+				ev.note = note;
+				keep[i] = 1;
+				report(fn, arg, &ev);
+				continue;
+			}
 			if (strcmp(active, e->sched) != 0) {
 				snprintf(note, sizeof(note), "it went with scheduler %s "
 					 "(now %s)", e->sched, *active ? active : "none");
@@ -741,6 +763,11 @@ static int restore_entries(const char *dir, const char *path, const struct journ
 			continue;
 		}
 		if (dry_run) {
+			if (key.kind == TUNABLE_SCHEDULER && nvirt < MAX_LOCKS) {
+				snprintf(virt[nvirt].dev, sizeof(virt[0].dev), "%s", dev);
+				snprintf(virt[nvirt].sched, sizeof(virt[0].sched), "%.31s", e->value);
+				nvirt++;
+			}
 			ev.outcome = JOURNAL_RESTORED;
 			keep[i] = 1;
 			report(fn, arg, &ev);
@@ -1027,12 +1054,15 @@ static int handle_dir(const char *dir, enum mode mode, int dry_run,
 	return failed;
 }
 
-int journal_restore_all(int dry_run, journal_report_fn fn, void *arg)
+int journal_restore_all(const char *dir, int dry_run, journal_report_fn fn, void *arg)
 {
-	char dir[PATH_MAX];
-	int rc = journal_dir(dir, sizeof(dir), 0);
-	if (rc < 0)
-		return rc == -ENOENT ? 0 : rc;
+	char buf[PATH_MAX];
+	if (!dir) {
+		int rc = journal_dir(buf, sizeof(buf), 0);
+		if (rc < 0)
+			return rc == -ENOENT ? 0 : rc;
+		dir = buf;
+	}
 	return handle_dir(dir, MODE_ALL, dry_run, fn, arg);
 }
 
@@ -1053,6 +1083,8 @@ static void stale_report(const struct journal_event *ev, void *arg)
 				ev->file->what, ev->path);
 		return;
 	}
+	if (!journal_event_noteworthy(ev))
+		return;
 	if (ev->file && ev->file != c->last) {
 		c->last = ev->file;
 		fprintf(c->out, "brisk: a %s session (pid %ld, %s) ended without restoring "
@@ -1140,6 +1172,12 @@ int journal_forget(const char *dev, const char *key)
 
 /* ------------------------------------------------------------ reporting */
 
+int journal_event_noteworthy(const struct journal_event *ev)
+{
+	return !(ev->entry && strcmp(ev->entry->via, "-") != 0 &&
+		 (ev->outcome == JOURNAL_UNCHANGED || ev->outcome == JOURNAL_SKIPPED));
+}
+
 void journal_report_print(const struct journal_event *ev, void *file)
 {
 	FILE *f = file;
@@ -1153,7 +1191,9 @@ void journal_report_print(const struct journal_event *ev, void *file)
 	}
 	switch (ev->outcome) {
 	case JOURNAL_RESTORED:
-		if (ev->dry_run)
+		if (ev->dry_run && ev->note)
+			fprintf(f, "would restore %s (%s)\n", what, ev->note);
+		else if (ev->dry_run)
 			fprintf(f, "would restore %s (now %s)\n", what, ev->current);
 		else if (ev->readback && strcmp(ev->readback, e->value) != 0)
 			fprintf(f, "restored %s (was %s; the kernel stored %s)\n", what,

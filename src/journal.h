@@ -100,6 +100,10 @@ struct journal_event {
 
 typedef void (*journal_report_fn)(const struct journal_event *ev, void *arg);
 
+/* Worth showing by default?  No for an entry recorded only because of
+ * another change (VIA set) that needed no write (UNCHANGED, SKIPPED). */
+int journal_event_noteworthy(const struct journal_event *ev);
+
 /* A ready-made reporter: one line per event on the FILE * given as arg. */
 void journal_report_print(const struct journal_event *ev, void *file);
 
@@ -152,10 +156,10 @@ void journal_close(struct journal *j);
  * such journals under /run/brisk.  Returns entries not restored, or -errno. */
 int journal_recover_stale(FILE *report);
 
-/* `brisk restore`: every journal of a dead session (set ones included),
- * newest first; dry_run reports what it would do and changes nothing.
- * Returns entries not restored (dry run: 0), or -errno. */
-int journal_restore_all(int dry_run, journal_report_fn fn, void *arg);
+/* `brisk restore`: every journal of a dead session (set ones included) in
+ * DIR (NULL: journal_dir()), newest first; dry_run reports what it would
+ * do and changes nothing.  Returns entries not restored, or -errno. */
+int journal_restore_all(const char *dir, int dry_run, journal_report_fn fn, void *arg);
 
 /* `brisk set --persist`: remove entries for KEY on DEV (and those recorded
  * via it) from the journals of dead set sessions, so `brisk restore` no

@@ -503,7 +503,7 @@ static void test_recovery(void **state)
 
 	/* dry run: reports, changes nothing */
 	struct tally t = { 0 };
-	assert_int_equal(journal_restore_all(1, tally_fn, &t), 1);
+	assert_int_equal(journal_restore_all(NULL, 1, tally_fn, &t), 1);
 	assert_int_equal(t.n[JOURNAL_VANISHED], 2);
 	assert_int_equal(t.n[JOURNAL_CORRUPT], 1);
 	assert_int_equal(count_journals(), 2);
@@ -528,7 +528,7 @@ static void test_recovery(void **state)
 	assert_int_equal(read(pfd[0], &ch, 1), 1);
 	close(pfd[0]);
 	memset(&t, 0, sizeof(t));
-	assert_int_equal(journal_restore_all(0, tally_fn, &t), 1);
+	assert_int_equal(journal_restore_all(NULL, 0, tally_fn, &t), 1);
 	assert_int_equal(t.n[JOURNAL_LIVE], 1);
 	assert_int_equal(t.n[JOURNAL_VANISHED], 2);
 	assert_string_equal(t.note[JOURNAL_VANISHED], "the device is gone");
@@ -542,7 +542,7 @@ static void test_recovery(void **state)
 	/* the child died with an empty journal: nothing to restore, and
 	 * recovery removes it */
 	memset(&t, 0, sizeof(t));
-	journal_restore_all(0, tally_fn, &t);
+	journal_restore_all(NULL, 0, tally_fn, &t);
 	assert_int_equal(t.n[JOURNAL_LIVE], 0);
 	assert_int_equal(count_journals(), 1);
 	unlink(path);
