@@ -950,7 +950,8 @@ static int list_journals(const char *dir, struct found **out, size_t *n)
 		*n = 0;
 		return rc;
 	}
-	qsort(*out, *n, sizeof(**out), cmp_found);
+	if (*n > 1)
+		qsort(*out, *n, sizeof(**out), cmp_found);
 	return 0;
 }
 

@@ -12,7 +12,11 @@ if ! is_root; then t_skip tune_md_umockdev "brisk set writes only as root"; exit
 source tests/helpers/tune_lib.sh
 T=$(t_tmpdir)
 # in_bed SCRIPT: run bash SCRIPT inside a fresh testbed; T and BRISK exported
-in_bed() { T=$T BRISK=$BRISK umockdev-run -d "$FIX" -- bash -c "$1"; }
+# (an ASan build (make SANITIZE=1) must accept umockdev's LD_PRELOAD)
+in_bed() {
+  T=$T BRISK=$BRISK ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+    umockdev-run -d "$FIX" -- bash -c "$1"
+}
 # every attribute file of the testbed as PATH:VALUE lines (values, not
 # bytes: a testbed file keeps no trailing newline once written)
 SUMS='(cd "$UMOCKDEV_DIR/sys" && grep -r "" . | sort)'

@@ -72,6 +72,15 @@ out=$("$BRISK" restore --dry-run 2>&1)
 t_match "SIGKILL: dry-run lists the scheduler" "$out" "would restore $DEV scheduler="
 t_match "SIGKILL: dry-run lists vm" "$out" "would restore vm.dirty_expire_centisecs="
 t_eq "SIGKILL: dry-run changed nothing" "$(active_sched $DEV)" bfq
+if setpriv --help >/dev/null 2>&1; then
+  chmod o+rx "$(dirname "$BRISK_RUNTIME_DIR")"
+  out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$BRISK" restore 2>&1); rc=$?
+  t_eq "SIGKILL: non-root restore: exit 1" "$rc" 1
+  t_match "SIGKILL: non-root restore: lists" "$out" "would restore $DEV scheduler="
+  t_match "SIGKILL: non-root restore: needs root" "$out" "needs root; run 'sudo brisk restore'"
+  t_eq "SIGKILL: non-root restore: changed nothing" "$(active_sched $DEV)" bfq
+  t_eq "SIGKILL: non-root restore: journal kept" "$(journals)" 1
+fi
 out=$("$BRISK" restore 2>&1); rc=$?
 t_eq "SIGKILL+restore: status" "$rc" 0
 t_eq "SIGKILL+restore: device back" "$(snapshot $DEV)" "$orig"
