@@ -244,6 +244,10 @@ int journal_parse(const char *text, struct journal_file *out, int *line)
 	while (*p) {
 		size_t n = strcspn(p, "\n");
 		ln++;
+		/* A last line without its newline is a write torn by a crash:
+		 * its change was never made (entries are fsync'ed first). */
+		if (p[n] != '\n' && magic && strncmp(p, "orig ", 5) == 0)
+			break;
 		if (n >= sizeof(buf))
 			goto bad;
 		memcpy(buf, p, n);
@@ -560,6 +564,13 @@ int journal_set(struct journal *j, const char *dev, const struct tunable_key *ke
 	int rc = journal_lock(j, target, holder);
 	if (rc < 0)
 		return rc;
+	/* The caller checked; check again as things are now (another tool may
+	 * have switched the scheduler meanwhile): nothing unchecked is written. */
+	char canon[TUNABLE_VALUE_LEN];
+	rc = tunable_check(dev, key, value, NULL, canon, sizeof(canon), NULL, 0);
+	if (rc < 0)
+		return rc;
+	value = canon;
 	char active[TUNABLE_SCHED_LEN] = "", offered[256];
 	if (!tunable_is_sysctl(key) &&
 	    tunable_schedulers(dev, active, sizeof(active), offered, sizeof(offered)) < 0)
