@@ -1113,6 +1113,8 @@ int journal_recover_stale(FILE *report_to)
 	struct stale_ctx c = { .out = report_to };
 	const char *env = getenv("BRISK_RUNTIME_DIR");
 	if (geteuid() != 0 && !(env && *env)) {
+		if (!report_to)
+			return 0;
 		c.hint = 1;
 		handle_dir(SYSTEM_DIR, MODE_HINT, 1, stale_report, &c);
 		return 0;
