@@ -9,6 +9,7 @@
 
 /* Subcommand headers: one line each. */
 #include "cmd_devices.h"
+#include "cmd_set.h"
 
 struct subcommand {
 	const char *name;
@@ -19,6 +20,9 @@ struct subcommand {
 /* One line per subcommand, in the order --help lists them. */
 static const struct subcommand subcommands[] = {
 	{ "devices", cmd_devices_main, "show the storage stack behind a directory" },
+	{ "set", cmd_set_main, "change scheduler/tunables (journaled)" },
+	{ "get", cmd_get_main, "show scheduler/tunables" },
+	{ "restore", cmd_restore_main, "put back journaled original values" },
 	{ NULL, NULL, NULL }
 };
 
