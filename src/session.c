@@ -155,6 +155,41 @@ int session_new_epoch(struct session *s, const char *label)
 	return 0;
 }
 
+static void dev_add(struct session *s, const char *name, size_t *dropped)
+{
+	for (size_t i = 0; i < s->n_devs; i++)
+		if (strcmp(s->devs[i].name, name) == 0)
+			return;
+	if (s->n_devs == SESSION_MAX_DEVS) {
+		(*dropped)++;
+		return;
+	}
+	snprintf(s->devs[s->n_devs++].name, sizeof(s->devs[0].name), "%s", name);
+}
+
+/* The leaves of a stack, then those of any loop device's backing file
+ * (a loop device's I/O ends up on the disk under its file). */
+static void dev_collect(struct session *s, const struct stack *st, size_t *dropped, int depth)
+{
+	const struct blockdev *leaves[SESSION_MAX_DEVS];
+	size_t n = stack_leaves(st, leaves, SESSION_MAX_DEVS);
+	*dropped += n > SESSION_MAX_DEVS ? n - SESSION_MAX_DEVS : 0;
+	for (size_t i = 0; i < n && i < SESSION_MAX_DEVS; i++)
+		dev_add(s, leaves[i]->name, dropped);
+	/* walk the tree for backing stacks, a few levels at most */
+	const struct stack_node *todo[64];
+	size_t nt = 0;
+	if (st->root)
+		todo[nt++] = st->root;
+	while (nt && depth < 4) {
+		const struct stack_node *node = todo[--nt];
+		if (node->backing && node->backing->root)
+			dev_collect(s, node->backing, dropped, depth + 1);
+		for (size_t i = 0; i < node->n_children && nt < 64; i++)
+			todo[nt++] = node->children[i];
+	}
+}
+
 static void devices_init(struct session *s)
 {
 	struct stack *st = NULL;
@@ -162,16 +197,11 @@ static void devices_init(struct session *s)
 	if (st)
 		snprintf(s->fstype, sizeof(s->fstype), "%s", st->mount.fstype);
 	if (rc == 0) {
-		const struct blockdev *leaves[SESSION_MAX_DEVS];
-		size_t n = stack_leaves(st, leaves, SESSION_MAX_DEVS);
-		if (n > SESSION_MAX_DEVS) {
-			session_msg(s, "%zu devices behind %s: sampling the first %d", n,
-				    s->cfg.dir, SESSION_MAX_DEVS);
-			n = SESSION_MAX_DEVS;
-		}
-		for (size_t i = 0; i < n; i++)
-			snprintf(s->devs[s->n_devs++].name, sizeof(s->devs[0].name), "%s",
-				 leaves[i]->name);
+		size_t dropped = 0;
+		dev_collect(s, st, &dropped, 0);
+		if (dropped)
+			session_msg(s, "more than %d devices behind %s: sampling the first %d",
+				    SESSION_MAX_DEVS, s->cfg.dir, SESSION_MAX_DEVS);
 	} else {
 		session_msg(s, "no block device found behind %s (%s): no device statistics",
 			    s->cfg.dir, rc == -ENODEV ? "not a block-device file system"

@@ -14,7 +14,7 @@ before=$(cd "$d" && find . -mindepth 1 -printf '%p %s %T@\n' | sort)
 for bad in "--load seq-frobnicate" "--load seq-write:count=0" "--actions dance" \
            "--samples x" "--interval 5parsecs" "--jitter 101" "--timeout 0" \
            "--floor 150%" "--no-load --load seq-write" "$d/keep-me" "$d/missing" \
-           "--bogus"; do
+           "--json - --csv -" "$d $d" "--tick 1ms" "--bogus"; do
   # shellcheck disable=SC2086
   err=$($BRISK run $bad -q 2>&1 >/dev/null); rc=$?
   t_eq "bad-input-exit-2 ($bad)" "$rc" 2
