@@ -151,13 +151,16 @@ static char *trim(char *s)
 	return s;
 }
 
-static uint64_t scale_size(const struct conv *c, uint64_t v, uint64_t floor_bytes)
+/* A load's size times the scale, rounded up to a whole number of blocks
+ * (of `align` bytes, at least 4 KiB). */
+static uint64_t scale_size(const struct conv *c, uint64_t v, uint64_t align)
 {
 	if (c->scale >= 1.0)
 		return v;
-	double d = ceil((double)v * c->scale / 4096.0) * 4096.0;
-	uint64_t s = d < 1 ? 4096 : (uint64_t)d;
-	return s < floor_bytes ? floor_bytes : s;
+	if (align < 4096)
+		align = 4096;
+	double d = ceil((double)v * c->scale / (double)align) * (double)align;
+	return d < (double)align ? align : (uint64_t)d;
 }
 
 static int get_size(struct conv *c, const struct fval *f, const char *key, uint64_t *out)
@@ -375,8 +378,10 @@ static void finish_job(struct conv *c, const char *section, int sec_line, const 
 		a->cfg.exec_cmd = NULL;
 		a->cfg.ssh_bs_lo = bs_lo;
 		a->cfg.ssh_bs_hi = bs_hi;
-		a->cfg.ssh_region = scale_size(c, iosize, bs_hi);
-		a->cfg.ssh_file = scale_size(c, filesize, a->cfg.ssh_region);
+		/* The reads are the interactive workload being measured: their
+		 * sizes are not scaled, only when they start. */
+		a->cfg.ssh_region = iosize;
+		a->cfg.ssh_file = filesize;
 		if (a->cfg.ssh_region > a->cfg.ssh_file) {
 			FAIL(c, sec_line, "fio job [%s] reads %" PRIu64 " bytes of a %" PRIu64
 			     "-byte file, expected size <= filesize", section, a->cfg.ssh_region,
@@ -407,8 +412,11 @@ static void finish_job(struct conv *c, const char *section, int sec_line, const 
 	load_spec_parse(load_kind_name(kind), &s, e, sizeof(e));
 	s.bs_lo = bs_lo;
 	s.bs_hi = bs_hi;
-	s.size = scale_size(c, filesize, bs_hi);
-	s.total = time_based ? 0 : scale_size(c, iosize, bs_hi) * (uint64_t)loops;
+	uint64_t align = bs_lo == bs_hi ? bs_hi : 4096;
+	s.size = scale_size(c, filesize, align);
+	if (s.size < bs_hi)
+		s.size = bs_hi;
+	s.total = time_based ? 0 : scale_size(c, iosize, align) * (uint64_t)loops;
 	s.count = (unsigned)numjobs;
 	s.direct = direct;
 	s.fsync_every = 0;
@@ -634,8 +642,11 @@ int fiojob_parse_buffer(const char *data, size_t len, const char *display, doubl
 			name[k] = isalnum((unsigned char)b[k]) || b[k] == '-' || b[k] == '_' ? b[k] : '-';
 		name[k] = '\0';
 		copy(out->name, sizeof(out->name), k && name[0] != '-' ? name : "fio-job");
-		snprintf(out->description, sizeof(out->description), "fio job %.100s%s", b,
-			 c->scale < 1 ? " (scaled down)" : "");
+		if (c->scale < 1)
+			snprintf(out->description, sizeof(out->description), "fio job %.100s, "
+				 "loads and start delays scaled by %g", b, c->scale);
+		else
+			snprintf(out->description, sizeof(out->description), "fio job %.100s", b);
 	}
 	int failed = c->failed;
 	free(c);

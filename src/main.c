@@ -9,6 +9,8 @@
 
 /* Subcommand headers: one line each. */
 #include "cmd_devices.h"
+#include "cmd_export.h"
+#include "cmd_profile.h"
 
 struct subcommand {
 	const char *name;
@@ -19,6 +21,8 @@ struct subcommand {
 /* One line per subcommand, in the order --help lists them. */
 static const struct subcommand subcommands[] = {
 	{ "devices", cmd_devices_main, "show the storage stack behind a directory" },
+	{ "profile", cmd_profile_main, "list, show, check, save profiles; import fio jobs" },
+	{ "export", cmd_export_main, "write a profile as udev rules, tuned, sysctl.d, ..." },
 	{ NULL, NULL, NULL }
 };
 
