@@ -652,6 +652,14 @@ static void __attribute__((noreturn)) sample_main(const struct action *a,
 	}
 	r.cold = cold;
 	uint64_t t0 = now_ns();
+	/* First record: eviction done, the timed part begins (the watchdog
+	 * needs the cold flag even if the action never finishes). */
+	r.t_start_ns = t0;
+	r.dur_ns = UINT64_MAX;
+	ssize_t w;
+	do
+		w = write(wfd, &r, sizeof(r));
+	while (w < 0 && errno == EINTR);
 	switch (a->kind) {
 	case ACTION_EXEC: r.err = do_exec(a); break;
 	case ACTION_LS: r.err = do_ls(a); break;
@@ -662,7 +670,6 @@ static void __attribute__((noreturn)) sample_main(const struct action *a,
 	uint64_t t1 = now_ns();
 	r.t_start_ns = t0;
 	r.dur_ns = t1 - t0;
-	ssize_t w;
 	do
 		w = write(wfd, &r, sizeof(r));
 	while (w < 0 && errno == EINTR);

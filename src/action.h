@@ -79,8 +79,9 @@ int action_parse_list(const char *text, unsigned *mask, char *err, size_t errlen
  * libraries.  0, or -errno with a message in err. */
 int action_prepare(struct action *a, enum action_kind k, const struct action_config *cfg,
 		   const char *workdir, enum action_evict evict, char *err, size_t errlen);
-/* Fork a sample.  *fd is the pipe the result arrives on (one
- * struct action_result; EOF without it means the sample died). */
+/* Fork a sample.  *fd is the pipe its records arrive on: first one with
+ * dur_ns == UINT64_MAX when eviction is done and timing starts (cold is
+ * known), then the final one; EOF without the final one: the sample died. */
 int action_sample_start(const struct action *a, enum action_evict evict,
 			pid_t *pid, int *fd);
 /* Read the result; 1 when read, 0 on EOF without one, -errno. */

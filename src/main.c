@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 /* Subcommand headers: one line each. */
+#include "cmd_run.h"
 #include "cmd_devices.h"
 #include "cmd_export.h"
 #include "cmd_profile.h"
@@ -20,6 +21,7 @@ struct subcommand {
 
 /* One line per subcommand, in the order --help lists them. */
 static const struct subcommand subcommands[] = {
+	{ "run", cmd_run_main, "measure how the machine feels while its disk is busy" },
 	{ "devices", cmd_devices_main, "show the storage stack behind a directory" },
 	{ "profile", cmd_profile_main, "list, show, check, save profiles; import fio jobs" },
 	{ "export", cmd_export_main, "write a profile as udev rules, tuned, sysctl.d, ..." },
