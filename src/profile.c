@@ -16,6 +16,7 @@
 
 #include "datadir.h"
 #include "parse.h"
+#include "session.h"
 
 #define KiB 1024ull
 #define MiB (1024ull * 1024ull)
@@ -1563,4 +1564,158 @@ int profile_equal(const struct profile *a, const struct profile *b, char *why, s
 			DIFF("action %s differs", x->name);
 	}
 	return 1;
+}
+
+/* ---------- glue to the engine ---------- */
+
+static int same_action_cfg(const struct profile_action *a, const struct profile_action *b)
+{
+	switch (a->kind) {
+	case ACTION_EXEC: return strcmp(a->cmd, b->cmd) == 0;
+	case ACTION_LS: return a->cfg.ls_files == b->cfg.ls_files;
+	case ACTION_SSH:
+		return a->cfg.ssh_file == b->cfg.ssh_file && a->cfg.ssh_region == b->cfg.ssh_region &&
+		       a->cfg.ssh_bs_lo == b->cfg.ssh_bs_lo && a->cfg.ssh_bs_hi == b->cfg.ssh_bs_hi;
+	case ACTION_SAVE: return a->cfg.save_size == b->cfg.save_size;
+	case ACTION_KIND_COUNT: break;
+	}
+	return 1;
+}
+
+int profile_to_session_config(const struct profile *p, const char *display,
+			      struct session_config *c, char *note, size_t notelen,
+			      char *err, size_t errlen)
+{
+	if (!display)
+		display = p->name;
+	if (note && notelen)
+		note[0] = '\0';
+	if (p->n_loads > SESSION_MAX_LOAD_SPECS)
+		return fail(err, errlen, "%s:%d: %zu loads, brisk run takes at most %d", display,
+			    p->loads[SESSION_MAX_LOAD_SPECS].line, p->n_loads,
+			    SESSION_MAX_LOAD_SPECS);
+	const struct profile_action *first[ACTION_KIND_COUNT] = { NULL };
+	unsigned count[ACTION_KIND_COUNT] = { 0 }, samples[ACTION_KIND_COUNT] = { 0 };
+	uint64_t dmin[ACTION_KIND_COUNT] = { 0 }, dmax[ACTION_KIND_COUNT] = { 0 };
+	uint64_t interval = 0;
+	int any_delay = 0, any_loops = 0, intervals_differ = 0;
+	for (size_t i = 0; i < p->n_actions; i++) {
+		const struct profile_action *a = &p->actions[i];
+		if ((unsigned)a->kind >= ACTION_KIND_COUNT)
+			return fail(err, errlen, "%s:%d: bad action type", display, a->line);
+		if (!first[a->kind]) {
+			first[a->kind] = a;
+			dmin[a->kind] = dmax[a->kind] = a->startdelay_ns;
+		} else if (!same_action_cfg(first[a->kind], a)) {
+			return fail(err, errlen, "%s:%d: [action %s] is configured unlike [action %s] "
+				    "(line %d); brisk run takes one configuration per action type, "
+				    "expected the same cmd, nrfiles or sizes", display, a->line,
+				    a->name, first[a->kind]->name, first[a->kind]->line);
+		}
+		count[a->kind]++;
+		samples[a->kind] += a->loops;
+		any_loops |= a->loops != 0;
+		any_delay |= a->startdelay_ns != 0;
+		if (a->startdelay_ns < dmin[a->kind])
+			dmin[a->kind] = a->startdelay_ns;
+		if (a->startdelay_ns > dmax[a->kind])
+			dmax[a->kind] = a->startdelay_ns;
+		if (a->interval_ns) {
+			if (interval && a->interval_ns != interval)
+				intervals_differ = 1;
+			if (!interval || a->interval_ns < interval)
+				interval = a->interval_ns;
+		}
+	}
+	if (p->n_loads || p->n_actions) {
+		c->n_loads = p->n_loads;
+		for (size_t i = 0; i < p->n_loads; i++)
+			c->loads[i] = p->loads[i].spec;
+	}
+	if (p->n_actions) {
+		c->actions = 0;
+		action_config_default(&c->action);
+		for (int k = 0; k < ACTION_KIND_COUNT; k++) {
+			const struct profile_action *a = first[k];
+			if (!a)
+				continue;
+			c->actions |= 1u << k;
+			switch (a->kind) {
+			case ACTION_EXEC: c->action.exec_cmd = a->cmd[0] ? a->cmd : NULL; break;
+			case ACTION_LS: c->action.ls_files = a->cfg.ls_files; break;
+			case ACTION_SSH:
+				c->action.ssh_file = a->cfg.ssh_file;
+				c->action.ssh_region = a->cfg.ssh_region;
+				c->action.ssh_bs_lo = a->cfg.ssh_bs_lo;
+				c->action.ssh_bs_hi = a->cfg.ssh_bs_hi;
+				break;
+			case ACTION_SAVE: c->action.save_size = a->cfg.save_size; break;
+			case ACTION_KIND_COUNT: break;
+			}
+		}
+	}
+	size_t o = 0;
+	int scheduled = 0;
+	if (any_loops) {
+		unsigned most = 0;
+		for (int k = 0; k < ACTION_KIND_COUNT; k++)
+			if (samples[k] > most)
+				most = samples[k];
+		c->loaded_samples = most;
+		scheduled = 1;
+	}
+	if (interval) {
+		c->interval_ns = interval;
+		scheduled = 1;
+		if (intervals_differ && note && o < notelen)
+			o += (size_t)snprintf(note + o, notelen - o, "actions have different "
+					      "intervals; all use the smallest, %.3gs. ",
+					      (double)interval / 1e9);
+	}
+	if (any_delay) {
+		/* The type with the most actions sets the pace: its samples are
+		 * spread evenly over the span of its start delays. */
+		int k = 0;
+		for (int i = 1; i < ACTION_KIND_COUNT; i++)
+			if (count[i] > count[k])
+				k = i;
+		unsigned n = samples[k] ? samples[k] : count[k];
+		uint64_t span = dmax[k] - dmin[k];
+		if (n > 1 && span) {
+			c->interval_ns = span / (n - 1);
+			c->jitter_pct = 0;
+			if (c->loaded_max_ns && c->loaded_max_ns < dmax[k] + c->interval_ns)
+				c->loaded_max_ns = 0;   /* the samples decide when it ends */
+			scheduled = 1;
+			if (note && o < notelen)
+				o += (size_t)snprintf(note + o, notelen - o, "startdelay schedule "
+						      "approximated: %u %s samples every %.3gs "
+						      "(the engine has no per-sample start times). ",
+						      n, action_kind_name((enum action_kind)k),
+						      (double)c->interval_ns / 1e9);
+		} else if (note && o < notelen) {
+			o += (size_t)snprintf(note + o, notelen - o, "startdelay ignored: sampling "
+					      "starts with the loaded phase. ");
+		}
+	}
+	if (p->runtime_ns) {
+		c->loaded_max_ns = p->runtime_ns;
+		scheduled = 1;
+	}
+	if (p->ramp_time_ns) {
+		c->warmup_max_ns = p->ramp_time_ns;
+		if (c->warmup_min_ns > c->warmup_max_ns)
+			c->warmup_min_ns = c->warmup_max_ns;
+		scheduled = 1;
+	}
+	if (scheduled)
+		c->max_time_ns = 0;
+	if (p->directory[0]) {
+		if (strlen(p->directory) >= sizeof(c->dir))
+			return fail(err, errlen, "%s: directory too long", display);
+		copy(c->dir, sizeof(c->dir), p->directory);
+	}
+	if (note && o > 0 && o < notelen && note[o - 1] == ' ')
+		note[o - 1] = '\0';
+	return 0;
 }

@@ -176,6 +176,31 @@ size_t profile_effective(const struct profile *p, enum profile_class cls,
 /* Does class cls have settings of its own (beyond [settings])? */
 int profile_class_has_own(const struct profile *p, enum profile_class cls);
 
+/* What `brisk run --profile NAME` / `--fio JOBFILE` hand to the engine.
+ * Applies the profile's workload and schedule onto c (which holds the
+ * engine's defaults, session_config_default(), or options already given):
+ *  - loads -> c->loads (at most SESSION_MAX_LOAD_SPECS); a profile with
+ *    actions but no loads runs idle only; a profile with neither keeps c's
+ *    workload (a settings-only profile);
+ *  - actions -> c->actions (mask) and c->action: the engine runs one
+ *    configuration per action type, so actions of one type must agree on
+ *    cmd/nrfiles/sizes (else -EINVAL, "DISPLAY:LINE: ...");
+ *  - loops -> c->loaded_samples (the sum over the actions of the type that
+ *    has most); interval -> c->interval_ns (the smallest one given);
+ *    startdelays -> an even spacing of the samples over the delays given
+ *    (c->interval_ns, jitter 0): the engine has no per-sample start times,
+ *    so this is an approximation and note says so;
+ *  - runtime -> c->loaded_max_ns, ramp_time -> c->warmup_max_ns, and
+ *    c->max_time_ns = 0 when either or a schedule is given;
+ *  - [target] directory -> c->dir.
+ * c->action.exec_cmd points into p: keep p alive until session_free().
+ * Settings are not applied here (see profile_effective() and the tunables
+ * journal).  note (may be NULL) gets a line about approximations, or "". */
+struct session_config;
+int profile_to_session_config(const struct profile *p, const char *display,
+			      struct session_config *c, char *note, size_t notelen,
+			      char *err, size_t errlen);
+
 /* The engine's action_config for an action: exec_cmd points into a->cmd
  * (NULL when empty), so it lives as long as *a. */
 void profile_action_config(const struct profile_action *a, struct action_config *out);

@@ -14,6 +14,7 @@
 
 #include "fiojob.h"
 #include "profile.h"
+#include "session.h"
 
 #define MiB (1024ull * 1024ull)
 #define S(x) (x##ull * 1000000000ull)
@@ -475,6 +476,63 @@ static void test_fio_mapping(void **state)
 	roundtrip(p);
 }
 
+static void test_session_glue(void **state)
+{
+	(void)state;
+	struct profile *p = P();
+	struct session_config c;
+	char err[PROFILE_ERR_LEN], note[256];
+	assert_int_equal(fiojob_parse_file("tests/fixtures/fio/lkml-2009-ssh.fio", 1, p, err,
+					   sizeof(err)), 0);
+	session_config_default(&c);
+	assert_int_equal(profile_to_session_config(p, "lkml.fio", &c, note, sizeof(note), err,
+						   sizeof(err)), 0);
+	assert_int_equal(c.n_loads, 1);
+	assert_int_equal(c.loads[0].total, 10240 * MiB);
+	assert_int_equal(c.actions, 1u << ACTION_SSH);
+	assert_int_equal(c.loaded_samples, 41);
+	assert_int_equal(c.interval_ns, 6500000000ull);   /* 260 s over 40 gaps */
+	assert_int_equal(c.jitter_pct, 0);
+	assert_int_equal(c.max_time_ns, 0);
+	assert_int_equal(c.action.ssh_region, 2 * MiB);
+	assert_non_null(strstr(note, "approximated: 41 ssh-like samples every 6.5s"));
+
+	assert_int_equal(profile_parse_file("tests/fixtures/profiles/good/desktop.profile", NULL,
+					    p, err, sizeof(err)), 0);
+	session_config_default(&c);
+	assert_int_equal(profile_to_session_config(p, NULL, &c, note, sizeof(note), err,
+						   sizeof(err)), 0);
+	/* one action with a startdelay: no schedule to spread, and it says so */
+	assert_string_equal(note, "startdelay ignored: sampling starts with the loaded phase.");
+	assert_int_equal(c.n_loads, 3);
+	assert_int_equal(c.actions, (1u << ACTION_KIND_COUNT) - 1);
+	assert_string_equal(c.action.exec_cmd, "/bin/true --version");
+	assert_ptr_equal(c.action.exec_cmd, p->actions[0].cmd);
+	assert_int_equal(c.action.ls_files, 500);
+	assert_int_equal(c.action.save_size, 8192);
+	assert_int_equal(c.loaded_samples, 10);
+	assert_int_equal(c.interval_ns, S(2));
+	assert_int_equal(c.loaded_max_ns, S(60));
+	assert_int_equal(c.warmup_max_ns, S(5));
+	assert_string_equal(c.dir, "/home");
+
+	/* one configuration per action type */
+	const char *two = "[action a]\ntype = ls\nnrfiles = 10\n\n[action b]\ntype = ls\n"
+			  "nrfiles = 20\n";
+	assert_int_equal(parse(two, p, err, sizeof(err)), 0);
+	assert_int_equal(profile_to_session_config(p, "t.profile", &c, NULL, 0, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "t.profile:5: [action b] is configured unlike [action a]"));
+
+	/* a settings-only profile keeps the default workload */
+	assert_int_equal(parse("[settings]\nscheduler = bfq\n", p, err, sizeof(err)), 0);
+	session_config_default(&c);
+	assert_int_equal(profile_to_session_config(p, NULL, &c, NULL, 0, err, sizeof(err)), 0);
+	assert_int_equal(c.n_loads, 1);
+	assert_int_equal(c.actions, (1u << ACTION_KIND_COUNT) - 1);
+	assert_int_equal(c.max_time_ns, 60 * S(1));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -492,6 +550,7 @@ int main(void)
 		cmocka_unit_test(test_fio_lkml_scaled),
 		cmocka_unit_test(test_fio_errors),
 		cmocka_unit_test(test_fio_mapping),
+		cmocka_unit_test(test_session_glue),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
