@@ -166,8 +166,19 @@ static void header(FILE *f, const struct profile *p, const char *fmt,
 		p->description[0] ? ": " : "", p->description);
 	fprintf(f, "%s brisk export %s --format %s%s%s\n", comment, p->name, fmt,
 		dev ? " --device " : "", dev ? dev->name : "");
-	if (install)
-		fprintf(f, "%s %s\n", comment, install);
+	if (install) {
+		/* install holds one %s: the profile's name */
+		fprintf(f, "%s ", comment);
+		for (const char *c = install; *c; c++) {
+			if (c[0] == '%' && c[1] == 's') {
+				fputs(p->name, f);
+				c++;
+			} else {
+				fputc(*c, f);
+			}
+		}
+		fputc('\n', f);
+	}
 }
 
 static int safe_udev_value(const char *s)
@@ -226,7 +237,7 @@ static int write_udev(FILE *f, const struct profile *p, const struct export_devi
 				    "knows, so a rule cannot match it: use --match class, or "
 				    "--format sysfs.conf/tmpfiles for this device", dev->name);
 		header(f, p, "udev --match this-device", dev,
-		       "Install as /etc/udev/rules.d/60-brisk.rules, then: udevadm control --reload "
+		       "Install as /etc/udev/rules.d/60-brisk-%s.rules, then: udevadm control --reload "
 		       "&& udevadm trigger --subsystem-match=block --action=change", "#");
 		fprintf(f, "\n# %s%s%s (%s, %s now)\n", dev->model, dev->model[0] ? " " : "",
 			dev->wwn[0] ? dev->wwn : dev->serial, profile_class_name(dev->cls), dev->name);
@@ -243,7 +254,7 @@ static int write_udev(FILE *f, const struct profile *p, const struct export_devi
 		return fail(err, errlen, "profile %s has no device settings: nothing to write as "
 			    "udev rules", p->name);
 	header(f, p, "udev", NULL,
-	       "Install as /etc/udev/rules.d/60-brisk.rules, then: udevadm control --reload "
+	       "Install as /etc/udev/rules.d/60-brisk-%s.rules, then: udevadm control --reload "
 	       "&& udevadm trigger --subsystem-match=block --action=change", "#");
 	for (int c = PROFILE_CLASS_ROTATIONAL; c < PROFILE_CLASS_COUNT; c++) {
 		if (!class_covered(p, (enum profile_class)c))
@@ -310,7 +321,7 @@ static int write_tuned(FILE *f, const struct profile *p, const struct export_dev
 		return fail(err, errlen, "profile %s has no settings: nothing to write as a tuned "
 			    "profile", p->name);
 	header(f, p, "tuned", dev,
-	       "Install as /etc/tuned/brisk-NAME/tuned.conf, then: tuned-adm profile brisk-NAME",
+	       "Install as /etc/tuned/brisk-%s/tuned.conf, then: tuned-adm profile brisk-%s",
 	       "#");
 	fprintf(f, "\n[main]\nsummary=brisk profile %s%s%s\n", p->name,
 		p->description[0] ? ": " : "", p->description);
@@ -360,7 +371,7 @@ static int write_sysctl(FILE *f, const struct profile *p, char *err, size_t errl
 	if (!n)
 		return fail(err, errlen, "profile %s has no vm.* settings: nothing to write as a "
 			    "sysctl.d file", p->name);
-	header(f, p, "sysctl", NULL, "Install as /etc/sysctl.d/60-brisk.conf, then: sysctl --system",
+	header(f, p, "sysctl", NULL, "Install as /etc/sysctl.d/60-brisk-%s.conf, then: sysctl --system",
 	       "#");
 	fprintf(f, "\n");
 	for (size_t i = 0; i < n; i++)
@@ -386,7 +397,7 @@ static int write_fixed(FILE *f, const struct profile *p, enum export_format fmt,
 		header(f, p, "sysfs.conf", dev, "Append to /etc/sysfs.conf (sysfsutils); the "
 		       "kernel name may change between boots", "#");
 	else
-		header(f, p, "tmpfiles", dev, "Install as /etc/tmpfiles.d/brisk.conf; the "
+		header(f, p, "tmpfiles", dev, "Install as /etc/tmpfiles.d/brisk-%s.conf; the "
 		       "kernel name may change between boots", "#");
 	fprintf(f, "\n");
 	for (size_t i = 0; i < n; i++) {
