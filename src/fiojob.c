@@ -382,6 +382,12 @@ static void finish_job(struct conv *c, const char *section, int sec_line, const 
 		 * sizes are not scaled, only when they start. */
 		a->cfg.ssh_region = iosize;
 		a->cfg.ssh_file = filesize;
+		if (a->cfg.ssh_bs_hi > a->cfg.ssh_region) {
+			FAIL(c, sec_line, "fio job [%s] reads %" PRIu64 " bytes, less than its "
+			     "largest block (%" PRIu64 "), expected size >= bs", section,
+			     a->cfg.ssh_region, a->cfg.ssh_bs_hi);
+			return;
+		}
 		if (a->cfg.ssh_region > a->cfg.ssh_file) {
 			FAIL(c, sec_line, "fio job [%s] reads %" PRIu64 " bytes of a %" PRIu64
 			     "-byte file, expected size <= filesize", section, a->cfg.ssh_region,
@@ -480,9 +486,13 @@ static void take_global(struct conv *c, const struct job *g, int in_job, const c
 		}
 		uint64_t ns;
 		if (ks[i] == K_DIRECTORY) {
-			if (strlen(f->v) >= sizeof(c->p->directory) || strchr(f->v, ':')) {
+			int odd = 0;
+			for (const char *q = f->v; *q; q++)
+				odd |= (unsigned char)*q < 0x20 || *q == ';';
+			if (strlen(f->v) >= sizeof(c->p->directory) || strchr(f->v, ':') || odd) {
 				FAIL(c, f->line, "fio key 'directory=%s' cannot be honoured: expected "
-				     "one directory of at most %zu characters", f->v,
+				     "one directory of at most %zu characters, without ':', ';' or control "
+				     "characters", f->v,
 				     sizeof(c->p->directory) - 1);
 				return;
 			}

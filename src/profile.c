@@ -1306,7 +1306,8 @@ static int fmt_duration(char *b, size_t n, uint64_t ns)
 static int writable(const char *v, size_t room)
 {
 	size_t n = strlen(v);
-	if (n == 0 || n > room || isspace((unsigned char)v[0]) || isspace((unsigned char)v[n - 1]))
+	if (n == 0 || n > room || isspace((unsigned char)v[0]) || isspace((unsigned char)v[n - 1]) ||
+	    v[0] == ';')
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		if (v[i] == '\n' || v[i] == '\r' || v[i] == '\0')
