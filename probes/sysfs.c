@@ -114,7 +114,7 @@ int sysfs_read_u64(const char *path, uint64_t *out)
 
 int sysfs_write(const char *path, const char *value)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	size_t len = strlen(value);

@@ -5,7 +5,9 @@
  *  - Strings read are NUL-terminated, with leading and trailing white space
  *    removed (models are space-padded); a value longer than the buffer is
  *    truncated and -EOVERFLOW is returned with the truncated text in place.
- *  - Writes go in one write(2) call, as the kernel expects for attributes,
+ *  - Writes go in one write(2) call, as the kernel expects for attributes
+ *    (opened O_TRUNC like a shell's "echo >", which sysfs ignores and which
+ *    umockdev testbeds, whose attributes are plain files, need),
  *    and report the kernel's errno (EINVAL for a refused value).
  *  - Paths are absolute; the *f variants format the path with printf rules.
  */

@@ -12,6 +12,7 @@
 #include "cmd_devices.h"
 #include "cmd_export.h"
 #include "cmd_profile.h"
+#include "cmd_set.h"
 
 struct subcommand {
 	const char *name;
@@ -25,6 +26,9 @@ static const struct subcommand subcommands[] = {
 	{ "devices", cmd_devices_main, "show the storage stack behind a directory" },
 	{ "profile", cmd_profile_main, "list, show, check, save profiles; import fio jobs" },
 	{ "export", cmd_export_main, "write a profile as udev rules, tuned, sysctl.d, ..." },
+	{ "set", cmd_set_main, "change scheduler/tunables (journaled)" },
+	{ "get", cmd_get_main, "show scheduler/tunables" },
+	{ "restore", cmd_restore_main, "put back journaled original values" },
 	{ NULL, NULL, NULL }
 };
 
