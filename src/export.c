@@ -191,6 +191,18 @@ static int safe_udev_value(const char *s)
 	return 1;
 }
 
+size_t export_device_settings(const struct profile *p, enum profile_class cls, int fixed,
+			      const struct profile_setting **out, size_t max)
+{
+	return device_settings(p, cls, fixed, out, max);
+}
+
+size_t export_vm_settings(const struct profile *p, const struct profile_setting **out,
+			  size_t max)
+{
+	return vm_settings(p, out, max);
+}
+
 /* ---------- formats ---------- */
 
 static void udev_rule(FILE *f, const char *match, const struct profile_setting **s, size_t n)

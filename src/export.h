@@ -57,6 +57,14 @@ const char *export_format_name(enum export_format f);
  * mmcblk*; any other disk (virtio, xvd) by its rotational flag. */
 enum profile_class export_device_class(const struct blockdev *d);
 void export_device_from_blockdev(const struct blockdev *d, struct export_device *out);
+/* The device settings (no vm.*) for class cls, in application order;
+ * queue_depth only where a SCSI device is possible (not nvme/mmc) unless
+ * fixed.  Returns how many (<= max). */
+size_t export_device_settings(const struct profile *p, enum profile_class cls, int fixed,
+			      const struct profile_setting **out, size_t max);
+/* The vm.* settings.  Returns how many (<= max). */
+size_t export_vm_settings(const struct profile *p, const struct profile_setting **out,
+			  size_t max);
 /* Write the profile in a format; dev NULL = match by class. */
 int export_write(FILE *f, const struct profile *p, enum export_format fmt,
 		 const struct export_device *dev, char *err, size_t errlen);
