@@ -17,6 +17,7 @@
 #include "datadir.h"
 #include "parse.h"
 #include "session.h"
+#include "tunable.h"
 
 #define KiB 1024ull
 #define MiB (1024ull * 1024ull)
@@ -177,15 +178,23 @@ int profile_setting_check(const char *key, const char *value, char *norm, size_t
 			return fail(err, errlen, "bad value '%s' for %s, expected an integer from "
 				    "%" PRId64 " to %" PRId64, value, key, d->min, d->max);
 		snprintf(norm, normlen, "%" PRId64, n);
-		return 0;
+		break;
 	case V_BYTES:
 		if (parse_size(value, &b) < 0 || b > (uint64_t)d->max)
 			return fail(err, errlen, "bad value '%s' for %s, expected a size in bytes "
 				    "(e.g. 67108864 or 64m)", value, key);
 		snprintf(norm, normlen, "%" PRIu64, b);
-		return 0;
+		break;
 	}
-	return -EINVAL;
+	/* The same ranges `brisk set` enforces (the tunables whitelist). */
+	struct tunable_key tk;
+	char why[TUNABLE_WHY_LEN], canon[TUNABLE_VALUE_LEN];
+	if (tunable_parse_key(key, &tk, why, sizeof(why)) < 0)
+		return fail(err, errlen, "setting '%s' is not one `brisk set` takes: %s", key, why);
+	if (tunable_check_value(&tk, d->sched, norm, canon, sizeof(canon), why, sizeof(why)) < 0)
+		return fail(err, errlen, "bad value '%s' for %s, expected a value `brisk set` "
+			    "accepts (%s)", value, key, why);
+	return 0;
 }
 
 void profile_init(struct profile *p, const char *name)
