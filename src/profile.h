@@ -201,6 +201,18 @@ int profile_to_session_config(const struct profile *p, const char *display,
 			      struct session_config *c, char *note, size_t notelen,
 			      char *err, size_t errlen);
 
+/* For `brisk run`: find --profile NAME|FILE, --fio JOBFILE and --scale F
+ * in argv (any position, "--opt VALUE" or "--opt=VALUE"; at most one of
+ * --profile/--fio), load it and apply it onto c with
+ * profile_to_session_config(), before the command's own option loop, so
+ * that every other option overrides the profile.  Returns 1 when a profile
+ * or job was applied, 0 when none was given, -EINVAL (bad input: err has
+ * "FILE:LINE: ..." or names the option) or -errno (unreadable file).
+ * *p must outlive the session (exec_cmd points into it); note as in
+ * profile_to_session_config(). */
+int profile_run_args(int argc, char **argv, struct profile *p, struct session_config *c,
+		     char *note, size_t notelen, char *err, size_t errlen);
+
 /* The engine's action_config for an action: exec_cmd points into a->cmd
  * (NULL when empty), so it lives as long as *a. */
 void profile_action_config(const struct profile_action *a, struct action_config *out);

@@ -533,6 +533,38 @@ static void test_session_glue(void **state)
 	assert_int_equal(c.max_time_ns, 60 * S(1));
 }
 
+static void test_run_args(void **state)
+{
+	(void)state;
+	struct profile *p = P();
+	struct session_config c;
+	char err[PROFILE_ERR_LEN], note[256];
+	const char *a1[] = { "run", "-q", "--fio", "tests/fixtures/fio/lkml-2009-ssh.fio", "--scale=1/100",
+		       "dir", NULL };
+	session_config_default(&c);
+	assert_int_equal(profile_run_args(6, (char **)a1, p, &c, note, sizeof(note), err, sizeof(err)), 1);
+	assert_int_equal(c.loads[0].size, 103 * MiB);
+	assert_int_equal(c.loaded_samples, 41);
+	const char *a2[] = { "run", "--profile=tests/fixtures/profiles/good/desktop.profile", NULL };
+	session_config_default(&c);
+	assert_int_equal(profile_run_args(2, (char **)a2, p, &c, note, sizeof(note), err, sizeof(err)), 1);
+	assert_int_equal(c.n_loads, 3);
+	const char *a3[] = { "run", "-n", "3", NULL };
+	assert_int_equal(profile_run_args(3, (char **)a3, p, &c, note, sizeof(note), err, sizeof(err)), 0);
+	const char *a4[] = { "run", "--profile", "quick", "--fio", "x.fio", NULL };
+	assert_int_equal(profile_run_args(5, (char **)a4, p, &c, note, sizeof(note), err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "one --profile or --fio only");
+	const char *a5[] = { "run", "--scale", "0.5", NULL };
+	assert_int_equal(profile_run_args(3, (char **)a5, p, &c, note, sizeof(note), err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--scale goes with --fio");
+	const char *a6[] = { "run", "--profile", "tests/fixtures/profiles/bad/duplicate-key.profile", NULL };
+	assert_int_equal(profile_run_args(3, (char **)a6, p, &c, note, sizeof(note), err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "tests/fixtures/profiles/bad/duplicate-key.profile:5: duplicate "
+			    "key 'bs' (first at line 4), expected each key once per section");
+	const char *a7[] = { "run", "--fio", "tests/fixtures/fio/lkml-2009-ssh.fio", "--scale", "3", NULL };
+	assert_int_equal(profile_run_args(5, (char **)a7, p, &c, note, sizeof(note), err, sizeof(err)), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -551,6 +583,7 @@ int main(void)
 		cmocka_unit_test(test_fio_errors),
 		cmocka_unit_test(test_fio_mapping),
 		cmocka_unit_test(test_session_glue),
+		cmocka_unit_test(test_run_args),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
