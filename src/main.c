@@ -10,6 +10,8 @@
 /* Subcommand headers: one line each. */
 #include "cmd_run.h"
 #include "cmd_devices.h"
+#include "cmd_export.h"
+#include "cmd_profile.h"
 #include "cmd_set.h"
 #include "journal.h"
 
@@ -23,6 +25,8 @@ struct subcommand {
 static const struct subcommand subcommands[] = {
 	{ "run", cmd_run_main, "measure how the machine feels while its disk is busy" },
 	{ "devices", cmd_devices_main, "show the storage stack behind a directory" },
+	{ "profile", cmd_profile_main, "list, show, check, save profiles; import fio jobs" },
+	{ "export", cmd_export_main, "write a profile as udev rules, tuned, sysctl.d, ..." },
 	{ "set", cmd_set_main, "change scheduler/tunables (journaled)" },
 	{ "get", cmd_get_main, "show scheduler/tunables" },
 	{ "restore", cmd_restore_main, "put back journaled original values" },

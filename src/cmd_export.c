@@ -1,0 +1,496 @@
+#include "cmd_export.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "blockdev.h"
+#include "export.h"
+#include "journal.h"
+#include "profile.h"
+#include "stack.h"
+#include "tunable.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: brisk export NAME|FILE --format FORMAT [--match class|this-device]\n"
+		"                    [--device DEV] [-o FILE] [--force]\n"
+		"       brisk export NAME|FILE --apply [--device DEV] [--dry-run]\n"
+		"\n"
+		"Write a profile's settings as a distribution default, or apply them\n"
+		"for this boot.\n"
+		"\n"
+		"  -F, --format F     udev      rules matching device classes (rotational\n"
+		"                               SATA/SAS, SSD, NVMe, MMC) or one device\n"
+		"                     tuned     a tuned.conf ([disk], [sysfs], [sysctl])\n"
+		"                     sysctl    a sysctl.d file (vm.* settings)\n"
+		"                     sysfs.conf  sysfsutils lines for one device\n"
+		"                     tmpfiles  tmpfiles.d 'w' lines for one device\n"
+		"  -m, --match M      class (default) or this-device (udev: by ID_WWN or\n"
+		"                     ID_SERIAL_SHORT of --device)\n"
+		"  -d, --device DEV   the device for this-device, sysfs.conf, tmpfiles and\n"
+		"                     tuned (default: the profile's one [target] device, or\n"
+		"                     the one disk behind its [target] directory)\n"
+		"  -o, --output FILE  write FILE (default: standard output)\n"
+		"  -f, --force        replace FILE if it exists\n"
+		"  -a, --apply        set the profile's settings now (root), each disk by\n"
+		"                     its class: --device DEV, else the profile's [target]\n"
+		"                     disks, else every disk; journaled like 'brisk set':\n"
+		"                     'brisk restore' puts the original values back\n"
+		"  -n, --dry-run      with --apply: print what would change, change nothing\n"
+		"\n"
+		"See brisk-export(1).\n");
+}
+
+/* The device a fixed-device export is about. 0, or exit status. */
+static int pick_device(const struct profile *p, const char *arg, struct export_device *out)
+{
+	char name[BLOCKDEV_NAME_LEN];
+	struct blockdev *d = calloc(1, sizeof(*d));
+	if (!d)
+		return 1;
+	int rc;
+	if (arg) {
+		rc = blockdev_resolve_name(arg, name, sizeof(name));
+		if (rc < 0) {
+			fprintf(stderr, "brisk export: --device %s: not a block device\n", arg);
+			free(d);
+			return 2;
+		}
+	} else if (p->n_devices == 1) {
+		snprintf(name, sizeof(name), "%s", p->devices[0]);
+	} else if (p->directory[0]) {
+		struct stack *st = NULL;
+		rc = stack_resolve_path(p->directory, &st);
+		const struct blockdev *leaves[4];
+		size_t n = rc == 0 ? stack_leaves(st, leaves, 4) : 0;
+		if (n != 1) {
+			fprintf(stderr, "brisk export: the profile's directory %s %s; give "
+				"--device DEV\n", p->directory,
+				rc < 0 ? "cannot be resolved" : "is not on exactly one disk");
+			stack_free(st);
+			free(d);
+			return 2;
+		}
+		snprintf(name, sizeof(name), "%s", leaves[0]->name);
+		stack_free(st);
+	} else {
+		fprintf(stderr, "brisk export: this format needs a device: give --device DEV\n");
+		free(d);
+		return 2;
+	}
+	rc = blockdev_probe(name, d);
+	if (rc < 0) {
+		fprintf(stderr, "brisk export: %s: %s\n", name, strerror(-rc));
+		free(d);
+		return rc == -ENODEV ? 2 : 1;
+	}
+	if (d->kind != BLOCKDEV_DISK && d->kind != BLOCKDEV_LOOP) {
+		fprintf(stderr, "brisk export: %s is a %s, expected a whole disk (its queue "
+			"settings are those of the disks under it)\n", name,
+			blockdev_kind_name(d->kind));
+		free(d);
+		return 2;
+	}
+	export_device_from_blockdev(d, out);
+	free(d);
+	return 0;
+}
+
+static int write_out(const char *buf, size_t len, const char *path, int force)
+{
+	if (!path || strcmp(path, "-") == 0) {
+		fwrite(buf, 1, len, stdout);
+		return fflush(stdout) == 0 ? 0 : 1;
+	}
+	if (!force && access(path, F_OK) == 0) {
+		fprintf(stderr, "brisk export: %s exists; use --force to replace it\n", path);
+		return 2;
+	}
+	char tmp[PATH_MAX];
+	if (snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path) >= (int)sizeof(tmp))
+		return 2;
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		fprintf(stderr, "brisk export: cannot write %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	size_t off = 0;
+	while (off < len) {
+		ssize_t w = write(fd, buf + off, len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		off += (size_t)w;
+	}
+	int ok = off == len && fchmod(fd, 0644) == 0 && fsync(fd) == 0;
+	if (close(fd) != 0)
+		ok = 0;
+	if (!ok || rename(tmp, path) < 0) {
+		fprintf(stderr, "brisk export: cannot write %s: %s\n", path, strerror(errno));
+		unlink(tmp);
+		return 1;
+	}
+	return 0;
+}
+
+/* ---------- --apply ---------- */
+
+#define APPLY_MAX_DEVS 64
+
+struct apply_item {
+	const char *dev;                      /* NULL: a vm sysctl */
+	const struct profile_setting *s;
+	struct tunable_key key;
+	char canon[TUNABLE_VALUE_LEN];
+};
+
+/* The disks to apply to.  0 or an exit status. */
+static int apply_devices(const struct profile *p, const char *arg,
+			 char names[][BLOCKDEV_NAME_LEN], enum profile_class *cls, size_t *n)
+{
+	*n = 0;
+	struct blockdev *d = calloc(1, sizeof(*d));
+	if (!d)
+		return 1;
+	char list[APPLY_MAX_DEVS][BLOCKDEV_NAME_LEN];
+	size_t nl = 0;
+	if (arg) {
+		if (blockdev_resolve_name(arg, list[0], sizeof(list[0])) < 0) {
+			fprintf(stderr, "brisk export: --device %s: not a block device\n", arg);
+			free(d);
+			return 2;
+		}
+		nl = 1;
+	} else if (p->n_devices) {
+		for (size_t i = 0; i < p->n_devices && nl < APPLY_MAX_DEVS; i++)
+			snprintf(list[nl++], sizeof(list[0]), "%s", p->devices[i]);
+	} else if (p->directory[0]) {
+		struct stack *st = NULL;
+		int rc = stack_resolve_path(p->directory, &st);
+		const struct blockdev *leaves[APPLY_MAX_DEVS];
+		size_t k = rc == 0 ? stack_leaves(st, leaves, APPLY_MAX_DEVS) : 0;
+		if (rc < 0 || !k) {
+			fprintf(stderr, "brisk export: the profile's directory %s %s; give "
+				"--device DEV\n", p->directory,
+				rc < 0 ? "cannot be resolved" : "has no disk under it");
+			stack_free(st);
+			free(d);
+			return 2;
+		}
+		for (size_t i = 0; i < k && i < APPLY_MAX_DEVS; i++)
+			snprintf(list[nl++], sizeof(list[0]), "%s", leaves[i]->name);
+		stack_free(st);
+	} else {
+		struct blockdev *all = NULL;
+		size_t na = 0;
+		if (blockdev_list(&all, &na) < 0) {
+			fprintf(stderr, "brisk export: cannot list block devices\n");
+			free(d);
+			return 1;
+		}
+		for (size_t i = 0; i < na && nl < APPLY_MAX_DEVS; i++)
+			if (all[i].kind == BLOCKDEV_DISK && all[i].queue.scheduler[0])
+				snprintf(list[nl++], sizeof(list[0]), "%s", all[i].name);
+		free(all);
+	}
+	for (size_t i = 0; i < nl; i++) {
+		int rc = blockdev_probe(list[i], d);
+		if (rc < 0) {
+			fprintf(stderr, "brisk export: %s: %s\n", list[i], strerror(-rc));
+			free(d);
+			return rc == -ENODEV ? 2 : 1;
+		}
+		if (d->kind != BLOCKDEV_DISK && d->kind != BLOCKDEV_LOOP) {
+			fprintf(stderr, "brisk export: %s is a %s, expected a whole disk\n", list[i],
+				blockdev_kind_name(d->kind));
+			free(d);
+			return 2;
+		}
+		snprintf(names[*n], BLOCKDEV_NAME_LEN, "%s", d->name);
+		cls[*n] = export_device_class(d);
+		(*n)++;
+	}
+	free(d);
+	return 0;
+}
+
+static int do_apply(const struct profile *p, const char *path, const char *device, int dry_run,
+		    int argc, char **argv)
+{
+	static char names[APPLY_MAX_DEVS][BLOCKDEV_NAME_LEN];
+	enum profile_class cls[APPLY_MAX_DEVS];
+	size_t nd;
+	int rc = apply_devices(p, device, names, cls, &nd);
+	if (rc)
+		return rc;
+	size_t cap = (nd + 1) * PROFILE_MAX_SETTINGS, n = 0;
+	struct apply_item *it = calloc(cap, sizeof(*it));
+	if (!it)
+		return 1;
+	int bad = 0;
+	/* Check everything first, as the scheduler will be at each point. */
+	for (size_t d = 0; d < nd; d++) {
+		const struct profile_setting *s[PROFILE_MAX_SETTINGS];
+		size_t k = export_device_settings(p, cls[d], 0, s, PROFILE_MAX_SETTINGS);
+		char after[TUNABLE_SCHED_LEN] = "";
+		for (size_t i = 0; i < k; i++) {
+			char why[TUNABLE_WHY_LEN];
+			struct apply_item *a = &it[n];
+			a->dev = names[d];
+			a->s = s[i];
+			if (tunable_parse_key(s[i]->key, &a->key, why, sizeof(why)) < 0) {
+				fprintf(stderr, "%s:%d: %s: %s\n", path, s[i]->line, names[d], why);
+				bad = 1;
+				continue;
+			}
+			int e = tunable_check(names[d], &a->key, s[i]->value, after[0] ? after : NULL,
+					      a->canon, sizeof(a->canon), why, sizeof(why));
+			if (e == -ENOENT && a->key.kind != TUNABLE_SCHEDULER) {
+				printf("%s: %s: not on this device, skipped\n", names[d], s[i]->key);
+				continue;
+			}
+			if (e < 0) {
+				fprintf(stderr, "%s:%d: %s (a %s disk): %s\n", path, s[i]->line,
+					names[d], profile_class_name(cls[d]), why);
+				bad = 1;
+				continue;
+			}
+			if (a->key.kind == TUNABLE_SCHEDULER)
+				snprintf(after, sizeof(after), "%.31s", a->canon);
+			n++;
+		}
+	}
+	const struct profile_setting *vm[16];
+	size_t nvm = export_vm_settings(p, vm, 16);
+	for (size_t i = 0; i < nvm; i++) {
+		char why[TUNABLE_WHY_LEN];
+		struct apply_item *a = &it[n];
+		a->dev = NULL;
+		a->s = vm[i];
+		if (tunable_parse_key(vm[i]->key, &a->key, why, sizeof(why)) < 0 ||
+		    tunable_check(NULL, &a->key, vm[i]->value, NULL, a->canon, sizeof(a->canon),
+				  why, sizeof(why)) < 0) {
+			fprintf(stderr, "%s:%d: %s\n", path, vm[i]->line, why);
+			bad = 1;
+			continue;
+		}
+		n++;
+	}
+	if (bad) {
+		fprintf(stderr, "brisk export: nothing was changed\n");
+		free(it);
+		return 2;
+	}
+	if (!n) {
+		fprintf(stderr, "brisk export: profile %s has no settings for %s\n", p->name,
+			nd ? "these disks" : "this machine");
+		free(it);
+		return 2;
+	}
+	if (dry_run) {
+		for (size_t i = 0; i < n; i++) {
+			char cur[TUNABLE_VALUE_LEN] = "?";
+			tunable_read(it[i].dev ? it[i].dev : "-", &it[i].key, cur, sizeof(cur));
+			printf("%s%s%s: %s -> %s\n", it[i].dev ? it[i].dev : "", it[i].dev ? " " : "",
+			       it[i].key.name, cur, it[i].canon);
+		}
+		free(it);
+		return 0;
+	}
+	if (geteuid() != 0) {
+		fprintf(stderr, "brisk export: --apply writes sysfs and needs root; nothing was "
+			"changed (--dry-run shows what would change)\n");
+		free(it);
+		return 1;
+	}
+	journal_recover_stale(stderr);
+	char what[256];
+	size_t o = 0;
+	what[0] = '\0';
+	o += (size_t)snprintf(what, sizeof(what), "brisk");
+	for (int i = 0; i < argc && o < sizeof(what); i++)
+		o += (size_t)snprintf(what + o, sizeof(what) - o, " %s", argv[i]);
+	struct journal *j = NULL;
+	int jrc = journal_open(JOURNAL_SET, what, &j);
+	if (jrc < 0) {
+		fprintf(stderr, "brisk export: cannot create the restore journal: %s; nothing "
+			"was changed\n", strerror(-jrc));
+		free(it);
+		return 1;
+	}
+	rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		pid_t holder = 0;
+		int e = journal_lock(j, it[i].dev ? it[i].dev : "-", &holder);
+		if (e < 0) {
+			fprintf(stderr, "brisk export: %s is being changed by another brisk (pid %ld)"
+				"; nothing was changed\n", it[i].dev ? it[i].dev : "vm.dirty_*",
+				(long)holder);
+			rc = 1;
+		}
+	}
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		struct tunable_result res;
+		pid_t holder = 0;
+		memset(&res, 0, sizeof(res));
+		int e = journal_set(j, it[i].dev, &it[i].key, it[i].canon, &res, &holder);
+		const char *dev = it[i].dev ? it[i].dev : "";
+		if (e == 0) {
+			printf("%s%s%s: %s -> %s%s\n", dev, *dev ? " " : "", it[i].key.name,
+			       res.before, res.readback, res.adjusted ? " (adjusted by the kernel)" : "");
+			continue;
+		}
+		fprintf(stderr, "brisk export: %s%s%s=%s: %s\n", dev, *dev ? ": " : "",
+			it[i].key.name, it[i].canon, e == -EIO ? "the scheduler did not become "
+			"active" : strerror(-e));
+		rc = 1;
+	}
+	if (rc) {
+		const struct journal_file *jf = journal_contents(j);
+		if (jf->n) {
+			fprintf(stderr, "brisk export: putting back what this command changed:\n");
+			int left = journal_restore(j, journal_report_print, stderr);
+			if (left)
+				fprintf(stderr, "brisk export: %d value(s) could not be put back; they "
+					"stay in %s for 'brisk restore'\n", left, journal_path(j));
+		}
+	} else {
+		printf("journaled in %s; 'brisk restore' puts the original values back\n",
+		       journal_path(j));
+	}
+	journal_close(j);
+	free(it);
+	return rc;
+}
+
+int cmd_export_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'F' },
+		{ "match", required_argument, NULL, 'm' },
+		{ "device", required_argument, NULL, 'd' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "apply", no_argument, NULL, 'a' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *fmt_arg = NULL, *match = NULL, *device = NULL, *out = NULL;
+	int force = 0, apply = 0, dry_run = 0, c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "F:m:d:o:fanh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'a': apply = 1; break;
+		case 'n': dry_run = 1; break;
+		case 'F': fmt_arg = optarg; break;
+		case 'm': match = optarg; break;
+		case 'd': device = optarg; break;
+		case 'o': out = optarg; break;
+		case 'f': force = 1; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (argc - optind != 1) {
+		fprintf(stderr, "brisk export: expected one profile NAME or FILE (see --help)\n");
+		return 2;
+	}
+	if (apply || dry_run) {
+		if (!apply || fmt_arg || match || out || force) {
+			fprintf(stderr, "brisk export: %s\n", apply ? "--apply takes only --device "
+				"and --dry-run" : "--dry-run goes with --apply");
+			return 2;
+		}
+		struct profile *p = malloc(sizeof(*p));
+		if (!p)
+			return 1;
+		char path[PATH_MAX], err[PROFILE_ERR_LEN];
+		int rc = profile_load_named(argv[optind], p, path, sizeof(path), err, sizeof(err));
+		if (rc < 0) {
+			fprintf(stderr, "brisk export: %s\n", err);
+			free(p);
+			return rc == -EINVAL || rc == -ENOENT ? 2 : 1;
+		}
+		rc = do_apply(p, path, device, dry_run, argc, argv);
+		free(p);
+		return rc;
+	}
+	if (!match)
+		match = "class";
+	enum export_format fmt;
+	if (!fmt_arg || export_format_parse(fmt_arg, &fmt) < 0) {
+		fprintf(stderr, "brisk export: %s%s%s, expected --format udev, tuned, sysctl, "
+			"sysfs.conf or tmpfiles\n", fmt_arg ? "unknown format '" : "no --format",
+			fmt_arg ? fmt_arg : "", fmt_arg ? "'" : "");
+		return 2;
+	}
+	int this_device;
+	if (strcmp(match, "class") == 0)
+		this_device = 0;
+	else if (strcmp(match, "this-device") == 0)
+		this_device = 1;
+	else {
+		fprintf(stderr, "brisk export: unknown --match '%s', expected class or "
+			"this-device\n", match);
+		return 2;
+	}
+	if (this_device && fmt != EXPORT_UDEV) {
+		fprintf(stderr, "brisk export: --match applies to --format udev; the other "
+			"formats take --device\n");
+		return 2;
+	}
+	if (device && fmt == EXPORT_SYSCTL) {
+		fprintf(stderr, "brisk export: --device does not apply to --format sysctl "
+			"(vm.* settings are system-wide)\n");
+		return 2;
+	}
+	if (device && fmt == EXPORT_UDEV && !this_device) {
+		fprintf(stderr, "brisk export: --device with --format udev needs --match "
+			"this-device\n");
+		return 2;
+	}
+	struct profile *p = malloc(sizeof(*p));
+	if (!p)
+		return 1;
+	char path[PATH_MAX], err[PROFILE_ERR_LEN];
+	int rc = profile_load_named(argv[optind], p, path, sizeof(path), err, sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "brisk export: %s\n", err);
+		free(p);
+		return rc == -EINVAL || rc == -ENOENT ? 2 : 1;
+	}
+	struct export_device dev;
+	int need_dev = this_device || fmt == EXPORT_SYSFS_CONF || fmt == EXPORT_TMPFILES ||
+		       (fmt == EXPORT_TUNED && device);
+	if (need_dev && (rc = pick_device(p, device, &dev)) != 0) {
+		free(p);
+		return rc;
+	}
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (!m) {
+		free(p);
+		return 1;
+	}
+	rc = export_write(m, p, fmt, need_dev ? &dev : NULL, err, sizeof(err));
+	fclose(m);
+	free(p);
+	if (rc < 0) {
+		fprintf(stderr, "brisk export: %s\n", err);
+		free(buf);
+		return 2;
+	}
+	rc = write_out(buf, len, out, force);
+	free(buf);
+	return rc;
+}

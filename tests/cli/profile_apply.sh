@@ -1,0 +1,58 @@
+# brisk export --apply: a profile's settings on a loop device for this boot,
+# journaled like `brisk set`; `brisk restore` puts them back.  Needs root and
+# losetup (else SKIP).  Never touches vm.* or real disks.
+source tests/lib.sh
+
+d=$(t_tmpdir)
+export BRISK_RUNTIME_DIR=$d/run
+mkdir -p "$BRISK_RUNTIME_DIR"
+
+# --dry-run works without root and changes nothing
+cat > "$d/p.profile" <<'P'
+[settings]
+scheduler = bfq
+low_latency = 0
+read_ahead_kb = 64
+nr_requests = 32
+P
+# bad usage: exit 2
+$BRISK export "$d/p.profile" --apply --format udev 2>/dev/null; t_eq apply-with-format $? 2
+$BRISK export "$d/p.profile" --dry-run 2>/dev/null; t_eq dry-run-alone $? 2
+
+if ! is_root; then t_skip apply "needs root"; exit 0; fi
+if ! command -v losetup >/dev/null; then t_skip apply "needs losetup"; exit 0; fi
+truncate -s 64M "$d/disk.img"
+if ! loop=$(losetup -f --show "$d/disk.img" 2>/dev/null); then t_skip apply "no free loop device"; exit 0; fi
+T_CLEANUP_EXTRA="losetup -d '$loop' 2>/dev/null"
+dev=${loop#/dev/}
+q=/sys/block/$dev/queue
+if ! grep -qw bfq $q/scheduler; then t_skip apply "$dev offers no bfq"; exit 0; fi
+before="$(cat $q/scheduler) $(cat $q/read_ahead_kb) $(cat $q/nr_requests)"
+vm_before=$(cat /proc/sys/vm/dirty_ratio /proc/sys/vm/dirty_bytes)
+
+out=$($BRISK export "$d/p.profile" --apply --dry-run --device "$loop"); t_eq dry-run-exit $? 0
+t_match dry-run-lists "$out" "^$dev scheduler: [a-z-]+ -> bfq$"
+t_eq dry-run-changes-nothing "$(cat $q/scheduler) $(cat $q/read_ahead_kb) $(cat $q/nr_requests)" "$before"
+
+out=$($BRISK export "$d/p.profile" --apply --device "$loop"); t_eq apply-exit $? 0
+t_match apply-says-journal "$out" "journaled in $BRISK_RUNTIME_DIR/.*; 'brisk restore' puts the original values back"
+t_eq apply-scheduler "$(sed -n 's/.*\[\(.*\)\].*/\1/p' $q/scheduler)" bfq
+t_eq apply-low_latency "$(cat $q/iosched/low_latency)" 0
+t_eq apply-read_ahead "$(cat $q/read_ahead_kb)" 64
+t_eq apply-nr_requests "$(cat $q/nr_requests)" 32
+t_eq apply-journal-kept "$(ls "$BRISK_RUNTIME_DIR" | grep -c '\.journal$')" 1
+
+out=$($BRISK restore 2>&1); t_eq restore-exit $? 0
+t_eq restore-puts-back "$(cat $q/scheduler) $(cat $q/read_ahead_kb) $(cat $q/nr_requests)" "$before"
+t_eq restore-empties-journal "$(ls "$BRISK_RUNTIME_DIR" | grep -c '\.journal$')" 0
+
+# a value the device refuses at check time: exit 2, nothing changed
+if [ -e $q/max_sectors_kb ]; then
+  printf '[settings]\nmax_sectors_kb = 2147483647\nread_ahead_kb = 16\n' > "$d/big.profile"
+  err=$($BRISK export "$d/big.profile" --apply --device "$loop" 2>&1); rc=$?
+  t_eq apply-bad-exit "$rc" 2
+  t_match apply-bad-names-line "$err" "big.profile:2: $dev \(a [a-z]+ disk\): "
+  t_eq apply-bad-changes-nothing "$(cat $q/scheduler) $(cat $q/read_ahead_kb) $(cat $q/nr_requests)" "$before"
+fi
+t_eq vm-untouched "$(cat /proc/sys/vm/dirty_ratio /proc/sys/vm/dirty_bytes)" "$vm_before"
+losetup -d "$loop"; T_CLEANUP_EXTRA=

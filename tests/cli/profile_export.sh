@@ -1,0 +1,101 @@
+# brisk export: formats through the CLI, golden comparison, udevadm verify
+# when the installed udev has it, sysctl and tuned parsed back, bad input.
+source tests/lib.sh
+
+G=tests/fixtures/profiles/good
+E=tests/fixtures/export
+d=$(t_tmpdir)
+
+# class exports through the CLI match the golden files (made by test_export)
+t_eq cli-udev-golden "$($BRISK export $G/desktop.profile --format udev)" "$(cat $E/udev-class-desktop.golden)"
+t_eq cli-tuned-golden "$($BRISK export $G/server.profile --format tuned)" "$(cat $E/tuned-class-server.golden)"
+t_eq cli-sysctl-golden "$($BRISK export $G/server.profile -F sysctl)" "$(cat $E/sysctl-server.golden)"
+
+# -o writes the file, refuses to replace it without --force
+$BRISK export $G/desktop.profile --format udev -o "$d/60-brisk.rules"; t_eq export-o-exit $? 0
+t_eq export-o-content "$(cat "$d/60-brisk.rules")" "$(cat $E/udev-class-desktop.golden)"
+$BRISK export $G/desktop.profile --format udev -o "$d/60-brisk.rules" 2>/dev/null; t_eq export-o-no-clobber $? 2
+$BRISK export $G/desktop.profile --format udev -o "$d/60-brisk.rules" --force; t_eq export-o-force $? 0
+
+# udev's own checker, where the installed udev has it (systemd >= 253)
+if command -v udevadm >/dev/null && udevadm verify --help >/dev/null 2>&1; then
+  for p in desktop server prefixed; do
+    $BRISK export $G/$p.profile --format udev -o "$d/$p.rules"
+    out=$(udevadm verify "$d/$p.rules" 2>&1); t_eq "udevadm-verify-$p" $? 0
+  done
+else
+  t_skip udevadm-verify "udevadm verify is not available (udev < 253 or not installed)"
+fi
+
+# sysctl parsed back: every line is vm.KEY = VALUE, and /proc/sys/vm/KEY exists
+$BRISK export $G/desktop.profile --format sysctl -o "$d/sysctl.conf"
+n=0; bad=0
+while read -r k eq v; do
+  case "$k" in ''|'#'*) continue;; esac
+  n=$((n + 1))
+  [ "$eq" = "=" ] && [[ "$k" == vm.dirty_* ]] && [ -e "/proc/sys/${k//.//}" ] && [[ "$v" =~ ^[0-9]+$ ]] || bad=1
+done < "$d/sysctl.conf"
+t_eq sysctl-lines "$n" 2
+t_eq sysctl-parsed-back "$bad" 0
+
+# tuned parsed back with Python's configparser (as tuned reads it), when present
+if command -v python3 >/dev/null; then
+  $BRISK export $G/server.profile --format tuned -o "$d/tuned.conf"
+  out=$(python3 - "$d/tuned.conf" <<'PY'
+import configparser, sys
+c = configparser.ConfigParser(delimiters=('=',), interpolation=None)
+c.optionxform = str
+c.read(sys.argv[1])
+print(c['main']['summary'])
+print(c['disk_sata']['elevator'], c['disk_nvme']['elevator'], c['disk_mmc']['devices'])
+print(c['sysfs']['/sys/block/sd*/queue/nr_requests'], c['sysctl']['vm.dirty_ratio'])
+PY
+); t_eq tuned-configparser $? 0
+  t_eq tuned-parsed-back "$out" $'brisk profile server: mq-deadline everywhere, none on NVMe\nmq-deadline none mmcblk*\n128 10'
+else
+  t_skip tuned-configparser "python3 not installed"
+fi
+
+# fixed-device formats: the device from --device, or the one disk behind the
+# profile's [target] directory
+src=$(df --output=source "$d" | tail -1)
+disk=$(lsblk -no PKNAME "$src" 2>/dev/null | head -1); [ -z "$disk" ] && disk=$(basename "$src")
+if [ -e "/sys/block/$disk/queue/scheduler" ]; then
+  out=$($BRISK export $G/server.profile --format sysfs.conf --device "/dev/$disk"); t_eq sysfs.conf-exit $? 0
+  t_match sysfs.conf-line "$out" "^block/$disk/queue/nr_requests = 128$"
+  out=$($BRISK export $G/server.profile --format tmpfiles --device "$disk")
+  t_match tmpfiles-line "$out" "^w /sys/block/$disk/queue/nr_requests - - - - 128$"
+  t_match tmpfiles-vm "$out" '^w /proc/sys/vm/dirty_ratio - - - - 10$'
+  printf '[target]\ndirectory = %s\n[settings]\nnr_requests = 64\n' "$d" > "$d/t.profile"
+  out=$($BRISK export "$d/t.profile" --format tmpfiles); t_eq device-from-target-exit $? 0
+  t_match device-from-target "$out" "^w /sys/block/$disk/queue/nr_requests - - - - 64$"
+  out=$($BRISK export "$d/t.profile" --format udev --match this-device 2>&1); rc=$?
+  if [ $rc = 0 ]; then
+    t_match this-device-rule "$out" 'ENV\{(ID_WWN|ID_SERIAL_SHORT)\}=="[^"]+", \\$'
+  else
+    t_match this-device-no-id "$out" "neither a WWN nor a serial"
+  fi
+else
+  t_skip fixed-device "no whole disk with a scheduler behind $d ($src)"
+fi
+
+# bad input: exit 2, nothing written
+for bad in "--format udev" "$G/desktop.profile" "$G/desktop.profile --format systemd" \
+           "$G/desktop.profile --format tuned" "$G/server.profile --format sysfs.conf" \
+           "$G/prefixed.profile --format sysctl" "$G/server.profile --format sysctl --device sda" \
+           "$G/server.profile --format udev --device sda" "$G/server.profile --format tuned --match this-device" \
+           "$G/server.profile --format udev --match none" "nosuchprofile --format udev" \
+           "tests/fixtures/profiles/bad/duplicate-key.profile --format udev" \
+           "$G/server.profile --format tmpfiles --device nosuchdisk"; do
+  # shellcheck disable=SC2086
+  $BRISK export $bad -o "$d/bad.out" >/dev/null 2>&1; rc=$?
+  t_eq "export-bad ($bad)" "$rc" 2
+done
+[ -e "$d/bad.out" ]; t_eq export-bad-writes-nothing $? 1
+err=$($BRISK export tests/fixtures/profiles/bad/duplicate-key.profile --format udev 2>&1)
+t_eq export-bad-profile-message "$err" "brisk export: tests/fixtures/profiles/bad/duplicate-key.profile:5: duplicate key 'bs' (first at line 4), expected each key once per section"
+
+# every shipped profile holds no settings: exporting one says so
+err=$($BRISK export quick --format udev 2>&1); rc=$?
+t_eq export-quick-exit "$rc" 2
+t_match export-quick-says "$err" 'profile quick has no device settings'

@@ -1,0 +1,46 @@
+# Profiles and fio jobs through the engine (tests/helpers/profile_run drives
+# profile_to_session_config + session_run as `brisk run --profile/--fio`
+# will): the LKML job runs as posted, scaled down; a small profile runs with
+# its loads, actions and loops.  Small sizes; seconds.
+source tests/lib.sh
+H=build/tests/helpers/profile_run
+[ -x $H ] || { t_fail profile-run-helper "build/tests/helpers/profile_run missing (make tests)"; exit 0; }
+
+d=$(t_tmpdir)
+out=$($H --fio tests/fixtures/fio/lkml-2009-ssh.fio --scale 1/1000 "$d"); rc=$?
+t_eq lkml-scaled-exit "$rc" 0
+t_match lkml-41-ssh-samples "$out" '^action ssh-like idle 1 loaded 41 errors 0$'
+t_match lkml-writer-11m "$out" '^load seq-write bytes 11534336 end done$'
+t_match lkml-note "$out" '^note startdelay schedule approximated: 41 ssh-like samples'
+t_eq lkml-cleans-up "$(ls -A "$d")" ""
+
+cat > "$d/small.profile" <<'P'
+[profile]
+name = small
+[load w]
+rw = write
+bs = 64k
+io_size = 4m
+rate = 20m
+[action l]
+type = ls
+nrfiles = 40
+loops = 3
+[action s]
+type = save
+size = 4k
+loops = 3
+P
+out=$($H --profile "$d/small.profile" "$d"); rc=$?
+t_eq small-exit "$rc" 0
+t_match small-ls "$out" '^action ls idle 1 loaded 3 errors 0$'
+t_match small-save "$out" '^action save idle 1 loaded 3 errors 0$'
+t_match small-writer "$out" '^load seq-write bytes 4194304 end done$'
+t_eq small-only-its-actions "$(grep -c '^action ' <<<"$out")" 2
+
+printf '[action a]\ntype = ls\nnrfiles = 10\n[action b]\ntype = ls\nnrfiles = 20\n' > "$d/two.profile"
+err=$($H --profile "$d/two.profile" "$d" 2>&1); rc=$?
+t_eq two-configs-exit "$rc" 2
+t_match two-configs-message "$err" "two.profile:4: \[action b\] is configured unlike \[action a\]"
+rm -f "$d"/*.profile
+t_eq small-cleans-up "$(ls -A "$d")" ""
