@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "parse.h"
+#include "profile.h"
 #include "report.h"
 #include "session.h"
 
@@ -49,6 +50,11 @@ static void usage(FILE *f)
 		"      --seed N           seed for jitter and offsets\n"
 		"  -j, --json FILE        every figure and raw sample as JSON ('-' = stdout)\n"
 		"      --csv FILE         raw samples as CSV ('-' = stdout)\n"
+		"  -p, --profile NAME     the workload of a profile (see brisk-profile(5));\n"
+		"                         other options override it\n"
+		"      --fio JOBFILE      the workload of a fio job file (writers and readers\n"
+		"                         become loads, small random readers ssh-like samples)\n"
+		"      --scale F          shrink --fio/--profile sizes and delays (0.01, 1/100)\n"
 		"  -q, --quiet            no progress on stderr\n"
 		"  -h, --help             this text\n"
 		"\n"
@@ -58,7 +64,12 @@ static void usage(FILE *f)
 enum {
 	OPT_NO_LOAD = 256, OPT_EXEC, OPT_LS_FILES, OPT_IDLE_MAX, OPT_WARMUP, OPT_INTERVAL,
 	OPT_JITTER, OPT_TIMEOUT, OPT_MAX_TIME, OPT_TICK, OPT_DROP, OPT_FLOOR, OPT_SEED, OPT_CSV,
+	OPT_FIO, OPT_SCALE,
 };
+
+/* The profile or fio job a run was given: the session's exec command
+ * points into it, so it lives as long as the run. */
+static struct profile run_profile;
 
 static const struct option longopts[] = {
 	{ "load", required_argument, NULL, 'l' },
@@ -82,6 +93,9 @@ static const struct option longopts[] = {
 	{ "json", required_argument, NULL, 'j' },
 	{ "csv", required_argument, NULL, OPT_CSV },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "profile", required_argument, NULL, 'p' },
+	{ "fio", required_argument, NULL, OPT_FIO },
+	{ "scale", required_argument, NULL, OPT_SCALE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -162,9 +176,19 @@ int cmd_run_main(int argc, char **argv)
 	int quiet = 0, user_loads = 0, no_load = 0, phase_opt = 0, max_time_set = 0, rc;
 	char err[512];
 
+	/* --profile / --fio first: every other option overrides them. */
+	char note[256];
+	rc = profile_run_args(argc, argv, &run_profile, &c, note, sizeof(note), err, sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "brisk run: %s\n", err);
+		return rc == -EINVAL || rc == -ENOENT ? 2 : 1;
+	}
+	if (note[0])
+		fprintf(stderr, "brisk run: %s\n", note);
+
 	optind = 1;
 	int opt;
-	while ((opt = getopt_long(argc, argv, "l:a:i:n:d:j:qh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "l:a:i:n:d:j:p:qh", longopts, NULL)) != -1) {
 		rc = 0;
 		switch (opt) {
 		case 'l':
@@ -260,6 +284,10 @@ int cmd_run_main(int argc, char **argv)
 		case 'q':
 			quiet = 1;
 			break;
+		case 'p':
+		case OPT_FIO:
+		case OPT_SCALE:
+			break;   /* applied above */
 		case 'h':
 			usage(stdout);
 			return 0;
