@@ -42,6 +42,12 @@ uint64_t labmodel_service_ns(const struct labmodel *m, struct labmodel_head *h,
 	int contiguous = h->started && off == h->pos;
 
 	c.transfer = xfer_ns(write ? m->write_mb_s : m->read_mb_s, len);
+	if (contiguous && now_ns > h->done_ns) {
+		/* The drive's read-ahead / write cache kept the stream going
+		 * while the host was between requests. */
+		uint64_t gap = now_ns - h->done_ns;
+		c.transfer -= gap < c.transfer ? gap : c.transfer;
+	}
 	if (!contiguous)
 		c.overhead = ms_to_ns(m->overhead_ms);
 	if (m->rpm > 0 && !contiguous) {
@@ -70,9 +76,11 @@ uint64_t labmodel_service_ns(const struct labmodel *m, struct labmodel_head *h,
 		h->wpos = off + len;
 		h->wstarted = 1;
 	}
+	uint64_t total = c.overhead + c.seek + c.rotation + c.transfer + c.penalty;
+	h->done_ns = now_ns + total;
 	if (cost)
 		*cost = c;
-	return c.overhead + c.seek + c.rotation + c.transfer + c.penalty;
+	return total;
 }
 
 uint64_t labmodel_expect_random_read_ns(const struct labmodel *m, uint64_t len)

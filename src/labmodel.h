@@ -8,7 +8,9 @@
  *
  * Spinning disks (rpm > 0), per request:
  *   - a request that starts exactly where the previous one ended streams:
- *     transfer time only (the drive's track buffer / queue hides the rest);
+ *     transfer time only, less the time the host took between the end of
+ *     the previous request and this one (the drive's read-ahead / write
+ *     cache keeps the stream going meanwhile; never below zero);
  *   - otherwise: overhead + seek + rotational wait + transfer, where
  *       seek(d) = seek_track + k * sqrt(d / disk_bytes),
  *       k = (seek_avg - seek_track) * 15 / 8,
@@ -18,7 +20,7 @@
  *     comes under the head, the platter turning with the clock: half a
  *     rotation on average for random requests.
  * Flash (rpm == 0): no seek, no rotation:
- *   - read:  overhead + len / read rate (contiguous reads: transfer only);
+ *   - read:  overhead + len / read rate (contiguous reads stream as above);
  *   - write: overhead + len / write rate, plus random_write_ms when the
  *     write does not continue the previous write (an erase-block
  *     read-modify-write: what makes small random writes on SD cards crawl).
@@ -54,6 +56,7 @@ struct labmodel_head {
 	uint64_t wpos;		/* byte after the end of the last write */
 	int started;		/* 0 until the first request */
 	int wstarted;		/* 0 until the first write */
+	uint64_t done_ns;	/* when the last request completed */
 };
 
 /* The parts of one request's service time, in nanoseconds. */

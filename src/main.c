@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 /* Subcommand headers: one line each. */
+#include "cmd_lab.h"
 
 struct subcommand {
 	const char *name;
@@ -16,6 +17,7 @@ struct subcommand {
 
 /* One line per subcommand, in the order --help lists them. */
 static const struct subcommand subcommands[] = {
+	{ "lab", cmd_lab_main, "an emulated slow disk to try schedulers on" },
 	{ NULL, NULL, NULL }
 };
 
