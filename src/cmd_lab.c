@@ -16,7 +16,8 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: brisk lab up [--model NAME] [--size SIZE] [--name NAME] [--dir DIR] [--calibrate]\n"
+		"usage: brisk lab up [--model NAME] [--size SIZE] [--name NAME] [--dir DIR]\n"
+		"                    [--dirty-limit SIZE] [--calibrate]\n"
 		"       brisk lab down NAME... | --all\n"
 		"       brisk lab status\n"
 		"       brisk lab models\n"
@@ -31,6 +32,8 @@ static void usage(FILE *f)
 		"    -s, --size SIZE   disk size, sparse (default 1G; 128M..64G)\n"
 		"    -n, --name NAME   lab name (default: first free labN)\n"
 		"    -d, --dir DIR     where image and mount point go (default %s)\n"
+		"    -D, --dirty-limit SIZE  dirty page cache the disk may hold (strict\n"
+		"                      per-device limit; default 256M; 0 = global limits)\n"
 		"    -c, --calibrate   time random and sequential reads on the made disk\n"
 		"                      and print them beside the model's targets\n"
 		"  down        take lab disks apart: unmount, detach, stop, remove (root)\n"
@@ -84,14 +87,15 @@ static int cmd_up(int argc, char **argv)
 		{ "name", required_argument, NULL, 'n' },
 		{ "dir", required_argument, NULL, 'd' },
 		{ "calibrate", no_argument, NULL, 'c' },
+		{ "dirty-limit", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct lab_options o = { 0 };
+	struct lab_options o = { .dirty_limit = LAB_DEFAULT_DIRTY };
 	int calibrate = 0, c;
 	char err[2048];
 
-	while ((c = getopt_long(argc, argv, "m:s:n:d:ch", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:s:n:d:D:ch", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm': o.model = optarg; break;
 		case 'n': o.name = optarg; break;
@@ -101,6 +105,14 @@ static int cmd_up(int argc, char **argv)
 			if (parse_size(optarg, &o.size) || o.size < LAB_MIN_SIZE ||
 			    o.size > LAB_MAX_SIZE) {
 				fprintf(stderr, "brisk lab up: bad --size '%s' (128M..64G)\n", optarg);
+				return 2;
+			}
+			break;
+		case 'D':
+			if (parse_size(optarg, &o.dirty_limit) ||
+			    (o.dirty_limit && o.dirty_limit < (4u << 20))) {
+				fprintf(stderr, "brisk lab up: bad --dirty-limit '%s' (0, or 4M "
+					"and more)\n", optarg);
 				return 2;
 			}
 			break;
@@ -154,6 +166,8 @@ static int cmd_up(int argc, char **argv)
 		fprintf(stderr, "brisk lab up: warning: %s does not do direct I/O on its FUSE "
 			"file (loop/dio=%d): requests pass the page cache of the FUSE file and "
 			"timings are less faithful\n", s.loop, s.dio);
+	if (s.dirty_limit)
+		printf("dirty limit %" PRIu64 " MiB (strict, this disk only)\n", s.dirty_limit >> 20);
 	printf("mounted at %s\n", s.mnt);
 	fflush(stdout);
 	if (calibrate) {
@@ -251,7 +265,7 @@ static int cmd_status(int argc, char **argv)
 	if (n == 0)
 		printf("no lab disks\n");
 	else
-		printf("%-8s %-10s %8s %-11s %-12s %-4s %-8s %-11s %s\n", "NAME", "MODEL", "SIZE",
+		printf("%-8s %-10s %8s %-11s %-12s %-4s %-12s %-10s %s\n", "NAME", "MODEL", "SIZE",
 		       "LOOP", "SCHEDULER", "DIO", "SERVER", "STATE", "MOUNT");
 	for (int i = 0; i < n; i++) {
 		struct lab_health h;
@@ -263,7 +277,7 @@ static int cmd_status(int argc, char **argv)
 			: "degraded";
 		char server[24];
 		snprintf(server, sizeof server, "%d%s", (int)s->server, h.server_alive ? "" : "(dead)");
-		printf("%-8s %-10s %6.2fGi %-11s %-12s %-4s %-8s %-11s %s\n", s->name, s->model,
+		printf("%-8s %-10s %6.2fGi %-11s %-12s %-4s %-12s %-10s %s\n", s->name, s->model,
 		       (double)s->size / (1 << 30), h.loop_bound ? s->loop : "-",
 		       h.scheduler[0] ? h.scheduler : "-",
 		       h.dio < 0 ? "-" : h.dio ? "on" : "off", s->server ? server : "-", state,

@@ -258,10 +258,14 @@ static int state_save(const struct lab_state *s)
 		return -errno;
 	fprintf(f, "name=%s\nmodel=%s\nsize=%" PRIu64 "\ndir=%s\nimage=%s\nfusedir=%s\n"
 		"fusefile=%s\nmnt=%s\nloop=%s\ncreator=%d:%llu\nserver=%d:%llu\n"
-		"dio=%d\nready=%d\nscheduler=%s\nrotational=%d\n",
+		"dio=%d\nready=%d\nscheduler=%s\nrotational=%d\ndirty_limit=%" PRIu64 "\n"
+		"orig_scheduler=%s\norig_rotational=%d\norig_strict_limit=%d\n"
+		"orig_max_ratio_fine=%lld\n",
 		s->name, s->model, s->size, s->dir, s->image, s->fusedir, s->fusefile,
 		s->mnt, s->loop, (int)s->creator, s->creator_start, (int)s->server,
-		s->server_start, s->dio, s->ready, s->scheduler, s->rotational);
+		s->server_start, s->dio, s->ready, s->scheduler, s->rotational,
+		s->dirty_limit, s->orig_scheduler, s->orig_rotational, s->orig_strict_limit,
+		s->orig_max_ratio_fine);
 	if (fflush(f) || fsync(fileno(f))) {
 		rc = -errno;
 		fclose(f);
@@ -294,7 +298,8 @@ int lab_load(const char *name, struct lab_state *s)
 	if (!f)
 		return -errno;
 	memset(s, 0, sizeof *s);
-	s->dio = -1;
+	s->dio = s->orig_rotational = s->orig_strict_limit = -1;
+	s->orig_max_ratio_fine = -1;
 	while (fgets(line, sizeof line, f)) {
 		line[strcspn(line, "\n")] = '\0';
 		char *v = strchr(line, '=');
@@ -316,6 +321,12 @@ int lab_load(const char *name, struct lab_state *s)
 		else if (!strcmp(line, "dio")) s->dio = atoi(v);
 		else if (!strcmp(line, "ready")) s->ready = atoi(v);
 		else if (!strcmp(line, "rotational")) s->rotational = atoi(v);
+		else if (!strcmp(line, "dirty_limit")) s->dirty_limit = strtoull(v, NULL, 10);
+		else if (!strcmp(line, "orig_scheduler"))
+			copy_field(s->orig_scheduler, sizeof s->orig_scheduler, v);
+		else if (!strcmp(line, "orig_rotational")) s->orig_rotational = atoi(v);
+		else if (!strcmp(line, "orig_strict_limit")) s->orig_strict_limit = atoi(v);
+		else if (!strcmp(line, "orig_max_ratio_fine")) s->orig_max_ratio_fine = atoll(v);
 		else if (!strcmp(line, "creator") && sscanf(v, "%d:%llu", &pid, &st) == 2)
 			s->creator = pid, s->creator_start = st;
 		else if (!strcmp(line, "server") && sscanf(v, "%d:%llu", &pid, &st) == 2)
@@ -445,6 +456,57 @@ static void lock_drop(int fd)
 		close(fd);
 }
 
+/* ---- the loop device's settings ---- */
+
+static int loop_attr(const char *dev, const char *attr, char *path, size_t len)
+{
+	return snprintf(path, len, "/sys/block/%s/%s", loop_base(dev), attr) >= (int)len
+		? -ENAMETOOLONG : 0;
+}
+
+/* Record the settings lab up changes; 0 or -errno. */
+static int record_queue(struct lab_state *s)
+{
+	char path[128];
+	int64_t v;
+	queue_scheduler(s->loop, s->orig_scheduler, sizeof s->orig_scheduler);
+	if (!loop_attr(s->loop, "queue/rotational", path, sizeof path) &&
+	    !sysfs_read_s64(path, &v))
+		s->orig_rotational = (int)v;
+	if (!loop_attr(s->loop, "bdi/strict_limit", path, sizeof path) &&
+	    !sysfs_read_s64(path, &v))
+		s->orig_strict_limit = (int)v;
+	if (!loop_attr(s->loop, "bdi/max_ratio_fine", path, sizeof path) &&
+	    !sysfs_read_s64(path, &v))
+		s->orig_max_ratio_fine = v;
+	return state_save(s);
+}
+
+/* Put back what record_queue() saw; the caller made sure the loop device is
+ * still bound to this lab.  Best effort: these are our own device's
+ * attributes, and a failure leaves nothing worse than a setting. */
+static void restore_queue(const struct lab_state *s)
+{
+	char path[128], val[32];
+	if (s->orig_max_ratio_fine >= 0 &&
+	    !loop_attr(s->loop, "bdi/max_ratio_fine", path, sizeof path)) {
+		snprintf(val, sizeof val, "%lld", s->orig_max_ratio_fine);
+		sysfs_write(path, val);
+	}
+	if (s->orig_strict_limit >= 0 &&
+	    !loop_attr(s->loop, "bdi/strict_limit", path, sizeof path)) {
+		snprintf(val, sizeof val, "%d", s->orig_strict_limit);
+		sysfs_write(path, val);
+	}
+	if (s->orig_rotational >= 0 &&
+	    !loop_attr(s->loop, "queue/rotational", path, sizeof path)) {
+		snprintf(val, sizeof val, "%d", s->orig_rotational);
+		sysfs_write(path, val);
+	}
+	if (s->orig_scheduler[0] && !loop_attr(s->loop, "queue/scheduler", path, sizeof path))
+		sysfs_write(path, s->orig_scheduler);
+}
+
 /* ---- taking apart ---- */
 
 static int wait_gone(pid_t pid, unsigned long long start, long ms)
@@ -490,8 +552,9 @@ static int teardown(const struct lab_state *s, char *err, size_t errlen)
 		       e == EBUSY ? " (files are open there: see fuser -vm)" : "");
 		return -e;
 	}
-	/* 2. the loop device (autoclear may already have done it) */
+	/* 2. the loop device: its settings back, then detach */
 	if (s->loop[0] && s->fusefile[0] && loop_bound_to(s->loop, s->fusefile)) {
+		restore_queue(s);
 		int fd = open(s->loop, O_RDONLY | O_CLOEXEC);
 		if (fd >= 0) {
 			if (ioctl(fd, LOOP_CLR_FD, 0) < 0 && errno != ENXIO) {
@@ -769,7 +832,9 @@ static int attach_loop(struct lab_state *s, char *err, size_t errlen)
 		struct loop_config cfg;
 		memset(&cfg, 0, sizeof cfg);
 		cfg.fd = (unsigned)ffd;
-		cfg.info.lo_flags = LO_FLAGS_DIRECT_IO | LO_FLAGS_AUTOCLEAR;
+		/* No autoclear: lab down puts the device's settings back while
+		 * it is still bound to us, then detaches it. */
+		cfg.info.lo_flags = LO_FLAGS_DIRECT_IO;
 		size_t fl = strlen(s->fusefile);
 		if (fl >= sizeof cfg.info.lo_file_name)
 			fl = sizeof cfg.info.lo_file_name - 1;
@@ -780,7 +845,7 @@ static int attach_loop(struct lab_state *s, char *err, size_t errlen)
 		}
 		rc = -errno;
 		if (rc == -EINVAL) { /* a kernel refusing direct I/O here */
-			cfg.info.lo_flags = LO_FLAGS_AUTOCLEAR;
+			cfg.info.lo_flags = 0;
 			if (ioctl(lfd, LOOP_CONFIGURE, &cfg) == 0) {
 				rc = 0;
 				break;
@@ -803,28 +868,51 @@ static int attach_loop(struct lab_state *s, char *err, size_t errlen)
 		seterr(err, errlen, "every free loop device was taken by someone else");
 		return rc;
 	}
-	return lfd; /* held open until mounted: autoclear detaches it on our death */
+	return lfd; /* held open until mounted */
 }
 
 static int set_queue(struct lab_state *s, const struct labmodel *m, char *err, size_t errlen)
 {
-	char path[128], val[8];
-	const char *b = loop_base(s->loop);
-	snprintf(path, sizeof path, "/sys/block/%s/queue/rotational", b);
+	char path[128], val[32];
+	int64_t v = -1;
+	int rc = record_queue(s);
+	if (rc)
+		return rc;
+	/* queue/rotational: a FUSE backing file makes loop say 0. */
+	loop_attr(s->loop, "queue/rotational", path, sizeof path);
 	snprintf(val, sizeof val, "%d", m->rotational);
-	if (sysfs_write(path, val) < 0) {
-		/* not fatal: report what the device says */
+	sysfs_write(path, val);
+	sysfs_read_s64(path, &v);
+	s->rotational = (int)v;
+	if (s->rotational != m->rotational) {
+		seterr(err, errlen, "%s: cannot set %s (reads %d)", path, val, s->rotational);
+		return -EINVAL;
 	}
-	int64_t rot = -1;
-	sysfs_read_s64(path, &rot);
-	s->rotational = (int)rot;
-	snprintf(path, sizeof path, "/sys/block/%s/queue/scheduler", b);
-	int rc = sysfs_write(path, m->scheduler);
+	loop_attr(s->loop, "queue/scheduler", path, sizeof path);
+	rc = sysfs_write(path, m->scheduler);
 	queue_scheduler(s->loop, s->scheduler, sizeof s->scheduler);
 	if (rc || strcmp(s->scheduler, m->scheduler) != 0) {
 		seterr(err, errlen, "%s: cannot set scheduler %s (%s); the device has [%s]",
 		       path, m->scheduler, rc ? strerror(-rc) : "not taken", s->scheduler);
 		return rc ? rc : -EINVAL;
+	}
+	if (s->dirty_limit) {
+		uint64_t got = 0;
+		loop_attr(s->loop, "bdi/max_bytes", path, sizeof path);
+		snprintf(val, sizeof val, "%" PRIu64, s->dirty_limit);
+		rc = sysfs_write(path, val);
+		sysfs_read_u64(path, &got);
+		if (!rc) {
+			loop_attr(s->loop, "bdi/strict_limit", path, sizeof path);
+			rc = sysfs_write(path, "1");
+		}
+		/* max_bytes is kept as a ratio of the global limit: near, not equal */
+		if (rc || got == 0 || got > s->dirty_limit + s->dirty_limit / 8) {
+			seterr(err, errlen, "%s: cannot set the dirty limit to %s (%s)", path, val,
+			       rc ? strerror(-rc) : "not taken");
+			return rc ? rc : -EINVAL;
+		}
+		s->dirty_limit = got;
 	}
 	return 0;
 }
@@ -866,7 +954,8 @@ int lab_up(const struct lab_options *o, struct lab_state *out, char *err, size_t
 	int n, rc, lk, lfd = -1, img = -1;
 
 	memset(s, 0, sizeof *s);
-	s->dio = -1;
+	s->dio = s->orig_rotational = s->orig_strict_limit = -1;
+	s->orig_max_ratio_fine = -1;
 	if (o->models_file)
 		snprintf(mpath, sizeof mpath, "%s", o->models_file);
 	else if ((rc = lab_models_path(mpath, sizeof mpath, err, errlen)))
@@ -951,6 +1040,7 @@ int lab_up(const struct lab_options *o, struct lab_state *out, char *err, size_t
 		lock_drop(lk);
 		return -ENAMETOOLONG;
 	}
+	s->dirty_limit = o->dirty_limit;
 	s->creator = getpid();
 	s->creator_start = self_start();
 	state_path(s->name, ".log", log, sizeof log);

@@ -6,7 +6,9 @@
  *   DIR/NAME/fuse/         FUSE mount served by `brisk lab serve` (labfs),
  *                          holding disk.img through the device model
  *   /dev/loopN             loop device on fuse/disk.img, direct I/O,
- *                          autoclear, rotational and scheduler per model
+ *                          rotational and scheduler per model, its bdi's
+ *                          dirty limit (strict) when asked; the loop
+ *                          device's previous settings are put back on down
  *   DIR/NAME/mnt/          the ext4 file system, mode 1777
  * DIR defaults to /var/lib/brisk/lab.  Everything made is recorded, before
  * it is made, in the state file RUNTIME/NAME.state (RUNTIME =
@@ -16,8 +18,9 @@
  * what it can prove is the lab's: a mount whose source is the recorded loop
  * device, a loop device whose backing file is the recorded FUSE file, a
  * FUSE mount of type fuse.brisk-lab, a server process whose start time
- * matches.  Order: umount fs, detach loop, unmount FUSE, stop server,
- * remove image and directories, remove the state file.
+ * matches.  Order: umount fs, put back the loop device's settings, detach
+ * loop, unmount FUSE, stop server, remove image and directories, remove
+ * the state file.
  *
  * Functions return 0 or -errno and put a message for the user in err; they
  * never print.  Changing functions take a lock (RUNTIME/lock).
@@ -37,6 +40,10 @@
 #define LAB_DEFAULT_SIZE (1024ull * 1024 * 1024)
 #define LAB_MIN_SIZE (128ull * 1024 * 1024)
 #define LAB_MAX_SIZE (64ull * 1024 * 1024 * 1024)
+/* Dirty pages the lab disk may hold (its bdi's max_bytes, strict_limit):
+ * a buffered writer is throttled and written back as on a machine of the
+ * models' era instead of filling gigabytes of page cache first. */
+#define LAB_DEFAULT_DIRTY (256ull * 1024 * 1024)
 
 struct lab_state {
 	char name[LAB_NAME_MAX];
@@ -54,6 +61,12 @@ struct lab_state {
 	int ready;			/* 1 once everything is in place */
 	char scheduler[32];		/* as read back after lab up */
 	int rotational;
+	uint64_t dirty_limit;		/* bdi max_bytes set (strict), 0 = none */
+	/* The loop device's own settings before lab up, put back by lab down
+	 * (a loop device outlives its binding): "" / -1 = not recorded. */
+	char orig_scheduler[32];
+	int orig_rotational, orig_strict_limit;
+	long long orig_max_ratio_fine;
 };
 
 /* What exists of a recorded lab right now. */
@@ -69,6 +82,7 @@ struct lab_options {
 	const char *dir;		/* NULL: LAB_DEFAULT_DIR */
 	uint64_t size;			/* 0: LAB_DEFAULT_SIZE */
 	const char *models_file;	/* NULL: lab_models_path() */
+	uint64_t dirty_limit;		/* 0: the kernel's global dirty limits */
 };
 
 struct lab_calibration {
