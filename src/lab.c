@@ -530,6 +530,13 @@ static int remove_path(const char *p, int dir, char *err, size_t errlen)
 	return -e;
 }
 
+/* Teardown stopped while the disk is still in use: the server models again. */
+static void model_again(const struct lab_state *s)
+{
+	if (pid_alive(s->server, s->server_start))
+		kill(s->server, SIGUSR2);
+}
+
 /* Take apart everything recorded in s; keeps the state file when something
  * in use stops it. */
 static int teardown(const struct lab_state *s, char *err, size_t errlen)
@@ -537,6 +544,9 @@ static int teardown(const struct lab_state *s, char *err, size_t errlen)
 	struct lab_health h;
 	char source[LAB_PATH_MAX];
 
+	/* 0. the server stops modelling: what is left to flush goes fast */
+	if (pid_alive(s->server, s->server_start))
+		kill(s->server, SIGUSR1);
 	/* 1. the file system on the loop device */
 	for (int i = 0; i < 4 && s->mnt[0] && s->loop[0] &&
 	     mount_lookup(s->mnt, NULL, 0, source, sizeof source) &&
@@ -550,6 +560,7 @@ static int teardown(const struct lab_state *s, char *err, size_t errlen)
 		}
 		seterr(err, errlen, "cannot unmount %s: %s%s", s->mnt, strerror(e),
 		       e == EBUSY ? " (files are open there: see fuser -vm)" : "");
+		model_again(s);
 		return -e;
 	}
 	/* 2. the loop device: its settings back, then detach */
@@ -561,6 +572,7 @@ static int teardown(const struct lab_state *s, char *err, size_t errlen)
 				int e = errno;
 				close(fd);
 				seterr(err, errlen, "cannot detach %s: %s", s->loop, strerror(e));
+				model_again(s);
 				return -e;
 			}
 			close(fd);
@@ -571,6 +583,7 @@ static int teardown(const struct lab_state *s, char *err, size_t errlen)
 			seterr(err, errlen, "%s is still open by someone and stays attached "
 			       "to %s; close it and run 'brisk lab down %s' again",
 			       s->loop, s->fusefile, s->name);
+			model_again(s);
 			return -EBUSY;
 		}
 	}
@@ -616,6 +629,8 @@ static int teardown(const struct lab_state *s, char *err, size_t errlen)
 	char path[LAB_PATH_MAX];
 	if (state_path(s->name, ".log", path, sizeof path) == 0)
 		unlink(path);
+	if (state_path(s->name, ".state.tmp", path, sizeof path) == 0)
+		unlink(path); /* a save cut short by a kill */
 	if (state_path(s->name, ".state", path, sizeof path) == 0 && unlink(path) && errno != ENOENT) {
 		int e = errno;
 		seterr(err, errlen, "cannot remove %s: %s", path, strerror(e));

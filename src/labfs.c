@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <fuse.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -29,6 +30,16 @@ static struct {
 } S;
 
 static const char file_path[] = "/" LABFS_FILE;
+
+/* Set by SIGUSR1 (lab down, before unmounting): serve at the host's speed
+ * so flushing the dirty pages of a slow model does not take hours; cleared
+ * by SIGUSR2 (lab down could not unmount: the disk stays in use). */
+static volatile sig_atomic_t unmodelled;
+
+static void on_usr(int sig)
+{
+	unmodelled = sig == SIGUSR1;
+}
 
 static uint64_t now_ns(void)
 {
@@ -120,7 +131,8 @@ static int serve(int write, char *buf, size_t size, off_t off)
 		size = (size_t)(S.size - o);
 	}
 	uint64_t start = now_ns();
-	uint64_t svc = labmodel_service_ns(S.m, &S.head, S.size, write, o, size, start, NULL);
+	uint64_t svc = unmodelled ? 0
+		: labmodel_service_ns(S.m, &S.head, S.size, write, o, size, start, NULL);
 	size_t done = 0;
 	if (!write) {
 		/* Never-written ranges of the sparse image read as zeros without
@@ -238,6 +250,11 @@ int labfs_serve(const struct labmodel *m, const char *image,
 		rc = -EIO;
 		goto out_unmount;
 	}
+	struct sigaction sa = { .sa_handler = on_usr };
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);
 	if (mlockall(MCL_CURRENT | MCL_FUTURE) < 0)
 		fprintf(stderr, "labfs: mlockall: %s (continuing)\n", strerror(errno));
 	if (ready_fd >= 0) {

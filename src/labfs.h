@@ -15,6 +15,11 @@
  * I/O flusher (PR_SET_IO_FLUSHER) and locks its memory, so reclaim cannot
  * wait on the disk it serves.
  *
+ * SIGUSR1 switches the model off for good (requests are served at the
+ * host's speed): lab down sends it before unmounting, so that flushing the
+ * dirty pages of a slow model (an SD card's random writes) is quick;
+ * SIGUSR2 switches it on again (lab down found the disk in use).
+ *
  * ready_fd (>= 0): one byte is written to it once the mount is in place,
  * then it is closed.  Returns 0 after the file system was unmounted or the
  * server got SIGTERM/SIGINT/SIGHUP, -errno on failure; messages go to

@@ -57,6 +57,23 @@ else
   t_fail "writer slows ssh-like reads under mq-deadline" "slowdown '$slow' (idle $idle s, loaded $loaded s), want >= 1.5"
 fi
 
+# A busy mount: down refuses, keeps everything, and the disk still models.
+( cd "$LAB_MNT" && sleep 5 ) &
+holder=$!
+sleep 0.3
+err=$("$BRISK" lab down "$LAB_NAME" 2>&1); rc=$?
+t_eq "down of a busy lab exits 1" "$rc" 1
+t_match "down of a busy lab says why" "$err" "cannot unmount .*busy.*fuser"
+t_match "a busy lab stays ok" "$("$BRISK" lab status)" "$LAB_NAME .* ok "
+t0=$(date +%s%N)
+for i in 1 2 3 4 5 6 7 8 9 10; do
+  dd if="$LAB_LOOP" of=/dev/null bs=4k count=1 skip=$((i * 25000)) iflag=direct 2>/dev/null
+done
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+if [ "$ms" -ge 15 ]; then t_pass "the model is on again after a refused down (${ms} ms for 10 reads)"
+else t_fail "the model is on again after a refused down" "10 random reads took ${ms} ms"; fi
+wait "$holder"
+
 orig=$(lab_state_val "$LAB_NAME" orig_scheduler)
 out=$("$BRISK" lab down "$LAB_NAME" 2>&1); rc=$?
 t_eq "lab down exits 0" "$rc" 0

@@ -118,6 +118,14 @@ static void test_contiguous_streams(void **state)
 	/* 1 MiB at 120 MB/s = 8.738 ms, nothing else. */
 	assert_int_equal(next, 8738133);
 	assert_int_equal(c.seek + c.rotation + c.overhead, 0);
+	/* The host took 1 ms before the next contiguous request: the
+	 * drive's read-ahead used it. */
+	uint64_t done = h.done_ns;
+	next = labmodel_service_ns(&m, &h, GiB, 0, 4096 + (2 << 20), 1 << 20, done + 1 * MS, &c);
+	assert_int_equal(next, 8738133 - 1 * MS);
+	/* A long pause: served from the cache, not below zero. */
+	next = labmodel_service_ns(&m, &h, GiB, 0, 4096 + (3 << 20), 1 << 20, h.done_ns + 1000 * MS, &c);
+	assert_int_equal(next, 0);
 	double bps = labmodel_expect_seq_read_bps(&m);
 	assert_true(bps == 120e6);
 }
