@@ -656,6 +656,29 @@ int lab_down(const char *name, char *err, size_t errlen)
 	return rc;
 }
 
+/* Remove NAME.state.tmp files without a NAME.state: a first save cut short
+ * by a kill.  Called with the lock held (every save happens under it). */
+static void remove_orphan_tmp(void)
+{
+	char rt[LAB_PATH_MAX], p[LAB_PATH_MAX + 300];
+	lab_runtime_dir(rt, sizeof rt);
+	DIR *d = opendir(rt);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		if (l <= 10 || strcmp(e->d_name + l - 10, ".state.tmp") != 0)
+			continue;
+		snprintf(p, sizeof p, "%s/%.*s", rt, (int)(l - 4), e->d_name);
+		if (access(p, F_OK) < 0 && errno == ENOENT) {
+			snprintf(p, sizeof p, "%s/%s", rt, e->d_name);
+			unlink(p);
+		}
+	}
+	closedir(d);
+}
+
 int lab_recover_stale(int *cleaned, char *err, size_t errlen)
 {
 	struct lab_state *all = calloc(64, sizeof *all);
@@ -664,19 +687,20 @@ int lab_recover_stale(int *cleaned, char *err, size_t errlen)
 		*cleaned = 0;
 	if (!all)
 		return -ENOMEM;
+	int lk = lock_take(err, errlen);
+	if (lk < 0) {
+		free(all);
+		return lk;
+	}
 	int rc = lab_list(all, 64, &n);
 	if (rc) {
+		lock_drop(lk);
 		free(all);
 		return rc;
 	}
-	int lk = -1;
 	for (int i = 0; i < n; i++) {
 		if (!lab_is_stale(&all[i]))
 			continue;
-		if (lk < 0 && (lk = lock_take(err, errlen)) < 0) {
-			first = lk;
-			break;
-		}
 		char e[512];
 		rc = teardown(&all[i], e, sizeof e);
 		if (rc && !first) {
@@ -686,6 +710,7 @@ int lab_recover_stale(int *cleaned, char *err, size_t errlen)
 			c++;
 		}
 	}
+	remove_orphan_tmp();
 	lock_drop(lk);
 	free(all);
 	if (cleaned)

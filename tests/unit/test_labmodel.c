@@ -9,8 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 #include <math.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <cmocka.h>
 
+#include "lab.h"
 #include "labmodel.h"
 
 #define GiB (1024ull * 1024 * 1024)
@@ -274,6 +277,132 @@ static void test_load_errors(void **state)
 				       sizeof err), -ENOENT);
 }
 
+/* ---- lab state files (src/lab.c): what lab down and brisk devices read ---- */
+
+static char rtdir[64];
+
+static unsigned long long start_of(pid_t pid)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	char *p = strrchr(buf, ')') + 2;
+	for (int i = 3; i < 22; i++)
+		p = strchr(p, ' ') + 1;
+	return strtoull(p, NULL, 10);
+}
+
+static void put_state(const char *name, const char *body)
+{
+	char path[128];
+	snprintf(path, sizeof path, "%s/lab/%s.state", rtdir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(body, f);
+	fclose(f);
+}
+
+static int lab_setup(void **state)
+{
+	(void)state;
+	char path[96];
+	snprintf(rtdir, sizeof rtdir, "/tmp/test_lab.XXXXXX");
+	if (!mkdtemp(rtdir))
+		return -1;
+	snprintf(path, sizeof path, "%s/lab", rtdir);
+	setenv("BRISK_RUNTIME_DIR", rtdir, 1);
+	return mkdir(path, 0755);
+}
+
+static int lab_teardown(void **state)
+{
+	(void)state;
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", rtdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void test_lab_runtime_dir(void **state)
+{
+	(void)state;
+	char buf[256], want[128];
+	lab_runtime_dir(buf, sizeof buf);
+	snprintf(want, sizeof want, "%s/lab", rtdir);
+	assert_string_equal(buf, want);
+	assert_true(lab_name_valid("lab0"));
+	assert_true(lab_name_valid("my_lab-2"));
+	assert_false(lab_name_valid(""));
+	assert_false(lab_name_valid("-x"));
+	assert_false(lab_name_valid("a/b"));
+	assert_false(lab_name_valid(".."));
+	assert_false(lab_name_valid("0123456789012345678901234567890123"));
+}
+
+static void test_lab_state_and_describe(void **state)
+{
+	(void)state;
+	char body[1024], model[32];
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0)
+		_exit(0);
+	waitpid(child, NULL, 0); /* a pid that is surely gone */
+	snprintf(body, sizeof body,
+		 "name=lab7\nmodel=sd-card\nsize=268435456\ndir=/x\nimage=/x/disk.img\n"
+		 "fusedir=/x/fuse\nfusefile=/x/fuse/disk.img\nmnt=/x/mnt\nloop=/dev/loop9\n"
+		 "creator=%d:1\nserver=%d:%llu\ndio=1\nready=1\nscheduler=bfq\n"
+		 "rotational=0\ndirty_limit=1048576\norig_scheduler=none\n"
+		 "orig_rotational=0\norig_strict_limit=0\norig_max_ratio_fine=1000000\n",
+		 (int)child, (int)getpid(), start_of(getpid()));
+	put_state("lab7", body);
+	snprintf(body, sizeof body, "name=lab3\nmodel=hdd-7200\nfusefile=/y/fuse/disk.img\n"
+		 "creator=%d:1\nserver=%d:5\nready=1\n", (int)child, (int)child);
+	put_state("lab3", body);
+	put_state("wrong", "name=other\n");
+
+	struct lab_state ls[8];
+	int n;
+	assert_int_equal(lab_list(ls, 8, &n), 0);
+	assert_int_equal(n, 2); /* "wrong" names another lab: ignored */
+	assert_string_equal(ls[0].name, "lab3");
+	assert_string_equal(ls[1].name, "lab7");
+	const struct lab_state *s = &ls[1];
+	assert_int_equal(s->size, 268435456);
+	assert_string_equal(s->loop, "/dev/loop9");
+	assert_string_equal(s->mnt, "/x/mnt");
+	assert_int_equal(s->server, getpid());
+	assert_int_equal(s->dirty_limit, 1048576);
+	assert_string_equal(s->orig_scheduler, "none");
+	assert_int_equal(s->orig_max_ratio_fine, 1000000);
+	assert_int_equal(ls[0].orig_strict_limit, -1); /* not recorded */
+
+	/* Our own process as the server: alive; lab3's server is gone. */
+	assert_false(lab_is_stale(&ls[1]));
+	assert_true(lab_is_stale(&ls[0]));
+	/* Same pid, another start time: a reused pid is not our server. */
+	ls[1].server_start++;
+	assert_true(lab_is_stale(&ls[1]));
+	/* Not ready: stale only when its maker is gone. */
+	ls[1].ready = 0;
+	ls[1].creator = getpid();
+	ls[1].creator_start = start_of(getpid());
+	assert_false(lab_is_stale(&ls[1]));
+
+	assert_int_equal(lab_describe_loop("/x/fuse/disk.img", model, sizeof model), 0);
+	assert_string_equal(model, "sd-card");
+	assert_int_equal(lab_describe_loop("/x/fuse/disk.img (deleted)", model, sizeof model), 0);
+	assert_int_equal(lab_describe_loop("/y/fuse/disk.img", model, sizeof model), 0);
+	assert_string_equal(model, "hdd-7200");
+	assert_int_equal(lab_describe_loop("/x/fuse/disk.im", model, sizeof model), -ENOENT);
+	assert_int_equal(lab_describe_loop("/srv/disk.img", model, sizeof model), -ENOENT);
+	assert_int_equal(lab_load("nosuch", &ls[0]), -ENOENT);
+	assert_int_equal(lab_load("../etc", &ls[0]), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -289,5 +418,10 @@ int main(void)
 		cmocka_unit_test(test_load_shipped),
 		cmocka_unit_test(test_load_errors),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	const struct CMUnitTest lab_tests[] = {
+		cmocka_unit_test(test_lab_runtime_dir),
+		cmocka_unit_test(test_lab_state_and_describe),
+	};
+	int failed = cmocka_run_group_tests(tests, NULL, NULL);
+	return failed + cmocka_run_group_tests(lab_tests, lab_setup, lab_teardown);
 }
