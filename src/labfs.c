@@ -9,7 +9,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -255,8 +254,6 @@ int labfs_serve(const struct labmodel *m, const char *image,
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGUSR1, &sa, NULL);
 	sigaction(SIGUSR2, &sa, NULL);
-	if (mlockall(MCL_CURRENT | MCL_FUTURE) < 0)
-		fprintf(stderr, "labfs: mlockall: %s (continuing)\n", strerror(errno));
 	if (ready_fd >= 0) {
 		ssize_t w = write(ready_fd, "1", 1);
 		(void)w;

@@ -11,9 +11,11 @@
  * loop driver) is passed to the image.  The file is opened with direct_io,
  * so no page cache sits between the loop device and the model.
  *
- * The server never touches the loop device built on it.  It asks to be an
- * I/O flusher (PR_SET_IO_FLUSHER) and locks its memory, so reclaim cannot
- * wait on the disk it serves.
+ * The server never touches the loop device built on it, and its own files
+ * (binary, libraries, image) live on other disks.  It asks to be an I/O
+ * flusher (PR_SET_IO_FLUSHER, needs CAP_SYS_RESOURCE), so its allocations
+ * do not wait on reclaim that writes back the disk it serves; lab up bounds
+ * that disk's dirty pages as well (--dirty-limit).
  *
  * SIGUSR1 switches the model off for good (requests are served at the
  * host's speed): lab down sends it before unmounting, so that flushing the
