@@ -48,6 +48,13 @@ HELPER_BIN:= $(patsubst tests/helpers/%.c,build/tests/helpers/%,$(HELPER_SRC))
 .PHONY: all run check bench deps test-deps tests install uninstall clean
 all: brisk
 
+# Objects are rebuilt when the compiled-in paths or the flags change.
+CONFIG_ID    := $(shell echo '$(DATADIR) $(SANITIZE) $(CFLAGS) $(CC)' | cksum | cut -d' ' -f1)
+CONFIG_STAMP := build/.config-$(CONFIG_ID)
+$(CONFIG_STAMP):
+	@mkdir -p build && rm -f build/.config-* && touch $@
+$(LIB_OBJ) $(MAIN_OBJ): $(CONFIG_STAMP)
+
 brisk: $(LIB_OBJ) $(MAIN_OBJ)
 	$(QLD)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
@@ -87,14 +94,18 @@ bench: test-deps
 	@$(MAKE) --no-print-directory tests
 	@tests/bench/run.sh
 
+DATA := $(wildcard profiles/*.conf profiles/*.ini)
+SHIPPED_PROFILES := $(wildcard profiles/*.profile)
+MAN1 := $(wildcard man/*.1)
+MAN5 := $(wildcard man/*.5)
+
 install: brisk
 	install -Dm755 brisk $(DESTDIR)$(BINDIR)/brisk
-	install -d $(DESTDIR)$(DATADIR)/profiles
-	install -m644 profiles/*.ini $(DESTDIR)$(DATADIR)/profiles/ 2>/dev/null || true
-	install -Dm644 profiles/advisories.conf $(DESTDIR)$(DATADIR)/advisories.conf
-	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
-	install -m644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
-	for f in man/*.5; do [ -e "$$f" ] && install -m644 "$$f" $(DESTDIR)$(MANDIR)/man5/ || true; done
+	install -d $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1
+	install -m644 $(DATA) $(DESTDIR)$(DATADIR)/
+	$(if $(SHIPPED_PROFILES),install -d $(DESTDIR)$(DATADIR)/profiles && install -m644 $(SHIPPED_PROFILES) $(DESTDIR)$(DATADIR)/profiles/)
+	install -m644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
+	$(if $(MAN5),install -d $(DESTDIR)$(MANDIR)/man5 && install -m644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/brisk $(DESTDIR)$(MANDIR)/man1/brisk*.1 $(DESTDIR)$(MANDIR)/man5/brisk*.5

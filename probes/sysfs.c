@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <dirent.h>
 #include <unistd.h>
 
 int sysfs_read_raw(const char *path, char *buf, size_t len, size_t *n)
@@ -173,4 +174,100 @@ void sysfs_parse_choice(const char *raw, char *active, size_t alen,
 			list[lo] = '\0';
 		}
 	}
+}
+
+int sysfs_read_alloc(const char *path, char **buf, size_t *n)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	size_t cap = 16384, off = 0;
+	char *b = malloc(cap);
+	int rc = 0;
+	while (b) {
+		if (off + 1 >= cap) {
+			char *nb = realloc(b, cap * 2);
+			if (!nb) {
+				free(b);
+				b = NULL;
+				break;
+			}
+			b = nb;
+			cap *= 2;
+		}
+		ssize_t r = read(fd, b + off, cap - 1 - off);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -errno;
+			break;
+		}
+		if (r == 0)
+			break;
+		off += (size_t)r;
+	}
+	close(fd);
+	if (!b)
+		return -ENOMEM;
+	if (rc) {
+		free(b);
+		return rc;
+	}
+	b[off] = '\0';
+	*buf = b;
+	if (n)
+		*n = off;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void sysfs_list_free(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+int sysfs_list(const char *dir, char ***names, size_t *n)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return -errno;
+	char **v = NULL;
+	size_t cnt = 0, cap = 0;
+	int rc = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (cnt == cap) {
+			size_t nc = cap ? cap * 2 : 16;
+			char **nv = realloc(v, nc * sizeof(*nv));
+			if (!nv) {
+				rc = -ENOMEM;
+				break;
+			}
+			v = nv;
+			cap = nc;
+		}
+		if (!(v[cnt] = strdup(e->d_name))) {
+			rc = -ENOMEM;
+			break;
+		}
+		cnt++;
+	}
+	closedir(d);
+	if (rc) {
+		sysfs_list_free(v, cnt);
+		return rc;
+	}
+	if (cnt)
+		qsort(v, cnt, sizeof(*v), cmp_str);
+	*names = v;
+	*n = cnt;
+	return 0;
 }

@@ -23,6 +23,13 @@ int sysfs_read_raw(const char *path, char *buf, size_t len, size_t *n);
 int sysfs_read_s64(const char *path, int64_t *out);
 int sysfs_read_u64(const char *path, uint64_t *out);
 int sysfs_write(const char *path, const char *value);
+/* Whole file into a malloc'ed NUL-terminated buffer (free()); for /proc
+ * tables of unknown size such as mountinfo. */
+int sysfs_read_alloc(const char *path, char **buf, size_t *n);
+/* Names in a directory (no "." or ".."), sorted, into a malloc'ed array of
+ * malloc'ed strings; free with sysfs_list_free(). -errno if unreadable. */
+int sysfs_list(const char *dir, char ***names, size_t *n);
+void sysfs_list_free(char **names, size_t n);
 /* Does the path exist (any type)? */
 int sysfs_exists(const char *path);
 /* Strip leading/trailing white space in place; returns s. */

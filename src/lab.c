@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "datadir.h"
 #include "labfs.h"
 #include "sysfs.h"
 
@@ -70,7 +71,6 @@ static int state_path(const char *name, const char *ext, char *buf, size_t len)
 int lab_models_path(char *buf, size_t len, char *err, size_t errlen)
 {
 	const char *env = getenv("BRISK_LAB_MODELS");
-	char exe[PATH_MAX], tried[3 * PATH_MAX] = "";
 
 	if (env && *env) {
 		snprintf(buf, len, "%s", env);
@@ -79,23 +79,10 @@ int lab_models_path(char *buf, size_t len, char *err, size_t errlen)
 		seterr(err, errlen, "BRISK_LAB_MODELS=%s: %s", env, strerror(errno));
 		return -ENOENT;
 	}
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			snprintf(buf, len, "%s/profiles/lab-models.ini", exe);
-			if (access(buf, R_OK) == 0)
-				return 0;
-			snprintf(tried, sizeof tried, "%s, ", buf);
-		}
-	}
-	snprintf(buf, len, "%s/profiles/lab-models.ini", BRISK_DATADIR);
-	if (access(buf, R_OK) == 0)
+	if (datadir_find("lab-models.ini", buf, len) == 0)
 		return 0;
-	seterr(err, errlen, "no lab model table (tried %s%s); set BRISK_LAB_MODELS=FILE",
-	       tried, buf);
+	seterr(err, errlen, "no lab model table lab-models.ini (not in $BRISK_DATADIR, "
+	       "next to the binary in profiles/, nor at %s); set BRISK_LAB_MODELS=FILE", buf);
 	return -ENOENT;
 }
 

@@ -94,9 +94,9 @@ struct lab_calibration {
 
 /* RUNTIME directory (no trailing slash). */
 void lab_runtime_dir(char *buf, size_t len);
-/* The model table: $BRISK_LAB_MODELS, else profiles/lab-models.ini next to
- * the running executable, else BRISK_DATADIR/profiles/lab-models.ini.
- * 0, or -ENOENT with the places tried in err. */
+/* The model table: $BRISK_LAB_MODELS, else lab-models.ini where
+ * datadir_find() finds it ($BRISK_DATADIR, profiles/ next to the binary,
+ * the installed data directory).  0, or -ENOENT with a message in err. */
 int lab_models_path(char *buf, size_t len, char *err, size_t errlen);
 /* Is NAME a valid lab name ([A-Za-z0-9_-], 1..31 chars)? */
 int lab_name_valid(const char *name);

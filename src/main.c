@@ -2,11 +2,13 @@
  * Each subcommand lives in its own src/cmd_*.c and is called as
  * NAME_main(argc, argv) with argv[0] the subcommand's name.
  * Exit status: 0 success, 1 runtime failure, 2 bad usage or input. */
+#include <locale.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 /* Subcommand headers: one line each. */
+#include "cmd_devices.h"
 #include "cmd_lab.h"
 
 struct subcommand {
@@ -17,6 +19,7 @@ struct subcommand {
 
 /* One line per subcommand, in the order --help lists them. */
 static const struct subcommand subcommands[] = {
+	{ "devices", cmd_devices_main, "show the storage stack behind a directory" },
 	{ "lab", cmd_lab_main, "an emulated slow disk to try schedulers on" },
 	{ NULL, NULL, NULL }
 };
@@ -68,6 +71,7 @@ static int run_sub(const struct subcommand *s, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	setlocale(LC_ALL, "");
 	if (argc < 2) {
 		const struct subcommand *d = default_sub();
 		if (!d) {

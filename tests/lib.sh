@@ -1,7 +1,7 @@
 # Shared helpers for shell tests; source it.  Each check prints one line:
 #   PASS name | FAIL name: why | SKIP name: reason
 # tests/run.sh counts those lines.  Scripts run from the repository root.
-BRISK=${BRISK:-./brisk}
+BRISK=${BRISK:-$PWD/brisk}
 t_pass() { echo "PASS $1"; }
 t_fail() { echo "FAIL $1: $2"; }
 t_skip() { echo "SKIP $1: $2"; }
@@ -12,12 +12,21 @@ t_eq() { if [ "$2" = "$3" ]; then t_pass "$1"; else t_fail "$1" "got '$2', want 
 # t_match NAME TEXT REGEX (extended)
 t_match() { if printf '%s' "$2" | grep -Eq -- "$3"; then t_pass "$1"; else t_fail "$1" "'$(printf '%s' "$2" | head -c 300)' does not match /$3/"; fi; }
 is_root() { [ "$(id -u)" = 0 ]; }
-# t_tmpdir: a fresh directory under the build tree (on a real disk, not tmpfs), removed at exit.
+# t_tmpdir: a fresh directory under the build tree (on a real disk, not tmpfs),
+# removed when the script exits; works inside $(...) too.
+_T_LIST=$(mktemp "${TMPDIR:-/tmp}/brisk-tdirs.XXXXXX")
 t_tmpdir() {
   local d
   d=$(mktemp -d "${BRISK_TMP:-$PWD/build}/t.XXXXXX") || return 1
-  _T_TMPDIRS="${_T_TMPDIRS:-} $d"
-  trap 't_cleanup' EXIT
+  echo "$d" >>"$_T_LIST"
   echo "$d"
 }
-t_cleanup() { for d in ${_T_TMPDIRS:-}; do rm -rf "$d"; done; [ -n "${T_CLEANUP_EXTRA:-}" ] && eval "$T_CLEANUP_EXTRA"; return 0; }
+# Runs at exit: T_CLEANUP_EXTRA (a command string) first, then the temp dirs.
+t_cleanup() {
+  [ -n "${T_CLEANUP_EXTRA:-}" ] && eval "$T_CLEANUP_EXTRA"
+  local d
+  while read -r d; do chmod -R u+rwx "$d" 2>/dev/null; rm -rf "$d"; done <"$_T_LIST"
+  rm -f "$_T_LIST"
+  return 0
+}
+trap t_cleanup EXIT

@@ -1,0 +1,311 @@
+#include "stack.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "sysfs.h"
+
+#define STACK_MAX_DEPTH 16   /* dm on md on loop on ... : far more than real stacks */
+
+static int build_node(const char *name, int depth, struct stack_node **out);
+static int resolve_file(const char *path, int depth, struct stack **out);
+
+static void node_free(struct stack_node *n)
+{
+	if (!n)
+		return;
+	for (size_t i = 0; i < n->n_children; i++)
+		node_free(n->children[i]);
+	free(n->children);
+	stack_free(n->backing);
+	free(n);
+}
+
+void stack_free(struct stack *s)
+{
+	if (!s)
+		return;
+	node_free(s->root);
+	free(s);
+}
+
+static int add_child(struct stack_node *n, struct stack_node *c)
+{
+	struct stack_node **v = realloc(n->children, (n->n_children + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	v[n->n_children++] = c;
+	n->children = v;
+	return 0;
+}
+
+static int build_from(struct stack_node *n, int depth)
+{
+	const struct blockdev *d = &n->dev;
+	if (d->kind == BLOCKDEV_PARTITION && d->parent[0]) {
+		struct stack_node *c;
+		int rc = build_node(d->parent, depth + 1, &c);
+		if (rc == 0 && (rc = add_child(n, c)) < 0)
+			node_free(c);
+		return rc == -ENODEV ? 0 : rc;
+	}
+	for (size_t i = 0; i < d->n_slaves; i++) {
+		struct stack_node *c;
+		int rc = build_node(d->slaves[i], depth + 1, &c);
+		if (rc == -ENODEV)
+			continue;   /* a slave that vanished meanwhile */
+		if (rc == 0 && (rc = add_child(n, c)) < 0)
+			node_free(c);
+		if (rc < 0)
+			return rc;
+	}
+	if (d->kind == BLOCKDEV_LOOP && d->backing_file[0]) {
+		int rc = resolve_file(d->backing_file, depth + 1, &n->backing);
+		if (rc < 0) {
+			stack_free(n->backing);
+			n->backing = NULL;
+			n->backing_err = rc;
+		}
+	}
+	return 0;
+}
+
+static int build_node(const char *name, int depth, struct stack_node **out)
+{
+	if (depth > STACK_MAX_DEPTH)
+		return -ELOOP;
+	struct stack_node *n = calloc(1, sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	int rc = blockdev_probe(name, &n->dev);
+	if (rc == 0)
+		rc = build_from(n, depth);
+	if (rc < 0) {
+		node_free(n);
+		return rc;
+	}
+	*out = n;
+	return 0;
+}
+
+/* mountinfo fields are octal-escaped (\040 for a space). */
+static void unescape(char *s)
+{
+	char *w = s;
+	for (char *r = s; *r; r++) {
+		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' &&
+		    r[3] >= '0' && r[3] <= '7') {
+			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
+			r += 3;
+		} else {
+			*w++ = *r;
+		}
+	}
+	*w = '\0';
+}
+
+static void copy_field(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src);
+	unescape(dst);
+}
+
+static int path_under(const char *path, const char *mnt)
+{
+	size_t n = strlen(mnt);
+	if (n == 1 && mnt[0] == '/')
+		return 1;
+	return strncmp(path, mnt, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+/* Find the mount of `path` whose st_dev is `dev`; the longest matching
+ * mount point wins (bind mounts share a device). */
+static int find_mount(const char *path, dev_t dev, struct stack_mount *m)
+{
+	char *buf;
+	int rc = sysfs_read_alloc("/proc/self/mountinfo", &buf, NULL);
+	if (rc < 0)
+		return rc;
+	size_t best = 0;
+	int found = 0;
+	char *save = NULL;
+	for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		/* id parent maj:min root target options [optional...] - fstype source superopts */
+		char *f[6] = { 0 };
+		char *s2 = NULL, *tok = strtok_r(line, " ", &s2);
+		int i = 0;
+		for (; tok && i < 6; i++, tok = strtok_r(NULL, " ", &s2))
+			f[i] = tok;
+		if (i < 6)
+			continue;
+		while (tok && strcmp(tok, "-"))
+			tok = strtok_r(NULL, " ", &s2);
+		char *fstype = tok ? strtok_r(NULL, " ", &s2) : NULL;
+		char *source = fstype ? strtok_r(NULL, " ", &s2) : NULL;
+		unsigned ma, mi;
+		if (!source || sscanf(f[2], "%u:%u", &ma, &mi) != 2 || makedev(ma, mi) != dev)
+			continue;
+		char target[sizeof(m->target)];
+		copy_field(target, sizeof(target), f[4]);
+		size_t tl = strlen(target);
+		if (!path_under(path, target) || (found && tl < best))
+			continue;
+		best = tl;
+		found = 1;
+		memcpy(m->target, target, sizeof(target));
+		copy_field(m->source, sizeof(m->source), source);
+		copy_field(m->fstype, sizeof(m->fstype), fstype);
+		copy_field(m->options, sizeof(m->options), f[5]);
+		m->major = ma;
+		m->minor = mi;
+	}
+	free(buf);
+	return found ? 0 : -ENOENT;
+}
+
+/* The block device behind a mount: its own st_dev when that is a block
+ * device; else (btrfs and others use anonymous device numbers) the source. */
+static int mount_blockdev(const struct stack_mount *m, dev_t *out)
+{
+	char p[64];
+	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u", m->major, m->minor);
+	if (m->major != 0 && sysfs_exists(p) == 0) {
+		*out = makedev(m->major, m->minor);
+		return 0;
+	}
+	struct stat st;
+	if (m->source[0] == '/' && stat(m->source, &st) == 0 && S_ISBLK(st.st_mode)) {
+		*out = st.st_rdev;
+		return 0;
+	}
+	return -ENODEV;
+}
+
+static int resolve_dev(dev_t dev, int depth, struct stack_node **out)
+{
+	struct blockdev d;
+	int rc = blockdev_probe_devnum(dev, &d);
+	if (rc < 0)
+		return rc;
+	return build_node(d.name, depth, out);
+}
+
+static int resolve_at(const char *canon, const struct stat *st, int depth, struct stack **out)
+{
+	struct stack *s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	snprintf(s->path, sizeof(s->path), "%s", canon);
+	int rc = find_mount(canon, st->st_dev, &s->mount);
+	if (rc == -ENOENT) {   /* not in mountinfo (another namespace): use st_dev */
+		s->mount.major = major(st->st_dev);
+		s->mount.minor = minor(st->st_dev);
+		rc = 0;
+	}
+	dev_t bdev;
+	if (rc == 0)
+		rc = mount_blockdev(&s->mount, &bdev);
+	if (rc == 0)
+		rc = resolve_dev(bdev, depth, &s->root);
+	*out = s;
+	if (rc < 0 && rc != -ENODEV) {
+		stack_free(s);
+		*out = NULL;
+	}
+	return rc;
+}
+
+static int resolve_file(const char *path, int depth, struct stack **out)
+{
+	*out = NULL;
+	if (depth > STACK_MAX_DEPTH)
+		return -ELOOP;
+	char canon[PATH_MAX];
+	struct stat st;
+	if (!realpath(path, canon) || stat(canon, &st) < 0)
+		return -errno;
+	return resolve_at(canon, &st, depth, out);
+}
+
+int stack_resolve_path(const char *path, struct stack **out)
+{
+	*out = NULL;
+	char canon[PATH_MAX];
+	struct stat st;
+	if (!realpath(path, canon) || stat(canon, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	if (access(canon, R_OK | X_OK) < 0)
+		return -errno;
+	return resolve_at(canon, &st, 0, out);
+}
+
+int stack_resolve_device(const char *name, struct stack **out)
+{
+	*out = NULL;
+	struct stack *s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	int rc = build_node(name, 0, &s->root);
+	if (rc < 0) {
+		free(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+static int is_leaf(const struct stack_node *n)
+{
+	return n->n_children == 0 &&
+	       (n->dev.kind == BLOCKDEV_DISK || n->dev.kind == BLOCKDEV_LOOP ||
+		n->dev.kind == BLOCKDEV_ZRAM);
+}
+
+static void collect(const struct stack_node *n, const struct blockdev **out, size_t max,
+		    size_t *cnt)
+{
+	if (is_leaf(n)) {
+		for (size_t i = 0; i < *cnt && i < max; i++)
+			if (!strcmp(out[i]->name, n->dev.name))
+				return;
+		if (*cnt < max)
+			out[*cnt] = &n->dev;
+		(*cnt)++;
+		return;
+	}
+	for (size_t i = 0; i < n->n_children; i++)
+		collect(n->children[i], out, max, cnt);
+}
+
+size_t stack_leaves(const struct stack *s, const struct blockdev **out, size_t max)
+{
+	size_t cnt = 0;
+	if (s && s->root)
+		collect(s->root, out, max, &cnt);
+	return cnt;
+}
+
+static const struct blockdev *find_in(const struct stack_node *n, const char *name)
+{
+	if (!strcmp(n->dev.name, name))
+		return &n->dev;
+	for (size_t i = 0; i < n->n_children; i++) {
+		const struct blockdev *d = find_in(n->children[i], name);
+		if (d)
+			return d;
+	}
+	return n->backing ? stack_find(n->backing, name) : NULL;
+}
+
+const struct blockdev *stack_find(const struct stack *s, const char *name)
+{
+	return s && s->root ? find_in(s->root, name) : NULL;
+}

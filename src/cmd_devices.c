@@ -1,0 +1,537 @@
+#include "cmd_devices.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <langinfo.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <json-c/json.h>
+
+#include "advisory.h"
+#include "blockdev.h"
+#include "datadir.h"
+#include "stack.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: brisk devices [DIR|DEVICE] [--json]\n"
+		"       brisk devices --all [--json]\n"
+		"\n"
+		"Show the storage stack behind DIR (default: the current directory) or\n"
+		"DEVICE (sda, /dev/sda, dm-0): file system, dm/md layers, partitions and\n"
+		"the disks under them with model, firmware, transport, PCI controller,\n"
+		"queue settings and any firmware advisory.\n"
+		"\n"
+		"  -a, --all    list every block device instead\n"
+		"  -j, --json   print JSON (see brisk-devices(1))\n"
+		"  -h, --help   this text\n");
+}
+
+struct view {
+	struct advisory_db adv;
+	int utf8;
+};
+
+static void human(uint64_t bytes, char *buf, size_t len)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	double v = (double)bytes;
+	size_t u = 0;
+	while (v >= 1024 && u + 1 < sizeof(unit) / sizeof(unit[0])) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, len, "%" PRIu64 " B", bytes);
+	else
+		snprintf(buf, len, "%.1f %s", v, unit[u]);
+}
+
+/* ---- JSON ---- */
+
+static struct json_object *jnum(int64_t v)
+{
+	return v < 0 ? NULL : json_object_new_int64(v);
+}
+
+static struct json_object *jbool(int v)
+{
+	return v < 0 ? NULL : json_object_new_boolean(v);
+}
+
+static void jstr(struct json_object *o, const char *k, const char *v)
+{
+	json_object_object_add(o, k, json_object_new_string(v ? v : ""));
+}
+
+static struct json_object *json_words(const char *list)
+{
+	struct json_object *a = json_object_new_array();
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", list);
+	char *save = NULL;
+	for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save))
+		json_object_array_add(a, json_object_new_string(t));
+	return a;
+}
+
+static struct json_object *json_queue(const struct blockdev_queue *q)
+{
+	struct json_object *o = json_object_new_object();
+	jstr(o, "scheduler", q->scheduler);
+	json_object_object_add(o, "schedulers", json_words(q->schedulers));
+	json_object_object_add(o, "nr_requests", jnum(q->nr_requests));
+	json_object_object_add(o, "read_ahead_kb", jnum(q->read_ahead_kb));
+	json_object_object_add(o, "wbt_lat_usec", jnum(q->wbt_lat_usec));
+	json_object_object_add(o, "max_sectors_kb", jnum(q->max_sectors_kb));
+	json_object_object_add(o, "rq_affinity", jnum(q->rq_affinity));
+	json_object_object_add(o, "nomerges", jnum(q->nomerges));
+	json_object_object_add(o, "queue_depth", jnum(q->queue_depth));
+	struct json_object *io = json_object_new_object();
+	for (size_t i = 0; i < q->n_iosched; i++)
+		jstr(io, q->iosched[i].name, q->iosched[i].value);
+	json_object_object_add(o, "iosched", io);
+	return o;
+}
+
+static struct json_object *json_advisory(const struct advisory *a)
+{
+	if (!a)
+		return NULL;
+	struct json_object *o = json_object_new_object();
+	jstr(o, "id", a->id);
+	jstr(o, "models", a->models);
+	jstr(o, "firmware", a->firmware);
+	jstr(o, "problem", a->problem);
+	jstr(o, "fixed_in", a->fixed_in);
+	jstr(o, "source", a->source);
+	return o;
+}
+
+static struct json_object *json_dev(const struct view *v, const struct blockdev *d)
+{
+	struct json_object *o = json_object_new_object();
+	char num[32];
+	jstr(o, "name", d->name);
+	jstr(o, "devnode", d->devnode);
+	snprintf(num, sizeof(num), "%u:%u", d->major, d->minor);
+	jstr(o, "devnum", num);
+	jstr(o, "kind", blockdev_kind_name(d->kind));
+	jstr(o, "transport", d->transport);
+	jstr(o, "vendor", d->vendor);
+	jstr(o, "model", d->model);
+	jstr(o, "serial", d->serial);
+	jstr(o, "firmware", d->firmware);
+	jstr(o, "wwn", d->wwn);
+	json_object_object_add(o, "size_bytes", json_object_new_uint64(d->size_bytes));
+	json_object_object_add(o, "rotational", jbool(d->rotational));
+	json_object_object_add(o, "removable", jbool(d->removable));
+	json_object_object_add(o, "readonly", jbool(d->readonly));
+	jstr(o, "controller", d->controller);
+	jstr(o, "pci_slot", d->pci_slot);
+	if (d->kind == BLOCKDEV_PARTITION) {
+		json_object_object_add(o, "partition", json_object_new_int(d->partition));
+		jstr(o, "parent", d->parent);
+	} else {
+		json_object_object_add(o, "queue", json_queue(&d->queue));
+	}
+	if (d->kind == BLOCKDEV_MD) {
+		struct json_object *md = json_object_new_object();
+		jstr(md, "level", d->md_level);
+		json_object_object_add(md, "raid_disks", jnum(d->md_raid_disks));
+		json_object_object_add(md, "degraded", jnum(d->md_degraded));
+		jstr(md, "array_state", d->md_state);
+		struct json_object *mem = json_object_new_array();
+		for (size_t i = 0; i < d->n_slaves; i++) {
+			struct json_object *m = json_object_new_object();
+			jstr(m, "name", d->slaves[i]);
+			jstr(m, "state", d->md_member_state[i]);
+			json_object_array_add(mem, m);
+		}
+		json_object_object_add(md, "members", mem);
+		json_object_object_add(o, "md", md);
+	}
+	if (d->kind == BLOCKDEV_DM) {
+		struct json_object *dm = json_object_new_object();
+		jstr(dm, "name", d->dm_name);
+		jstr(dm, "uuid", d->dm_uuid);
+		jstr(dm, "target", d->dm_target);
+		json_object_object_add(o, "dm", dm);
+	}
+	if (d->kind == BLOCKDEV_LOOP) {
+		struct json_object *lo = json_object_new_object();
+		jstr(lo, "backing_file", d->backing_file);
+		json_object_object_add(lo, "dio", jbool(d->loop_dio));
+		json_object_object_add(o, "loop", lo);
+	}
+	json_object_object_add(o, "advisory",
+			       json_advisory(advisory_match(&v->adv, d->model, d->firmware)));
+	return o;
+}
+
+static struct json_object *json_stack(const struct view *v, const struct stack *s);
+
+static struct json_object *json_node(const struct view *v, const struct stack_node *n)
+{
+	struct json_object *o = json_dev(v, &n->dev);
+	if (n->dev.kind == BLOCKDEV_LOOP) {
+		struct json_object *lo = NULL;
+		json_object_object_get_ex(o, "loop", &lo);
+		if (lo) {
+			json_object_object_add(lo, "backing", n->backing ? json_stack(v, n->backing) : NULL);
+			if (n->backing_err)
+				jstr(lo, "backing_error", strerror(-n->backing_err));
+		}
+	}
+	struct json_object *c = json_object_new_array();
+	for (size_t i = 0; i < n->n_children; i++)
+		json_object_array_add(c, json_node(v, n->children[i]));
+	json_object_object_add(o, "children", c);
+	return o;
+}
+
+static struct json_object *json_stack(const struct view *v, const struct stack *s)
+{
+	struct json_object *o = json_object_new_object();
+	jstr(o, "path", s->path);
+	if (s->path[0]) {
+		struct json_object *m = json_object_new_object();
+		char num[32];
+		jstr(m, "target", s->mount.target);
+		jstr(m, "source", s->mount.source);
+		jstr(m, "fstype", s->mount.fstype);
+		jstr(m, "options", s->mount.options);
+		snprintf(num, sizeof(num), "%u:%u", s->mount.major, s->mount.minor);
+		jstr(m, "devnum", num);
+		json_object_object_add(o, "mount", m);
+	} else {
+		json_object_object_add(o, "mount", NULL);
+	}
+	json_object_object_add(o, "stack", s->root ? json_node(v, s->root) : NULL);
+	struct json_object *l = json_object_new_array();
+	const struct blockdev *leaves[64];
+	size_t nl = stack_leaves(s, leaves, 64);
+	for (size_t i = 0; i < nl && i < 64; i++)
+		json_object_array_add(l, json_object_new_string(leaves[i]->name));
+	json_object_object_add(o, "leaves", l);
+	return o;
+}
+
+static void json_print(struct json_object *o)
+{
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+						JSON_C_TO_STRING_SPACED |
+						JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+}
+
+/* ---- text ---- */
+
+static void print_num(const char *k, int64_t v, int *first)
+{
+	if (v < 0)
+		return;
+	printf("%s%s=%" PRId64, *first ? "" : " ", k, v);
+	*first = 0;
+}
+
+static void print_dev_lines(const struct view *v, const struct blockdev *d, const char *pre)
+{
+	char size[32];
+	human(d->size_bytes, size, sizeof(size));
+	/* the node's own line was printed by the caller; details follow */
+	if (d->kind == BLOCKDEV_PARTITION)
+		return;
+	if (d->controller[0] || d->pci_slot[0])
+		printf("%scontroller  %s%s%s%s\n", pre, d->controller,
+		       d->pci_slot[0] ? " [" : "", d->pci_slot, d->pci_slot[0] ? "]" : "");
+	if (d->serial[0] || d->wwn[0])
+		printf("%sserial      %s%s%s\n", pre, d->serial[0] ? d->serial : "-",
+		       d->wwn[0] ? "  wwn " : "", d->wwn);
+	if (d->kind == BLOCKDEV_LOOP && d->backing_file[0])
+		printf("%sbacking     %s%s\n", pre, d->backing_file,
+		       d->loop_dio == 1 ? "  (direct I/O)" : "");
+	const struct blockdev_queue *q = &d->queue;
+	if (q->schedulers[0]) {
+		printf("%sscheduler   ", pre);
+		char buf[sizeof(q->schedulers)];
+		snprintf(buf, sizeof(buf), "%s", q->schedulers);
+		char *save = NULL;
+		int first = 1;
+		for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+			int act = !strcmp(t, q->scheduler);
+			printf("%s%s%s%s", first ? "" : " ", act ? "[" : "", t, act ? "]" : "");
+			first = 0;
+		}
+		if (d->kind == BLOCKDEV_MD || d->kind == BLOCKDEV_DM)
+			printf("  (set it on the members below)");
+		putchar('\n');
+	}
+	if (d->kind == BLOCKDEV_MD || d->kind == BLOCKDEV_DM)
+		return;
+	int first = 1;
+	printf("%squeue       ", pre);
+	print_num("nr_requests", q->nr_requests, &first);
+	print_num("read_ahead_kb", q->read_ahead_kb, &first);
+	print_num("wbt_lat_usec", q->wbt_lat_usec, &first);
+	print_num("max_sectors_kb", q->max_sectors_kb, &first);
+	print_num("rq_affinity", q->rq_affinity, &first);
+	print_num("nomerges", q->nomerges, &first);
+	print_num("queue_depth", q->queue_depth, &first);
+	putchar('\n');
+	if (q->n_iosched) {
+		printf("%siosched     ", pre);
+		for (size_t i = 0; i < q->n_iosched; i++)
+			printf("%s%s=%s", i ? " " : "", q->iosched[i].name, q->iosched[i].value);
+		putchar('\n');
+	}
+	const struct advisory *a = advisory_match(&v->adv, d->model, d->firmware);
+	if (a) {
+		printf("%sADVISORY    firmware %s of %s: %s", pre, d->firmware, d->model, a->problem);
+		if (a->fixed_in[0])
+			printf(" (fixed in %s)", a->fixed_in);
+		putchar('\n');
+		if (a->source[0])
+			printf("%s            source: %s\n", pre, a->source);
+	}
+	(void)size;
+}
+
+static void print_title(const struct blockdev *d)
+{
+	char size[32];
+	human(d->size_bytes, size, sizeof(size));
+	printf("%s", d->name);
+	switch (d->kind) {
+	case BLOCKDEV_PARTITION:
+		printf("  partition %d of %s", d->partition, d->parent);
+		break;
+	case BLOCKDEV_MD:
+		printf("  md %s  %s  %d disks%s", d->md_level, d->md_state, d->md_raid_disks,
+		       d->md_degraded > 0 ? "  DEGRADED" : "");
+		for (size_t i = 0; i < d->n_slaves; i++)
+			printf("%s%s %s", i ? ", " : "  members: ", d->slaves[i],
+			       d->md_member_state[i][0] ? d->md_member_state[i] : "?");
+		break;
+	case BLOCKDEV_DM:
+		printf("  dm-%s \"%s\"", d->dm_target, d->dm_name);
+		break;
+	case BLOCKDEV_LOOP:
+		printf("  loop");
+		break;
+	case BLOCKDEV_ZRAM:
+		printf("  zram");
+		break;
+	case BLOCKDEV_DISK:
+		printf("  %s disk", d->transport[0] ? d->transport : "unknown-transport");
+		if (d->vendor[0] || d->model[0])
+			printf("  %s%s%s", d->vendor, d->vendor[0] && d->model[0] ? " " : "", d->model);
+		if (d->firmware[0])
+			printf("  fw %s", d->firmware);
+		break;
+	}
+	printf("  %s", size);
+	if (d->kind != BLOCKDEV_PARTITION && d->rotational >= 0)
+		printf("  %s", d->rotational ? "rotational" : "non-rotational");
+	if (d->removable == 1)
+		printf("  removable");
+	if (d->readonly == 1)
+		printf("  read-only");
+	putchar('\n');
+}
+
+static void print_stack(const struct view *v, const struct stack *s, const char *pre);
+
+static void print_node(const struct view *v, const struct stack_node *n, const char *pre,
+		       const char *branch, const char *cont)
+{
+	printf("%s%s", pre, branch);
+	print_title(&n->dev);
+	char sub[1024];
+	snprintf(sub, sizeof(sub), "%s%s%s", pre, cont, n->n_children ? (v->utf8 ? "│    " : "|    ") : "     ");
+	print_dev_lines(v, &n->dev, sub);
+	if (n->dev.kind == BLOCKDEV_LOOP && n->dev.backing_file[0]) {
+		if (n->backing) {
+			printf("%sbacking file's stack:\n", sub);
+			char deeper[1100];
+			snprintf(deeper, sizeof(deeper), "%s  ", sub);
+			print_stack(v, n->backing, deeper);
+		} else if (n->backing_err) {
+			printf("%sbacking file's stack: %s\n", sub, strerror(-n->backing_err));
+		}
+	}
+	for (size_t i = 0; i < n->n_children; i++) {
+		int last = i + 1 == n->n_children;
+		char npre[1024];
+		snprintf(npre, sizeof(npre), "%s%s", pre, cont);
+		print_node(v, n->children[i], npre,
+			   v->utf8 ? (last ? "└─ " : "├─ ") : (last ? "`- " : "|- "),
+			   last ? "   " : (v->utf8 ? "│  " : "|  "));
+	}
+}
+
+static void print_stack(const struct view *v, const struct stack *s, const char *pre)
+{
+	if (s->path[0])
+		printf("%s%s  on %s (%s, %s) mounted at %s\n", pre, s->path, s->mount.source,
+		       s->mount.fstype, s->mount.options, s->mount.target);
+	if (s->root)
+		print_node(v, s->root, pre, "", "");
+	const struct blockdev *leaves[64];
+	size_t nl = stack_leaves(s, leaves, 64);
+	if (nl) {
+		printf("%ssettings apply to:", pre);
+		for (size_t i = 0; i < nl && i < 64; i++)
+			printf(" %s", leaves[i]->name);
+		putchar('\n');
+	}
+}
+
+static int list_all(const struct view *v, int json)
+{
+	struct blockdev *devs;
+	size_t n;
+	int rc = blockdev_list(&devs, &n);
+	if (rc < 0) {
+		fprintf(stderr, "brisk: cannot list block devices through udev/sysfs: %s\n",
+			strerror(-rc));
+		return 1;
+	}
+	if (json) {
+		struct json_object *o = json_object_new_object();
+		jstr(o, "brisk", BRISK_VERSION);
+		struct json_object *a = json_object_new_array();
+		for (size_t i = 0; i < n; i++) {
+			struct json_object *d = json_dev(v, &devs[i]);
+			struct json_object *sl = json_object_new_array();
+			for (size_t j = 0; j < devs[i].n_slaves; j++)
+				json_object_array_add(sl, json_object_new_string(devs[i].slaves[j]));
+			json_object_object_add(d, "slaves", sl);
+			json_object_array_add(a, d);
+		}
+		json_object_object_add(o, "devices", a);
+		json_print(o);
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			print_title(&devs[i]);
+			if (devs[i].n_slaves) {
+				printf("     built on:");
+				for (size_t j = 0; j < devs[i].n_slaves; j++)
+					printf(" %s", devs[i].slaves[j]);
+				putchar('\n');
+			}
+			print_dev_lines(v, &devs[i], "     ");
+		}
+	}
+	free(devs);
+	return 0;
+}
+
+/* DIR or DEVICE?  An existing directory wins; then a device name or node. */
+static int resolve_arg(const char *arg, struct stack **s)
+{
+	struct stat st;
+	int rc;
+	if (stat(arg, &st) == 0 && !S_ISBLK(st.st_mode)) {
+		rc = stack_resolve_path(arg, s);
+		switch (rc) {
+		case 0:
+			return 0;
+		case -ENOTDIR:
+			fprintf(stderr, "brisk: %s is not a directory: give a directory (its file "
+				"system is examined) or a device such as sda or /dev/sda\n", arg);
+			return 2;
+		case -EACCES:
+			fprintf(stderr, "brisk: %s: permission denied: pick a directory you can "
+				"read, or run as its owner\n", arg);
+			return 2;
+		case -ENODEV:
+			fprintf(stderr, "brisk: %s is on a %s file system (source '%s'), which has "
+				"no block device behind it: pick a directory on a disk\n", arg,
+				(*s)->mount.fstype[0] ? (*s)->mount.fstype : "virtual",
+				(*s)->mount.source);
+			stack_free(*s);
+			*s = NULL;
+			return 2;
+		default:
+			fprintf(stderr, "brisk: cannot find the storage behind %s: %s\n", arg,
+				strerror(-rc));
+			return 1;
+		}
+	}
+	char name[BLOCKDEV_NAME_LEN];
+	if (blockdev_resolve_name(arg, name, sizeof(name)) == 0) {
+		rc = stack_resolve_device(name, s);
+		if (rc == 0)
+			return 0;
+		fprintf(stderr, "brisk: cannot probe device %s: %s\n", name, strerror(-rc));
+		return 1;
+	}
+	fprintf(stderr, "brisk: %s: no such directory or block device (give a directory, or a "
+		"device such as sda or /dev/sda)\n", arg);
+	return 2;
+}
+
+int cmd_devices_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "all", no_argument, NULL, 'a' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int all = 0, json = 0, c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "ajh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'a': all = 1; break;
+		case 'j': json = 1; break;
+		case 'h': usage(stdout); return 0;
+		default:
+			fprintf(stderr, "brisk devices: unknown option '%s' (see 'brisk help devices')\n",
+				argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (argc - optind > 1 || (all && argc - optind > 0)) {
+		fprintf(stderr, "brisk devices: too many arguments (see 'brisk help devices')\n");
+		return 2;
+	}
+	const char *arg = optind < argc ? argv[optind] : ".";
+
+	struct view v = { .utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8") };
+	char path[4096], err[256] = "";
+	int rc;
+	if (datadir_find("advisories.conf", path, sizeof(path)) < 0)
+		fprintf(stderr, "brisk: warning: no firmware advisory data at %s: advisories "
+			"are not checked (reinstall brisk, or set BRISK_DATADIR)\n", path);
+	else if ((rc = advisory_load(path, &v.adv, err, sizeof(err))) < 0)
+		fprintf(stderr, "brisk: warning: %s:%s: advisories are not checked\n", path,
+			rc == -EINVAL ? err : strerror(-rc));
+
+	if (all) {
+		rc = list_all(&v, json);
+		advisory_free(&v.adv);
+		return rc;
+	}
+	struct stack *s = NULL;
+	rc = resolve_arg(arg, &s);
+	if (rc == 0) {
+		if (json) {
+			struct json_object *o = json_stack(&v, s);
+			json_object_object_add(o, "brisk", json_object_new_string(BRISK_VERSION));
+			json_object_object_add(o, "query", json_object_new_string(arg));
+			json_print(o);
+		} else {
+			print_stack(&v, s, "");
+		}
+	}
+	stack_free(s);
+	advisory_free(&v.adv);
+	return rc;
+}

@@ -1,0 +1,198 @@
+/* Unit tests for the probe helpers that need no device: sysfs parsing,
+ * value parsing and firmware advisory matching. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "advisory.h"
+#include "parse.h"
+#include "sysfs.h"
+
+static void test_parse_choice(void **state)
+{
+	(void)state;
+	char act[32], list[128];
+	sysfs_parse_choice("none [mq-deadline] kyber bfq\n", act, sizeof(act), list, sizeof(list));
+	assert_string_equal(act, "mq-deadline");
+	assert_string_equal(list, "none mq-deadline kyber bfq");
+	sysfs_parse_choice("[none] \n", act, sizeof(act), list, sizeof(list));
+	assert_string_equal(act, "none");
+	assert_string_equal(list, "none");
+	sysfs_parse_choice("none", act, sizeof(act), list, sizeof(list));
+	assert_string_equal(act, "");
+	assert_string_equal(list, "none");
+	sysfs_parse_choice("", act, sizeof(act), list, sizeof(list));
+	assert_string_equal(act, "");
+	assert_string_equal(list, "");
+}
+
+static void test_trim(void **state)
+{
+	(void)state;
+	char s[] = "  ST31000340AS    \n";
+	assert_string_equal(sysfs_trim(s), "ST31000340AS");
+	char e[] = "   ";
+	assert_string_equal(sysfs_trim(e), "");
+}
+
+static char *write_tmp(const char *text)
+{
+	static char path[64];
+	snprintf(path, sizeof(path), "/tmp/brisk-unit-XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+static void test_sysfs_read(void **state)
+{
+	(void)state;
+	char *p = write_tmp("  12345 \n");
+	char buf[16];
+	int64_t v;
+	assert_int_equal(sysfs_read_s64(p, &v), 0);
+	assert_int_equal(v, 12345);
+	assert_int_equal(sysfs_read(p, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "12345");
+	char small[4];
+	assert_int_equal(sysfs_read(p, small, sizeof(small)), -EOVERFLOW);
+	unlink(p);
+	p = write_tmp("abc\n");
+	assert_int_equal(sysfs_read_s64(p, &v), -EINVAL);
+	unlink(p);
+	assert_int_equal(sysfs_read("/nonexistent/x", buf, sizeof(buf)), -ENOENT);
+}
+
+static void test_parse_size(void **state)
+{
+	(void)state;
+	uint64_t v, lo, hi;
+	assert_int_equal(parse_size("4096", &v), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(parse_size("4k", &v), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(parse_size("30m", &v), 0);
+	assert_int_equal(v, 30u << 20);
+	assert_int_equal(parse_size("2GiB", &v), 0);
+	assert_int_equal(v, 2ull << 30);
+	assert_int_equal(parse_size("-1", &v), -EINVAL);
+	assert_int_equal(parse_size("4x", &v), -EINVAL);
+	assert_int_equal(parse_size("99999999999999999999", &v), -ERANGE);
+	assert_int_equal(parse_size("20000000000T", &v), -ERANGE);
+	assert_int_equal(parse_size_range("4k-44k", &lo, &hi), 0);
+	assert_int_equal(lo, 4096);
+	assert_int_equal(hi, 44 * 1024);
+	assert_int_equal(parse_size_range("44k-4k", &lo, &hi), -ERANGE);
+	assert_int_equal(parse_size_range("-4k", &lo, &hi), -EINVAL);
+}
+
+static void test_parse_duration(void **state)
+{
+	(void)state;
+	uint64_t ns;
+	assert_int_equal(parse_duration("20s", &ns), 0);
+	assert_int_equal(ns, 20000000000ull);
+	assert_int_equal(parse_duration("1.5", &ns), 0);
+	assert_int_equal(ns, 1500000000ull);
+	assert_int_equal(parse_duration("250ms", &ns), 0);
+	assert_int_equal(ns, 250000000ull);
+	assert_int_equal(parse_duration("2m", &ns), 0);
+	assert_int_equal(ns, 120000000000ull);
+	assert_int_equal(parse_duration("s", &ns), -EINVAL);
+	assert_int_equal(parse_duration("5 days", &ns), -EINVAL);
+	int64_t i;
+	assert_int_equal(parse_int("42", 0, 100, &i), 0);
+	assert_int_equal(i, 42);
+	assert_int_equal(parse_int("101", 0, 100, &i), -ERANGE);
+	assert_int_equal(parse_int("4k", 0, 100, &i), -EINVAL);
+}
+
+static void test_advisory(void **state)
+{
+	(void)state;
+	struct advisory_db db;
+	char err[200];
+	char *p = write_tmp("[a]\nmodels = ST3500320AS ST31000340AS\nfirmware = SD1[5-9] AD14\n"
+			    "problem = stalls\nfixed_in = SD1A\n[b]\nmodels = M4-CT*\n"
+			    "firmware = 000?\nproblem = 5184 hours\n");
+	assert_int_equal(advisory_load(p, &db, err, sizeof(err)), 0);
+	unlink(p);
+	assert_int_equal(db.n, 2);
+	const struct advisory *a = advisory_match(&db, "ST31000340AS", "SD15");
+	assert_non_null(a);
+	assert_string_equal(a->id, "a");
+	assert_string_equal(a->fixed_in, "SD1A");
+	assert_null(advisory_match(&db, "ST31000340AS", "SD1A"));
+	assert_null(advisory_match(&db, "ST31000340AS", ""));
+	assert_null(advisory_match(&db, "ST3100034", "SD15"));
+	a = advisory_match(&db, "M4-CT256M4SSD2", "0009");
+	assert_non_null(a);
+	assert_string_equal(a->id, "b");
+	assert_null(advisory_match(&db, "M4-CT256M4SSD2", "0309"));
+	advisory_free(&db);
+
+	p = write_tmp("[a]\nmodels = X\nfirmware = Y\nproblem = p\ncolour = red\n");
+	assert_int_equal(advisory_load(p, &db, err, sizeof(err)), -EINVAL);
+	unlink(p);
+	assert_non_null(strstr(err, "5: unknown key 'colour'"));
+	p = write_tmp("[a]\nmodels = X\nproblem = p\n");
+	assert_int_equal(advisory_load(p, &db, err, sizeof(err)), -EINVAL);
+	unlink(p);
+	assert_non_null(strstr(err, "[a] has no 'firmware"));
+	p = write_tmp("[a]\nmodels = X\nthis line is wrong\n");
+	assert_int_equal(advisory_load(p, &db, err, sizeof(err)), -EINVAL);
+	unlink(p);
+	assert_true(strncmp(err, "3: ", 3) == 0);
+	assert_int_equal(advisory_load("/nonexistent", &db, err, sizeof(err)), -ENOENT);
+}
+
+static void test_shipped_advisories(void **state)
+{
+	(void)state;
+	struct advisory_db db;
+	char err[200] = "";
+	int rc = advisory_load("profiles/advisories.conf", &db, err, sizeof(err));
+	if (rc) print_error("profiles/advisories.conf: %s\n", err);
+	assert_int_equal(rc, 0);
+	static const char *const bsy[] = { "ST3500320AS", "ST3640330AS", "ST3750330AS", "ST31000340AS" };
+	for (size_t i = 0; i < 4; i++) {
+		assert_non_null(advisory_match(&db, bsy[i], "SD15"));
+		assert_non_null(advisory_match(&db, bsy[i], "AD14"));
+		assert_null(advisory_match(&db, bsy[i], "SD1A"));
+	}
+	static const char *const ncq[] = { "ST31500341AS", "ST31000333AS", "ST3640323AS",
+					   "ST3640623AS", "ST3320613AS", "ST3320813AS" };
+	for (size_t i = 0; i < 6; i++) {
+		assert_non_null(advisory_match(&db, ncq[i], "SD19"));
+		assert_null(advisory_match(&db, ncq[i], "SD1A"));
+	}
+	assert_non_null(advisory_match(&db, "M4-CT256M4SSD2", "000F"));
+	assert_null(advisory_match(&db, "M4-CT256M4SSD2", "0309"));
+	assert_non_null(advisory_match(&db, "Samsung SSD 840 EVO 250GB", "EXT0BB6Q"));
+	assert_null(advisory_match(&db, "Samsung SSD 840 EVO 250GB", "EXT0CB6Q"));
+	assert_null(advisory_match(&db, "Samsung SSD 850 EVO 250GB", "EXT0BB6Q"));
+	advisory_free(&db);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_choice),
+		cmocka_unit_test(test_trim),
+		cmocka_unit_test(test_sysfs_read),
+		cmocka_unit_test(test_parse_size),
+		cmocka_unit_test(test_parse_duration),
+		cmocka_unit_test(test_advisory),
+		cmocka_unit_test(test_shipped_advisories),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
