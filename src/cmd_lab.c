@@ -33,7 +33,8 @@ static void usage(FILE *f)
 		"    -n, --name NAME   lab name (default: first free labN)\n"
 		"    -d, --dir DIR     where image and mount point go (default %s)\n"
 		"    -D, --dirty-limit SIZE  dirty page cache the disk may hold (strict\n"
-		"                      per-device limit; default 256M; 0 = global limits)\n"
+		"                      per-device limit; default a quarter of the disk, at\n"
+		"                      most 256M; 0 = the kernel's global limits)\n"
 		"    -c, --calibrate   time random and sequential reads on the made disk\n"
 		"                      and print them beside the model's targets\n"
 		"  down        take lab disks apart: unmount, detach, stop, remove (root)\n"
@@ -91,8 +92,8 @@ static int cmd_up(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct lab_options o = { .dirty_limit = LAB_DEFAULT_DIRTY };
-	int calibrate = 0, c;
+	struct lab_options o = { 0 };
+	int calibrate = 0, dirty_set = 0, c;
 	char err[2048];
 
 	while ((c = getopt_long(argc, argv, "m:s:n:d:D:ch", opts, NULL)) != -1) {
@@ -109,6 +110,7 @@ static int cmd_up(int argc, char **argv)
 			}
 			break;
 		case 'D':
+			dirty_set = 1;
 			if (parse_size(optarg, &o.dirty_limit) ||
 			    (o.dirty_limit && o.dirty_limit < (4u << 20))) {
 				fprintf(stderr, "brisk lab up: bad --dirty-limit '%s' (0, or 4M "
@@ -127,6 +129,10 @@ static int cmd_up(int argc, char **argv)
 	if (o.name && !lab_name_valid(o.name)) {
 		fprintf(stderr, "brisk lab up: bad --name '%s' (letters, digits, _ and -)\n", o.name);
 		return 2;
+	}
+	if (!dirty_set) {
+		uint64_t size = o.size ? o.size : LAB_DEFAULT_SIZE;
+		o.dirty_limit = size / 4 < LAB_DEFAULT_DIRTY ? size / 4 : LAB_DEFAULT_DIRTY;
 	}
 	struct labmodel ms[LABMODEL_MAX];
 	char mpath[1024];
@@ -167,7 +173,8 @@ static int cmd_up(int argc, char **argv)
 			"file (loop/dio=%d): requests pass the page cache of the FUSE file and "
 			"timings are less faithful\n", s.loop, s.dio);
 	if (s.dirty_limit)
-		printf("dirty limit %" PRIu64 " MiB (strict, this disk only)\n", s.dirty_limit >> 20);
+		printf("dirty limit %" PRIu64 " MiB (strict, this disk only)\n",
+		       (s.dirty_limit + (1u << 19)) >> 20);
 	printf("mounted at %s\n", s.mnt);
 	fflush(stdout);
 	if (calibrate) {

@@ -406,35 +406,44 @@ int lab_describe_loop(const char *backing_file, char *model, size_t len)
 
 /* ---- lock ---- */
 
+static int mkdir_p(const char *path, mode_t mode)
+{
+	char buf[LAB_PATH_MAX];
+	snprintf(buf, sizeof buf, "%s", path);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(buf, mode) && errno != EEXIST)
+				return -errno;
+			*p = '/';
+		}
+	return mkdir(buf, mode) && errno != EEXIST ? -errno : 0;
+}
+
+
 static int lock_take(char *err, size_t errlen)
 {
-	char rt[LAB_PATH_MAX], path[LAB_PATH_MAX + 8], parent[LAB_PATH_MAX];
+	char rt[LAB_PATH_MAX], path[LAB_PATH_MAX + 8];
+	int rc, fd;
 	lab_runtime_dir(rt, sizeof rt);
-	snprintf(parent, sizeof parent, "%s", rt);
-	char *slash = strrchr(parent, '/');
-	if (slash && slash != parent) {
-		*slash = '\0';
-		if (mkdir(parent, 0755) && errno != EEXIST)
-			goto fail;
-	}
-	if (mkdir(rt, 0755) && errno != EEXIST)
+	if ((rc = mkdir_p(rt, 0755)))
 		goto fail;
 	snprintf(path, sizeof path, "%s/lock", rt);
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		rc = -errno;
 		goto fail;
+	}
 	while (flock(fd, LOCK_EX) < 0)
 		if (errno != EINTR) {
-			int e = errno;
+			rc = -errno;
 			close(fd);
-			errno = e;
 			goto fail;
 		}
 	return fd;
-fail:;
-	int e = errno;
-	seterr(err, errlen, "%s: %s", rt, strerror(e));
-	return -e;
+fail:
+	seterr(err, errlen, "%s: %s", rt, strerror(-rc));
+	return rc;
 }
 
 static void lock_drop(int fd)
@@ -942,20 +951,6 @@ static int set_queue(struct lab_state *s, const struct labmodel *m, char *err, s
 		s->dirty_limit = got;
 	}
 	return 0;
-}
-
-static int mkdir_p(const char *path, mode_t mode)
-{
-	char buf[LAB_PATH_MAX];
-	snprintf(buf, sizeof buf, "%s", path);
-	for (char *p = buf + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			if (mkdir(buf, mode) && errno != EEXIST)
-				return -errno;
-			*p = '/';
-		}
-	return mkdir(buf, mode) && errno != EEXIST ? -errno : 0;
 }
 
 static int pick_name(const char *base, char *name, size_t len)

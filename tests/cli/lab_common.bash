@@ -11,16 +11,15 @@ lab_requirements() {
     || { echo "no mkfs.ext4"; return; }
 }
 
-# (Not t_tmpdir: called as $(t_tmpdir) its EXIT trap fires in the command
-# substitution's subshell and removes the directory at once.)
+# (Not t_tmpdir: t_cleanup would rm -rf it even if a mount were left.)
 lab_setup() {
   LAB_T=$(mktemp -d "${BRISK_TMP:-$PWD/build}/t.lab.XXXXXX") || exit 1
   LAB_W=$LAB_T/work   # the test's own files
   mkdir "$LAB_W" || exit 1
   export BRISK_RUNTIME_DIR=$LAB_T/run
-  # Take the labs apart first; remove the directory only if nothing is
-  # mounted under it any more (never rm -rf into a mount).
-  trap 'lab_cleanup; [ -z "$(lab_leftovers)" ] && rm -rf "$LAB_T"' EXIT
+  # At exit (lib.sh's t_cleanup runs this first): take the labs apart, then
+  # remove the directory only if nothing is mounted under it any more.
+  T_CLEANUP_EXTRA='lab_cleanup; [ -z "$(lab_leftovers)" ] && rm -rf "$LAB_T"'
 }
 
 # The server pids, loop devices and mounts any lab under LAB_T may have left.

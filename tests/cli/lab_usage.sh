@@ -2,9 +2,7 @@
 # brisk lab: usage, models, exit codes, root check (no lab disk is made).
 source tests/lib.sh
 source tests/cli/lab_common.bash
-# (mktemp, not $(t_tmpdir): that one's EXIT trap fires in the subshell.)
-T=$(mktemp -d "${BRISK_TMP:-$PWD/build}/t.lab.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
+T=$(t_tmpdir) || exit 1
 chmod 755 "$T"   # status is for everyone: let nobody read it
 export BRISK_RUNTIME_DIR=$T/run
 
