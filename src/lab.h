@@ -42,7 +42,8 @@
 #define LAB_MAX_SIZE (64ull * 1024 * 1024 * 1024)
 /* Dirty pages the lab disk may hold (its bdi's max_bytes, strict_limit):
  * a buffered writer is throttled and written back as on a machine of the
- * models' era instead of filling gigabytes of page cache first. */
+ * models' era instead of filling gigabytes of page cache first.
+ * `lab up` takes a quarter of the disk, at most this. */
 #define LAB_DEFAULT_DIRTY (256ull * 1024 * 1024)
 
 struct lab_state {
