@@ -273,6 +273,33 @@ static void copy_field(char *dst, size_t len, const char *v)
 	snprintf(dst, len, "%s", v);
 }
 
+/* Do the recorded paths have the shape lab_up() gives them? */
+static int state_consistent(const struct lab_state *s, const char *name)
+{
+	char want[LAB_PATH_MAX + 16];
+	size_t dl = strlen(s->dir), nl = strlen(name);
+	if (strcmp(s->name, name) != 0 || s->dir[0] != '/' || dl <= nl + 1 ||
+	    strcmp(s->dir + dl - nl, name) != 0 || s->dir[dl - nl - 1] != '/' ||
+	    strstr(s->dir, "/../") || strstr(s->dir, "/./"))
+		return 0;
+	snprintf(want, sizeof want, "%s/disk.img", s->dir);
+	if (strcmp(s->image, want) != 0)
+		return 0;
+	snprintf(want, sizeof want, "%s/fuse", s->dir);
+	if (strcmp(s->fusedir, want) != 0)
+		return 0;
+	snprintf(want, sizeof want, "%s/fuse/%s", s->dir, LABFS_FILE);
+	if (strcmp(s->fusefile, want) != 0)
+		return 0;
+	snprintf(want, sizeof want, "%s/mnt", s->dir);
+	if (strcmp(s->mnt, want) != 0)
+		return 0;
+	if (s->loop[0] && (strncmp(s->loop, "/dev/loop", 9) != 0 || !s->loop[9] ||
+			   strspn(s->loop + 9, "0123456789") != strlen(s->loop + 9)))
+		return 0;
+	return 1;
+}
+
 int lab_load(const char *name, struct lab_state *s)
 {
 	char path[LAB_PATH_MAX], line[LAB_PATH_MAX + 32];
@@ -284,6 +311,13 @@ int lab_load(const char *name, struct lab_state *s)
 	FILE *f = fopen(path, "re");
 	if (!f)
 		return -errno;
+	struct stat sb;
+	/* lab down acts as root on what the file names: it must be root's. */
+	if (fstat(fileno(f), &sb) < 0 ||
+	    (geteuid() == 0 && (sb.st_uid != 0 || (sb.st_mode & 022)))) {
+		fclose(f);
+		return -EPERM;
+	}
 	memset(s, 0, sizeof *s);
 	s->dio = s->orig_rotational = s->orig_strict_limit = -1;
 	s->orig_max_ratio_fine = -1;
@@ -320,9 +354,7 @@ int lab_load(const char *name, struct lab_state *s)
 			s->server = pid, s->server_start = st;
 	}
 	fclose(f);
-	if (strcmp(s->name, name) != 0)
-		return -EINVAL;
-	return 0;
+	return state_consistent(s, name) ? 0 : -EINVAL;
 }
 
 static int cmp_state(const void *a, const void *b)

@@ -352,28 +352,39 @@ static void test_lab_state_and_describe(void **state)
 		_exit(0);
 	waitpid(child, NULL, 0); /* a pid that is surely gone */
 	snprintf(body, sizeof body,
-		 "name=lab7\nmodel=sd-card\nsize=268435456\ndir=/x\nimage=/x/disk.img\n"
-		 "fusedir=/x/fuse\nfusefile=/x/fuse/disk.img\nmnt=/x/mnt\nloop=/dev/loop9\n"
+		 "name=lab7\nmodel=sd-card\nsize=268435456\ndir=/x/lab7\nimage=/x/lab7/disk.img\n"
+		 "fusedir=/x/lab7/fuse\nfusefile=/x/lab7/fuse/disk.img\nmnt=/x/lab7/mnt\n"
+		 "loop=/dev/loop9\n"
 		 "creator=%d:1\nserver=%d:%llu\ndio=1\nready=1\nscheduler=bfq\n"
 		 "rotational=0\ndirty_limit=1048576\norig_scheduler=none\n"
 		 "orig_rotational=0\norig_strict_limit=0\norig_max_ratio_fine=1000000\n",
 		 (int)child, (int)getpid(), start_of(getpid()));
 	put_state("lab7", body);
-	snprintf(body, sizeof body, "name=lab3\nmodel=hdd-7200\nfusefile=/y/fuse/disk.img\n"
-		 "creator=%d:1\nserver=%d:5\nready=1\n", (int)child, (int)child);
+	snprintf(body, sizeof body, "name=lab3\nmodel=hdd-7200\ndir=/y/lab3\n"
+		 "image=/y/lab3/disk.img\nfusedir=/y/lab3/fuse\nmnt=/y/lab3/mnt\n"
+		 "fusefile=/y/lab3/fuse/disk.img\ncreator=%d:1\nserver=%d:5\nready=1\n",
+		 (int)child, (int)child);
 	put_state("lab3", body);
 	put_state("wrong", "name=other\n");
+	/* Paths not of the shape lab up makes: never acted upon. */
+	put_state("evil", "name=evil\ndir=/y/evil\nimage=/etc/passwd\nfusedir=/y/evil/fuse\n"
+		  "mnt=/y/evil/mnt\nfusefile=/y/evil/fuse/disk.img\n");
+	put_state("evil2", "name=evil2\ndir=/y/evil2\nimage=/y/evil2/disk.img\n"
+		  "fusedir=/y/evil2/fuse\nmnt=/y/evil2/mnt\nfusefile=/y/evil2/fuse/disk.img\n"
+		  "loop=/dev/sda\n");
 
 	struct lab_state ls[8];
 	int n;
 	assert_int_equal(lab_list(ls, 8, &n), 0);
-	assert_int_equal(n, 2); /* "wrong" names another lab: ignored */
+	assert_int_equal(n, 2); /* "wrong" and the "evil"s: ignored */
+	assert_int_equal(lab_load("evil", &ls[2]), -EINVAL);
+	assert_int_equal(lab_load("evil2", &ls[2]), -EINVAL);
 	assert_string_equal(ls[0].name, "lab3");
 	assert_string_equal(ls[1].name, "lab7");
 	const struct lab_state *s = &ls[1];
 	assert_int_equal(s->size, 268435456);
 	assert_string_equal(s->loop, "/dev/loop9");
-	assert_string_equal(s->mnt, "/x/mnt");
+	assert_string_equal(s->mnt, "/x/lab7/mnt");
 	assert_int_equal(s->server, getpid());
 	assert_int_equal(s->dirty_limit, 1048576);
 	assert_string_equal(s->orig_scheduler, "none");
@@ -392,12 +403,13 @@ static void test_lab_state_and_describe(void **state)
 	ls[1].creator_start = start_of(getpid());
 	assert_false(lab_is_stale(&ls[1]));
 
-	assert_int_equal(lab_describe_loop("/x/fuse/disk.img", model, sizeof model), 0);
+	assert_int_equal(lab_describe_loop("/x/lab7/fuse/disk.img", model, sizeof model), 0);
 	assert_string_equal(model, "sd-card");
-	assert_int_equal(lab_describe_loop("/x/fuse/disk.img (deleted)", model, sizeof model), 0);
-	assert_int_equal(lab_describe_loop("/y/fuse/disk.img", model, sizeof model), 0);
+	assert_int_equal(lab_describe_loop("/x/lab7/fuse/disk.img (deleted)", model,
+					   sizeof model), 0);
+	assert_int_equal(lab_describe_loop("/y/lab3/fuse/disk.img", model, sizeof model), 0);
 	assert_string_equal(model, "hdd-7200");
-	assert_int_equal(lab_describe_loop("/x/fuse/disk.im", model, sizeof model), -ENOENT);
+	assert_int_equal(lab_describe_loop("/x/lab7/fuse/disk.im", model, sizeof model), -ENOENT);
 	assert_int_equal(lab_describe_loop("/srv/disk.img", model, sizeof model), -ENOENT);
 	assert_int_equal(lab_load("nosuch", &ls[0]), -ENOENT);
 	assert_int_equal(lab_load("../etc", &ls[0]), -EINVAL);
