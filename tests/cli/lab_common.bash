@@ -40,6 +40,7 @@ lab_leftovers() {
 
 lab_cleanup() {
   [ -n "${LAB_T:-}" ] || return 0
+  [ -n "${writer:-}" ] && kill -TERM -- -"$writer" 2>/dev/null && wait "$writer" 2>/dev/null
   "$BRISK" lab down --all >/dev/null 2>&1
   local what x pids="" f
   for f in "$LAB_T"/run/lab/*.state; do
