@@ -670,16 +670,17 @@ static int teardown(const struct lab_state *s, char *err, size_t errlen)
 int lab_down(const char *name, char *err, size_t errlen)
 {
 	struct lab_state s;
-	int rc = lab_load(name, &s);
-	if (rc) {
-		seterr(err, errlen, rc == -ENOENT ? "no lab disk called '%s' (see 'brisk lab status')"
-			: "cannot read the state of lab '%s'", name);
-		return rc;
-	}
 	int lk = lock_take(err, errlen);
 	if (lk < 0)
 		return lk;
-	rc = teardown(&s, err, errlen);
+	int rc = lab_load(name, &s);
+	if (rc == -ENOENT)
+		seterr(err, errlen, "no lab disk called '%s' (see 'brisk lab status')", name);
+	else if (rc)
+		seterr(err, errlen, "cannot use the state of lab '%s': %s%s", name, strerror(-rc),
+		       rc == -EPERM ? " (it must be root's and not writable by others)" : "");
+	else
+		rc = teardown(&s, err, errlen);
 	lock_drop(lk);
 	return rc;
 }
