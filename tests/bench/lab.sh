@@ -20,7 +20,7 @@ echo "== brisk lab: $model"
 printf '%s\n' "$out" | grep -v '^mounted at\|^dirty limit\|ssh-like'
 runs=()
 for i in 0 1 2 3 4 5; do
-  s=$(fio --name=ssh --rw=randread --size=2m --filesize=30m --bsrange=4k-44k \
+  s=$(fio --clocksource=clock_gettime --name=ssh --rw=randread --size=2m --filesize=30m --bsrange=4k-44k \
           --invalidate=1 --direct=0 --filename="$mnt/sshfile" \
           --output-format=terse --terse-version=3 2>/dev/null | awk -F';' '{ printf "%.3f", $9 / 1000 }')
   [ "$i" -gt 0 ] && runs+=("$s")   # run 0 lays the file out
@@ -44,7 +44,7 @@ for sch in $(sed 's/[][]//g' "/sys/block/$dev/queue/scheduler"); do
   w0=$(awk '{ print $7 }' "/sys/block/$dev/stat"); t0=$(date +%s%N)
   l=()
   for i in 1 2; do
-    l+=("$(fio --name=ssh --rw=randread --size=2m --filesize=30m --bsrange=4k-44k \
+    l+=("$(fio --clocksource=clock_gettime --name=ssh --rw=randread --size=2m --filesize=30m --bsrange=4k-44k \
           --invalidate=1 --direct=0 --filename="$mnt/sshfile" \
           --output-format=terse --terse-version=3 2>/dev/null | awk -F';' '{ printf "%.3f", $9 / 1000 }')")
   done
