@@ -175,6 +175,10 @@ static int cmd_up(int argc, char **argv)
 	if (s.dirty_limit)
 		printf("dirty limit %" PRIu64 " MiB (strict, this disk only)\n",
 		       (s.dirty_limit + (1u << 19)) >> 20);
+	else if (o.dirty_limit)
+		fprintf(stderr, "brisk lab up: note: the global dirty limit (vm.dirty_*) is "
+			"below %" PRIu64 " MiB already; the disk is left to it\n",
+			o.dirty_limit >> 20);
 	printf("mounted at %s\n", s.mnt);
 	fflush(stdout);
 	if (calibrate) {

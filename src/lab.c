@@ -970,6 +970,12 @@ static int set_queue(struct lab_state *s, const struct labmodel *m, char *err, s
 		loop_attr(s->loop, "bdi/max_bytes", path, sizeof path);
 		snprintf(val, sizeof val, "%" PRIu64, s->dirty_limit);
 		rc = sysfs_write(path, val);
+		if (rc == -EINVAL) {
+			/* More than the global dirty limit (vm.dirty_*): that one
+			 * is the stricter already; leave the disk to it. */
+			s->dirty_limit = 0;
+			return 0;
+		}
 		sysfs_read_u64(path, &got);
 		if (!rc) {
 			loop_attr(s->loop, "bdi/strict_limit", path, sizeof path);

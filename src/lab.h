@@ -62,7 +62,8 @@ struct lab_state {
 	int ready;			/* 1 once everything is in place */
 	char scheduler[32];		/* as read back after lab up */
 	int rotational;
-	uint64_t dirty_limit;		/* bdi max_bytes set (strict), 0 = none */
+	uint64_t dirty_limit;		/* bdi max_bytes set (strict), 0 = none
+					 * (also when the global limit is lower) */
 	/* The loop device's own settings before lab up, put back by lab down
 	 * (a loop device outlives its binding): "" / -1 = not recorded. */
 	char orig_scheduler[32];
