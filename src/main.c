@@ -8,8 +8,11 @@
 #include <unistd.h>
 
 /* Subcommand headers: one line each. */
+#include "cmd_run.h"
 #include "cmd_devices.h"
 #include "cmd_lab.h"
+#include "cmd_set.h"
+#include "journal.h"
 
 struct subcommand {
 	const char *name;
@@ -19,7 +22,11 @@ struct subcommand {
 
 /* One line per subcommand, in the order --help lists them. */
 static const struct subcommand subcommands[] = {
+	{ "run", cmd_run_main, "measure how the machine feels while its disk is busy" },
 	{ "devices", cmd_devices_main, "show the storage stack behind a directory" },
+	{ "set", cmd_set_main, "change scheduler/tunables (journaled)" },
+	{ "get", cmd_get_main, "show scheduler/tunables" },
+	{ "restore", cmd_restore_main, "put back journaled original values" },
 	{ "lab", cmd_lab_main, "an emulated slow disk to try schedulers on" },
 	{ NULL, NULL, NULL }
 };
@@ -64,8 +71,21 @@ static void usage(FILE *f)
 		"See brisk(1).\n", default_sub() ? default_sub()->name : "nothing");
 }
 
+static int wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return 1;
+	return 0;
+}
+
+/* Every start first puts back what a killed run or dashboard left changed
+ * (its restore journal), and says so; `restore` handles journals itself
+ * (and its --dry-run must change nothing). */
 static int run_sub(const struct subcommand *s, int argc, char **argv)
 {
+	if (!wants_help(argc, argv) && strcmp(s->name, "restore"))
+		journal_recover_stale(stderr);
 	return s->main(argc, argv);
 }
 

@@ -1,0 +1,756 @@
+#include "action.h"
+#include "stats.h"
+#include "sysfs.h"
+
+#include <dirent.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MiB (1024ull * 1024)
+#define LS_PER_DIR 10
+#define DEFAULT_EXEC "ls --version"
+
+static const char *const kind_names[ACTION_KIND_COUNT] = {
+	[ACTION_EXEC] = "exec",
+	[ACTION_LS] = "ls",
+	[ACTION_SSH] = "ssh-like",
+	[ACTION_SAVE] = "save",
+};
+
+const char *action_kind_name(enum action_kind k)
+{
+	return (unsigned)k < ACTION_KIND_COUNT ? kind_names[k] : "?";
+}
+
+void action_config_default(struct action_config *c)
+{
+	*c = (struct action_config){
+		.exec_cmd = NULL,
+		.ls_files = 2000,
+		.ssh_file = 30 * MiB,
+		.ssh_region = 2 * MiB,
+		.ssh_bs_lo = 4096,
+		.ssh_bs_hi = 44 * 1024,
+		.save_size = 4096,
+	};
+}
+
+static int __attribute__((format(printf, 4, 5)))
+fail(int rc, char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int action_parse_list(const char *text, unsigned *mask, char *err, size_t errlen)
+{
+	char buf[256];
+	if (strlen(text) >= sizeof(buf))
+		return fail(-EINVAL, err, errlen, "actions '%.40s...': too long", text);
+	strcpy(buf, text);
+	unsigned m = 0;
+	char *save = NULL;
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int k = -1;
+		if (strcmp(t, "all") == 0) {
+			m |= (1u << ACTION_KIND_COUNT) - 1;
+			continue;
+		}
+		if (strcmp(t, "ssh") == 0)
+			k = ACTION_SSH;
+		for (int i = 0; i < ACTION_KIND_COUNT; i++)
+			if (strcmp(t, kind_names[i]) == 0)
+				k = i;
+		if (k < 0)
+			return fail(-EINVAL, err, errlen, "actions: unknown action '%s' "
+				    "(exec, ls, ssh-like, save, all)", t);
+		m |= 1u << k;
+	}
+	if (!m)
+		return fail(-EINVAL, err, errlen, "actions: the list is empty");
+	*mask = m;
+	return 0;
+}
+
+long action_resident_pages(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	struct stat st;
+	long rc = 0;
+	if (fstat(fd, &st) < 0) {
+		rc = -errno;
+	} else if (st.st_size > 0) {
+		size_t len = (size_t)st.st_size;
+		size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+		size_t np = (len + pg - 1) / pg;
+		void *map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+		unsigned char *vec = map == MAP_FAILED ? NULL : malloc(np);
+		if (map == MAP_FAILED) {
+			rc = -errno;
+		} else if (!vec) {
+			rc = -ENOMEM;
+		} else if (mincore(map, len, vec) < 0) {
+			rc = -errno;
+		} else {
+			for (size_t i = 0; i < np; i++)
+				rc += vec[i] & 1;
+		}
+		free(vec);
+		if (map != MAP_FAILED)
+			munmap(map, len);
+	}
+	close(fd);
+	return rc;
+}
+
+static int evict_file(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	int rc = -posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	close(fd);
+	return rc;
+}
+
+static int add_file(struct action *a, const char *path)
+{
+	for (size_t i = 0; i < a->n_files; i++)
+		if (strcmp(a->files[i], path) == 0)
+			return 0;
+	char **f = realloc(a->files, (a->n_files + 1) * sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	a->files = f;
+	unsigned char *p = realloc(a->pinned, a->n_files + 1);
+	if (!p)
+		return -ENOMEM;
+	a->pinned = p;
+	if (!(f[a->n_files] = strdup(path)))
+		return -ENOMEM;
+	p[a->n_files++] = 0;
+	return 0;
+}
+
+static void free_strv(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Split on blanks (no quoting: give a wrapper script for anything fancier). */
+static char **split_words(const char *s)
+{
+	size_t n = 0, cap = 4;
+	char **v = calloc(cap, sizeof(*v));
+	while (v && *s) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			break;
+		size_t len = strcspn(s, " \t");
+		if (n + 2 > cap) {
+			char **nv = realloc(v, (cap *= 2) * sizeof(*v));
+			if (!nv)
+				break;
+			v = nv;
+		}
+		if (!(v[n] = strndup(s, len)))
+			break;
+		v[++n] = NULL;
+		s += len;
+	}
+	if (v && *s) {      /* an allocation failed part-way */
+		free_strv(v);
+		return NULL;
+	}
+	return v;
+}
+
+static int find_in_path(const char *name, char *out, size_t len)
+{
+	if (strchr(name, '/')) {
+		if (!realpath(name, out))
+			return -errno;
+		return access(out, X_OK) == 0 ? 0 : -errno;
+	}
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		size_t dl = strcspn(path, ":");
+		char cand[PATH_MAX];
+		if (snprintf(cand, sizeof(cand), "%.*s/%s", (int)dl, path, name) < (int)sizeof(cand) &&
+		    access(cand, X_OK) == 0 && realpath(cand, out) && strlen(out) < len)
+			return 0;
+		path += dl;
+		if (*path == ':')
+			path++;
+	}
+	return -ENOENT;
+}
+
+/* PT_INTERP of an ELF file: 1 with interp set, 0 when static or not ELF
+ * ("#!" scripts: 2 with interp = the script's interpreter), -errno. */
+static int elf_interp(const char *path, char *interp, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	unsigned char h[sizeof(Elf64_Ehdr)];
+	int rc = 0;
+	ssize_t n = pread(fd, h, sizeof(h), 0);
+	if (n >= 2 && h[0] == '#' && h[1] == '!') {
+		char line[PATH_MAX];
+		ssize_t m = pread(fd, line, sizeof(line) - 1, 2);
+		line[m > 0 ? m : 0] = '\0';
+		char *p = line + strspn(line, " \t");
+		p[strcspn(p, " \t\n")] = '\0';
+		rc = *p && strlen(p) < len ? (snprintf(interp, len, "%s", p), 2) : 0;
+	} else if (n >= (ssize_t)sizeof(Elf32_Ehdr) && memcmp(h, ELFMAG, SELFMAG) == 0) {
+		int is64 = h[EI_CLASS] == ELFCLASS64;
+		uint64_t phoff, phnum, phentsize;
+		if (is64) {
+			Elf64_Ehdr e;
+			memcpy(&e, h, sizeof(e));
+			phoff = e.e_phoff, phnum = e.e_phnum, phentsize = e.e_phentsize;
+		} else {
+			Elf32_Ehdr e;
+			memcpy(&e, h, sizeof(e));
+			phoff = e.e_phoff, phnum = e.e_phnum, phentsize = e.e_phentsize;
+		}
+		for (uint64_t i = 0; i < phnum && i < 256; i++) {
+			uint64_t type, off, size;
+			off_t at = (off_t)(phoff + i * phentsize);
+			if (is64) {
+				Elf64_Phdr p;
+				if (pread(fd, &p, sizeof(p), at) != (ssize_t)sizeof(p))
+					break;
+				type = p.p_type, off = p.p_offset, size = p.p_filesz;
+			} else {
+				Elf32_Phdr p;
+				if (pread(fd, &p, sizeof(p), at) != (ssize_t)sizeof(p))
+					break;
+				type = p.p_type, off = p.p_offset, size = p.p_filesz;
+			}
+			if (type != PT_INTERP)
+				continue;
+			if (size == 0 || size >= len)
+				break;
+			if (pread(fd, interp, size, (off_t)off) == (ssize_t)size) {
+				interp[size] = '\0';
+				interp[strcspn(interp, "\n")] = '\0';
+				rc = interp[0] == '/';
+			}
+			break;
+		}
+	}
+	close(fd);
+	return rc;
+}
+
+/* Run "INTERP BINARY" with LD_TRACE_LOADED_OBJECTS=1: ld.so lists what it
+ * would map and exits without running the program (what ldd does). */
+static int trace_libs(struct action *a, const char *interp, const char *bin,
+		      char *err, size_t errlen)
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -errno;
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	char *argv[] = { (char *)interp, (char *)bin, NULL };
+	/* the samples' environment (LD_LIBRARY_PATH and all) plus the switch */
+	size_t ne = 0;
+	while (environ[ne])
+		ne++;
+	char **envp = calloc(ne + 2, sizeof(*envp));
+	if (!envp) {
+		posix_spawn_file_actions_destroy(&fa);
+		close(p[0]);
+		close(p[1]);
+		return -ENOMEM;
+	}
+	size_t k = 0;
+	envp[k++] = (char *)"LD_TRACE_LOADED_OBJECTS=1";
+	for (size_t i = 0; i < ne; i++)
+		if (strncmp(environ[i], "LD_TRACE_", 9) != 0)
+			envp[k++] = environ[i];
+	envp[k] = NULL;
+	pid_t pid;
+	int rc = -posix_spawn(&pid, interp, &fa, NULL, argv, envp);
+	free(envp);
+	posix_spawn_file_actions_destroy(&fa);
+	close(p[1]);
+	if (rc) {
+		close(p[0]);
+		return fail(rc, err, errlen, "exec: cannot run %s to list libraries: %s",
+			    interp, strerror(-rc));
+	}
+	char out[16384];
+	size_t n = 0;
+	ssize_t r;
+	while (n + 1 < sizeof(out) && ((r = read(p[0], out + n, sizeof(out) - 1 - n)) > 0 ||
+				       (r < 0 && errno == EINTR)))
+		n += r > 0 ? (size_t)r : 0;
+	out[n] = '\0';
+	close(p[0]);
+	int st;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		return fail(-ENOEXEC, err, errlen, "exec: %s cannot load %s "
+			    "(a library is missing?)", interp, bin);
+	char *save = NULL;
+	for (char *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *arrow = strstr(line, "=> ");
+		char *path = arrow ? arrow + 3 : line + strspn(line, " \t");
+		if (strstr(line, "not found"))
+			return fail(-ENOENT, err, errlen, "exec: %s needs %s", bin, line);
+		if (*path != '/')
+			continue;          /* linux-vdso.so.1: not a file */
+		char *end = strstr(path, " (0x");
+		if (end)
+			*end = '\0';
+		char real[PATH_MAX];
+		if (realpath(path, real) && (rc = add_file(a, real)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int prepare_exec(struct action *a, char *err, size_t errlen)
+{
+	const char *cmd = a->cfg.exec_cmd ? a->cfg.exec_cmd : DEFAULT_EXEC;
+	a->argv = split_words(cmd);
+	if (!a->argv || !a->argv[0])
+		return fail(-EINVAL, err, errlen, "exec: empty command");
+	char bin[PATH_MAX], interp[PATH_MAX];
+	int rc = find_in_path(a->argv[0], bin, sizeof(bin));
+	if (rc < 0)
+		return fail(rc, err, errlen, "exec: cannot find program '%s' in PATH", a->argv[0]);
+	free(a->argv[0]);
+	if (!(a->argv[0] = strdup(bin)) || (rc = add_file(a, bin)) < 0)
+		return -ENOMEM;
+	snprintf(a->path, sizeof(a->path), "%s", bin);
+	rc = elf_interp(bin, interp, sizeof(interp));
+	if (rc == 2) {   /* script: its interpreter and that one's libraries */
+		char ibin[PATH_MAX];
+		if (find_in_path(interp, ibin, sizeof(ibin)) < 0 || add_file(a, ibin) < 0)
+			return fail(-ENOENT, err, errlen, "exec: %s: interpreter %s not found",
+				    bin, interp);
+		snprintf(bin, sizeof(bin), "%s", ibin);
+		rc = elf_interp(bin, interp, sizeof(interp));
+	}
+	if (rc == 1 && (rc = trace_libs(a, interp, bin, err, errlen)) < 0)
+		return rc;
+	return 0;
+}
+
+static int mkdir_p1(const char *path)
+{
+	return mkdir(path, 0700) < 0 && errno != EEXIST ? -errno : 0;
+}
+
+static int prepare_ls(struct action *a, const char *workdir)
+{
+	snprintf(a->path, sizeof(a->path), "%s/tree", workdir);
+	int rc = mkdir_p1(a->path);
+	unsigned files = a->cfg.ls_files;
+	unsigned leaves = (files + LS_PER_DIR - 1) / LS_PER_DIR;
+	unsigned made = 0, dirs = 0;
+	for (unsigned leaf = 0; rc == 0 && leaf < leaves; leaf++) {
+		char p[PATH_MAX + 48];
+		snprintf(p, sizeof(p), "%s/d%03u", a->path, leaf / LS_PER_DIR);
+		if (leaf % LS_PER_DIR == 0) {
+			if ((rc = mkdir_p1(p)) < 0)
+				break;
+			dirs++;
+		}
+		snprintf(p, sizeof(p), "%s/d%03u/s%u", a->path, leaf / LS_PER_DIR,
+			 leaf % LS_PER_DIR);
+		if ((rc = mkdir_p1(p)) < 0)
+			break;
+		dirs++;
+		for (unsigned f = 0; f < LS_PER_DIR && made < files; f++, made++) {
+			char fp[PATH_MAX + 64];
+			snprintf(fp, sizeof(fp), "%s/f%u", p, f);
+			int fd = open(fp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+			if (fd < 0) {
+				rc = -errno;
+				break;
+			}
+			/* a little data, as real files have */
+			if (write(fd, fp, strlen(fp)) < 0)
+				rc = -errno;
+			close(fd);
+		}
+	}
+	a->ls_expect = made + dirs;
+	return rc;
+}
+
+static int make_file(const char *path, uint64_t size, uint64_t seed)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	unsigned char *buf = malloc(MiB);
+	int rc = buf ? 0 : -ENOMEM;
+	uint64_t st = seed;
+	for (uint64_t off = 0; rc == 0 && off < size;) {
+		size_t len = size - off < MiB ? (size_t)(size - off) : MiB;
+		for (size_t i = 0; i + 8 <= len; i += 8) {
+			uint64_t r = stats_rand_next(&st);
+			memcpy(buf + i, &r, 8);
+		}
+		ssize_t w = pwrite(fd, buf, len, (off_t)off);
+		if (w < 0 && errno != EINTR)
+			rc = -errno;
+		else if (w > 0)
+			off += (uint64_t)w;
+	}
+	free(buf);
+	if (rc == 0 && fsync(fd) < 0)
+		rc = -errno;
+	close(fd);
+	return rc;
+}
+
+int action_prepare(struct action *a, enum action_kind k, const struct action_config *cfg,
+		   const char *workdir, enum action_evict evict, char *err, size_t errlen)
+{
+	memset(a, 0, sizeof(*a));
+	a->kind = k;
+	a->cfg = *cfg;
+	int rc = 0;
+	switch (k) {
+	case ACTION_EXEC:
+		rc = prepare_exec(a, err, errlen);
+		break;
+	case ACTION_LS:
+		if (cfg->ls_files == 0)
+			return fail(-EINVAL, err, errlen, "ls: the tree needs at least one file");
+		rc = prepare_ls(a, workdir);
+		if (rc < 0)
+			fail(rc, err, errlen, "ls: cannot create the tree in %s: %s", workdir,
+			     strerror(-rc));
+		if (evict != ACTION_EVICT_DROP_CACHES)
+			snprintf(a->note, sizeof(a->note), "warm: dentries and inodes stay "
+				 "cached without --drop-caches (root)");
+		break;
+	case ACTION_SSH:
+		if (cfg->ssh_region > cfg->ssh_file || cfg->ssh_bs_lo == 0 ||
+		    cfg->ssh_bs_hi > cfg->ssh_region || cfg->ssh_bs_lo > cfg->ssh_bs_hi)
+			return fail(-EINVAL, err, errlen, "ssh-like: need 0 < bs <= region <= file");
+		snprintf(a->path, sizeof(a->path), "%s/ssh-like.dat", workdir);
+		rc = make_file(a->path, cfg->ssh_file, 0x55aa);
+		if (rc == 0)
+			rc = add_file(a, a->path);
+		if (rc < 0)
+			fail(rc, err, errlen, "ssh-like: cannot write %s: %s", a->path, strerror(-rc));
+		break;
+	case ACTION_SAVE:
+		snprintf(a->path, sizeof(a->path), "%s/save.dat", workdir);
+		rc = make_file(a->path, cfg->save_size, 0x5a5e);
+		if (rc == 0)
+			rc = add_file(a, a->path);
+		if (rc < 0)
+			fail(rc, err, errlen, "save: cannot write %s: %s", a->path, strerror(-rc));
+		break;
+	case ACTION_KIND_COUNT:
+		return -EINVAL;
+	}
+	if (rc < 0)
+		return rc;
+	/* Which files does eviction fail on (mapped by running processes, or
+	 * dirty)?  Those are excluded from the cold check and named. */
+	size_t o = strlen(a->note);
+	for (size_t i = 0; i < a->n_files; i++) {
+		evict_file(a->files[i]);
+		if (action_resident_pages(a->files[i]) > 0) {
+			a->pinned[i] = 1;
+			const char *base = strrchr(a->files[i], '/');
+			base = base ? base + 1 : a->files[i];
+			if (o + strlen(base) + 64 < sizeof(a->note))
+				o += (size_t)snprintf(a->note + o, sizeof(a->note) - o, "%s%s",
+						      o ? ", " : "stays cached (mapped by running "
+						      "processes): ", base);
+		}
+	}
+	return 0;
+}
+
+/* ---- the sample process ---- */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int walk(int dfd, unsigned *count)
+{
+	DIR *d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
+		return -errno;
+	}
+	int rc = 0;
+	struct dirent *e;
+	while (rc == 0 && (errno = 0, e = readdir(d))) {
+		if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
+			continue;
+		struct stat st;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			rc = -errno;
+			break;
+		}
+		(*count)++;
+		if (S_ISDIR(st.st_mode)) {
+			int sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			rc = sub < 0 ? -errno : walk(sub, count);
+		}
+	}
+	if (rc == 0 && errno)
+		rc = -errno;
+	closedir(d);
+	return rc;
+}
+
+static int do_ls(const struct action *a)
+{
+	unsigned count = 0;
+	int fd = open(a->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	int rc = walk(fd, &count);
+	if (rc < 0)
+		return -rc;
+	return count == a->ls_expect ? 0 : EUCLEAN;
+}
+
+struct chunk {
+	uint64_t off, len;
+};
+
+static int do_ssh(const struct action *a, uint64_t *t0)
+{
+	const struct action_config *c = &a->cfg;
+	size_t max = (size_t)(c->ssh_region / c->ssh_bs_lo) + 1, n = 0;
+	struct chunk *ch = malloc(max * sizeof(*ch));
+	void *buf = NULL;
+	if (!ch || posix_memalign(&buf, 4096, c->ssh_bs_hi)) {
+		free(ch);
+		return ENOMEM;
+	}
+	uint64_t rng = now_ns() ^ (uint64_t)getpid() << 20;
+	uint64_t g = c->ssh_bs_lo % 4096 == 0 ? 4096 : 512;
+	/* cover the region once, like fio's random map */
+	for (uint64_t off = 0; off < c->ssh_region && n < max; n++) {
+		uint64_t len = c->ssh_bs_lo + stats_rand_range(&rng, 0, (c->ssh_bs_hi - c->ssh_bs_lo) / g) * g;
+		if (len > c->ssh_region - off)
+			len = c->ssh_region - off;
+		ch[n] = (struct chunk){ off, len };
+		off += len;
+	}
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)stats_rand_range(&rng, 0, i - 1);
+		struct chunk t = ch[i - 1];
+		ch[i - 1] = ch[j];
+		ch[j] = t;
+	}
+	*t0 = now_ns();
+	int rc = 0;
+	int fd = open(a->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		rc = errno;
+	else
+		posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);   /* as fio does */
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		ssize_t r = pread(fd, buf, ch[i].len, (off_t)ch[i].off);
+		if (r < 0 && errno == EINTR)
+			i--;
+		else if (r < 0)
+			rc = errno;
+		else if ((uint64_t)r != ch[i].len)
+			rc = EIO;
+	}
+	if (fd >= 0)
+		close(fd);
+	free(ch);
+	free(buf);
+	return rc;
+}
+
+static int do_save(const struct action *a)
+{
+	size_t n = (size_t)a->cfg.save_size;
+	char *buf = malloc(n ? n : 1);
+	if (!buf)
+		return ENOMEM;
+	memset(buf, 's', n);
+	int rc = 0;
+	int fd = open(a->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		rc = errno;
+	for (size_t off = 0; rc == 0 && off < n;) {
+		ssize_t w = write(fd, buf + off, n - off);
+		if (w < 0 && errno != EINTR)
+			rc = errno;
+		else if (w > 0)
+			off += (size_t)w;
+	}
+	if (rc == 0 && fsync(fd) < 0)
+		rc = errno;
+	if (fd >= 0 && close(fd) < 0 && rc == 0)
+		rc = errno;
+	free(buf);
+	return rc;
+}
+
+static int do_exec(const struct action *a)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	pid_t pid;
+	int rc = posix_spawn(&pid, a->argv[0], &fa, NULL, a->argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc)
+		return rc;
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return errno;
+	if (WIFSIGNALED(st))
+		return 1000 + 128 + WTERMSIG(st);
+	return WEXITSTATUS(st) ? 1000 + WEXITSTATUS(st) : 0;
+}
+
+static void __attribute__((noreturn)) sample_main(const struct action *a,
+						  enum action_evict evict, int wfd)
+{
+	struct action_result r = { 0 };
+	int cold = 1;
+	if (evict == ACTION_EVICT_DROP_CACHES)
+		cold = sysfs_write("/proc/sys/vm/drop_caches",
+				   a->kind == ACTION_LS ? "3" : "1") == 0;
+	else if (a->kind == ACTION_LS)
+		cold = 0;
+	for (size_t i = 0; i < a->n_files; i++) {
+		evict_file(a->files[i]);
+		if (!a->pinned[i] && action_resident_pages(a->files[i]) != 0)
+			cold = 0;
+	}
+	r.cold = cold;
+	uint64_t t0 = now_ns();
+	/* First record: eviction done, the timed part begins (the watchdog
+	 * needs the cold flag even if the action never finishes). */
+	r.t_start_ns = t0;
+	r.dur_ns = UINT64_MAX;
+	ssize_t w;
+	do
+		w = write(wfd, &r, sizeof(r));
+	while (w < 0 && errno == EINTR);
+	switch (a->kind) {
+	case ACTION_EXEC: r.err = do_exec(a); break;
+	case ACTION_LS: r.err = do_ls(a); break;
+	case ACTION_SSH: r.err = do_ssh(a, &t0); break;
+	case ACTION_SAVE: r.err = do_save(a); break;
+	case ACTION_KIND_COUNT: r.err = EINVAL; break;
+	}
+	uint64_t t1 = now_ns();
+	r.t_start_ns = t0;
+	r.dur_ns = t1 - t0;
+	do
+		w = write(wfd, &r, sizeof(r));
+	while (w < 0 && errno == EINTR);
+	_exit(0);
+}
+
+int action_sample_start(const struct action *a, enum action_evict evict, pid_t *pidp, int *fdp)
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -errno;
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(p[0]);
+		close(p[1]);
+		return -e;
+	}
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
+		setpgid(0, 0);   /* the watchdog kills the whole group */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_IGN);
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		/* fd 3 is the result pipe; the program exec samples start
+		 * must not inherit it */
+		if (dup2(p[1], 3) < 0 || fcntl(3, F_SETFD, FD_CLOEXEC) < 0)
+			_exit(1);
+		close_range(4, ~0u, 0);
+		sample_main(a, evict, 3);
+	}
+	/* Also from the parent, so kill(-pid) works even before the child
+	 * ran setpgid (EACCES after its exec is harmless). */
+	setpgid(pid, pid);
+	close(p[1]);
+	*pidp = pid;
+	*fdp = p[0];
+	return 0;
+}
+
+int action_sample_read(int fd, struct action_result *out)
+{
+	for (;;) {
+		ssize_t r = read(fd, out, sizeof(*out));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		return r == (ssize_t)sizeof(*out);
+	}
+}
+
+void action_free(struct action *a)
+{
+	free_strv(a->argv);
+	for (size_t i = 0; i < a->n_files; i++)
+		free(a->files[i]);
+	free(a->files);
+	free(a->pinned);
+	memset(a, 0, sizeof(*a));
+}

@@ -1,0 +1,93 @@
+/* action — interactive actions timed with cold caches, each sample in a
+ * freshly forked process (I/O schedulers treat new processes specially; a
+ * long-lived thread would lie).
+ *
+ *  exec      start a real program and wait for it; its binary and shared
+ *            libraries (resolved as ld.so does, LD_TRACE_LOADED_OBJECTS)
+ *            are evicted first
+ *  ls        readdir + fstatat over a tree brisk creates (2000 files)
+ *  ssh-like  random 4k-44k reads covering a 2 MiB region of a 30 MiB file
+ *            once, in random order (fio rw=randread bsrange=4k-44k size=2m)
+ *  save      write a 4 KiB file and fsync it
+ *
+ * Contract:
+ *  - Files are created only under the work directory passed in.
+ *  - Eviction: POSIX_FADV_DONTNEED on every touched file (default), or with
+ *    ACTION_EVICT_DROP_CACHES /proc/sys/vm/drop_caches: "1" for file data,
+ *    "3" (pages + dentries/inodes) for ls.  Never preceded by sync.
+ *  - Each sample says whether it was cold, checked not assumed: for files,
+ *    mincore() after eviction must show no resident page (files that stay
+ *    resident because running processes map them, found at prepare time, are
+ *    named in the note and excluded); ls is cold only when dentries and
+ *    inodes were dropped.
+ *  - The timed region excludes the eviction and the fork; exec includes
+ *    posix_spawn() to the program's exit.
+ *  - Times are CLOCK_MONOTONIC nanoseconds.
+ */
+#ifndef BRISK_ACTION_H
+#define BRISK_ACTION_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+enum action_kind {
+	ACTION_EXEC,
+	ACTION_LS,
+	ACTION_SSH,
+	ACTION_SAVE,
+	ACTION_KIND_COUNT
+};
+
+enum action_evict {
+	ACTION_EVICT_FADVISE,
+	ACTION_EVICT_DROP_CACHES,
+};
+
+struct action_config {
+	const char *exec_cmd;       /* NULL: the default program */
+	unsigned ls_files;          /* 2000 */
+	uint64_t ssh_file, ssh_region, ssh_bs_lo, ssh_bs_hi;
+	uint64_t save_size;         /* 4096 */
+};
+
+struct action_result {
+	uint64_t t_start_ns;        /* when the timed part began */
+	uint64_t dur_ns;
+	int32_t cold;               /* 1 cold, 0 warm */
+	int32_t err;                /* 0, errno, or 1000+exit status (exec) */
+};
+
+struct action {
+	enum action_kind kind;
+	struct action_config cfg;
+	char path[PATH_MAX];        /* ls: tree root; ssh/save: the file */
+	char **argv;                /* exec */
+	char **files;               /* evicted before each sample */
+	unsigned char *pinned;      /* per file: resident despite eviction */
+	size_t n_files;
+	unsigned ls_expect;         /* entries the walk must see */
+	char note[384];             /* what could not be made cold, and why */
+};
+
+void action_config_default(struct action_config *c);
+const char *action_kind_name(enum action_kind k);
+/* "exec,ls,ssh-like,save" (also "ssh", "all") -> bit mask of kinds. */
+int action_parse_list(const char *text, unsigned *mask, char *err, size_t errlen);
+/* Create the action's files under workdir, resolve the program and its
+ * libraries.  0, or -errno with a message in err. */
+int action_prepare(struct action *a, enum action_kind k, const struct action_config *cfg,
+		   const char *workdir, enum action_evict evict, char *err, size_t errlen);
+/* Fork a sample.  *fd is the pipe its records arrive on: first one with
+ * dur_ns == UINT64_MAX when eviction is done and timing starts (cold is
+ * known), then the final one; EOF without the final one: the sample died. */
+int action_sample_start(const struct action *a, enum action_evict evict,
+			pid_t *pid, int *fd);
+/* Read the result; 1 when read, 0 on EOF without one, -errno. */
+int action_sample_read(int fd, struct action_result *out);
+/* Pages of a file resident in the page cache, or -errno. */
+long action_resident_pages(const char *path);
+void action_free(struct action *a);
+
+#endif

@@ -1,0 +1,334 @@
+#include "cmd_run.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "parse.h"
+#include "report.h"
+#include "session.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: brisk run [DIR] [options]\n"
+		"\n"
+		"Start a background load on the file system behind DIR (default: the\n"
+		"current directory) and time interactive actions with cold caches, idle\n"
+		"first, then under load.  Files go only into DIR/.brisk-XXXXXX, removed at\n"
+		"the end (also on SIGINT, SIGTERM, SIGHUP, which still print the report).\n"
+		"With no options: one buffered writer + the four actions, at most 60s.\n"
+		"\n"
+		"  -l, --load SPEC        add a load (repeatable; default seq-write):\n"
+		"                         KIND[:count=N,bs=SIZE[-SIZE],size=S,total=S,rate=S,\n"
+		"                         fsync=S,direct,ionice=rt|be|idle[/0-7]]; KIND is\n"
+		"                         seq-write seq-read rand-read rand-write fsync-heavy\n"
+		"      --no-load          idle baseline only\n"
+		"  -a, --actions LIST     exec,ls,ssh-like,save (default: all)\n"
+		"      --exec CMD         program the exec action starts (default 'ls --version')\n"
+		"      --ls-files N       files in the ls tree (default 2000)\n"
+		"  -i, --idle-samples N   idle samples per action (default 5)\n"
+		"  -n, --samples N        loaded samples per action and epoch (default 10)\n"
+		"      --idle-max T       idle phase at most T (default 10s; 0 = no limit)\n"
+		"      --warmup T         warm-up at most T (default 5s; ends after 1s once\n"
+		"                         writeback is under way)\n"
+		"  -d, --duration T       loaded phase at most T (default 30s; 0 = no limit)\n"
+		"      --interval T       mean pause between samples (default 200ms)\n"
+		"      --jitter PCT       pause varies by +-PCT %% (default 50)\n"
+		"      --timeout T        a sample past T is killed, counted as a timeout (60s)\n"
+		"      --max-time T       end the whole run after T (default 60s unless a\n"
+		"                         phase option is given; 0 = no limit)\n"
+		"      --tick T           system sampling period (default 1s)\n"
+		"      --drop-caches      evict with /proc/sys/vm/drop_caches (root; makes ls cold)\n"
+		"      --floor SIZE|PCT%%  free space writers leave (default: max(5%%, 2GiB));\n"
+		"                         0 = none: writers end on ENOSPC\n"
+		"      --seed N           seed for jitter and offsets\n"
+		"  -j, --json FILE        every figure and raw sample as JSON ('-' = stdout)\n"
+		"      --csv FILE         raw samples as CSV ('-' = stdout)\n"
+		"  -q, --quiet            no progress on stderr\n"
+		"  -h, --help             this text\n"
+		"\n"
+		"T is a duration (500ms, 20s, 2m).  See brisk-run(1).\n");
+}
+
+enum {
+	OPT_NO_LOAD = 256, OPT_EXEC, OPT_LS_FILES, OPT_IDLE_MAX, OPT_WARMUP, OPT_INTERVAL,
+	OPT_JITTER, OPT_TIMEOUT, OPT_MAX_TIME, OPT_TICK, OPT_DROP, OPT_FLOOR, OPT_SEED, OPT_CSV,
+};
+
+static const struct option longopts[] = {
+	{ "load", required_argument, NULL, 'l' },
+	{ "no-load", no_argument, NULL, OPT_NO_LOAD },
+	{ "actions", required_argument, NULL, 'a' },
+	{ "exec", required_argument, NULL, OPT_EXEC },
+	{ "ls-files", required_argument, NULL, OPT_LS_FILES },
+	{ "idle-samples", required_argument, NULL, 'i' },
+	{ "samples", required_argument, NULL, 'n' },
+	{ "idle-max", required_argument, NULL, OPT_IDLE_MAX },
+	{ "warmup", required_argument, NULL, OPT_WARMUP },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "jitter", required_argument, NULL, OPT_JITTER },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
+	{ "tick", required_argument, NULL, OPT_TICK },
+	{ "drop-caches", no_argument, NULL, OPT_DROP },
+	{ "floor", required_argument, NULL, OPT_FLOOR },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "json", required_argument, NULL, 'j' },
+	{ "csv", required_argument, NULL, OPT_CSV },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int bad(const char *opt, const char *val, const char *want)
+{
+	fprintf(stderr, "brisk run: %s '%s': %s\n", opt, val, want);
+	return 2;
+}
+
+static int get_count(const char *opt, const char *v, int64_t min, int64_t max, unsigned *out)
+{
+	int64_t n;
+	if (parse_int(v, min, max, &n) < 0) {
+		char want[64];
+		snprintf(want, sizeof(want), "expected a whole number %lld..%lld",
+			 (long long)min, (long long)max);
+		return bad(opt, v, want);
+	}
+	*out = (unsigned)n;
+	return 0;
+}
+
+static int get_time(const char *opt, const char *v, uint64_t *out)
+{
+	return parse_duration(v, out) < 0 ? bad(opt, v, "expected a duration such as 500ms, "
+						"20s or 2m") : 0;
+}
+
+static int get_floor(const char *v, struct session_config *c)
+{
+	size_t n = strlen(v);
+	if (n > 1 && v[n - 1] == '%') {
+		char buf[32];
+		char *end;
+		if (n >= sizeof(buf))
+			return bad("--floor", v, "too long");
+		memcpy(buf, v, n - 1);
+		buf[n - 1] = '\0';
+		double p = strtod(buf, &end);
+		if (*end || !(p >= 0 && p < 100))
+			return bad("--floor", v, "expected a percentage below 100%");
+		c->floor_pct = p;
+		c->floor_min = 0;
+		c->floor_bytes = 0;
+		c->no_floor = p == 0;
+		return 0;
+	}
+	uint64_t b;
+	if (parse_size(v, &b) < 0)
+		return bad("--floor", v, "expected a size (2g) or a percentage (5%)");
+	c->floor_bytes = b;
+	c->no_floor = b == 0;     /* writers end on ENOSPC */
+	return 0;
+}
+
+struct progress {
+	struct session *s;
+	int shown;
+};
+
+static void show_progress(void *ctx)
+{
+	struct progress *p = ctx;
+	size_t done, planned;
+	uint64_t eta;
+	session_progress(p->s, &done, &planned, &eta);
+	fprintf(stderr, "\r\033[K%-8s samples %zu/%zu  ETA %.0fs", session_phase_name(p->s->phase),
+		done, planned, (double)eta / 1e9);
+	p->shown = 1;
+}
+
+int cmd_run_main(int argc, char **argv)
+{
+	struct session_config c;
+	session_config_default(&c);
+	const char *json = NULL, *csv = NULL;
+	int quiet = 0, user_loads = 0, no_load = 0, phase_opt = 0, max_time_set = 0, rc;
+	char err[512];
+
+	optind = 1;
+	int opt;
+	while ((opt = getopt_long(argc, argv, "l:a:i:n:d:j:qh", longopts, NULL)) != -1) {
+		rc = 0;
+		switch (opt) {
+		case 'l':
+			if (!user_loads)
+				c.n_loads = 0;
+			user_loads = 1;
+			if (c.n_loads == SESSION_MAX_LOAD_SPECS) {
+				fprintf(stderr, "brisk run: at most %d --load options\n",
+					SESSION_MAX_LOAD_SPECS);
+				return 2;
+			}
+			if (load_spec_parse(optarg, &c.loads[c.n_loads], err, sizeof(err)) < 0) {
+				fprintf(stderr, "brisk run: --load: %s\n", err);
+				return 2;
+			}
+			c.n_loads++;
+			break;
+		case OPT_NO_LOAD:
+			no_load = 1;
+			break;
+		case 'a':
+			if (action_parse_list(optarg, &c.actions, err, sizeof(err)) < 0) {
+				fprintf(stderr, "brisk run: --actions: %s\n", err);
+				return 2;
+			}
+			break;
+		case OPT_EXEC:
+			c.action.exec_cmd = optarg;
+			break;
+		case OPT_LS_FILES:
+			rc = get_count("--ls-files", optarg, 1, 1000000, &c.action.ls_files);
+			break;
+		case 'i':
+			rc = get_count("--idle-samples", optarg, 0, 1000000, &c.idle_samples);
+			phase_opt = 1;
+			break;
+		case 'n':
+			rc = get_count("--samples", optarg, 1, 1000000, &c.loaded_samples);
+			phase_opt = 1;
+			break;
+		case OPT_IDLE_MAX:
+			rc = get_time("--idle-max", optarg, &c.idle_max_ns);
+			phase_opt = 1;
+			break;
+		case OPT_WARMUP:
+			rc = get_time("--warmup", optarg, &c.warmup_max_ns);
+			if (!rc && c.warmup_min_ns > c.warmup_max_ns)
+				c.warmup_min_ns = c.warmup_max_ns;
+			break;
+		case 'd':
+			rc = get_time("--duration", optarg, &c.loaded_max_ns);
+			phase_opt = 1;
+			break;
+		case OPT_INTERVAL:
+			rc = get_time("--interval", optarg, &c.interval_ns);
+			break;
+		case OPT_JITTER:
+			rc = get_count("--jitter", optarg, 0, 100, &c.jitter_pct);
+			break;
+		case OPT_TIMEOUT:
+			rc = get_time("--timeout", optarg, &c.timeout_ns);
+			if (!rc && !c.timeout_ns)
+				rc = bad("--timeout", optarg, "must be above zero");
+			break;
+		case OPT_MAX_TIME:
+			rc = get_time("--max-time", optarg, &c.max_time_ns);
+			max_time_set = 1;
+			break;
+		case OPT_TICK:
+			rc = get_time("--tick", optarg, &c.tick_ns);
+			if (!rc && c.tick_ns < 10000000)
+				rc = bad("--tick", optarg, "must be at least 10ms");
+			break;
+		case OPT_DROP:
+			c.evict = ACTION_EVICT_DROP_CACHES;
+			break;
+		case OPT_FLOOR:
+			rc = get_floor(optarg, &c);
+			break;
+		case OPT_SEED: {
+			int64_t n;
+			if (parse_int(optarg, 0, INT64_MAX, &n) < 0)
+				rc = bad("--seed", optarg, "expected a whole number");
+			c.seed = (uint64_t)n;
+			break;
+		}
+		case 'j':
+			json = optarg;
+			break;
+		case OPT_CSV:
+			csv = optarg;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+		if (rc)
+			return rc;
+	}
+	if (optind < argc - 1) {
+		fprintf(stderr, "brisk run: one directory only ('%s' is extra)\n", argv[optind + 1]);
+		return 2;
+	}
+	if (optind < argc) {
+		if (strlen(argv[optind]) >= sizeof(c.dir))
+			return bad("DIR", argv[optind], "path too long");
+		snprintf(c.dir, sizeof(c.dir), "%s", argv[optind]);
+	}
+	if (no_load) {
+		if (user_loads) {
+			fprintf(stderr, "brisk run: --no-load and --load exclude each other\n");
+			return 2;
+		}
+		c.n_loads = 0;
+	}
+	if (!max_time_set && phase_opt)
+		c.max_time_ns = 0;
+	if (json && csv && strcmp(json, "-") == 0 && strcmp(csv, "-") == 0) {
+		fprintf(stderr, "brisk run: --json and --csv cannot both go to stdout\n");
+		return 2;
+	}
+
+	struct session *s;
+	rc = session_create(&c, &s, err, sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "brisk run: %s\n", err);
+		return rc == -EINVAL || rc == -ENOENT || rc == -ENOTDIR || rc == -EACCES ||
+		       rc == -EPERM || rc == -EROFS ? 2 : 1;
+	}
+	struct progress prog = { s, 0 };
+	if (!quiet && isatty(STDERR_FILENO))
+		session_on_tick(s, show_progress, &prog);
+	rc = session_run(s, err, sizeof(err));
+	if (prog.shown)
+		fprintf(stderr, "\r\033[K");
+	int status = 0;
+	if (rc < 0) {
+		fprintf(stderr, "brisk run: %s\n", err);
+		status = 1;
+	}
+	if (rc < 0 && !s->t_idle_start) {   /* nothing was measured */
+		session_free(s);
+		return 1;
+	}
+	if (!(json && strcmp(json, "-") == 0) && !(csv && strcmp(csv, "-") == 0))
+		report_text(stdout, s);
+	if (json && report_json(s, json, err, sizeof(err)) < 0) {
+		fprintf(stderr, "brisk run: --json %s\n", err);
+		status = 1;
+	}
+	if (csv && report_csv(s, csv, err, sizeof(err)) < 0) {
+		fprintf(stderr, "brisk run: --csv %s\n", err);
+		status = 1;
+	}
+	if (fflush(stdout) != 0)
+		status = 1;
+	if (!status && s->stop_signal)
+		status = 128 + s->stop_signal;
+	session_free(s);
+	return status;
+}

@@ -1,0 +1,652 @@
+#include "load.h"
+#include "parse.h"
+#include "stats.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MiB (1024ull * 1024)
+#define FLOOR_CHECK (8 * MiB)   /* statvfs() every 8 MiB written */
+
+/* include/uapi/linux/ioprio.h */
+#define IOPRIO_CLASS_SHIFT 13
+#define IOPRIO_WHO_PROCESS 1
+
+struct load_msg {
+	uint64_t t_ns;
+	uint64_t bytes;
+	uint64_t worst_ns;       /* since the previous message */
+	uint64_t worst_at_ns;
+	int32_t end;             /* enum load_end; LOAD_RUNNING while going */
+	int32_t err;
+};
+
+static const char *const kind_names[LOAD_KIND_COUNT] = {
+	[LOAD_SEQ_WRITE] = "seq-write",
+	[LOAD_SEQ_READ] = "seq-read",
+	[LOAD_RAND_READ] = "rand-read",
+	[LOAD_RAND_WRITE] = "rand-write",
+	[LOAD_FSYNC_WRITE] = "fsync-heavy",
+};
+
+const char *load_kind_name(enum load_kind k)
+{
+	return (unsigned)k < LOAD_KIND_COUNT ? kind_names[k] : "?";
+}
+
+const char *load_end_name(enum load_end e)
+{
+	switch (e) {
+	case LOAD_RUNNING: return "running";
+	case LOAD_END_STOPPED: return "stopped";
+	case LOAD_END_DONE: return "done";
+	case LOAD_END_FLOOR: return "free-space floor";
+	case LOAD_END_ENOSPC: return "ENOSPC";
+	case LOAD_END_EDQUOT: return "EDQUOT";
+	case LOAD_END_ERROR: return "I/O error";
+	case LOAD_END_DIED: return "died";
+	}
+	return "?";
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int is_writer(enum load_kind k)
+{
+	return k == LOAD_SEQ_WRITE || k == LOAD_RAND_WRITE || k == LOAD_FSYNC_WRITE;
+}
+
+static int needs_file(enum load_kind k)
+{
+	return k == LOAD_SEQ_READ || k == LOAD_RAND_READ || k == LOAD_RAND_WRITE;
+}
+
+static void spec_defaults(struct load_spec *s, enum load_kind k)
+{
+	*s = (struct load_spec){ .kind = k, .count = 1, .ioprio_class = -1 };
+	switch (k) {
+	case LOAD_SEQ_WRITE:
+		s->bs_lo = s->bs_hi = MiB;
+		break;
+	case LOAD_SEQ_READ:
+		s->bs_lo = s->bs_hi = MiB;
+		s->size = 256 * MiB;
+		break;
+	case LOAD_RAND_READ:
+	case LOAD_RAND_WRITE:
+		s->bs_lo = s->bs_hi = 4096;
+		s->size = 256 * MiB;
+		break;
+	case LOAD_FSYNC_WRITE:
+		s->bs_lo = s->bs_hi = 4096;
+		s->size = 64 * MiB;
+		s->fsync_every = 4096;
+		break;
+	case LOAD_KIND_COUNT:
+		break;
+	}
+}
+
+static int __attribute__((format(printf, 3, 4)))
+fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static int parse_ionice(const char *v, struct load_spec *s)
+{
+	static const char *const names[] = { "none", "rt", "be", "idle" };
+	char cls[16];
+	const char *slash = strchr(v, '/');
+	size_t n = slash ? (size_t)(slash - v) : strlen(v);
+	if (n == 0 || n >= sizeof(cls))
+		return -EINVAL;
+	memcpy(cls, v, n);
+	cls[n] = '\0';
+	int c = -1;
+	for (int i = 1; i < 4; i++)
+		if (strcasecmp(cls, names[i]) == 0)
+			c = i;
+	if (c < 0) {
+		int64_t x;
+		if (parse_int(cls, 1, 3, &x) < 0)
+			return -EINVAL;
+		c = (int)x;
+	}
+	int64_t level = 4;   /* the kernel's default best-effort level */
+	if (slash && parse_int(slash + 1, 0, 7, &level) < 0)
+		return -EINVAL;
+	if (c == 3)
+		level = 0;
+	s->ioprio_class = c;
+	s->ioprio_level = (int)level;
+	return 0;
+}
+
+int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t errlen)
+{
+	char buf[512];
+	if (strlen(text) >= sizeof(buf))
+		return fail(err, errlen, "load '%.60s...': too long", text);
+	strcpy(buf, text);
+	char *opts = strchr(buf, ':');
+	if (opts)
+		*opts++ = '\0';
+	int kind = -1;
+	for (int i = 0; i < LOAD_KIND_COUNT; i++)
+		if (strcmp(buf, kind_names[i]) == 0)
+			kind = i;
+	if (kind < 0)
+		return fail(err, errlen, "load '%s': unknown kind '%s' (seq-write, seq-read, "
+			    "rand-read, rand-write, fsync-heavy)", text, buf);
+	struct load_spec s;
+	spec_defaults(&s, (enum load_kind)kind);
+	char *save = NULL;
+	for (char *kv = opts ? strtok_r(opts, ",", &save) : NULL; kv;
+	     kv = strtok_r(NULL, ",", &save)) {
+		char *val = strchr(kv, '=');
+		if (val)
+			*val++ = '\0';
+		int rc = 0;
+		int64_t n;
+		if (strcmp(kv, "direct") == 0 && !val) {
+			s.direct = 1;
+		} else if (!val) {
+			return fail(err, errlen, "load '%s': '%s' needs a value (key=value)", text, kv);
+		} else if (strcmp(kv, "count") == 0) {
+			rc = parse_int(val, 1, 256, &n);
+			s.count = (unsigned)n;
+		} else if (strcmp(kv, "bs") == 0) {
+			rc = parse_size_range(val, &s.bs_lo, &s.bs_hi);
+			if (rc == 0 && (s.bs_lo == 0 || s.bs_hi > 64 * MiB))
+				rc = -ERANGE;
+		} else if (strcmp(kv, "size") == 0) {
+			rc = parse_size(val, &s.size);
+		} else if (strcmp(kv, "total") == 0) {
+			rc = parse_size(val, &s.total);
+		} else if (strcmp(kv, "rate") == 0) {
+			rc = parse_size(val, &s.rate);
+		} else if (strcmp(kv, "fsync") == 0) {
+			rc = parse_size(val, &s.fsync_every);
+		} else if (strcmp(kv, "direct") == 0) {
+			rc = parse_int(val, 0, 1, &n);
+			s.direct = (int)n;
+		} else if (strcmp(kv, "ionice") == 0) {
+			rc = parse_ionice(val, &s);
+		} else {
+			return fail(err, errlen, "load '%s': unknown option '%s' (count, bs, size, "
+				    "total, rate, fsync, direct, ionice)", text, kv);
+		}
+		if (rc < 0)
+			return fail(err, errlen, "load '%s': bad value for '%s'", text, kv);
+	}
+	if (needs_file(s.kind) && s.size < s.bs_hi)
+		return fail(err, errlen, "load '%s': size must be at least the block size "
+			    "(it is the file %s works on)", text, buf);
+	if (s.size && s.size < s.bs_hi)
+		return fail(err, errlen, "load '%s': size is smaller than bs", text);
+	if (s.direct && (s.bs_lo % 4096 || s.bs_hi % 4096 || s.size % 4096))
+		return fail(err, errlen, "load '%s': direct needs bs and size in multiples "
+			    "of 4k", text);
+	if (!is_writer(s.kind) && s.fsync_every)
+		return fail(err, errlen, "load '%s': fsync applies to writers only", text);
+	*out = s;
+	return 0;
+}
+
+static void fmt_size(char *b, size_t n, uint64_t v)
+{
+	static const char sfx[] = "kmgt";
+	int i = -1;
+	while (v >= 1024 && v % 1024 == 0 && i < 3) {
+		v /= 1024;
+		i++;
+	}
+	if (i < 0)
+		snprintf(b, n, "%llu", (unsigned long long)v);
+	else
+		snprintf(b, n, "%llu%c", (unsigned long long)v, sfx[i]);
+}
+
+void load_spec_format(const struct load_spec *s, char *buf, size_t len)
+{
+	char a[24], b[24];
+	size_t o = 0;
+	fmt_size(a, sizeof(a), s->bs_lo);
+	fmt_size(b, sizeof(b), s->bs_hi);
+	o += (size_t)snprintf(buf + o, len - o, "%s:count=%u,bs=%s", load_kind_name(s->kind),
+			      s->count, a);
+	if (s->bs_hi != s->bs_lo && o < len)
+		o += (size_t)snprintf(buf + o, len - o, "-%s", b);
+	struct { const char *k; uint64_t v; } nums[] = {
+		{ "size", s->size }, { "total", s->total }, { "rate", s->rate },
+		{ "fsync", s->fsync_every },
+	};
+	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+		if (!nums[i].v || o >= len)
+			continue;
+		fmt_size(a, sizeof(a), nums[i].v);
+		o += (size_t)snprintf(buf + o, len - o, ",%s=%s", nums[i].k, a);
+	}
+	if (s->direct && o < len)
+		o += (size_t)snprintf(buf + o, len - o, ",direct");
+	if (s->ioprio_class > 0 && o < len) {
+		static const char *const cn[] = { "", "rt", "be", "idle" };
+		if (s->ioprio_class == 3)
+			snprintf(buf + o, len - o, ",ionice=idle");
+		else
+			snprintf(buf + o, len - o, ",ionice=%s/%d", cn[s->ioprio_class],
+				 s->ioprio_level);
+	}
+}
+
+uint64_t load_spec_prepare_bytes(const struct load_spec *s)
+{
+	return needs_file(s->kind) ? s->size : 0;
+}
+
+int load_avail(const char *dir, uint64_t *out)
+{
+	struct statvfs v;
+	if (statvfs(dir, &v) < 0)
+		return -errno;
+	*out = (uint64_t)v.f_bavail * v.f_frsize;
+	return 0;
+}
+
+int load_floor(const char *dir, double pct, uint64_t min_bytes, uint64_t *out)
+{
+	struct statvfs v;
+	if (statvfs(dir, &v) < 0)
+		return -errno;
+	double size = (double)v.f_blocks * (double)v.f_frsize;
+	uint64_t p = (uint64_t)(size * pct / 100.0);
+	*out = p > min_bytes ? p : min_bytes;
+	return 0;
+}
+
+static void fill_pattern(unsigned char *buf, size_t n, uint64_t seed)
+{
+	/* Incompressible data, so compressing or deduplicating storage
+	 * cannot make the load cheaper than it looks. */
+	uint64_t st = seed;
+	for (size_t i = 0; i + 8 <= n; i += 8) {
+		uint64_t r = stats_rand_next(&st);
+		memcpy(buf + i, &r, 8);
+	}
+}
+
+static int write_all(int fd, const unsigned char *buf, size_t n, off_t off)
+{
+	while (n) {
+		ssize_t w = pwrite(fd, buf, n, off);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		buf += w;
+		n -= (size_t)w;
+		off += w;
+	}
+	return 0;
+}
+
+int load_prepare(struct load *l, const struct load_spec *spec, unsigned index,
+		 const char *workdir)
+{
+	memset(l, 0, sizeof(*l));
+	l->spec = *spec;
+	l->index = index;
+	l->fd = -1;
+	int n = snprintf(l->path, sizeof(l->path), "%s/load-%s-%u", workdir,
+			 load_kind_name(spec->kind), index);
+	if (n < 0 || (size_t)n >= sizeof(l->path))
+		return -ENAMETOOLONG;
+	if (!needs_file(spec->kind))
+		return 0;
+	int fd = open(l->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	size_t chunk = MiB;
+	unsigned char *buf = malloc(chunk);
+	int rc = buf ? 0 : -ENOMEM;
+	if (buf)
+		fill_pattern(buf, chunk, index * 7919u + (unsigned)spec->kind);
+	for (uint64_t off = 0; rc == 0 && off < spec->size; off += chunk) {
+		size_t len = spec->size - off < chunk ? (size_t)(spec->size - off) : chunk;
+		rc = write_all(fd, buf, len, (off_t)off);
+	}
+	free(buf);
+	if (rc == 0 && fsync(fd) < 0)
+		rc = -errno;
+	if (rc == 0)
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	close(fd);
+	return rc;
+}
+
+/* ---- child ---- */
+
+static volatile sig_atomic_t child_stop;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	child_stop = 1;
+}
+
+static void send_msg(int fd, const struct load_msg *m)
+{
+	ssize_t w;
+	do
+		w = write(fd, m, sizeof(*m));
+	while (w < 0 && errno == EINTR);
+}
+
+static enum load_end errno_end(int e)
+{
+	return e == ENOSPC ? LOAD_END_ENOSPC : e == EDQUOT ? LOAD_END_EDQUOT : LOAD_END_ERROR;
+}
+
+static void rate_wait(const struct load_spec *s, uint64_t t0, uint64_t bytes)
+{
+	if (!s->rate)
+		return;
+	uint64_t due = t0 + (uint64_t)((double)bytes / (double)s->rate * 1e9);
+	struct timespec ts = { (time_t)(due / 1000000000ull), (long)(due % 1000000000ull) };
+	while (!child_stop && now_ns() < due &&
+	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+static uint64_t pick_len(const struct load_spec *s, uint64_t *rng)
+{
+	if (s->bs_lo == s->bs_hi)
+		return s->bs_lo;
+	uint64_t g = s->bs_lo % 4096 == 0 ? 4096 : s->bs_lo % 512 == 0 ? 512 : 1;
+	return s->bs_lo + stats_rand_range(rng, 0, (s->bs_hi - s->bs_lo) / g) * g;
+}
+
+static void __attribute__((noreturn)) child_main(struct load *l, int wfd, uint64_t floor,
+						 uint64_t parent)
+{
+	const struct load_spec *s = &l->spec;
+	struct load_msg m = { 0 };
+	int writer = is_writer(s->kind);
+	int random = s->kind == LOAD_RAND_READ || s->kind == LOAD_RAND_WRITE;
+	uint64_t rng = now_ns() ^ ((uint64_t)getpid() << 32) ^ parent;
+
+	if (s->ioprio_class > 0 &&
+	    syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0,
+		    (s->ioprio_class << IOPRIO_CLASS_SHIFT) | s->ioprio_level) < 0) {
+		m.end = LOAD_END_ERROR;
+		m.err = errno;
+		goto out;
+	}
+	int flags = O_CLOEXEC | (s->direct ? O_DIRECT : 0);
+	if (writer)
+		flags |= O_WRONLY | O_CREAT | (s->kind == LOAD_RAND_WRITE ? 0 : O_TRUNC);
+	else
+		flags |= O_RDONLY;
+	int fd = open(l->path, flags, 0600);
+	if (fd < 0) {
+		m.end = errno_end(errno);
+		m.err = errno;
+		goto out;
+	}
+	if (!s->direct)
+		posix_fadvise(fd, 0, 0, random ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
+	void *buf;
+	if (posix_memalign(&buf, 4096, s->bs_hi)) {
+		m.end = LOAD_END_ERROR;
+		m.err = ENOMEM;
+		goto out;
+	}
+	fill_pattern(buf, s->bs_hi, rng);
+
+	uint64_t t0 = now_ns(), last_report = t0, bytes = 0, off = 0;
+	uint64_t since_sync = 0, since_evict = 0, since_floor = UINT64_MAX;
+	m.t_ns = t0;
+	send_msg(wfd, &m);   /* a first point at time zero */
+	while (!child_stop) {
+		if (s->total && bytes >= s->total) {
+			m.end = LOAD_END_DONE;
+			break;
+		}
+		uint64_t len = pick_len(s, &rng);
+		if (s->total && s->total - bytes < len && !s->direct)
+			len = s->total - bytes;
+		if (random) {
+			uint64_t slots = (s->size - len) / 4096;
+			off = stats_rand_range(&rng, 0, slots) * 4096;
+		} else if (s->size && off + len > s->size) {
+			off = 0;
+		}
+		if (writer && floor && since_floor >= FLOOR_CHECK) {
+			/* Between two checks at most FLOOR_CHECK + one call more
+			 * is written: stop while that still fits above the floor. */
+			uint64_t avail;
+			since_floor = 0;
+			if (load_avail(l->path, &avail) == 0 && avail < floor + FLOOR_CHECK + s->bs_hi) {
+				m.end = LOAD_END_FLOOR;
+				break;
+			}
+		}
+		uint64_t a = now_ns();
+		ssize_t r = writer ? pwrite(fd, buf, len, (off_t)off) : pread(fd, buf, len, (off_t)off);
+		uint64_t b = now_ns();
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			m.end = errno_end(errno);
+			m.err = errno;
+			break;
+		}
+		if (r == 0 && !writer) {     /* EOF: the file was shorter */
+			off = 0;
+			continue;
+		}
+		if (b - a > m.worst_ns) {
+			m.worst_ns = b - a;
+			m.worst_at_ns = a;
+		}
+		bytes += (uint64_t)r;
+		since_sync += (uint64_t)r;
+		since_evict += (uint64_t)r;
+		since_floor += (uint64_t)r;
+		off += (uint64_t)r;
+		if (s->fsync_every && since_sync >= s->fsync_every) {
+			since_sync = 0;
+			a = now_ns();
+			if (fsync(fd) < 0 && errno != EINTR) {
+				m.end = errno_end(errno);
+				m.err = errno;
+				break;
+			}
+			b = now_ns();
+			if (b - a > m.worst_ns) {
+				m.worst_ns = b - a;
+				m.worst_at_ns = a;
+			}
+		}
+		if (!writer && !s->direct && since_evict >= s->size) {
+			since_evict = 0;
+			posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		}
+		rate_wait(s, t0, bytes);
+		if (b - last_report >= LOAD_REPORT_NS) {
+			m.t_ns = last_report = now_ns();
+			m.bytes = bytes;
+			send_msg(wfd, &m);
+			m.worst_ns = 0;
+		}
+	}
+	if (m.end == LOAD_RUNNING)
+		m.end = LOAD_END_STOPPED;
+	m.bytes = bytes;
+	m.t_ns = now_ns();
+	send_msg(wfd, &m);
+	/* Drop what was written here, not in the parent's cleanup: freeing
+	 * gigabytes of dirty page cache is the load's cost. */
+	if (writer)
+		ftruncate(fd, 0);
+	_exit(0);
+out:
+	m.t_ns = now_ns();
+	send_msg(wfd, &m);
+	_exit(0);
+}
+
+int load_start(struct load *l, uint64_t floor_bytes)
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -errno;
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(p[0]);
+		close(p[1]);
+		return -e;
+	}
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
+		setpgid(0, 0);          /* the terminal's ^C is for the parent */
+		struct sigaction sa = { .sa_handler = on_stop };
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGINT, &sa, NULL);
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGPIPE, SIG_IGN);
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		if (dup2(p[1], 3) < 0)
+			_exit(1);
+		close_range(4, ~0u, 0);
+		child_main(l, 3, floor_bytes, (uint64_t)parent);
+	}
+	close(p[1]);
+	fcntl(p[0], F_SETFL, O_NONBLOCK);
+	l->pid = pid;
+	l->fd = p[0];
+	l->end = LOAD_RUNNING;
+	return 0;
+}
+
+int load_read(struct load *l)
+{
+	if (l->fd < 0)
+		return 1;
+	for (;;) {
+		struct load_msg m;
+		ssize_t r = read(l->fd, &m, sizeof(m));
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return errno == EAGAIN ? 0 : -errno;
+		}
+		if (r == 0) {
+			close(l->fd);
+			l->fd = -1;
+			return 1;
+		}
+		if ((size_t)r != sizeof(m))
+			return -EPROTO;
+		if (!l->t_start)
+			l->t_start = m.t_ns;
+		l->t_last = m.t_ns;
+		l->bytes = m.bytes;
+		if (m.worst_ns > l->worst_ns) {
+			l->worst_ns = m.worst_ns;
+			l->worst_at_ns = m.worst_at_ns;
+		}
+		if (m.worst_ns > l->tick_worst_ns)
+			l->tick_worst_ns = m.worst_ns;
+		if (m.end != LOAD_RUNNING) {
+			l->end = (enum load_end)m.end;
+			l->err = m.err;
+		}
+	}
+}
+
+int load_sample(struct load *l, uint64_t now)
+{
+	if (l->n_timeline == l->cap_timeline) {
+		size_t cap = l->cap_timeline ? l->cap_timeline * 2 : 64;
+		struct load_point *t = realloc(l->timeline, cap * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		l->timeline = t;
+		l->cap_timeline = cap;
+	}
+	l->timeline[l->n_timeline++] = (struct load_point){ now, l->bytes, l->tick_worst_ns };
+	l->tick_worst_ns = 0;
+	return 0;
+}
+
+void load_stop(struct load *l)
+{
+	if (l->pid > 0)
+		kill(l->pid, SIGTERM);
+}
+
+void load_kill(struct load *l)
+{
+	if (l->pid > 0)
+		kill(l->pid, SIGKILL);
+}
+
+void load_reaped(struct load *l, int status)
+{
+	l->pid = 0;
+	load_read(l);   /* whatever is still in the pipe */
+	if (l->end == LOAD_RUNNING) {
+		l->end = LOAD_END_DIED;
+		l->err = WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status);
+	}
+}
+
+double load_mibps(const struct load *l)
+{
+	if (!l->t_start || l->t_last <= l->t_start)
+		return NAN;
+	return (double)l->bytes / MiB / ((double)(l->t_last - l->t_start) / 1e9);
+}
+
+void load_free(struct load *l)
+{
+	if (l->fd >= 0)
+		close(l->fd);
+	l->fd = -1;
+	free(l->timeline);
+	l->timeline = NULL;
+	l->n_timeline = l->cap_timeline = 0;
+}

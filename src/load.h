@@ -1,0 +1,125 @@
+/* load — background I/O loads, each instance its own child process (its own
+ * I/O context, as a real dd or database would be).
+ *
+ * Kinds: seq-write (buffered dd-like writer), seq-read, rand-read,
+ * rand-write, fsync-heavy (small writes, fsync after each).  A spec is
+ * "KIND[:key=value,...]", e.g. "seq-read:count=4,ionice=idle" or
+ * "rand-write:bs=4k-44k,size=512m,direct,ionice=be/7,rate=20m".
+ *
+ * Contract:
+ *  - Files live only in the work directory the caller passes (brisk's own
+ *    subdirectory); each instance owns one file: load-KIND-N.
+ *  - The child reports over a pipe every LOAD_REPORT_NS: cumulative bytes,
+ *    the worst single call (read/write/fsync) since the previous report, and
+ *    finally why it ended.  Records are smaller than PIPE_BUF, so atomic.
+ *  - Writers stop before the file system's available space would fall under
+ *    the floor; ENOSPC and EDQUOT end the load cleanly (end reason set);
+ *    neither is an error of the run.
+ *  - Buffered readers evict their file each time they have read `size`
+ *    bytes so they keep reaching the disk.
+ *  - A writer truncates its file when it ends, so freeing its page cache is
+ *    charged to the load, not to the parent.
+ *  - The child dies with the parent (PR_SET_PDEATHSIG).
+ *  - Times are CLOCK_MONOTONIC nanoseconds.
+ */
+#ifndef BRISK_LOAD_H
+#define BRISK_LOAD_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define LOAD_REPORT_NS 100000000ull   /* 100 ms */
+
+enum load_kind {
+	LOAD_SEQ_WRITE,
+	LOAD_SEQ_READ,
+	LOAD_RAND_READ,
+	LOAD_RAND_WRITE,
+	LOAD_FSYNC_WRITE,
+	LOAD_KIND_COUNT
+};
+
+struct load_spec {
+	enum load_kind kind;
+	unsigned count;             /* instances */
+	uint64_t bs_lo, bs_hi;      /* bytes per call */
+	uint64_t size;              /* file/region size; writers wrap at it; 0 = grow */
+	uint64_t total;             /* stop after this many bytes; 0 = until stopped */
+	uint64_t rate;              /* bytes per second per instance; 0 = unlimited */
+	uint64_t fsync_every;       /* bytes between fsync(); 0 = never */
+	int direct;                 /* O_DIRECT */
+	int ioprio_class;           /* -1 = inherit; 1 rt, 2 be, 3 idle */
+	int ioprio_level;           /* 0..7 */
+};
+
+enum load_end {
+	LOAD_RUNNING,
+	LOAD_END_STOPPED,    /* asked to stop */
+	LOAD_END_DONE,       /* reached `total` */
+	LOAD_END_FLOOR,      /* free-space floor */
+	LOAD_END_ENOSPC,
+	LOAD_END_EDQUOT,
+	LOAD_END_ERROR,      /* I/O error: err holds errno */
+	LOAD_END_DIED,       /* exited without saying why (signal, crash) */
+};
+
+struct load_point {
+	uint64_t t_ns;       /* monotonic */
+	uint64_t bytes;      /* cumulative */
+	uint64_t worst_ns;   /* worst call since the previous point */
+};
+
+struct load {
+	struct load_spec spec;
+	unsigned index;             /* 1..spec.count */
+	char path[PATH_MAX];
+	pid_t pid;                  /* 0 when not running */
+	int fd;                     /* pipe from the child, -1 when closed */
+	uint64_t t_start, t_last;   /* first and latest report times */
+	uint64_t bytes;             /* cumulative, latest report */
+	uint64_t worst_ns, worst_at_ns;
+	uint64_t tick_worst_ns;     /* worst since the last load_sample() */
+	enum load_end end;
+	int err;                    /* errno for LOAD_END_ERROR / DIED status */
+	struct load_point *timeline;
+	size_t n_timeline, cap_timeline;
+};
+
+const char *load_kind_name(enum load_kind k);
+const char *load_end_name(enum load_end e);
+/* Parse a spec; on failure returns -EINVAL and writes a message naming the
+ * bad part into err. */
+int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t errlen);
+void load_spec_format(const struct load_spec *s, char *buf, size_t len);
+/* Bytes load_prepare() will write for one instance of the spec. */
+uint64_t load_spec_prepare_bytes(const struct load_spec *s);
+
+/* Free-space floor for a directory's file system: the larger of pct % of its
+ * size and min_bytes.  0 or -errno. */
+int load_floor(const char *dir, double pct, uint64_t min_bytes, uint64_t *out);
+/* Available bytes for an unprivileged writer (statvfs f_bavail). */
+int load_avail(const char *dir, uint64_t *out);
+
+/* Set up one instance: name its file; readers and rand-write get their file
+ * written, synced and evicted now.  0 or -errno. */
+int load_prepare(struct load *l, const struct load_spec *spec, unsigned index,
+		 const char *workdir);
+/* Fork the child; floor_bytes 0 = no floor.  0 or -errno. */
+int load_start(struct load *l, uint64_t floor_bytes);
+/* Drain the pipe (non-blocking).  Returns 1 when the pipe is closed
+ * (child finished or died), 0 otherwise, -errno on error. */
+int load_read(struct load *l);
+/* Append a timeline point (call at each sampling tick while it runs). */
+int load_sample(struct load *l, uint64_t now_ns);
+/* Ask the child to stop (SIGTERM); load_kill() for SIGKILL. */
+void load_stop(struct load *l);
+void load_kill(struct load *l);
+/* The child was reaped with this wait status. */
+void load_reaped(struct load *l, int status);
+/* Mean MiB/s between first and last report (NaN before two reports). */
+double load_mibps(const struct load *l);
+void load_free(struct load *l);
+
+#endif

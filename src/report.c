@@ -1,0 +1,613 @@
+#include "report.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+
+#define MiB (1024.0 * 1024.0)
+
+int report_group(const struct session *s, enum action_kind a, uint32_t epoch,
+		 enum session_phase phase, struct report_group *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->action = a;
+	g->epoch = epoch;
+	g->phase = phase;
+	size_t cap = s->n_samples ? s->n_samples : 1;
+	double *v = malloc(cap * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->n_samples; i++) {
+		const struct session_sample *x = &s->samples[i];
+		if (x->action != a || x->phase != phase ||
+		    (epoch != UINT32_MAX && x->epoch != epoch))
+			continue;
+		if (x->err) {
+			g->errors++;
+			continue;
+		}
+		g->cold += x->cold;
+		g->timeouts += x->timeout;
+	}
+	size_t n = session_durations(s, a, epoch, phase, v, cap);
+	int rc = stats_summarize(v, n, 2000.0, 10000.0, &g->st);
+	g->slow_p50 = g->slow_p99 = NAN;
+	if (rc == 0 && phase != SESSION_IDLE) {
+		size_t ni = session_durations(s, a, UINT32_MAX, SESSION_IDLE, v, cap);
+		struct stats_summary idle;
+		rc = stats_summarize(v, ni, 2000.0, 10000.0, &idle);
+		g->slow_p50 = stats_ratio(g->st.p50, idle.p50);
+		g->slow_p99 = stats_ratio(g->st.p99, idle.p99);
+	}
+	free(v);
+	return rc;
+}
+
+/* ---- text ---- */
+
+static const char *load_state(const struct load *l)
+{
+	return l->end == LOAD_RUNNING && !l->pid && !l->t_start ? "not started" : load_end_name(l->end);
+}
+
+static void num(FILE *f, int w, int prec, double v)
+{
+	if (isnan(v))
+		fprintf(f, " %*s", w, "-");
+	else
+		fprintf(f, " %*.*f", w, prec, v);
+}
+
+static double tick_load_mibps(const struct load *l, size_t i)
+{
+	if (i == 0 || i >= l->n_timeline)
+		return NAN;
+	const struct load_point *a = &l->timeline[i - 1], *b = &l->timeline[i];
+	if (b->t_ns <= a->t_ns || b->bytes < a->bytes)
+		return NAN;
+	return (double)(b->bytes - a->bytes) / MiB / ((double)(b->t_ns - a->t_ns) / 1e9);
+}
+
+/* A load's MiB/s and worst call within [from, to) (session-relative ns),
+ * from its timeline. */
+static void load_window(const struct session *s, const struct load *l, uint64_t from,
+			uint64_t to, double *mibps, double *worst_ms)
+{
+	uint64_t b0 = 0, b1 = 0, t0 = 0, t1 = 0, worst = 0;
+	int have = 0;
+	for (size_t k = 0; k < l->n_timeline; k++) {
+		uint64_t t = l->timeline[k].t_ns - s->t0;
+		if (t < from || t >= to)
+			continue;
+		if (!have) {
+			b0 = l->timeline[k].bytes;
+			t0 = t;
+			have = 1;
+		} else if (l->timeline[k].worst_ns > worst) {
+			worst = l->timeline[k].worst_ns;
+		}
+		b1 = l->timeline[k].bytes;
+		t1 = t;
+	}
+	*mibps = t1 > t0 && b1 >= b0 ? (double)(b1 - b0) / MiB / ((double)(t1 - t0) / 1e9) : NAN;
+	*worst_ms = t1 > t0 ? (double)worst / 1e6 : NAN;
+}
+
+static uint64_t epoch_end(const struct session *s, size_t e)
+{
+	return e + 1 < s->n_epochs ? s->epochs[e + 1].t_ns : UINT64_MAX;
+}
+
+static void text_actions(FILE *f, const struct session *s)
+{
+	fprintf(f, "%-9s %-6s %2s %4s %4s %3s %3s %9s %9s %9s %9s %9s %9s %9s %5s %5s %6s %6s\n",
+		"action", "phase", "ep", "n", "cold", "tmo", "err", "runt-min", "runt-avg",
+		"runt-max", "p50", "p90", "p99", "sd", ">2s%", ">10s%", "slow50", "slow99");
+	static const enum session_phase phases[] = { SESSION_IDLE, SESSION_LOADED };
+	for (unsigned ai = 0; ai < s->n_actions; ai++) {
+		enum action_kind a = s->actions[ai].kind;
+		for (size_t pi = 0; pi < 2; pi++) {
+			for (uint32_t e = 0; e < s->n_epochs; e++) {
+				struct report_group g;
+				if (report_group(s, a, e, phases[pi], &g) < 0)
+					continue;
+				if (!g.st.n && !g.errors)
+					continue;
+				fprintf(f, "%-9s %-6s %2u %4zu %4u %3u %3u", action_kind_name(a),
+					session_phase_name(phases[pi]), e, g.st.n, g.cold, g.timeouts,
+					g.errors);
+				num(f, 9, 2, g.st.min);
+				num(f, 9, 2, g.st.mean);
+				num(f, 9, 2, g.st.max);
+				num(f, 9, 2, g.st.p50);
+				num(f, 9, 2, g.st.p90);
+				num(f, 9, 2, g.st.p99);
+				num(f, 9, 2, g.st.sd);
+				num(f, 5, 1, g.st.pct_over_2s);
+				num(f, 5, 1, g.st.pct_over_10s);
+				num(f, 6, 2, g.slow_p50);
+				num(f, 6, 2, g.slow_p99);
+				fputc('\n', f);
+			}
+		}
+	}
+}
+
+static void text_loads(FILE *f, const struct session *s)
+{
+	fprintf(f, "\n%-16s %9s %9s %9s %11s %10s  %s\n", "load", "MiB/s", "min", "max",
+		"worst-ms", "MiB", "end");
+	for (size_t i = 0; i < s->n_loads; i++) {
+		const struct load *l = &s->loads[i];
+		double lo = NAN, hi = NAN;
+		for (size_t k = 1; k < l->n_timeline; k++) {
+			double r = tick_load_mibps(l, k);
+			if (isnan(r))
+				continue;
+			lo = isnan(lo) || r < lo ? r : lo;
+			hi = isnan(hi) || r > hi ? r : hi;
+		}
+		char name[40];
+		snprintf(name, sizeof(name), "%s#%u", load_kind_name(l->spec.kind), l->index);
+		fprintf(f, "%-16s", name);
+		num(f, 9, 1, load_mibps(l));
+		num(f, 9, 1, lo);
+		num(f, 9, 1, hi);
+		num(f, 11, 2, l->t_start ? (double)l->worst_ns / 1e6 : NAN);
+		num(f, 10, 1, (double)l->bytes / MiB);
+		fprintf(f, "  %s", load_state(l));
+		if (l->end == LOAD_END_ERROR && l->err)
+			fprintf(f, " (%s)", strerror(l->err));
+		fputc('\n', f);
+	}
+	for (size_t i = 0; i < s->n_loads; i++) {
+		const struct load *l = &s->loads[i];
+		if (l->n_timeline < 2)
+			continue;
+		fprintf(f, "  %s#%u MiB/s per %.3gs:", load_kind_name(l->spec.kind), l->index,
+			(double)s->cfg.tick_ns / 1e9);
+		size_t n = l->n_timeline - 1, step = (n + 59) / 60;
+		for (size_t k = 1; k < l->n_timeline; k += step)
+			fprintf(f, " %.0f", tick_load_mibps(l, k));
+		fprintf(f, step > 1 ? " (every %zuth)\n" : "\n", step);
+	}
+	if (s->n_epochs < 2)
+		return;
+	for (size_t i = 0; i < s->n_loads; i++) {
+		const struct load *l = &s->loads[i];
+		fprintf(f, "  %s#%u by epoch (MiB/s, worst-ms):", load_kind_name(l->spec.kind), l->index);
+		for (size_t e = 0; e < s->n_epochs; e++) {
+			double r, w;
+			load_window(s, l, s->epochs[e].t_ns, epoch_end(s, e), &r, &w);
+			fprintf(f, " %zu:", e);
+			num(f, 0, 1, r);
+			fputc(',', f);
+			num(f, 0, 1, w);
+		}
+		fputc('\n', f);
+	}
+}
+
+struct sys_acc {
+	size_t n, n_psi, n_mem;
+	double rd_iops, wr_iops, rd_mbps, wr_mbps, util, aqu;
+	double psi_some, psi_full;
+	double dirty, wb, dirty_max, wb_max;
+};
+
+static void sys_accumulate(const struct session *s, enum session_phase ph, size_t dev,
+			   struct sys_acc *a)
+{
+	memset(a, 0, sizeof(*a));
+	for (size_t i = 0; i < s->n_ticks; i++) {
+		const struct session_tick *t = &s->ticks[i];
+		if (t->phase != ph)
+			continue;
+		if (dev < s->n_devs) {
+			const struct kstat_rates *r = &s->ticks_disk[i * s->n_devs + dev];
+			a->rd_iops += r->rd_iops;
+			a->wr_iops += r->wr_iops;
+			a->rd_mbps += r->rd_mbps;
+			a->wr_mbps += r->wr_mbps;
+			a->util += r->util_pct;
+			a->aqu += r->avg_queue;
+		}
+		a->n++;
+		if (t->psi_ok) {
+			a->psi_some += t->psi_some_pct;
+			a->psi_full += t->psi_full_pct;
+			a->n_psi++;
+		}
+		if (t->mem_ok) {
+			double d = (double)t->dirty / MiB, w = (double)t->writeback / MiB;
+			a->dirty += d;
+			a->wb += w;
+			a->dirty_max = d > a->dirty_max ? d : a->dirty_max;
+			a->wb_max = w > a->wb_max ? w : a->wb_max;
+			a->n_mem++;
+		}
+	}
+}
+
+static double avg(double sum, size_t n)
+{
+	return n ? sum / (double)n : NAN;
+}
+
+static void text_system(FILE *f, const struct session *s)
+{
+	static const enum session_phase phases[] = { SESSION_IDLE, SESSION_WARMUP, SESSION_LOADED };
+	fprintf(f, "\n%-10s %-7s %8s %8s %8s %8s %6s %7s\n", "device", "phase", "r/s", "w/s",
+		"rMiB/s", "wMiB/s", "util%", "aqu-sz");
+	for (size_t d = 0; d < s->n_devs; d++)
+		for (size_t p = 0; p < 3; p++) {
+			struct sys_acc a;
+			sys_accumulate(s, phases[p], d, &a);
+			if (!a.n)
+				continue;
+			fprintf(f, "%-10s %-7s", s->devs[d].name, session_phase_name(phases[p]));
+			num(f, 8, 0, avg(a.rd_iops, a.n));
+			num(f, 8, 0, avg(a.wr_iops, a.n));
+			num(f, 8, 1, avg(a.rd_mbps, a.n));
+			num(f, 8, 1, avg(a.wr_mbps, a.n));
+			num(f, 6, 1, avg(a.util, a.n));
+			num(f, 7, 2, avg(a.aqu, a.n));
+			fputc('\n', f);
+		}
+	fprintf(f, "\n%-18s %9s %9s %10s %10s %10s %10s\n", "system phase", "psi-some%",
+		"psi-full%", "dirty-MiB", "dirty-max", "wback-MiB", "wback-max");
+	for (size_t p = 0; p < 3; p++) {
+		struct sys_acc a;
+		sys_accumulate(s, phases[p], SIZE_MAX, &a);
+		if (!a.n)
+			continue;
+		fprintf(f, "%-18s", session_phase_name(phases[p]));
+		num(f, 9, 1, avg(a.psi_some, a.n_psi));
+		num(f, 9, 1, avg(a.psi_full, a.n_psi));
+		num(f, 10, 1, avg(a.dirty, a.n_mem));
+		num(f, 10, 1, a.n_mem ? a.dirty_max : NAN);
+		num(f, 10, 1, avg(a.wb, a.n_mem));
+		num(f, 10, 1, a.n_mem ? a.wb_max : NAN);
+		fputc('\n', f);
+	}
+}
+
+void report_text(FILE *f, const struct session *s)
+{
+	const struct session_config *c = &s->cfg;
+	fprintf(f, "brisk %s run on %s (%s", BRISK_VERSION, c->dir, s->fstype[0] ? s->fstype : "?");
+	for (size_t d = 0; d < s->n_devs; d++)
+		fprintf(f, "%s%s", d ? " " : " on ", s->devs[d].name);
+	fprintf(f, "), %.1fs", (double)s->t_end / 1e9);
+	if (s->stop_signal)
+		fprintf(f, ", interrupted by SIG%s", sigabbrev_np(s->stop_signal));
+	fputc('\n', f);
+	for (size_t i = 0; i < c->n_loads; i++) {
+		char spec[200];
+		load_spec_format(&c->loads[i], spec, sizeof(spec));
+		fprintf(f, "%s%s", i ? ", " : "load: ", spec);
+	}
+	fprintf(f, "%sactions:", c->n_loads ? "\n" : "load: none\n");
+	for (unsigned i = 0; i < s->n_actions; i++) {
+		const struct action *a = &s->actions[i];
+		fprintf(f, " %s", action_kind_name(a->kind));
+		for (size_t k = 0; a->kind == ACTION_EXEC && a->argv && a->argv[k]; k++)
+			fprintf(f, "%s%s", k ? " " : "(", a->argv[k]);
+		if (a->kind == ACTION_EXEC && a->argv)
+			fputc(')', f);
+	}
+	fprintf(f, "; eviction: %s; interval %.0fms +-%u%%; watchdog %.0fs\n",
+		c->evict == ACTION_EVICT_DROP_CACHES ? "drop_caches" : "fadvise",
+		(double)c->interval_ns / 1e6, c->jitter_pct, (double)c->timeout_ns / 1e9);
+	if (s->vm.ratio >= 0)
+		fprintf(f, "vm.dirty_ratio=%" PRId64 " dirty_background_ratio=%" PRId64
+			" dirty_bytes=%" PRId64 " dirty_background_bytes=%" PRId64
+			" dirty_expire_centisecs=%" PRId64 "\n", s->vm.ratio, s->vm.background_ratio,
+			s->vm.bytes, s->vm.background_bytes, s->vm.expire_centisecs);
+	if (s->n_epochs > 1) {
+		fprintf(f, "epochs:");
+		for (size_t e = 0; e < s->n_epochs; e++)
+			fprintf(f, " %zu=%s@%.1fs", e, s->epochs[e].label, (double)s->epochs[e].t_ns / 1e9);
+		fputc('\n', f);
+	}
+	fprintf(f, "times in msec; slow = loaded / idle\n\n");
+	text_actions(f, s);
+	if (s->n_loads)
+		text_loads(f, s);
+	if (s->n_ticks)
+		text_system(f, s);
+	if (s->n_msgs) {
+		fprintf(f, "\nnotes:\n");
+		for (size_t i = 0; i < s->n_msgs; i++)
+			fprintf(f, "  %s\n", s->msgs[i]);
+	}
+}
+
+/* ---- JSON ---- */
+
+static struct json_object *jd(double v)
+{
+	return isnan(v) || isinf(v) ? NULL : json_object_new_double(v);
+}
+
+static void add(struct json_object *o, const char *k, struct json_object *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+static struct json_object *json_group(const struct report_group *g)
+{
+	struct json_object *o = json_object_new_object();
+	add(o, "action", json_object_new_string(action_kind_name(g->action)));
+	add(o, "phase", json_object_new_string(session_phase_name(g->phase)));
+	add(o, "epoch", json_object_new_int64(g->epoch));
+	add(o, "n", json_object_new_int64((int64_t)g->st.n));
+	add(o, "cold", json_object_new_int64(g->cold));
+	add(o, "timeouts", json_object_new_int64(g->timeouts));
+	add(o, "errors", json_object_new_int64(g->errors));
+	add(o, "min_ms", jd(g->st.min));
+	add(o, "p50_ms", jd(g->st.p50));
+	add(o, "p90_ms", jd(g->st.p90));
+	add(o, "p99_ms", jd(g->st.p99));
+	add(o, "max_ms", jd(g->st.max));
+	add(o, "mean_ms", jd(g->st.mean));
+	add(o, "sd_ms", jd(g->st.sd));
+	add(o, "pct_over_2s", jd(g->st.pct_over_2s));
+	add(o, "pct_over_10s", jd(g->st.pct_over_10s));
+	add(o, "slowdown_p50", jd(g->slow_p50));
+	add(o, "slowdown_p99", jd(g->slow_p99));
+	return o;
+}
+
+static struct json_object *json_loads(const struct session *s)
+{
+	struct json_object *arr = json_object_new_array();
+	for (size_t i = 0; i < s->n_loads; i++) {
+		const struct load *l = &s->loads[i];
+		struct json_object *o = json_object_new_object();
+		char spec[200];
+		load_spec_format(&l->spec, spec, sizeof(spec));
+		add(o, "kind", json_object_new_string(load_kind_name(l->spec.kind)));
+		add(o, "index", json_object_new_int64(l->index));
+		add(o, "spec", json_object_new_string(spec));
+		add(o, "bytes", json_object_new_int64((int64_t)l->bytes));
+		add(o, "mib_s", jd(load_mibps(l)));
+		add(o, "worst_call_ms", l->t_start ? jd((double)l->worst_ns / 1e6) : NULL);
+		add(o, "worst_call_t_s", l->worst_at_ns ? jd((double)(l->worst_at_ns - s->t0) / 1e9) : NULL);
+		add(o, "end", json_object_new_string(load_state(l)));
+		add(o, "error", l->err && l->end != LOAD_END_DIED ?
+		    json_object_new_string(strerror(l->err)) : NULL);
+		struct json_object *tl = json_object_new_array();
+		for (size_t k = 0; k < l->n_timeline; k++) {
+			struct json_object *p = json_object_new_object();
+			add(p, "t_s", jd((double)(l->timeline[k].t_ns - s->t0) / 1e9));
+			add(p, "bytes", json_object_new_int64((int64_t)l->timeline[k].bytes));
+			add(p, "mib_s", jd(tick_load_mibps(l, k)));
+			add(p, "worst_call_ms", jd((double)l->timeline[k].worst_ns / 1e6));
+			json_object_array_add(tl, p);
+		}
+		add(o, "timeline", tl);
+		struct json_object *by = json_object_new_array();
+		for (size_t e = 0; e < s->n_epochs; e++) {
+			double r, w;
+			load_window(s, l, s->epochs[e].t_ns, epoch_end(s, e), &r, &w);
+			struct json_object *x = json_object_new_object();
+			add(x, "epoch", json_object_new_int64((int64_t)e));
+			add(x, "mib_s", jd(r));
+			add(x, "worst_call_ms", jd(w));
+			json_object_array_add(by, x);
+		}
+		add(o, "by_epoch", by);
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static struct json_object *json_system(const struct session *s)
+{
+	struct json_object *arr = json_object_new_array();
+	for (size_t i = 0; i < s->n_ticks; i++) {
+		const struct session_tick *t = &s->ticks[i];
+		struct json_object *o = json_object_new_object();
+		add(o, "t_s", jd((double)t->t_ns / 1e9));
+		add(o, "phase", json_object_new_string(session_phase_name((enum session_phase)t->phase)));
+		add(o, "epoch", json_object_new_int64(t->epoch));
+		add(o, "psi_some_pct", t->psi_ok ? jd(t->psi_some_pct) : NULL);
+		add(o, "psi_full_pct", t->psi_ok ? jd(t->psi_full_pct) : NULL);
+		add(o, "psi_some_avg10", t->psi_ok ? jd(t->psi_some_avg10) : NULL);
+		add(o, "psi_full_avg10", t->psi_ok ? jd(t->psi_full_avg10) : NULL);
+		add(o, "dirty_bytes", t->mem_ok ? json_object_new_int64((int64_t)t->dirty) : NULL);
+		add(o, "writeback_bytes", t->mem_ok ? json_object_new_int64((int64_t)t->writeback) : NULL);
+		struct json_object *devs = json_object_new_array();
+		for (size_t d = 0; d < s->n_devs; d++) {
+			const struct kstat_rates *r = &s->ticks_disk[i * s->n_devs + d];
+			struct json_object *x = json_object_new_object();
+			add(x, "name", json_object_new_string(s->devs[d].name));
+			add(x, "r_iops", jd(r->rd_iops));
+			add(x, "w_iops", jd(r->wr_iops));
+			add(x, "r_mib_s", jd(r->rd_mbps));
+			add(x, "w_mib_s", jd(r->wr_mbps));
+			add(x, "util_pct", jd(r->util_pct));
+			add(x, "avg_queue", jd(r->avg_queue));
+			json_object_array_add(devs, x);
+		}
+		add(o, "devices", devs);
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static struct json_object *json_session(const struct session *s)
+{
+	const struct session_config *c = &s->cfg;
+	struct json_object *root = json_object_new_object();
+	add(root, "brisk", json_object_new_string(BRISK_VERSION));
+	add(root, "dir", json_object_new_string(c->dir));
+	add(root, "fstype", json_object_new_string(s->fstype));
+	struct json_object *devs = json_object_new_array();
+	for (size_t d = 0; d < s->n_devs; d++)
+		json_object_array_add(devs, json_object_new_string(s->devs[d].name));
+	add(root, "devices", devs);
+	add(root, "duration_s", jd((double)s->t_end / 1e9));
+	add(root, "idle_start_s", s->t_idle_start ? jd((double)s->t_idle_start / 1e9) : NULL);
+	add(root, "load_start_s", s->t_load_start ? jd((double)s->t_load_start / 1e9) : NULL);
+	add(root, "loaded_start_s", s->t_loaded_start ? jd((double)s->t_loaded_start / 1e9) : NULL);
+	add(root, "stop_s", s->t_stop ? jd((double)s->t_stop / 1e9) : NULL);
+	add(root, "interrupted_by", s->stop_signal ?
+	    json_object_new_string(sigabbrev_np(s->stop_signal)) : NULL);
+	add(root, "cut_by_max_time", json_object_new_boolean(s->cut_by_max_time));
+	struct json_object *cfg = json_object_new_object();
+	struct json_object *loads = json_object_new_array();
+	for (size_t i = 0; i < c->n_loads; i++) {
+		char spec[200];
+		load_spec_format(&c->loads[i], spec, sizeof(spec));
+		json_object_array_add(loads, json_object_new_string(spec));
+	}
+	add(cfg, "loads", loads);
+	struct json_object *acts_cfg = json_object_new_array();
+	for (unsigned i = 0; i < s->n_actions; i++)
+		json_object_array_add(acts_cfg, json_object_new_string(action_kind_name(s->actions[i].kind)));
+	add(cfg, "actions", acts_cfg);
+	for (unsigned i = 0; i < s->n_actions; i++) {
+		const struct action *a = &s->actions[i];
+		if (a->kind != ACTION_EXEC || !a->argv)
+			continue;
+		struct json_object *argv = json_object_new_array();
+		for (size_t k = 0; a->argv[k]; k++)
+			json_object_array_add(argv, json_object_new_string(a->argv[k]));
+		add(cfg, "exec", argv);
+		struct json_object *files = json_object_new_array();
+		for (size_t k = 0; k < a->n_files; k++)
+			json_object_array_add(files, json_object_new_string(a->files[k]));
+		add(cfg, "exec_files", files);
+	}
+	add(cfg, "ls_files", json_object_new_int64(c->action.ls_files));
+	add(cfg, "eviction", json_object_new_string(c->evict == ACTION_EVICT_DROP_CACHES ?
+						     "drop_caches" : "fadvise"));
+	add(cfg, "idle_samples", json_object_new_int64(c->idle_samples));
+	add(cfg, "loaded_samples", json_object_new_int64(c->loaded_samples));
+	add(cfg, "interval_ms", jd((double)c->interval_ns / 1e6));
+	add(cfg, "jitter_pct", json_object_new_int64(c->jitter_pct));
+	add(cfg, "timeout_s", jd((double)c->timeout_ns / 1e9));
+	add(cfg, "tick_s", jd((double)c->tick_ns / 1e9));
+	add(cfg, "floor_bytes", json_object_new_int64((int64_t)s->floor_bytes));
+	add(root, "config", cfg);
+	struct json_object *vm = json_object_new_object();
+	add(vm, "dirty_ratio", json_object_new_int64(s->vm.ratio));
+	add(vm, "dirty_background_ratio", json_object_new_int64(s->vm.background_ratio));
+	add(vm, "dirty_bytes", json_object_new_int64(s->vm.bytes));
+	add(vm, "dirty_background_bytes", json_object_new_int64(s->vm.background_bytes));
+	add(vm, "dirty_expire_centisecs", json_object_new_int64(s->vm.expire_centisecs));
+	add(vm, "dirty_writeback_centisecs", json_object_new_int64(s->vm.writeback_centisecs));
+	add(root, "vm", vm);
+	struct json_object *eps = json_object_new_array();
+	for (size_t e = 0; e < s->n_epochs; e++) {
+		struct json_object *o = json_object_new_object();
+		add(o, "epoch", json_object_new_int64((int64_t)e));
+		add(o, "label", json_object_new_string(s->epochs[e].label));
+		add(o, "t_s", jd((double)s->epochs[e].t_ns / 1e9));
+		json_object_array_add(eps, o);
+	}
+	add(root, "epochs", eps);
+	struct json_object *acts = json_object_new_array();
+	static const enum session_phase phases[] = { SESSION_IDLE, SESSION_LOADED };
+	for (unsigned ai = 0; ai < s->n_actions; ai++) {
+		struct json_object *notes = NULL;
+		for (size_t p = 0; p < 2; p++)
+			for (uint32_t e = 0; e < s->n_epochs; e++) {
+				struct report_group g;
+				if (report_group(s, s->actions[ai].kind, e, phases[p], &g) < 0 ||
+				    (!g.st.n && !g.errors))
+					continue;
+				struct json_object *o = json_group(&g);
+				if (s->actions[ai].note[0] && !notes)
+					add(o, "note", notes = json_object_new_string(s->actions[ai].note));
+				json_object_array_add(acts, o);
+			}
+	}
+	add(root, "actions", acts);
+	add(root, "loads", json_loads(s));
+	add(root, "system", json_system(s));
+	struct json_object *samples = json_object_new_array();
+	for (size_t i = 0; i < s->n_samples; i++) {
+		const struct session_sample *x = &s->samples[i];
+		struct json_object *o = json_object_new_object();
+		add(o, "t_s", jd((double)x->t_ns / 1e9));
+		add(o, "epoch", json_object_new_int64(x->epoch));
+		add(o, "phase", json_object_new_string(session_phase_name((enum session_phase)x->phase)));
+		add(o, "action", json_object_new_string(action_kind_name((enum action_kind)x->action)));
+		add(o, "ms", jd((double)x->dur_ns / 1e6));
+		add(o, "cold", json_object_new_boolean(x->cold));
+		add(o, "timeout", json_object_new_boolean(x->timeout));
+		add(o, "error", json_object_new_int64(x->err));
+		json_object_array_add(samples, o);
+	}
+	add(root, "samples", samples);
+	struct json_object *msgs = json_object_new_array();
+	for (size_t i = 0; i < s->n_msgs; i++)
+		json_object_array_add(msgs, json_object_new_string(s->msgs[i]));
+	add(root, "notes", msgs);
+	return root;
+}
+
+static FILE *open_out(const char *path, char *err, size_t errlen, int *rc)
+{
+	*rc = 0;
+	if (strcmp(path, "-") == 0)
+		return stdout;
+	FILE *f = fopen(path, "we");
+	if (!f) {
+		*rc = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	}
+	return f;
+}
+
+static int close_out(FILE *f, const char *path, char *err, size_t errlen)
+{
+	int bad = ferror(f);
+	if (f == stdout)
+		bad |= fflush(f) != 0;
+	else
+		bad |= fclose(f) != 0;
+	if (bad) {
+		snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
+		return -EIO;
+	}
+	return 0;
+}
+
+int report_json(const struct session *s, const char *path, char *err, size_t errlen)
+{
+	int rc;
+	FILE *f = open_out(path, err, errlen, &rc);
+	if (!f)
+		return rc;
+	struct json_object *root = json_session(s);
+	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+					     JSON_C_TO_STRING_NOSLASHESCAPE), f);
+	fputc('\n', f);
+	json_object_put(root);
+	return close_out(f, path, err, errlen);
+}
+
+int report_csv(const struct session *s, const char *path, char *err, size_t errlen)
+{
+	int rc;
+	FILE *f = open_out(path, err, errlen, &rc);
+	if (!f)
+		return rc;
+	fprintf(f, "t_s,epoch,phase,action,ms,cold,timeout,error\n");
+	for (size_t i = 0; i < s->n_samples; i++) {
+		const struct session_sample *x = &s->samples[i];
+		fprintf(f, "%.6f,%u,%s,%s,%.3f,%u,%u,%d\n", (double)x->t_ns / 1e9, x->epoch,
+			session_phase_name((enum session_phase)x->phase),
+			action_kind_name((enum action_kind)x->action), (double)x->dur_ns / 1e6,
+			x->cold, x->timeout, x->err);
+	}
+	return close_out(f, path, err, errlen);
+}

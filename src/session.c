@@ -1,0 +1,1085 @@
+#include "session.h"
+#include "stack.h"
+#include "stats.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/timerfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MS 1000000ull
+#define SEC 1000000000ull
+#define MiB (1024ull * 1024)
+#define STOP_GRACE_NS (3 * SEC)
+#define WRITEBACK_UNDER_WAY (1 * MiB)
+
+struct session_at {
+	struct session_at *next;
+	uint64_t t_ns;
+	session_at_fn fn;
+	void *ctx;
+	int done;
+	char label[96];
+};
+
+struct session_hook {
+	struct session_hook *next;
+	session_hook_fn fn;
+	void *ctx;
+};
+
+struct session_watch {
+	struct session_watch *next;
+	int fd;
+	short events;
+	session_fd_fn fn;
+	void *ctx;
+};
+
+/* State of the loop, private to this file. */
+struct session_run {
+	pid_t pid;                /* sample in flight, 0 if none */
+	int fd;
+	unsigned action;
+	uint64_t started;         /* absolute, when it was forked */
+	uint64_t deadline;        /* watchdog, absolute */
+	unsigned counts[ACTION_KIND_COUNT];   /* samples in this phase (and
+					       * loaded epoch), by action slot */
+	struct action_result res;
+	int have_first;
+	uint32_t epoch;
+	uint8_t phase;
+	uint64_t next_due;        /* absolute */
+	unsigned rr;
+	uint64_t phase_start;     /* absolute */
+	uint64_t stop_deadline;
+	int stop_stage;           /* 0 none, 1 SIGTERM sent, 2 SIGKILL sent */
+	int writeback_seen;
+	sigset_t oldmask;
+	struct kstat_psi psi_last;
+	int psi_last_ok;
+	uint64_t tick_last;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * SEC + (uint64_t)ts.tv_nsec;
+}
+
+const char *session_phase_name(enum session_phase p)
+{
+	switch (p) {
+	case SESSION_PREPARE: return "prepare";
+	case SESSION_IDLE: return "idle";
+	case SESSION_WARMUP: return "warm-up";
+	case SESSION_LOADED: return "loaded";
+	case SESSION_STOP: return "stop";
+	case SESSION_DONE: return "done";
+	}
+	return "?";
+}
+
+void session_config_default(struct session_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->dir, sizeof(c->dir), ".");
+	struct load_spec w;
+	char err[128];
+	load_spec_parse("seq-write", &w, err, sizeof(err));
+	c->loads[0] = w;
+	c->n_loads = 1;
+	c->actions = (1u << ACTION_KIND_COUNT) - 1;
+	action_config_default(&c->action);
+	c->evict = ACTION_EVICT_FADVISE;
+	c->idle_samples = 5;
+	c->loaded_samples = 10;
+	c->idle_max_ns = 10 * SEC;
+	c->warmup_min_ns = 1 * SEC;
+	c->warmup_max_ns = 5 * SEC;
+	c->loaded_max_ns = 30 * SEC;
+	c->interval_ns = 200 * MS;
+	c->jitter_pct = 50;
+	c->timeout_ns = 60 * SEC;
+	c->max_time_ns = 60 * SEC;
+	c->tick_ns = 1 * SEC;
+	c->floor_pct = 5;
+	c->floor_min = 2048 * MiB;
+	c->seed = 0;
+}
+
+void session_msg(struct session *s, const char *fmt, ...)
+{
+	if (s->n_msgs >= SESSION_MAX_MSGS)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(s->msgs[s->n_msgs++], sizeof(s->msgs[0]), fmt, ap);
+	va_end(ap);
+}
+
+static int __attribute__((format(printf, 4, 5)))
+fail(int rc, char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int session_new_epoch(struct session *s, const char *label)
+{
+	struct session_epoch *e = realloc(s->epochs, (s->n_epochs + 1) * sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	s->epochs = e;
+	e = &s->epochs[s->n_epochs++];
+	if (s->run && s->phase == SESSION_LOADED)   /* each loaded epoch gets its samples */
+		memset(s->run->counts, 0, sizeof(s->run->counts));
+	snprintf(e->label, sizeof(e->label), "%s", label ? label : "");
+	e->t_ns = s->t0 ? now_ns() - s->t0 : 0;
+	return 0;
+}
+
+static void dev_add(struct session *s, const char *name, size_t *dropped)
+{
+	for (size_t i = 0; i < s->n_devs; i++)
+		if (strcmp(s->devs[i].name, name) == 0)
+			return;
+	if (s->n_devs == SESSION_MAX_DEVS) {
+		(*dropped)++;
+		return;
+	}
+	snprintf(s->devs[s->n_devs++].name, sizeof(s->devs[0].name), "%s", name);
+}
+
+/* The leaves of a stack, then those of any loop device's backing file
+ * (a loop device's I/O ends up on the disk under its file). */
+static void dev_collect(struct session *s, const struct stack *st, size_t *dropped, int depth)
+{
+	const struct blockdev *leaves[SESSION_MAX_DEVS];
+	size_t n = stack_leaves(st, leaves, SESSION_MAX_DEVS);
+	*dropped += n > SESSION_MAX_DEVS ? n - SESSION_MAX_DEVS : 0;
+	for (size_t i = 0; i < n && i < SESSION_MAX_DEVS; i++)
+		dev_add(s, leaves[i]->name, dropped);
+	/* walk the tree for backing stacks, a few levels at most */
+	const struct stack_node *todo[64];
+	size_t nt = 0;
+	if (st->root)
+		todo[nt++] = st->root;
+	while (nt && depth < 4) {
+		const struct stack_node *node = todo[--nt];
+		if (node->backing && node->backing->root)
+			dev_collect(s, node->backing, dropped, depth + 1);
+		for (size_t i = 0; i < node->n_children && nt < 64; i++)
+			todo[nt++] = node->children[i];
+	}
+}
+
+static void devices_init(struct session *s)
+{
+	struct stack *st = NULL;
+	int rc = stack_resolve_path(s->cfg.dir, &st);
+	if (st)
+		snprintf(s->fstype, sizeof(s->fstype), "%s", st->mount.fstype);
+	if (rc == 0) {
+		size_t dropped = 0;
+		dev_collect(s, st, &dropped, 0);
+		if (dropped)
+			session_msg(s, "more than %d devices behind %s: sampling the first %d",
+				    SESSION_MAX_DEVS, s->cfg.dir, SESSION_MAX_DEVS);
+	} else {
+		session_msg(s, "no block device found behind %s (%s): no device statistics",
+			    s->cfg.dir, rc == -ENODEV ? "not a block-device file system"
+			    : strerror(-rc));
+	}
+	stack_free(st);
+}
+
+int session_create(const struct session_config *cfg, struct session **out,
+		   char *err, size_t errlen)
+{
+	if (!cfg->actions && !cfg->n_loads)
+		return fail(-EINVAL, err, errlen, "nothing to do: no action and no load");
+	if (cfg->jitter_pct > 100)
+		return fail(-EINVAL, err, errlen, "jitter %u%%: must be 0..100", cfg->jitter_pct);
+	if (cfg->tick_ns < 10 * MS)
+		return fail(-EINVAL, err, errlen, "sampling period must be at least 10ms");
+	if (cfg->timeout_ns == 0)
+		return fail(-EINVAL, err, errlen, "the sample timeout must be above zero");
+	struct stat st;
+	if (stat(cfg->dir, &st) < 0)
+		return fail(-errno, err, errlen, "%s: %s", cfg->dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return fail(-ENOTDIR, err, errlen, "%s: not a directory", cfg->dir);
+	if (access(cfg->dir, W_OK | X_OK) < 0)
+		return fail(-errno, err, errlen, "%s: not writable (%s); brisk needs to create "
+			    "its own subdirectory there", cfg->dir, strerror(errno));
+	if (cfg->evict == ACTION_EVICT_DROP_CACHES &&
+	    (geteuid() != 0 || access("/proc/sys/vm/drop_caches", W_OK) < 0))
+		return fail(-EPERM, err, errlen, "--drop-caches needs root "
+			    "(/proc/sys/vm/drop_caches is not writable)");
+	struct session *s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->cfg = *cfg;
+	s->sigfd = s->timerfd = -1;
+	s->rng = cfg->seed ? cfg->seed : now_ns() ^ (uint64_t)getpid();
+	devices_init(s);
+	kstat_vm_dirty_read(&s->vm);
+	if (session_new_epoch(s, "start") < 0) {
+		free(s);
+		return -ENOMEM;
+	}
+	*out = s;
+	return 0;
+}
+
+static int hook_add(struct session_hook **list, session_hook_fn fn, void *ctx)
+{
+	struct session_hook *h = malloc(sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	*h = (struct session_hook){ *list, fn, ctx };
+	*list = h;
+	return 0;
+}
+
+int session_on_exit(struct session *s, session_hook_fn fn, void *ctx)
+{
+	return hook_add(&s->hooks, fn, ctx);
+}
+
+int session_on_tick(struct session *s, session_hook_fn fn, void *ctx)
+{
+	return hook_add(&s->tick_hooks, fn, ctx);
+}
+
+int session_at(struct session *s, uint64_t t_ns, session_at_fn fn, void *ctx,
+	       const char *label)
+{
+	struct session_at *a = calloc(1, sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	a->t_ns = t_ns;
+	a->fn = fn;
+	a->ctx = ctx;
+	snprintf(a->label, sizeof(a->label), "%s", label ? label : "");
+	struct session_at **p = &s->ats;     /* keep sorted by time */
+	while (*p && (*p)->t_ns <= t_ns)
+		p = &(*p)->next;
+	a->next = *p;
+	*p = a;
+	return 0;
+}
+
+int session_watch_fd(struct session *s, int fd, short events, session_fd_fn fn, void *ctx)
+{
+	struct session_watch *w = malloc(sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	*w = (struct session_watch){ s->watches, fd, events, fn, ctx };
+	s->watches = w;
+	return 0;
+}
+
+void session_stop(struct session *s)
+{
+	s->stop_requested = 1;
+}
+
+static void run_exit_hooks(struct session *s)
+{
+	if (s->hooks_done)
+		return;
+	s->hooks_done = 1;
+	for (struct session_hook *h = s->hooks; h; h = h->next)
+		h->fn(h->ctx);
+}
+
+/* ---- samples ---- */
+
+size_t session_durations(const struct session *s, enum action_kind a, uint32_t epoch,
+			 enum session_phase phase, double *out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->n_samples && n < max; i++) {
+		const struct session_sample *x = &s->samples[i];
+		if (x->action == a && x->phase == phase && !x->err &&
+		    (epoch == UINT32_MAX || x->epoch == epoch))
+			out[n++] = (double)x->dur_ns / 1e6;
+	}
+	return n;
+}
+
+static int add_sample(struct session *s, const struct session_sample *x)
+{
+	if (s->n_samples == s->cap_samples) {
+		size_t cap = s->cap_samples ? s->cap_samples * 2 : 128;
+		struct session_sample *n = realloc(s->samples, cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		s->samples = n;
+		s->cap_samples = cap;
+	}
+	s->samples[s->n_samples++] = *x;
+	return 0;
+}
+
+static uint64_t jittered(struct session *s)
+{
+	uint64_t base = s->cfg.interval_ns;
+	if (!s->cfg.jitter_pct || !base)
+		return base;
+	uint64_t span = base * s->cfg.jitter_pct / 100;
+	return base - span + stats_rand_range(&s->rng, 0, 2 * span);
+}
+
+/* The action with the fewest samples in this phase (and epoch, when
+ * loaded); ties go round-robin.  -1 when every action has `want`. */
+static int next_action(struct session *s, unsigned want)
+{
+	struct session_run *r = s->run;
+	int best = -1;
+	unsigned best_n = want;
+	for (unsigned i = 0; i < s->n_actions; i++) {
+		unsigned idx = (r->rr + i) % s->n_actions;
+		unsigned c = r->counts[idx];
+		if (c < best_n) {
+			best_n = c;
+			best = (int)idx;
+		}
+	}
+	return best;
+}
+
+static void sample_close(struct session *s)
+{
+	struct session_run *r = s->run;
+	if (r->fd >= 0)
+		close(r->fd);
+	r->fd = -1;
+	r->pid = 0;
+	r->have_first = 0;
+}
+
+static void sample_start(struct session *s, unsigned idx, uint64_t now)
+{
+	struct session_run *r = s->run;
+	int rc = action_sample_start(&s->actions[idx], s->cfg.evict, &r->pid, &r->fd);
+	r->rr = (idx + 1) % s->n_actions;
+	if (rc < 0) {
+		session_msg(s, "%s: cannot fork a sample: %s", action_kind_name(s->actions[idx].kind),
+			    strerror(-rc));
+		r->next_due = now + SEC;
+		return;
+	}
+	fcntl(r->fd, F_SETFL, O_NONBLOCK);
+	r->action = idx;
+	r->started = now;
+	r->deadline = now + s->cfg.timeout_ns;
+	r->epoch = (uint32_t)(s->n_epochs - 1);
+	r->phase = (uint8_t)s->phase;
+	r->have_first = 0;
+}
+
+static void sample_record(struct session *s, int timeout, int err)
+{
+	struct session_run *r = s->run;
+	struct session_sample x = {
+		.epoch = r->epoch,
+		.phase = r->phase,
+		.action = (uint8_t)s->actions[r->action].kind,
+		.cold = r->have_first ? (uint8_t)r->res.cold : 0,
+		.timeout = (uint8_t)timeout,
+		.err = err,
+	};
+	uint64_t now = now_ns();
+	x.t_ns = (r->have_first ? r->res.t_start_ns : r->started) - s->t0;
+	if (timeout)
+		x.dur_ns = s->cfg.timeout_ns;
+	else if (r->have_first && r->res.dur_ns != UINT64_MAX)
+		x.dur_ns = r->res.dur_ns;
+	if (add_sample(s, &x) < 0)
+		session_msg(s, "out of memory: a sample was lost");
+	/* only the sample's own phase and epoch count towards their target */
+	if (r->phase == s->phase && (s->phase != SESSION_LOADED || r->epoch == s->n_epochs - 1))
+		r->counts[r->action]++;
+	if (err >= 1000)
+		session_msg(s, "%s: the program exited with status %d",
+			    action_kind_name(s->actions[r->action].kind), err - 1000);
+	else if (err)
+		session_msg(s, "%s: a sample failed: %s",
+			    action_kind_name(s->actions[r->action].kind), strerror(err));
+	sample_close(s);
+	r->next_due = now + jittered(s);
+}
+
+static void sample_input(struct session *s)
+{
+	struct session_run *r = s->run;
+	for (;;) {
+		struct action_result res;
+		int rc = action_sample_read(r->fd, &res);
+		if (rc == -EAGAIN)
+			return;
+		if (rc <= 0) {     /* EOF without a final record: it died */
+			sample_record(s, 0, rc < 0 ? -rc : ECHILD);
+			return;
+		}
+		r->res = res;
+		r->have_first = 1;
+		if (res.dur_ns != UINT64_MAX) {
+			sample_record(s, 0, res.err);
+			return;
+		}
+	}
+}
+
+static void sample_abandon(struct session *s, const char *why)
+{
+	struct session_run *r = s->run;
+	if (!r->pid)
+		return;
+	kill(-r->pid, SIGKILL);
+	session_msg(s, "%s: the sample in flight was discarded (%s)",
+		    action_kind_name(s->actions[r->action].kind), why);
+	sample_close(s);
+}
+
+/* ---- system sampling ---- */
+
+static int tick_grow(struct session *s)
+{
+	if (s->n_ticks < s->cap_ticks)
+		return 0;
+	size_t cap = s->cap_ticks ? s->cap_ticks * 2 : 64;
+	struct session_tick *t = realloc(s->ticks, cap * sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	s->ticks = t;
+	size_t nd = s->n_devs ? s->n_devs : 1;
+	struct kstat_rates *d = realloc(s->ticks_disk, cap * nd * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	s->ticks_disk = d;
+	s->cap_ticks = cap;
+	return 0;
+}
+
+static void system_baseline(struct session *s)
+{
+	for (size_t i = 0; i < s->n_devs; i++)
+		s->devs[i].ok = kstat_disk_read(s->devs[i].name, &s->devs[i].last) == 0;
+	s->run->psi_last_ok = kstat_psi_read(&s->run->psi_last) == 0;
+	s->run->tick_last = now_ns();
+}
+
+static void tick(struct session *s)
+{
+	struct session_run *r = s->run;
+	uint64_t now = now_ns(), dt = now - r->tick_last;
+	r->tick_last = now;
+	if (tick_grow(s) < 0) {
+		session_msg(s, "out of memory: system sampling stopped");
+		return;
+	}
+	struct session_tick *t = &s->ticks[s->n_ticks];
+	memset(t, 0, sizeof(*t));
+	t->t_ns = now - s->t0;
+	t->epoch = (uint32_t)(s->n_epochs - 1);
+	t->phase = (uint8_t)s->phase;
+	for (size_t i = 0; i < s->n_devs; i++) {
+		struct kstat_disk cur;
+		struct kstat_rates *rt = &s->ticks_disk[s->n_ticks * s->n_devs + i];
+		memset(rt, 0, sizeof(*rt));
+		if (kstat_disk_read(s->devs[i].name, &cur) < 0) {
+			s->devs[i].ok = 0;
+			continue;
+		}
+		if (s->devs[i].ok)
+			kstat_disk_rates(&s->devs[i].last, &cur, dt, rt);
+		s->devs[i].last = cur;
+		s->devs[i].ok = 1;
+	}
+	struct kstat_psi psi;
+	if (kstat_psi_read(&psi) == 0) {
+		if (r->psi_last_ok && dt) {
+			t->psi_ok = 1;
+			t->psi_some_pct = 100.0 * (double)(psi.some.total_ns - r->psi_last.some.total_ns) / (double)dt;
+			t->psi_full_pct = 100.0 * (double)(psi.full.total_ns - r->psi_last.full.total_ns) / (double)dt;
+			t->psi_some_avg10 = psi.some.avg10;
+			t->psi_full_avg10 = psi.full.avg10;
+		}
+		r->psi_last = psi;
+		r->psi_last_ok = 1;
+	}
+	struct kstat_mem mem;
+	if (kstat_mem_read(&mem) == 0) {
+		t->mem_ok = 1;
+		t->dirty = mem.dirty;
+		t->writeback = mem.writeback;
+		if (s->phase == SESSION_WARMUP && mem.writeback >= WRITEBACK_UNDER_WAY)
+			r->writeback_seen = 1;
+	}
+	s->n_ticks++;
+	for (size_t i = 0; i < s->n_loads; i++)
+		if (s->loads[i].pid > 0 || s->loads[i].fd >= 0)
+			load_sample(&s->loads[i], now);
+	for (struct session_hook *h = s->tick_hooks; h; h = h->next)
+		h->fn(h->ctx);
+}
+
+/* ---- loads ---- */
+
+static int loads_running(const struct session *s)
+{
+	int n = 0;
+	for (size_t i = 0; i < s->n_loads; i++)
+		n += s->loads[i].pid > 0;
+	return n;
+}
+
+static void loads_start(struct session *s)
+{
+	s->t_load_start = now_ns() - s->t0;
+	for (size_t i = 0; i < s->n_loads; i++) {
+		int rc = load_start(&s->loads[i], s->floor_bytes);
+		if (rc < 0)
+			session_msg(s, "%s #%u: cannot start: %s", load_kind_name(s->loads[i].spec.kind),
+				    s->loads[i].index, strerror(-rc));
+	}
+}
+
+static void reap(struct session *s)
+{
+	int status;
+	pid_t pid;
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		for (size_t i = 0; i < s->n_loads; i++) {
+			struct load *l = &s->loads[i];
+			if (l->pid != pid)
+				continue;
+			load_reaped(l, status);
+			const char *name = load_kind_name(l->spec.kind);
+			if (l->end == LOAD_END_FLOOR)
+				session_msg(s, "%s #%u ended: free-space floor (%.2f GiB) reached, "
+					    "the writer stopped", name, l->index,
+					    (double)s->floor_bytes / (1 << 30));
+			else if (l->end == LOAD_END_DIED)
+				session_msg(s, "%s #%u died (%s %d)", name, l->index,
+					    WIFSIGNALED(status) ? "signal" : "exit status", l->err);
+			else if (l->end != LOAD_END_STOPPED && l->end != LOAD_END_DONE)
+				session_msg(s, "%s #%u ended: %s%s%s", name, l->index,
+					    load_end_name(l->end), l->err ? ": " : "",
+					    l->err ? strerror(l->err) : "");
+		}
+		/* a sample's pid is handled by its pipe; others were killed */
+	}
+}
+
+/* ---- phases ---- */
+
+static void enter(struct session *s, enum session_phase p, uint64_t now)
+{
+	s->phase = p;
+	s->run->phase_start = now;
+	s->run->next_due = now;
+	memset(s->run->counts, 0, sizeof(s->run->counts));
+	if (p == SESSION_IDLE)
+		s->t_idle_start = now - s->t0;
+	if (p == SESSION_LOADED)
+		s->t_loaded_start = now - s->t0;
+	if (p == SESSION_STOP)
+		s->t_stop = now - s->t0;
+}
+
+static int ats_pending(const struct session *s)
+{
+	for (const struct session_at *a = s->ats; a; a = a->next)
+		if (!a->done)
+			return 1;
+	return 0;
+}
+
+static void run_ats(struct session *s, uint64_t now)
+{
+	if (!s->t_load_start || s->phase > SESSION_LOADED)
+		return;
+	for (struct session_at *a = s->ats; a; a = a->next) {
+		if (a->done || s->t0 + s->t_load_start + a->t_ns > now)
+			continue;
+		a->done = 1;
+		char err[200] = "";
+		int rc = a->fn(a->ctx, err, sizeof(err));
+		if (rc == 0)
+			session_new_epoch(s, a->label);
+		else
+			session_msg(s, "at +%.1fs %s: %s", (double)a->t_ns / 1e9, a->label,
+				    *err ? err : strerror(rc < 0 ? -rc : rc));
+	}
+}
+
+static int has_buffered_writer(const struct session *s)
+{
+	for (size_t i = 0; i < s->n_loads; i++) {
+		const struct load_spec *sp = &s->loads[i].spec;
+		if (!sp->direct && (sp->kind == LOAD_SEQ_WRITE || sp->kind == LOAD_RAND_WRITE ||
+				    sp->kind == LOAD_FSYNC_WRITE))
+			return 1;
+	}
+	return 0;
+}
+
+static void advance(struct session *s, uint64_t now)
+{
+	struct session_run *r = s->run;
+	if (s->cfg.max_time_ns && now - s->t0 >= s->cfg.max_time_ns && s->phase < SESSION_STOP) {
+		s->cut_by_max_time = 1;
+		session_msg(s, "run cut at --max-time %.0fs", (double)s->cfg.max_time_ns / 1e9);
+		sample_abandon(s, "max-time reached");
+		enter(s, SESSION_STOP, now);
+	}
+	if ((s->stop_signal || s->stop_requested) && s->phase < SESSION_STOP) {
+		sample_abandon(s, s->stop_signal ? strsignal(s->stop_signal) : "stopped");
+		enter(s, SESSION_STOP, now);
+	}
+	if (r->pid && now >= r->deadline) {
+		kill(-r->pid, SIGKILL);
+		sample_record(s, 1, 0);
+	}
+	run_ats(s, now);
+	uint64_t in_phase = now - r->phase_start;
+	switch (s->phase) {
+	case SESSION_IDLE:
+		if (r->pid)
+			break;
+		if (next_action(s, s->cfg.idle_samples) < 0 ||
+		    (s->cfg.idle_max_ns && in_phase >= s->cfg.idle_max_ns)) {
+			if (s->n_loads) {
+				loads_start(s);
+				enter(s, SESSION_WARMUP, now);
+			} else {
+				enter(s, SESSION_STOP, now);
+			}
+		} else if (now >= r->next_due) {
+			sample_start(s, (unsigned)next_action(s, s->cfg.idle_samples), now);
+		}
+		break;
+	case SESSION_WARMUP:
+		if (in_phase >= s->cfg.warmup_max_ns || !loads_running(s) ||
+		    (in_phase >= s->cfg.warmup_min_ns && (r->writeback_seen || !has_buffered_writer(s))))
+			enter(s, SESSION_LOADED, now);
+		break;
+	case SESSION_LOADED: {
+		if (r->pid)
+			break;
+		int next = next_action(s, s->cfg.loaded_samples);
+		int counted = s->n_actions && next < 0 && !ats_pending(s);
+		if (counted || (s->cfg.loaded_max_ns && in_phase >= s->cfg.loaded_max_ns)) {
+			enter(s, SESSION_STOP, now);
+			break;
+		}
+		if (next < 0)   /* waiting for an epoch: keep sampling evenly */
+			next = next_action(s, UINT32_MAX);
+		if (next >= 0 && now >= r->next_due)
+			sample_start(s, (unsigned)next, now);
+		break;
+	}
+	case SESSION_STOP:
+		if (r->stop_stage == 0) {
+			for (size_t i = 0; i < s->n_loads; i++)
+				load_stop(&s->loads[i]);
+			r->stop_stage = 1;
+			r->stop_deadline = now + STOP_GRACE_NS;
+		}
+		if (!loads_running(s)) {
+			enter(s, SESSION_DONE, now);
+		} else if (now >= r->stop_deadline && r->stop_stage == 1) {
+			for (size_t i = 0; i < s->n_loads; i++)
+				load_kill(&s->loads[i]);
+			r->stop_stage = 2;
+			r->stop_deadline = now + STOP_GRACE_NS;
+		} else if (now >= r->stop_deadline) {
+			session_msg(s, "%d load process(es) did not die (stuck in I/O?)",
+				    loads_running(s));
+			enter(s, SESSION_DONE, now);
+		}
+		break;
+	case SESSION_PREPARE:
+	case SESSION_DONE:
+		break;
+	}
+}
+
+static uint64_t min_due(uint64_t a, uint64_t b)
+{
+	return b && b < a ? b : a;
+}
+
+static int poll_timeout_ms(struct session *s, uint64_t now)
+{
+	struct session_run *r = s->run;
+	uint64_t due = now + s->cfg.tick_ns;
+	if (r->pid)
+		due = min_due(due, r->deadline);
+	else if (s->phase == SESSION_IDLE || s->phase == SESSION_LOADED)
+		due = min_due(due, r->next_due);
+	if (s->phase == SESSION_IDLE && s->cfg.idle_max_ns)
+		due = min_due(due, r->phase_start + s->cfg.idle_max_ns);
+	if (s->phase == SESSION_WARMUP)   /* past the minimum, ticks decide */
+		due = min_due(due, r->phase_start + (now < r->phase_start + s->cfg.warmup_min_ns ?
+						     s->cfg.warmup_min_ns : s->cfg.warmup_max_ns));
+	if (s->phase == SESSION_LOADED && s->cfg.loaded_max_ns)
+		due = min_due(due, r->phase_start + s->cfg.loaded_max_ns);
+	if (s->phase == SESSION_STOP)
+		due = min_due(due, r->stop_deadline);
+	if (s->cfg.max_time_ns)
+		due = min_due(due, s->t0 + s->cfg.max_time_ns);
+	for (struct session_at *a = s->ats; a && s->t_load_start; a = a->next)
+		if (!a->done)
+			due = min_due(due, s->t0 + s->t_load_start + a->t_ns);
+	if (due <= now)
+		return 0;
+	return (int)((due - now + MS - 1) / MS);
+}
+
+static void read_signals(struct session *s)
+{
+	struct signalfd_siginfo si;
+	while (read(s->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD)
+			reap(s);
+		else if (!s->stop_signal)
+			s->stop_signal = (int)si.ssi_signo;
+	}
+}
+
+static int loop(struct session *s)
+{
+	struct session_run *r = s->run;
+	size_t nw = 0;
+	for (struct session_watch *w = s->watches; w; w = w->next)
+		nw++;
+	struct pollfd *pf = calloc(3 + s->n_loads + nw, sizeof(*pf));
+	if (!pf)
+		return -ENOMEM;
+	while (s->phase != SESSION_DONE) {
+		uint64_t now = now_ns();
+		advance(s, now);
+		if (s->phase == SESSION_DONE)
+			break;
+		size_t n = 0;
+		pf[n++] = (struct pollfd){ .fd = s->sigfd, .events = POLLIN };
+		pf[n++] = (struct pollfd){ .fd = s->timerfd, .events = POLLIN };
+		pf[n++] = (struct pollfd){ .fd = r->pid ? r->fd : -1, .events = POLLIN };
+		for (size_t i = 0; i < s->n_loads; i++)
+			pf[n++] = (struct pollfd){ .fd = s->loads[i].fd, .events = POLLIN };
+		for (struct session_watch *w = s->watches; w; w = w->next)
+			pf[n++] = (struct pollfd){ .fd = w->fd, .events = w->events };
+		int rc = poll(pf, n, poll_timeout_ms(s, now));
+		if (rc < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			free(pf);
+			return -e;
+		}
+		if (pf[0].revents)
+			read_signals(s);
+		if (pf[1].revents) {
+			uint64_t exp;
+			if (read(s->timerfd, &exp, sizeof(exp)) == (ssize_t)sizeof(exp))
+				tick(s);
+		}
+		if (pf[2].revents && r->pid)
+			sample_input(s);
+		for (size_t i = 0; i < s->n_loads; i++)
+			if (pf[3 + i].revents && load_read(&s->loads[i]) < 0)
+				session_msg(s, "%s #%u: garbled report", load_kind_name(s->loads[i].spec.kind),
+					    s->loads[i].index);
+		size_t k = 3 + s->n_loads;
+		for (struct session_watch *w = s->watches; w; w = w->next, k++)
+			if (pf[k].revents)
+				w->fn(w->ctx, w->fd, pf[k].revents);
+	}
+	free(pf);
+	return 0;
+}
+
+/* ---- prepare and cleanup ---- */
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *f)
+{
+	(void)sb;
+	(void)f;
+	if ((flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT)
+		return -errno;
+	return 0;
+}
+
+static int remove_workdir(struct session *s)
+{
+	if (!s->workdir[0])
+		return 0;
+	int rc = nftw(s->workdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+	if (rc != 0)
+		session_msg(s, "could not remove all of %s: %s", s->workdir,
+			    strerror(rc < 0 ? -rc : errno));
+	return rc;
+}
+
+static int interrupted(struct session *s)
+{
+	read_signals(s);
+	return s->stop_signal || s->stop_requested;
+}
+
+static int prepare(struct session *s, char *err, size_t errlen)
+{
+	const struct session_config *c = &s->cfg;
+	uint64_t need = 16 * MiB;   /* ls tree, save file, slack */
+	if (c->actions & (1u << ACTION_SSH))
+		need += c->action.ssh_file;
+	size_t nl = 0;
+	for (size_t i = 0; i < c->n_loads; i++) {
+		need += load_spec_prepare_bytes(&c->loads[i]) * c->loads[i].count;
+		nl += c->loads[i].count;
+	}
+	int rc = load_floor(c->dir, c->floor_pct, c->floor_min, &s->floor_bytes);
+	if (rc == 0 && c->floor_bytes)
+		s->floor_bytes = c->floor_bytes;
+	if (c->no_floor)
+		s->floor_bytes = 0;
+	uint64_t avail = 0;
+	if (rc == 0)
+		rc = load_avail(c->dir, &avail);
+	if (rc < 0)
+		return fail(rc, err, errlen, "%s: statvfs: %s", c->dir, strerror(-rc));
+	if (avail < need + s->floor_bytes)
+		return fail(-ENOSPC, err, errlen, "%s: %.1f GiB available; brisk needs %.1f GiB "
+			    "for its files plus the free-space floor of %.1f GiB (see --floor)",
+			    c->dir, (double)avail / (1 << 30), (double)need / (1 << 30),
+			    (double)s->floor_bytes / (1 << 30));
+	char tmpl[PATH_MAX];
+	if (snprintf(tmpl, sizeof(tmpl), "%s/.brisk-XXXXXX", c->dir) >= (int)sizeof(tmpl))
+		return fail(-ENAMETOOLONG, err, errlen, "%s: path too long", c->dir);
+	if (!mkdtemp(tmpl))
+		return fail(-errno, err, errlen, "%s: cannot create a work directory: %s", c->dir,
+			    strerror(errno));
+	snprintf(s->workdir, sizeof(s->workdir), "%s", tmpl);
+
+	for (unsigned k = 0; k < ACTION_KIND_COUNT; k++) {
+		if (!(c->actions & (1u << k)))
+			continue;
+		if (interrupted(s))
+			return 0;
+		rc = action_prepare(&s->actions[s->n_actions], (enum action_kind)k, &c->action,
+				    s->workdir, c->evict, err, errlen);
+		if (rc < 0)
+			return rc;
+		if (s->actions[s->n_actions].note[0])
+			session_msg(s, "%s: %s", action_kind_name((enum action_kind)k),
+				    s->actions[s->n_actions].note);
+		s->n_actions++;
+	}
+	s->loads = calloc(nl ? nl : 1, sizeof(*s->loads));
+	if (!s->loads)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->n_loads; i++) {
+		for (unsigned j = 1; j <= c->loads[i].count; j++) {
+			if (interrupted(s))
+				return 0;
+			struct load *l = &s->loads[s->n_loads];
+			rc = load_prepare(l, &c->loads[i], j, s->workdir);
+			s->n_loads++;
+			if (rc < 0)
+				return fail(rc, err, errlen, "%s: cannot prepare %s: %s",
+					    load_kind_name(c->loads[i].kind), l->path, strerror(-rc));
+		}
+	}
+	return 0;
+}
+
+static int setup_fds(struct session *s, char *err, size_t errlen)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGCHLD);
+	if (sigprocmask(SIG_BLOCK, &set, &s->run->oldmask) < 0)
+		return fail(-errno, err, errlen, "sigprocmask: %s", strerror(errno));
+	s->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (s->sigfd < 0)
+		return fail(-errno, err, errlen, "signalfd: %s", strerror(errno));
+	s->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (s->timerfd < 0)
+		return fail(-errno, err, errlen, "timerfd: %s", strerror(errno));
+	struct itimerspec its = {
+		.it_interval = { (time_t)(s->cfg.tick_ns / SEC), (long)(s->cfg.tick_ns % SEC) },
+		.it_value = { (time_t)(s->cfg.tick_ns / SEC), (long)(s->cfg.tick_ns % SEC) },
+	};
+	if (timerfd_settime(s->timerfd, 0, &its, NULL) < 0)
+		return fail(-errno, err, errlen, "timerfd: %s", strerror(errno));
+	return 0;
+}
+
+static void stop_everything(struct session *s)
+{
+	sample_abandon(s, "run ended");
+	/* Loads: if the loop did not get there (prepare failed, or memory). */
+	if (loads_running(s)) {
+		for (size_t i = 0; i < s->n_loads; i++)
+			load_stop(&s->loads[i]);
+		uint64_t end = now_ns() + STOP_GRACE_NS;
+		int killed = 0;
+		while (loads_running(s)) {
+			struct pollfd p = { .fd = s->sigfd, .events = POLLIN };
+			poll(&p, 1, 100);
+			read_signals(s);
+			for (size_t i = 0; i < s->n_loads; i++)
+				load_read(&s->loads[i]);
+			if (now_ns() >= end) {
+				if (killed)
+					break;
+				for (size_t i = 0; i < s->n_loads; i++)
+					load_kill(&s->loads[i]);
+				killed = 1;
+				end = now_ns() + STOP_GRACE_NS;
+			}
+		}
+	}
+	for (size_t i = 0; i < s->n_loads; i++)
+		load_read(&s->loads[i]);
+}
+
+int session_run(struct session *s, char *err, size_t errlen)
+{
+	if (s->run || s->hooks_done)
+		return fail(-EALREADY, err, errlen, "a session runs once");
+	s->run = calloc(1, sizeof(*s->run));
+	if (!s->run)
+		return -ENOMEM;
+	s->run->fd = -1;
+	s->t0 = now_ns();
+	s->epochs[0].t_ns = 0;
+	int rc = setup_fds(s, err, errlen);
+	if (rc == 0)
+		rc = prepare(s, err, errlen);
+	if (rc == 0 && !interrupted(s)) {
+		system_baseline(s);
+		enter(s, SESSION_IDLE, now_ns());
+		rc = loop(s);
+		if (rc < 0)
+			fail(rc, err, errlen, "event loop: %s", strerror(-rc));
+	}
+	s->phase = SESSION_STOP;
+	stop_everything(s);
+	run_exit_hooks(s);
+	remove_workdir(s);
+	s->t_end = now_ns() - s->t0;
+	s->phase = SESSION_DONE;
+	if (s->sigfd >= 0) {
+		read_signals(s);
+		close(s->sigfd);
+		s->sigfd = -1;
+	}
+	if (s->timerfd >= 0)
+		close(s->timerfd);
+	s->timerfd = -1;
+	sigprocmask(SIG_SETMASK, &s->run->oldmask, NULL);
+	return rc;
+}
+
+void session_free(struct session *s)
+{
+	if (!s)
+		return;
+	run_exit_hooks(s);
+	for (unsigned i = 0; i < s->n_actions; i++)
+		action_free(&s->actions[i]);
+	for (size_t i = 0; i < s->n_loads; i++)
+		load_free(&s->loads[i]);
+	free(s->loads);
+	free(s->epochs);
+	free(s->samples);
+	free(s->ticks);
+	free(s->ticks_disk);
+	for (struct session_at *a = s->ats, *n; a; a = n) {
+		n = a->next;
+		free(a);
+	}
+	struct session_hook *lists[] = { s->hooks, s->tick_hooks };
+	for (size_t i = 0; i < 2; i++)
+		for (struct session_hook *h = lists[i], *n; h; h = n) {
+			n = h->next;
+			free(h);
+		}
+	for (struct session_watch *w = s->watches, *n; w; w = n) {
+		n = w->next;
+		free(w);
+	}
+	free(s->run);
+	free(s);
+}
+
+void session_progress(const struct session *s, size_t *done, size_t *planned, uint64_t *eta_ns)
+{
+	const struct session_config *c = &s->cfg;
+	size_t per = c->idle_samples + (s->n_loads || c->n_loads ? c->loaded_samples : 0);
+	*done = s->n_samples;
+	*planned = (size_t)per * (s->n_actions ? s->n_actions : __builtin_popcount(c->actions));
+	*eta_ns = 0;
+	if (!s->run || s->phase >= SESSION_STOP)
+		return;
+	uint64_t now = now_ns(), el = now - s->t0, in_phase = now - s->run->phase_start;
+	uint64_t left = 0;
+	double per_sample = s->n_samples ? (double)el / (double)s->n_samples : 0;
+	size_t idle_left = 0, loaded_left = 0;
+	if (s->phase <= SESSION_IDLE) {
+		idle_left = (size_t)c->idle_samples * s->n_actions;
+		idle_left -= idle_left > s->n_samples ? s->n_samples : idle_left;
+	}
+	if (c->n_loads && s->phase <= SESSION_LOADED) {
+		size_t have = 0;
+		for (size_t i = 0; i < s->n_samples; i++)
+			have += s->samples[i].phase == SESSION_LOADED;
+		loaded_left = (size_t)c->loaded_samples * s->n_actions;
+		loaded_left -= loaded_left > have ? have : loaded_left;
+	}
+	uint64_t idle_t = (uint64_t)(per_sample * (double)idle_left);
+	uint64_t loaded_t = (uint64_t)(per_sample * (double)loaded_left);
+	if (s->phase == SESSION_IDLE && c->idle_max_ns) {
+		uint64_t cap = in_phase < c->idle_max_ns ? c->idle_max_ns - in_phase : 0;
+		if (idle_t > cap)
+			idle_t = cap;
+	}
+	if (c->loaded_max_ns) {
+		uint64_t cap = c->loaded_max_ns - (s->phase == SESSION_LOADED && in_phase < c->loaded_max_ns ?
+						   in_phase : 0);
+		if (loaded_t > cap || (s->phase < SESSION_LOADED && !s->n_samples))
+			loaded_t = cap;
+	}
+	left = idle_t + loaded_t;
+	if (c->n_loads && s->phase <= SESSION_WARMUP)
+		left += c->warmup_max_ns - (s->phase == SESSION_WARMUP ? in_phase : 0);
+	if (c->max_time_ns && el + left > c->max_time_ns)
+		left = c->max_time_ns > el ? c->max_time_ns - el : 0;
+	*eta_ns = left;
+}

@@ -1,0 +1,202 @@
+/* session — one measurement run: the phases, the event loop, epochs.
+ *
+ *   prepare -> idle baseline -> start load -> warm-up -> loaded -> stop
+ *   -> exit hooks -> cleanup
+ *
+ * One process, one loop: poll() over the children's pipes, a timerfd that
+ * samples /sys/block/X/stat, /proc/pressure/io and /proc/meminfo at a fixed
+ * rate, a signalfd (SIGINT, SIGTERM, SIGHUP stop the run, which still ends
+ * normally and reports; SIGCHLD reaps), plus any fd a front end adds.  No
+ * threads.  Action samples run one at a time, each in a fresh process,
+ * round-robin over the actions, spaced by interval +- jitter.
+ *
+ * Contract:
+ *  - Files are created only in a fresh DIR/.brisk-XXXXXX, removed on every
+ *    way out of session_run() (including signals); nothing else is touched.
+ *  - Times are CLOCK_MONOTONIC nanoseconds; stored times are relative to
+ *    t0 (session_run() start).
+ *  - Epochs: every sample carries the epoch current when it started.
+ *    session_new_epoch() starts one (settings changed).
+ *  - session_at(): fn runs inside the loop t_ns after the load started
+ *    (the start of warm-up); on success a new epoch named label starts, on
+ *    failure err is kept as a session message.  The loaded phase is not
+ *    extended for it; while one is pending, the phase ends on its duration
+ *    rather than on the sample count.  Phase ends on the sample count only
+ *    when every action has its samples in the current epoch.
+ *  - session_on_exit() hooks run exactly once, newest first, after the
+ *    loads stopped and before files are removed, on every path out of
+ *    session_run() — or from session_free() if the session never ran.
+ *  - While session_run() runs, SIGINT, SIGTERM, SIGHUP and SIGCHLD are
+ *    blocked and read from the signalfd, and every child of the process is
+ *    reaped by the loop: a front end must not fork children of its own.
+ *  - The struct is readable by front ends (report, dashboard); change it
+ *    only through these functions.
+ */
+#ifndef BRISK_SESSION_H
+#define BRISK_SESSION_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "action.h"
+#include "kstat.h"
+#include "load.h"
+
+#define SESSION_MAX_LOAD_SPECS 16
+#define SESSION_MAX_DEVS 8
+#define SESSION_MAX_MSGS 32
+
+enum session_phase {
+	SESSION_PREPARE,
+	SESSION_IDLE,
+	SESSION_WARMUP,
+	SESSION_LOADED,
+	SESSION_STOP,
+	SESSION_DONE,
+};
+
+struct session_config {
+	char dir[PATH_MAX];
+	struct load_spec loads[SESSION_MAX_LOAD_SPECS];
+	size_t n_loads;
+	unsigned actions;                /* mask of 1 << enum action_kind */
+	struct action_config action;
+	enum action_evict evict;
+	unsigned idle_samples;           /* per action */
+	unsigned loaded_samples;         /* per action and epoch */
+	uint64_t idle_max_ns;            /* 0 = no limit */
+	uint64_t warmup_min_ns, warmup_max_ns;
+	uint64_t loaded_max_ns;          /* 0 = no limit */
+	uint64_t interval_ns;
+	unsigned jitter_pct;             /* interval +- this % */
+	uint64_t timeout_ns;             /* per-sample watchdog */
+	uint64_t max_time_ns;            /* whole run; 0 = no limit */
+	uint64_t tick_ns;                /* system sampling period */
+	uint64_t floor_bytes;            /* 0 = max(floor_pct %, floor_min) */
+	int no_floor;                    /* writers run until ENOSPC */
+	double floor_pct;
+	uint64_t floor_min;
+	uint64_t seed;
+};
+
+struct session_sample {
+	uint64_t t_ns;        /* start of the timed part */
+	uint64_t dur_ns;      /* the watchdog limit for a timeout */
+	uint32_t epoch;
+	uint8_t phase;        /* SESSION_IDLE or SESSION_LOADED */
+	uint8_t action;       /* enum action_kind */
+	uint8_t cold;
+	uint8_t timeout;
+	int32_t err;          /* 0 ok; errno; 1000+status for exec */
+};
+
+struct session_epoch {
+	char label[96];
+	uint64_t t_ns;
+};
+
+struct session_tick {
+	uint64_t t_ns;
+	uint32_t epoch;
+	uint8_t phase;
+	uint8_t psi_ok, mem_ok;
+	double psi_some_pct, psi_full_pct;   /* stalled share of this tick */
+	double psi_some_avg10, psi_full_avg10;
+	uint64_t dirty, writeback;           /* bytes */
+	/* per device rates: ticks_disk[i * n_devs + d] */
+};
+
+struct session_dev {
+	char name[32];
+	int ok;                     /* counters readable */
+	struct kstat_disk last;
+};
+
+typedef int (*session_at_fn)(void *ctx, char *err, size_t errlen);
+typedef void (*session_hook_fn)(void *ctx);
+typedef void (*session_fd_fn)(void *ctx, int fd, short revents);
+
+struct session_at;
+struct session_hook;
+struct session_watch;
+
+struct session {
+	struct session_config cfg;
+	char workdir[PATH_MAX];       /* "" until created */
+	enum session_phase phase;
+	uint64_t t0;                  /* monotonic start */
+	/* relative to t0; 0 = not reached */
+	uint64_t t_idle_start, t_load_start, t_loaded_start, t_stop, t_end;
+	int stop_signal;              /* signal that ended the run, 0 if none */
+	int stop_requested;
+	int cut_by_max_time;
+	uint64_t floor_bytes;
+
+	struct action actions[ACTION_KIND_COUNT];
+	unsigned n_actions;           /* prepared, in kind order */
+
+	struct load *loads;
+	size_t n_loads;
+
+	struct session_dev devs[SESSION_MAX_DEVS];
+	size_t n_devs;
+	char fstype[32];
+	struct kstat_vm_dirty vm;
+
+	struct session_epoch *epochs;
+	size_t n_epochs;
+	struct session_sample *samples;
+	size_t n_samples, cap_samples;
+	struct session_tick *ticks;
+	struct kstat_rates *ticks_disk;
+	size_t n_ticks, cap_ticks;
+
+	char msgs[SESSION_MAX_MSGS][256];
+	size_t n_msgs;
+
+	/* internal */
+	struct session_at *ats;
+	struct session_hook *hooks, *tick_hooks;
+	struct session_watch *watches;
+	int hooks_done;
+	int sigfd, timerfd;
+	uint64_t rng;
+	struct session_run *run;
+};
+
+/* Validate and copy cfg.  -EINVAL (bad input; message in err) or 0. */
+int session_create(const struct session_config *cfg, struct session **out,
+		   char *err, size_t errlen);
+void session_config_default(struct session_config *cfg);
+/* Run every phase to the end.  0 when it ran (also when stopped by a
+ * signal: see stop_signal); -errno with a message in err when it could not
+ * (then nothing is left behind either). */
+int session_run(struct session *s, char *err, size_t errlen);
+void session_free(struct session *s);
+
+int session_new_epoch(struct session *s, const char *label);
+int session_at(struct session *s, uint64_t t_ns, session_at_fn fn, void *ctx,
+	       const char *label);
+int session_on_exit(struct session *s, session_hook_fn fn, void *ctx);
+/* Called after every system sampling tick (a dashboard redraws there). */
+int session_on_tick(struct session *s, session_hook_fn fn, void *ctx);
+/* Add an fd to the loop (a dashboard's terminal). */
+int session_watch_fd(struct session *s, int fd, short events, session_fd_fn fn, void *ctx);
+/* End the run as a signal would (from a hook or fd callback). */
+void session_stop(struct session *s);
+/* Add a message (kept for the report). */
+void session_msg(struct session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+const char *session_phase_name(enum session_phase p);
+/* Samples taken and planned; estimated time left (0 when unknown). */
+void session_progress(const struct session *s, size_t *done, size_t *planned,
+		      uint64_t *eta_ns);
+/* Durations in ms of the successful (and timed-out) samples of one group;
+ * epoch UINT32_MAX = all epochs.  Returns the count written (<= max). */
+size_t session_durations(const struct session *s, enum action_kind a, uint32_t epoch,
+			 enum session_phase phase, double *out, size_t max);
+
+#endif
