@@ -11,6 +11,7 @@
 #include "cmd_run.h"
 #include "cmd_devices.h"
 #include "cmd_export.h"
+#include "cmd_lab.h"
 #include "cmd_profile.h"
 #include "cmd_set.h"
 #include "journal.h"
@@ -30,6 +31,7 @@ static const struct subcommand subcommands[] = {
 	{ "set", cmd_set_main, "change scheduler/tunables (journaled)" },
 	{ "get", cmd_get_main, "show scheduler/tunables" },
 	{ "restore", cmd_restore_main, "put back journaled original values" },
+	{ "lab", cmd_lab_main, "an emulated slow disk to try schedulers on" },
 	{ NULL, NULL, NULL }
 };
 

@@ -1,0 +1,395 @@
+/* cmd_lab — `brisk lab`; see cmd_lab.h and brisk-lab(1). */
+#include "cmd_lab.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lab.h"
+#include "labmodel.h"
+#include "parse.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: brisk lab up [--model NAME] [--size SIZE] [--name NAME] [--dir DIR]\n"
+		"                    [--dirty-limit SIZE] [--calibrate]\n"
+		"       brisk lab down NAME... | --all\n"
+		"       brisk lab status\n"
+		"       brisk lab models\n"
+		"\n"
+		"An emulated slow disk: a FUSE file that serves each request through a\n"
+		"device model (seek, rotation, media rate), a loop device with direct I/O\n"
+		"on it, so the kernel's I/O schedulers sit in front of it as in front of a\n"
+		"real disk, and an ext4 file system mounted at a directory it prints.\n"
+		"\n"
+		"  up          make a lab disk (root); cleans stale ones first\n"
+		"    -m, --model NAME  device model (default hdd-7200; see 'brisk lab models')\n"
+		"    -s, --size SIZE   disk size, sparse (default 1G; 128M..64G)\n"
+		"    -n, --name NAME   lab name (default: first free labN)\n"
+		"    -d, --dir DIR     where image and mount point go (default %s)\n"
+		"    -D, --dirty-limit SIZE  dirty page cache the disk may hold (strict\n"
+		"                      per-device limit; default a quarter of the disk, at\n"
+		"                      most 256M; 0 = the kernel's global limits)\n"
+		"    -c, --calibrate   time random and sequential reads on the made disk\n"
+		"                      and print them beside the model's targets\n"
+		"  down        take lab disks apart: unmount, detach, stop, remove (root)\n"
+		"    -a, --all         every lab disk\n"
+		"  status      list lab disks and what of them exists\n"
+		"  models      list the device models and their numbers\n"
+		"\n"
+		"State: $BRISK_RUNTIME_DIR/lab (default /run/brisk/lab).\n"
+		"Models: $BRISK_LAB_MODELS or profiles/lab-models.ini.  See brisk-lab(1).\n",
+		LAB_DEFAULT_DIR);
+}
+
+static int need_root(const char *what)
+{
+	if (geteuid() == 0)
+		return 0;
+	fprintf(stderr, "brisk lab %s: needs root (it makes loop devices and mounts file "
+		"systems); run it as root, e.g. with sudo\n", what);
+	return 1;
+}
+
+static void print_calibration(const struct lab_calibration *c, const struct labmodel *m)
+{
+	printf("calibration of %s (%d random 4 KiB O_DIRECT reads, 64 MiB sequential):\n",
+	       m->name, c->n);
+	printf("  %-26s %10s %10s\n", "", "model", "measured");
+	printf("  %-26s %7.2f ms %7.2f ms (p50 %.2f, p90 %.2f)\n", "random 4 KiB read, mean",
+	       c->want_rand_ms, c->rand_mean_ms, c->rand_p50_ms, c->rand_p90_ms);
+	printf("  %-26s %5.1f MB/s %5.1f MB/s\n", "sequential read", c->want_seq_mb_s,
+	       c->seq_mb_s);
+	if (m->ssh_hi_s > 0)
+		printf("  %-26s %.2f-%.2f s\n", "ssh-like 2 MiB, idle", m->ssh_lo_s, m->ssh_hi_s);
+}
+
+static int load_models(struct labmodel *ms, int *n, char *path, size_t plen)
+{
+	char err[1024];
+	int rc = lab_models_path(path, plen, err, sizeof err);
+	if (!rc)
+		rc = labmodel_load(path, ms, LABMODEL_MAX, n, err, sizeof err);
+	if (rc)
+		fprintf(stderr, "brisk lab: %s\n", err);
+	return rc;
+}
+
+static int cmd_up(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "model", required_argument, NULL, 'm' },
+		{ "size", required_argument, NULL, 's' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "dir", required_argument, NULL, 'd' },
+		{ "calibrate", no_argument, NULL, 'c' },
+		{ "dirty-limit", required_argument, NULL, 'D' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct lab_options o = { 0 };
+	int calibrate = 0, dirty_set = 0, c;
+	char err[2048];
+
+	while ((c = getopt_long(argc, argv, "m:s:n:d:D:ch", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm': o.model = optarg; break;
+		case 'n': o.name = optarg; break;
+		case 'd': o.dir = optarg; break;
+		case 'c': calibrate = 1; break;
+		case 's':
+			if (parse_size(optarg, &o.size) || o.size < LAB_MIN_SIZE ||
+			    o.size > LAB_MAX_SIZE) {
+				fprintf(stderr, "brisk lab up: bad --size '%s' (128M..64G)\n", optarg);
+				return 2;
+			}
+			break;
+		case 'D':
+			dirty_set = 1;
+			if (parse_size(optarg, &o.dirty_limit) ||
+			    (o.dirty_limit && o.dirty_limit < (4u << 20))) {
+				fprintf(stderr, "brisk lab up: bad --dirty-limit '%s' (0, or 4M "
+					"and more)\n", optarg);
+				return 2;
+			}
+			break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "brisk lab up: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	if (o.name && !lab_name_valid(o.name)) {
+		fprintf(stderr, "brisk lab up: bad --name '%s' (letters, digits, _ and -)\n", o.name);
+		return 2;
+	}
+	if (!dirty_set) {
+		uint64_t size = o.size ? o.size : LAB_DEFAULT_SIZE;
+		o.dirty_limit = size / 4 < LAB_DEFAULT_DIRTY ? size / 4 : LAB_DEFAULT_DIRTY;
+	}
+	struct labmodel ms[LABMODEL_MAX];
+	char mpath[1024];
+	int n;
+	if (load_models(ms, &n, mpath, sizeof mpath))
+		return 2;
+	const struct labmodel *m = labmodel_find(ms, n, o.model ? o.model : "hdd-7200");
+	if (!m) {
+		fprintf(stderr, "brisk lab up: no model '%s' in %s (see 'brisk lab models')\n",
+			o.model, mpath);
+		return 2;
+	}
+	o.models_file = mpath;
+	if (need_root("up"))
+		return 1;
+	if (access("/dev/fuse", R_OK | W_OK) != 0) {
+		fprintf(stderr, "brisk lab up: /dev/fuse: %s (load the fuse module)\n",
+			strerror(errno));
+		return 1;
+	}
+	int cleaned;
+	if (lab_recover_stale(&cleaned, err, sizeof err))
+		fprintf(stderr, "brisk lab up: cleaning a stale lab disk: %s\n", err);
+	else if (cleaned)
+		fprintf(stderr, "brisk lab up: took apart %d stale lab disk(s)\n", cleaned);
+
+	struct lab_state s;
+	int rc = lab_up(&o, &s, err, sizeof err);
+	if (rc) {
+		fprintf(stderr, "brisk lab up: %s\n", err);
+		return rc == -EINVAL || rc == -EEXIST ? 2 : 1;
+	}
+	printf("lab %s: model %s, %.2f GiB, %s, scheduler %s, rotational %d, direct I/O %s\n",
+	       s.name, s.model, (double)s.size / (1 << 30), s.loop, s.scheduler,
+	       s.rotational, s.dio == 1 ? "on" : s.dio == 0 ? "OFF" : "unknown");
+	if (s.dio != 1)
+		fprintf(stderr, "brisk lab up: warning: %s does not do direct I/O on its FUSE "
+			"file (loop/dio=%d): requests pass the page cache of the FUSE file and "
+			"timings are less faithful\n", s.loop, s.dio);
+	if (s.dirty_limit)
+		printf("dirty limit %" PRIu64 " MiB (strict, this disk only)\n",
+		       (s.dirty_limit + (1u << 19)) >> 20);
+	else if (o.dirty_limit)
+		fprintf(stderr, "brisk lab up: note: the global dirty limit (vm.dirty_*) is "
+			"below %" PRIu64 " MiB already; the disk is left to it\n",
+			o.dirty_limit >> 20);
+	printf("mounted at %s\n", s.mnt);
+	fflush(stdout);
+	if (calibrate) {
+		struct lab_calibration cal;
+		if (lab_calibrate(&s, m, 2.0, &cal, err, sizeof err)) {
+			fprintf(stderr, "brisk lab up: calibration: %s\n", err);
+			return 1;
+		}
+		print_calibration(&cal, m);
+	}
+	return 0;
+}
+
+static int cmd_down(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "all", no_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int all = 0, c, status = 0;
+	char err[2048];
+
+	while ((c = getopt_long(argc, argv, "ah", opts, NULL)) != -1) {
+		switch (c) {
+		case 'a': all = 1; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (all == (optind < argc)) {
+		fprintf(stderr, "brisk lab down: give lab names or --all (see 'brisk lab status')\n");
+		return 2;
+	}
+	for (int i = optind; i < argc; i++)
+		if (!lab_name_valid(argv[i])) {
+			fprintf(stderr, "brisk lab down: bad lab name '%s'\n", argv[i]);
+			return 2;
+		}
+	if (need_root("down"))
+		return 1;
+	if (all) {
+		struct lab_state *ls = calloc(64, sizeof *ls);
+		int n;
+		if (!ls || lab_list(ls, 64, &n)) {
+			fprintf(stderr, "brisk lab down: cannot list lab disks\n");
+			free(ls);
+			return 1;
+		}
+		for (int i = 0; i < n; i++) {
+			if (lab_down(ls[i].name, err, sizeof err)) {
+				fprintf(stderr, "brisk lab down: %s: %s\n", ls[i].name, err);
+				status = 1;
+			} else {
+				printf("lab %s: taken apart\n", ls[i].name);
+			}
+		}
+		free(ls);
+		return status;
+	}
+	for (int i = optind; i < argc; i++) {
+		int rc = lab_down(argv[i], err, sizeof err);
+		if (rc) {
+			fprintf(stderr, "brisk lab down: %s\n", err);
+			status = rc == -ENOENT && status == 0 ? 2 : 1;
+		} else {
+			printf("lab %s: taken apart\n", argv[i]);
+		}
+	}
+	return status;
+}
+
+static const char *yn(int v)
+{
+	return v ? "yes" : "no";
+}
+
+static int cmd_status(int argc, char **argv)
+{
+	if (argc > 1) {
+		if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+			usage(stdout);
+			return 0;
+		}
+		fprintf(stderr, "brisk lab status: unexpected argument '%s'\n", argv[1]);
+		return 2;
+	}
+	struct lab_state *ls = calloc(64, sizeof *ls);
+	int n;
+	if (!ls || lab_list(ls, 64, &n)) {
+		fprintf(stderr, "brisk lab status: cannot read the lab state directory\n");
+		free(ls);
+		return 1;
+	}
+	if (n == 0)
+		printf("no lab disks\n");
+	else
+		printf("%-8s %-10s %8s %-11s %-12s %-4s %-12s %-10s %s\n", "NAME", "MODEL", "SIZE",
+		       "LOOP", "SCHEDULER", "DIO", "SERVER", "STATE", "MOUNT");
+	for (int i = 0; i < n; i++) {
+		struct lab_health h;
+		const struct lab_state *s = &ls[i];
+		lab_check(s, &h);
+		const char *state = lab_is_stale(s) ? (s->ready ? "stale" : "incomplete")
+			: !s->ready ? "making"
+			: (h.server_alive && h.fuse_mounted && h.loop_bound && h.fs_mounted) ? "ok"
+			: "degraded";
+		char server[24];
+		snprintf(server, sizeof server, "%d%s", (int)s->server, h.server_alive ? "" : "(dead)");
+		printf("%-8s %-10s %6.2fGi %-11s %-12s %-4s %-12s %-10s %s\n", s->name, s->model,
+		       (double)s->size / (1 << 30), h.loop_bound ? s->loop : "-",
+		       h.scheduler[0] ? h.scheduler : "-",
+		       h.dio < 0 ? "-" : h.dio ? "on" : "off", s->server ? server : "-", state,
+		       h.fs_mounted ? s->mnt : "-");
+		if (strcmp(state, "ok") != 0)
+			printf("  %s: fs mounted %s, loop attached %s, FUSE mounted %s, server "
+			       "running %s, image present %s; 'brisk lab down %s' takes it apart\n",
+			       s->name, yn(h.fs_mounted), yn(h.loop_bound), yn(h.fuse_mounted),
+			       yn(h.server_alive), yn(h.image_exists), s->name);
+	}
+	free(ls);
+	return 0;
+}
+
+static int cmd_models(int argc, char **argv)
+{
+	(void)argv;
+	if (argc > 1) {
+		usage(stderr);
+		return 2;
+	}
+	struct labmodel ms[LABMODEL_MAX];
+	char path[1024];
+	int n;
+	if (load_models(ms, &n, path, sizeof path))
+		return 1;
+	printf("%-11s %5s %9s %9s %6s %6s %7s %8s %11s %s\n", "MODEL", "RPM", "SEEK-TRK",
+	       "SEEK-AVG", "READ", "WRITE", "OVERHD", "RND-WR", "SSH-LIKE", "DESCRIPTION");
+	for (int i = 0; i < n; i++) {
+		const struct labmodel *m = &ms[i];
+		char ssh[24] = "-";
+		if (m->ssh_hi_s > 0)
+			snprintf(ssh, sizeof ssh, "%.2f-%.2fs", m->ssh_lo_s, m->ssh_hi_s);
+		printf("%-11s %5.0f %7.1fms %7.1fms %4.0fMB %4.0fMB %5.2fms %6.0fms %11s %s\n",
+		       m->name, m->rpm, m->seek_track_ms, m->seek_avg_ms, m->read_mb_s,
+		       m->write_mb_s, m->overhead_ms, m->random_write_ms, ssh, m->description);
+	}
+	printf("(%s; MB = 10^6 bytes per second)\n", path);
+	return 0;
+}
+
+/* Hidden: the FUSE server, started by `lab up`. */
+static int cmd_serve(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "models", required_argument, NULL, 'M' },
+		{ "model", required_argument, NULL, 'm' },
+		{ "image", required_argument, NULL, 'i' },
+		{ "mountpoint", required_argument, NULL, 'p' },
+		{ "fsname", required_argument, NULL, 'f' },
+		{ "ready-fd", required_argument, NULL, 'r' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *models = NULL, *model = NULL, *image = NULL, *mp = NULL, *fsname = NULL;
+	int64_t rfd = -1;
+	int c;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'M': models = optarg; break;
+		case 'm': model = optarg; break;
+		case 'i': image = optarg; break;
+		case 'p': mp = optarg; break;
+		case 'f': fsname = optarg; break;
+		case 'r':
+			if (parse_int(optarg, 0, 1 << 20, &rfd))
+				return 2;
+			break;
+		default: return 2;
+		}
+	}
+	if (!models || !model || !image || !mp || !fsname || optind < argc) {
+		fprintf(stderr, "brisk lab serve: internal command, started by 'brisk lab up'\n");
+		return 2;
+	}
+	if (need_root("serve"))
+		return 1;
+	return lab_serve(models, model, image, mp, fsname, (int)rfd) ? 1 : 0;
+}
+
+int cmd_lab_main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	const char *sub = argv[1];
+	if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0 || strcmp(sub, "help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	optind = 1;
+	if (strcmp(sub, "up") == 0)
+		return cmd_up(argc - 1, argv + 1);
+	if (strcmp(sub, "down") == 0)
+		return cmd_down(argc - 1, argv + 1);
+	if (strcmp(sub, "status") == 0)
+		return cmd_status(argc - 1, argv + 1);
+	if (strcmp(sub, "models") == 0)
+		return cmd_models(argc - 1, argv + 1);
+	if (strcmp(sub, "serve") == 0)
+		return cmd_serve(argc - 1, argv + 1);
+	fprintf(stderr, "brisk lab: unknown command '%s' (up, down, status, models)\n", sub);
+	return 2;
+}

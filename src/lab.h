@@ -1,0 +1,136 @@
+/* lab — emulated slow disks: make, list and take apart.
+ *
+ * A lab disk NAME is this stack, made bottom-up by lab_up() and taken
+ * apart top-down by lab_down():
+ *   DIR/NAME/disk.img      sparse image on a real disk (ext4 made on it)
+ *   DIR/NAME/fuse/         FUSE mount served by `brisk lab serve` (labfs),
+ *                          holding disk.img through the device model
+ *   /dev/loopN             loop device on fuse/disk.img, direct I/O,
+ *                          rotational and scheduler per model, its bdi's
+ *                          dirty limit (strict) when asked; the loop
+ *                          device's previous settings are put back on down
+ *   DIR/NAME/mnt/          the ext4 file system, mode 1777
+ * DIR defaults to /var/lib/brisk/lab.  Everything made is recorded, before
+ * it is made, in the state file RUNTIME/NAME.state (RUNTIME =
+ * $BRISK_RUNTIME_DIR/lab, default /run/brisk/lab; mode 0644, key=value
+ * lines), so lab_down() can take apart whatever exists also after the
+ * process that made it, or the server, was killed.  lab_down() acts only on
+ * what it can prove is the lab's: a mount whose source is the recorded loop
+ * device, a loop device whose backing file is the recorded FUSE file, a
+ * FUSE mount of type fuse.brisk-lab, a server process whose start time
+ * matches.  Order: umount fs, put back the loop device's settings, detach
+ * loop, unmount FUSE, stop server, remove image and directories, remove
+ * the state file.
+ *
+ * Functions return 0 or -errno and put a message for the user in err; they
+ * never print.  Changing functions take a lock (RUNTIME/lock).
+ */
+#ifndef BRISK_LAB_H
+#define BRISK_LAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "labmodel.h"
+
+#define LAB_NAME_MAX 32
+#define LAB_PATH_MAX 1024
+#define LAB_DEFAULT_DIR "/var/lib/brisk/lab"
+#define LAB_DEFAULT_SIZE (1024ull * 1024 * 1024)
+#define LAB_MIN_SIZE (128ull * 1024 * 1024)
+#define LAB_MAX_SIZE (64ull * 1024 * 1024 * 1024)
+/* Dirty pages the lab disk may hold (its bdi's max_bytes, strict_limit):
+ * a buffered writer is throttled and written back as on a machine of the
+ * models' era instead of filling gigabytes of page cache first.
+ * `lab up` takes a quarter of the disk, at most this. */
+#define LAB_DEFAULT_DIRTY (256ull * 1024 * 1024)
+
+struct lab_state {
+	char name[LAB_NAME_MAX];
+	char model[LABMODEL_NAME_MAX];
+	uint64_t size;
+	char dir[LAB_PATH_MAX];		/* DIR/NAME */
+	char image[LAB_PATH_MAX];
+	char fusedir[LAB_PATH_MAX];
+	char fusefile[LAB_PATH_MAX];
+	char mnt[LAB_PATH_MAX];
+	char loop[32];			/* /dev/loopN, "" until chosen */
+	pid_t creator, server;		/* 0 when none */
+	unsigned long long creator_start, server_start; /* /proc/PID/stat #22 */
+	int dio;			/* loop/dio read back: 1, 0, -1 unknown */
+	int ready;			/* 1 once everything is in place */
+	char scheduler[32];		/* as read back after lab up */
+	int rotational;
+	uint64_t dirty_limit;		/* bdi max_bytes set (strict), 0 = none
+					 * (also when the global limit is lower) */
+	/* The loop device's own settings before lab up, put back by lab down
+	 * (a loop device outlives its binding): "" / -1 = not recorded. */
+	char orig_scheduler[32];
+	int orig_rotational, orig_strict_limit;
+	long long orig_max_ratio_fine;
+};
+
+/* What exists of a recorded lab right now. */
+struct lab_health {
+	int server_alive, fuse_mounted, loop_bound, fs_mounted, image_exists;
+	int dio;			/* current loop/dio, -1 if not bound */
+	char scheduler[32];		/* current active scheduler, "" if none */
+};
+
+struct lab_options {
+	const char *model;		/* default hdd-7200 */
+	const char *name;		/* NULL: first free labN */
+	const char *dir;		/* NULL: LAB_DEFAULT_DIR */
+	uint64_t size;			/* 0: LAB_DEFAULT_SIZE */
+	const char *models_file;	/* NULL: lab_models_path() */
+	uint64_t dirty_limit;		/* 0: the kernel's global dirty limits */
+};
+
+struct lab_calibration {
+	int n;				/* random reads timed */
+	double rand_mean_ms, rand_p50_ms, rand_p90_ms;
+	double seq_mb_s;		/* 10^6 bytes per second */
+	double want_rand_ms, want_seq_mb_s;
+};
+
+/* RUNTIME directory (no trailing slash). */
+void lab_runtime_dir(char *buf, size_t len);
+/* The model table: $BRISK_LAB_MODELS, else lab-models.ini where
+ * datadir_find() finds it ($BRISK_DATADIR, profiles/ next to the binary,
+ * the installed data directory).  0, or -ENOENT with a message in err. */
+int lab_models_path(char *buf, size_t len, char *err, size_t errlen);
+/* Is NAME a valid lab name ([A-Za-z0-9_-], 1..31 chars)? */
+int lab_name_valid(const char *name);
+
+/* Make a lab disk; *out gets its state.  On failure everything made is
+ * taken apart again.  -EINVAL bad model/size/name, -EEXIST name in use,
+ * -ENOSPC not enough free space (size + floor of max(5 %, 2 GiB)). */
+int lab_up(const struct lab_options *o, struct lab_state *out, char *err, size_t errlen);
+/* Take apart the lab NAME.  -ENOENT no such lab; -EBUSY something in use
+ * (the state file is kept, so it can be retried). */
+int lab_down(const char *name, char *err, size_t errlen);
+/* The recorded labs, sorted by name. */
+int lab_list(struct lab_state *out, int max, int *n);
+int lab_load(const char *name, struct lab_state *out);
+void lab_check(const struct lab_state *s, struct lab_health *h);
+/* A lab is stale when its server is dead, or when it never became ready
+ * and the process making it is gone. */
+int lab_is_stale(const struct lab_state *s);
+/* Take apart every stale lab; *cleaned gets how many (may be NULL).
+ * Returns the first error, the others are still tried. */
+int lab_recover_stale(int *cleaned, char *err, size_t errlen);
+/* 0 and the model's name when backing_file (as in
+ * /sys/block/loopN/loop/backing_file) is the FUSE file of a recorded lab;
+ * -ENOENT otherwise. */
+int lab_describe_loop(const char *backing_file, char *model, size_t len);
+/* Time O_DIRECT reads on the lab's loop device: 4 KiB reads at random
+ * positions for about `seconds`, then 64 MiB of 1 MiB sequential reads. */
+int lab_calibrate(const struct lab_state *s, const struct labmodel *m, double seconds,
+		  struct lab_calibration *c, char *err, size_t errlen);
+
+/* The hidden `brisk lab serve` process: load the model and run labfs. */
+int lab_serve(const char *models_file, const char *model, const char *image,
+	      const char *mountpoint, const char *fsname, int ready_fd);
+
+#endif
