@@ -68,9 +68,11 @@ static int build_from(struct stack_node *n, int depth)
 	if (d->kind == BLOCKDEV_LOOP && d->backing_file[0]) {
 		int rc = resolve_file(d->backing_file, depth + 1, &n->backing);
 		if (rc < 0) {
-			stack_free(n->backing);
-			n->backing = NULL;
 			n->backing_err = rc;
+			if (rc != -ENODEV) {   /* -ENODEV keeps the mount, root NULL */
+				stack_free(n->backing);
+				n->backing = NULL;
+			}
 		}
 	}
 	return 0;

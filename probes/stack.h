@@ -27,7 +27,10 @@ struct stack_node {
 	struct stack_node **children;
 	size_t n_children;
 	struct stack *backing;   /* loop: stack of the backing file, or NULL */
-	int backing_err;         /* why backing is NULL (-errno), 0 if n/a */
+	int backing_err;         /* -errno when the backing file's stack could
+				  * not be resolved (backing NULL), or -ENODEV
+				  * when its file system has no block device
+				  * (backing has the mount, root NULL); 0 else */
 };
 
 struct stack_mount {

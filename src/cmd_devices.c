@@ -13,6 +13,7 @@
 #include "advisory.h"
 #include "blockdev.h"
 #include "datadir.h"
+#include "lab.h"
 #include "stack.h"
 
 static void usage(FILE *f)
@@ -166,6 +167,9 @@ static struct json_object *json_dev(const struct view *v, const struct blockdev 
 		struct json_object *lo = json_object_new_object();
 		jstr(lo, "backing_file", d->backing_file);
 		json_object_object_add(lo, "dio", jbool(d->loop_dio));
+		char model[64];
+		if (d->backing_file[0] && lab_describe_loop(d->backing_file, model, sizeof(model)) == 0)
+			jstr(lo, "lab_model", model);
 		json_object_object_add(o, "loop", lo);
 	}
 	json_object_object_add(o, "advisory",
@@ -252,9 +256,13 @@ static void print_dev_lines(const struct view *v, const struct blockdev *d, cons
 	if (d->serial[0] || d->wwn[0])
 		printf("%sserial      %s%s%s\n", pre, d->serial[0] ? d->serial : "-",
 		       d->wwn[0] ? "  wwn " : "", d->wwn);
-	if (d->kind == BLOCKDEV_LOOP && d->backing_file[0])
+	if (d->kind == BLOCKDEV_LOOP && d->backing_file[0]) {
+		char model[64];
 		printf("%sbacking     %s%s\n", pre, d->backing_file,
 		       d->loop_dio == 1 ? "  (direct I/O)" : "");
+		if (lab_describe_loop(d->backing_file, model, sizeof(model)) == 0)
+			printf("%slab disk    emulated %s (brisk lab)\n", pre, model);
+	}
 	const struct blockdev_queue *q = &d->queue;
 	if (q->schedulers[0]) {
 		printf("%sscheduler   ", pre);
@@ -360,7 +368,7 @@ static void print_node(const struct view *v, const struct stack_node *n, const c
 			char deeper[1100];
 			snprintf(deeper, sizeof(deeper), "%s  ", sub);
 			print_stack(v, n->backing, deeper);
-		} else if (n->backing_err) {
+		} else {
 			printf("%sbacking file's stack: %s\n", sub, strerror(-n->backing_err));
 		}
 	}
@@ -381,6 +389,8 @@ static void print_stack(const struct view *v, const struct stack *s, const char 
 		       s->mount.fstype, s->mount.options, s->mount.target);
 	if (s->root)
 		print_node(v, s->root, pre, "", "");
+	else
+		printf("%s(no block device behind this %s file system)\n", pre, s->mount.fstype);
 	const struct blockdev *leaves[64];
 	size_t nl = stack_leaves(s, leaves, 64);
 	if (nl) {

@@ -65,6 +65,31 @@ else
   t_fail "writer slows ssh-like reads under mq-deadline" "slowdown '$slow' (idle $idle s, loaded $loaded s), want >= 1.5"
 fi
 
+# brisk itself on the lab disk: devices names it, and brisk run's own
+# ssh-like action (cold, a fresh process per sample) is inside the band idle
+# and clearly slower behind its own buffered writer under mq-deadline.
+j=$("$BRISK" devices "$LAB_MNT" --json)
+t_eq "devices: the lab's loop device is the leaf" "$(jq -r '.leaves|join(" ")' <<<"$j")" "$dev"
+t_eq "devices: model named" "$(jq -r .stack.loop.lab_model <<<"$j")" hdd-7200
+t_eq "devices: scheduler" "$(jq -r .stack.queue.scheduler <<<"$j")" mq-deadline
+t_match "devices text names the model" "$("$BRISK" devices "$LAB_MNT")" "emulated hdd-7200"
+errf=$(mktemp)
+r=$("$BRISK" run "$LAB_MNT" -a ssh-like -l seq-write:size=400m -i 3 -n 3 --floor 10% -q --json - 2>"$errf")
+sed "s/^/# run: /" "$errf"; rm -f "$errf"
+ip50=$(jq -r '.actions[]|select(.phase=="idle" and .action=="ssh-like")|.p50_ms' <<<"$r")
+sl=$(jq -r '.actions[]|select(.phase=="loaded" and .action=="ssh-like")|.slowdown_p50' <<<"$r")
+echo "# brisk run on hdd-7200: idle ssh-like p50 $ip50 ms, loaded slowdown x$sl (mq-deadline)"
+if awk -v x="$ip50" -v l="$lo" -v h="$hi" 'BEGIN { exit !(x >= l * 1000 * 0.9 && x <= h * 1000 * 1.1) }'; then
+  t_pass "brisk run: idle ssh-like p50 near the model's band"
+else
+  t_fail "brisk run: idle ssh-like p50 near the model's band" "got '$ip50' ms, band $lo-$hi s (+-10 %)"
+fi
+if awk -v s="$sl" 'BEGIN { exit !(s >= 1.5) }'; then
+  t_pass "brisk run: slowdown under its writer with mq-deadline (x$sl)"
+else
+  t_fail "brisk run: slowdown under its writer with mq-deadline" "slowdown_p50 '$sl', want >= 1.5"
+fi
+
 # A busy mount: down refuses, keeps everything, and the disk still models.
 ( cd "$LAB_MNT" && sleep 5 ) &
 holder=$!
