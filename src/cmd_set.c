@@ -11,6 +11,7 @@
 
 #include "blockdev.h"
 #include "journal.h"
+#include "lab.h"
 #include "stack.h"
 #include "tunable.h"
 
@@ -590,6 +591,16 @@ int cmd_restore_main(int argc, char **argv)
 		const char *env = getenv("BRISK_RUNTIME_DIR");
 		dir = env && *env ? env : "/run/brisk";
 		dry = 1;
+	}
+	/* A lab disk whose server died is useless and holds a loop device and
+	 * mounts: take it apart too (lab down would; this is the crash path). */
+	if (root && !dry) {
+		int cleaned = 0;
+		char lerr[256] = "";
+		if (lab_recover_stale(&cleaned, lerr, sizeof(lerr)) < 0)
+			fprintf(stderr, "brisk restore: a stale lab disk: %s\n", lerr);
+		if (cleaned)
+			printf("took apart %d stale lab disk(s)\n", cleaned);
 	}
 	struct restore_count cnt = { .verbose = verbose };
 	int left = journal_restore_all(dir, dry, restore_report, &cnt);

@@ -49,3 +49,15 @@ fi
 out=$("$BRISK" lab down --all 2>&1); rc=$?
 t_eq "down --all exits 0" "$rc" 0
 check_gone "down --all"
+
+# 4. The server killed, then 'brisk restore' (the explicit crash path).
+if lab_up --size 256M --name crash3; then
+  pid=$(lab_state_val crash3 server | cut -d: -f1)
+  kill -9 "$pid"; sleep 0.2
+  out=$("$BRISK" restore 2>&1); rc=$?
+  t_eq "restore after kill -9 of the server exits 0" "$rc" 0
+  t_match "restore says it took the lab apart" "$out" "took apart 1 stale lab"
+  check_gone "restore after server killed"
+else
+  t_fail "lab up (crash3)" "$LAB_OUT"
+fi
