@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tunable.h"
@@ -27,6 +28,15 @@ static pid_t who(int fd)
 	return fl.l_pid;
 }
 
+/* Is fd still the file at path?  A holder unlinks the file on release, so a
+ * process that opened it before that must start again on the new one. */
+static int still_linked(int fd, const char *path)
+{
+	struct stat a, b;
+	return fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
+}
+
 int devlock_acquire(const char *dir, const char *name, int *fd, pid_t *holder)
 {
 	char path[4096];
@@ -35,27 +45,33 @@ int devlock_acquire(const char *dir, const char *name, int *fd, pid_t *holder)
 		return rc;
 	if (holder)
 		*holder = 0;
-	int f = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (f < 0)
-		return -errno;
-	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-	if (fcntl(f, F_SETLK, &fl) < 0) {
-		rc = -errno;
-		if (rc == -EAGAIN || rc == -EACCES) {
-			rc = -EBUSY;
-			if (holder)
-				*holder = who(f);
+	for (;;) {
+		int f = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (f < 0)
+			return -errno;
+		struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+		if (fcntl(f, F_SETLK, &fl) < 0) {
+			rc = -errno;
+			if (rc == -EAGAIN || rc == -EACCES) {
+				rc = -EBUSY;
+				if (holder)
+					*holder = who(f);
+			}
+			close(f);
+			return rc;
 		}
-		close(f);
-		return rc;
+		if (!still_linked(f, path)) {   /* released and removed meanwhile */
+			close(f);
+			continue;
+		}
+		char buf[32];
+		int n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+		if (ftruncate(f, 0) == 0 && pwrite(f, buf, (size_t)n, 0) != n) {
+			/* the pid in the file is for people; the lock itself holds */
+		}
+		*fd = f;
+		return 0;
 	}
-	char buf[32];
-	int n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
-	if (ftruncate(f, 0) == 0 && pwrite(f, buf, (size_t)n, 0) != n) {
-		/* the pid in the file is for people; the lock itself holds */
-	}
-	*fd = f;
-	return 0;
 }
 
 pid_t devlock_holder(const char *dir, const char *name)
@@ -71,8 +87,14 @@ pid_t devlock_holder(const char *dir, const char *name)
 	return p;
 }
 
-void devlock_release(int fd)
+void devlock_release(const char *dir, const char *name, int fd)
 {
-	if (fd >= 0)
-		close(fd);
+	if (fd < 0)
+		return;
+	char path[4096];
+	/* Unlinked while still held: nothing is left behind, and whoever opened
+	 * it meanwhile sees it is stale (still_linked) and starts again. */
+	if (lock_path(dir, name, path, sizeof(path)) == 0)
+		unlink(path);
+	close(fd);
 }

@@ -16,6 +16,10 @@
  *    O_NOFOLLOW.
  *  - Closing any descriptor of a lock file drops the process's lock on it:
  *    open each lock once per process (the journal does).
+ *  - devlock_release() removes the file while still holding the lock, so
+ *    no lock file outlives its holder's clean exit; an acquirer that
+ *    opened the removed file notices and retries on the new one.  (A
+ *    SIGKILLed holder leaves its file: harmless, it is reused.)
  */
 #ifndef BRISK_DEVLOCK_H
 #define BRISK_DEVLOCK_H
@@ -25,6 +29,6 @@
 int devlock_acquire(const char *dir, const char *name, int *fd, pid_t *holder);
 /* Who holds the lock now: 0 none (or no lock file), else the pid. */
 pid_t devlock_holder(const char *dir, const char *name);
-void devlock_release(int fd);
+void devlock_release(const char *dir, const char *name, int fd);
 
 #endif

@@ -21,6 +21,7 @@
 
 struct locktab {
 	size_t n;
+	char dir[PATH_MAX];        /* where the lock files are */
 	char name[MAX_LOCKS][48];
 	int fd[MAX_LOCKS];
 };
@@ -130,6 +131,7 @@ static int locktab_get(struct locktab *lt, const char *dir, const char *target,
 	int rc = devlock_acquire(dir, name, &fd, holder);
 	if (rc < 0)
 		return rc;
+	snprintf(lt->dir, sizeof(lt->dir), "%s", dir);
 	snprintf(lt->name[lt->n], sizeof(lt->name[0]), "%s", name);
 	lt->fd[lt->n++] = fd;
 	return 0;
@@ -138,7 +140,7 @@ static int locktab_get(struct locktab *lt, const char *dir, const char *target,
 static void locktab_release(struct locktab *lt)
 {
 	for (size_t i = 0; i < lt->n; i++)
-		devlock_release(lt->fd[i]);
+		devlock_release(lt->dir, lt->name[i], lt->fd[i]);
 	lt->n = 0;
 }
 

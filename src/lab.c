@@ -453,26 +453,36 @@ static int mkdir_p(const char *path, mode_t mode)
 }
 
 
+/* RUNTIME/lock serialises lab up/down.  Like devlock's files it is removed
+ * by its holder on release, with the runtime directory once no lab is
+ * left, so a machine without lab disks has nothing under /run/brisk; a
+ * process that opened the removed file sees it (inode check) and retries. */
 static int lock_take(char *err, size_t errlen)
 {
 	char rt[LAB_PATH_MAX], path[LAB_PATH_MAX + 8];
 	int rc, fd;
 	lab_runtime_dir(rt, sizeof rt);
-	if ((rc = mkdir_p(rt, 0755)))
-		goto fail;
 	snprintf(path, sizeof path, "%s/lock", rt);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		rc = -errno;
-		goto fail;
-	}
-	while (flock(fd, LOCK_EX) < 0)
-		if (errno != EINTR) {
+	for (;;) {
+		if ((rc = mkdir_p(rt, 0755)))
+			goto fail;
+		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0) {
 			rc = -errno;
-			close(fd);
 			goto fail;
 		}
-	return fd;
+		while (flock(fd, LOCK_EX) < 0)
+			if (errno != EINTR) {
+				rc = -errno;
+				close(fd);
+				goto fail;
+			}
+		struct stat a, b;
+		if (fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino)
+			return fd;
+		close(fd);   /* released and removed meanwhile: take the new one */
+	}
 fail:
 	seterr(err, errlen, "%s: %s", rt, strerror(-rc));
 	return rc;
@@ -480,8 +490,14 @@ fail:
 
 static void lock_drop(int fd)
 {
-	if (fd >= 0)
-		close(fd);
+	if (fd < 0)
+		return;
+	char rt[LAB_PATH_MAX], path[LAB_PATH_MAX + 8];
+	lab_runtime_dir(rt, sizeof rt);
+	snprintf(path, sizeof path, "%s/lock", rt);
+	unlink(path);
+	rmdir(rt);   /* fails, as it should, while a lab's state is there */
+	close(fd);
 }
 
 /* ---- the loop device's settings ---- */
