@@ -10,6 +10,7 @@
 /* Subcommand headers: one line each. */
 #include "cmd_run.h"
 #include "cmd_devices.h"
+#include "cmd_tui.h"
 
 struct subcommand {
 	const char *name;
@@ -21,6 +22,7 @@ struct subcommand {
 static const struct subcommand subcommands[] = {
 	{ "run", cmd_run_main, "measure how the machine feels while its disk is busy" },
 	{ "devices", cmd_devices_main, "show the storage stack behind a directory" },
+	{ "tui", cmd_tui_main, "the dashboard: watch, switch schedulers, compare live" },
 	{ NULL, NULL, NULL }
 };
 
