@@ -132,8 +132,10 @@ static void tree_node(struct dash *d, const struct stack_node *n, const char *in
 			snprintf(d->badge, sizeof(d->badge), "firmware advisory: %s", b->name);
 		}
 	}
-	if (b->kind == BLOCKDEV_LOOP && b->backing_file[0])
-		tree_add(d, sub, "  file %s", b->backing_file);
+	if (b->kind == BLOCKDEV_LOOP && b->backing_file[0]) {
+		const char *base = strrchr(b->backing_file, '/');
+		tree_add(d, sub, "  file %s", base && base[1] ? base + 1 : b->backing_file);
+	}
 	for (size_t i = 0; i < n->n_children; i++)
 		tree_node(d, n->children[i], sub, i + 1 == n->n_children, 0, db, utf8);
 }
@@ -422,29 +424,30 @@ static void draw_load(struct dash *d, int y, int x, int w, int h)
 	/* line 1: what runs and its MiB/s */
 	size_t n = d->n_series < s->n_ticks ? d->n_series : s->n_ticks;
 	double last = n ? d->mbps[n - 1] : NAN, hi = 0;
-	int cells = w > 40 ? w - 36 : 4;
+	int cells = w > 40 ? w - 40 : 4;
 	for (size_t i = n > (size_t)cells ? n - (size_t)cells : 0; i < n; i++)
 		if (!isnan(d->mbps[i]) && d->mbps[i] > hi)
 			hi = d->mbps[i];
 	char what[64] = "";
-	if (s->cfg.n_loads) {
-		char spec[48];
-		load_spec_format(&s->cfg.loads[0], spec, sizeof(spec));
-		snprintf(what, sizeof(what), "%s%s", spec, s->cfg.n_loads > 1 ? " +" : "");
-	}
+	unsigned count = 0;
+	for (size_t i = 0; i < s->cfg.n_loads; i++)
+		count += s->cfg.loads[i].count;
+	if (s->cfg.n_loads)
+		snprintf(what, sizeof(what), "%s%s%s%u", load_kind_name(s->cfg.loads[0].kind),
+			 s->cfg.n_loads > 1 ? "+" : "", screen_utf8() ? " \u00d7" : " x", count);
 	int run = loads_running(s);
-	int lx = screen_printf(y, x, 22, SCREEN_NORMAL, "%-21.21s", what);
+	int lx = screen_printf(y, x, w, SCREEN_NORMAL, "%-16.16s ", what);
 	if (!run)
-		lx += screen_put(y, x + lx, 14, SCREEN_DIM, s->t_load_start ? " stopped" : " not started");
+		screen_put(y, x + lx, w - lx, SCREEN_DIM, s->t_load_start ? "stopped" : "not started");
 	else if (isnan(last))
-		lx += screen_put(y, x + lx, 14, SCREEN_DIM, " - MiB/s");
+		screen_put(y, x + lx, w - lx, SCREEN_DIM, "      - MiB/s");
 	else
-		lx += screen_printf(y, x + lx, 14, SCREEN_NORMAL, " %6.1f MiB/s", last);
-	if (hi > 0)
-		screen_printf(y, x + 36 + cells < x + w ? x + 36 + cells : x + w - 1, 0, SCREEN_DIM, " ");
-	draw_tick_spark(d, y, x + 36, w - 36 - 9, d->mbps, n, hi);
-	if (hi > 0)
-		screen_printf(y, x + w - 8, 8, SCREEN_DIM, "%5.0f max", hi);
+		screen_printf(y, x + lx, w - lx, SCREEN_NORMAL, "%6.1f MiB/s", last);
+	int sx = lx + 14, sw = w - sx - 10;
+	if (sw > 0)
+		draw_tick_spark(d, y, x + sx, sw, d->mbps, n, hi);
+	if (hi > 0 && sw > 0)
+		screen_printf(y, x + sx + sw + 1, 9, SCREEN_DIM, "max %4.0f", hi);
 	if (h < 2)
 		return;
 	/* line 2: worst stall of the writer/reader calls */
@@ -475,7 +478,7 @@ static void draw_load(struct dash *d, int y, int x, int w, int h)
 		return;
 	if (t && t->psi_ok)
 		screen_printf(y + 3, x, w, t->psi_full_pct >= 50 ? SCREEN_WARN : SCREEN_NORMAL,
-			      "PSI io  some %5.1f %%  full %5.1f %%   avg10 %.1f / %.1f",
+			      "PSI io  some %5.1f%%  full %5.1f%%  avg10 %.0f/%.0f",
 			      t->psi_some_pct, t->psi_full_pct, t->psi_some_avg10, t->psi_full_avg10);
 	else
 		screen_put(y + 3, x, w, SCREEN_DIM, "PSI io  - (no /proc/pressure/io)");
@@ -492,11 +495,11 @@ static void draw_disks(struct dash *d, int y, int w, int h)
 		const struct kstat_rates *r = s->n_ticks ?
 			&s->ticks_disk[(s->n_ticks - 1) * s->n_devs + (size_t)i] : NULL;
 		if (!r || !s->devs[i].ok) {
-			screen_printf(y + i, 0, w, SCREEN_DIM, "%-10s -", s->devs[i].name);
+			screen_printf(y + i, 0, w, SCREEN_DIM, "%-8s -", s->devs[i].name);
 			continue;
 		}
 		int x = screen_printf(y + i, 0, w, SCREEN_NORMAL,
-				      "%-10s r %6.0f IOPS %7.1f MiB/s   w %6.0f IOPS %7.1f MiB/s   util ",
+				      "%-8s r %5.0f IOPS %6.1f MiB/s  w %5.0f IOPS %6.1f MiB/s  util ",
 				      s->devs[i].name, r->rd_iops, r->rd_mbps, r->wr_iops, r->wr_mbps);
 		x += screen_printf(y + i, x, w - x, r->util_pct >= 90 ? SCREEN_WARN : SCREEN_NORMAL,
 				   "%3.0f %%", r->util_pct);
@@ -568,10 +571,10 @@ static void draw_actions(struct dash *d, int y, int w, int h)
 {
 	struct session *s = d->s;
 	table_update(d);
-	const int tlx = 68;
-	screen_printf(y, 0, w, SCREEN_TITLE, "%-8s %-14s %7s %7s %7s %7s %6s %4s %s", "action",
+	const int tlx = 70;
+	screen_printf(y, 0, w, SCREEN_TITLE, "%-8s %-16s %7s %7s %7s %7s %6s %4s %s", "action",
 		      "epoch", "idle p50", "p50", "p99", "max", "slow", "n",
-		      w > tlx + 10 ? "latency per sample (log), newest right" : "timeline");
+		      w >= tlx + 40 ? "latency per sample (log), newest right" : "timeline");
 	if (!s->n_actions) {
 		screen_put(y + 1, 0, w, SCREEN_DIM, s->phase == SESSION_PREPARE ?
 			   "creating the files the actions read..." : "no actions");
@@ -608,7 +611,7 @@ static void draw_actions(struct dash *d, int y, int w, int h)
 				snprintf(sl, sizeof(sl), "-");
 			else
 				snprintf(sl, sizeof(sl), "%.1f%s", r->slow, screen_utf8() ? "\u00d7" : "x");
-			int x = screen_printf(row, 0, w, shown ? SCREEN_DIM : SCREEN_NORMAL, "%-8s %-14.14s %7s ",
+			int x = screen_printf(row, 0, w, shown ? SCREEN_DIM : SCREEN_NORMAL, "%-8s %-16.16s %7s ",
 					      shown ? "" : action_kind_name(a), lab,
 					      shown ? "" : idle);
 			x += screen_printf(row, x, w - x, shown ? SCREEN_DIM : SCREEN_NORMAL,
@@ -622,7 +625,7 @@ static void draw_actions(struct dash *d, int y, int w, int h)
 			shown++;
 		}
 		if (!shown) {   /* idle phase: no loaded epoch row yet */
-			int x = screen_printf(row, 0, w, SCREEN_NORMAL, "%-8s %-14s %7s ",
+			int x = screen_printf(row, 0, w, SCREEN_NORMAL, "%-8s %-16s %7s ",
 					      action_kind_name(a), "idle", idle);
 			screen_printf(row, x, w - x, SCREEN_DIM, "%7s %7s %7s %6s %4zu ", "-", "-", "-",
 				      "-", d->idle_n[a]);

@@ -10,7 +10,7 @@
 static const struct keys_binding bindings[] = {
 	{ "l", "load", "start or stop the background load (each starts an epoch)", 0 },
 	{ "s", "scheduler", "pick the I/O scheduler of every disk in the stack", 1 },
-	{ "t", "tunables", "queue, scheduler and vm.dirty_* settings: current, original, edit", 1 },
+	{ "t", "tunables", "tunables editor: queue, iosched and vm.dirty_* values", 1 },
 	{ "?/F1", "help", "this help (any of ? F1 Esc q closes it)", 0 },
 	{ "^L", NULL, "repaint the whole screen", 0 },
 	{ "q", "quit", "stop the load, restore every changed setting, exit", 0 },

@@ -220,7 +220,7 @@ int settings_apply(struct settings *st, const char *keytext, const char *value,
 		memset(&res, 0, sizeof(res));
 		rc = journal_set(st->journal, st->devs[i], &key, canon, &res, &holder);
 		if (rc < 0 && o)
-			say(label, labellen, "%s %s (partly)", key.name, canon);
+			say(label, labellen, "%s=%s (partly)", key.name, canon);
 		if (rc == -EBUSY) {
 			say(msg, msglen, "%s is being changed by another brisk (pid %d)%s%s",
 			    tunable_is_sysctl(&key) ? "vm.*" : st->devs[i], (int)holder,
@@ -247,7 +247,7 @@ int settings_apply(struct settings *st, const char *keytext, const char *value,
 		    done, canon);
 	else
 		say(msg, msglen, "%s %s on %s (read back)", key.name, canon, done);
-	say(label, labellen, "%s %s", key.name, canon);
+	say(label, labellen, "%s=%s", key.name, canon);
 	return 0;
 }
 

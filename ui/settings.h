@@ -66,7 +66,7 @@ size_t settings_keys(const struct settings *st, struct tunable_key *out, size_t 
  * done ("scheduler bfq on vda, vdb"); -EPERM (not root), -EINVAL/-ERANGE/
  * -ENOENT (refused; msg says why, nothing written), -EBUSY (another brisk
  * holds a device), or the kernel's -errno.  label gets a short epoch label
- * ("scheduler bfq", "read_ahead_kb 512") whenever anything was written —
+ * ("scheduler=bfq", "read_ahead_kb=512") whenever anything was written —
  * also on a failure part-way, then marked "(partly)" — and is "" when
  * nothing was. */
 int settings_apply(struct settings *st, const char *key, const char *value,

@@ -174,7 +174,7 @@ void tuneedit_draw(struct tuneedit *te)
 			attroff(A_REVERSE);
 	}
 	if (te->n > (size_t)rows && rows > 0)
-		screen_printf(y + 2 + rows - 1, x + w - 12, 10, SCREEN_DIM, "%zu/%zu", te->sel + 1,
+		screen_printf(y + h - 1, x + w - 12, 10, SCREEN_DIM, " %zu/%zu ", te->sel + 1,
 			      te->n);
 	screen_put(y + h - 4, x + 2, w - 4, te->note_bad ? SCREEN_BAD : SCREEN_DIM, te->note);
 	if (te->editing && te->n) {
