@@ -11,6 +11,7 @@
 #include "cmd_run.h"
 #include "cmd_devices.h"
 #include "cmd_tui.h"
+#include "cmd_set.h"
 
 struct subcommand {
 	const char *name;
@@ -23,6 +24,9 @@ static const struct subcommand subcommands[] = {
 	{ "run", cmd_run_main, "measure how the machine feels while its disk is busy" },
 	{ "devices", cmd_devices_main, "show the storage stack behind a directory" },
 	{ "tui", cmd_tui_main, "the dashboard: watch, switch schedulers, compare live" },
+	{ "set", cmd_set_main, "change scheduler/tunables (journaled)" },
+	{ "get", cmd_get_main, "show scheduler/tunables" },
+	{ "restore", cmd_restore_main, "put back journaled original values" },
 	{ NULL, NULL, NULL }
 };
 

@@ -1,0 +1,621 @@
+#include "cmd_set.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "blockdev.h"
+#include "journal.h"
+#include "stack.h"
+#include "tunable.h"
+
+#define MAX_TARGETS BLOCKDEV_MAX_SLAVES
+#define MAX_ONLY 16
+
+struct targets {
+	size_t n;
+	char name[MAX_TARGETS][BLOCKDEV_NAME_LEN];
+};
+
+/* ------------------------------------------------------------- targets */
+
+static int is_device_arg(const char *arg, char *name, size_t len)
+{
+	struct stat st;
+	if (strchr(arg, '/')) {
+		if (stat(arg, &st) == 0 && !S_ISBLK(st.st_mode))
+			return 0;
+	} else if (strcmp(arg, ".") == 0 || strcmp(arg, "..") == 0) {
+		return 0;
+	}
+	return blockdev_resolve_name(arg, name, len) == 0;
+}
+
+static void join_leaves(const struct blockdev *const *l, size_t n, char *buf, size_t len)
+{
+	size_t off = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		int w = snprintf(buf + off, len - off, "%s%s", i ? " " : "", l[i]->name);
+		if (w < 0 || (size_t)w >= len - off)
+			break;
+		off += (size_t)w;
+	}
+}
+
+/* Resolve ARG to the leaf disks behind it, limited to ONLY when given.
+ * 0, or 2 after printing why (bad input), or 1 (runtime failure). */
+static int resolve_targets(const char *cmd, const char *arg, char **only, size_t n_only,
+			   struct targets *t)
+{
+	char name[BLOCKDEV_NAME_LEN];
+	struct stack *s = NULL;
+	int rc;
+	int as_dev = is_device_arg(arg, name, sizeof(name));
+	if (as_dev)
+		rc = stack_resolve_device(name, &s);
+	else
+		rc = stack_resolve_path(arg, &s);
+	if (rc == -ENODEV && !as_dev) {
+		fprintf(stderr, "brisk %s: %s is on %s, which has no block device to tune\n",
+			cmd, arg, s && s->mount.fstype[0] ? s->mount.fstype : "a file system");
+		stack_free(s);
+		return 2;
+	}
+	if (rc < 0) {
+		if (rc == -ENOENT || rc == -ENOTDIR || rc == -ENODEV)
+			fprintf(stderr, "brisk %s: %s: no such directory or block device\n", cmd, arg);
+		else
+			fprintf(stderr, "brisk %s: %s: %s\n", cmd, arg, strerror(-rc));
+		stack_free(s);
+		return rc == -ENOENT || rc == -ENOTDIR || rc == -ENODEV ? 2 : 1;
+	}
+	const struct blockdev *leaves[MAX_TARGETS];
+	size_t nl = stack_leaves(s, leaves, MAX_TARGETS);
+	if (nl > MAX_TARGETS) {
+		fprintf(stderr, "brisk %s: %s: more than %d disks; name them with -d\n",
+			cmd, arg, MAX_TARGETS);
+		if (n_only == 0) {
+			stack_free(s);
+			return 2;
+		}
+		nl = MAX_TARGETS;
+	}
+	char all[MAX_TARGETS * (BLOCKDEV_NAME_LEN + 1)];
+	join_leaves(leaves, nl, all, sizeof(all));
+	t->n = 0;
+	if (n_only == 0) {
+		for (size_t i = 0; i < nl; i++)
+			snprintf(t->name[t->n++], sizeof(t->name[0]), "%s", leaves[i]->name);
+	}
+	for (size_t k = 0; k < n_only; k++) {
+		char want[BLOCKDEV_NAME_LEN];
+		if (blockdev_resolve_name(only[k], want, sizeof(want)) < 0) {
+			fprintf(stderr, "brisk %s: -d %s: no such block device\n", cmd, only[k]);
+			stack_free(s);
+			return 2;
+		}
+		size_t i;
+		for (i = 0; i < nl; i++)
+			if (strcmp(leaves[i]->name, want) == 0)
+				break;
+		if (i == nl) {
+			if (stack_find(s, want))
+				fprintf(stderr, "brisk %s: %s has no queue settings of its own; "
+					"they live on its disks: %s\n", cmd, want, all);
+			else
+				fprintf(stderr, "brisk %s: %s is not in the stack behind %s "
+					"(its disks: %s)\n", cmd, want, arg, all);
+			stack_free(s);
+			return 2;
+		}
+		int dup = 0;
+		for (size_t j = 0; j < t->n; j++)
+			dup |= strcmp(t->name[j], want) == 0;
+		if (!dup)
+			snprintf(t->name[t->n++], sizeof(t->name[0]), "%s", want);
+	}
+	stack_free(s);
+	if (t->n == 0) {
+		fprintf(stderr, "brisk %s: %s: no disk found under it\n", cmd, arg);
+		return 2;
+	}
+	return 0;
+}
+
+static void command_line(int argc, char **argv, char *buf, size_t len)
+{
+	size_t off = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < argc; i++) {
+		int w = snprintf(buf + off, len - off, "%s%s", i ? " " : "brisk ", argv[i]);
+		if (w < 0 || (size_t)w >= len - off)
+			break;
+		off += (size_t)w;
+	}
+}
+
+/* ----------------------------------------------------------------- set */
+
+struct assign {
+	struct tunable_key key;
+	char value[TUNABLE_VALUE_LEN * 2];
+	char canon[MAX_TARGETS][TUNABLE_VALUE_LEN];  /* per target; [0] for sysctls */
+};
+
+static void set_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: brisk set [--persist] [-d DEVICE]... (DIR|DEVICE) KEY=VALUE...\n"
+		"\n"
+		"Change I/O scheduler, queue and iosched tunables, SCSI queue_depth and\n"
+		"vm.dirty_* on every disk behind DIR (all RAID/dm members at once) or on\n"
+		"DEVICE (sda, /dev/sda, loop3; md0 means its members).  Needs root.\n"
+		"Every original value is journaled first; 'brisk restore' puts it back.\n"
+		"\n"
+		"KEY: scheduler, nr_requests, read_ahead_kb, wbt_lat_usec, max_sectors_kb,\n"
+		"     rq_affinity, nomerges, queue_depth, an iosched tunable of the\n"
+		"     active scheduler (slice_idle or iosched/slice_idle), vm.dirty_ratio,\n"
+		"     vm.dirty_background_ratio, vm.dirty_bytes, vm.dirty_background_bytes,\n"
+		"     vm.dirty_expire_centisecs, vm.dirty_writeback_centisecs\n"
+		"\n"
+		"  -d, --device DEV  only this disk of the stack (repeatable)\n"
+		"      --persist     keep the change for this boot: clear its journal\n"
+		"                    entries, so 'brisk restore' leaves it\n"
+		"  -h, --help        this text\n"
+		"\n"
+		"Example: brisk set /home scheduler=bfq slice_idle=0\n");
+}
+
+static void print_change(const char *dev, const struct tunable_key *key,
+			 const struct tunable_result *res)
+{
+	if (tunable_is_sysctl(key))
+		printf("%s=%s (was %s)", key->name, res->written, res->before);
+	else
+		printf("%s %s=%s (was %s)", dev, key->name, res->written, res->before);
+	if (res->adjusted)
+		printf("; the kernel stored %s", res->readback);
+	putchar('\n');
+}
+
+static int parse_assignments(int n, char **args, struct assign *as)
+{
+	int bad = 0;
+	for (int i = 0; i < n; i++) {
+		const char *eq = strchr(args[i], '=');
+		char why[TUNABLE_WHY_LEN], keytext[TUNABLE_NAME_LEN * 2];
+		if (!eq || eq == args[i]) {
+			fprintf(stderr, "brisk set: '%s': expected KEY=VALUE\n", args[i]);
+			bad = 1;
+			continue;
+		}
+		size_t kl = (size_t)(eq - args[i]);
+		if (kl >= sizeof(keytext) || strlen(eq + 1) >= sizeof(as[i].value)) {
+			fprintf(stderr, "brisk set: '%.80s...': too long\n", args[i]);
+			bad = 1;
+			continue;
+		}
+		memcpy(keytext, args[i], kl);
+		keytext[kl] = '\0';
+		snprintf(as[i].value, sizeof(as[i].value), "%s", eq + 1);
+		if (tunable_parse_key(keytext, &as[i].key, why, sizeof(why)) < 0) {
+			fprintf(stderr, "brisk set: %s\n", why);
+			bad = 1;
+		}
+	}
+	return bad;
+}
+
+/* Check every assignment on every target, in order, as the scheduler will
+ * be at that point.  0 or 1 (something is wrong; all of it printed). */
+static int validate(const struct targets *t, struct assign *as, int n)
+{
+	char after[MAX_TARGETS][TUNABLE_SCHED_LEN];
+	memset(after, 0, sizeof(after));
+	int bad = 0;
+	for (int i = 0; i < n; i++) {
+		char why[TUNABLE_WHY_LEN];
+		if (tunable_is_sysctl(&as[i].key)) {
+			if (tunable_check(NULL, &as[i].key, as[i].value, NULL, as[i].canon[0],
+					  sizeof(as[i].canon[0]), why, sizeof(why)) < 0) {
+				fprintf(stderr, "brisk set: %s\n", why);
+				bad = 1;
+			}
+			continue;
+		}
+		for (size_t d = 0; d < t->n; d++) {
+			if (tunable_check(t->name[d], &as[i].key, as[i].value,
+					  after[d][0] ? after[d] : NULL, as[i].canon[d],
+					  sizeof(as[i].canon[d]), why, sizeof(why)) < 0) {
+				fprintf(stderr, "brisk set: %s: %s\n", t->name[d], why);
+				bad = 1;
+			} else if (as[i].key.kind == TUNABLE_SCHEDULER) {
+				snprintf(after[d], sizeof(after[d]), "%s", as[i].canon[d]);
+			}
+		}
+	}
+	return bad;
+}
+
+static int lock_all(struct journal *j, const struct targets *t, const struct assign *as, int n)
+{
+	int need_vm = 0;
+	for (int i = 0; i < n; i++)
+		need_vm |= tunable_is_sysctl(&as[i].key);
+	for (size_t d = 0; d <= t->n; d++) {
+		const char *dev = d < t->n ? t->name[d] : "-";
+		if (d == t->n && !need_vm)
+			break;
+		pid_t holder = 0;
+		int rc = journal_lock(j, dev, &holder);
+		if (rc == -EBUSY) {
+			fprintf(stderr, "brisk set: %s is being changed by another brisk "
+				"(pid %ld); nothing was changed\n",
+				d < t->n ? dev : "vm.dirty_*", (long)holder);
+			return 1;
+		}
+		if (rc < 0) {
+			fprintf(stderr, "brisk set: cannot lock %s in %s: %s\n", dev,
+				journal_path(j), strerror(-rc));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int cmd_set_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "persist", no_argument, NULL, 'P' },
+		{ "device", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int persist = 0, c;
+	char *only[MAX_ONLY];
+	size_t n_only = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+d:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'P':
+			persist = 1;
+			break;
+		case 'd':
+			if (n_only == MAX_ONLY) {
+				fprintf(stderr, "brisk set: at most %d -d options\n", MAX_ONLY);
+				return 2;
+			}
+			only[n_only++] = optarg;
+			break;
+		case 'h':
+			set_usage(stdout);
+			return 0;
+		default:
+			set_usage(stderr);
+			return 2;
+		}
+	}
+	if (argc - optind < 2) {
+		set_usage(stderr);
+		return 2;
+	}
+	const char *target = argv[optind];
+	int n = argc - optind - 1;
+	char **args = argv + optind + 1;
+	struct assign *as = calloc((size_t)n, sizeof(*as));
+	if (!as)
+		return 1;
+	struct targets t;
+	struct journal *j = NULL;
+	int rc = parse_assignments(n, args, as) ? 2 : 0;
+	if (rc == 0)
+		rc = resolve_targets("set", target, only, n_only, &t);
+	if (rc == 0 && validate(&t, as, n))
+		rc = 2;
+	if (rc == 0 && geteuid() != 0) {
+		for (int i = 0; i < n; i++)
+			for (size_t d = 0; d < (tunable_is_sysctl(&as[i].key) ? 1 : t.n); d++)
+				fprintf(stderr, "brisk set: changing %s%s%s needs root\n",
+					tunable_is_sysctl(&as[i].key) ? "" : t.name[d],
+					tunable_is_sysctl(&as[i].key) ? "" : " ", as[i].key.name);
+		fprintf(stderr, "brisk set: nothing was changed; run it with sudo\n");
+		rc = 1;
+	}
+	if (rc)
+		goto out;
+	/* A dead session's journal first, so its originals are not lost. */
+	journal_recover_stale(stderr);
+	char what[256];
+	command_line(argc, argv, what, sizeof(what));
+	int jrc = journal_open(JOURNAL_SET, what, &j);
+	if (jrc < 0) {
+		fprintf(stderr, "brisk set: cannot create the restore journal: %s; "
+			"nothing was changed\n", strerror(-jrc));
+		rc = 1;
+		goto out;
+	}
+	rc = lock_all(j, &t, as, n);
+	for (int i = 0; i < n && rc == 0; i++) {
+		int sys = tunable_is_sysctl(&as[i].key);
+		for (size_t d = 0; d < (sys ? 1 : t.n) && rc == 0; d++) {
+			const char *dev = sys ? NULL : t.name[d];
+			struct tunable_result res;
+			pid_t holder = 0;
+			memset(&res, 0, sizeof(res));
+			int e = journal_set(j, dev, &as[i].key, as[i].canon[d], &res, &holder);
+			if (e == 0) {
+				print_change(dev, &as[i].key, &res);
+				continue;
+			}
+			if (e == -EIO)
+				fprintf(stderr, "brisk set: %s: wrote scheduler=%s but %s "
+					"is active\n", dev, as[i].canon[d], res.readback);
+			else if (!res.before[0])
+				fprintf(stderr, "brisk set: %s%s%s: cannot record the original "
+					"value: %s\n", sys ? "" : dev, sys ? "" : ": ",
+					as[i].key.name, strerror(-e));
+			else
+				fprintf(stderr, "brisk set: %s%sthe kernel refused %s=%s: "
+					"%s (errno %d)\n", sys ? "" : dev, sys ? "" : ": ",
+					as[i].key.name, as[i].canon[d], strerror(-e), -e);
+			rc = 1;
+		}
+	}
+	if (rc) {
+		const struct journal_file *jf = journal_contents(j);
+		if (jf->n) {
+			fprintf(stderr, "brisk set: putting back what this command changed:\n");
+			int left = journal_restore(j, journal_report_print, stderr);
+			if (left)
+				fprintf(stderr, "brisk set: %d value(s) could not be put back; "
+					"they stay in %s for 'brisk restore'\n", left, journal_path(j));
+		}
+		goto out;
+	}
+	if (persist) {
+		int e = journal_discard(j);
+		if (e < 0) {
+			fprintf(stderr, "brisk set: cannot clear %s: %s\n", journal_path(j),
+				strerror(-e));
+			rc = 1;
+			goto out;
+		}
+		for (int i = 0; i < n; i++) {
+			int sys = tunable_is_sysctl(&as[i].key);
+			for (size_t d = 0; d < (sys ? 1 : t.n); d++)
+				journal_forget(sys ? "-" : t.name[d], as[i].key.name);
+		}
+		printf("kept for this boot: 'brisk restore' will not undo it\n");
+	} else {
+		printf("journaled in %s; 'brisk restore' puts the original values back\n",
+		       journal_path(j));
+	}
+out:
+	journal_close(j);
+	free(as);
+	return rc;
+}
+
+/* ----------------------------------------------------------------- get */
+
+static void get_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: brisk get [-d DEVICE]... (DIR|DEVICE) [KEY...]\n"
+		"\n"
+		"Print the current value of KEY (default: every key brisk can set) on\n"
+		"every disk behind DIR or on DEVICE, one 'DEVICE KEY=VALUE' line each;\n"
+		"sysctls print as 'vm.NAME=VALUE'.  Works without root.\n"
+		"\n"
+		"  -d, --device DEV  only this disk of the stack (repeatable)\n"
+		"  -h, --help        this text\n");
+}
+
+static int get_one(const char *dev, const struct tunable_key *key, int quiet_missing)
+{
+	char val[TUNABLE_VALUE_LEN * 2];
+	int rc = tunable_read(dev, key, val, sizeof(val));
+	if (rc == 0 || rc == -EOVERFLOW) {
+		if (tunable_is_sysctl(key))
+			printf("%s=%s\n", key->name, val);
+		else
+			printf("%s %s=%s\n", dev, key->name, val);
+		return 0;
+	}
+	if (rc == -ENOENT && quiet_missing)
+		return 0;
+	if (rc == -ENOENT) {
+		char why[TUNABLE_WHY_LEN] = "";
+		if (key->kind == TUNABLE_IOSCHED) {
+			char c[TUNABLE_VALUE_LEN];
+			tunable_check(dev, key, "0", NULL, c, sizeof(c), why, sizeof(why));
+		}
+		fprintf(stderr, "brisk get: %s: %s\n", dev, why[0] ? why :
+			"no such attribute on this device");
+		return 2;
+	}
+	fprintf(stderr, "brisk get: %s %s: %s\n", dev ? dev : "", key->name, strerror(-rc));
+	return 1;
+}
+
+int cmd_get_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *only[MAX_ONLY];
+	size_t n_only = 0;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+d:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			if (n_only == MAX_ONLY) {
+				fprintf(stderr, "brisk get: at most %d -d options\n", MAX_ONLY);
+				return 2;
+			}
+			only[n_only++] = optarg;
+			break;
+		case 'h':
+			get_usage(stdout);
+			return 0;
+		default:
+			get_usage(stderr);
+			return 2;
+		}
+	}
+	if (argc - optind < 1) {
+		get_usage(stderr);
+		return 2;
+	}
+	int nk = argc - optind - 1;
+	char **kargs = argv + optind + 1;
+	struct tunable_key *keys = calloc((size_t)(nk ? nk : 1), sizeof(*keys));
+	if (!keys)
+		return 1;
+	int rc = 0;
+	for (int i = 0; i < nk; i++) {
+		char why[TUNABLE_WHY_LEN];
+		if (tunable_parse_key(kargs[i], &keys[i], why, sizeof(why)) < 0) {
+			fprintf(stderr, "brisk get: %s\n", why);
+			rc = 2;
+		}
+	}
+	struct targets t;
+	if (rc == 0)
+		rc = resolve_targets("get", argv[optind], only, n_only, &t);
+	if (rc)
+		goto out;
+	if (nk == 0) {
+		for (size_t d = 0; d < t.n; d++) {
+			struct tunable_key all[128];
+			size_t n = tunable_list(t.name[d], d + 1 == t.n, all, 128);
+			for (size_t i = 0; i < n && i < 128; i++) {
+				int e = get_one(t.name[d], &all[i], 1);
+				if (e > rc)
+					rc = e;
+			}
+		}
+		goto out;
+	}
+	for (int i = 0; i < nk; i++) {
+		size_t nd = tunable_is_sysctl(&keys[i]) ? 1 : t.n;
+		for (size_t d = 0; d < nd; d++) {
+			int e = get_one(t.name[d], &keys[i], 0);
+			if (e > rc)
+				rc = e;
+		}
+	}
+out:
+	free(keys);
+	return rc;
+}
+
+/* ------------------------------------------------------------- restore */
+
+static void restore_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: brisk restore [--dry-run] [--verbose]\n"
+		"\n"
+		"Put back every original value in the restore journals of brisk\n"
+		"sessions that are no longer running ('brisk set' changes, and runs\n"
+		"that were killed), newest first, without asking.  Needs root.\n"
+		"\n"
+		"  -n, --dry-run  list what would be restored; change nothing\n"
+		"  -v, --verbose  also list values recorded only because of another\n"
+		"                 change (a scheduler switch) that need no write\n"
+		"  -h, --help     this text\n");
+}
+
+struct restore_count {
+	int restored, unchanged, other, verbose;
+};
+
+static void restore_report(const struct journal_event *ev, void *arg)
+{
+	struct restore_count *c = arg;
+	if (ev->outcome == JOURNAL_RESTORED)
+		c->restored++;
+	else if (ev->outcome == JOURNAL_UNCHANGED)
+		c->unchanged++;
+	else
+		c->other++;
+	if (c->verbose || journal_event_noteworthy(ev))
+		journal_report_print(ev, stdout);
+}
+
+int cmd_restore_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int dry = 0, verbose = 0, c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "nvh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			dry = 1;
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		case 'h':
+			restore_usage(stdout);
+			return 0;
+		default:
+			restore_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		restore_usage(stderr);
+		return 2;
+	}
+	const char *dir = NULL;
+	int root = geteuid() == 0;
+	if (!root) {
+		/* brisk writes only as root: its journals are root's */
+		const char *env = getenv("BRISK_RUNTIME_DIR");
+		dir = env && *env ? env : "/run/brisk";
+		dry = 1;
+	}
+	struct restore_count cnt = { .verbose = verbose };
+	int left = journal_restore_all(dir, dry, restore_report, &cnt);
+	if (left < 0) {
+		fprintf(stderr, "brisk restore: cannot read the journals: %s\n", strerror(-left));
+		return 1;
+	}
+	if (cnt.restored + cnt.unchanged + cnt.other == 0) {
+		printf("nothing to restore\n");
+		return 0;
+	}
+	if (!root && cnt.restored) {
+		fprintf(stderr, "brisk restore: writing these back needs root; "
+			"run 'sudo brisk restore'\n");
+		return 1;
+	}
+	if (dry)
+		printf("%d value(s) would be restored, %d already in place\n",
+		       cnt.restored, cnt.unchanged);
+	else
+		printf("%d value(s) restored, %d already in place%s\n", cnt.restored,
+		       cnt.unchanged, left ? "" : "; journals cleared");
+	if (left) {
+		fprintf(stderr, "brisk restore: %d value(s) could not be restored; "
+			"they stay journaled\n", left);
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,179 @@
+/* journal — the restore journal: every original value brisk changes is on
+ * disk before the change, so it can always be put back.
+ *
+ * Where: $BRISK_RUNTIME_DIR when set (tests), else /run/brisk (root), else
+ * $XDG_RUNTIME_DIR/brisk.  One file per session, session-PID.journal
+ * (session-PID-N.journal if that name is taken), text, one line each:
+ *
+ *   brisk-journal 1
+ *   kind run|tui|set
+ *   pid 4242
+ *   boot <kernel boot_id>
+ *   created <CLOCK_BOOTTIME ns>
+ *   what <free text: the command line>
+ *   orig TARGET DISKSEQ KEY SCHED VIA VALUE
+ *
+ * TARGET is the device's kernel name ("-" for vm.* sysctls), DISKSEQ its
+ * /sys/block/DEV/diskseq when recorded ("-" if none: a different device
+ * that reuses the name is then not detected), KEY the canonical key, SCHED
+ * the scheduler active when an iosched tunable was recorded ("-" else), VIA
+ * "-" or the key whose change made this entry necessary ("scheduler" for
+ * the old scheduler's iosched set, nr_requests and wbt_lat_usec, which a
+ * switch resets; the partner of a vm.dirty_*ratio/bytes pair), VALUE the
+ * original.  Fields hold no white space.
+ *
+ * Invariants:
+ *  - An entry is appended and fsync'ed before the first change of that
+ *    attribute in the session; later changes add nothing.
+ *  - A live session holds a POSIX write lock on its journal file (and on
+ *    the lock file of every device it changes, see devlock.h); the kernel
+ *    drops them when the process dies, which is how a dead session is told
+ *    from a live one.  Files of live sessions are never touched by others.
+ *  - Restore goes in reverse order, newest session first.  Per entry: a
+ *    device gone or replaced (diskseq differs) is reported, not fatal; an
+ *    iosched entry of a scheduler no longer active is skipped (its values
+ *    went with it); a value already in place is not rewritten; a "0" of a
+ *    ratio/bytes pair whose partner is non-zero is skipped (writing the
+ *    partner restores it; the kernel refuses 0 for *_bytes).  Entries that
+ *    could not be restored stay in the file; the file goes when empty.
+ *  - run/tui journals of dead sessions are restored at the next start
+ *    (journal_recover_stale); set journals wait for `brisk restore`.
+ *    Journals from an earlier boot are dropped (the settings reset).
+ *  - Nothing prints except through the report callback / FILE given.
+ */
+#ifndef BRISK_JOURNAL_H
+#define BRISK_JOURNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "tunable.h"
+
+enum journal_kind { JOURNAL_RUN, JOURNAL_TUI, JOURNAL_SET };
+
+struct journal_entry {
+	char target[32];
+	char diskseq[24];
+	char key[TUNABLE_NAME_LEN];
+	char sched[TUNABLE_SCHED_LEN];
+	char via[TUNABLE_NAME_LEN];
+	char value[TUNABLE_VALUE_LEN];
+};
+
+/* A journal file's contents. */
+struct journal_file {
+	enum journal_kind kind;
+	pid_t pid;
+	char boot[40];
+	uint64_t created;
+	char what[256];
+	size_t n, cap;
+	struct journal_entry *e;   /* malloc'ed */
+};
+
+enum journal_outcome {
+	JOURNAL_RESTORED,    /* written and read back (dry run: would write) */
+	JOURNAL_UNCHANGED,   /* already at its original value */
+	JOURNAL_SKIPPED,     /* nothing to write (see note) */
+	JOURNAL_VANISHED,    /* device gone or replaced: reported, dropped */
+	JOURNAL_FAILED,      /* write refused (err) or value unusable: kept */
+	JOURNAL_BUSY,        /* device locked by live brisk pid holder: kept */
+	JOURNAL_LIVE,        /* whole journal: its session is alive (holder) */
+	JOURNAL_OLD_BOOT,    /* whole journal: from an earlier boot, dropped */
+	JOURNAL_CORRUPT,     /* whole journal: unreadable (note), kept */
+};
+
+struct journal_event {
+	const char *path;            /* journal file */
+	const struct journal_file *file;
+	const struct journal_entry *entry;  /* NULL for whole-journal events */
+	enum journal_outcome outcome;
+	const char *current;         /* value before restoring ("" unknown) */
+	const char *readback;        /* after (RESTORED, not dry run) */
+	int err;                     /* -errno for FAILED */
+	pid_t holder;                /* BUSY, LIVE */
+	int dry_run;
+	const char *note;            /* why, for SKIPPED/VANISHED/FAILED/CORRUPT */
+};
+
+typedef void (*journal_report_fn)(const struct journal_event *ev, void *arg);
+
+/* Worth showing by default?  No for an entry recorded only because of
+ * another change (VIA set) that needed no write (UNCHANGED, SKIPPED). */
+int journal_event_noteworthy(const struct journal_event *ev);
+
+/* A ready-made reporter: one line per event on the FILE * given as arg. */
+void journal_report_print(const struct journal_event *ev, void *file);
+
+const char *journal_kind_name(enum journal_kind kind);
+
+/* Runtime directory (see above) into buf; create=1 makes it (0755 for
+ * /run/brisk, 0700 otherwise).  -ENOENT when not root and neither
+ * BRISK_RUNTIME_DIR nor XDG_RUNTIME_DIR is set. */
+int journal_dir(char *buf, size_t len, int create);
+
+/* ---- a session (engine, dashboard, brisk set) ---- */
+struct journal;
+
+/* Create this process's session journal (header written and fsync'ed,
+ * file locked).  what: the command line, for reports. */
+int journal_open(enum journal_kind kind, const char *what, struct journal **out);
+const char *journal_path(const struct journal *j);
+const struct journal_file *journal_contents(const struct journal *j);
+
+/* Lock DEV (kernel name, or "-" for the vm sysctls) for this session until
+ * journal_close; 0 if already held.  -EBUSY: *holder (may be NULL) gets
+ * the pid of the brisk that holds it. */
+int journal_lock(struct journal *j, const char *dev, pid_t *holder);
+
+/* Change KEY on DEV to VALUE (checked and canonical: tunable_check), with
+ * the original journaled first: locks DEV (-EBUSY, *holder), records what
+ * this change will disturb (see the header comment), then tunable_apply().
+ * The kernel's -errno when it refuses; -EINVAL when an original cannot be
+ * recorded (empty or odd value): then nothing was written. */
+int journal_set(struct journal *j, const char *dev, const struct tunable_key *key,
+		const char *value, struct tunable_result *res, pid_t *holder);
+
+/* Restore every entry of this session, newest first; report each.
+ * Returns how many could not be restored (0 = all back), or -errno. */
+int journal_restore(struct journal *j, journal_report_fn fn, void *arg);
+
+/* Drop this session's entries without restoring (brisk set --persist). */
+int journal_discard(struct journal *j);
+
+/* Release the locks and close.  The file is removed when no entry is left;
+ * otherwise it stays for recovery (run/tui: at the next start; set: by
+ * `brisk restore`). */
+void journal_close(struct journal *j);
+
+/* ---- journals left behind ---- */
+
+/* Called by main at every start: restore the journals of run/tui sessions
+ * whose process is gone, saying what was restored on report (nothing is
+ * printed when there is nothing to do).  Without root it only points at
+ * such journals under /run/brisk.  Returns entries not restored, or -errno. */
+int journal_recover_stale(FILE *report);
+
+/* `brisk restore`: every journal of a dead session (set ones included) in
+ * DIR (NULL: journal_dir()), newest first; dry_run reports what it would
+ * do and changes nothing.  Returns entries not restored, or -errno. */
+int journal_restore_all(const char *dir, int dry_run, journal_report_fn fn, void *arg);
+
+/* `brisk set --persist`: remove entries for KEY on DEV (and those recorded
+ * via it) from the journals of dead set sessions, so `brisk restore` no
+ * longer undoes it.  DEV "-" for sysctls.  Returns entries removed. */
+int journal_forget(const char *dev, const char *key);
+
+/* ---- the file format (pure; unit-tested) ---- */
+/* Parse journal text.  0, or -EINVAL with *line set to the bad line. */
+int journal_parse(const char *text, struct journal_file *out, int *line);
+/* Format a whole journal; malloc'ed string in *out. */
+int journal_format(const struct journal_file *f, char **out);
+int journal_file_add(struct journal_file *f, const struct journal_entry *e);
+void journal_file_free(struct journal_file *f);
+/* Is this entry valid as a journal line (fields, key whitelist)? */
+int journal_entry_valid(const struct journal_entry *e);
+
+#endif

@@ -1,0 +1,143 @@
+/* tunable — the whitelist of settings brisk may change, and how each maps
+ * to a file.
+ *
+ *   KEY                      FILE
+ *   scheduler                /sys/block/DEV/queue/scheduler
+ *   nr_requests read_ahead_kb wbt_lat_usec max_sectors_kb rq_affinity nomerges
+ *                            /sys/block/DEV/queue/KEY
+ *   iosched/NAME or NAME     /sys/block/DEV/queue/iosched/NAME (active scheduler)
+ *   queue_depth              /sys/block/DEV/device/queue_depth (SCSI)
+ *   vm.dirty_ratio vm.dirty_background_ratio vm.dirty_bytes
+ *   vm.dirty_background_bytes vm.dirty_expire_centisecs
+ *   vm.dirty_writeback_centisecs
+ *                            /proc/sys/vm/NAME (DEV is ignored)
+ *
+ * Contract:
+ *  - Nothing prints.  Functions return 0 or a negative errno; those that
+ *    can refuse user input also fill a one-line reason (no trailing newline,
+ *    without the device name) in why[] for the caller to show.
+ *  - A key never yields a path outside those above: names are checked
+ *    character by character ([a-z0-9_]), device names must be plain kernel
+ *    names (no '/', not "." or ".."), so "../" and absolute paths are refused.
+ *  - Values are validated before anything is written: a scheduler must be in
+ *    the device's offered list, numbers must be decimal integers inside the
+ *    range the kernel accepts for that attribute (the kernel would otherwise
+ *    clamp silently or refuse); the value written is the canonical decimal.
+ *  - tunable_apply() writes once, reads back and verifies (as fio's
+ *    set_ioscheduler does): a scheduler must then be the active one; a number
+ *    the kernel stored differently (ms→jiffies rounding, -1 = default) is
+ *    reported through res->adjusted, not as an error.  A refused write
+ *    returns the kernel's errno.
+ *  - The iosched set is never cached: every call reads the directory of the
+ *    scheduler active at that moment, so a scheduler change reloads it.
+ */
+#ifndef BRISK_TUNABLE_H
+#define BRISK_TUNABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TUNABLE_NAME_LEN 48
+#define TUNABLE_VALUE_LEN 64
+#define TUNABLE_SCHED_LEN 32
+#define TUNABLE_WHY_LEN 256
+
+enum tunable_kind {
+	TUNABLE_SCHEDULER,   /* queue/scheduler */
+	TUNABLE_QUEUE,       /* queue/ATTR */
+	TUNABLE_IOSCHED,     /* queue/iosched/ATTR */
+	TUNABLE_DEVICE,      /* device/queue_depth */
+	TUNABLE_SYSCTL,      /* /proc/sys/vm/ATTR */
+};
+
+struct tunable_key {
+	enum tunable_kind kind;
+	char name[TUNABLE_NAME_LEN];  /* canonical: "scheduler", "nr_requests",
+				       * "iosched/slice_idle", "queue_depth",
+				       * "vm.dirty_ratio" */
+	char attr[TUNABLE_NAME_LEN];  /* file name: "slice_idle", "dirty_ratio" */
+};
+
+struct tunable_result {
+	char before[TUNABLE_VALUE_LEN];   /* value read before the write */
+	char written[TUNABLE_VALUE_LEN];  /* canonical value written */
+	char readback[TUNABLE_VALUE_LEN]; /* value read after the write */
+	int adjusted;                     /* number stored differently */
+};
+
+/* Parse KEY text into *key (syntax and whitelist only; whether an iosched
+ * tunable exists depends on the device).  -EINVAL: not a key brisk knows
+ * (unknown sysctl, bad characters, a path); why says which. */
+int tunable_parse_key(const char *text, struct tunable_key *key,
+		      char *why, size_t whylen);
+
+/* Is DEV a plain kernel device name ([A-Za-z0-9_.:+-], not "." or "..")? */
+int tunable_valid_devname(const char *dev);
+
+/* Is this key a sysctl (global, not per device)? */
+static inline int tunable_is_sysctl(const struct tunable_key *k)
+{
+	return k->kind == TUNABLE_SYSCTL;
+}
+
+/* File of KEY on DEV.  -EINVAL bad device name, -ENAMETOOLONG. */
+int tunable_path(const char *dev, const struct tunable_key *key,
+		 char *path, size_t len);
+
+/* Active scheduler of a scheduler file's text: the [bracketed] name, or the
+ * only name when there is exactly one and none is bracketed (bio-based
+ * queues print a bare "none"); "" otherwise. */
+void tunable_active_scheduler(const char *raw, char *out, size_t len);
+
+/* Read the scheduler file of DEV: active name and offered list
+ * (space-separated).  -ENOENT when the device has no queue/scheduler. */
+int tunable_schedulers(const char *dev, char *active, size_t alen,
+		       char *offered, size_t olen);
+
+/* Current value of KEY on DEV (scheduler: the active name). -ENOENT when the
+ * attribute does not exist there (no such iosched tunable, no SCSI
+ * queue_depth). */
+int tunable_read(const char *dev, const struct tunable_key *key,
+		 char *val, size_t len);
+
+/* Check VALUE for KEY without a device: the range of a number (iosched
+ * ranges are those of scheduler SCHED; NULL or unknown: a generic
+ * 0..INT_MAX), the syntax of a scheduler name.  Canonical form goes to
+ * canon.  -EINVAL (not a number / not a name), -ERANGE. */
+int tunable_check_value(const struct tunable_key *key, const char *sched,
+			const char *value, char *canon, size_t clen,
+			char *why, size_t whylen);
+
+/* Full check of KEY=VALUE on DEV: the attribute exists (an iosched tunable
+ * in the directory of the active scheduler, or — when SCHED_AFTER names the
+ * scheduler this command switches to first — in that scheduler's known
+ * set), a scheduler is offered by DEV, a number is in range (max_sectors_kb
+ * also at most max_hw_sectors_kb).  -ENOENT unknown key on this device,
+ * -EINVAL/-ERANGE bad value. */
+int tunable_check(const char *dev, const struct tunable_key *key,
+		  const char *value, const char *sched_after,
+		  char *canon, size_t clen, char *why, size_t whylen);
+
+/* Write VALUE (already checked and canonical), read back, verify.
+ * 0 (res->adjusted tells a number stored differently); the kernel's
+ * -errno when it refuses the write; -EIO when a scheduler did not become
+ * active.  res may be NULL. */
+int tunable_apply(const char *dev, const struct tunable_key *key,
+		  const char *value, struct tunable_result *res);
+
+/* Every key that exists on DEV now, in display order: scheduler, queue
+ * attributes, iosched/ of the active scheduler (sorted), queue_depth when
+ * present; sysctls when with_sysctl.  Returns how many (may exceed max). */
+size_t tunable_list(const char *dev, int with_sysctl,
+		    struct tunable_key *out, size_t max);
+
+/* Queue attributes a scheduler switch resets (nr_requests, wbt_lat_usec):
+ * the journal records them before a switch.  NULL-terminated names. */
+extern const char *const tunable_sched_dependent[];
+
+/* The other half of a sysctl pair that the kernel keeps mutually exclusive
+ * (vm.dirty_ratio <-> vm.dirty_bytes, vm.dirty_background_ratio <->
+ * vm.dirty_background_bytes), or NULL. */
+const char *tunable_sysctl_partner(const char *name);
+
+#endif

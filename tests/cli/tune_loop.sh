@@ -1,0 +1,79 @@
+#!/bin/bash
+# brisk set/get/restore on a real loop device (root): scheduler cycle
+# none -> bfq -> mq-deadline -> kyber -> back, iosched tunables of each set
+# and read back from sysfs, queue attributes, restore, --persist.
+source tests/lib.sh
+if ! is_root; then t_skip tune_loop "needs root for loop devices and sysfs writes"; exit 0; fi
+source tests/helpers/tune_lib.sh
+DEV=$(tune_loop_attach) || { t_skip tune_loop "cannot attach a loop device"; exit 0; }
+offered=$(cat /sys/block/$DEV/queue/scheduler)
+for s in bfq mq-deadline kyber; do
+  case " $offered " in *" $s "*|*"[$s]"*) ;; *) t_skip tune_loop "kernel offers no $s ($offered)"; exit 0;; esac
+done
+orig=$(snapshot $DEV)
+orig_sched=$(active_sched $DEV)
+
+# scheduler cycle with each scheduler's tunables, read back from sysfs
+check_set() { # NAME ARGS...: brisk set must succeed
+  local n=$1; shift
+  out=$("$BRISK" set "$DEV" "$@" 2>&1); rc=$?
+  t_eq "$n: exit" "$rc" 0
+  [ $rc = 0 ] || echo "  output: $out"
+}
+check_set "bfq" scheduler=bfq low_latency=0 slice_idle=0 back_seek_penalty=3
+t_eq "bfq active" "$(active_sched $DEV)" bfq
+t_eq "bfq low_latency" "$(sysfs_q $DEV iosched/low_latency)" 0
+t_eq "bfq slice_idle" "$(sysfs_q $DEV iosched/slice_idle)" 0
+t_eq "bfq back_seek_penalty" "$(sysfs_q $DEV iosched/back_seek_penalty)" 3
+t_eq "get reads bfq slice_idle" "$("$BRISK" get $DEV slice_idle)" "$DEV iosched/slice_idle=0"
+t_match "set reports old value" "$out" "$DEV scheduler=bfq \(was $orig_sched\)"
+
+check_set "mq-deadline" scheduler=mq-deadline fifo_batch=8 read_expire=1000 iosched/writes_starved=4
+t_eq "mq-deadline active" "$(active_sched $DEV)" mq-deadline
+t_eq "mq-deadline fifo_batch" "$(sysfs_q $DEV iosched/fifo_batch)" 8
+t_eq "mq-deadline read_expire" "$(sysfs_q $DEV iosched/read_expire)" 1000
+t_eq "mq-deadline writes_starved" "$(sysfs_q $DEV iosched/writes_starved)" 4
+t_eq "bfq tunables gone with bfq" "$(ls /sys/block/$DEV/queue/iosched | grep -c slice_idle)" 0
+# a value the kernel rounds (ms -> jiffies) is reported, not hidden
+out=$("$BRISK" set $DEV read_expire=501 2>&1); rc=$?
+stored=$(sysfs_q $DEV iosched/read_expire)
+if [ "$stored" = 501 ]; then t_eq "exact read_expire" "$rc" 0
+else t_match "rounded read_expire reported" "$out" "the kernel stored $stored"; fi
+
+check_set "kyber" scheduler=kyber read_lat_nsec=500000 write_lat_nsec=5000000
+t_eq "kyber active" "$(active_sched $DEV)" kyber
+t_eq "kyber read_lat_nsec" "$(sysfs_q $DEV iosched/read_lat_nsec)" 500000
+t_eq "kyber write_lat_nsec" "$(sysfs_q $DEV iosched/write_lat_nsec)" 5000000
+# an iosched key of the scheduler switched to in the same command
+check_set "switch and tune at once" scheduler=bfq slice_idle=2
+t_eq "bfq slice_idle after switch" "$(sysfs_q $DEV iosched/slice_idle)" 2
+check_set "back to $orig_sched" scheduler=$orig_sched
+t_eq "original scheduler active" "$(active_sched $DEV)" "$orig_sched"
+
+check_set "queue attributes" nr_requests=64 read_ahead_kb=512 wbt_lat_usec=1000 max_sectors_kb=256 rq_affinity=2 nomerges=1
+for kv in nr_requests=64 read_ahead_kb=512 wbt_lat_usec=1000 max_sectors_kb=256 rq_affinity=2 nomerges=1; do
+  t_eq "queue ${kv%%=*}" "$(sysfs_q $DEV ${kv%%=*})" "${kv#*=}"
+done
+t_eq "one journal per set command" "$(journals)" 7
+
+out=$("$BRISK" restore --dry-run 2>&1); rc=$?
+t_eq "dry-run exit" "$rc" 0
+t_match "dry-run lists" "$out" "would restore $DEV read_ahead_kb="
+t_eq "dry-run changes nothing" "$(sysfs_q $DEV read_ahead_kb)" 512
+out=$("$BRISK" restore 2>&1); rc=$?
+t_eq "restore exit" "$rc" 0
+t_match "restore reports" "$out" "restored $DEV scheduler=$orig_sched"
+t_eq "every attribute back" "$(snapshot $DEV)" "$orig"
+t_eq "journals cleared" "$(journals)" 0
+t_eq "restore again: nothing" "$("$BRISK" restore 2>&1)" "nothing to restore"
+
+# --persist: the change stays, restore leaves it, also over an earlier set
+ra=$(sysfs_q $DEV read_ahead_kb)
+check_set "plain set" read_ahead_kb=300
+out=$("$BRISK" set --persist $DEV read_ahead_kb=400 2>&1); rc=$?
+t_eq "persist exit" "$rc" 0
+t_eq "persist clears the journals" "$(journals)" 0
+t_eq "restore after persist" "$("$BRISK" restore 2>&1)" "nothing to restore"
+t_eq "persisted value stays" "$(sysfs_q $DEV read_ahead_kb)" 400
+"$BRISK" set --persist $DEV read_ahead_kb=$ra >/dev/null 2>&1
+t_eq "back by hand" "$(snapshot $DEV)" "$orig"

@@ -1,0 +1,60 @@
+# Shared setup for the tests/cli/tune_*.sh tests: source it after tests/lib.sh.
+# Gives: BRISK_RUNTIME_DIR (private), HOLD (helper), tune_loop_attach,
+# snapshot DEV, journals (count of session journals), sysfs_q DEV ATTR.
+HOLD=$PWD/build/tests/helpers/tune_hold
+export BRISK_RUNTIME_DIR
+BRISK_RUNTIME_DIR=$(t_tmpdir)/rt
+mkdir -p "$BRISK_RUNTIME_DIR"
+_TUNE_LOOPS=""
+_TUNE_PIDS=""
+# At exit: kill helpers we started, put vm.* back, detach our loops.
+_tune_cleanup() {
+  local p l
+  for p in $_TUNE_PIDS; do kill -9 "$p" 2>/dev/null; done
+  [ -n "${_TUNE_VM_SAVED:-}" ] && vm_restore_saved
+  for l in $_TUNE_LOOPS; do losetup -d "$l" 2>/dev/null; done
+  return 0
+}
+T_CLEANUP_EXTRA=_tune_cleanup
+
+# tune_loop_attach: attach a fresh 16 MiB file, print the kernel name.
+tune_loop_attach() {
+  local d img dev
+  d=$(t_tmpdir) || return 1
+  img=$d/disk.img
+  truncate -s 16M "$img" || return 1
+  dev=$(losetup -f --show "$img") || return 1
+  _TUNE_LOOPS="$_TUNE_LOOPS $dev"
+  echo "${dev#/dev/}"
+}
+snapshot() { "$BRISK" get "$1" 2>&1; }
+journals() { ls "$BRISK_RUNTIME_DIR" 2>/dev/null | grep -c '^session-.*\.journal$'; }
+sysfs_q() { cat "/sys/block/$1/queue/$2" 2>/dev/null; }
+active_sched() { sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$1/queue/scheduler"; }
+
+# vm.dirty_*: save the six originals once; vm_restore_saved writes them
+# back, the active one of each ratio/bytes pair last-wins correctly.
+VM_KEYS="dirty_ratio dirty_background_ratio dirty_bytes dirty_background_bytes dirty_expire_centisecs dirty_writeback_centisecs"
+vm_save() {
+  local k
+  for k in $VM_KEYS; do eval "_VM_$k=\$(cat /proc/sys/vm/$k)"; done
+  _TUNE_VM_SAVED=1
+}
+vm_restore_saved() {
+  local k
+  for k in dirty_expire_centisecs dirty_writeback_centisecs; do
+    eval "echo \$_VM_$k" >"/proc/sys/vm/$k"
+  done
+  if [ "$_VM_dirty_bytes" != 0 ]; then echo "$_VM_dirty_bytes" >/proc/sys/vm/dirty_bytes
+  else echo "$_VM_dirty_ratio" >/proc/sys/vm/dirty_ratio; fi
+  if [ "$_VM_dirty_background_bytes" != 0 ]; then echo "$_VM_dirty_background_bytes" >/proc/sys/vm/dirty_background_bytes
+  else echo "$_VM_dirty_background_ratio" >/proc/sys/vm/dirty_background_ratio; fi
+}
+vm_snapshot() { local k; for k in $VM_KEYS; do printf '%s=%s ' "$k" "$(cat /proc/sys/vm/$k)"; done; }
+
+# wait_ready FILE: until the helper printed "ready" (or 10 s).
+wait_ready() {
+  local i
+  for i in $(seq 100); do grep -q '^ready' "$1" 2>/dev/null && return 0; sleep 0.1; done
+  return 1
+}
