@@ -44,7 +44,8 @@ static void usage(FILE *f)
 		"                         phase option is given; 0 = no limit)\n"
 		"      --tick T           system sampling period (default 1s)\n"
 		"      --drop-caches      evict with /proc/sys/vm/drop_caches (root; makes ls cold)\n"
-		"      --floor SIZE|PCT%%  free space writers leave (default: max(5%%, 2GiB))\n"
+		"      --floor SIZE|PCT%%  free space writers leave (default: max(5%%, 2GiB));\n"
+		"                         0 = none: writers end on ENOSPC\n"
 		"      --seed N           seed for jitter and offsets\n"
 		"  -j, --json FILE        every figure and raw sample as JSON ('-' = stdout)\n"
 		"      --csv FILE         raw samples as CSV ('-' = stdout)\n"
@@ -126,13 +127,14 @@ static int get_floor(const char *v, struct session_config *c)
 		c->floor_pct = p;
 		c->floor_min = 0;
 		c->floor_bytes = 0;
+		c->no_floor = p == 0;
 		return 0;
 	}
 	uint64_t b;
 	if (parse_size(v, &b) < 0)
 		return bad("--floor", v, "expected a size (2g) or a percentage (5%)");
-	/* 0 means "no floor": still stop at ENOSPC */
-	c->floor_bytes = b ? b : 1;
+	c->floor_bytes = b;
+	c->no_floor = b == 0;     /* writers end on ENOSPC */
 	return 0;
 }
 
@@ -295,7 +297,8 @@ int cmd_run_main(int argc, char **argv)
 	rc = session_create(&c, &s, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "brisk run: %s\n", err);
-		return rc == -EINVAL || rc == -ENOENT || rc == -ENOTDIR ? 2 : 1;
+		return rc == -EINVAL || rc == -ENOENT || rc == -ENOTDIR || rc == -EACCES ||
+		       rc == -EPERM || rc == -EROFS ? 2 : 1;
 	}
 	struct progress prog = { s, 0 };
 	if (!quiet && isatty(STDERR_FILENO))

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #define MiB (1024ull * 1024)
+#define FLOOR_CHECK (8 * MiB)   /* statvfs() every 8 MiB written */
 
 /* include/uapi/linux/ioprio.h */
 #define IOPRIO_CLASS_SHIFT 13
@@ -445,10 +446,12 @@ static void __attribute__((noreturn)) child_main(struct load *l, int wfd, uint64
 		} else if (s->size && off + len > s->size) {
 			off = 0;
 		}
-		if (writer && since_floor >= 32 * MiB) {
+		if (writer && floor && since_floor >= FLOOR_CHECK) {
+			/* Between two checks at most FLOOR_CHECK + one call more
+			 * is written: stop while that still fits above the floor. */
 			uint64_t avail;
 			since_floor = 0;
-			if (load_avail(l->path, &avail) == 0 && avail < floor + 64 * MiB) {
+			if (load_avail(l->path, &avail) == 0 && avail < floor + FLOOR_CHECK + s->bs_hi) {
 				m.end = LOAD_END_FLOOR;
 				break;
 			}

@@ -104,7 +104,7 @@ int load_avail(const char *dir, uint64_t *out);
  * written, synced and evicted now.  0 or -errno. */
 int load_prepare(struct load *l, const struct load_spec *spec, unsigned index,
 		 const char *workdir);
-/* Fork the child.  0 or -errno. */
+/* Fork the child; floor_bytes 0 = no floor.  0 or -errno. */
 int load_start(struct load *l, uint64_t floor_bytes);
 /* Drain the pipe (non-blocking).  Returns 1 when the pipe is closed
  * (child finished or died), 0 otherwise, -errno on error. */

@@ -12,6 +12,8 @@
 #include "cmd_devices.h"
 #include "cmd_tui.h"
 #include "cmd_set.h"
+#include "cmd_export.h"
+#include "cmd_profile.h"
 
 struct subcommand {
 	const char *name;
@@ -27,6 +29,8 @@ static const struct subcommand subcommands[] = {
 	{ "set", cmd_set_main, "change scheduler/tunables (journaled)" },
 	{ "get", cmd_get_main, "show scheduler/tunables" },
 	{ "restore", cmd_restore_main, "put back journaled original values" },
+	{ "profile", cmd_profile_main, "list, show, check, save profiles; import fio jobs" },
+	{ "export", cmd_export_main, "write a profile as udev rules, tuned, sysctl.d, ..." },
 	{ NULL, NULL, NULL }
 };
 

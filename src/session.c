@@ -896,6 +896,8 @@ static int prepare(struct session *s, char *err, size_t errlen)
 	int rc = load_floor(c->dir, c->floor_pct, c->floor_min, &s->floor_bytes);
 	if (rc == 0 && c->floor_bytes)
 		s->floor_bytes = c->floor_bytes;
+	if (c->no_floor)
+		s->floor_bytes = 0;
 	uint64_t avail = 0;
 	if (rc == 0)
 		rc = load_avail(c->dir, &avail);

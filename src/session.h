@@ -80,6 +80,7 @@ struct session_config {
 	uint64_t max_time_ns;            /* whole run; 0 = no limit */
 	uint64_t tick_ns;                /* system sampling period */
 	uint64_t floor_bytes;            /* 0 = max(floor_pct %, floor_min) */
+	int no_floor;                    /* writers run until ENOSPC */
 	double floor_pct;
 	uint64_t floor_min;
 	uint64_t seed;

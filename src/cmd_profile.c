@@ -1,0 +1,597 @@
+#include "cmd_profile.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "action.h"
+#include "blockdev.h"
+#include "datadir.h"
+#include "export.h"
+#include "fiojob.h"
+#include "load.h"
+#include "parse.h"
+#include "profile.h"
+#include "stack.h"
+#include "sysfs.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: brisk profile list\n"
+		"       brisk profile show NAME|FILE\n"
+		"       brisk profile check FILE...\n"
+		"       brisk profile save NAME [DIR] [--load SPEC]... [--action LIST]\n"
+		"                          [--description TEXT] [--runtime DUR] [-o FILE] [--force]\n"
+		"       brisk profile import JOBFILE [--scale F] [--name NAME] [-o FILE]\n"
+		"\n"
+		"  list     profiles by name: user ($XDG_CONFIG_HOME/brisk/profiles), system\n"
+		"           (/etc/brisk/profiles), shipped; a name resolves in that order\n"
+		"  show     print a profile as brisk reads it\n"
+		"  check    validate profiles; errors are FILE:LINE: message (exit 2)\n"
+		"  save     capture the settings of the disks behind DIR (default .) and the\n"
+		"           workload (--load/--action, default: the quick workload) into\n"
+		"           the user directory, or FILE with -o (- for stdout)\n"
+		"  import   convert a fio job file into a profile (stdout, or -o FILE);\n"
+		"           --scale 0.01 (or 1/100, 1%%) shrinks sizes and start delays\n"
+		"\n"
+		"See brisk-profile(1) and brisk-profile(5).\n");
+}
+
+/* ---------- list ---------- */
+
+struct entry {
+	char name[PROFILE_NAME_LEN];
+	char where[16];
+	char path[PATH_MAX];
+};
+
+static int entry_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct entry *)a)->name, ((const struct entry *)b)->name);
+}
+
+static int cmd_list(void)
+{
+	char dirs[3][PATH_MAX];
+	const char *where[3] = { "user", "system", "shipped" };
+	int have[3];
+	have[0] = profile_user_dir(dirs[0], sizeof(dirs[0])) == 0;
+	snprintf(dirs[1], sizeof(dirs[1]), "%s", PROFILE_SYSTEM_DIR);
+	have[1] = 1;
+	datadir_profiles(dirs[2], sizeof(dirs[2]));
+	have[2] = 1;
+	struct entry *ents = NULL;
+	size_t n = 0, cap = 0;
+	for (int d = 0; d < 3; d++) {
+		if (!have[d])
+			continue;
+		DIR *dir = opendir(dirs[d]);
+		if (!dir)
+			continue;
+		struct dirent *e;
+		while ((e = readdir(dir))) {
+			size_t l = strlen(e->d_name);
+			if (l <= 8 || strcmp(e->d_name + l - 8, ".profile") != 0 ||
+			    l - 8 >= PROFILE_NAME_LEN || e->d_name[0] == '.')
+				continue;
+			char name[PROFILE_NAME_LEN];
+			memcpy(name, e->d_name, l - 8);
+			name[l - 8] = '\0';
+			int dup = 0;
+			for (size_t i = 0; i < n; i++)
+				dup |= strcmp(ents[i].name, name) == 0;
+			if (dup)
+				continue;   /* shadowed by an earlier directory */
+			if (n == cap) {
+				cap = cap ? cap * 2 : 16;
+				struct entry *ne = realloc(ents, cap * sizeof(*ents));
+				if (!ne) {
+					closedir(dir);
+					free(ents);
+					return 1;
+				}
+				ents = ne;
+			}
+			snprintf(ents[n].name, sizeof(ents[n].name), "%s", name);
+			snprintf(ents[n].where, sizeof(ents[n].where), "%s", where[d]);
+			if (strlen(dirs[d]) + l + 2 > sizeof(ents[n].path))
+				continue;
+			strcpy(ents[n].path, dirs[d]);
+			strcat(ents[n].path, "/");
+			strcat(ents[n].path, e->d_name);
+			n++;
+		}
+		closedir(dir);
+	}
+	qsort(ents, n, sizeof(*ents), entry_cmp);
+	int bad = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct profile *p = malloc(sizeof(*p));
+		char err[PROFILE_ERR_LEN];
+		if (!p)
+			break;
+		if (profile_parse_file(ents[i].path, NULL, p, err, sizeof(err)) == 0) {
+			printf("%-24s %-8s %s\n", ents[i].name, ents[i].where, p->description);
+		} else {
+			printf("%-24s %-8s (invalid: see brisk profile check %s)\n", ents[i].name,
+			       ents[i].where, ents[i].path);
+			bad = 1;
+		}
+		free(p);
+	}
+	if (!n)
+		printf("no profiles (looked in %s%s%s, %s)\n", have[0] ? dirs[0] : "",
+		       have[0] ? ", " : "", dirs[1], dirs[2]);
+	free(ents);
+	return bad ? 2 : 0;
+}
+
+/* ---------- show / check ---------- */
+
+static int cmd_show(const char *name)
+{
+	struct profile *p = malloc(sizeof(*p));
+	if (!p)
+		return 1;
+	char path[PATH_MAX], err[PROFILE_ERR_LEN];
+	int rc = profile_load_named(name, p, path, sizeof(path), err, sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "brisk profile: %s\n", err);
+		free(p);
+		return rc == -EINVAL || rc == -ENOENT ? 2 : 1;
+	}
+	printf("; %s\n", path);
+	rc = profile_write(stdout, p, err, sizeof(err));
+	free(p);
+	if (rc < 0) {
+		fprintf(stderr, "brisk profile: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
+static int cmd_check(int n, char **files)
+{
+	struct profile *p = malloc(sizeof(*p));
+	if (!p)
+		return 1;
+	int status = 0;
+	for (int i = 0; i < n; i++) {
+		char err[PROFILE_ERR_LEN];
+		if (profile_parse_file(files[i], NULL, p, err, sizeof(err)) < 0) {
+			fprintf(stderr, "%s\n", err);
+			status = 2;
+			continue;
+		}
+		printf("%s: ok: profile %s, %zu setting%s, %zu load%s, %zu action%s\n", files[i],
+		       p->name, p->n_settings, p->n_settings == 1 ? "" : "s", p->n_loads,
+		       p->n_loads == 1 ? "" : "s", p->n_actions, p->n_actions == 1 ? "" : "s");
+	}
+	free(p);
+	return status;
+}
+
+/* ---------- output ---------- */
+
+static int mkdir_p(const char *dir)
+{
+	char buf[PATH_MAX];
+	if (strlen(dir) >= sizeof(buf))
+		return -ENAMETOOLONG;
+	strcpy(buf, dir);
+	for (char *s = buf + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		*s = '/';
+	}
+	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* Write the profile to path (via a temporary file and rename) or stdout. */
+static int emit(const struct profile *p, const char *path, int force)
+{
+	char err[PROFILE_ERR_LEN];
+	if (!path || strcmp(path, "-") == 0) {
+		if (profile_write(stdout, p, err, sizeof(err)) < 0) {
+			fprintf(stderr, "brisk profile: %s\n", err);
+			return 2;
+		}
+		return 0;
+	}
+	if (!force && access(path, F_OK) == 0) {
+		fprintf(stderr, "brisk profile: %s exists; use --force to replace it\n", path);
+		return 2;
+	}
+	char tmp[PATH_MAX];
+	if (snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path) >= (int)sizeof(tmp)) {
+		fprintf(stderr, "brisk profile: %s: path too long\n", path);
+		return 2;
+	}
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		fprintf(stderr, "brisk profile: cannot write %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	FILE *f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		unlink(tmp);
+		return 1;
+	}
+	int rc = profile_write(f, p, err, sizeof(err));
+	int werr = fflush(f) != 0 || fsync(fd) != 0;
+	fchmod(fd, 0644);
+	if (fclose(f) != 0)
+		werr = 1;
+	if (rc < 0 || werr || rename(tmp, path) < 0) {
+		if (rc < 0)
+			fprintf(stderr, "brisk profile: %s\n", err);
+		else
+			fprintf(stderr, "brisk profile: cannot write %s: %s\n", path, strerror(errno));
+		unlink(tmp);
+		return rc < 0 ? 2 : 1;
+	}
+	return 0;
+}
+
+/* ---------- save ---------- */
+
+static void capture_one(struct profile *p, enum profile_class cls, const char *dev,
+			const char *key, const char *value)
+{
+	char err[256];
+	enum profile_scope scope;
+	if (profile_setting_info(key, &scope, NULL) < 0)
+		return;
+	for (size_t i = 0; i < p->n_settings; i++)
+		if (p->settings[i].cls == cls && strcmp(p->settings[i].key, key) == 0) {
+			if (strcmp(p->settings[i].value, value) != 0)
+				fprintf(stderr, "brisk profile: warning: %s: %s=%s differs from the "
+					"first %s disk's %s; saved %s\n", dev, key, value,
+					profile_class_name(cls), p->settings[i].value,
+					p->settings[i].value);
+			return;
+		}
+	if (profile_set(p, cls, key, value, err, sizeof(err)) < 0)
+		fprintf(stderr, "brisk profile: warning: %s: %s=%s not saved: %s\n", dev, key,
+			value, err);
+}
+
+static void capture_num(struct profile *p, enum profile_class cls, const char *dev,
+			const char *key, int64_t v, int64_t absent_below)
+{
+	if (v < absent_below)
+		return;
+	char b[32];
+	snprintf(b, sizeof(b), "%" PRId64, v);
+	capture_one(p, cls, dev, key, b);
+}
+
+static void capture_device(struct profile *p, const struct blockdev *d)
+{
+	enum profile_class cls = export_device_class(d);
+	const struct blockdev_queue *q = &d->queue;
+	if (q->scheduler[0])
+		capture_one(p, cls, d->name, "scheduler", q->scheduler);
+	for (size_t i = 0; i < q->n_iosched; i++) {
+		const char *owner = NULL;
+		enum profile_scope scope;
+		if (profile_setting_info(q->iosched[i].name, &scope, &owner) == 0 &&
+		    scope == PROFILE_SCOPE_IOSCHED && owner && strcmp(owner, q->scheduler) == 0)
+			capture_one(p, cls, d->name, q->iosched[i].name, q->iosched[i].value);
+	}
+	capture_num(p, cls, d->name, "nr_requests", q->nr_requests, 0);
+	capture_num(p, cls, d->name, "read_ahead_kb", q->read_ahead_kb, 0);
+	capture_num(p, cls, d->name, "wbt_lat_usec", q->wbt_lat_usec, 0);
+	capture_num(p, cls, d->name, "max_sectors_kb", q->max_sectors_kb, 0);
+	capture_num(p, cls, d->name, "rq_affinity", q->rq_affinity, 0);
+	capture_num(p, cls, d->name, "nomerges", q->nomerges, 0);
+	capture_num(p, cls, d->name, "queue_depth", q->queue_depth, 0);
+}
+
+static void capture_vm(struct profile *p)
+{
+	/* Of each ratio/bytes pair the kernel shows the one in use; the other
+	 * reads 0. */
+	static const char *const pairs[][2] = {
+		{ "dirty_ratio", "dirty_bytes" },
+		{ "dirty_background_ratio", "dirty_background_bytes" },
+	};
+	char v[64], key[64];
+	for (size_t i = 0; i < 2; i++) {
+		const char *use = pairs[i][0];
+		if (sysfs_readf(v, sizeof(v), "/proc/sys/vm/%s", pairs[i][1]) == 0 &&
+		    strcmp(v, "0") != 0)
+			use = pairs[i][1];
+		if (sysfs_readf(v, sizeof(v), "/proc/sys/vm/%s", use) == 0) {
+			snprintf(key, sizeof(key), "vm.%s", use);
+			capture_one(p, PROFILE_CLASS_ALL, "vm", key, v);
+		}
+	}
+	static const char *const plain[] = { "dirty_expire_centisecs",
+					     "dirty_writeback_centisecs" };
+	for (size_t i = 0; i < 2; i++)
+		if (sysfs_readf(v, sizeof(v), "/proc/sys/vm/%s", plain[i]) == 0) {
+			snprintf(key, sizeof(key), "vm.%s", plain[i]);
+			capture_one(p, PROFILE_CLASS_ALL, "vm", key, v);
+		}
+}
+
+static int cmd_save(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "load", required_argument, NULL, 'l' },
+		{ "action", required_argument, NULL, 'a' },
+		{ "description", required_argument, NULL, 'd' },
+		{ "runtime", required_argument, NULL, 'r' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct profile *p = calloc(1, sizeof(*p));
+	if (!p)
+		return 1;
+	profile_default_workload(p);
+	size_t nloads = 0;
+	int force = 0, c, status = 2;
+	const char *out = NULL;
+	char err[PROFILE_ERR_LEN];
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "l:a:d:r:o:fh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'l': {
+			struct load_spec s;
+			if (load_spec_parse(optarg, &s, err, sizeof(err)) < 0) {
+				fprintf(stderr, "brisk profile save: %s\n", err);
+				goto out;
+			}
+			if (nloads >= PROFILE_MAX_LOADS) {
+				fprintf(stderr, "brisk profile save: at most %d loads\n",
+					PROFILE_MAX_LOADS);
+				goto out;
+			}
+			struct profile_load *l = &p->loads[nloads];
+			memset(l, 0, sizeof(*l));
+			snprintf(l->name, sizeof(l->name), "%s-%zu", load_kind_name(s.kind), nloads + 1);
+			l->spec = s;
+			p->n_loads = ++nloads;
+			break;
+		}
+		case 'a': {
+			unsigned mask;
+			if (action_parse_list(optarg, &mask, err, sizeof(err)) < 0) {
+				fprintf(stderr, "brisk profile save: %s\n", err);
+				goto out;
+			}
+			p->n_actions = 0;
+			for (int k = 0; k < ACTION_KIND_COUNT; k++) {
+				if (!(mask & (1u << k)))
+					continue;
+				struct profile_action *a = &p->actions[p->n_actions++];
+				memset(a, 0, sizeof(*a));
+				snprintf(a->name, sizeof(a->name), "%s", action_kind_name((enum action_kind)k));
+				a->kind = (enum action_kind)k;
+				action_config_default(&a->cfg);
+				a->cfg.exec_cmd = NULL;
+			}
+			break;
+		}
+		case 'd':
+			if (strlen(optarg) >= sizeof(p->description) || strchr(optarg, '\n')) {
+				fprintf(stderr, "brisk profile save: description: at most %zu "
+					"characters on one line\n", sizeof(p->description) - 1);
+				goto out;
+			}
+			snprintf(p->description, sizeof(p->description), "%s", optarg);
+			break;
+		case 'r': {
+			if (parse_duration(optarg, &p->runtime_ns) < 0 || p->runtime_ns % 1000000) {
+				fprintf(stderr, "brisk profile save: bad --runtime '%s', expected "
+					"e.g. 60s or 2m\n", optarg);
+				goto out;
+			}
+			break;
+		}
+		case 'o': out = optarg; break;
+		case 'f': force = 1; break;
+		case 'h': usage(stdout); status = 0; goto out;
+		default: usage(stderr); goto out;
+		}
+	}
+	if (optind >= argc || argc - optind > 2) {
+		fprintf(stderr, "brisk profile save: expected NAME [DIR]\n");
+		goto out;
+	}
+	const char *name = argv[optind];
+	const char *dir = optind + 1 < argc ? argv[optind + 1] : ".";
+	if (strchr(name, '/') || strlen(name) >= sizeof(p->name)) {
+		fprintf(stderr, "brisk profile save: bad name '%s', expected letters, digits, "
+			"'-', '_' or '.' (use -o FILE for a path)\n", name);
+		goto out;
+	}
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	{
+		/* Validate the name the way the loader will. */
+		char tmp[PATH_MAX];
+		if (profile_resolve(name, tmp, sizeof(tmp), err, sizeof(err)) == -EINVAL) {
+			fprintf(stderr, "brisk profile save: %s\n", err);
+			goto out;
+		}
+	}
+	struct stack *st = NULL;
+	int rc = stack_resolve_path(dir, &st);
+	if (rc < 0 && !(rc == -ENODEV && st)) {
+		fprintf(stderr, "brisk profile save: %s: %s\n", dir, strerror(-rc));
+		status = rc == -ENOENT || rc == -ENOTDIR ? 2 : 1;
+		stack_free(st);
+		goto out;
+	}
+	if (strlen(st->path) >= sizeof(p->directory)) {
+		fprintf(stderr, "brisk profile save: %s: path longer than %zu characters\n",
+			st->path, sizeof(p->directory) - 1);
+		stack_free(st);
+		goto out;
+	}
+	snprintf(p->directory, sizeof(p->directory), "%s", st->path);
+	const struct blockdev *leaves[32];
+	size_t nl = rc == 0 ? stack_leaves(st, leaves, 32) : 0;
+	if (nl > 32)
+		nl = 32;
+	if (!nl)
+		fprintf(stderr, "brisk profile save: warning: %s has no block device (%s); "
+			"saving vm.* settings only\n", dir, st->mount.fstype);
+	for (size_t i = 0; i < nl; i++)
+		capture_device(p, leaves[i]);
+	stack_free(st);
+	capture_vm(p);
+	char path[PATH_MAX];
+	if (!out) {
+		char udir[PATH_MAX];
+		if (profile_user_dir(udir, sizeof(udir)) < 0) {
+			fprintf(stderr, "brisk profile save: no HOME or XDG_CONFIG_HOME; use -o FILE\n");
+			status = 1;
+			goto out;
+		}
+		if ((rc = mkdir_p(udir)) < 0) {
+			fprintf(stderr, "brisk profile save: cannot create %s: %s\n", udir,
+				strerror(-rc));
+			status = 1;
+			goto out;
+		}
+		if (strlen(udir) + strlen(name) + 10 > sizeof(path)) {
+			fprintf(stderr, "brisk profile save: path too long\n");
+			goto out;
+		}
+		strcpy(path, udir);
+		strcat(path, "/");
+		strcat(path, name);
+		strcat(path, ".profile");
+		out = path;
+	}
+	status = emit(p, out, force);
+	if (status == 0 && strcmp(out, "-") != 0)
+		printf("saved %s (%zu settings, %zu loads, %zu actions)\n", out, p->n_settings,
+		       p->n_loads, p->n_actions);
+out:
+	free(p);
+	return status;
+}
+
+/* ---------- import ---------- */
+
+static int cmd_import(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "scale", required_argument, NULL, 's' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	double scale = 1;
+	const char *out = NULL, *name = NULL;
+	int force = 0, c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "s:n:o:fh", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (fiojob_parse_scale(optarg, &scale) < 0) {
+				fprintf(stderr, "brisk profile import: bad --scale '%s', expected a "
+					"factor in (0, 1] such as 0.01, 1/100 or 1%%\n", optarg);
+				return 2;
+			}
+			break;
+		case 'n': name = optarg; break;
+		case 'o': out = optarg; break;
+		case 'f': force = 1; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (argc - optind != 1) {
+		fprintf(stderr, "brisk profile import: expected one JOBFILE\n");
+		return 2;
+	}
+	struct profile *p = malloc(sizeof(*p));
+	if (!p)
+		return 1;
+	char err[PROFILE_ERR_LEN];
+	int rc = fiojob_parse_file(argv[optind], scale, p, err, sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "%s\n", err);
+		free(p);
+		return rc == -EINVAL || rc == -ENOENT ? 2 : 1;
+	}
+	if (name) {
+		char tmp[PATH_MAX];
+		if (strchr(name, '/') || strlen(name) >= sizeof(p->name) ||
+		    profile_resolve(name, tmp, sizeof(tmp), err, sizeof(err)) == -EINVAL) {
+			fprintf(stderr, "brisk profile import: bad --name '%s'\n", name);
+			free(p);
+			return 2;
+		}
+		snprintf(p->name, sizeof(p->name), "%s", name);
+	}
+	rc = emit(p, out, force);
+	free(p);
+	return rc;
+}
+
+int cmd_profile_main(int argc, char **argv)
+{
+	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	const char *verb = argv[1];
+	int n = argc - 2;
+	char **rest = argv + 2;
+	for (int i = 0; i < n; i++)
+		if (strcmp(rest[i], "--help") == 0 || strcmp(rest[i], "-h") == 0) {
+			usage(stdout);
+			return 0;
+		}
+	if (strcmp(verb, "list") == 0) {
+		if (n) {
+			fprintf(stderr, "brisk profile list: no arguments expected\n");
+			return 2;
+		}
+		return cmd_list();
+	}
+	if (strcmp(verb, "show") == 0) {
+		if (n != 1) {
+			fprintf(stderr, "brisk profile show: expected one NAME or FILE\n");
+			return 2;
+		}
+		return cmd_show(rest[0]);
+	}
+	if (strcmp(verb, "check") == 0) {
+		if (n < 1) {
+			fprintf(stderr, "brisk profile check: expected FILE...\n");
+			return 2;
+		}
+		return cmd_check(n, rest);
+	}
+	if (strcmp(verb, "save") == 0)
+		return cmd_save(argc - 1, argv + 1);
+	if (strcmp(verb, "import") == 0)
+		return cmd_import(argc - 1, argv + 1);
+	fprintf(stderr, "brisk profile: unknown command '%s', expected list, show, check, save "
+		"or import\n", verb);
+	return 2;
+}

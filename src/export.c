@@ -1,0 +1,435 @@
+/* export — profiles as udev rules, tuned profiles, sysctl.d, sysfs.conf and
+ * tmpfiles.d files.  See export.h. */
+#include "export.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+
+static const char *const format_names[EXPORT_FORMAT_COUNT] = {
+	[EXPORT_UDEV] = "udev", [EXPORT_TUNED] = "tuned", [EXPORT_SYSCTL] = "sysctl",
+	[EXPORT_SYSFS_CONF] = "sysfs.conf", [EXPORT_TMPFILES] = "tmpfiles",
+};
+
+static int __attribute__((format(printf, 3, 4)))
+fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	if (err && errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+int export_format_parse(const char *s, enum export_format *out)
+{
+	for (int i = 0; i < EXPORT_FORMAT_COUNT; i++)
+		if (strcmp(s, format_names[i]) == 0) {
+			*out = (enum export_format)i;
+			return 0;
+		}
+	if (strcmp(s, "sysctl.d") == 0 || strcmp(s, "tmpfiles.d") == 0 ||
+	    strcmp(s, "sysfs") == 0) {
+		*out = s[1] == 'y' ? (s[3] == 'c' ? EXPORT_SYSCTL : EXPORT_SYSFS_CONF) :
+		       EXPORT_TMPFILES;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+const char *export_format_name(enum export_format f)
+{
+	return (unsigned)f < EXPORT_FORMAT_COUNT ? format_names[f] : "?";
+}
+
+enum profile_class export_device_class(const struct blockdev *d)
+{
+	if (strncmp(d->name, "nvme", 4) == 0 || strcmp(d->transport, "nvme") == 0)
+		return PROFILE_CLASS_NVME;
+	if (strncmp(d->name, "mmcblk", 6) == 0 || strcmp(d->transport, "mmc") == 0)
+		return PROFILE_CLASS_MMC;
+	return d->rotational == 1 ? PROFILE_CLASS_ROTATIONAL : PROFILE_CLASS_SSD;
+}
+
+void export_device_from_blockdev(const struct blockdev *d, struct export_device *out)
+{
+	memset(out, 0, sizeof(*out));
+	snprintf(out->name, sizeof(out->name), "%s", d->name);
+	out->cls = export_device_class(d);
+	snprintf(out->model, sizeof(out->model), "%s", d->model);
+	snprintf(out->serial, sizeof(out->serial), "%s", d->serial);
+	snprintf(out->wwn, sizeof(out->wwn), "%s", d->wwn);
+}
+
+/* ---------- helpers ---------- */
+
+static enum profile_scope scope_of(const char *key)
+{
+	enum profile_scope s = PROFILE_SCOPE_QUEUE;
+	profile_setting_info(key, &s, NULL);
+	return s;
+}
+
+/* Device settings (not vm.*) that apply to class cls, in order; queue_depth
+ * only where there is a SCSI device (sd*, or a fixed device). */
+static size_t device_settings(const struct profile *p, enum profile_class cls, int fixed,
+			      const struct profile_setting **out, size_t max)
+{
+	const struct profile_setting *all[PROFILE_MAX_SETTINGS];
+	size_t n = profile_effective(p, cls, all, PROFILE_MAX_SETTINGS), k = 0;
+	if (n > PROFILE_MAX_SETTINGS)
+		n = PROFILE_MAX_SETTINGS;
+	for (size_t i = 0; i < n; i++) {
+		enum profile_scope s = scope_of(all[i]->key);
+		if (s == PROFILE_SCOPE_VM)
+			continue;
+		if (s == PROFILE_SCOPE_DEVICE && !fixed &&
+		    (cls == PROFILE_CLASS_NVME || cls == PROFILE_CLASS_MMC))
+			continue;
+		if (k < max)
+			out[k++] = all[i];
+	}
+	return k;
+}
+
+static size_t vm_settings(const struct profile *p, const struct profile_setting **out, size_t max)
+{
+	const struct profile_setting *all[PROFILE_MAX_SETTINGS];
+	size_t n = profile_effective(p, PROFILE_CLASS_ALL, all, PROFILE_MAX_SETTINGS), k = 0;
+	if (n > PROFILE_MAX_SETTINGS)
+		n = PROFILE_MAX_SETTINGS;
+	for (size_t i = 0; i < n; i++)
+		if (scope_of(all[i]->key) == PROFILE_SCOPE_VM && k < max)
+			out[k++] = all[i];
+	return k;
+}
+
+/* sysfs path of a setting below the device directory. */
+static void attr_path(const struct profile_setting *s, char *buf, size_t len)
+{
+	switch (scope_of(s->key)) {
+	case PROFILE_SCOPE_IOSCHED:
+		snprintf(buf, len, "queue/iosched/%s", s->key);
+		break;
+	case PROFILE_SCOPE_DEVICE:
+		snprintf(buf, len, "device/%s", s->key);
+		break;
+	case PROFILE_SCOPE_QUEUE:
+	case PROFILE_SCOPE_VM:
+		snprintf(buf, len, "queue/%s", s->key);
+		break;
+	}
+}
+
+/* /proc/sys path of a vm.* key. */
+static void proc_path(const char *key, char *buf, size_t len)
+{
+	snprintf(buf, len, "/proc/sys/%s", key);
+	for (char *c = buf + 10; *c; c++)
+		if (*c == '.')
+			*c = '/';
+}
+
+/* The classes a by-class export covers: all four when [settings] has device
+ * settings, else those with settings of their own. */
+static int class_covered(const struct profile *p, enum profile_class cls)
+{
+	const struct profile_setting *s[PROFILE_MAX_SETTINGS];
+	if (device_settings(p, PROFILE_CLASS_ALL, 0, s, PROFILE_MAX_SETTINGS))
+		return 1;
+	return profile_class_has_own(p, cls);
+}
+
+static const char *const class_label[PROFILE_CLASS_COUNT] = {
+	[PROFILE_CLASS_ALL] = "all disks",
+	[PROFILE_CLASS_ROTATIONAL] = "rotational SATA/SAS disks",
+	[PROFILE_CLASS_SSD] = "non-rotational SATA/SAS disks (SSDs)",
+	[PROFILE_CLASS_NVME] = "NVMe namespaces",
+	[PROFILE_CLASS_MMC] = "MMC/SD cards and eMMC",
+};
+
+static const char *const udev_match[PROFILE_CLASS_COUNT] = {
+	[PROFILE_CLASS_ALL] = "",
+	[PROFILE_CLASS_ROTATIONAL] = "KERNEL==\"sd[a-z]*\", ATTR{queue/rotational}==\"1\"",
+	[PROFILE_CLASS_SSD] = "KERNEL==\"sd[a-z]*\", ATTR{queue/rotational}==\"0\"",
+	[PROFILE_CLASS_NVME] = "KERNEL==\"nvme[0-9]*n[0-9]*\"",
+	[PROFILE_CLASS_MMC] = "KERNEL==\"mmcblk[0-9]*\"",
+};
+
+static void header(FILE *f, const struct profile *p, const char *fmt,
+		   const struct export_device *dev, const char *install, const char *comment)
+{
+	fprintf(f, "%s Generated by brisk from profile \"%s\"%s%s\n", comment, p->name,
+		p->description[0] ? ": " : "", p->description);
+	fprintf(f, "%s brisk export %s --format %s%s%s\n", comment, p->name, fmt,
+		dev ? " --device " : "", dev ? dev->name : "");
+	if (install) {
+		/* install holds one %s: the profile's name */
+		fprintf(f, "%s ", comment);
+		for (const char *c = install; *c; c++) {
+			if (c[0] == '%' && c[1] == 's') {
+				fputs(p->name, f);
+				c++;
+			} else {
+				fputc(*c, f);
+			}
+		}
+		fputc('\n', f);
+	}
+}
+
+static int safe_udev_value(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (*s == '"' || *s == '\\' || !isprint((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+/* ---------- formats ---------- */
+
+static void udev_rule(FILE *f, const char *match, const struct profile_setting **s, size_t n)
+{
+	fprintf(f, "ACTION==\"add|change\", SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk\", %s",
+		match);
+	for (size_t i = 0; i < n; i++) {
+		char path[96];
+		attr_path(s[i], path, sizeof(path));
+		fprintf(f, ", \\\n  ATTR{%s}=\"%s\"", path, s[i]->value);
+	}
+	fprintf(f, "\n");
+}
+
+static void vm_note(FILE *f, const struct profile *p, const char *comment)
+{
+	const struct profile_setting *vm[16];
+	size_t n = vm_settings(p, vm, 16);
+	if (!n)
+		return;
+	fprintf(f, "\n%s Not device settings (use --format sysctl):", comment);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, " %s=%s", vm[i]->key, vm[i]->value);
+	fprintf(f, "\n");
+}
+
+static int write_udev(FILE *f, const struct profile *p, const struct export_device *dev,
+		      char *err, size_t errlen)
+{
+	const struct profile_setting *s[PROFILE_MAX_SETTINGS];
+	if (dev) {
+		size_t n = device_settings(p, dev->cls, 1, s, PROFILE_MAX_SETTINGS);
+		if (!n)
+			return fail(err, errlen, "profile %s has no settings for %s (a %s disk): "
+				    "nothing to write as udev rules", p->name, dev->name,
+				    profile_class_name(dev->cls));
+		char match[192];
+		if (dev->wwn[0] && safe_udev_value(dev->wwn))
+			snprintf(match, sizeof(match), "ENV{ID_WWN}==\"%s\"", dev->wwn);
+		else if (dev->serial[0] && safe_udev_value(dev->serial))
+			snprintf(match, sizeof(match), "ENV{ID_SERIAL_SHORT}==\"%s\"", dev->serial);
+		else
+			return fail(err, errlen, "%s has neither a WWN nor a serial number udev "
+				    "knows, so a rule cannot match it: use --match class, or "
+				    "--format sysfs.conf/tmpfiles for this device", dev->name);
+		header(f, p, "udev --match this-device", dev,
+		       "Install as /etc/udev/rules.d/60-brisk-%s.rules, then: udevadm control --reload "
+		       "&& udevadm trigger --subsystem-match=block --action=change", "#");
+		fprintf(f, "\n# %s%s%s (%s, %s now)\n", dev->model, dev->model[0] ? " " : "",
+			dev->wwn[0] ? dev->wwn : dev->serial, profile_class_name(dev->cls), dev->name);
+		udev_rule(f, match, s, n);
+		vm_note(f, p, "#");
+		return 0;
+	}
+	int any = 0;
+	for (int c = PROFILE_CLASS_ROTATIONAL; c < PROFILE_CLASS_COUNT; c++)
+		if (class_covered(p, (enum profile_class)c) &&
+		    device_settings(p, (enum profile_class)c, 0, s, PROFILE_MAX_SETTINGS))
+			any = 1;
+	if (!any)
+		return fail(err, errlen, "profile %s has no device settings: nothing to write as "
+			    "udev rules", p->name);
+	header(f, p, "udev", NULL,
+	       "Install as /etc/udev/rules.d/60-brisk-%s.rules, then: udevadm control --reload "
+	       "&& udevadm trigger --subsystem-match=block --action=change", "#");
+	for (int c = PROFILE_CLASS_ROTATIONAL; c < PROFILE_CLASS_COUNT; c++) {
+		if (!class_covered(p, (enum profile_class)c))
+			continue;
+		size_t n = device_settings(p, (enum profile_class)c, 0, s, PROFILE_MAX_SETTINGS);
+		if (!n)
+			continue;
+		fprintf(f, "\n# %s\n", class_label[c]);
+		udev_rule(f, udev_match[c], s, n);
+	}
+	vm_note(f, p, "#");
+	return 0;
+}
+
+struct tgroup {
+	const char *name;       /* section suffix */
+	const char *devices;    /* tuned devices= */
+	const char *glob;       /* /sys/block/GLOB */
+	enum profile_class cls;
+};
+
+static int same_settings(const struct profile_setting **a, size_t na,
+			 const struct profile_setting **b, size_t nb)
+{
+	if (na != nb)
+		return 0;
+	for (size_t i = 0; i < na; i++)
+		if (strcmp(a[i]->key, b[i]->key) || strcmp(a[i]->value, b[i]->value))
+			return 0;
+	return 1;
+}
+
+static int write_tuned(FILE *f, const struct profile *p, const struct export_device *dev,
+		       char *err, size_t errlen)
+{
+	struct tgroup groups[4];
+	size_t ng = 0;
+	const struct profile_setting *s[PROFILE_MAX_SETTINGS], *t[PROFILE_MAX_SETTINGS];
+	if (dev) {
+		groups[ng++] = (struct tgroup){ dev->name, dev->name, dev->name, dev->cls };
+	} else {
+		int rot = class_covered(p, PROFILE_CLASS_ROTATIONAL);
+		int ssd = class_covered(p, PROFILE_CLASS_SSD);
+		size_t nr = rot ? device_settings(p, PROFILE_CLASS_ROTATIONAL, 0, s, PROFILE_MAX_SETTINGS) : 0;
+		size_t ns = ssd ? device_settings(p, PROFILE_CLASS_SSD, 0, t, PROFILE_MAX_SETTINGS) : 0;
+		if (nr && ns && !same_settings(s, nr, t, ns))
+			return fail(err, errlen, "tuned cannot tell rotational from non-rotational "
+				    "SATA/SAS disks apart (both are sd*), and profile %s sets them "
+				    "differently: use --format udev, or --device DEV", p->name);
+		if (nr || ns)
+			groups[ng++] = (struct tgroup){ "sata", "sd*", "sd*",
+				nr ? PROFILE_CLASS_ROTATIONAL : PROFILE_CLASS_SSD };
+		if (class_covered(p, PROFILE_CLASS_NVME))
+			groups[ng++] = (struct tgroup){ "nvme", "nvme*", "nvme*n*", PROFILE_CLASS_NVME };
+		if (class_covered(p, PROFILE_CLASS_MMC))
+			groups[ng++] = (struct tgroup){ "mmc", "mmcblk*", "mmcblk*", PROFILE_CLASS_MMC };
+	}
+	const struct profile_setting *vm[16];
+	size_t nvm = vm_settings(p, vm, 16);
+	size_t total = nvm;
+	for (size_t g = 0; g < ng; g++)
+		total += device_settings(p, groups[g].cls, dev != NULL, s, PROFILE_MAX_SETTINGS);
+	if (!total)
+		return fail(err, errlen, "profile %s has no settings: nothing to write as a tuned "
+			    "profile", p->name);
+	header(f, p, "tuned", dev,
+	       "Install as /etc/tuned/brisk-%s/tuned.conf, then: tuned-adm profile brisk-%s",
+	       "#");
+	fprintf(f, "\n[main]\nsummary=brisk profile %s%s%s\n", p->name,
+		p->description[0] ? ": " : "", p->description);
+	int sysfs_lines = 0;
+	for (size_t g = 0; g < ng; g++) {
+		size_t n = device_settings(p, groups[g].cls, dev != NULL, s, PROFILE_MAX_SETTINGS);
+		int disk_keys = 0;
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(s[i]->key, "scheduler") || !strcmp(s[i]->key, "read_ahead_kb"))
+				disk_keys++;
+		sysfs_lines += (int)n - disk_keys;
+		if (!disk_keys)
+			continue;
+		fprintf(f, "\n[disk_%s]\ntype=disk\ndevices=%s\n", groups[g].name, groups[g].devices);
+		for (size_t i = 0; i < n; i++) {
+			if (!strcmp(s[i]->key, "scheduler"))
+				fprintf(f, "elevator=%s\n", s[i]->value);
+			else if (!strcmp(s[i]->key, "read_ahead_kb"))
+				fprintf(f, "readahead=%s\n", s[i]->value);   /* KiB, tuned's default unit */
+		}
+	}
+	if (sysfs_lines) {
+		fprintf(f, "\n[sysfs]\n");
+		for (size_t g = 0; g < ng; g++) {
+			size_t n = device_settings(p, groups[g].cls, dev != NULL, s, PROFILE_MAX_SETTINGS);
+			for (size_t i = 0; i < n; i++) {
+				if (!strcmp(s[i]->key, "scheduler") || !strcmp(s[i]->key, "read_ahead_kb"))
+					continue;
+				char path[96];
+				attr_path(s[i], path, sizeof(path));
+				fprintf(f, "/sys/block/%s/%s=%s\n", groups[g].glob, path, s[i]->value);
+			}
+		}
+	}
+	if (nvm) {
+		fprintf(f, "\n[sysctl]\n");
+		for (size_t i = 0; i < nvm; i++)
+			fprintf(f, "%s=%s\n", vm[i]->key, vm[i]->value);
+	}
+	return 0;
+}
+
+static int write_sysctl(FILE *f, const struct profile *p, char *err, size_t errlen)
+{
+	const struct profile_setting *vm[16];
+	size_t n = vm_settings(p, vm, 16);
+	if (!n)
+		return fail(err, errlen, "profile %s has no vm.* settings: nothing to write as a "
+			    "sysctl.d file", p->name);
+	header(f, p, "sysctl", NULL, "Install as /etc/sysctl.d/60-brisk-%s.conf, then: sysctl --system",
+	       "#");
+	fprintf(f, "\n");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s = %s\n", vm[i]->key, vm[i]->value);
+	return 0;
+}
+
+static int write_fixed(FILE *f, const struct profile *p, enum export_format fmt,
+		       const struct export_device *dev, char *err, size_t errlen)
+{
+	if (!dev)
+		return fail(err, errlen, "--format %s writes lines for one fixed device: give "
+			    "--device DEV (or use --format udev to match by class)",
+			    export_format_name(fmt));
+	const struct profile_setting *s[PROFILE_MAX_SETTINGS], *vm[16];
+	size_t n = device_settings(p, dev->cls, 1, s, PROFILE_MAX_SETTINGS);
+	size_t nvm = vm_settings(p, vm, 16);
+	if (!n && (fmt == EXPORT_SYSFS_CONF || !nvm))
+		return fail(err, errlen, "profile %s has no settings for %s (a %s disk): nothing "
+			    "to write as %s", p->name, dev->name, profile_class_name(dev->cls),
+			    export_format_name(fmt));
+	if (fmt == EXPORT_SYSFS_CONF)
+		header(f, p, "sysfs.conf", dev, "Append to /etc/sysfs.conf (sysfsutils); the "
+		       "kernel name may change between boots", "#");
+	else
+		header(f, p, "tmpfiles", dev, "Install as /etc/tmpfiles.d/brisk-%s.conf; the "
+		       "kernel name may change between boots", "#");
+	fprintf(f, "\n");
+	for (size_t i = 0; i < n; i++) {
+		char path[96];
+		attr_path(s[i], path, sizeof(path));
+		if (fmt == EXPORT_SYSFS_CONF)
+			fprintf(f, "block/%s/%s = %s\n", dev->name, path, s[i]->value);
+		else
+			fprintf(f, "w /sys/block/%s/%s - - - - %s\n", dev->name, path, s[i]->value);
+	}
+	if (fmt == EXPORT_SYSFS_CONF) {
+		vm_note(f, p, "#");
+	} else {
+		for (size_t i = 0; i < nvm; i++) {
+			char path[96];
+			proc_path(vm[i]->key, path, sizeof(path));
+			fprintf(f, "w %s - - - - %s\n", path, vm[i]->value);
+		}
+	}
+	return 0;
+}
+
+int export_write(FILE *f, const struct profile *p, enum export_format fmt,
+		 const struct export_device *dev, char *err, size_t errlen)
+{
+	switch (fmt) {
+	case EXPORT_UDEV: return write_udev(f, p, dev, err, errlen);
+	case EXPORT_TUNED: return write_tuned(f, p, dev, err, errlen);
+	case EXPORT_SYSCTL: return write_sysctl(f, p, err, errlen);
+	case EXPORT_SYSFS_CONF:
+	case EXPORT_TMPFILES: return write_fixed(f, p, fmt, dev, err, errlen);
+	case EXPORT_FORMAT_COUNT: break;
+	}
+	return fail(err, errlen, "unknown format");
+}

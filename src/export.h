@@ -1,0 +1,64 @@
+/* export — a profile's settings as a distribution default.
+ *
+ * Formats:
+ *  udev        a rules file.  Every rule is guarded by ACTION=="add|change",
+ *              SUBSYSTEM=="block", ENV{DEVTYPE}=="disk" and matches either a
+ *              device class (dev == NULL):
+ *                rotational  KERNEL=="sd[a-z]*", ATTR{queue/rotational}=="1"
+ *                ssd         KERNEL=="sd[a-z]*", ATTR{queue/rotational}=="0"
+ *                nvme        KERNEL=="nvme[0-9]*n[0-9]*"
+ *                mmc         KERNEL=="mmcblk[0-9]*"
+ *              or one device (dev != NULL) by ENV{ID_WWN}, else
+ *              ENV{ID_SERIAL_SHORT}.  ATTR{queue/scheduler} comes first, the
+ *              scheduler's ATTR{queue/iosched/...} right after it, then the
+ *              queue attributes and ATTR{device/queue_depth}.
+ *  tuned       [main] summary=; one [disk_GROUP] (type=disk, devices=,
+ *              elevator=, readahead= in KiB) per device group; [sysfs] with
+ *              /sys/block/GLOB/... lines for the other attributes; [sysctl].
+ *  sysctl      a sysctl.d file with the vm.* settings.
+ *  sysfs.conf  sysfsutils lines (relative to /sys) for one fixed device.
+ *  tmpfiles    tmpfiles.d `w` lines for one fixed device (and vm.*).
+ *
+ * Classes: [settings] applies to every class; [settings CLASS] overrides it
+ * for that class (profile_effective()).  A format that cannot express the
+ * profile (tuned with different rotational and ssd settings: both are sd*;
+ * sysfs.conf without a device; nothing to write) is an error: -EINVAL and a
+ * message in err, nothing written.
+ */
+#ifndef BRISK_EXPORT_H
+#define BRISK_EXPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "blockdev.h"
+#include "profile.h"
+
+enum export_format {
+	EXPORT_UDEV,
+	EXPORT_TUNED,
+	EXPORT_SYSCTL,
+	EXPORT_SYSFS_CONF,
+	EXPORT_TMPFILES,
+	EXPORT_FORMAT_COUNT
+};
+
+struct export_device {
+	char name[BLOCKDEV_NAME_LEN];   /* kernel name: sda, nvme0n1 */
+	enum profile_class cls;         /* its class (export_device_class()) */
+	char model[96];                 /* for the comment */
+	char serial[96];                /* udev ID_SERIAL_SHORT */
+	char wwn[48];                   /* udev ID_WWN */
+};
+
+int export_format_parse(const char *s, enum export_format *out);
+const char *export_format_name(enum export_format f);
+/* The class a probed disk belongs to: sd* by queue/rotational, nvme*,
+ * mmcblk*; any other disk (virtio, xvd) by its rotational flag. */
+enum profile_class export_device_class(const struct blockdev *d);
+void export_device_from_blockdev(const struct blockdev *d, struct export_device *out);
+/* Write the profile in a format; dev NULL = match by class. */
+int export_write(FILE *f, const struct profile *p, enum export_format fmt,
+		 const struct export_device *dev, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,49 @@
+# Disk full (root): on a small loop-mounted ext4 the writer stops at the
+# free-space floor, or ends cleanly on ENOSPC without a floor; the run
+# reports it and leaves nothing behind.
+source tests/lib.sh
+
+is_root || { t_skip diskfull "needs root (loop device, mount)"; exit 0; }
+command -v mkfs.ext4 >/dev/null || { t_skip diskfull "no mkfs.ext4"; exit 0; }
+d=$(t_tmpdir)
+img=$d/img mnt=$d/mnt loopdev=
+mkdir "$mnt"
+cleanup() {
+  mountpoint -q "$mnt" && umount "$mnt"
+  [ -n "$loopdev" ] && losetup -d "$loopdev"
+  t_cleanup
+}
+trap cleanup EXIT
+truncate -s 64M "$img"
+loopdev=$(losetup --find --show "$img") || { t_skip diskfull "losetup failed"; exit 0; }
+mkfs.ext4 -q -F -m 0 "$loopdev" >/dev/null 2>&1 && mount "$loopdev" "$mnt" ||
+  { t_skip diskfull "mkfs/mount failed"; exit 0; }
+touch "$mnt/keep-me"
+avail0=$(df -B1 --output=avail "$mnt" | tail -1)
+
+# default floor (max(5 %, 2 GiB)) is more than this file system has: refused
+err=$($BRISK run "$mnt" -q 2>&1); rc=$?
+t_eq default-floor-refused-exit-1 "$rc" 1
+t_match default-floor-message "$err" 'free-space floor'
+t_eq default-floor-nothing-left "$(ls -A "$mnt" | grep -v lost+found)" keep-me
+
+args=(-q -a exec,save -i 1 -n 3 --interval 50ms --warmup 300ms -d 15s)
+# 1: floor of 16 MiB: the writer stops above it
+out=$($BRISK run "$mnt" "${args[@]}" --floor 16m --load seq-write:bs=256k --json -); rc=$?
+t_eq floor-exit-0 "$rc" 0
+t_eq floor-load-end "$(jq -r '.loads[0].end' <<<"$out")" "free-space floor"
+t_check floor-wrote-something jq -e '.loads[0].bytes > 0' <<<"$out"
+t_check floor-respected jq -e --argjson a "$avail0" '.loads[0].bytes <= $a - 16*1048576' <<<"$out"
+t_check floor-note jq -e '[.notes[]|select(test("floor"))]|length == 1' <<<"$out"
+t_eq floor-loaded-samples "$(jq '[.samples[]|select(.phase=="loaded")]|length' <<<"$out")" 6
+t_eq floor-nothing-left "$(ls -A "$mnt" | grep -v lost+found)" keep-me
+
+# 2: no floor (--floor 0): the writer fills the disk and ends on ENOSPC;
+# the run goes on and reports
+out=$($BRISK run "$mnt" "${args[@]}" --floor 0 --load seq-write:bs=256k --json -); rc=$?
+t_eq enospc-exit-0 "$rc" 0
+t_eq enospc-load-end "$(jq -r '.loads[0].end' <<<"$out")" ENOSPC
+t_check enospc-note jq -e '[.notes[]|select(test("ENOSPC"))]|length == 1' <<<"$out"
+t_check enospc-reported-text bash -c "$BRISK run '$mnt' ${args[*]} --floor 0 --load seq-write:bs=256k | grep -q 'ENOSPC'"
+t_eq enospc-nothing-left "$(ls -A "$mnt" | grep -v lost+found)" keep-me
+t_eq enospc-space-back "$(df -B1 --output=avail "$mnt" | tail -1)" "$avail0"

@@ -1,0 +1,218 @@
+/* Actions: list parsing, library resolution, residency, and real samples
+ * (tiny sizes) in a directory under build/. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "action.h"
+
+static char dir[] = "build/ut-action.XXXXXX";
+
+static void test_parse_list(void **state)
+{
+	(void)state;
+	unsigned m;
+	char err[200];
+	assert_int_equal(action_parse_list("exec,ssh", &m, err, sizeof(err)), 0);
+	assert_int_equal(m, (1u << ACTION_EXEC) | (1u << ACTION_SSH));
+	assert_int_equal(action_parse_list("all", &m, err, sizeof(err)), 0);
+	assert_int_equal(m, (1u << ACTION_KIND_COUNT) - 1);
+	assert_int_equal(action_parse_list("ls,ssh-like,save", &m, err, sizeof(err)), 0);
+	assert_int_equal(m, (1u << ACTION_LS) | (1u << ACTION_SSH) | (1u << ACTION_SAVE));
+	assert_int_equal(action_parse_list("ls,dance", &m, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "'dance'"));
+	assert_int_equal(action_parse_list(",", &m, err, sizeof(err)), -EINVAL);
+}
+
+/* One sample to the end: returns the final record. */
+static struct action_result sample(const struct action *a, enum action_evict ev)
+{
+	pid_t pid;
+	int fd;
+	assert_int_equal(action_sample_start(a, ev, &pid, &fd), 0);
+	struct action_result first, last;
+	assert_int_equal(action_sample_read(fd, &first), 1);
+	assert_true(first.dur_ns == UINT64_MAX);
+	assert_int_equal(action_sample_read(fd, &last), 1);
+	assert_true(last.dur_ns != UINT64_MAX);
+	assert_int_equal(last.cold, first.cold);
+	assert_int_equal(action_sample_read(fd, &first), 0);   /* EOF */
+	close(fd);
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	return last;
+}
+
+static void test_ssh_like(void **state)
+{
+	(void)state;
+	struct action_config c;
+	action_config_default(&c);
+	c.ssh_file = 3 << 20;
+	c.ssh_region = 1 << 20;
+	struct action a;
+	char err[300];
+	assert_int_equal(action_prepare(&a, ACTION_SSH, &c, dir, ACTION_EVICT_FADVISE, err,
+					sizeof(err)), 0);
+	struct stat st;
+	assert_int_equal(stat(a.path, &st), 0);
+	assert_int_equal(st.st_size, 3 << 20);
+	assert_int_equal(action_resident_pages(a.path), 0);   /* prepare evicted it */
+	struct action_result r = sample(&a, ACTION_EVICT_FADVISE);
+	assert_int_equal(r.err, 0);
+	assert_int_equal(r.cold, 1);
+	assert_true(r.dur_ns > 0);
+	/* it read the region: those pages are now cached, the rest is not */
+	long res = action_resident_pages(a.path);
+	assert_true(res > 0 && res <= (1 << 20) / 4096);
+	action_free(&a);
+}
+
+static void test_ls_and_save(void **state)
+{
+	(void)state;
+	struct action_config c;
+	action_config_default(&c);
+	c.ls_files = 95;
+	struct action a;
+	char err[300];
+	assert_int_equal(action_prepare(&a, ACTION_LS, &c, dir, ACTION_EVICT_FADVISE, err,
+					sizeof(err)), 0);
+	assert_int_equal(a.ls_expect, 95 + 10 + 1);   /* files, leaf dirs, one top dir */
+	assert_non_null(strstr(a.note, "warm"));
+	struct action_result r = sample(&a, ACTION_EVICT_FADVISE);
+	assert_int_equal(r.err, 0);
+	assert_int_equal(r.cold, 0);      /* no dentry eviction without drop_caches */
+	action_free(&a);
+
+	assert_int_equal(action_prepare(&a, ACTION_SAVE, &c, dir, ACTION_EVICT_FADVISE, err,
+					sizeof(err)), 0);
+	r = sample(&a, ACTION_EVICT_FADVISE);
+	assert_int_equal(r.err, 0);
+	assert_int_equal(r.cold, 1);
+	struct stat st;
+	assert_int_equal(stat(a.path, &st), 0);
+	assert_int_equal(st.st_size, 4096);
+	action_free(&a);
+}
+
+static void test_drop_caches(void **state)
+{
+	(void)state;
+	if (geteuid() != 0 || access("/proc/sys/vm/drop_caches", W_OK) != 0)
+		skip();
+	struct action_config c;
+	action_config_default(&c);
+	c.ls_files = 20;
+	struct action a;
+	char err[300], sub[64];
+	snprintf(sub, sizeof(sub), "%s/drop", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	assert_int_equal(action_prepare(&a, ACTION_LS, &c, sub, ACTION_EVICT_DROP_CACHES, err,
+					sizeof(err)), 0);
+	assert_string_equal(a.note, "");
+	struct action_result r = sample(&a, ACTION_EVICT_DROP_CACHES);
+	assert_int_equal(r.err, 0);
+	assert_int_equal(r.cold, 1);
+	action_free(&a);
+}
+
+static void test_exec(void **state)
+{
+	(void)state;
+	struct action_config c;
+	action_config_default(&c);
+	struct action a;
+	char err[300];
+	assert_int_equal(action_prepare(&a, ACTION_EXEC, &c, dir, ACTION_EVICT_FADVISE, err,
+					sizeof(err)), 0);
+	assert_string_equal(a.argv[1], "--version");
+	assert_true(a.argv[0][0] == '/');
+	/* the binary, libc and the dynamic loader at least */
+	assert_true(a.n_files >= 3);
+	int libc = 0, ldso = 0;
+	for (size_t i = 0; i < a.n_files; i++) {
+		libc |= strstr(a.files[i], "libc.so") != NULL;
+		ldso |= strstr(a.files[i], "ld-linux") != NULL || strstr(a.files[i], "ld-") != NULL;
+	}
+	assert_true(libc && ldso);
+	struct action_result r = sample(&a, ACTION_EVICT_FADVISE);
+	assert_int_equal(r.err, 0);
+	action_free(&a);
+
+	c.exec_cmd = "false";
+	assert_int_equal(action_prepare(&a, ACTION_EXEC, &c, dir, ACTION_EVICT_FADVISE, err,
+					sizeof(err)), 0);
+	r = sample(&a, ACTION_EVICT_FADVISE);
+	assert_int_equal(r.err, 1000 + 1);   /* exit status recorded, not hidden */
+	action_free(&a);
+
+	c.exec_cmd = "no-such-program-brisk";
+	assert_int_equal(action_prepare(&a, ACTION_EXEC, &c, dir, ACTION_EVICT_FADVISE, err,
+					sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "no-such-program-brisk"));
+	action_free(&a);
+}
+
+static void test_resident(void **state)
+{
+	(void)state;
+	char p[64];
+	snprintf(p, sizeof(p), "%s/r", dir);
+	int fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	char buf[8192] = { 1 };
+	assert_int_equal(write(fd, buf, sizeof(buf)), sizeof(buf));
+	assert_int_equal(action_resident_pages(p), 2);      /* dirty: cached */
+	assert_int_equal(fsync(fd), 0);
+	assert_int_equal(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+	assert_int_equal(action_resident_pages(p), 0);
+	close(fd);
+	unlink(p);
+	assert_int_equal(action_resident_pages(p), -ENOENT);
+}
+
+static int rm(const char *p, const struct stat *sb, int f, struct FTW *w)
+{
+	(void)sb;
+	(void)w;
+	return f == FTW_DP ? rmdir(p) : unlink(p);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	mkdir("build", 0755);
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return nftw(dir, rm, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_list),
+		cmocka_unit_test(test_ssh_like),
+		cmocka_unit_test(test_ls_and_save),
+		cmocka_unit_test(test_drop_caches),
+		cmocka_unit_test(test_exec),
+		cmocka_unit_test(test_resident),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

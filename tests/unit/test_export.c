@@ -1,0 +1,362 @@
+/* Unit tests for export.c: golden files per format, class and device
+ * (tests/fixtures/export/NAME.golden; BRISK_UPDATE_GOLDEN=1 rewrites them —
+ * review the diff before committing), udev rules checked token by token,
+ * tuned and sysctl outputs parsed back.  Run from the repository root. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <regex.h>
+#include <ini.h>
+#include <cmocka.h>
+
+#include "export.h"
+#include "profile.h"
+
+static struct profile *load(const char *name)
+{
+	static struct profile *slots[4];
+	static int next;
+	struct profile **p = &slots[next++ % 4];
+	if (!*p)
+		*p = malloc(sizeof(**p));
+	char path[256], err[PROFILE_ERR_LEN];
+	snprintf(path, sizeof(path), "tests/fixtures/profiles/good/%s.profile", name);
+	if (profile_parse_file(path, NULL, *p, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	return *p;
+}
+
+static char *render(const struct profile *p, enum export_format fmt,
+		    const struct export_device *dev)
+{
+	char *buf = NULL, err[512];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int rc = export_write(f, p, fmt, dev, err, sizeof(err));
+	fclose(f);
+	if (rc < 0)
+		fail_msg("export %s: %s", export_format_name(fmt), err);
+	return buf;
+}
+
+static const struct export_device sda = {
+	.name = "sda", .cls = PROFILE_CLASS_ROTATIONAL, .model = "ST31000340AS",
+	.serial = "9QJ1ABCD", .wwn = "0x5000c5000abcdef0",
+};
+static const struct export_device nvme = {
+	.name = "nvme0n1", .cls = PROFILE_CLASS_NVME, .model = "Samsung SSD 970 EVO 500GB",
+	.serial = "S466NX0K123456A", .wwn = "",
+};
+
+static void golden(const char *name, const char *text)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "tests/fixtures/export/%s.golden", name);
+	const char *upd = getenv("BRISK_UPDATE_GOLDEN");
+	if (upd && *upd == '1') {
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(text, f);
+		fclose(f);
+		return;
+	}
+	FILE *f = fopen(path, "r");
+	if (!f)
+		fail_msg("%s missing (BRISK_UPDATE_GOLDEN=1 creates it)", path);
+	static char want[65536];
+	size_t n = fread(want, 1, sizeof(want) - 1, f);
+	want[n] = '\0';
+	fclose(f);
+	if (strcmp(want, text) != 0)
+		fail_msg("%s differs; got:\n%s", path, text);
+}
+
+/* Every udev rule: joined continuation lines, then tokens KEY OP "VALUE";
+ * the guards first, matches (==) before assignments (=), the scheduler
+ * before any iosched attribute; only known keys. */
+static void check_udev(const char *text, size_t want_rules)
+{
+	regex_t tok;
+	assert_int_equal(regcomp(&tok, "^(ACTION|SUBSYSTEM|KERNEL|ENV\\{[A-Z_]+\\}|"
+				 "ATTR\\{(queue|device)/[a-z_/]+\\})(==|=)\"[^\"\\\\]*\"$",
+				 REG_EXTENDED | REG_NOSUB), 0);
+	char *copy = strdup(text), *save = NULL, rule[4096];
+	size_t rules = 0;
+	rule[0] = '\0';
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#' || (!rule[0] && !line[0]))
+			continue;
+		while (*line == ' ')
+			line++;
+		strncat(rule, line, sizeof(rule) - strlen(rule) - 1);
+		size_t l = strlen(rule);
+		if (l && rule[l - 1] == '\\') {
+			rule[l - 1] = '\0';
+			continue;
+		}
+		/* a complete rule */
+		rules++;
+		int assigning = 0, sched_at = -1, iosched_at = -1, i = 0;
+		char *tsave = NULL;
+		assert_non_null(strstr(rule, "ACTION==\"add|change\", SUBSYSTEM==\"block\", "
+				       "ENV{DEVTYPE}==\"disk\", "));
+		for (char *t = strtok_r(rule, ",", &tsave); t; t = strtok_r(NULL, ",", &tsave), i++) {
+			while (*t == ' ')
+				t++;
+			size_t tl = strlen(t);
+			while (tl && t[tl - 1] == ' ')
+				t[--tl] = '\0';
+			if (regexec(&tok, t, 0, NULL, 0) != 0)
+				fail_msg("bad udev token '%s'", t);
+			int is_assign = strstr(t, "==") == NULL;
+			if (!is_assign && assigning)
+				fail_msg("match '%s' after an assignment", t);
+			assigning |= is_assign;
+			if (strncmp(t, "ATTR{queue/scheduler}=", 22) == 0)
+				sched_at = i;
+			if (strncmp(t, "ATTR{queue/iosched/", 19) == 0 && iosched_at < 0)
+				iosched_at = i;
+		}
+		if (iosched_at >= 0 && sched_at > iosched_at)
+			fail_msg("iosched attribute before the scheduler");
+		assert_true(assigning);
+		rule[0] = '\0';
+	}
+	assert_string_equal(rule, "");
+	assert_int_equal(rules, want_rules);
+	free(copy);
+	regfree(&tok);
+}
+
+static void test_udev_class(void **state)
+{
+	(void)state;
+	char *t = render(load("desktop"), EXPORT_UDEV, NULL);
+	golden("udev-class-desktop", t);
+	check_udev(t, 4);
+	assert_non_null(strstr(t, "KERNEL==\"sd[a-z]*\", ATTR{queue/rotational}==\"1\""));
+	assert_non_null(strstr(t, "KERNEL==\"nvme[0-9]*n[0-9]*\""));
+	assert_non_null(strstr(t, "KERNEL==\"mmcblk[0-9]*\""));
+	free(t);
+	t = render(load("server"), EXPORT_UDEV, NULL);
+	golden("udev-class-server", t);
+	check_udev(t, 4);
+	free(t);
+	/* only the classes that have settings of their own */
+	t = render(load("prefixed"), EXPORT_UDEV, NULL);
+	golden("udev-class-prefixed", t);
+	check_udev(t, 4);
+	free(t);
+	t = render(load("spacing"), EXPORT_UDEV, NULL);
+	check_udev(t, 1);
+	assert_null(strstr(t, "nvme"));
+	free(t);
+}
+
+static void test_udev_device(void **state)
+{
+	(void)state;
+	char *t = render(load("server"), EXPORT_UDEV, &sda);
+	golden("udev-device-sda", t);
+	check_udev(t, 1);
+	assert_non_null(strstr(t, "ENV{ID_WWN}==\"0x5000c5000abcdef0\""));
+	free(t);
+	t = render(load("desktop"), EXPORT_UDEV, &nvme);
+	golden("udev-device-nvme", t);
+	check_udev(t, 1);
+	assert_non_null(strstr(t, "ENV{ID_SERIAL_SHORT}==\"S466NX0K123456A\""));
+	assert_null(strstr(t, "low_latency"));   /* bfq tunable, nvme runs none */
+	free(t);
+}
+
+struct kv {
+	char sec[64], key[128], val[128];
+};
+struct kvs {
+	struct kv v[128];
+	size_t n;
+};
+
+static int collect(void *user, const char *sec, const char *key, const char *val)
+{
+	struct kvs *k = user;
+	if (k->n >= 128)
+		return 0;
+	snprintf(k->v[k->n].sec, sizeof(k->v[0].sec), "%s", sec);
+	snprintf(k->v[k->n].key, sizeof(k->v[0].key), "%s", key);
+	snprintf(k->v[k->n].val, sizeof(k->v[0].val), "%s", val);
+	k->n++;
+	return 1;
+}
+
+static const char *get(const struct kvs *k, const char *sec, const char *key)
+{
+	for (size_t i = 0; i < k->n; i++)
+		if (!strcmp(k->v[i].sec, sec) && !strcmp(k->v[i].key, key))
+			return k->v[i].val;
+	return NULL;
+}
+
+static void test_tuned(void **state)
+{
+	(void)state;
+	struct profile *p = load("server");
+	char *t = render(p, EXPORT_TUNED, NULL);
+	golden("tuned-class-server", t);
+	struct kvs *k = calloc(1, sizeof(*k));
+	assert_int_equal(ini_parse_string(t, collect, k), 0);
+	assert_string_equal(get(k, "main", "summary"),
+			    "brisk profile server: mq-deadline everywhere, none on NVMe");
+	assert_string_equal(get(k, "disk_sata", "type"), "disk");
+	assert_string_equal(get(k, "disk_sata", "devices"), "sd*");
+	assert_string_equal(get(k, "disk_sata", "elevator"), "mq-deadline");
+	assert_string_equal(get(k, "disk_nvme", "elevator"), "none");
+	assert_string_equal(get(k, "sysfs", "/sys/block/sd*/queue/iosched/read_expire"), "250");
+	assert_string_equal(get(k, "sysfs", "/sys/block/nvme*n*/queue/nr_requests"), "128");
+	assert_null(get(k, "sysfs", "/sys/block/nvme*n*/queue/iosched/read_expire"));
+	/* every vm.* setting of the profile, and nothing else, in [sysctl] */
+	size_t nsys = 0;
+	for (size_t i = 0; i < k->n; i++)
+		if (!strcmp(k->v[i].sec, "sysctl"))
+			nsys++;
+	assert_int_equal(nsys, 3);
+	for (size_t i = 0; i < p->n_settings; i++)
+		if (!strncmp(p->settings[i].key, "vm.", 3))
+			assert_string_equal(get(k, "sysctl", p->settings[i].key), p->settings[i].value);
+	free(t);
+
+	/* one fixed device: readahead in KiB, the class's own settings */
+	memset(k, 0, sizeof(*k));
+	t = render(load("desktop"), EXPORT_TUNED, &sda);
+	golden("tuned-device-sda", t);
+	assert_int_equal(ini_parse_string(t, collect, k), 0);
+	assert_string_equal(get(k, "disk_sda", "devices"), "sda");
+	assert_string_equal(get(k, "disk_sda", "elevator"), "bfq");
+	assert_string_equal(get(k, "disk_sda", "readahead"), "512");
+	assert_string_equal(get(k, "sysfs", "/sys/block/sda/queue/iosched/slice_idle"), "8");
+	assert_string_equal(get(k, "sysfs", "/sys/block/sda/device/queue_depth"), "1");
+	assert_string_equal(get(k, "sysctl", "vm.dirty_bytes"), "67108864");
+	free(t);
+	free(k);
+}
+
+static void test_sysctl(void **state)
+{
+	(void)state;
+	struct profile *p = load("desktop");
+	char *t = render(p, EXPORT_SYSCTL, NULL);
+	golden("sysctl-desktop", t);
+	/* parse back: every non-comment line is "key = value" of a vm setting */
+	char *copy = strdup(t), *save = NULL;
+	size_t n = 0;
+	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (l[0] == '#')
+			continue;
+		char key[64], val[64];
+		assert_int_equal(sscanf(l, "%63s = %63s", key, val), 2);
+		const struct profile_setting *s[64];
+		size_t m = profile_effective(p, PROFILE_CLASS_ALL, s, 64);
+		int found = 0;
+		for (size_t i = 0; i < m; i++)
+			if (!strcmp(s[i]->key, key) && !strcmp(s[i]->value, val))
+				found = 1;
+		if (!found)
+			fail_msg("sysctl line '%s' is not a setting of the profile", l);
+		n++;
+	}
+	assert_int_equal(n, 2);
+	free(copy);
+	free(t);
+	t = render(load("server"), EXPORT_SYSCTL, NULL);
+	golden("sysctl-server", t);
+	free(t);
+}
+
+static void test_fixed_device(void **state)
+{
+	(void)state;
+	char *t = render(load("desktop"), EXPORT_SYSFS_CONF, &sda);
+	golden("sysfs.conf-sda", t);
+	assert_non_null(strstr(t, "\nblock/sda/queue/scheduler = bfq\n"
+			       "block/sda/queue/iosched/low_latency = 1\n"));
+	free(t);
+	t = render(load("desktop"), EXPORT_TMPFILES, &nvme);
+	golden("tmpfiles-nvme", t);
+	assert_non_null(strstr(t, "\nw /sys/block/nvme0n1/queue/scheduler - - - - none\n"));
+	assert_non_null(strstr(t, "\nw /proc/sys/vm/dirty_background_bytes - - - - 16777216\n"));
+	free(t);
+}
+
+static void test_refusals(void **state)
+{
+	(void)state;
+	char err[512];
+	FILE *f = fopen("/dev/null", "w");
+	/* desktop sets rotational and ssd SATA disks differently: tuned cannot */
+	assert_int_equal(export_write(f, load("desktop"), EXPORT_TUNED, NULL, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "tuned cannot tell rotational from non-rotational"));
+	assert_int_equal(export_write(f, load("server"), EXPORT_SYSFS_CONF, NULL, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "give --device DEV"));
+	assert_int_equal(export_write(f, load("prefixed"), EXPORT_SYSCTL, NULL, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "no vm.* settings"));
+	assert_int_equal(export_write(f, load("crlf"), EXPORT_UDEV, NULL, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "no device settings"));
+	struct export_device anon = { .name = "vda", .cls = PROFILE_CLASS_ROTATIONAL };
+	assert_int_equal(export_write(f, load("server"), EXPORT_UDEV, &anon, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "neither a WWN nor a serial"));
+	struct export_device quote = sda;
+	snprintf(quote.wwn, sizeof(quote.wwn), "evil\"");
+	snprintf(quote.serial, sizeof(quote.serial), "a\\b");
+	assert_int_equal(export_write(f, load("server"), EXPORT_UDEV, &quote, err, sizeof(err)),
+			 -EINVAL);
+	fclose(f);
+	enum export_format fmt;
+	assert_int_equal(export_format_parse("sysfs.conf", &fmt), 0);
+	assert_int_equal(fmt, EXPORT_SYSFS_CONF);
+	assert_int_equal(export_format_parse("sysctl.d", &fmt), 0);
+	assert_int_equal(fmt, EXPORT_SYSCTL);
+	assert_int_equal(export_format_parse("tmpfiles.d", &fmt), 0);
+	assert_int_equal(fmt, EXPORT_TMPFILES);
+	assert_int_equal(export_format_parse("systemd", &fmt), -EINVAL);
+}
+
+static void test_device_class(void **state)
+{
+	(void)state;
+	struct blockdev *d = calloc(1, sizeof(*d));
+	snprintf(d->name, sizeof(d->name), "sdb");
+	d->rotational = 1;
+	assert_int_equal(export_device_class(d), PROFILE_CLASS_ROTATIONAL);
+	d->rotational = 0;
+	assert_int_equal(export_device_class(d), PROFILE_CLASS_SSD);
+	snprintf(d->name, sizeof(d->name), "nvme1n1");
+	assert_int_equal(export_device_class(d), PROFILE_CLASS_NVME);
+	snprintf(d->name, sizeof(d->name), "mmcblk0");
+	d->rotational = 1;
+	assert_int_equal(export_device_class(d), PROFILE_CLASS_MMC);
+	free(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_udev_class),
+		cmocka_unit_test(test_udev_device),
+		cmocka_unit_test(test_tuned),
+		cmocka_unit_test(test_sysctl),
+		cmocka_unit_test(test_fixed_device),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_device_class),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

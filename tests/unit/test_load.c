@@ -1,0 +1,196 @@
+/* Loads: spec parsing, and real tiny loads in a directory under build/. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "load.h"
+
+#define MiB (1024ull * 1024)
+
+static char dir[] = "build/ut-load.XXXXXX";
+
+static void test_spec_parse(void **state)
+{
+	(void)state;
+	struct load_spec s;
+	char err[256];
+	assert_int_equal(load_spec_parse("seq-write", &s, err, sizeof(err)), 0);
+	assert_int_equal(s.kind, LOAD_SEQ_WRITE);
+	assert_int_equal(s.count, 1);
+	assert_int_equal(s.bs_lo, MiB);
+	assert_int_equal(s.size, 0);
+	assert_int_equal(s.ioprio_class, -1);
+	assert_int_equal(load_spec_parse("rand-read:count=5,bs=4k-44k,size=64m,direct,ionice=be/7,"
+					 "rate=20m", &s, err, sizeof(err)), 0);
+	assert_int_equal(s.kind, LOAD_RAND_READ);
+	assert_int_equal(s.count, 5);
+	assert_int_equal(s.bs_lo, 4096);
+	assert_int_equal(s.bs_hi, 44 * 1024);
+	assert_int_equal(s.size, 64 * MiB);
+	assert_int_equal(s.direct, 1);
+	assert_int_equal(s.ioprio_class, 2);
+	assert_int_equal(s.ioprio_level, 7);
+	assert_int_equal(s.rate, 20 * MiB);
+	char buf[200];
+	load_spec_format(&s, buf, sizeof(buf));
+	assert_string_equal(buf, "rand-read:count=5,bs=4k-44k,size=64m,rate=20m,direct,ionice=be/7");
+	struct load_spec again;
+	assert_int_equal(load_spec_parse(buf, &again, err, sizeof(err)), 0);
+	assert_memory_equal(&s, &again, sizeof(s));
+	assert_int_equal(load_spec_parse("fsync-heavy:ionice=idle", &s, err, sizeof(err)), 0);
+	assert_int_equal(s.fsync_every, 4096);
+	assert_int_equal(s.ioprio_class, 3);
+
+	static const char *const bad[] = {
+		"seq-frobnicate", "seq-write:count=0", "seq-write:count=x", "seq-write:bogus=1",
+		"seq-write:bs", "seq-read:size=4k,bs=1m", "seq-write:bs=5000,direct",
+		"seq-read:fsync=1m", "seq-write:ionice=weird", "seq-write:ionice=be/9",
+		"seq-write:bs=0", "rand-read:bs=8k-4k",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(load_spec_parse(bad[i], &s, err, sizeof(err)), -EINVAL);
+		assert_true(strstr(err, bad[i]) != NULL);   /* the message names the input */
+	}
+}
+
+/* Run one instance until its pipe closes; returns its wait status. */
+static int run_to_end(struct load *l, uint64_t floor, int stop_after_ms)
+{
+	assert_int_equal(load_start(l, floor), 0);
+	int waited = 0;
+	while (l->fd >= 0) {
+		struct pollfd p = { .fd = l->fd, .events = POLLIN };
+		poll(&p, 1, 50);
+		load_read(l);
+		waited += 50;
+		if (stop_after_ms && waited >= stop_after_ms) {
+			load_stop(l);
+			stop_after_ms = 0;
+		}
+		assert_true(waited < 20000);
+	}
+	int st;
+	assert_int_equal(waitpid(l->pid, &st, 0), l->pid);
+	load_reaped(l, st);
+	return st;
+}
+
+static void test_write_total(void **state)
+{
+	(void)state;
+	struct load_spec s;
+	char err[256];
+	assert_int_equal(load_spec_parse("seq-write:total=8m,bs=256k", &s, err, sizeof(err)), 0);
+	struct load l;
+	assert_int_equal(load_prepare(&l, &s, 1, dir), 0);
+	run_to_end(&l, 0, 0);
+	assert_int_equal(l.end, LOAD_END_DONE);
+	assert_int_equal(l.bytes, 8 * MiB);
+	struct stat st;
+	assert_int_equal(stat(l.path, &st), 0);
+	assert_int_equal(st.st_size, 8 * MiB);
+	assert_true(l.worst_ns > 0);
+	assert_true(l.t_start > 0 && l.t_last >= l.t_start);
+	unlink(l.path);
+	load_free(&l);
+}
+
+static void test_floor(void **state)
+{
+	(void)state;
+	struct load_spec s;
+	char err[256];
+	assert_int_equal(load_spec_parse("seq-write", &s, err, sizeof(err)), 0);
+	struct load l;
+	assert_int_equal(load_prepare(&l, &s, 2, dir), 0);
+	uint64_t avail;
+	assert_int_equal(load_avail(dir, &avail), 0);
+	run_to_end(&l, avail, 0);        /* already under the floor: writes nothing */
+	assert_int_equal(l.end, LOAD_END_FLOOR);
+	assert_int_equal(l.bytes, 0);
+	unlink(l.path);
+	load_free(&l);
+	uint64_t f;
+	assert_int_equal(load_floor(dir, 0, 12345, &f), 0);
+	assert_int_equal(f, 12345);
+	assert_int_equal(load_floor(dir, 100, 0, &f), 0);
+	assert_true(f >= avail);
+}
+
+static void test_reader_stop(void **state)
+{
+	(void)state;
+	struct load_spec s;
+	char err[256];
+	assert_int_equal(load_spec_parse("rand-read:size=4m,bs=4k-16k,ionice=idle", &s, err,
+					 sizeof(err)), 0);
+	struct load l;
+	assert_int_equal(load_prepare(&l, &s, 1, dir), 0);
+	struct stat st;
+	assert_int_equal(stat(l.path, &st), 0);
+	assert_int_equal(st.st_size, 4 * MiB);
+	int status = run_to_end(&l, 0, 300);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(l.end, LOAD_END_STOPPED);
+	assert_true(l.bytes > 0);
+	assert_true(load_sample(&l, l.t_last) == 0 && l.n_timeline == 1);
+	unlink(l.path);
+	load_free(&l);
+}
+
+static void test_killed(void **state)
+{
+	(void)state;
+	struct load_spec s;
+	char err[256];
+	assert_int_equal(load_spec_parse("seq-write:rate=1m", &s, err, sizeof(err)), 0);
+	struct load l;
+	assert_int_equal(load_prepare(&l, &s, 3, dir), 0);
+	assert_int_equal(load_start(&l, 0), 0);
+	usleep(100000);
+	pid_t pid = l.pid;
+	load_kill(&l);
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	load_reaped(&l, st);
+	assert_int_equal(l.end, LOAD_END_DIED);
+	assert_int_equal(l.err, 9);
+	unlink(l.path);
+	load_free(&l);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	mkdir("build", 0755);
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return rmdir(dir);    /* fails if a test left a file behind */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_spec_parse),
+		cmocka_unit_test(test_write_total),
+		cmocka_unit_test(test_floor),
+		cmocka_unit_test(test_reader_stop),
+		cmocka_unit_test(test_killed),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,556 @@
+/* Unit tests for profiles (profile.c) and fio job conversion (fiojob.c).
+ * Run from the repository root (tests/run.sh does). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+
+#include "fiojob.h"
+#include "profile.h"
+#include "session.h"
+
+#define MiB (1024ull * 1024ull)
+#define S(x) (x##ull * 1000000000ull)
+
+static struct profile *P(void)
+{
+	static struct profile *p;
+	if (!p)
+		p = malloc(sizeof(*p));
+	return p;
+}
+
+static int parse(const char *text, struct profile *p, char *err, size_t n)
+{
+	return profile_parse_buffer(text, strlen(text), "t.profile", p, err, n);
+}
+
+static void test_parse_desktop(void **state)
+{
+	(void)state;
+	struct profile *p = P();
+	char err[PROFILE_ERR_LEN];
+	int rc = profile_parse_file("tests/fixtures/profiles/good/desktop.profile", NULL, p, err,
+				    sizeof(err));
+	if (rc)
+		fail_msg("%s", err);
+	assert_string_equal(p->name, "desktop");
+	assert_int_equal(p->runtime_ns, S(60));
+	assert_int_equal(p->ramp_time_ns, S(5));
+	assert_string_equal(p->directory, "/home");
+	assert_int_equal(p->n_loads, 3);
+	assert_int_equal(p->loads[0].spec.kind, LOAD_SEQ_WRITE);
+	assert_int_equal(p->loads[0].spec.bs_hi, MiB);
+	assert_int_equal(p->loads[0].spec.ioprio_class, 2);
+	assert_int_equal(p->loads[0].spec.ioprio_level, 7);
+	assert_int_equal(p->loads[1].spec.kind, LOAD_RAND_READ);
+	assert_int_equal(p->loads[1].spec.bs_lo, 4096);
+	assert_int_equal(p->loads[1].spec.bs_hi, 65536);
+	assert_int_equal(p->loads[1].spec.count, 2);
+	assert_int_equal(p->loads[1].spec.rate, 20 * MiB);
+	/* rw=write + fsync=1 is the engine's fsync-heavy writer */
+	assert_int_equal(p->loads[2].spec.kind, LOAD_FSYNC_WRITE);
+	assert_int_equal(p->loads[2].spec.fsync_every, 4096);
+	assert_int_equal(p->loads[2].spec.total, 1024 * MiB);
+	assert_int_equal(p->n_actions, 4);
+	assert_int_equal(p->actions[0].kind, ACTION_EXEC);
+	assert_string_equal(p->actions[0].cmd, "/bin/true --version");
+	assert_int_equal(p->actions[0].interval_ns, S(2));
+	assert_int_equal(p->actions[0].loops, 10);
+	struct action_config cfg;
+	profile_action_config(&p->actions[0], &cfg);
+	assert_string_equal(cfg.exec_cmd, "/bin/true --version");
+	assert_int_equal(p->actions[1].cfg.ls_files, 500);
+	assert_int_equal(p->actions[1].startdelay_ns, 500000000ull);
+	assert_int_equal(p->actions[2].cfg.ssh_region, 2 * MiB);
+	assert_int_equal(p->actions[2].cfg.ssh_file, 30 * MiB);
+	assert_int_equal(p->actions[3].cfg.save_size, 8192);
+	/* normalised values */
+	const struct profile_setting *s[64];
+	size_t n = profile_effective(p, PROFILE_CLASS_ALL, s, 64);
+	assert_int_equal(n, 5);
+	assert_string_equal(s[0]->key, "scheduler");
+	assert_string_equal(s[3]->key, "vm.dirty_bytes");
+	assert_string_equal(s[3]->value, "67108864");
+}
+
+/* [settings CLASS] overrides [settings]; a global iosched tunable is left
+ * out where the class runs another scheduler; application order. */
+static void test_effective(void **state)
+{
+	(void)state;
+	struct profile *p = P();
+	char err[PROFILE_ERR_LEN];
+	assert_int_equal(profile_parse_file("tests/fixtures/profiles/good/desktop.profile", NULL,
+					    p, err, sizeof(err)), 0);
+	const struct profile_setting *s[64];
+	size_t n = profile_effective(p, PROFILE_CLASS_ROTATIONAL, s, 64);
+	const char *want_rot[] = { "scheduler=bfq", "low_latency=1", "slice_idle=8",
+				   "read_ahead_kb=512", "queue_depth=1", "vm.dirty_bytes=67108864",
+				   "vm.dirty_background_bytes=16777216" };
+	assert_int_equal(n, 7);
+	for (size_t i = 0; i < n; i++) {
+		char kv[128];
+		snprintf(kv, sizeof(kv), "%s=%s", s[i]->key, s[i]->value);
+		assert_string_equal(kv, want_rot[i]);
+	}
+	n = profile_effective(p, PROFILE_CLASS_NVME, s, 64);
+	assert_int_equal(n, 5);   /* scheduler none (no low_latency), nr_requests, read_ahead, 2 vm */
+	assert_string_equal(s[0]->value, "none");
+	assert_string_equal(s[1]->key, "nr_requests");
+	n = profile_effective(p, PROFILE_CLASS_SSD, s, 64);
+	assert_string_equal(s[0]->value, "mq-deadline");
+	assert_string_equal(s[1]->key, "fifo_batch");
+	for (size_t i = 0; i < n; i++)
+		assert_string_not_equal(s[i]->key, "low_latency");
+	assert_true(profile_class_has_own(p, PROFILE_CLASS_MMC));
+}
+
+static void test_prefixed_classes(void **state)
+{
+	(void)state;
+	struct profile *p = P();
+	char err[PROFILE_ERR_LEN];
+	assert_int_equal(profile_parse_file("tests/fixtures/profiles/good/prefixed.profile", NULL,
+					    p, err, sizeof(err)), 0);
+	assert_int_equal(p->n_settings, 6);
+	assert_int_equal(p->settings[0].cls, PROFILE_CLASS_ROTATIONAL);
+	assert_string_equal(p->settings[0].key, "scheduler");
+	assert_int_equal(p->settings[0].line, 3);
+	assert_int_equal(p->settings[2].cls, PROFILE_CLASS_NVME);
+	assert_string_equal(p->settings[2].value, "kyber");
+	/* the file name gives the name when [profile] has none */
+	assert_string_equal(p->name, "prefixed");
+}
+
+static void roundtrip(struct profile *p)
+{
+	char *buf = NULL, err[PROFILE_ERR_LEN], why[256];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	if (profile_write(f, p, err, sizeof(err)) < 0)
+		fail_msg("write: %s", err);
+	fclose(f);
+	struct profile *q = malloc(sizeof(*q));
+	if (profile_parse_buffer(buf, len, "rt", q, err, sizeof(err)) < 0)
+		fail_msg("reparse: %s\n%s", err, buf);
+	if (!profile_equal(p, q, why, sizeof(why)))
+		fail_msg("not equal after round trip: %s\n%s", why, buf);
+	/* and the text is stable */
+	char *buf2 = NULL;
+	size_t len2 = 0;
+	f = open_memstream(&buf2, &len2);
+	assert_int_equal(profile_write(f, q, err, sizeof(err)), 0);
+	fclose(f);
+	assert_string_equal(buf, buf2);
+	free(buf);
+	free(buf2);
+	free(q);
+}
+
+static void test_roundtrip_files(void **state)
+{
+	(void)state;
+	const char *files[] = { "desktop", "server", "prefixed", "spacing", "crlf", "bom",
+				"max-line" };
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char path[256], err[PROFILE_ERR_LEN];
+		snprintf(path, sizeof(path), "tests/fixtures/profiles/good/%s.profile", files[i]);
+		if (profile_parse_file(path, NULL, P(), err, sizeof(err)) < 0)
+			fail_msg("%s", err);
+		roundtrip(P());
+	}
+}
+
+/* profile_equal() must see a difference in every part. */
+static void test_equal_detects(void **state)
+{
+	(void)state;
+	struct profile *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+	char err[PROFILE_ERR_LEN];
+	assert_int_equal(profile_parse_file("tests/fixtures/profiles/good/desktop.profile", NULL,
+					    a, err, sizeof(err)), 0);
+	*b = *a;
+	assert_true(profile_equal(a, b, NULL, 0));
+	b->loads[1].spec.rate++;
+	assert_false(profile_equal(a, b, NULL, 0));
+	*b = *a;
+	b->actions[2].cfg.ssh_file += 4096;
+	assert_false(profile_equal(a, b, NULL, 0));
+	*b = *a;
+	assert_int_equal(profile_set(b, PROFILE_CLASS_NVME, "nr_requests", "64", err, sizeof(err)), 0);
+	assert_false(profile_equal(a, b, NULL, 0));
+	*b = *a;
+	b->actions[1].startdelay_ns = 0;
+	assert_false(profile_equal(a, b, NULL, 0));
+	free(a);
+	free(b);
+}
+
+static void test_default_workload_is_quick(void **state)
+{
+	(void)state;
+	struct profile *q = malloc(sizeof(*q)), *d = malloc(sizeof(*d));
+	char err[PROFILE_ERR_LEN], why[256];
+	if (profile_parse_file("profiles/quick.profile", NULL, q, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	profile_init(d, "quick");
+	snprintf(d->description, sizeof(d->description), "%s", q->description);
+	profile_default_workload(d);
+	if (!profile_equal(q, d, why, sizeof(why)))
+		fail_msg("profiles/quick.profile differs from profile_default_workload(): %s", why);
+	free(q);
+	free(d);
+}
+
+static void test_set_and_check(void **state)
+{
+	(void)state;
+	struct profile *p = P();
+	char err[256], norm[64];
+	profile_init(p, "x");
+	assert_int_equal(profile_set(p, PROFILE_CLASS_ALL, "scheduler", "bfq", err, sizeof(err)), 0);
+	assert_int_equal(profile_set(p, PROFILE_CLASS_ALL, "scheduler", "kyber", err, sizeof(err)), 0);
+	assert_int_equal(p->n_settings, 1);
+	assert_string_equal(p->settings[0].value, "kyber");
+	assert_int_equal(profile_set(p, PROFILE_CLASS_SSD, "vm.dirty_ratio", "5", err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "system-wide"));
+	assert_int_equal(profile_set(p, PROFILE_CLASS_ALL, "bogus", "5", err, sizeof(err)), -EINVAL);
+	assert_int_equal(profile_setting_check("vm.dirty_background_bytes", "1m", norm, sizeof(norm),
+					       err, sizeof(err)), 0);
+	assert_string_equal(norm, "1048576");
+	assert_int_equal(profile_setting_check("wbt_lat_usec", "-1", norm, sizeof(norm), err,
+					       sizeof(err)), 0);
+	assert_int_equal(profile_setting_check("wbt_lat_usec", "-2", norm, sizeof(norm), err,
+					       sizeof(err)), -EINVAL);
+	enum profile_scope sc;
+	const char *owner;
+	assert_int_equal(profile_setting_info("fifo_batch", &sc, &owner), 0);
+	assert_int_equal(sc, PROFILE_SCOPE_IOSCHED);
+	assert_string_equal(owner, "mq-deadline");
+	assert_int_equal(profile_setting_info("queue_depth", &sc, NULL), 0);
+	assert_int_equal(sc, PROFILE_SCOPE_DEVICE);
+}
+
+/* Values that inih would not give back unchanged are refused on write. */
+static void test_write_refuses(void **state)
+{
+	(void)state;
+	struct profile *p = P();
+	char err[256];
+	FILE *f = fopen("/dev/null", "w");
+	profile_init(p, "x");
+	snprintf(p->description, sizeof(p->description), "fast ; slow");
+	assert_int_equal(profile_write(f, p, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "inline comment"));
+	profile_init(p, "x");
+	profile_default_workload(p);
+	p->actions[0].startdelay_ns = 1500;   /* sub-millisecond */
+	assert_int_equal(profile_write(f, p, err, sizeof(err)), -EINVAL);
+	fclose(f);
+}
+
+static void test_errors_inline(void **state)
+{
+	(void)state;
+	struct profile *p = P();
+	char err[PROFILE_ERR_LEN];
+	static const struct { const char *text, *want; } cases[] = {
+		{ "[load w]\nrw = write\nrate = 0\n", "t.profile:3: bad value '0' for rate" },
+		{ "[action a]\ntype = ls\nloops = -1\n", "t.profile:3: bad value '-1' for loops" },
+		{ "[profile]\n[target]\ndevices = ,\n", "t.profile:3: devices is empty" },
+		{ "[target]\ndevices = sda sda\n", "t.profile:2: device 'sda' is listed twice" },
+		{ "[profile]\nname = a\r\nname = b\r\n", "t.profile:3: duplicate key 'name'" },
+		{ "[action a]\ntype = dance\n", "t.profile:2: bad value 'dance' for type" },
+		{ "[settings]\nscheduler = bfq\n[settings]\n", "t.profile:3: duplicate section [settings]" },
+		{ "[load w]\nrw = write\n\n\n[bad\n", "t.profile:5: section header without ']'" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(parse(cases[i].text, p, err, sizeof(err)), -EINVAL);
+		if (strncmp(err, cases[i].want, strlen(cases[i].want)) != 0)
+			fail_msg("case %zu: got '%s', want '%s...'", i, err, cases[i].want);
+	}
+}
+
+static void test_resolve(void **state)
+{
+	(void)state;
+	char base[] = "build/t.resolveXXXXXX";
+	static char cmd[8192], file[4096], d1[1024], d2[1024];
+	assert_non_null(mkdtemp(base));
+	char xdg[256], data[256], path[4096], err[512];
+	snprintf(xdg, sizeof(xdg), "%s/xdg", base);
+	snprintf(data, sizeof(data), "%s/data", base);
+	char cwd[256];
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	char axdg[600], adata[600];
+	snprintf(axdg, sizeof(axdg), "%s/%s", cwd, xdg);
+	snprintf(adata, sizeof(adata), "%s/%s", cwd, data);
+
+	snprintf(d1, sizeof(d1), "%s/brisk/profiles", axdg);
+	snprintf(d2, sizeof(d2), "%s/profiles", adata);
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s' '%s' && printf '[profile]\\nname = a\\n' > '%s/both.profile' "
+		 "&& cp '%s/both.profile' '%s/both.profile' && cp '%s/both.profile' '%s/shipped.profile'",
+		 d1, d2, d2, d2, d1, d2, d2);
+	assert_int_equal(system(cmd), 0);
+	setenv("XDG_CONFIG_HOME", axdg, 1);
+	setenv("BRISK_DATADIR", adata, 1);
+	assert_int_equal(profile_resolve("both", path, sizeof(path), err, sizeof(err)), 0);
+	snprintf(file, sizeof(file), "%s/both.profile", d1);
+	assert_string_equal(path, file);          /* user dir first */
+	assert_int_equal(profile_resolve("shipped", path, sizeof(path), err, sizeof(err)), 0);
+	snprintf(file, sizeof(file), "%s/shipped.profile", d2);
+	assert_string_equal(path, file);          /* then the shipped one */
+	assert_int_equal(profile_resolve("nope", path, sizeof(path), err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "no profile 'nope'"));
+	assert_non_null(strstr(err, PROFILE_SYSTEM_DIR));
+	assert_int_equal(profile_resolve("../x", path, sizeof(path), err, sizeof(err)), -ENOENT);
+	assert_int_equal(profile_resolve("a b", path, sizeof(path), err, sizeof(err)), -EINVAL);
+	/* a path with '/' is a file, wherever it is */
+	assert_int_equal(profile_resolve("tests/fixtures/profiles/good/bom.profile", path,
+					 sizeof(path), err, sizeof(err)), 0);
+	unsetenv("XDG_CONFIG_HOME");
+	unsetenv("BRISK_DATADIR");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* ---------- fio ---------- */
+
+static const uint64_t lkml_delays[41] = {
+	0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64, 68, 72, 76, 80,
+	84, 88, 92, 96, 100, 104, 108, 112, 116, 120, 124, 128, 132, 134, 138, 142, 146,
+	150, 200, 260,
+};
+
+static void test_fio_lkml(void **state)
+{
+	(void)state;
+	struct profile *p = P();
+	char err[PROFILE_ERR_LEN];
+	int rc = fiojob_parse_file("tests/fixtures/fio/lkml-2009-ssh.fio", 1, p, err, sizeof(err));
+	if (rc)
+		fail_msg("%s", err);
+	assert_int_equal(p->n_loads, 1);
+	const struct load_spec *s = &p->loads[0].spec;
+	assert_string_equal(p->loads[0].name, "job1");
+	assert_int_equal(s->kind, LOAD_SEQ_WRITE);
+	assert_int_equal(s->bs_lo, MiB);
+	assert_int_equal(s->bs_hi, MiB);
+	assert_int_equal(s->size, 10240 * MiB);
+	assert_int_equal(s->total, 10240 * MiB);
+	assert_int_equal(s->direct, 0);
+	assert_int_equal(s->count, 1);
+	/* [global] comes after job1 in the file, so job1 is not a randread */
+	assert_int_equal(p->n_actions, 41);
+	for (size_t i = 0; i < 41; i++) {
+		const struct profile_action *a = &p->actions[i];
+		char name[16];
+		snprintf(name, sizeof(name), "file%zu", i + 1);
+		assert_string_equal(a->name, name);
+		assert_int_equal(a->kind, ACTION_SSH);
+		assert_int_equal(a->startdelay_ns, S(1) * lkml_delays[i]);
+		assert_int_equal(a->loops, 1);
+		assert_int_equal(a->cfg.ssh_bs_lo, 4096);
+		assert_int_equal(a->cfg.ssh_bs_hi, 44 * 1024);
+		assert_int_equal(a->cfg.ssh_region, 2 * MiB);
+		assert_int_equal(a->cfg.ssh_file, 30 * MiB);
+	}
+	roundtrip(p);
+	/* The shipped lkml-ssh profile is this job. */
+	struct profile *shipped = malloc(sizeof(*shipped));
+	assert_int_equal(profile_parse_file("profiles/lkml-ssh.profile", NULL, shipped, err,
+					    sizeof(err)), 0);
+	snprintf(p->name, sizeof(p->name), "%s", shipped->name);
+	snprintf(p->description, sizeof(p->description), "%s", shipped->description);
+	char why[256];
+	if (!profile_equal(p, shipped, why, sizeof(why)))
+		fail_msg("profiles/lkml-ssh.profile is not the LKML job: %s", why);
+	free(shipped);
+}
+
+static void test_fio_lkml_scaled(void **state)
+{
+	(void)state;
+	struct profile *p = P();
+	char err[PROFILE_ERR_LEN];
+	double sc;
+	assert_int_equal(fiojob_parse_scale("1/100", &sc), 0);
+	assert_true(sc > 0.0099 && sc < 0.0101);
+	assert_int_equal(fiojob_parse_scale("1%", &sc), 0);
+	assert_int_equal(fiojob_parse_scale("0", &sc), -EINVAL);
+	assert_int_equal(fiojob_parse_scale("2", &sc), -EINVAL);
+	assert_int_equal(fiojob_parse_scale("x", &sc), -EINVAL);
+	assert_int_equal(fiojob_parse_file("tests/fixtures/fio/lkml-2009-ssh.fio", 0.001, p, err,
+					   sizeof(err)), 0);
+	/* 10240 MiB * 0.001 = 10.24 MiB -> whole 1 MiB blocks: 11 MiB */
+	assert_int_equal(p->loads[0].spec.size, 11 * MiB);
+	assert_int_equal(p->loads[0].spec.total, 11 * MiB);
+	assert_int_equal(p->actions[40].startdelay_ns, 260000000ull);   /* 260 ms */
+	assert_int_equal(p->actions[34].startdelay_ns, 134000000ull);
+	/* the reads themselves are what is measured: not scaled */
+	assert_int_equal(p->actions[40].cfg.ssh_region, 2 * MiB);
+	assert_int_equal(p->actions[40].cfg.ssh_file, 30 * MiB);
+}
+
+static void test_fio_errors(void **state)
+{
+	(void)state;
+	struct profile *p = P();
+	char err[PROFILE_ERR_LEN];
+	static const struct { const char *text, *want; } cases[] = {
+		{ "[global]\nioengine=libaio\n[j]\nrw=write\nsize=1m\n",
+		  "j.fio:2: fio key 'ioengine=libaio' cannot be honoured" },
+		{ "[j]\nrw=randrw\nsize=1m\n", "j.fio:2: fio key 'rw=randrw' cannot be honoured" },
+		{ "[j]\nrw=write\nfilename=/dev/sda\nsize=1m\n",
+		  "j.fio:3: fio key 'filename' cannot be honoured: brisk creates its own files" },
+		{ "[j]\nrw=write\nsize=1g\nstartdelay=5\n",
+		  "j.fio:4: fio key 'startdelay=5' cannot be honoured for job [j]" },
+		{ "[j]\nrw=write\nsize=1m\nzonemode=zbd\n",
+		  "j.fio:4: fio key 'zonemode' is not supported by brisk" },
+		{ "[j]\nrw=write\n", "j.fio:1: fio job [j] has no size" },
+		{ "[j]\nrw=randread\nsize=2m\ndirect=1\n",
+		  "j.fio:4: fio key 'direct=1' cannot be honoured for job [j]" },
+		{ "[j]\nrw=read\nsize=1g\niodepth=32\n", "j.fio:4: fio key 'iodepth=32' cannot be honoured" },
+		{ "[j]\nrw=write\nbs=4k,8k\nsize=1m\n", "j.fio:3: fio key 'bs=4k,8k' cannot be honoured" },
+		{ "[j]\nrw=write\nsize=$SIZE\n", "j.fio:3: environment variables" },
+		{ "[global]\nrw=read\n", "j.fio:2: no job sections" },
+		{ "rw=read\n", "j.fio:1: option outside any section" },
+		{ "[j]\nrw=write\nsize=1m\nruntime=10\n", "j.fio:4: fio key 'runtime' in job [j]" },
+		{ "[j]\nrw=write\nsize\n", "j.fio:3: fio key 'size' needs a value" },
+		{ "[j]\nrw=read\nsize=1m\nfsync=1\n", "j.fio:4: fio key 'fsync=1' cannot be honoured for a reader" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(fiojob_parse_buffer(cases[i].text, strlen(cases[i].text), "j.fio", 1,
+						     p, err, sizeof(err)), -EINVAL);
+		if (strncmp(err, cases[i].want, strlen(cases[i].want)) != 0)
+			fail_msg("case %zu: got '%s', want '%s...'", i, err, cases[i].want);
+	}
+}
+
+static void test_fio_mapping(void **state)
+{
+	(void)state;
+	struct profile *p = P();
+	char err[PROFILE_ERR_LEN];
+	const char *job =
+		"; comment\n# comment\n[global]\nruntime=30\nramp_time=5s\nioengine=psync\n"
+		"[dd]\nrw=write\nbs=4k\nsize=64m\nfsync=8\nprioclass=3\n"
+		"[readers]\nreadwrite=read\nblocksize=128k\nsize=256m\nnumjobs=3\nbuffered=0\n"
+		"[big random]\nrw=randread\nsize=512m\ntime_based\n"
+		"[tiny]\nrw=randread\nsize=1m\nfilesize=8m\nloops=5\nstartdelay=1500ms\n";
+	if (fiojob_parse_buffer(job, strlen(job), "dir/m.job", 1, p, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	assert_string_equal(p->name, "m");
+	assert_int_equal(p->runtime_ns, S(30));
+	assert_int_equal(p->ramp_time_ns, S(5));
+	assert_int_equal(p->n_loads, 3);
+	assert_int_equal(p->loads[0].spec.kind, LOAD_FSYNC_WRITE);
+	assert_int_equal(p->loads[0].spec.fsync_every, 8 * 4096);
+	assert_int_equal(p->loads[0].spec.ioprio_class, 3);
+	assert_int_equal(p->loads[1].spec.kind, LOAD_SEQ_READ);
+	assert_int_equal(p->loads[1].spec.count, 3);
+	assert_int_equal(p->loads[1].spec.direct, 1);
+	assert_int_equal(p->loads[1].spec.bs_hi, 128 * 1024);
+	assert_string_equal(p->loads[2].name, "big-random");
+	assert_int_equal(p->loads[2].spec.kind, LOAD_RAND_READ);
+	assert_int_equal(p->loads[2].spec.total, 0);    /* time_based: until the run ends */
+	assert_int_equal(p->n_actions, 1);
+	assert_int_equal(p->actions[0].loops, 5);
+	assert_int_equal(p->actions[0].startdelay_ns, 1500000000ull);
+	assert_int_equal(p->actions[0].cfg.ssh_region, MiB);
+	assert_int_equal(p->actions[0].cfg.ssh_file, 8 * MiB);
+	assert_int_equal(p->actions[0].cfg.ssh_bs_hi, 4096);   /* fio's default bs */
+	roundtrip(p);
+}
+
+static void test_session_glue(void **state)
+{
+	(void)state;
+	struct profile *p = P();
+	struct session_config c;
+	char err[PROFILE_ERR_LEN], note[256];
+	assert_int_equal(fiojob_parse_file("tests/fixtures/fio/lkml-2009-ssh.fio", 1, p, err,
+					   sizeof(err)), 0);
+	session_config_default(&c);
+	assert_int_equal(profile_to_session_config(p, "lkml.fio", &c, note, sizeof(note), err,
+						   sizeof(err)), 0);
+	assert_int_equal(c.n_loads, 1);
+	assert_int_equal(c.loads[0].total, 10240 * MiB);
+	assert_int_equal(c.actions, 1u << ACTION_SSH);
+	assert_int_equal(c.loaded_samples, 41);
+	assert_int_equal(c.interval_ns, 6500000000ull);   /* 260 s over 40 gaps */
+	assert_int_equal(c.jitter_pct, 0);
+	assert_int_equal(c.max_time_ns, 0);
+	assert_int_equal(c.action.ssh_region, 2 * MiB);
+	assert_non_null(strstr(note, "approximated: 41 ssh-like samples every 6.5s"));
+
+	assert_int_equal(profile_parse_file("tests/fixtures/profiles/good/desktop.profile", NULL,
+					    p, err, sizeof(err)), 0);
+	session_config_default(&c);
+	assert_int_equal(profile_to_session_config(p, NULL, &c, note, sizeof(note), err,
+						   sizeof(err)), 0);
+	/* one action with a startdelay: no schedule to spread, and it says so */
+	assert_string_equal(note, "startdelay ignored: sampling starts with the loaded phase.");
+	assert_int_equal(c.n_loads, 3);
+	assert_int_equal(c.actions, (1u << ACTION_KIND_COUNT) - 1);
+	assert_string_equal(c.action.exec_cmd, "/bin/true --version");
+	assert_ptr_equal(c.action.exec_cmd, p->actions[0].cmd);
+	assert_int_equal(c.action.ls_files, 500);
+	assert_int_equal(c.action.save_size, 8192);
+	assert_int_equal(c.loaded_samples, 10);
+	assert_int_equal(c.interval_ns, S(2));
+	assert_int_equal(c.loaded_max_ns, S(60));
+	assert_int_equal(c.warmup_max_ns, S(5));
+	assert_string_equal(c.dir, "/home");
+
+	/* one configuration per action type */
+	const char *two = "[action a]\ntype = ls\nnrfiles = 10\n\n[action b]\ntype = ls\n"
+			  "nrfiles = 20\n";
+	assert_int_equal(parse(two, p, err, sizeof(err)), 0);
+	assert_int_equal(profile_to_session_config(p, "t.profile", &c, NULL, 0, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "t.profile:5: [action b] is configured unlike [action a]"));
+
+	/* a settings-only profile keeps the default workload */
+	assert_int_equal(parse("[settings]\nscheduler = bfq\n", p, err, sizeof(err)), 0);
+	session_config_default(&c);
+	assert_int_equal(profile_to_session_config(p, NULL, &c, NULL, 0, err, sizeof(err)), 0);
+	assert_int_equal(c.n_loads, 1);
+	assert_int_equal(c.actions, (1u << ACTION_KIND_COUNT) - 1);
+	assert_int_equal(c.max_time_ns, 60 * S(1));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_desktop),
+		cmocka_unit_test(test_effective),
+		cmocka_unit_test(test_prefixed_classes),
+		cmocka_unit_test(test_roundtrip_files),
+		cmocka_unit_test(test_equal_detects),
+		cmocka_unit_test(test_default_workload_is_quick),
+		cmocka_unit_test(test_set_and_check),
+		cmocka_unit_test(test_write_refuses),
+		cmocka_unit_test(test_errors_inline),
+		cmocka_unit_test(test_resolve),
+		cmocka_unit_test(test_fio_lkml),
+		cmocka_unit_test(test_fio_lkml_scaled),
+		cmocka_unit_test(test_fio_errors),
+		cmocka_unit_test(test_fio_mapping),
+		cmocka_unit_test(test_session_glue),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
