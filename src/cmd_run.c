@@ -311,6 +311,10 @@ int cmd_run_main(int argc, char **argv)
 		fprintf(stderr, "brisk run: %s\n", err);
 		status = 1;
 	}
+	if (rc < 0 && !s->t_idle_start) {   /* nothing was measured */
+		session_free(s);
+		return 1;
+	}
 	if (!(json && strcmp(json, "-") == 0) && !(csv && strcmp(csv, "-") == 0))
 		report_text(stdout, s);
 	if (json && report_json(s, json, err, sizeof(err)) < 0) {

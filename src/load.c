@@ -508,6 +508,13 @@ static void __attribute__((noreturn)) child_main(struct load *l, int wfd, uint64
 	if (m.end == LOAD_RUNNING)
 		m.end = LOAD_END_STOPPED;
 	m.bytes = bytes;
+	m.t_ns = now_ns();
+	send_msg(wfd, &m);
+	/* Drop what was written here, not in the parent's cleanup: freeing
+	 * gigabytes of dirty page cache is the load's cost. */
+	if (writer)
+		ftruncate(fd, 0);
+	_exit(0);
 out:
 	m.t_ns = now_ns();
 	send_msg(wfd, &m);

@@ -17,6 +17,8 @@
  *    neither is an error of the run.
  *  - Buffered readers evict their file each time they have read `size`
  *    bytes so they keep reaching the disk.
+ *  - A writer truncates its file when it ends, so freeing its page cache is
+ *    charged to the load, not to the parent.
  *  - The child dies with the parent (PR_SET_PDEATHSIG).
  *  - Times are CLOCK_MONOTONIC nanoseconds.
  */

@@ -386,8 +386,10 @@ static struct json_object *json_session(const struct session *s)
 		json_object_array_add(devs, json_object_new_string(s->devs[d].name));
 	add(root, "devices", devs);
 	add(root, "duration_s", jd((double)s->t_end / 1e9));
+	add(root, "idle_start_s", s->t_idle_start ? jd((double)s->t_idle_start / 1e9) : NULL);
 	add(root, "load_start_s", s->t_load_start ? jd((double)s->t_load_start / 1e9) : NULL);
 	add(root, "loaded_start_s", s->t_loaded_start ? jd((double)s->t_loaded_start / 1e9) : NULL);
+	add(root, "stop_s", s->t_stop ? jd((double)s->t_stop / 1e9) : NULL);
 	add(root, "interrupted_by", s->stop_signal ?
 	    json_object_new_string(sigabbrev_np(s->stop_signal)) : NULL);
 	add(root, "cut_by_max_time", json_object_new_boolean(s->cut_by_max_time));

@@ -608,13 +608,18 @@ static void reap(struct session *s)
 			if (l->pid != pid)
 				continue;
 			load_reaped(l, status);
-			if (l->end != LOAD_END_STOPPED && l->end != LOAD_END_DONE)
-				session_msg(s, "%s #%u ended: %s%s%s", load_kind_name(l->spec.kind),
-					    l->index, load_end_name(l->end),
-					    l->end == LOAD_END_FLOOR ? " (writer stopped before free space "
-					    "fell under the floor)" : l->err ? ": " : "",
-					    l->end == LOAD_END_FLOOR || !l->err ? "" :
-					    l->end == LOAD_END_DIED ? "signal or status" : strerror(l->err));
+			const char *name = load_kind_name(l->spec.kind);
+			if (l->end == LOAD_END_FLOOR)
+				session_msg(s, "%s #%u ended: free-space floor (%.2f GiB) reached, "
+					    "the writer stopped", name, l->index,
+					    (double)s->floor_bytes / (1 << 30));
+			else if (l->end == LOAD_END_DIED)
+				session_msg(s, "%s #%u died (%s %d)", name, l->index,
+					    WIFSIGNALED(status) ? "signal" : "exit status", l->err);
+			else if (l->end != LOAD_END_STOPPED && l->end != LOAD_END_DONE)
+				session_msg(s, "%s #%u ended: %s%s%s", name, l->index,
+					    load_end_name(l->end), l->err ? ": " : "",
+					    l->err ? strerror(l->err) : "");
 		}
 		/* a sample's pid is handled by its pipe; others were killed */
 	}
@@ -627,8 +632,12 @@ static void enter(struct session *s, enum session_phase p, uint64_t now)
 	s->phase = p;
 	s->run->phase_start = now;
 	s->run->next_due = now;
+	if (p == SESSION_IDLE)
+		s->t_idle_start = now - s->t0;
 	if (p == SESSION_LOADED)
 		s->t_loaded_start = now - s->t0;
+	if (p == SESSION_STOP)
+		s->t_stop = now - s->t0;
 }
 
 static int ats_pending(const struct session *s)
@@ -717,14 +726,15 @@ static void advance(struct session *s, uint64_t now)
 			break;
 		}
 		int next = next_action(s, s->cfg.loaded_samples);
-		if ((next < 0 && !ats_pending(s)) || !s->n_actions ||
-		    (s->cfg.loaded_max_ns && in_phase >= s->cfg.loaded_max_ns)) {
+		int counted = s->n_actions && next < 0 && !ats_pending(s);
+		if (counted || (s->cfg.loaded_max_ns && in_phase >= s->cfg.loaded_max_ns)) {
 			enter(s, SESSION_STOP, now);
-		} else if (now >= r->next_due) {
-			if (next < 0)   /* waiting for an epoch: keep sampling evenly */
-				next = next_action(s, UINT32_MAX);
-			sample_start(s, (unsigned)next, now);
+			break;
 		}
+		if (next < 0)   /* waiting for an epoch: keep sampling evenly */
+			next = next_action(s, UINT32_MAX);
+		if (next >= 0 && now >= r->next_due)
+			sample_start(s, (unsigned)next, now);
 		break;
 	}
 	case SESSION_STOP:
@@ -768,8 +778,9 @@ static int poll_timeout_ms(struct session *s, uint64_t now)
 		due = min_due(due, r->next_due);
 	if (s->phase == SESSION_IDLE && s->cfg.idle_max_ns)
 		due = min_due(due, r->phase_start + s->cfg.idle_max_ns);
-	if (s->phase == SESSION_WARMUP)
-		due = min_due(due, r->phase_start + s->cfg.warmup_min_ns);
+	if (s->phase == SESSION_WARMUP)   /* past the minimum, ticks decide */
+		due = min_due(due, r->phase_start + (now < r->phase_start + s->cfg.warmup_min_ns ?
+						     s->cfg.warmup_min_ns : s->cfg.warmup_max_ns));
 	if (s->phase == SESSION_LOADED && s->cfg.loaded_max_ns && !s->cfg.open_ended)
 		due = min_due(due, r->phase_start + s->cfg.loaded_max_ns);
 	if (s->phase == SESSION_STOP)
@@ -976,7 +987,6 @@ static int setup_fds(struct session *s, char *err, size_t errlen)
 
 static void stop_everything(struct session *s)
 {
-	struct session_run *r = s->run;
 	sample_abandon(s, "run ended");
 	/* Loads: if the loop did not get there (prepare failed, or memory). */
 	if (loads_running(s)) {
@@ -1002,7 +1012,6 @@ static void stop_everything(struct session *s)
 	}
 	for (size_t i = 0; i < s->n_loads; i++)
 		load_read(&s->loads[i]);
-	(void)r;
 }
 
 int session_run(struct session *s, char *err, size_t errlen)

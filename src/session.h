@@ -134,7 +134,8 @@ struct session {
 	char workdir[PATH_MAX];       /* "" until created */
 	enum session_phase phase;
 	uint64_t t0;                  /* monotonic start */
-	uint64_t t_load_start, t_loaded_start, t_end;   /* relative; 0 = not reached */
+	/* relative to t0; 0 = not reached */
+	uint64_t t_idle_start, t_load_start, t_loaded_start, t_stop, t_end;
 	int stop_signal;              /* signal that ended the run, 0 if none */
 	int stop_requested;
 	int cut_by_max_time;

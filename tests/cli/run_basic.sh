@@ -63,12 +63,12 @@ t_eq exec-status-recorded "$(jq '[.samples[]|select(.error==1001)]|length' <<<"$
 t_eq noload-no-loads "$(jq '.loads|length' <<<"$out")" 0
 
 # the watchdog: a sample past --timeout is killed and counted, not dropped
-out=$($BRISK run "$d" -q --no-load -a exec -i 2 --interval 10ms --exec 'sleep 5' --timeout 300ms --json -)
+out=$($BRISK run "$d" -q --no-load -a exec -i 2 --interval 10ms --exec 'sleep 4.321' --timeout 300ms --json -)
 t_eq watchdog-timeouts "$(jq '[.samples[]|select(.timeout)]|length' <<<"$out")" 2
 t_eq watchdog-ms "$(jq '[.samples[].ms]|unique' -c <<<"$out")" '[300]'
 t_eq watchdog-in-stats "$(jq '.actions[0].timeouts' <<<"$out")" 2
 sleep 0.2
-t_eq watchdog-killed-program "$(pgrep -f '^sleep 5$' | wc -l)" 0
+t_eq watchdog-killed-program "$(pgrep -f '^sleep 4.321$' | wc -l)" 0
 t_eq cleanup-after-idle-runs "$(cd "$d" && find . -mindepth 1 -printf '%p %s %T@\n' | sort)" "$before"
 
 # --drop-caches: root makes ls cold; without root it is refused (exit 2)

@@ -1,0 +1,94 @@
+# Benchmarks of the measurement engine (not timed tests; prints figures):
+#  1. seq-write load vs fio, same pattern, same file system, alternated
+#     (buffered 1 MiB sequential writes into a new file; target >= 95 %)
+#  2. ssh-like idle cold time vs fio's runtime for the 2009 LKML job
+#     (rw=randread size=2m filesize=30m bsrange=4k-44k invalidate=1; within 10 %)
+#  3. the parent's CPU and RSS during a default `brisk run` (< 2 %, < 8 MiB)
+# ROUNDS (pairs, default 5) and SECONDS_PER_RUN (default 3) size part 1.
+cd "$(dirname "$0")/../.." || exit 1
+BRISK=${BRISK:-./brisk}
+LOAD=build/tests/helpers/bench_load
+command -v fio >/dev/null || { echo "SKIP: fio not installed"; exit 0; }
+command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 0; }
+[ -x "$LOAD" ] || { echo "SKIP: $LOAD not built (make tests)"; exit 0; }
+rounds=${ROUNDS:-5} secs=${SECONDS_PER_RUN:-3}
+d=$(mktemp -d "$PWD/build/bench.XXXXXX") || exit 1
+trap 'rm -rf "$d"' EXIT
+
+settle() { # unlinking drops the previous run's dirty pages without writing them
+  rm -f "$d"/w* "$d"/load-*
+  sleep 1
+}
+median() { sort -g | awk '{a[NR]=$1} END{print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+run_fio() {
+  fio --name=w --directory="$d" --rw=write --bs=1m --size=64g --fallocate=none \
+      --ioengine=psync --runtime="$secs" --time_based --output-format=json 2>/dev/null |
+    jq '.jobs[0].write.bw_bytes / 1048576'
+}
+run_brisk() { "$LOAD" "$d" seq-write:bs=1m "${secs}s" | awk '{print $3}'; }
+
+echo "--- 1. seq-write: brisk load vs fio (new file, buffered, bs=1m, ${secs}s each, $rounds pairs, order alternated)"
+ratios=()
+for ((r = 1; r <= rounds; r++)); do
+  settle
+  if ((r % 2)); then f=$(run_fio); settle; b=$(run_brisk); else b=$(run_brisk); settle; f=$(run_fio); fi
+  ratio=$(awk -v b="$b" -v f="$f" 'BEGIN{printf "%.3f", b/f}')
+  ratios+=("$ratio")
+  printf 'pair %d: fio %.1f MiB/s  brisk %.1f MiB/s  ratio %s\n' "$r" "$f" "$b" "$ratio"
+done
+settle
+m=$(printf '%s\n' "${ratios[@]}" | median)
+echo "seq-write throughput ratio brisk/fio (median of $rounds pairs): $m (target >= 0.95)"
+
+echo "--- 2. ssh-like idle cold time vs fio (randread 2m of a 30m file, 4k-44k, invalidate=1)"
+n=${SSH_SAMPLES:-20} blk=5
+fio_ms=() fio_lat=() b_ms=() b_cold=0
+fio --name=ssh --directory="$d" --rw=randread --size=2m --filesize=30m --bsrange=4k-44k \
+    --invalidate=1 --output-format=json >/dev/null 2>&1   # lay the file out once
+for ((i = 0; i < n; i += blk)); do    # blocks of $blk, alternated, against drift
+  for ((k = 0; k < blk; k++)); do
+    j=$(fio --name=ssh --directory="$d" --rw=randread --size=2m --filesize=30m \
+          --bsrange=4k-44k --invalidate=1 --output-format=json 2>/dev/null)
+    fio_ms+=("$(jq '.jobs[0].read.runtime' <<<"$j")")
+    fio_lat+=("$(jq '.jobs[0].read.lat_ns.mean * .jobs[0].read.total_ios / 1e6' <<<"$j")")
+  done
+  out=$("$BRISK" run "$d" -q --no-load -a ssh -i "$blk" --interval 100ms --json -)
+  mapfile -t -O "${#b_ms[@]}" b_ms < <(jq '.samples[].ms' <<<"$out")
+  b_cold=$((b_cold + $(jq '.actions[0].cold' <<<"$out")))
+done
+rm -f "$d"/ssh*
+b_p50=$(printf '%s\n' "${b_ms[@]}" | median)
+b_mean=$(printf '%s\n' "${b_ms[@]}" | awk '{s+=$1} END{print s/NR}')
+f_p50=$(printf '%s\n' "${fio_ms[@]}" | median)
+fl_p50=$(printf '%s\n' "${fio_lat[@]}" | median)
+printf 'fio runtime (ms, %d runs): median %s; sum of I/O latencies: median %.2f ms\n' "$n" "$f_p50" "$fl_p50"
+printf 'brisk ssh-like idle (%d samples, %s cold): median %.2f ms, mean %.2f ms\n' "$n" "$b_cold" "$b_p50" "$b_mean"
+awk -v b="$b_p50" -v f="$f_p50" -v l="$fl_p50" 'BEGIN{
+  printf "ssh-like/fio ratio: %.3f vs runtime, %.3f vs summed latency (target within 0.90-1.10)\n", b/f, b/l}'
+
+echo "--- 3. parent CPU and memory during a default 'brisk run'"
+tck=$(getconf CLK_TCK)
+log=$d/cpu.log
+start=$(date +%s.%N)
+"$BRISK" run "$d" -q --json "$d/run.json" >/dev/null &
+pid=$!
+# every 0.25 s: seconds since start, utime+stime ticks, VmRSS kB
+while [ -r /proc/$pid/stat ]; do
+  l=$(awk '{print $14 + $15}' /proc/$pid/stat 2>/dev/null) r=$(awk '/^VmRSS/{print $2}' /proc/$pid/status 2>/dev/null)
+  [ -n "$l" ] && [ -n "$r" ] && echo "$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN{print b-a}') $l $r" >>"$log"
+  sleep 0.25
+done
+wait $pid
+a=$(jq .idle_start_s "$d/run.json") b=$(jq .stop_s "$d/run.json")
+awk -v a="$a" -v b="$b" -v hz="$tck" '
+  { t[NR] = $1; c[NR] = $2; if ($3 > rss) rss = $3 }
+  # first sample at or after the idle phase began, last before the stop
+  !ia && $1 >= a { ia = NR }
+  $1 <= b { ib = NR }
+  END {
+    printf "parent while measuring (idle+warm-up+loaded, %.1f s): %.2f %% of one core\n",
+           t[ib] - t[ia], 100 * (c[ib] - c[ia]) / hz / (t[ib] - t[ia])
+    printf "parent over the whole run incl. preparing files and cleanup (%.1f s): %.2f %%\n",
+           t[NR] - t[1], 100 * (c[NR] - c[1]) / hz / (t[NR] - t[1])
+    printf "parent max RSS %.1f MiB (targets: < 2 %% while measuring, < 8 MiB)\n", rss / 1024
+  }' "$log"
