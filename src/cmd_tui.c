@@ -15,18 +15,22 @@
 #include "cmd_tui.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "advisory.h"
 #include "datadir.h"
+#include "journal.h"
 #include "parse.h"
+#include "profile.h"
 #include "report.h"
 #include "session.h"
 #include "stack.h"
@@ -66,7 +70,8 @@ static void usage(FILE *f)
 		"      --no-report        print no report after the dashboard closes\n"
 		"  -h, --help             this text\n"
 		"\n"
-		"Keys: l load on/off, s scheduler, t tunables, ? or F1 help, q quit.\n"
+		"Keys: l load on/off, s scheduler, t tunables, p save as a profile,\n"
+		"? or F1 help, q quit.\n"
 		"See brisk-tui(1).\n");
 }
 
@@ -153,6 +158,7 @@ struct tui {
 	size_t restore_len;
 	int restore_failed;
 	int term_lost;
+	int job[2];            /* results of background jobs (profile saves) */
 };
 
 static void on_tick(void *ctx)
@@ -186,6 +192,154 @@ static void on_winch(void *ctx, int fd, short revents)
 	(void)fd;
 	(void)revents;
 	keys_winch(&t->d);
+}
+
+/* A background job's one-line result ("saved ...", "cannot ..."). */
+static void on_job(void *ctx, int fd, short revents)
+{
+	struct tui *t = ctx;
+	char buf[512];
+	(void)revents;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	dash_message(&t->d, strncmp(buf, "saved ", 6) == 0 ? SCREEN_GOOD : SCREEN_BAD,
+		     "%s", buf);
+	dash_draw(&t->d, 0);
+}
+
+static int mkdir_p(const char *path)
+{
+	char tmp[PATH_MAX];
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* The settings as they are now, in the keys `brisk set` takes: the
+ * scheduler and every key the tunables editor shows; of a ratio/bytes
+ * pair the one in use (the other reads 0). */
+static size_t capture_settings(struct tui *t, struct profile *p, char *skipped, size_t len)
+{
+	struct tunable_key keys[128];
+	size_t n = settings_keys(&t->st, keys, 128), o = 0;
+	char sched[32], detail[8];
+	skipped[0] = '\0';
+	settings_scheduler(&t->st, sched, sizeof(sched), detail, sizeof(detail));
+	char err[256];
+	if (sched[0] && strcmp(sched, "mixed") != 0)
+		profile_set(p, PROFILE_CLASS_ALL, "scheduler", sched, err, sizeof(err));
+	for (size_t i = 0; i < n; i++) {
+		char v[TUNABLE_VALUE_LEN];
+		settings_current(&t->st, &keys[i], v, sizeof(v));
+		const char *partner = tunable_sysctl_partner(keys[i].name);
+		if (!v[0] || strcmp(v, "(differs)") == 0 || (partner && strcmp(v, "0") == 0))
+			continue;
+		const char *k = keys[i].kind == TUNABLE_IOSCHED ? keys[i].attr : keys[i].name;
+		if (profile_set(p, PROFILE_CLASS_ALL, k, v, err, sizeof(err)) < 0 && o < len)
+			o += (size_t)snprintf(skipped + o, len - o, "%s%s", o ? ", " : "", k);
+	}
+	return p->n_settings;
+}
+
+static int save_profile(void *ctx, const char *name, char *msg, size_t len)
+{
+	struct tui *t = ctx;
+	const struct session_config *c = &t->s->cfg;
+	char path[PATH_MAX], err[PROFILE_ERR_LEN];
+	if (strchr(name, '/') || strlen(name) >= PROFILE_NAME_LEN ||
+	    profile_resolve(name, path, sizeof(path), err, sizeof(err)) == -EINVAL) {
+		snprintf(msg, len, "'%s': expected letters, digits, '-', '_' or '.'", name);
+		return -EINVAL;
+	}
+	char udir[PATH_MAX];
+	if (profile_user_dir(udir, sizeof(udir)) < 0) {
+		snprintf(msg, len, "no HOME or XDG_CONFIG_HOME: nowhere to save profiles");
+		return -ENOENT;
+	}
+	if (snprintf(path, sizeof(path), "%s/%s.profile", udir, name) >= (int)sizeof(path)) {
+		snprintf(msg, len, "path too long");
+		return -ENAMETOOLONG;
+	}
+	struct profile *p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	profile_init(p, name);
+	snprintf(p->description, sizeof(p->description), "saved from the brisk dashboard");
+	if (strlen(t->d.dir) < sizeof(p->directory))
+		snprintf(p->directory, sizeof(p->directory), "%s", t->d.dir);
+	/* the dashboard's workload */
+	profile_default_workload(p);
+	p->n_loads = 0;
+	for (size_t i = 0; i < c->n_loads && i < PROFILE_MAX_LOADS; i++) {
+		struct profile_load *l = &p->loads[p->n_loads++];
+		memset(l, 0, sizeof(*l));
+		snprintf(l->name, sizeof(l->name), "load%zu", i + 1);
+		l->spec = c->loads[i];
+	}
+	size_t na = 0;
+	for (size_t i = 0; i < p->n_actions; i++) {
+		struct profile_action *a = &p->actions[i];
+		if (!(c->actions & (1u << a->kind)))
+			continue;
+		a->cfg = c->action;
+		a->cfg.exec_cmd = NULL;
+		if (a->kind == ACTION_EXEC && c->action.exec_cmd)
+			snprintf(a->cmd, sizeof(a->cmd), "%s", c->action.exec_cmd);
+		p->actions[na++] = *a;
+	}
+	p->n_actions = na;
+	char skipped[160];
+	size_t ns = capture_settings(t, p, skipped, sizeof(skipped));
+	/* the file is written by a child: the UI process never waits on a disk */
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		free(p);
+		snprintf(msg, len, "cannot save: fork: %s", strerror(e));
+		return -e;
+	}
+	if (pid == 0) {
+		char out[512];
+		int rc = mkdir_p(udir);
+		int fd = rc < 0 ? -1 : open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (rc < 0)
+			snprintf(out, sizeof(out), "cannot create %.300s: %s\n", udir, strerror(-rc));
+		else if (fd < 0)
+			snprintf(out, sizeof(out), "%.300s: %s%s\n", path, strerror(errno),
+				 errno == EEXIST ? " (pick another name)" : "");
+		if (fd >= 0) {
+			FILE *f = fdopen(fd, "w");
+			rc = f ? profile_write(f, p, err, sizeof(err)) : -errno;
+			if (f && fclose(f) != 0 && rc == 0)
+				rc = -errno;
+			if (rc < 0) {
+				unlink(path);
+				snprintf(out, sizeof(out), "cannot save %.200s: %.200s\n", path,
+					 err[0] ? err : strerror(-rc));
+			} else {
+				snprintf(out, sizeof(out), "saved %.300s (%zu settings%s%.100s)\n", path,
+					 ns, skipped[0] ? "; left out: " : "", skipped);
+			}
+		}
+		ssize_t w = write(t->job[1], out, strlen(out));
+		_exit(w < 0);
+	}
+	free(p);
+	snprintf(msg, len, "saving profile %s ...", name);
+	return 0;
 }
 
 static void on_exit_restore(void *ctx)
@@ -372,9 +526,29 @@ int cmd_tui_main(int argc, char **argv)
 		     advisory_load(advpath, &adv, adverr, sizeof(adverr)) == 0;
 
 	t->restore_log = open_memstream(&t->restore_text, &t->restore_len);
+	/* Journals of dashboards or runs that died: put their settings back
+	 * first, and say so (on the message line and after the dashboard). */
+	char *stale = NULL;
+	size_t stale_len = 0;
+	FILE *sf = open_memstream(&stale, &stale_len);
+	if (sf) {
+		journal_recover_stale(sf);
+		fclose(sf);
+	}
+	t->job[0] = t->job[1] = -1;
+	if (pipe2(t->job, O_CLOEXEC | O_NONBLOCK) < 0)
+		t->job[0] = t->job[1] = -1;
 	int wfd = screen_winch_fd();
 	if (screen_open(err, sizeof(err)) < 0) {
-		fprintf(stderr, "brisk tui: %s\n", err);
+		fprintf(stderr, "%sbrisk tui: %s\n", stale ? stale : "", err);
+		free(stale);
+		if (t->job[0] >= 0) {
+			close(t->job[0]);
+			close(t->job[1]);
+		}
+		if (t->restore_log)
+			fclose(t->restore_log);
+		free(t->restore_text);
 		session_free(s);
 		stack_free(stack);
 		advisory_free(&adv);
@@ -383,7 +557,16 @@ int cmd_tui_main(int argc, char **argv)
 	}
 	dash_init(&t->d, s, &t->st, src == 0 || src == -ENODEV ? stack : NULL,
 		  adv_ok ? &adv : NULL, root);
-	if (note[0])
+	if (t->job[0] >= 0) {
+		t->d.save_profile = save_profile;
+		t->d.save_ctx = t;
+	}
+	if (stale_len) {
+		char first[256];
+		snprintf(first, sizeof(first), "%.*s", (int)strcspn(stale, "\n"), stale);
+		dash_message(&t->d, SCREEN_WARN, "%s%s", first,
+			     strchr(stale, '\n') && strchr(stale, '\n')[1] ? " (more after exit)" : "");
+	} else if (note[0])
 		dash_message(&t->d, 0, "%s", note);
 	else if (!adv_ok)
 		dash_message(&t->d, 0, "no firmware advisory data (%s): advisories are not checked",
@@ -395,6 +578,8 @@ int cmd_tui_main(int argc, char **argv)
 	session_watch_fd(s, STDIN_FILENO, POLLIN, on_keys, t);
 	if (wfd >= 0)
 		session_watch_fd(s, wfd, POLLIN, on_winch, t);
+	if (t->job[0] >= 0)
+		session_watch_fd(s, t->job[0], POLLIN, on_job, t);
 	dash_draw(&t->d, 1);
 
 	rc = session_run(s, err, sizeof(err));
@@ -415,6 +600,9 @@ int cmd_tui_main(int argc, char **argv)
 		fprintf(stderr, "brisk tui: %s\n", err);
 		status = 1;
 	}
+	if (stale_len)
+		fprintf(stderr, "%s", stale);
+	free(stale);
 	if (t->restore_len)
 		fprintf(stderr, "%s", t->restore_text);
 	if (t->restore_failed) {
@@ -435,6 +623,10 @@ int cmd_tui_main(int argc, char **argv)
 	if (!status && t->term_lost)
 		status = 1;
 	dash_free(&t->d);
+	if (t->job[0] >= 0) {
+		close(t->job[0]);
+		close(t->job[1]);
+	}
 	session_free(s);
 	stack_free(stack);
 	advisory_free(&adv);

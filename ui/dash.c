@@ -749,6 +749,9 @@ void dash_draw(struct dash *d, int full)
 	case DASH_TUNE:
 		tuneedit_draw(&d->te);
 		break;
+	case DASH_SAVE:
+		prompt_draw(&d->prompt);
+		break;
 	case DASH_NONE:
 		break;
 	}

@@ -30,6 +30,7 @@
 
 #include "advisory.h"
 #include "menu.h"
+#include "prompt.h"
 #include "session.h"
 #include "settings.h"
 #include "stack.h"
@@ -38,7 +39,7 @@
 #define DASH_MIN_COLS 80
 #define DASH_MIN_LINES 24
 
-enum dash_overlay { DASH_NONE, DASH_HELP, DASH_SCHED, DASH_TUNE };
+enum dash_overlay { DASH_NONE, DASH_HELP, DASH_SCHED, DASH_TUNE, DASH_SAVE };
 
 struct dash_row {
 	enum action_kind action;
@@ -66,6 +67,13 @@ struct dash {
 	enum dash_overlay overlay;
 	struct menu menu;
 	struct tuneedit te;
+	struct prompt prompt;
+
+	/* Save the current setup as a profile NAME (the front end does it,
+	 * away from the UI process).  0 with msg "saving ..." when under way;
+	 * -errno with msg when refused (bad name...). */
+	int (*save_profile)(void *ctx, const char *name, char *msg, size_t len);
+	void *save_ctx;
 
 	char msg[320];
 	int msg_role;                  /* enum screen_role */

@@ -11,6 +11,7 @@ static const struct keys_binding bindings[] = {
 	{ "l", "load", "start or stop the background load (each starts an epoch)", 0 },
 	{ "s", "scheduler", "pick the I/O scheduler of every disk in the stack", 1 },
 	{ "t", "tunables", "tunables editor: queue, iosched and vm.dirty_* values", 1 },
+	{ "p", "profile", "save the current settings and workload as a profile", 0 },
 	{ "?/F1", "help", "this help (any of ? F1 Esc q closes it)", 0 },
 	{ "^L", NULL, "repaint the whole screen", 0 },
 	{ "q", "quit", "stop the load, restore every changed setting, exit", 0 },
@@ -133,6 +134,26 @@ static unsigned overlay_key(struct dash *d, int ch)
 			break;
 		}
 		return KEYS_REDRAW;
+	case DASH_SAVE:
+		switch (prompt_key(&d->prompt, ch)) {
+		case PROMPT_SUBMIT: {
+			int rc = d->save_profile(d->save_ctx, d->prompt.input, msg, sizeof(msg));
+			if (rc < 0) {
+				snprintf(d->prompt.note, sizeof(d->prompt.note), "%.150s", msg);
+				d->prompt.note_bad = 1;
+			} else {
+				d->overlay = DASH_NONE;
+				dash_message(d, SCREEN_DIM, "%s", msg);
+			}
+			break;
+		}
+		case PROMPT_CANCEL:
+			d->overlay = DASH_NONE;
+			break;
+		case PROMPT_NONE:
+			break;
+		}
+		return KEYS_REDRAW;
 	case DASH_NONE:
 		break;
 	}
@@ -192,6 +213,16 @@ unsigned keys_handle(struct dash *d, int ch)
 		if (d->root && settings_allowed(d, msg, sizeof(msg)) < 0)
 			snprintf(d->te.note, sizeof(d->te.note), "%.250s", msg);
 		d->overlay = DASH_TUNE;
+		return KEYS_REDRAW;
+	case 'p':
+	case 'P':
+		if (!d->save_profile) {
+			dash_message(d, SCREEN_WARN, "saving profiles is not available here");
+			return KEYS_REDRAW;
+		}
+		prompt_init(&d->prompt, "Save as a profile", "name:",
+			    "letters, digits, '-', '_', '.'; saved in your profiles directory");
+		d->overlay = DASH_SAVE;
 		return KEYS_REDRAW;
 	case 12:   /* ^L */
 		dash_draw(d, 1);
