@@ -662,7 +662,7 @@ static void draw_help(struct dash *d)
 		"slow = loaded p50 / idle p50.  '-' = not measured (yet).",
 		"q restores every setting this dashboard changed.",
 	};
-	int h = (int)n + 4 + (int)(sizeof(legend) / sizeof(legend[0])), w = 72;
+	int h = (int)n + 4 + (int)(sizeof(legend) / sizeof(legend[0])), w = 76;
 	if (w > COLS)
 		w = COLS;
 	if (h > LINES)

@@ -9,9 +9,9 @@
 
 static const struct keys_binding bindings[] = {
 	{ "l", "load", "start or stop the background load (each starts an epoch)", 0 },
-	{ "s", "scheduler", "pick the I/O scheduler of every disk in the stack", 1 },
-	{ "t", "tunables", "tunables editor: queue, iosched and vm.dirty_* values", 1 },
-	{ "p", "profile", "save the current settings and workload as a profile", 0 },
+	{ "s", "scheduler", "pick the I/O scheduler of all disks in the stack", 1 },
+	{ "t", "tunables", "tunables: queue, iosched, vm.dirty_* values", 1 },
+	{ "p", "profile", "save the settings and workload as a profile", 0 },
 	{ "?/F1", "help", "this help (any of ? F1 Esc q closes it)", 0 },
 	{ "^L", NULL, "repaint the whole screen", 0 },
 	{ "q", "quit", "stop the load, restore every changed setting, exit", 0 },

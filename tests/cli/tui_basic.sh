@@ -20,7 +20,7 @@ out=$($BRISK tui "$D" </dev/null 2>&1); t_eq no-terminal-exit $? 2
 t_match no-terminal-message "$out" "needs a terminal"
 $BRISK tui --help | grep -q -- '--iterations'; t_eq help-iterations $? 0
 
-tui_start basic 120x40 LANG=C.UTF-8 -- "$D" "${COMMON[@]}"
+tui_start basic 120x40 LANG=C.UTF-8 XDG_CONFIG_HOME="$D/xdg" -- "$D" "${COMMON[@]}"
 tui_wait '^stack ' 20; t_eq opens $? 0
 dev=$(findmnt -n -o SOURCE -T "$D"); dev=${dev##*/}
 t_match shows-stack "$(tui_line 1)" "^stack $fstype on ${dev}"
@@ -43,12 +43,23 @@ tui_wait '│' 10; t_eq epoch-marker $? 0
 tui_keys '?'
 tui_wait '─ Keys ─' 3; t_eq help-opens $? 0
 cap=$(tui_cap)
-for k in 'l +start or stop' 's +pick the I/O scheduler' 't +tunables editor' '\?/F1' 'q +stop the load'; do
+for k in 'l +start or stop' 's +pick the I/O scheduler' 't +tunables: queue' 'p +save the settings' '\?/F1' 'q +stop the load'; do
   t_match "help-lists-${k%% *}" "$cap" "│ $k"
 done
 tui_keys Escape
 sleep 0.3
 tui_cap | grep -q '─ Keys ─'; t_eq help-closes $? 1
+
+# p saves the current setup as a profile (bad names refused)
+tui_keys p
+tui_wait '─ Save as a profile ─' 3; t_eq save-prompt-opens $? 0
+tui_keys -l 'no/slash'; tui_keys Enter
+tui_wait "expected letters, digits" 3; t_eq save-bad-name-refused $? 0
+for i in 1 2 3 4 5 6 7 8; do tui_keys BSpace; done
+tui_keys -l 'tui-test'; tui_keys Enter
+tui_wait 'saved .*tui-test.profile' 10; t_eq save-done $? 0
+t_check save-file-checks $BRISK profile check "$D/xdg/brisk/profiles/tui-test.profile"
+t_match save-has-load "$(cat "$D/xdg/brisk/profiles/tui-test.profile")" 'rate = 8m'
 
 # resize, in both directions, then too small and back
 tmux resize-window -t "$TUI_S" -x 80 -y 24; sleep 0.6

@@ -3,7 +3,8 @@
 # session and reads the screen with capture-pane.
 TUI_S=""
 # tui_start NAME COLSxLINES ENV... -- ARGS...: start brisk tui in a tmux
-# session; the pane prints BRISK-EXIT=<status> when brisk ends.
+# session; the pane prints BRISK-EXIT=<status> when brisk ends.  TUI_WRAP
+# (e.g. a setpriv command) goes in front of brisk.
 tui_start() {
   local name=$1 size=$2; shift 2
   local envs=() args=()
@@ -12,7 +13,7 @@ tui_start() {
   args=("$@")
   TUI_S="brisk-t$$-$name"
   local cmd
-  cmd="env ${envs[*]} $(printf '%q ' "$BRISK" tui "${args[@]}"); echo BRISK-EXIT=\$?; sleep 300"
+  cmd="env ${envs[*]} ${TUI_WRAP:-} $(printf '%q ' "$BRISK" tui "${args[@]}"); echo BRISK-EXIT=\$?; sleep 300"
   tmux kill-session -t "$TUI_S" 2>/dev/null
   tmux new-session -d -s "$TUI_S" -x "${size%x*}" -y "${size#*x}" "$cmd"
   tmux set-option -t "$TUI_S" window-size manual >/dev/null 2>&1
