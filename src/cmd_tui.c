@@ -562,10 +562,13 @@ int cmd_tui_main(int argc, char **argv)
 		t->d.save_ctx = t;
 	}
 	if (stale_len) {
-		char first[256];
-		snprintf(first, sizeof(first), "%.*s", (int)strcspn(stale, "\n"), stale);
-		dash_message(&t->d, SCREEN_WARN, "%s%s", first,
-			     strchr(stale, '\n') && strchr(stale, '\n')[1] ? " (more after exit)" : "");
+		/* "  restored loop1 scheduler=none (was bfq)": show the first
+		 * such line; everything is printed again after the dashboard */
+		const char *r = strstr(stale, "\n  restored ");
+		const char *line = r ? r + 3 : stale;
+		dash_message(&t->d, SCREEN_WARN, "%.*s%s", (int)strcspn(line, "\n"), line,
+			     r ? ": left by a brisk that died (the list follows on exit)" :
+			     " (more on exit)");
 	} else if (note[0])
 		dash_message(&t->d, 0, "%s", note);
 	else if (!adv_ok)

@@ -128,7 +128,8 @@ static void tree_node(struct dash *d, const struct stack_node *n, const char *in
 	if (db && b->kind == BLOCKDEV_DISK) {
 		const struct advisory *a = advisory_match(db, b->model, b->firmware);
 		if (a) {
-			tree_add(d, sub, "  ! firmware %s: %s", b->firmware, a->problem);
+			tree_add(d, sub, "  ! firmware %s: %s", b->firmware[0] ? b->firmware : "(none)",
+				 a->problem);
 			snprintf(d->badge, sizeof(d->badge), "firmware advisory: %s", b->name);
 		}
 	}
@@ -182,8 +183,16 @@ void dash_free(struct dash *d)
 	memset(d, 0, sizeof(*d));
 }
 
+static uint64_t mono_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 void dash_message(struct dash *d, int role, const char *fmt, ...)
 {
+	d->msg_until = mono_now() + 3000000000ull;
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
@@ -705,9 +714,10 @@ void dash_draw(struct dash *d, int full)
 		return;
 	}
 	erase();
-	if (s->n_msgs > d->msgs_seen) {
+	if (s->n_msgs > d->msgs_seen && mono_now() >= d->msg_until) {
 		d->msgs_seen = s->n_msgs;
-		dash_message(d, SCREEN_WARN, "%s", s->msgs[s->n_msgs - 1]);
+		snprintf(d->msg, sizeof(d->msg), "%s", s->msgs[s->n_msgs - 1]);
+		d->msg_role = SCREEN_WARN;
 	}
 	draw_header(d, W);
 	/* top panels: stack tree (left) and load (right) */

@@ -19,6 +19,8 @@
  *    series, then redraws.
  *  - The actions table is recomputed only when samples or epochs changed.
  *  - A figure that does not exist is "-", never a made-up zero.
+ *  - The message line answers the last key for at least 3 s; the
+ *    session's own notes (kept for the report anyway) wait until then.
  *  - Below 80x24 the screen says so and shows nothing else.
  */
 #ifndef BRISK_UI_DASH_H
@@ -77,6 +79,7 @@ struct dash {
 
 	char msg[320];
 	int msg_role;                  /* enum screen_role */
+	uint64_t msg_until;            /* a reply to a key stays until then */
 	size_t msgs_seen;
 
 	/* per tick, parallel to s->ticks */

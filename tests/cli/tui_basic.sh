@@ -106,3 +106,27 @@ t_match ascii-ramp "$cap" 'exec .* [_.=+*#@-]{3,}'
 tui_keys q
 tui_wait 'BRISK-EXIT=0' 30; t_eq ascii-ends $? 0
 tui_stop
+
+# a firmware advisory that matches: the badge in the header, the problem in the tree
+mkdir -p "$D/data"
+cat >"$D/data/advisories.conf" <<'ADV'
+[test-every-disk]
+models   = *
+firmware = *
+problem  = test advisory that matches every disk
+ADV
+# advisory_match() needs a model and a firmware revision: a virtio disk has neither
+leafj=$($BRISK devices "$D" --json 2>/dev/null)
+model=$(jq -r '.stack | .. | objects | select(.name? == "'"$dev"'") | .model' <<<"$leafj" | head -1)
+fw=$(jq -r '.stack | .. | objects | select(.name? == "'"$dev"'") | .firmware' <<<"$leafj" | head -1)
+tui_start adv 100x30 LANG=C.UTF-8 BRISK_DATADIR="$D/data" -- "$D" "${COMMON[@]}" --no-report
+tui_wait '^stack ' 20
+if [ -n "$model" ] && [ -n "$fw" ]; then
+  t_match advisory-badge "$(tui_line 0)" "⚠ firmware advisory: $dev"
+  t_match advisory-in-tree "$(tui_cap)" '! firmware .*: test advisory that matches every disk'
+else
+  t_match advisory-none-without-model "$(tui_line 0)" 'root$|read-only \(not root\)$'
+fi
+tui_keys q
+tui_wait 'BRISK-EXIT=0' 30; t_eq advisory-run-ends $? 0
+tui_stop
