@@ -15,7 +15,10 @@ else
   D=$(t_tmpdir)
 fi
 mkdir -p "$D/run" "$D/home"; chmod 777 "$D/run" "$D/home"
-before=$(for f in /sys/block/*/queue/scheduler; do echo "$f $(cat "$f")"; done)
+dev=$(findmnt -n -o SOURCE -T "$D"); dev=${dev##*/}
+leaf=$($BRISK devices "$D" --json 2>/dev/null | jq -r '.leaves[0] // empty')
+sched_file=/sys/block/${leaf:-$dev}/queue/scheduler
+before=$(cat "$sched_file" 2>/dev/null; cat "/sys/block/${leaf:-$dev}/queue/read_ahead_kb" 2>/dev/null)
 tui_start ro 100x30 LANG=C.UTF-8 HOME="$D/home" BRISK_RUNTIME_DIR="$D/run" XDG_RUNTIME_DIR="$D/run" \
   -- "$D" --load seq-write:rate=8m,size=16m --ls-files 100 --interval 100ms --idle-samples 2 \
   --tick 500ms --duration 90s
@@ -40,6 +43,6 @@ tui_keys q
 tui_wait 'BRISK-EXIT=' 30; t_eq quits $? 0
 t_match exit-status "$(tui_cap)" 'BRISK-EXIT=0'
 t_eq no-journal "$(find "$D/run" -name '*.journal' | wc -l)" 0
-after=$(for f in /sys/block/*/queue/scheduler; do echo "$f $(cat "$f")"; done)
+after=$(cat "$sched_file" 2>/dev/null; cat "/sys/block/${leaf:-$dev}/queue/read_ahead_kb" 2>/dev/null)
 t_eq schedulers-untouched "$after" "$before"
 tui_stop
