@@ -1,7 +1,6 @@
 #include "spark.h"
 
 #include <math.h>
-#include <string.h>
 
 static const char *const utf8_glyphs[SPARK_LEVELS] = {
 	"\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588",
@@ -38,38 +37,4 @@ const char *spark_glyph(int level, int utf8)
 	if (level < 0 || level >= SPARK_LEVELS)
 		return " ";
 	return utf8 ? utf8_glyphs[level] : ascii_glyphs[level];
-}
-
-size_t spark_cells(const double *v, const unsigned char *mark, size_t n,
-		   int log_scale, double lo, double hi, int *cells, size_t width)
-{
-	for (size_t i = 0; i < width; i++)
-		cells[i] = SPARK_EMPTY;
-	size_t c = width, shown = 0;
-	/* Walk from the newest value leftwards until the cells are full. */
-	for (size_t i = n; i-- > 0 && c > 0;) {
-		cells[--c] = log_scale ? spark_level_log(v[i], lo, hi)
-				       : spark_level_linear(v[i], hi);
-		shown++;
-		if (mark && mark[i] && c > 0)
-			cells[--c] = SPARK_MARK;
-	}
-	return shown;
-}
-
-size_t spark_text(const int *cells, size_t width, int utf8, char *out, size_t outlen)
-{
-	size_t o = 0;
-	if (!outlen)
-		return 0;
-	for (size_t i = 0; i < width; i++) {
-		const char *g = spark_glyph(cells[i], utf8);
-		size_t l = strlen(g);
-		if (o + l >= outlen)
-			break;
-		memcpy(out + o, g, l);
-		o += l;
-	}
-	out[o] = '\0';
-	return o;
 }

@@ -11,8 +11,8 @@
  *    glyph, so a zero still shows as a baseline, never as "no data");
  *    log scale maps [lo, hi] logarithmically (values <= 0 or NaN are
  *    SPARK_EMPTY; hi <= lo puts everything mid-height).
- *  - When the series is longer than the cells, the newest values are kept
- *    (right-aligned); shorter series leave SPARK_EMPTY cells on the left.
+ *  - The dashboard lays series out right-aligned (newest on the right),
+ *    with a SPARK_MARK cell where an epoch begins.
  */
 #ifndef BRISK_SPARK_H
 #define BRISK_SPARK_H
@@ -28,15 +28,5 @@ int spark_level_linear(double v, double max);
 int spark_level_log(double v, double lo, double hi);
 /* Glyph of a level (a static string, one cell wide). */
 const char *spark_glyph(int level, int utf8);
-
-/* Series -> cells.  v[i] with mark[i] != 0 is preceded by a marker cell
- * (mark may be NULL).  log_scale selects spark_level_log(lo, hi), else
- * spark_level_linear(hi).  Fills exactly `width` cells right-aligned and
- * returns how many values were shown. */
-size_t spark_cells(const double *v, const unsigned char *mark, size_t n,
-		   int log_scale, double lo, double hi, int *cells, size_t width);
-/* Cells -> a NUL-terminated string (out needs width * 3 + 1 bytes for
- * UTF-8, width + 1 for ASCII).  Returns the bytes written. */
-size_t spark_text(const int *cells, size_t width, int utf8, char *out, size_t outlen);
 
 #endif
