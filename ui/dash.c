@@ -501,6 +501,11 @@ static void draw_disks(struct dash *d, int y, int w, int h)
 		return;
 	}
 	for (int i = 0; i < h && (size_t)i < s->n_devs; i++) {
+		if (i == h - 1 && s->n_devs > (size_t)h) {
+			screen_printf(y + i, 0, w, SCREEN_DIM, "... %zu more disks (a taller terminal "
+				      "shows them)", s->n_devs - (size_t)i);
+			break;
+		}
 		const struct kstat_rates *r = s->n_ticks ?
 			&s->ticks_disk[(s->n_ticks - 1) * s->n_devs + (size_t)i] : NULL;
 		if (!r || !s->devs[i].ok) {

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "screen.h"
 
@@ -59,7 +60,14 @@ static int apply(struct dash *d, const char *key, const char *value, char *msg, 
 	/* The kernel may take a moment to switch under load: say so first. */
 	dash_message(d, SCREEN_DIM, "setting %s = %s ...", key, value);
 	dash_draw(d, 0);
+	struct timespec a, b;
+	clock_gettime(CLOCK_MONOTONIC, &a);
 	rc = settings_apply(d->st, key, value, msg, len, label, sizeof(label));
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	double took = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+	size_t ml = strlen(msg);
+	if (took >= 0.1 && ml + 32 < len)   /* the screen stood still that long: say so */
+		snprintf(msg + ml, len - ml, "; the kernel took %.1f s", took);
 	if (label[0])
 		session_new_epoch(d->s, label);
 	dash_refresh_settings(d);
