@@ -84,7 +84,7 @@ tests: brisk $(UNIT_BIN) $(HELPER_BIN)
 
 run: deps
 	@$(MAKE) --no-print-directory brisk
-	./brisk run .
+	./brisk
 
 check: test-deps
 	@$(MAKE) --no-print-directory tests

@@ -81,93 +81,151 @@ static enum blockdev_kind kind_of(struct udev_device *u, const struct blockdev *
 	return BLOCKDEV_DISK;
 }
 
-/* Transport from the parent chain (subsystems and path), then udev's ID_BUS,
- * then the kernel name. */
-static void detect_transport(struct udev_device *u, struct blockdev *d)
+/* The device path names every layer between the PCI bus and the disk, e.g.
+ * /sys/devices/pci0000:00/0000:00:1f.2/ata1/host0/target0:0:0/0:0:0:0/block/sda
+ * Reading it as a string is exact and costs no further sysfs lookups (a
+ * libudev parent walk opens a dozen files per layer, per disk). */
+static int comp_is(const char *c, size_t n, const char *prefix, int digit)
 {
-	const char *t = "";
-	int ata = 0, sas = 0, scsi = 0;
-	for (struct udev_device *p = udev_device_get_parent(u); p; p = udev_device_get_parent(p)) {
-		const char *ss = udev_device_get_subsystem(p);
-		const char *sn = udev_device_get_sysname(p);
-		if (!ss)
-			ss = "";
-		if (!sn)
-			sn = "";
-		if (!strcmp(ss, "usb")) {
-			t = "usb";
-			break;
+	size_t pl = strlen(prefix);
+	if (n < pl || strncmp(c, prefix, pl))
+		return 0;
+	return !digit || (n > pl && isdigit((unsigned char)c[pl]));
+}
+
+static int is_pci_addr(const char *c, size_t n)
+{
+	/* DDDD:BB:DD.F */
+	if (n != 12 || c[4] != ':' || c[7] != ':' || c[10] != '.')
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (i != 4 && i != 7 && i != 10 && !isxdigit((unsigned char)c[i]))
+			return 0;
+	return 1;
+}
+
+enum { T_NONE, T_SCSI, T_SAS, T_ATA, T_VIRTIO, T_MMC, T_NVME, T_USB };
+
+/* Transport (highest-precedence layer seen: a USB-SATA bridge is usb) and
+ * the nearest PCI function's path. */
+static int scan_path(const char *syspath, char *pci, size_t pcilen)
+{
+	int t = T_NONE;
+	pci[0] = '\0';
+	const char *p = syspath;
+	while (*p) {
+		while (*p == '/')
+			p++;
+		const char *c = p;
+		while (*p && *p != '/')
+			p++;
+		size_t n = (size_t)(p - c);
+		int k = T_NONE;
+		if (comp_is(c, n, "usb", 1))
+			k = T_USB;
+		else if ((n == 4 && !strncmp(c, "nvme", 4)) || comp_is(c, n, "nvme-subsystem", 0))
+			k = T_NVME;
+		else if (comp_is(c, n, "mmc_host", 0))
+			k = T_MMC;
+		else if (comp_is(c, n, "virtio", 1))
+			k = T_VIRTIO;
+		else if (comp_is(c, n, "ata", 1))
+			k = T_ATA;
+		else if (comp_is(c, n, "end_device-", 0))
+			k = T_SAS;
+		else if (comp_is(c, n, "host", 1))
+			k = T_SCSI;
+		else if (is_pci_addr(c, n) && (size_t)(p - syspath) < pcilen) {
+			memcpy(pci, syspath, (size_t)(p - syspath));
+			pci[p - syspath] = '\0';
 		}
-		if (!strcmp(ss, "nvme") || !strcmp(ss, "nvme-subsystem")) {
-			t = "nvme";
-			break;
-		}
-		if (!strcmp(ss, "mmc") || !strcmp(ss, "mmc_host")) {
-			t = "mmc";
-			break;
-		}
-		if (!strcmp(ss, "virtio")) {
-			t = "virtio";
-			break;
-		}
-		if (!strcmp(ss, "scsi"))
-			scsi = 1;
-		if (!strncmp(sn, "ata", 3) && isdigit((unsigned char)sn[3]))
-			ata = 1;
-		if (!strncmp(sn, "end_device-", 11) || !strncmp(ss, "sas_", 4))
-			sas = 1;
-		if (!strcmp(ss, "pci"))
-			break;
+		if (k > t)
+			t = k;
 	}
-	if (!*t) {
-		const char *bus = udev_device_get_property_value(u, "ID_BUS");
-		if (ata || (bus && !strcmp(bus, "ata"))) {
-			const char *sata = udev_device_get_property_value(u, "ID_ATA_SATA");
-			const char *path = udev_device_get_property_value(u, "ID_PATH");
-			/* PATA only when udev says the link is not SATA */
-			t = (sata && !strcmp(sata, "0") && path && strstr(path, "-ata-")) ? "ata" : "sata";
-		} else if (sas)
-			t = "sas";
-		else if (bus && !strcmp(bus, "usb"))
-			t = "usb";
-		else if (scsi || (bus && !strcmp(bus, "scsi")))
-			t = "scsi";
+	return t;
+}
+
+static void detect_transport(struct udev_device *u, struct blockdev *d, int t)
+{
+	const char *s = "";
+	const char *bus = udev_device_get_property_value(u, "ID_BUS");
+	switch (t) {
+	case T_USB: s = "usb"; break;
+	case T_NVME: s = "nvme"; break;
+	case T_MMC: s = "mmc"; break;
+	case T_VIRTIO: s = "virtio"; break;
+	case T_SAS: s = "sas"; break;
+	case T_ATA: {
+		/* PATA only when udev says the link is not SATA */
+		const char *sata = udev_device_get_property_value(u, "ID_ATA_SATA");
+		s = sata && !strcmp(sata, "0") ? "ata" : "sata";
+		break;
+	}
+	case T_SCSI:
+		s = bus && !strcmp(bus, "ata") ? "sata" : "scsi";
+		break;
+	default:
+		if (bus && !strcmp(bus, "usb"))
+			s = "usb";
+		else if (bus && !strcmp(bus, "ata"))
+			s = "sata";
 		else if (!strncmp(d->name, "nvme", 4))
-			t = "nvme";
+			s = "nvme";
 		else if (!strncmp(d->name, "mmcblk", 6))
-			t = "mmc";
+			s = "mmc";
 		else if (!strncmp(d->name, "vd", 2))
-			t = "virtio";
+			s = "virtio";
+		break;
 	}
-	copy(d->transport, sizeof(d->transport), t);
+	copy(d->transport, sizeof(d->transport), s);
 }
 
-static unsigned hex_attr(struct udev_device *p, const char *name)
-{
-	const char *v = udev_device_get_sysattr_value(p, name);
-	return v ? (unsigned)strtoul(v, NULL, 16) : 0;
-}
+/* The last controller looked up: disks come in runs behind one controller,
+ * so this saves two reads and a lookup per disk. */
+static struct {
+	char path[256];
+	char name[192];
+} pci_last;
 
-static void detect_controller(struct udev_device *u, struct blockdev *d)
+static void detect_controller(struct blockdev *d, const char *pci)
 {
-	for (struct udev_device *p = udev_device_get_parent(u); p; p = udev_device_get_parent(p)) {
-		const char *ss = udev_device_get_subsystem(p);
-		if (!ss || strcmp(ss, "pci"))
-			continue;
-		copy(d->pci_slot, sizeof(d->pci_slot), udev_device_get_sysname(p));
-		unsigned ven = hex_attr(p, "vendor"), dev = hex_attr(p, "device");
-		if (!ven || pcidb_name(ven, dev, d->controller, sizeof(d->controller)) < 0) {
-			/* not in pci.ids: udev's hwdb names, then the raw IDs */
-			const char *v = udev_device_get_property_value(p, "ID_VENDOR_FROM_DATABASE");
-			const char *m = udev_device_get_property_value(p, "ID_MODEL_FROM_DATABASE");
-			if (v && m)
-				snprintf(d->controller, sizeof(d->controller), "%s %s", v, m);
-			else if (ven)
-				snprintf(d->controller, sizeof(d->controller),
-					 "PCI device %04x:%04x", ven, dev);
-		}
+	if (!pci[0])
+		return;
+	const char *slash = strrchr(pci, '/');
+	copy(d->pci_slot, sizeof(d->pci_slot), slash ? slash + 1 : pci);
+	if (!strcmp(pci_last.path, pci)) {
+		copy(d->controller, sizeof(d->controller), pci_last.name);
 		return;
 	}
+	char buf[32];
+	unsigned ven = 0, dev = 0;
+	if (sysfs_readf(buf, sizeof(buf), "%s/vendor", pci) == 0)
+		ven = (unsigned)strtoul(buf, NULL, 16);
+	if (sysfs_readf(buf, sizeof(buf), "%s/device", pci) == 0)
+		dev = (unsigned)strtoul(buf, NULL, 16);
+	if (ven && pcidb_name(ven, dev, d->controller, sizeof(d->controller)) < 0)
+		snprintf(d->controller, sizeof(d->controller), "PCI device %04x:%04x", ven, dev);
+	copy(pci_last.path, sizeof(pci_last.path), pci);
+	copy(pci_last.name, sizeof(pci_last.name), d->controller);
+}
+
+/* udev's ID_MODEL_ENC keeps the real spaces as \x20 (ID_MODEL has '_');
+ * sysfs device/model is cut to 16 characters for ATA disks. */
+static void decode_enc(char *dst, size_t len, const char *src)
+{
+	size_t o = 0;
+	for (; src && *src && o + 1 < len; src++) {
+		unsigned v;
+		if (src[0] == '\\' && src[1] == 'x' && isxdigit((unsigned char)src[2]) &&
+		    isxdigit((unsigned char)src[3]) && sscanf(src + 2, "%2x", &v) == 1) {
+			dst[o++] = (char)v;
+			src += 3;
+		} else {
+			dst[o++] = *src;
+		}
+	}
+	dst[o] = '\0';
+	sysfs_trim(dst);
 }
 
 static void read_queue(struct blockdev *d)
@@ -269,9 +327,15 @@ static int probe_udev(struct udev_device *u, struct blockdev *d)
 	read_slaves(d);
 
 	if (d->kind == BLOCKDEV_PARTITION) {
-		struct udev_device *p = udev_device_get_parent_with_subsystem_devtype(u, "block", "disk");
-		if (p)
-			copy(d->parent, sizeof(d->parent), udev_device_get_sysname(p));
+		/* a partition's directory sits inside its disk's */
+		char up[sizeof(d->syspath)];
+		copy(up, sizeof(up), d->syspath);
+		char *slash = strrchr(up, '/');
+		if (slash) {
+			*slash = '\0';
+			slash = strrchr(up, '/');
+			copy(d->parent, sizeof(d->parent), slash ? slash + 1 : "");
+		}
 		d->partition = (int)attr_num(d, "partition");
 		return 0;
 	}
@@ -300,14 +364,17 @@ static int probe_udev(struct udev_device *u, struct blockdev *d)
 	static const char *const model_rel[] = { "device/model", NULL };
 	static const char *const serial_rel[] = { "device/serial", "serial", NULL };
 	static const char *const fw_rel[] = { "device/firmware_rev", "device/rev", NULL };
-	static const char *const wwn_rel[] = { "wwid", "device/wwid", NULL };
-	detect_transport(u, d);
-	detect_controller(u, d);
+	static const char *const nvme_wwn_rel[] = { "wwid", NULL };
+	static const char *const scsi_wwn_rel[] = { "device/wwid", NULL };
+	char pci[sizeof(d->syspath)];
+	detect_transport(u, d, scan_path(d->syspath, pci, sizeof(pci)));
+	detect_controller(d, pci);
 	/* device/ is the SCSI device, the NVMe controller, or (virtio, mmc) a
 	 * bus device whose vendor/model attributes are numeric IDs, not names. */
 	int named = strcmp(d->transport, "virtio") && strcmp(d->transport, "mmc");
-	/* sysfs model first: udev's ID_MODEL has its spaces replaced by '_' */
-	fill(u, d, NULL, named ? model_rel : NULL, d->model, sizeof(d->model));
+	decode_enc(d->model, sizeof(d->model), udev_device_get_property_value(u, "ID_MODEL_ENC"));
+	if (!d->model[0])
+		fill(u, d, NULL, named ? model_rel : NULL, d->model, sizeof(d->model));
 	if (!d->model[0])
 		fill(u, d, "ID_MODEL", NULL, d->model, sizeof(d->model));
 	if (!d->model[0] && !strcmp(d->transport, "mmc"))
@@ -317,7 +384,8 @@ static int probe_udev(struct udev_device *u, struct blockdev *d)
 	fill(u, d, "ID_REVISION", named ? fw_rel : NULL, d->firmware, sizeof(d->firmware));
 	if (!d->firmware[0] && !strcmp(d->transport, "mmc"))
 		attr(d, "device/fwrev", d->firmware, sizeof(d->firmware));
-	fill(u, d, "ID_WWN", wwn_rel, d->wwn, sizeof(d->wwn));
+	fill(u, d, "ID_WWN", !strcmp(d->transport, "nvme") ? nvme_wwn_rel :
+			     named ? scsi_wwn_rel : NULL, d->wwn, sizeof(d->wwn));
 	return 0;
 }
 
@@ -362,57 +430,43 @@ int blockdev_probe_devnum(dev_t devnum, struct blockdev *out)
 	return rc;
 }
 
-static int cmp_dev(const void *a, const void *b)
-{
-	const struct blockdev *x = a, *y = b;
-	return strcmp(x->name, y->name);
-}
-
+/* Enumeration lists /sys/class/block and resolves each link with one
+ * readlink, then asks libudev for that syspath: libudev's own enumerator
+ * walks every path component of every device and alone costs more than
+ * probing them all (measured: 280 ms of 460 ms for 1,000 disks). */
 int blockdev_list(struct blockdev **out, size_t *n)
 {
+	char **names;
+	size_t nn;
+	int rc = sysfs_list("/sys/class/block", &names, &nn);
+	if (rc < 0)
+		return rc;
 	struct udev *udev = udev_new();
-	if (!udev)
-		return -ENOMEM;
-	struct udev_enumerate *e = udev_enumerate_new(udev);
-	if (!e) {
-		udev_unref(udev);
+	struct blockdev *v = nn ? calloc(nn, sizeof(*v)) : NULL;
+	if (!udev || (nn && !v)) {
+		if (udev)
+			udev_unref(udev);
+		free(v);
+		sysfs_list_free(names, nn);
 		return -ENOMEM;
 	}
-	udev_enumerate_add_match_subsystem(e, "block");
-	int rc = udev_enumerate_scan_devices(e);
-	struct blockdev *v = NULL;
-	size_t cnt = 0, cap = 0;
-	struct udev_list_entry *ent;
-	for (ent = rc < 0 ? NULL : udev_enumerate_get_list_entry(e); ent;
-	     ent = udev_list_entry_get_next(ent)) {
-		struct udev_device *u = udev_device_new_from_syspath(udev, udev_list_entry_get_name(ent));
-		if (!u)
+	size_t cnt = 0;
+	for (size_t i = 0; i < nn; i++) {
+		char link[512], syspath[512];
+		snprintf(link, sizeof(link), "/sys/class/block/%s", names[i]);
+		if (sysfs_link(link, syspath, sizeof(syspath)) < 0)
 			continue;
-		if (cnt == cap) {
-			size_t nc = cap ? cap * 2 : 32;
-			struct blockdev *nv = realloc(v, nc * sizeof(*nv));
-			if (!nv) {
-				udev_device_unref(u);
-				rc = -ENOMEM;
-				break;
-			}
-			v = nv;
-			cap = nc;
-		}
+		struct udev_device *u = udev_device_new_from_syspath(udev, syspath);
+		if (!u)
+			continue;   /* vanished meanwhile */
 		if (probe_udev(u, &v[cnt]) == 0)
 			cnt++;
 		udev_device_unref(u);
 	}
-	udev_enumerate_unref(e);
 	udev_unref(udev);
-	if (rc < 0) {
-		free(v);
-		return rc;
-	}
-	if (cnt)
-		qsort(v, cnt, sizeof(*v), cmp_dev);
+	sysfs_list_free(names, nn);
 	*out = v;
-	*n = cnt;
+	*n = cnt;   /* names were sorted, so the devices are too */
 	return 0;
 }
 

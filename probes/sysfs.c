@@ -32,6 +32,11 @@ int sysfs_read_raw(const char *path, char *buf, size_t len, size_t *n)
 		if (r == 0)
 			break;
 		off += (size_t)r;
+		/* A sysfs or proc attribute comes whole in one read(2), and a
+		 * regular file returns less than asked only at its end: a short
+		 * read is the end (saves a syscall per attribute). */
+		if (off + 1 < len)
+			break;
 	}
 	if (rc == 0 && off + 1 == len) {
 		char extra;
@@ -114,7 +119,7 @@ int sysfs_read_u64(const char *path, uint64_t *out)
 
 int sysfs_write(const char *path, const char *value)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	size_t len = strlen(value);
@@ -269,5 +274,54 @@ int sysfs_list(const char *dir, char ***names, size_t *n)
 		qsort(v, cnt, sizeof(*v), cmp_str);
 	*names = v;
 	*n = cnt;
+	return 0;
+}
+
+int sysfs_link(const char *path, char *out, size_t len)
+{
+	char target[4096];
+	ssize_t n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return -errno;
+	target[n] = '\0';
+	char joined[8192];
+	if (target[0] == '/') {
+		snprintf(joined, sizeof(joined), "%s", target);
+	} else {
+		const char *slash = strrchr(path, '/');
+		int dl = slash ? (int)(slash - path) : 0;
+		snprintf(joined, sizeof(joined), "%.*s/%s", dl, path, target);
+	}
+	/* collapse the components into out */
+	size_t o = 0;
+	const char *p = joined;
+	while (*p) {
+		while (*p == '/')
+			p++;
+		const char *c = p;
+		while (*p && *p != '/')
+			p++;
+		size_t cl = (size_t)(p - c);
+		if (cl == 0 || (cl == 1 && c[0] == '.'))
+			continue;
+		if (cl == 2 && c[0] == '.' && c[1] == '.') {
+			while (o > 0 && out[o - 1] != '/')
+				o--;
+			if (o > 0)
+				o--;
+			continue;
+		}
+		if (o + 1 + cl + 1 > len)
+			return -ENAMETOOLONG;
+		out[o++] = '/';
+		memcpy(out + o, c, cl);
+		o += cl;
+	}
+	if (o == 0) {
+		if (len < 2)
+			return -ENAMETOOLONG;
+		out[o++] = '/';
+	}
+	out[o] = '\0';
 	return 0;
 }

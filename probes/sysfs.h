@@ -5,7 +5,9 @@
  *  - Strings read are NUL-terminated, with leading and trailing white space
  *    removed (models are space-padded); a value longer than the buffer is
  *    truncated and -EOVERFLOW is returned with the truncated text in place.
- *  - Writes go in one write(2) call, as the kernel expects for attributes,
+ *  - Writes go in one write(2) call, as the kernel expects for attributes
+ *    (opened O_TRUNC like a shell's "echo >", which sysfs ignores and which
+ *    umockdev testbeds, whose attributes are plain files, need),
  *    and report the kernel's errno (EINVAL for a refused value).
  *  - Paths are absolute; the *f variants format the path with printf rules.
  */
@@ -30,6 +32,10 @@ int sysfs_read_alloc(const char *path, char **buf, size_t *n);
  * malloc'ed strings; free with sysfs_list_free(). -errno if unreadable. */
 int sysfs_list(const char *dir, char ***names, size_t *n);
 void sysfs_list_free(char **names, size_t n);
+/* Resolve a symlink such as /sys/class/block/sda to the absolute path it
+ * points to ("/sys/devices/.../block/sda"), collapsing "." and "..", with
+ * one readlink(2) (no per-component walk).  0 or -errno. */
+int sysfs_link(const char *path, char *out, size_t len);
 /* Does the path exist (any type)? */
 int sysfs_exists(const char *path);
 /* Strip leading/trailing white space in place; returns s. */

@@ -281,9 +281,26 @@ static int trace_libs(struct action *a, const char *interp, const char *bin,
 	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
 	char *argv[] = { (char *)interp, (char *)bin, NULL };
-	char *envp[] = { (char *)"LD_TRACE_LOADED_OBJECTS=1", NULL };
+	/* the samples' environment (LD_LIBRARY_PATH and all) plus the switch */
+	size_t ne = 0;
+	while (environ[ne])
+		ne++;
+	char **envp = calloc(ne + 2, sizeof(*envp));
+	if (!envp) {
+		posix_spawn_file_actions_destroy(&fa);
+		close(p[0]);
+		close(p[1]);
+		return -ENOMEM;
+	}
+	size_t k = 0;
+	envp[k++] = (char *)"LD_TRACE_LOADED_OBJECTS=1";
+	for (size_t i = 0; i < ne; i++)
+		if (strncmp(environ[i], "LD_TRACE_", 9) != 0)
+			envp[k++] = environ[i];
+	envp[k] = NULL;
 	pid_t pid;
 	int rc = -posix_spawn(&pid, interp, &fa, NULL, argv, envp);
+	free(envp);
 	posix_spawn_file_actions_destroy(&fa);
 	close(p[1]);
 	if (rc) {
@@ -700,7 +717,9 @@ int action_sample_start(const struct action *a, enum action_evict evict, pid_t *
 		sigset_t none;
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
-		if (dup2(p[1], 3) < 0)
+		/* fd 3 is the result pipe; the program exec samples start
+		 * must not inherit it */
+		if (dup2(p[1], 3) < 0 || fcntl(3, F_SETFD, FD_CLOEXEC) < 0)
 			_exit(1);
 		close_range(4, ~0u, 0);
 		sample_main(a, evict, 3);

@@ -329,8 +329,8 @@ int cmd_set_main(int argc, char **argv)
 	}
 	if (rc)
 		goto out;
-	/* A dead session's journal first, so its originals are not lost. */
-	journal_recover_stale(stderr);
+	/* (main() already restored dead sessions' journals, so their
+	 * originals are not lost under this one.) */
 	char what[256];
 	command_line(argc, argv, what, sizeof(what));
 	int jrc = journal_open(JOURNAL_SET, what, &j);

@@ -244,6 +244,10 @@ int journal_parse(const char *text, struct journal_file *out, int *line)
 	while (*p) {
 		size_t n = strcspn(p, "\n");
 		ln++;
+		/* A last line without its newline is a write torn by a crash:
+		 * its change was never made (entries are fsync'ed first). */
+		if (p[n] != '\n' && magic && strncmp(p, "orig ", 5) == 0)
+			break;
 		if (n >= sizeof(buf))
 			goto bad;
 		memcpy(buf, p, n);
@@ -560,6 +564,13 @@ int journal_set(struct journal *j, const char *dev, const struct tunable_key *ke
 	int rc = journal_lock(j, target, holder);
 	if (rc < 0)
 		return rc;
+	/* The caller checked; check again as things are now (another tool may
+	 * have switched the scheduler meanwhile): nothing unchecked is written. */
+	char canon[TUNABLE_VALUE_LEN];
+	rc = tunable_check(dev, key, value, NULL, canon, sizeof(canon), NULL, 0);
+	if (rc < 0)
+		return rc;
+	value = canon;
 	char active[TUNABLE_SCHED_LEN] = "", offered[256];
 	if (!tunable_is_sysctl(key) &&
 	    tunable_schedulers(dev, active, sizeof(active), offered, sizeof(offered)) < 0)
@@ -950,7 +961,8 @@ static int list_journals(const char *dir, struct found **out, size_t *n)
 		*n = 0;
 		return rc;
 	}
-	qsort(*out, *n, sizeof(**out), cmp_found);
+	if (*n > 1)
+		qsort(*out, *n, sizeof(**out), cmp_found);
 	return 0;
 }
 
@@ -1101,6 +1113,8 @@ int journal_recover_stale(FILE *report_to)
 	struct stale_ctx c = { .out = report_to };
 	const char *env = getenv("BRISK_RUNTIME_DIR");
 	if (geteuid() != 0 && !(env && *env)) {
+		if (!report_to)
+			return 0;
 		c.hint = 1;
 		handle_dir(SYSTEM_DIR, MODE_HINT, 1, stale_report, &c);
 		return 0;

@@ -128,11 +128,12 @@ const struct journal_file *journal_contents(const struct journal *j);
  * the pid of the brisk that holds it. */
 int journal_lock(struct journal *j, const char *dev, pid_t *holder);
 
-/* Change KEY on DEV to VALUE (checked and canonical: tunable_check), with
- * the original journaled first: locks DEV (-EBUSY, *holder), records what
- * this change will disturb (see the header comment), then tunable_apply().
- * The kernel's -errno when it refuses; -EINVAL when an original cannot be
- * recorded (empty or odd value): then nothing was written. */
+/* Change KEY on DEV to VALUE, with the original journaled first: locks DEV
+ * (-EBUSY, *holder), checks VALUE again with tunable_check() as the device
+ * is now (its -errno, nothing written: check first yourself for the
+ * message), records what this change will disturb (see the header
+ * comment), then tunable_apply().  The kernel's -errno when it refuses;
+ * -EINVAL also when an original cannot be recorded (empty or odd value). */
 int journal_set(struct journal *j, const char *dev, const struct tunable_key *key,
 		const char *value, struct tunable_result *res, pid_t *holder);
 

@@ -14,6 +14,7 @@
 #include "cmd_set.h"
 #include "cmd_export.h"
 #include "cmd_profile.h"
+#include "journal.h"
 
 struct subcommand {
 	const char *name;
@@ -74,8 +75,21 @@ static void usage(FILE *f)
 		"See brisk(1).\n", default_sub() ? default_sub()->name : "nothing");
 }
 
+static int wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return 1;
+	return 0;
+}
+
+/* Every start first puts back what a killed run or dashboard left changed
+ * (its restore journal), and says so; `restore` handles journals itself
+ * (and its --dry-run must change nothing). */
 static int run_sub(const struct subcommand *s, int argc, char **argv)
 {
+	if (!wants_help(argc, argv) && strcmp(s->name, "restore"))
+		journal_recover_stale(stderr);
 	return s->main(argc, argv);
 }
 

@@ -49,6 +49,11 @@ int report_group(const struct session *s, enum action_kind a, uint32_t epoch,
 
 /* ---- text ---- */
 
+static const char *load_state(const struct load *l)
+{
+	return l->end == LOAD_RUNNING && !l->pid && !l->t_start ? "not started" : load_end_name(l->end);
+}
+
 static void num(FILE *f, int w, int prec, double v)
 {
 	if (isnan(v))
@@ -65,6 +70,36 @@ static double tick_load_mibps(const struct load *l, size_t i)
 	if (b->t_ns <= a->t_ns || b->bytes < a->bytes)
 		return NAN;
 	return (double)(b->bytes - a->bytes) / MiB / ((double)(b->t_ns - a->t_ns) / 1e9);
+}
+
+/* A load's MiB/s and worst call within [from, to) (session-relative ns),
+ * from its timeline. */
+static void load_window(const struct session *s, const struct load *l, uint64_t from,
+			uint64_t to, double *mibps, double *worst_ms)
+{
+	uint64_t b0 = 0, b1 = 0, t0 = 0, t1 = 0, worst = 0;
+	int have = 0;
+	for (size_t k = 0; k < l->n_timeline; k++) {
+		uint64_t t = l->timeline[k].t_ns - s->t0;
+		if (t < from || t >= to)
+			continue;
+		if (!have) {
+			b0 = l->timeline[k].bytes;
+			t0 = t;
+			have = 1;
+		} else if (l->timeline[k].worst_ns > worst) {
+			worst = l->timeline[k].worst_ns;
+		}
+		b1 = l->timeline[k].bytes;
+		t1 = t;
+	}
+	*mibps = t1 > t0 && b1 >= b0 ? (double)(b1 - b0) / MiB / ((double)(t1 - t0) / 1e9) : NAN;
+	*worst_ms = t1 > t0 ? (double)worst / 1e6 : NAN;
+}
+
+static uint64_t epoch_end(const struct session *s, size_t e)
+{
+	return e + 1 < s->n_epochs ? s->epochs[e + 1].t_ns : UINT64_MAX;
 }
 
 static void text_actions(FILE *f, const struct session *s)
@@ -124,7 +159,7 @@ static void text_loads(FILE *f, const struct session *s)
 		num(f, 9, 1, hi);
 		num(f, 11, 2, l->t_start ? (double)l->worst_ns / 1e6 : NAN);
 		num(f, 10, 1, (double)l->bytes / MiB);
-		fprintf(f, "  %s", load_end_name(l->end));
+		fprintf(f, "  %s", load_state(l));
 		if (l->end == LOAD_END_ERROR && l->err)
 			fprintf(f, " (%s)", strerror(l->err));
 		fputc('\n', f);
@@ -139,6 +174,21 @@ static void text_loads(FILE *f, const struct session *s)
 		for (size_t k = 1; k < l->n_timeline; k += step)
 			fprintf(f, " %.0f", tick_load_mibps(l, k));
 		fprintf(f, step > 1 ? " (every %zuth)\n" : "\n", step);
+	}
+	if (s->n_epochs < 2)
+		return;
+	for (size_t i = 0; i < s->n_loads; i++) {
+		const struct load *l = &s->loads[i];
+		fprintf(f, "  %s#%u by epoch (MiB/s, worst-ms):", load_kind_name(l->spec.kind), l->index);
+		for (size_t e = 0; e < s->n_epochs; e++) {
+			double r, w;
+			load_window(s, l, s->epochs[e].t_ns, epoch_end(s, e), &r, &w);
+			fprintf(f, " %zu:", e);
+			num(f, 0, 1, r);
+			fputc(',', f);
+			num(f, 0, 1, w);
+		}
+		fputc('\n', f);
 	}
 }
 
@@ -242,8 +292,14 @@ void report_text(FILE *f, const struct session *s)
 		fprintf(f, "%s%s", i ? ", " : "load: ", spec);
 	}
 	fprintf(f, "%sactions:", c->n_loads ? "\n" : "load: none\n");
-	for (unsigned i = 0; i < s->n_actions; i++)
-		fprintf(f, " %s", action_kind_name(s->actions[i].kind));
+	for (unsigned i = 0; i < s->n_actions; i++) {
+		const struct action *a = &s->actions[i];
+		fprintf(f, " %s", action_kind_name(a->kind));
+		for (size_t k = 0; a->kind == ACTION_EXEC && a->argv && a->argv[k]; k++)
+			fprintf(f, "%s%s", k ? " " : "(", a->argv[k]);
+		if (a->kind == ACTION_EXEC && a->argv)
+			fputc(')', f);
+	}
 	fprintf(f, "; eviction: %s; interval %.0fms +-%u%%; watchdog %.0fs\n",
 		c->evict == ACTION_EVICT_DROP_CACHES ? "drop_caches" : "fadvise",
 		(double)c->interval_ns / 1e6, c->jitter_pct, (double)c->timeout_ns / 1e9);
@@ -322,7 +378,7 @@ static struct json_object *json_loads(const struct session *s)
 		add(o, "mib_s", jd(load_mibps(l)));
 		add(o, "worst_call_ms", l->t_start ? jd((double)l->worst_ns / 1e6) : NULL);
 		add(o, "worst_call_t_s", l->worst_at_ns ? jd((double)(l->worst_at_ns - s->t0) / 1e9) : NULL);
-		add(o, "end", json_object_new_string(load_end_name(l->end)));
+		add(o, "end", json_object_new_string(load_state(l)));
 		add(o, "error", l->err && l->end != LOAD_END_DIED ?
 		    json_object_new_string(strerror(l->err)) : NULL);
 		struct json_object *tl = json_object_new_array();
@@ -335,6 +391,17 @@ static struct json_object *json_loads(const struct session *s)
 			json_object_array_add(tl, p);
 		}
 		add(o, "timeline", tl);
+		struct json_object *by = json_object_new_array();
+		for (size_t e = 0; e < s->n_epochs; e++) {
+			double r, w;
+			load_window(s, l, s->epochs[e].t_ns, epoch_end(s, e), &r, &w);
+			struct json_object *x = json_object_new_object();
+			add(x, "epoch", json_object_new_int64((int64_t)e));
+			add(x, "mib_s", jd(r));
+			add(x, "worst_call_ms", jd(w));
+			json_object_array_add(by, x);
+		}
+		add(o, "by_epoch", by);
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -401,6 +468,24 @@ static struct json_object *json_session(const struct session *s)
 		json_object_array_add(loads, json_object_new_string(spec));
 	}
 	add(cfg, "loads", loads);
+	struct json_object *acts_cfg = json_object_new_array();
+	for (unsigned i = 0; i < s->n_actions; i++)
+		json_object_array_add(acts_cfg, json_object_new_string(action_kind_name(s->actions[i].kind)));
+	add(cfg, "actions", acts_cfg);
+	for (unsigned i = 0; i < s->n_actions; i++) {
+		const struct action *a = &s->actions[i];
+		if (a->kind != ACTION_EXEC || !a->argv)
+			continue;
+		struct json_object *argv = json_object_new_array();
+		for (size_t k = 0; a->argv[k]; k++)
+			json_object_array_add(argv, json_object_new_string(a->argv[k]));
+		add(cfg, "exec", argv);
+		struct json_object *files = json_object_new_array();
+		for (size_t k = 0; k < a->n_files; k++)
+			json_object_array_add(files, json_object_new_string(a->files[k]));
+		add(cfg, "exec_files", files);
+	}
+	add(cfg, "ls_files", json_object_new_int64(c->action.ls_files));
 	add(cfg, "eviction", json_object_new_string(c->evict == ACTION_EVICT_DROP_CACHES ?
 						     "drop_caches" : "fadvise"));
 	add(cfg, "idle_samples", json_object_new_int64(c->idle_samples));

@@ -53,7 +53,10 @@ struct session_run {
 	pid_t pid;                /* sample in flight, 0 if none */
 	int fd;
 	unsigned action;
+	uint64_t started;         /* absolute, when it was forked */
 	uint64_t deadline;        /* watchdog, absolute */
+	unsigned counts[ACTION_KIND_COUNT];   /* samples in this phase (and
+					       * loaded epoch), by action slot */
 	struct action_result res;
 	int have_first;
 	uint32_t epoch;
@@ -147,10 +150,47 @@ int session_new_epoch(struct session *s, const char *label)
 		return -ENOMEM;
 	s->epochs = e;
 	e = &s->epochs[s->n_epochs++];
+	if (s->run && s->phase == SESSION_LOADED)   /* each loaded epoch gets its samples */
+		memset(s->run->counts, 0, sizeof(s->run->counts));
 	snprintf(e->label, sizeof(e->label), "%s", label ? label : "");
 	e->t_ns = s->t0 ? now_ns() - s->t0 : 0;
 	e->load_on = !s->loads_paused && s->loads && loads_running(s) > 0;
 	return 0;
+}
+
+static void dev_add(struct session *s, const char *name, size_t *dropped)
+{
+	for (size_t i = 0; i < s->n_devs; i++)
+		if (strcmp(s->devs[i].name, name) == 0)
+			return;
+	if (s->n_devs == SESSION_MAX_DEVS) {
+		(*dropped)++;
+		return;
+	}
+	snprintf(s->devs[s->n_devs++].name, sizeof(s->devs[0].name), "%s", name);
+}
+
+/* The leaves of a stack, then those of any loop device's backing file
+ * (a loop device's I/O ends up on the disk under its file). */
+static void dev_collect(struct session *s, const struct stack *st, size_t *dropped, int depth)
+{
+	const struct blockdev *leaves[SESSION_MAX_DEVS];
+	size_t n = stack_leaves(st, leaves, SESSION_MAX_DEVS);
+	*dropped += n > SESSION_MAX_DEVS ? n - SESSION_MAX_DEVS : 0;
+	for (size_t i = 0; i < n && i < SESSION_MAX_DEVS; i++)
+		dev_add(s, leaves[i]->name, dropped);
+	/* walk the tree for backing stacks, a few levels at most */
+	const struct stack_node *todo[64];
+	size_t nt = 0;
+	if (st->root)
+		todo[nt++] = st->root;
+	while (nt && depth < 4) {
+		const struct stack_node *node = todo[--nt];
+		if (node->backing && node->backing->root)
+			dev_collect(s, node->backing, dropped, depth + 1);
+		for (size_t i = 0; i < node->n_children && nt < 64; i++)
+			todo[nt++] = node->children[i];
+	}
 }
 
 static void devices_init(struct session *s)
@@ -160,16 +200,11 @@ static void devices_init(struct session *s)
 	if (st)
 		snprintf(s->fstype, sizeof(s->fstype), "%s", st->mount.fstype);
 	if (rc == 0) {
-		const struct blockdev *leaves[SESSION_MAX_DEVS];
-		size_t n = stack_leaves(st, leaves, SESSION_MAX_DEVS);
-		if (n > SESSION_MAX_DEVS) {
-			session_msg(s, "%zu devices behind %s: sampling the first %d", n,
-				    s->cfg.dir, SESSION_MAX_DEVS);
-			n = SESSION_MAX_DEVS;
-		}
-		for (size_t i = 0; i < n; i++)
-			snprintf(s->devs[s->n_devs++].name, sizeof(s->devs[0].name), "%s",
-				 leaves[i]->name);
+		size_t dropped = 0;
+		dev_collect(s, st, &dropped, 0);
+		if (dropped)
+			session_msg(s, "more than %d devices behind %s: sampling the first %d",
+				    SESSION_MAX_DEVS, s->cfg.dir, SESSION_MAX_DEVS);
 	} else {
 		session_msg(s, "no block device found behind %s (%s): no device statistics",
 			    s->cfg.dir, rc == -ENODEV ? "not a block-device file system"
@@ -281,18 +316,6 @@ static void run_exit_hooks(struct session *s)
 
 /* ---- samples ---- */
 
-static unsigned group_count(const struct session *s, unsigned action, uint32_t epoch,
-			    enum session_phase phase)
-{
-	unsigned n = 0;
-	for (size_t i = 0; i < s->n_samples; i++) {
-		const struct session_sample *x = &s->samples[i];
-		n += x->action == action && x->phase == phase && (x->epoch == epoch ||
-								  epoch == UINT32_MAX);
-	}
-	return n;
-}
-
 size_t session_durations(const struct session *s, enum action_kind a, uint32_t epoch,
 			 enum session_phase phase, double *out, size_t max)
 {
@@ -329,17 +352,16 @@ static uint64_t jittered(struct session *s)
 	return base - span + stats_rand_range(&s->rng, 0, 2 * span);
 }
 
-/* The action with the fewest samples in this phase and epoch; ties go
- * round-robin.  -1 when every action has `want`. */
+/* The action with the fewest samples in this phase (and epoch, when
+ * loaded); ties go round-robin.  -1 when every action has `want`. */
 static int next_action(struct session *s, unsigned want)
 {
 	struct session_run *r = s->run;
-	uint32_t ep = (uint32_t)(s->n_epochs - 1);
 	int best = -1;
 	unsigned best_n = want;
 	for (unsigned i = 0; i < s->n_actions; i++) {
 		unsigned idx = (r->rr + i) % s->n_actions;
-		unsigned c = group_count(s, s->actions[idx].kind, ep, s->phase);
+		unsigned c = r->counts[idx];
 		if (c < best_n) {
 			best_n = c;
 			best = (int)idx;
@@ -371,6 +393,7 @@ static void sample_start(struct session *s, unsigned idx, uint64_t now)
 	}
 	fcntl(r->fd, F_SETFL, O_NONBLOCK);
 	r->action = idx;
+	r->started = now;
 	r->deadline = now + s->cfg.timeout_ns;
 	r->epoch = (uint32_t)(s->n_epochs - 1);
 	r->phase = (uint8_t)s->phase;
@@ -389,15 +412,16 @@ static void sample_record(struct session *s, int timeout, int err)
 		.err = err,
 	};
 	uint64_t now = now_ns();
-	if (timeout) {
-		x.t_ns = (r->have_first ? r->res.t_start_ns : r->deadline - s->cfg.timeout_ns) - s->t0;
+	x.t_ns = (r->have_first ? r->res.t_start_ns : r->started) - s->t0;
+	if (timeout)
 		x.dur_ns = s->cfg.timeout_ns;
-	} else {
-		x.t_ns = r->res.t_start_ns - s->t0;
+	else if (r->have_first && r->res.dur_ns != UINT64_MAX)
 		x.dur_ns = r->res.dur_ns;
-	}
 	if (add_sample(s, &x) < 0)
 		session_msg(s, "out of memory: a sample was lost");
+	/* only the sample's own phase and epoch count towards their target */
+	if (r->phase == s->phase && (s->phase != SESSION_LOADED || r->epoch == s->n_epochs - 1))
+		r->counts[r->action]++;
 	if (err >= 1000)
 		session_msg(s, "%s: the program exited with status %d",
 			    action_kind_name(s->actions[r->action].kind), err - 1000);
@@ -417,7 +441,6 @@ static void sample_input(struct session *s)
 		if (rc == -EAGAIN)
 			return;
 		if (rc <= 0) {     /* EOF without a final record: it died */
-			r->have_first = 0;
 			sample_record(s, 0, rc < 0 ? -rc : ECHILD);
 			return;
 		}
@@ -632,6 +655,7 @@ static void enter(struct session *s, enum session_phase p, uint64_t now)
 	s->phase = p;
 	s->run->phase_start = now;
 	s->run->next_due = now;
+	memset(s->run->counts, 0, sizeof(s->run->counts));
 	if (p == SESSION_IDLE)
 		s->t_idle_start = now - s->t0;
 	if (p == SESSION_LOADED)

@@ -34,6 +34,9 @@
  *  - session_on_exit() hooks run exactly once, newest first, after the
  *    loads stopped and before files are removed, on every path out of
  *    session_run() — or from session_free() if the session never ran.
+ *  - While session_run() runs, SIGINT, SIGTERM, SIGHUP and SIGCHLD are
+ *    blocked and read from the signalfd, and every child of the process is
+ *    reaped by the loop: a front end must not fork children of its own.
  *  - The struct is readable by front ends (report, dashboard); change it
  *    only through these functions.
  */

@@ -300,7 +300,8 @@ int tunable_check_value(const struct tunable_key *key, const char *sched,
 	}
 	int64_t v;
 	int rc = parse_int(value, r->min, r->max, &v);
-	if (rc == -EINVAL || (rc == 0 && (value[0] == ' ' || value[0] == '\t'))) {
+	if (rc == -EINVAL || !value ||
+	    !(value[0] == '-' || value[0] == '+' || (value[0] >= '0' && value[0] <= '9'))) {
 		say(why, whylen, "%s=%.64s: not a decimal integer", key->name, value);
 		return -EINVAL;
 	}

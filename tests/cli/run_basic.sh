@@ -14,7 +14,7 @@ before=$(cd "$d" && find . -mindepth 1 -printf '%p %s %T@\n' | sort)
 for bad in "--load seq-frobnicate" "--load seq-write:count=0" "--actions dance" \
            "--samples x" "--interval 5parsecs" "--jitter 101" "--timeout 0" \
            "--floor 150%" "--no-load --load seq-write" "$d/keep-me" "$d/missing" \
-           "--bogus"; do
+           "--json - --csv -" "$d $d" "--tick 1ms" "--bogus"; do
   # shellcheck disable=SC2086
   err=$($BRISK run $bad -q 2>&1 >/dev/null); rc=$?
   t_eq "bad-input-exit-2 ($bad)" "$rc" 2
@@ -79,4 +79,14 @@ if is_root; then
 else
   t_skip drop-caches-ls-cold "needs root"
   t_skip drop-caches-ssh-cold "needs root"
+fi
+
+# progress on stderr only when it is a terminal
+if command -v script >/dev/null; then
+  tty_out=$(script -qec "$BRISK run '$d' --no-load -a save -i 3 --interval 700ms --tick 200ms" /dev/null 2>&1)
+  t_match progress-on-tty "$tty_out" 'idle +samples [0-9]+/3  ETA [0-9]+s'
+  plain=$($BRISK run "$d" --no-load -a save -i 2 --interval 300ms --tick 100ms 2>&1 >/dev/null)
+  t_eq no-progress-when-not-a-tty "$plain" ""
+else
+  t_skip progress-on-tty "no script(1) to provide a terminal"
 fi

@@ -27,7 +27,7 @@ t_eq default-floor-refused-exit-1 "$rc" 1
 t_match default-floor-message "$err" 'free-space floor'
 t_eq default-floor-nothing-left "$(ls -A "$mnt" | grep -v lost+found)" keep-me
 
-args=(-q -a exec,save -i 1 -n 3 --interval 50ms --warmup 300ms -d 15s)
+args=(-q -a exec,save -i 1 -n 3 --interval 50ms --warmup 300ms -d 15s --tick 200ms)
 # 1: floor of 16 MiB: the writer stops above it
 out=$($BRISK run "$mnt" "${args[@]}" --floor 16m --load seq-write:bs=256k --json -); rc=$?
 t_eq floor-exit-0 "$rc" 0
@@ -37,6 +37,10 @@ t_check floor-respected jq -e --argjson a "$avail0" '.loads[0].bytes <= $a - 16*
 t_check floor-note jq -e '[.notes[]|select(test("floor"))]|length == 1' <<<"$out"
 t_eq floor-loaded-samples "$(jq '[.samples[]|select(.phase=="loaded")]|length' <<<"$out")" 6
 t_eq floor-nothing-left "$(ls -A "$mnt" | grep -v lost+found)" keep-me
+# the loop device is sampled, and the disk under its backing file too
+under=$($BRISK devices "$d" --json | jq -r '.leaves[0]')
+t_eq devices-loop-and-backing "$(jq -c .devices <<<"$out")" "[\"${loopdev#/dev/}\",\"$under\"]"
+t_check system-samples-per-device jq -e '.system[0].devices|length == 2' <<<"$out"
 
 # 2: no floor (--floor 0): the writer fills the disk and ends on ENOSPC;
 # the run goes on and reports

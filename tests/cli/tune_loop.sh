@@ -77,3 +77,17 @@ t_eq "restore after persist" "$("$BRISK" restore 2>&1)" "nothing to restore"
 t_eq "persisted value stays" "$(sysfs_q $DEV read_ahead_kb)" 400
 "$BRISK" set --persist $DEV read_ahead_kb=$ra >/dev/null 2>&1
 t_eq "back by hand" "$(snapshot $DEV)" "$orig"
+
+# the kernel refuses a value brisk cannot know is too big (nr_requests above
+# the tag depth with scheduler none): the error and errno are shown, what
+# this command already changed is rolled back, nothing stays journaled
+if [ "$(active_sched $DEV)" = none ] && [ "$(sysfs_q $DEV nr_requests)" -lt 2048 ]; then
+  out=$("$BRISK" set $DEV read_ahead_kb=1024 nr_requests=2048 2>&1); rc=$?
+  t_eq "kernel refusal: exit 1" "$rc" 1
+  t_match "kernel refusal: errno and value" "$out" "$DEV: the kernel refused nr_requests=2048: Invalid argument \(errno 22\)"
+  t_match "kernel refusal: rolled back" "$out" "restored $DEV read_ahead_kb="
+  t_eq "kernel refusal: nothing changed" "$(snapshot $DEV)" "$orig"
+  t_eq "kernel refusal: no journal" "$(journals)" 0
+else
+  t_skip "kernel refusal" "needs scheduler none with a tag depth under 2048"
+fi

@@ -5,14 +5,16 @@ HOLD=$PWD/build/tests/helpers/tune_hold
 export BRISK_RUNTIME_DIR
 BRISK_RUNTIME_DIR=$(t_tmpdir)/rt
 mkdir -p "$BRISK_RUNTIME_DIR"
-_TUNE_LOOPS=""
-_TUNE_PIDS=""
+# loops and pids go to files: tune_loop_attach runs in $(...) subshells
+_TUNE_LOOPS=$BRISK_RUNTIME_DIR/../loops
+_TUNE_PIDS=$BRISK_RUNTIME_DIR/../pids
+: >"$_TUNE_LOOPS"; : >"$_TUNE_PIDS"
 # At exit: kill helpers we started, put vm.* back, detach our loops.
 _tune_cleanup() {
   local p l
-  for p in $_TUNE_PIDS; do kill -9 "$p" 2>/dev/null; done
+  for p in $(cat "$_TUNE_PIDS"); do kill -9 "$p" 2>/dev/null; done
   [ -n "${_TUNE_VM_SAVED:-}" ] && vm_restore_saved
-  for l in $_TUNE_LOOPS; do losetup -d "$l" 2>/dev/null; done
+  for l in $(cat "$_TUNE_LOOPS"); do losetup -d "$l" 2>/dev/null; done
   return 0
 }
 T_CLEANUP_EXTRA=_tune_cleanup
@@ -24,9 +26,11 @@ tune_loop_attach() {
   img=$d/disk.img
   truncate -s 16M "$img" || return 1
   dev=$(losetup -f --show "$img") || return 1
-  _TUNE_LOOPS="$_TUNE_LOOPS $dev"
+  echo "$dev" >>"$_TUNE_LOOPS"
   echo "${dev#/dev/}"
 }
+# track_pid PID: killed at exit if still there
+track_pid() { echo "$1" >>"$_TUNE_PIDS"; }
 snapshot() { "$BRISK" get "$1" 2>&1; }
 journals() { ls "$BRISK_RUNTIME_DIR" 2>/dev/null | grep -c '^session-.*\.journal$'; }
 sysfs_q() { cat "/sys/block/$1/queue/$2" 2>/dev/null; }

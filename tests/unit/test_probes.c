@@ -42,6 +42,30 @@ static void test_trim(void **state)
 	assert_string_equal(sysfs_trim(e), "");
 }
 
+static void test_sysfs_link(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/brisk-unit-link-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char l1[128], l2[128], out[256], want[256];
+	snprintf(l1, sizeof(l1), "%s/rel", dir);
+	snprintf(l2, sizeof(l2), "%s/abs", dir);
+	assert_int_equal(symlink("../../devices/./pci0000:00/x/../block/sda", l1), 0);
+	assert_int_equal(symlink("/sys/devices/vda", l2), 0);
+	assert_int_equal(sysfs_link(l1, out, sizeof(out)), 0);
+	/* dir is /tmp/brisk-unit-link-XXXXXX: two levels up is "/" */
+	snprintf(want, sizeof(want), "/devices/pci0000:00/block/sda");
+	assert_string_equal(out, want);
+	assert_int_equal(sysfs_link(l2, out, sizeof(out)), 0);
+	assert_string_equal(out, "/sys/devices/vda");
+	char tiny[8];
+	assert_int_equal(sysfs_link(l2, tiny, sizeof(tiny)), -ENAMETOOLONG);
+	assert_int_equal(sysfs_link(dir, out, sizeof(out)), -EINVAL);   /* not a link */
+	unlink(l1);
+	unlink(l2);
+	rmdir(dir);
+}
+
 static char *write_tmp(const char *text)
 {
 	static char path[64];
@@ -189,6 +213,7 @@ int main(void)
 		cmocka_unit_test(test_parse_choice),
 		cmocka_unit_test(test_trim),
 		cmocka_unit_test(test_sysfs_read),
+		cmocka_unit_test(test_sysfs_link),
 		cmocka_unit_test(test_parse_size),
 		cmocka_unit_test(test_parse_duration),
 		cmocka_unit_test(test_advisory),

@@ -166,6 +166,8 @@ static void test_value_ranges(void **state)
 	assert_int_equal(check("nr_requests", NULL, "", c), -EINVAL);
 	assert_int_equal(check("nr_requests", NULL, " 5", c), -EINVAL);
 	assert_int_equal(check("nr_requests", NULL, "0x10", c), -EINVAL);
+	assert_int_equal(check("nr_requests", NULL, "\n5", c), -EINVAL);
+	assert_int_equal(check("nr_requests", NULL, "5 ", c), -EINVAL);
 	/* scheduler names */
 	assert_int_equal(check("scheduler", NULL, "bfq", c), 0);
 	assert_int_equal(check("scheduler", NULL, "mq-deadline", c), 0);
@@ -301,6 +303,12 @@ static void test_journal_parse_refuses(void **state)
 	assert_int_equal(journal_parse("brisk-journal 1\nkind set\n", &f, &line), -EINVAL);
 	assert_int_equal(journal_parse("brisk-journal 1\nkind bogus\npid 1\n", &f, &line), -EINVAL);
 	assert_int_equal(journal_parse("# c\n\nbrisk-journal 1\nkind run\npid 1\n", &f, &line), 0);
+	journal_file_free(&f);
+	/* a torn last entry (crash while appending) is ignored, the rest kept */
+	assert_int_equal(journal_parse("brisk-journal 1\nkind run\npid 1\n"
+				       "orig sda - scheduler - - bfq\norig sda - nr_req", &f, &line), 0);
+	assert_int_equal(f.n, 1);
+	assert_string_equal(f.e[0].value, "bfq");
 	journal_file_free(&f);
 }
 

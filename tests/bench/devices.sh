@@ -1,0 +1,78 @@
+#!/bin/bash
+# Benchmark: "brisk devices --all --json" over umockdev testbeds of 10, 100
+# and 1,000 SATA disks (tests/bench/gen-testbed.sh).  Target: 1,000 devices
+# in under 200 ms, time and memory growing linearly with the device count.
+#
+# The timing runs inside umockdev-run, so the figures are brisk's own process
+# (bench_timeit fork/execs it and reads wait4()'s rusage), including the cost
+# of umockdev's LD_PRELOAD path redirection on every sysfs access: the real
+# machine is faster, not slower.  Loading the 1,000-disk testbed into
+# umockdev takes about 20 s of its own; that is not measured.
+#
+#   make bench BENCH=devices            (or: bash tests/bench/devices.sh)
+#   BENCH_SIZES="10 100" BENCH_RUNS=9 bash tests/bench/devices.sh
+# Prints one row per size and a verdict; exits 1 when a run fails or its
+# output is wrong, 0 otherwise (missing tools: a SKIP line, exit 0).
+cd "$(dirname "$0")/../.." || exit 1
+BRISK=${BRISK:-./brisk}
+TIMEIT=build/tests/helpers/bench_timeit
+SIZES=${BENCH_SIZES:-10 100 1000}
+RUNS=${BENCH_RUNS:-5}
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+
+for tool in umockdev-run jq; do
+	command -v $tool >/dev/null 2>&1 || { echo "SKIP devices bench: $tool is not installed"; exit 0; }
+done
+[ -x "$BRISK" ] || { echo "devices bench: $BRISK is not built (run make)"; exit 1; }
+[ -x "$TIMEIT" ] || { echo "devices bench: $TIMEIT is not built (run make tests)"; exit 1; }
+
+rc=0
+declare -A MS CPU RSS
+printf '%-8s %10s %10s %10s %10s %12s %12s\n' devices median_ms min_ms max_ms cpu_ms maxrss_kib us_per_dev
+for n in $SIZES; do
+	dir=build/bench/testbed-$n
+	tests/bench/gen-testbed.sh "$n" "$dir" || { rc=1; continue; }
+	args=()
+	for f in "$dir"/*.umockdev; do args+=(-d "$f"); done
+	out=build/bench/devices-$n.json
+	line=$(umockdev-run "${args[@]}" -- "$TIMEIT" -r "$RUNS" -o "$out" -- "$BRISK" devices --all --json) || {
+		echo "devices bench: $n devices: brisk failed (see above)"; rc=1; continue; }
+	# The output must describe every disk, and every tenth disk is an
+	# ST31000340AS with firmware SD15, which has a firmware advisory.
+	got=$(jq '[.devices | length, ([.[] | select(.advisory != null)] | length)] | map(tostring) | join(" ")' -r "$out" 2>&1)
+	want="$n $(( (n + 9) / 10 ))"
+	if [ "$got" != "$want" ]; then
+		echo "devices bench: $n devices: output has '$got' devices/advisories, want '$want' ($out)"
+		rc=1; continue
+	fi
+	med=$(sed -n 's/.*wall_ms_median=\([0-9.]*\).*/\1/p' <<<"$line")
+	min=$(sed -n 's/.*wall_ms_min=\([0-9.]*\).*/\1/p' <<<"$line")
+	max=$(sed -n 's/.*wall_ms_max=\([0-9.]*\).*/\1/p' <<<"$line")
+	cpu=$(sed -n 's/.*cpu_ms_median=\([0-9.]*\).*/\1/p' <<<"$line")
+	rss=$(sed -n 's/.*maxrss_kib=\([0-9]*\).*/\1/p' <<<"$line")
+	MS[$n]=$med; CPU[$n]=$cpu; RSS[$n]=$rss
+	printf '%-8s %10s %10s %10s %10s %12s %12.0f\n' "$n" "$med" "$min" "$max" "$cpu" "$rss" \
+		"$(awk -v m="$med" -v n="$n" 'BEGIN { print m * 1000 / n }')"
+done
+
+if [ -n "${MS[1000]:-}" ]; then
+	if awk -v m="${MS[1000]}" 'BEGIN { exit !(m < 200) }'; then
+		echo "target: 1000 devices in ${MS[1000]} ms (< 200 ms): met"
+	else
+		echo "target: 1000 devices in ${MS[1000]} ms (< 200 ms): NOT met"
+	fi
+fi
+if [ -n "${MS[10]:-}" ] && [ -n "${MS[100]:-}" ] && [ -n "${MS[1000]:-}" ]; then
+	# Linear growth: the cost per extra device from 100 to 1,000 is about
+	# the cost per extra device from 10 to 100 (ratio near 1; superlinear >> 1).
+	# Judged on CPU time, which other load on the machine disturbs less.
+	awk -v a="${CPU[10]}" -v b="${CPU[100]}" -v c="${CPU[1000]}" \
+	    -v ra="${RSS[10]}" -v rb="${RSS[100]}" -v rc="${RSS[1000]}" 'BEGIN {
+		t1 = (b - a) / 90; t2 = (c - b) / 900; m1 = (rb - ra) / 90; m2 = (rc - rb) / 900
+		printf "growth: cpu time %.1f us/device (10->100) vs %.1f us/device (100->1000), ratio %.2f\n",
+		       t1 * 1000, t2 * 1000, (t1 > 0 ? t2 / t1 : 0)
+		printf "growth: memory %.1f KiB/device (10->100) vs %.1f KiB/device (100->1000), ratio %.2f\n",
+		       m1, m2, (m1 > 0 ? m2 / m1 : 0)
+	}'
+fi
+exit $rc

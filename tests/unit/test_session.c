@@ -1,0 +1,257 @@
+/* Session API with real tiny runs under build/: epochs via session_at(),
+ * exit hooks on every path, tick hooks, session_stop(), a failing at(). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <json-c/json.h>
+
+#include "report.h"
+#include "session.h"
+
+#define MS 1000000ull
+
+static char dir[] = "build/ut-session.XXXXXX";
+
+static void base(struct session_config *c)
+{
+	session_config_default(c);
+	snprintf(c->dir, sizeof(c->dir), "%s", dir);
+	c->actions = 1u << ACTION_SAVE;
+	c->interval_ns = 20 * MS;
+	c->idle_samples = 2;
+	c->loaded_samples = 3;
+	c->warmup_min_ns = c->warmup_max_ns = 100 * MS;
+	c->tick_ns = 50 * MS;
+	c->max_time_ns = 0;
+	char err[100];
+	assert_int_equal(load_spec_parse("seq-write:rate=10m,bs=64k", &c->loads[0], err, sizeof(err)), 0);
+	c->floor_bytes = 1 << 20;
+}
+
+struct probe {
+	int exits, ticks, ats, stop_after_ticks;
+	struct session *s;
+	int dir_present_at_exit;
+};
+
+static void on_exit_hook(void *ctx)
+{
+	struct probe *p = ctx;
+	p->exits++;
+	/* hooks run before the files go: a journal could still use them */
+	p->dir_present_at_exit = p->s && p->s->workdir[0] && access(p->s->workdir, F_OK) == 0;
+}
+
+static void on_tick(void *ctx)
+{
+	struct probe *p = ctx;
+	if (++p->ticks == p->stop_after_ticks)
+		session_stop(p->s);
+}
+
+static int at_ok(void *ctx, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	((struct probe *)ctx)->ats++;
+	return 0;
+}
+
+static int at_fail(void *ctx, char *err, size_t errlen)
+{
+	(void)ctx;
+	snprintf(err, errlen, "scheduler=frob: not offered by loop0");
+	return -EINVAL;
+}
+
+static int empty_dir(const char *d)
+{
+	DIR *dh = opendir(d);
+	int n = 0;
+	for (struct dirent *e; dh && (e = readdir(dh));)
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	if (dh)
+		closedir(dh);
+	return dh && n == 0;
+}
+
+static void test_epochs(void **state)
+{
+	(void)state;
+	struct session_config c;
+	base(&c);
+	c.loaded_max_ns = 3000 * MS;
+	c.loaded_samples = 8;
+	c.interval_ns = 50 * MS;
+	struct session *s;
+	char err[300];
+	assert_int_equal(session_create(&c, &s, err, sizeof(err)), 0);
+	struct probe p = { .s = s };
+	assert_int_equal(session_on_exit(s, on_exit_hook, &p), 0);
+	assert_int_equal(session_on_tick(s, on_tick, &p), 0);
+	assert_int_equal(session_at(s, 400 * MS, at_ok, &p, "scheduler=bfq"), 0);
+	assert_int_equal(session_at(s, 200 * MS, at_fail, &p, "scheduler=frob"), 0);
+	assert_int_equal(session_run(s, err, sizeof(err)), 0);
+	assert_int_equal(p.exits, 1);
+	assert_true(p.dir_present_at_exit);
+	assert_int_equal(p.ats, 1);
+	assert_true(p.ticks > 0);
+	assert_int_equal(s->n_epochs, 2);
+	assert_string_equal(s->epochs[1].label, "scheduler=bfq");
+	assert_true(s->epochs[1].t_ns >= s->t_load_start + 400 * MS);
+	/* the failing change is a message, not an epoch */
+	int found = 0;
+	for (size_t i = 0; i < s->n_msgs; i++)
+		found |= strstr(s->msgs[i], "not offered by loop0") != NULL;
+	assert_true(found);
+	/* each loaded epoch got its samples; the idle ones are in epoch 0 */
+	unsigned idle = 0, e0 = 0, e1 = 0;
+	for (size_t i = 0; i < s->n_samples; i++) {
+		const struct session_sample *x = &s->samples[i];
+		idle += x->phase == SESSION_IDLE;
+		e0 += x->phase == SESSION_LOADED && x->epoch == 0;
+		e1 += x->phase == SESSION_LOADED && x->epoch == 1;
+		assert_int_equal(x->err, 0);
+		assert_int_equal(x->cold, 1);
+	}
+	assert_int_equal(idle, 2);
+	assert_true(e1 >= 8);
+	assert_true(e0 >= 1);
+	double ms[64];
+	assert_int_equal(session_durations(s, ACTION_SAVE, 1, SESSION_LOADED, ms, 64), e1);
+	assert_int_equal(s->loads[0].end, LOAD_END_STOPPED);
+	assert_true(s->n_ticks > 0);
+	assert_true(empty_dir(dir));
+
+	/* the reports split by epoch, the load's throughput too */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	report_text(f, s);
+	fclose(f);
+	assert_non_null(strstr(text, "epochs: 0=start@0.0s 1=scheduler=bfq@"));
+	assert_non_null(strstr(text, "\nsave      loaded  1 "));
+	assert_non_null(strstr(text, "seq-write#1 by epoch (MiB/s, worst-ms): 0:"));
+	free(text);
+	char path[64];
+	snprintf(path, sizeof(path), "%s.json", dir);
+	assert_int_equal(report_json(s, path, err, sizeof(err)), 0);
+	struct json_object *root = json_object_from_file(path), *v;
+	unlink(path);
+	assert_non_null(root);
+	assert_true(json_object_object_get_ex(root, "epochs", &v));
+	assert_int_equal(json_object_array_length(v), 2);
+	assert_true(json_object_object_get_ex(root, "samples", &v));
+	assert_int_equal(json_object_array_length(v), s->n_samples);
+	assert_true(json_object_object_get_ex(root, "loads", &v));
+	struct json_object *by, *ep1, *rate;
+	assert_true(json_object_object_get_ex(json_object_array_get_idx(v, 0), "by_epoch", &by));
+	ep1 = json_object_array_get_idx(by, 1);
+	assert_true(json_object_object_get_ex(ep1, "mib_s", &rate));
+	/* rate-limited to 10 MiB/s; a short window, so a loose bound */
+	assert_true(json_object_get_double(rate) > 3 && json_object_get_double(rate) < 20);
+	json_object_put(root);
+	session_free(s);
+	assert_int_equal(p.exits, 1);      /* not again */
+}
+
+static void test_stop_from_tick(void **state)
+{
+	(void)state;
+	struct session_config c;
+	base(&c);
+	c.idle_samples = 1000;
+	c.idle_max_ns = 0;
+	struct session *s;
+	char err[300];
+	assert_int_equal(session_create(&c, &s, err, sizeof(err)), 0);
+	struct probe p = { .s = s, .stop_after_ticks = 4 };
+	session_on_tick(s, on_tick, &p);
+	session_on_exit(s, on_exit_hook, &p);
+	assert_int_equal(session_run(s, err, sizeof(err)), 0);
+	assert_int_equal(p.ticks, 4);
+	assert_int_equal(p.exits, 1);
+	assert_int_equal(s->stop_requested, 1);
+	assert_int_equal(s->t_load_start, 0);      /* never got to the load */
+	assert_true(s->n_samples > 0);
+	assert_true(empty_dir(dir));
+	assert_int_equal(session_run(s, err, sizeof(err)), -EALREADY);
+	session_free(s);
+}
+
+static void test_load_only(void **state)
+{
+	(void)state;
+	struct session_config c;
+	base(&c);
+	c.actions = 0;
+	c.loaded_max_ns = 300 * MS;
+	struct session *s;
+	char err[300];
+	assert_int_equal(session_create(&c, &s, err, sizeof(err)), 0);
+	assert_int_equal(session_run(s, err, sizeof(err)), 0);
+	assert_int_equal(s->n_samples, 0);
+	assert_true(s->t_stop >= s->t_loaded_start + 300 * MS);
+	assert_true(s->loads[0].bytes > 0);
+	assert_true(empty_dir(dir));
+	session_free(s);
+}
+
+static void test_bad_config(void **state)
+{
+	(void)state;
+	struct session_config c;
+	struct session *s;
+	char err[300];
+	base(&c);
+	snprintf(c.dir, sizeof(c.dir), "%s/missing", dir);
+	assert_int_equal(session_create(&c, &s, err, sizeof(err)), -ENOENT);
+	base(&c);
+	c.actions = 0;
+	c.n_loads = 0;
+	assert_int_equal(session_create(&c, &s, err, sizeof(err)), -EINVAL);
+	base(&c);
+	c.jitter_pct = 101;
+	assert_int_equal(session_create(&c, &s, err, sizeof(err)), -EINVAL);
+	/* never run: the exit hooks still run, once, from session_free() */
+	base(&c);
+	assert_int_equal(session_create(&c, &s, err, sizeof(err)), 0);
+	struct probe p = { 0 };
+	session_on_exit(s, on_exit_hook, &p);
+	session_free(s);
+	assert_int_equal(p.exits, 1);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	mkdir("build", 0755);
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_epochs),
+		cmocka_unit_test(test_stop_from_tick),
+		cmocka_unit_test(test_load_only),
+		cmocka_unit_test(test_bad_config),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
