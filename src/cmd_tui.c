@@ -28,7 +28,6 @@
 
 #include "advisory.h"
 #include "datadir.h"
-#include "journal.h"
 #include "parse.h"
 #include "profile.h"
 #include "report.h"
@@ -526,22 +525,12 @@ int cmd_tui_main(int argc, char **argv)
 		     advisory_load(advpath, &adv, adverr, sizeof(adverr)) == 0;
 
 	t->restore_log = open_memstream(&t->restore_text, &t->restore_len);
-	/* Journals of dashboards or runs that died: put their settings back
-	 * first, and say so (on the message line and after the dashboard). */
-	char *stale = NULL;
-	size_t stale_len = 0;
-	FILE *sf = open_memstream(&stale, &stale_len);
-	if (sf) {
-		journal_recover_stale(sf);
-		fclose(sf);
-	}
 	t->job[0] = t->job[1] = -1;
 	if (pipe2(t->job, O_CLOEXEC | O_NONBLOCK) < 0)
 		t->job[0] = t->job[1] = -1;
 	int wfd = screen_winch_fd();
 	if (screen_open(err, sizeof(err)) < 0) {
-		fprintf(stderr, "%sbrisk tui: %s\n", stale ? stale : "", err);
-		free(stale);
+		fprintf(stderr, "brisk tui: %s\n", err);
 		if (t->job[0] >= 0) {
 			close(t->job[0]);
 			close(t->job[1]);
@@ -561,15 +550,7 @@ int cmd_tui_main(int argc, char **argv)
 		t->d.save_profile = save_profile;
 		t->d.save_ctx = t;
 	}
-	if (stale_len) {
-		/* "  restored loop1 scheduler=none (was bfq)": show the first
-		 * such line; everything is printed again after the dashboard */
-		const char *r = strstr(stale, "\n  restored ");
-		const char *line = r ? r + 3 : stale;
-		dash_message(&t->d, SCREEN_WARN, "%.*s%s", (int)strcspn(line, "\n"), line,
-			     r ? ": left by a brisk that died (the list follows on exit)" :
-			     " (more on exit)");
-	} else if (note[0])
+	if (note[0])
 		dash_message(&t->d, 0, "%s", note);
 	else if (!adv_ok)
 		dash_message(&t->d, 0, "no firmware advisory data (%s): advisories are not checked",
@@ -603,9 +584,6 @@ int cmd_tui_main(int argc, char **argv)
 		fprintf(stderr, "brisk tui: %s\n", err);
 		status = 1;
 	}
-	if (stale_len)
-		fprintf(stderr, "%s", stale);
-	free(stale);
 	if (t->restore_len)
 		fprintf(stderr, "%s", t->restore_text);
 	if (t->restore_failed) {

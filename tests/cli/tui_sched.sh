@@ -133,9 +133,10 @@ sleep 0.5
 t_match kill-leaves-it-changed "$(cat $q/scheduler)" "\\[$want\\]"
 tui_stop
 tui_start after 120x40 LANG=C.UTF-8 -- "$T/mnt" "${ARGS[@]}"
-tui_wait "restored $dev scheduler=$orig" 20; t_eq next-start-says-restored $? 0
+tui_wait '^stack ' 20
 t_match next-start-restores "$(cat $q/scheduler)" "\\[$orig\\]"
 tui_keys q
 tui_wait 'BRISK-EXIT=0' 30; t_eq after-kill-quits $? 0
+t_match next-start-says-restored "$(tui_cap -S -300)" "restored $dev scheduler=$orig"
 t_eq after-kill-no-journal "$(ls "$BRISK_RUNTIME_DIR"/*.journal 2>/dev/null | wc -l)" 0
 tui_stop
