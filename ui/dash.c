@@ -408,13 +408,22 @@ static void draw_tree(struct dash *d, int y, int x, int w, int h)
 			      d->n_tree - (size_t)h + 1);
 }
 
-/* A sparkline of series v[0..n) (parallel to s->ticks) with epoch marks. */
-static void draw_tick_spark(struct dash *d, int y, int x, int w, const double *v, size_t n,
-			    double hi)
+/* A sparkline of series v[0..n) (parallel to s->ticks) with epoch marks,
+ * scaled to the largest value it shows; returns that (0 when none). */
+static double draw_tick_spark(struct dash *d, int y, int x, int w, const double *v, size_t n)
 {
 	struct session *s = d->s;
 	int utf8 = screen_utf8();
+	double hi = 0;
 	int c = x + w;
+	for (size_t i = n; i-- > 0 && c > x;) {     /* what fits, and its maximum */
+		c--;
+		if (!isnan(v[i]) && v[i] > hi)
+			hi = v[i];
+		if (i > 0 && s->ticks[i].epoch != s->ticks[i - 1].epoch && c > x)
+			c--;
+	}
+	c = x + w;
 	for (size_t i = n; i-- > 0 && c > x;) {
 		int lv = spark_level_linear(v[i], hi);
 		screen_put(y, --c, 1, lv == SPARK_EMPTY ? SCREEN_DIM : SCREEN_NORMAL,
@@ -422,6 +431,7 @@ static void draw_tick_spark(struct dash *d, int y, int x, int w, const double *v
 		if (i > 0 && s->ticks[i].epoch != s->ticks[i - 1].epoch && c > x)
 			screen_put(y, --c, 1, SCREEN_MARK, spark_glyph(SPARK_MARK, utf8));
 	}
+	return hi;
 }
 
 static void draw_load(struct dash *d, int y, int x, int w, int h)
@@ -433,10 +443,6 @@ static void draw_load(struct dash *d, int y, int x, int w, int h)
 	/* line 1: what runs and its MiB/s */
 	size_t n = d->n_series < s->n_ticks ? d->n_series : s->n_ticks;
 	double last = n ? d->mbps[n - 1] : NAN, hi = 0;
-	int cells = w > 40 ? w - 40 : 4;
-	for (size_t i = n > (size_t)cells ? n - (size_t)cells : 0; i < n; i++)
-		if (!isnan(d->mbps[i]) && d->mbps[i] > hi)
-			hi = d->mbps[i];
 	char what[64] = "";
 	unsigned count = 0;
 	for (size_t i = 0; i < s->cfg.n_loads; i++)
@@ -454,7 +460,7 @@ static void draw_load(struct dash *d, int y, int x, int w, int h)
 		screen_printf(y, x + lx, w - lx, SCREEN_NORMAL, "%6.1f MiB/s", last);
 	int sx = lx + 14, sw = w - sx - 10;
 	if (sw > 0)
-		draw_tick_spark(d, y, x + sx, sw, d->mbps, n, hi);
+		hi = draw_tick_spark(d, y, x + sx, sw, d->mbps, n);
 	if (hi > 0 && sw > 0)
 		screen_printf(y, x + sx + sw + 1, 9, SCREEN_DIM, "max %4.0f", hi);
 	if (h < 2)
@@ -544,10 +550,16 @@ static void draw_timeline(struct dash *d, enum action_kind a, int y, int x, int 
 	double lo = INFINITY, hi = 0;
 	int cells = 0;
 	size_t first = s->n_samples;
+	uint32_t ne = UINT32_MAX;
 	for (size_t i = s->n_samples; i-- > 0 && cells < w;) {
 		const struct session_sample *x2 = &s->samples[i];
 		if (x2->action != a || (x2->err && !x2->timeout))
 			continue;
+		if (ne != UINT32_MAX && x2->epoch != ne)
+			cells++;              /* the marker cell */
+		if (cells >= w)
+			break;
+		ne = x2->epoch;
 		double ms = (double)x2->dur_ns / 1e6;
 		if (ms > 0 && ms < lo)
 			lo = ms;
