@@ -8,12 +8,13 @@
 #include <unistd.h>
 
 /* Subcommand headers: one line each. */
-#include "cmd_run.h"
 #include "cmd_devices.h"
 #include "cmd_export.h"
 #include "cmd_lab.h"
 #include "cmd_profile.h"
+#include "cmd_run.h"
 #include "cmd_set.h"
+#include "cmd_tui.h"
 #include "journal.h"
 
 struct subcommand {
@@ -25,12 +26,13 @@ struct subcommand {
 /* One line per subcommand, in the order --help lists them. */
 static const struct subcommand subcommands[] = {
 	{ "run", cmd_run_main, "measure how the machine feels while its disk is busy" },
+	{ "tui", cmd_tui_main, "the dashboard: watch, switch schedulers, compare live" },
 	{ "devices", cmd_devices_main, "show the storage stack behind a directory" },
-	{ "profile", cmd_profile_main, "list, show, check, save profiles; import fio jobs" },
-	{ "export", cmd_export_main, "write a profile as udev rules, tuned, sysctl.d, ..." },
 	{ "set", cmd_set_main, "change scheduler/tunables (journaled)" },
 	{ "get", cmd_get_main, "show scheduler/tunables" },
 	{ "restore", cmd_restore_main, "put back journaled original values" },
+	{ "profile", cmd_profile_main, "list, show, check, save profiles; import fio jobs" },
+	{ "export", cmd_export_main, "write a profile as udev rules, tuned, sysctl.d, ..." },
 	{ "lab", cmd_lab_main, "an emulated slow disk to try schedulers on" },
 	{ NULL, NULL, NULL }
 };

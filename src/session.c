@@ -73,6 +73,8 @@ struct session_run {
 	uint64_t tick_last;
 };
 
+static int loads_running(const struct session *s);
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -152,6 +154,7 @@ int session_new_epoch(struct session *s, const char *label)
 		memset(s->run->counts, 0, sizeof(s->run->counts));
 	snprintf(e->label, sizeof(e->label), "%s", label ? label : "");
 	e->t_ns = s->t0 ? now_ns() - s->t0 : 0;
+	e->load_on = !s->loads_paused && s->loads && loads_running(s) > 0;
 	return 0;
 }
 
@@ -565,6 +568,59 @@ static void loads_start(struct session *s)
 	}
 }
 
+int session_loads_pause(struct session *s)
+{
+	if (!s->t_load_start || s->phase >= SESSION_STOP)
+		return -EAGAIN;
+	if (s->loads_paused)
+		return -EALREADY;
+	for (size_t i = 0; i < s->n_loads; i++)
+		load_stop(&s->loads[i]);
+	s->loads_paused = 1;
+	return session_new_epoch(s, "load stopped");
+}
+
+int session_loads_resume(struct session *s)
+{
+	if (!s->t_load_start || s->phase >= SESSION_STOP)
+		return -EAGAIN;
+	if (!s->loads_paused)
+		return -EALREADY;
+	if (loads_running(s))
+		return -EBUSY;
+	size_t set = s->n_load_set;
+	struct load *nl = realloc(s->loads, (s->n_loads + set) * sizeof(*nl));
+	if (!nl)
+		return -ENOMEM;
+	s->loads = nl;
+	int first_err = 0, started = 0;
+	for (size_t i = 0; i < set; i++) {
+		struct load *l = &s->loads[s->n_loads];
+		memset(l, 0, sizeof(*l));
+		l->spec = s->loads[i].spec;
+		l->index = s->loads[i].index;
+		l->fd = -1;
+		memcpy(l->path, s->loads[i].path, sizeof(l->path));
+		s->n_loads++;
+		int rc = load_start(l, s->floor_bytes);
+		if (rc < 0) {
+			l->end = LOAD_END_ERROR;
+			l->err = -rc;
+			session_msg(s, "%s #%u: cannot start: %s", load_kind_name(l->spec.kind),
+				    l->index, strerror(-rc));
+			if (!first_err)
+				first_err = rc;
+		} else {
+			started++;
+		}
+	}
+	if (!started)
+		return first_err;
+	s->loads_paused = 0;
+	int rc = session_new_epoch(s, "load started");
+	return rc < 0 ? rc : first_err;
+}
+
 static void reap(struct session *s)
 {
 	int status;
@@ -688,6 +744,11 @@ static void advance(struct session *s, uint64_t now)
 	case SESSION_LOADED: {
 		if (r->pid)
 			break;
+		if (s->cfg.open_ended) {
+			if (s->n_actions && now >= r->next_due)
+				sample_start(s, (unsigned)next_action(s, UINT32_MAX), now);
+			break;
+		}
 		int next = next_action(s, s->cfg.loaded_samples);
 		int counted = s->n_actions && next < 0 && !ats_pending(s);
 		if (counted || (s->cfg.loaded_max_ns && in_phase >= s->cfg.loaded_max_ns)) {
@@ -744,7 +805,7 @@ static int poll_timeout_ms(struct session *s, uint64_t now)
 	if (s->phase == SESSION_WARMUP)   /* past the minimum, ticks decide */
 		due = min_due(due, r->phase_start + (now < r->phase_start + s->cfg.warmup_min_ns ?
 						     s->cfg.warmup_min_ns : s->cfg.warmup_max_ns));
-	if (s->phase == SESSION_LOADED && s->cfg.loaded_max_ns)
+	if (s->phase == SESSION_LOADED && s->cfg.loaded_max_ns && !s->cfg.open_ended)
 		due = min_due(due, r->phase_start + s->cfg.loaded_max_ns);
 	if (s->phase == SESSION_STOP)
 		due = min_due(due, r->stop_deadline);
@@ -772,17 +833,24 @@ static void read_signals(struct session *s)
 static int loop(struct session *s)
 {
 	struct session_run *r = s->run;
-	size_t nw = 0;
+	size_t nw = 0, cap = 0;
 	for (struct session_watch *w = s->watches; w; w = w->next)
 		nw++;
-	struct pollfd *pf = calloc(3 + s->n_loads + nw, sizeof(*pf));
-	if (!pf)
-		return -ENOMEM;
+	struct pollfd *pf = NULL;
 	while (s->phase != SESSION_DONE) {
 		uint64_t now = now_ns();
 		advance(s, now);
 		if (s->phase == SESSION_DONE)
 			break;
+		if (cap < 3 + s->n_loads + nw) {   /* a resume adds loads */
+			struct pollfd *np = realloc(pf, (3 + s->n_loads + nw) * sizeof(*pf));
+			if (!np) {
+				free(pf);
+				return -ENOMEM;
+			}
+			pf = np;
+			cap = 3 + s->n_loads + nw;
+		}
 		size_t n = 0;
 		pf[n++] = (struct pollfd){ .fd = s->sigfd, .events = POLLIN };
 		pf[n++] = (struct pollfd){ .fd = s->timerfd, .events = POLLIN };
@@ -912,6 +980,7 @@ static int prepare(struct session *s, char *err, size_t errlen)
 					    load_kind_name(c->loads[i].kind), l->path, strerror(-rc));
 		}
 	}
+	s->n_load_set = s->n_loads;
 	return 0;
 }
 
@@ -1046,7 +1115,7 @@ void session_progress(const struct session *s, size_t *done, size_t *planned, ui
 	*done = s->n_samples;
 	*planned = (size_t)per * (s->n_actions ? s->n_actions : __builtin_popcount(c->actions));
 	*eta_ns = 0;
-	if (!s->run || s->phase >= SESSION_STOP)
+	if (!s->run || s->phase >= SESSION_STOP || (s->cfg.open_ended && s->phase >= SESSION_WARMUP))
 		return;
 	uint64_t now = now_ns(), el = now - s->t0, in_phase = now - s->run->phase_start;
 	uint64_t left = 0;

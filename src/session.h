@@ -23,6 +23,14 @@
  *    extended for it; while one is pending, the phase ends on its duration
  *    rather than on the sample count.  Phase ends on the sample count only
  *    when every action has its samples in the current epoch.
+ *  - Open-ended runs (cfg.open_ended, the dashboard): the loaded phase
+ *    ignores loaded_samples and loaded_max_ns and goes on, sampling the
+ *    actions evenly, until session_stop(), max_time or a signal.
+ *    session_loads_pause()/session_loads_resume() stop and restart the
+ *    loads during warm-up or the loaded phase; each starts an epoch whose
+ *    load_on says whether loads run in it (samples keep phase LOADED).  A
+ *    resume starts fresh instances of the same specs, appended to loads[]
+ *    (their files are reused); the stopped ones stay there for the record.
  *  - session_on_exit() hooks run exactly once, newest first, after the
  *    loads stopped and before files are removed, on every path out of
  *    session_run() — or from session_free() if the session never ran.
@@ -79,6 +87,7 @@ struct session_config {
 	double floor_pct;
 	uint64_t floor_min;
 	uint64_t seed;
+	int open_ended;                  /* loaded phase until stopped (see above) */
 };
 
 struct session_sample {
@@ -95,6 +104,7 @@ struct session_sample {
 struct session_epoch {
 	char label[96];
 	uint64_t t_ns;
+	uint8_t load_on;      /* loads ran (or were starting) when it began */
 };
 
 struct session_tick {
@@ -139,6 +149,8 @@ struct session {
 
 	struct load *loads;
 	size_t n_loads;
+	size_t n_load_set;            /* instances one start runs (loads[0..n)) */
+	int loads_paused;             /* session_loads_pause() in effect */
 
 	struct session_dev devs[SESSION_MAX_DEVS];
 	size_t n_devs;
@@ -186,6 +198,13 @@ int session_on_tick(struct session *s, session_hook_fn fn, void *ctx);
 int session_watch_fd(struct session *s, int fd, short events, session_fd_fn fn, void *ctx);
 /* End the run as a signal would (from a hook or fd callback). */
 void session_stop(struct session *s);
+/* Stop the loads now / start them again (open-ended or not), each with a
+ * new epoch.  0; -EAGAIN before the load first started or once the run is
+ * stopping; -EALREADY when already paused / running; -EBUSY while a stopped
+ * load process is still exiting; -ENOMEM; or the first load_start() error
+ * (the epoch is still started when at least one instance runs). */
+int session_loads_pause(struct session *s);
+int session_loads_resume(struct session *s);
 /* Add a message (kept for the report). */
 void session_msg(struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -1,0 +1,617 @@
+/* brisk tui — wires the engine (session), the settings (tunables and the
+ * restore journal) and the dashboard (ui/) into one event loop.
+ *
+ * Invariants:
+ *  - One process, one loop: the session's poll() also watches the
+ *    terminal (keys) and a signalfd for SIGWINCH; disk I/O happens only in
+ *    the session's child processes.
+ *  - Every setting the dashboard changed is restored on every way out:
+ *    'q', --iterations/--duration, SIGINT/SIGTERM/SIGHUP, the terminal
+ *    going away (EOF/HUP on stdin), a failed run.  The restore runs as a
+ *    session exit hook (after the loads stopped); if the process dies
+ *    anyway, the journal is restored at the next start.
+ *  - The terminal is restored (endwin) before anything is printed.
+ */
+#include "cmd_tui.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "advisory.h"
+#include "datadir.h"
+#include "parse.h"
+#include "profile.h"
+#include "report.h"
+#include "session.h"
+#include "stack.h"
+#include "stats.h"
+
+#include "dash.h"
+#include "keys.h"
+#include "screen.h"
+#include "settings.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: brisk tui [DIR] [options]\n"
+		"\n"
+		"The dashboard: the storage stack behind DIR (default: the current\n"
+		"directory), a background load, interactive actions timed with cold\n"
+		"caches (idle first, then under load, until you quit), live disk and\n"
+		"pressure figures; switch the scheduler and tunables from the keyboard\n"
+		"(root), each change starting a new epoch.  q restores every setting it\n"
+		"changed.  Files go only into DIR/.brisk-XXXXXX, removed on exit.\n"
+		"\n"
+		"  -l, --load SPEC        the load (repeatable; default seq-write), as in\n"
+		"                         brisk run: KIND[:count=N,bs=..,size=..,total=..,\n"
+		"                         rate=..,fsync=..,direct,ionice=..]\n"
+		"  -a, --actions LIST     exec,ls,ssh-like,save (default: all)\n"
+		"      --exec CMD         program the exec action starts\n"
+		"      --ls-files N       files in the ls tree (default 2000)\n"
+		"  -i, --idle-samples N   idle samples per action (default 5)\n"
+		"      --interval T       mean pause between samples (default 200ms)\n"
+		"      --timeout T        a sample past T counts as a timeout (default 60s)\n"
+		"      --tick T           sampling and redraw period (default 1s)\n"
+		"      --floor SIZE|PCT%%  free space writers leave (default max(5%%, 2GiB))\n"
+		"      --drop-caches      evict with /proc/sys/vm/drop_caches (root)\n"
+		"  -n, --iterations N     quit after N redraw ticks (tests, scripts)\n"
+		"  -d, --duration T       quit after T\n"
+		"      --no-report        print no report after the dashboard closes\n"
+		"  -h, --help             this text\n"
+		"\n"
+		"Keys: l load on/off, s scheduler, t tunables, p save as a profile,\n"
+		"? or F1 help, q quit.\n"
+		"See brisk-tui(1).\n");
+}
+
+enum {
+	OPT_EXEC = 256, OPT_LS_FILES, OPT_INTERVAL, OPT_TIMEOUT, OPT_TICK, OPT_FLOOR, OPT_DROP,
+	OPT_NO_REPORT, OPT_BENCH,
+};
+
+static const struct option longopts[] = {
+	{ "load", required_argument, NULL, 'l' },
+	{ "actions", required_argument, NULL, 'a' },
+	{ "exec", required_argument, NULL, OPT_EXEC },
+	{ "ls-files", required_argument, NULL, OPT_LS_FILES },
+	{ "idle-samples", required_argument, NULL, 'i' },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "tick", required_argument, NULL, OPT_TICK },
+	{ "floor", required_argument, NULL, OPT_FLOOR },
+	{ "drop-caches", no_argument, NULL, OPT_DROP },
+	{ "iterations", required_argument, NULL, 'n' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "no-report", no_argument, NULL, OPT_NO_REPORT },
+	{ "bench-redraw", required_argument, NULL, OPT_BENCH },   /* hidden: tests/bench */
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int bad(const char *opt, const char *val, const char *want)
+{
+	fprintf(stderr, "brisk tui: %s '%s': %s\n", opt, val, want);
+	return 2;
+}
+
+static int get_count(const char *opt, const char *v, int64_t min, int64_t max, unsigned *out)
+{
+	int64_t n;
+	if (parse_int(v, min, max, &n) < 0) {
+		char want[64];
+		snprintf(want, sizeof(want), "expected a whole number %lld..%lld",
+			 (long long)min, (long long)max);
+		return bad(opt, v, want);
+	}
+	*out = (unsigned)n;
+	return 0;
+}
+
+static int get_time(const char *opt, const char *v, uint64_t *out)
+{
+	return parse_duration(v, out) < 0 ? bad(opt, v, "expected a duration such as 500ms, "
+						"20s or 2m") : 0;
+}
+
+static int get_floor(const char *v, struct session_config *c)
+{
+	size_t n = strlen(v);
+	if (n > 1 && v[n - 1] == '%') {
+		char buf[32], *end;
+		if (n >= sizeof(buf))
+			return bad("--floor", v, "too long");
+		memcpy(buf, v, n - 1);
+		buf[n - 1] = '\0';
+		double p = strtod(buf, &end);
+		if (*end || !(p >= 0 && p < 100))
+			return bad("--floor", v, "expected a percentage below 100%");
+		c->floor_pct = p;
+		c->floor_min = 0;
+		c->floor_bytes = 0;
+		return 0;
+	}
+	uint64_t b;
+	if (parse_size(v, &b) < 0)
+		return bad("--floor", v, "expected a size (2g) or a percentage (5%)");
+	c->floor_bytes = b ? b : 1;
+	return 0;
+}
+
+struct tui {
+	struct session *s;
+	struct dash d;
+	struct settings st;
+	unsigned iterations, ticks;
+	FILE *restore_log;
+	char *restore_text;
+	size_t restore_len;
+	int restore_failed;
+	int term_lost;
+	int job[2];            /* results of background jobs (profile saves) */
+};
+
+static void on_tick(void *ctx)
+{
+	struct tui *t = ctx;
+	dash_tick(&t->d);
+	if (t->iterations && ++t->ticks >= t->iterations)
+		session_stop(t->s);
+}
+
+static void on_keys(void *ctx, int fd, short revents)
+{
+	struct tui *t = ctx;
+	(void)fd;
+	unsigned f = keys_read(&t->d);
+	if (f & KEYS_QUIT) {
+		session_stop(t->s);
+		dash_message(&t->d, 0, "stopping: restoring settings after the load stops...");
+		dash_draw(&t->d, 0);
+	}
+	if (revents & (POLLHUP | POLLERR | POLLNVAL)) {
+		/* the terminal went away: stop (and restore) like a SIGHUP */
+		t->term_lost = 1;
+		session_stop(t->s);
+	}
+}
+
+static void on_winch(void *ctx, int fd, short revents)
+{
+	struct tui *t = ctx;
+	(void)fd;
+	(void)revents;
+	keys_winch(&t->d);
+}
+
+/* A background job's one-line result ("saved ...", "cannot ..."). */
+static void on_job(void *ctx, int fd, short revents)
+{
+	struct tui *t = ctx;
+	char buf[512];
+	(void)revents;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	dash_message(&t->d, strncmp(buf, "saved ", 6) == 0 ? SCREEN_GOOD : SCREEN_BAD,
+		     "%s", buf);
+	dash_draw(&t->d, 0);
+}
+
+static int mkdir_p(const char *path)
+{
+	char tmp[PATH_MAX];
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* The settings as they are now, in the keys `brisk set` takes: the
+ * scheduler and every key the tunables editor shows; of a ratio/bytes
+ * pair the one in use (the other reads 0). */
+static size_t capture_settings(struct tui *t, struct profile *p, char *skipped, size_t len)
+{
+	struct tunable_key keys[128];
+	size_t n = settings_keys(&t->st, keys, 128), o = 0;
+	char sched[32], detail[8];
+	skipped[0] = '\0';
+	settings_scheduler(&t->st, sched, sizeof(sched), detail, sizeof(detail));
+	char err[256];
+	if (sched[0] && strcmp(sched, "mixed") != 0)
+		profile_set(p, PROFILE_CLASS_ALL, "scheduler", sched, err, sizeof(err));
+	for (size_t i = 0; i < n; i++) {
+		char v[TUNABLE_VALUE_LEN];
+		settings_current(&t->st, &keys[i], v, sizeof(v));
+		const char *partner = tunable_sysctl_partner(keys[i].name);
+		if (!v[0] || strcmp(v, "(differs)") == 0 || (partner && strcmp(v, "0") == 0))
+			continue;
+		const char *k = keys[i].kind == TUNABLE_IOSCHED ? keys[i].attr : keys[i].name;
+		if (profile_set(p, PROFILE_CLASS_ALL, k, v, err, sizeof(err)) < 0 && o < len)
+			o += (size_t)snprintf(skipped + o, len - o, "%s%s", o ? ", " : "", k);
+	}
+	return p->n_settings;
+}
+
+static int save_profile(void *ctx, const char *name, char *msg, size_t len)
+{
+	struct tui *t = ctx;
+	const struct session_config *c = &t->s->cfg;
+	char path[PATH_MAX], err[PROFILE_ERR_LEN];
+	if (strchr(name, '/') || strlen(name) >= PROFILE_NAME_LEN ||
+	    profile_resolve(name, path, sizeof(path), err, sizeof(err)) == -EINVAL) {
+		snprintf(msg, len, "'%s': expected letters, digits, '-', '_' or '.'", name);
+		return -EINVAL;
+	}
+	char udir[PATH_MAX];
+	if (profile_user_dir(udir, sizeof(udir)) < 0) {
+		snprintf(msg, len, "no HOME or XDG_CONFIG_HOME: nowhere to save profiles");
+		return -ENOENT;
+	}
+	if (snprintf(path, sizeof(path), "%s/%s.profile", udir, name) >= (int)sizeof(path)) {
+		snprintf(msg, len, "path too long");
+		return -ENAMETOOLONG;
+	}
+	struct profile *p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	profile_init(p, name);
+	snprintf(p->description, sizeof(p->description), "saved from the brisk dashboard");
+	if (strlen(t->d.dir) < sizeof(p->directory))
+		snprintf(p->directory, sizeof(p->directory), "%s", t->d.dir);
+	/* the dashboard's workload */
+	profile_default_workload(p);
+	p->n_loads = 0;
+	for (size_t i = 0; i < c->n_loads && i < PROFILE_MAX_LOADS; i++) {
+		struct profile_load *l = &p->loads[p->n_loads++];
+		memset(l, 0, sizeof(*l));
+		snprintf(l->name, sizeof(l->name), "load%zu", i + 1);
+		l->spec = c->loads[i];
+	}
+	size_t na = 0;
+	for (size_t i = 0; i < p->n_actions; i++) {
+		struct profile_action *a = &p->actions[i];
+		if (!(c->actions & (1u << a->kind)))
+			continue;
+		a->cfg = c->action;
+		a->cfg.exec_cmd = NULL;
+		if (a->kind == ACTION_EXEC && c->action.exec_cmd)
+			snprintf(a->cmd, sizeof(a->cmd), "%s", c->action.exec_cmd);
+		p->actions[na++] = *a;
+	}
+	p->n_actions = na;
+	char skipped[160];
+	size_t ns = capture_settings(t, p, skipped, sizeof(skipped));
+	/* the file is written by a child: the UI process never waits on a disk */
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		free(p);
+		snprintf(msg, len, "cannot save: fork: %s", strerror(e));
+		return -e;
+	}
+	if (pid == 0) {
+		char out[512];
+		int rc = mkdir_p(udir);
+		int fd = rc < 0 ? -1 : open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (rc < 0)
+			snprintf(out, sizeof(out), "cannot create %.300s: %s\n", udir, strerror(-rc));
+		else if (fd < 0)
+			snprintf(out, sizeof(out), "%.300s: %s%s\n", path, strerror(errno),
+				 errno == EEXIST ? " (pick another name)" : "");
+		if (fd >= 0) {
+			FILE *f = fdopen(fd, "w");
+			rc = f ? profile_write(f, p, err, sizeof(err)) : -errno;
+			if (f && fclose(f) != 0 && rc == 0)
+				rc = -errno;
+			if (rc < 0) {
+				unlink(path);
+				snprintf(out, sizeof(out), "cannot save %.200s: %.200s\n", path,
+					 err[0] ? err : strerror(-rc));
+			} else {
+				snprintf(out, sizeof(out), "saved %.300s (%zu settings%s%.100s)\n", path,
+					 ns, skipped[0] ? "; left out: " : "", skipped);
+			}
+		}
+		ssize_t w = write(t->job[1], out, strlen(out));
+		_exit(w < 0);
+	}
+	free(p);
+	snprintf(msg, len, "saving profile %s ...", name);
+	return 0;
+}
+
+static void on_exit_restore(void *ctx)
+{
+	struct tui *t = ctx;
+	if (!t->st.journal)
+		return;
+	if (screen_is_open()) {
+		dash_message(&t->d, 0, "restoring settings...");
+		dash_draw(&t->d, 0);
+	}
+	int rc = settings_restore(&t->st, t->restore_log);
+	t->restore_failed = rc != 0;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Time n redraws of the final screen: composed (what a tick costs) and
+ * fully repainted.  Figures in microseconds. */
+static void bench_redraw(struct tui *t, unsigned n, double out[4])
+{
+	double *v = calloc(n, sizeof(*v));
+	if (!v)
+		return;
+	for (int full = 0; full < 2; full++) {
+		for (unsigned i = 0; i < n; i++) {
+			uint64_t a = mono_ns();
+			t->d.tab_samples = (size_t)-1;   /* recompute the table too */
+			dash_draw(&t->d, full);
+			v[i] = (double)(mono_ns() - a) / 1e3;
+		}
+		stats_sort(v, n);
+		out[full * 2] = stats_mean(v, n);
+		out[full * 2 + 1] = stats_percentile_sorted(v, n, 99);
+	}
+	free(v);
+}
+
+int cmd_tui_main(int argc, char **argv)
+{
+	struct session_config c;
+	session_config_default(&c);
+	c.open_ended = 1;
+	c.max_time_ns = 0;
+	c.loaded_max_ns = 0;
+	int user_loads = 0, no_report = 0, rc;
+	unsigned iterations = 0, bench = 0;
+	char err[512];
+
+	optind = 1;
+	int opt;
+	while ((opt = getopt_long(argc, argv, "l:a:i:n:d:h", longopts, NULL)) != -1) {
+		rc = 0;
+		switch (opt) {
+		case 'l':
+			if (!user_loads)
+				c.n_loads = 0;
+			user_loads = 1;
+			if (c.n_loads == SESSION_MAX_LOAD_SPECS) {
+				fprintf(stderr, "brisk tui: at most %d --load options\n",
+					SESSION_MAX_LOAD_SPECS);
+				return 2;
+			}
+			if (load_spec_parse(optarg, &c.loads[c.n_loads], err, sizeof(err)) < 0) {
+				fprintf(stderr, "brisk tui: --load: %s\n", err);
+				return 2;
+			}
+			c.n_loads++;
+			break;
+		case 'a':
+			if (action_parse_list(optarg, &c.actions, err, sizeof(err)) < 0) {
+				fprintf(stderr, "brisk tui: --actions: %s\n", err);
+				return 2;
+			}
+			break;
+		case OPT_EXEC:
+			c.action.exec_cmd = optarg;
+			break;
+		case OPT_LS_FILES:
+			rc = get_count("--ls-files", optarg, 1, 1000000, &c.action.ls_files);
+			break;
+		case 'i':
+			rc = get_count("--idle-samples", optarg, 1, 1000000, &c.idle_samples);
+			break;
+		case OPT_INTERVAL:
+			rc = get_time("--interval", optarg, &c.interval_ns);
+			break;
+		case OPT_TIMEOUT:
+			rc = get_time("--timeout", optarg, &c.timeout_ns);
+			if (!rc && !c.timeout_ns)
+				rc = bad("--timeout", optarg, "must be above zero");
+			break;
+		case OPT_TICK:
+			rc = get_time("--tick", optarg, &c.tick_ns);
+			if (!rc && c.tick_ns < 100000000)
+				rc = bad("--tick", optarg, "must be at least 100ms");
+			break;
+		case OPT_FLOOR:
+			rc = get_floor(optarg, &c);
+			break;
+		case OPT_DROP:
+			c.evict = ACTION_EVICT_DROP_CACHES;
+			break;
+		case 'n':
+			rc = get_count("--iterations", optarg, 1, 100000000, &iterations);
+			break;
+		case 'd':
+			rc = get_time("--duration", optarg, &c.max_time_ns);
+			if (!rc && !c.max_time_ns)
+				rc = bad("--duration", optarg, "must be above zero");
+			break;
+		case OPT_NO_REPORT:
+			no_report = 1;
+			break;
+		case OPT_BENCH:
+			rc = get_count("--bench-redraw", optarg, 1, 1000000, &bench);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+		if (rc)
+			return rc;
+	}
+	if (optind < argc - 1) {
+		fprintf(stderr, "brisk tui: one directory only ('%s' is extra)\n", argv[optind + 1]);
+		return 2;
+	}
+	if (optind < argc) {
+		if (strlen(argv[optind]) >= sizeof(c.dir))
+			return bad("DIR", argv[optind], "path too long");
+		snprintf(c.dir, sizeof(c.dir), "%s", argv[optind]);
+	}
+	if (!c.n_loads) {
+		fprintf(stderr, "brisk tui: the dashboard needs a load (it can be stopped with l)\n");
+		return 2;
+	}
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "brisk tui: needs a terminal on stdin and stdout "
+			"(use 'brisk run' for the batch mode)\n");
+		return 2;
+	}
+
+	struct tui *t = calloc(1, sizeof(*t));
+	if (!t)
+		return 1;
+	t->iterations = iterations;
+	rc = session_create(&c, &t->s, err, sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "brisk tui: %s\n", err);
+		free(t);
+		return rc == -EINVAL || rc == -ENOENT || rc == -ENOTDIR ? 2 : 1;
+	}
+	struct session *s = t->s;
+
+	/* The stack, its leaf disks, advisories: read once, before the load. */
+	struct stack *stack = NULL;
+	int src = stack_resolve_path(c.dir, &stack);
+	const struct blockdev *leaves[SETTINGS_MAX_DEVS];
+	const char *names[SETTINGS_MAX_DEVS];
+	size_t nl = 0;
+	if (src == 0 && stack) {
+		nl = stack_leaves(stack, leaves, SETTINGS_MAX_DEVS);
+		if (nl > SETTINGS_MAX_DEVS)
+			nl = SETTINGS_MAX_DEVS;
+		for (size_t i = 0; i < nl; i++)
+			names[i] = leaves[i]->name;
+	}
+	char what[256], note[256];
+	snprintf(what, sizeof(what), "brisk tui %.200s", c.dir);
+	int root = geteuid() == 0;
+	settings_init(&t->st, names, nl, root, what, note, sizeof(note));
+	struct advisory_db adv = { 0 };
+	char advpath[1024], adverr[256] = "";
+	int adv_ok = datadir_find("advisories.conf", advpath, sizeof(advpath)) == 0 &&
+		     advisory_load(advpath, &adv, adverr, sizeof(adverr)) == 0;
+
+	t->restore_log = open_memstream(&t->restore_text, &t->restore_len);
+	t->job[0] = t->job[1] = -1;
+	if (pipe2(t->job, O_CLOEXEC | O_NONBLOCK) < 0)
+		t->job[0] = t->job[1] = -1;
+	int wfd = screen_winch_fd();
+	if (screen_open(err, sizeof(err)) < 0) {
+		fprintf(stderr, "brisk tui: %s\n", err);
+		if (t->job[0] >= 0) {
+			close(t->job[0]);
+			close(t->job[1]);
+		}
+		if (t->restore_log)
+			fclose(t->restore_log);
+		free(t->restore_text);
+		session_free(s);
+		stack_free(stack);
+		advisory_free(&adv);
+		free(t);
+		return 1;
+	}
+	dash_init(&t->d, s, &t->st, src == 0 || src == -ENODEV ? stack : NULL,
+		  adv_ok ? &adv : NULL, root);
+	if (t->job[0] >= 0) {
+		t->d.save_profile = save_profile;
+		t->d.save_ctx = t;
+	}
+	if (note[0])
+		dash_message(&t->d, 0, "%s", note);
+	else if (!adv_ok)
+		dash_message(&t->d, 0, "no firmware advisory data (%s): advisories are not checked",
+			     adverr[0] ? adverr : advpath);
+	else if (!root)
+		dash_message(&t->d, 0, "read-only: run as root to change the scheduler and tunables");
+	session_on_tick(s, on_tick, t);
+	session_on_exit(s, on_exit_restore, t);
+	session_watch_fd(s, STDIN_FILENO, POLLIN, on_keys, t);
+	if (wfd >= 0)
+		session_watch_fd(s, wfd, POLLIN, on_winch, t);
+	if (t->job[0] >= 0)
+		session_watch_fd(s, t->job[0], POLLIN, on_job, t);
+	dash_draw(&t->d, 1);
+
+	rc = session_run(s, err, sizeof(err));
+
+	double b[4] = { NAN, NAN, NAN, NAN };
+	int bw = 0, bh = 0;
+	if (bench) {
+		bench_redraw(t, bench, b);
+		bw = screen_cols();
+		bh = screen_lines();
+	}
+	screen_close();
+	if (t->restore_log)
+		fclose(t->restore_log);
+
+	int status = 0;
+	if (rc < 0) {
+		fprintf(stderr, "brisk tui: %s\n", err);
+		status = 1;
+	}
+	if (t->restore_len)
+		fprintf(stderr, "%s", t->restore_text);
+	if (t->restore_failed) {
+		fprintf(stderr, "brisk tui: some settings could not be restored; the journal keeps "
+			"them for 'brisk restore'\n");
+		status = 1;
+	}
+	if (rc == 0 && !no_report)
+		report_text(stdout, s);
+	if (bench)
+		printf("redraw %dx%d, %u times: compose+refresh mean %.0f us (p99 %.0f us); "
+		       "full repaint mean %.0f us (p99 %.0f us)\n", bw, bh, bench, b[0], b[1], b[2],
+		       b[3]);
+	if (fflush(stdout) != 0)
+		status = 1;
+	if (!status && s->stop_signal)
+		status = 128 + s->stop_signal;
+	if (!status && t->term_lost)
+		status = 1;
+	dash_free(&t->d);
+	if (t->job[0] >= 0) {
+		close(t->job[0]);
+		close(t->job[1]);
+	}
+	session_free(s);
+	stack_free(stack);
+	advisory_free(&adv);
+	free(t->restore_text);
+	free(t);
+	return status;
+}

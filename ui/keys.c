@@ -1,0 +1,261 @@
+#include "keys.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "screen.h"
+
+static const struct keys_binding bindings[] = {
+	{ "l", "load", "start or stop the background load (each starts an epoch)", 0 },
+	{ "s", "scheduler", "pick the I/O scheduler of all disks in the stack", 1 },
+	{ "t", "tunables", "tunables: queue, iosched, vm.dirty_* values", 1 },
+	{ "p", "profile", "save the settings and workload as a profile", 0 },
+	{ "?/F1", "help", "this help (any of ? F1 Esc q closes it)", 0 },
+	{ "^L", NULL, "repaint the whole screen", 0 },
+	{ "q", "quit", "stop the load, restore every changed setting, exit", 0 },
+};
+
+const struct keys_binding *keys_bindings(size_t *n)
+{
+	*n = sizeof(bindings) / sizeof(bindings[0]);
+	return bindings;
+}
+
+/* Can settings change now?  0, or a message in msg. */
+static int settings_allowed(struct dash *d, char *msg, size_t len)
+{
+	const struct session *s = d->s;
+	if (!d->root) {
+		snprintf(msg, len, "changing settings needs root: this dashboard is read-only "
+			 "(run it as root; every change is restored on exit)");
+		return -EPERM;
+	}
+	if (!d->st->n_devs) {
+		snprintf(msg, len, "no disk with an I/O scheduler behind %.200s: nothing to change",
+			 d->dir);
+		return -ENODEV;
+	}
+	if (s->phase < SESSION_WARMUP) {
+		snprintf(msg, len, "the idle baseline is still being measured: settings can change "
+			 "once the load runs");
+		return -EAGAIN;
+	}
+	if (s->phase >= SESSION_STOP) {
+		snprintf(msg, len, "the session is ending: nothing more is changed");
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+/* Apply KEY=VALUE on the stack; a new epoch when anything was written. */
+static int apply(struct dash *d, const char *key, const char *value, char *msg, size_t len)
+{
+	char label[96];
+	int rc = settings_allowed(d, msg, len);
+	if (rc < 0)
+		return rc;
+	/* The kernel may take a moment to switch under load: say so first. */
+	dash_message(d, SCREEN_DIM, "setting %s = %s ...", key, value);
+	dash_draw(d, 0);
+	struct timespec a, b;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	rc = settings_apply(d->st, key, value, msg, len, label, sizeof(label));
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	double took = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+	size_t ml = strlen(msg);
+	if (took >= 0.1 && ml + 32 < len)   /* the screen stood still that long: say so */
+		snprintf(msg + ml, len - ml, "; the kernel took %.1f s", took);
+	if (label[0])
+		session_new_epoch(d->s, label);
+	dash_refresh_settings(d);
+	return rc;
+}
+
+static void toggle_load(struct dash *d)
+{
+	struct session *s = d->s;
+	int paused = s->loads_paused;
+	int rc = paused ? session_loads_resume(s) : session_loads_pause(s);
+	switch (rc) {
+	case 0:
+		dash_message(d, SCREEN_GOOD, "%s: epoch #%zu", paused ? "load started" : "load stopped",
+			     s->n_epochs - 1);
+		break;
+	case -EAGAIN:
+		dash_message(d, SCREEN_WARN, s->phase < SESSION_WARMUP ?
+			     "the load starts by itself once the idle baseline is measured" :
+			     "the session is ending");
+		break;
+	case -EBUSY:
+		dash_message(d, SCREEN_WARN, "the stopped load is still exiting: try again in a moment");
+		break;
+	default:
+		dash_message(d, SCREEN_BAD, "cannot %s the load: %s", paused ? "start" : "stop",
+			     strerror(rc < 0 ? -rc : rc));
+		break;
+	}
+}
+
+static unsigned overlay_key(struct dash *d, int ch)
+{
+	char msg[320];
+	switch (d->overlay) {
+	case DASH_HELP:
+		if (ch == '?' || ch == KEY_F(1) || ch == 27 || ch == 'q' || ch == '\n' || ch == '\r')
+			d->overlay = DASH_NONE;
+		return KEYS_REDRAW;
+	case DASH_SCHED:
+		switch (menu_key(&d->menu, ch)) {
+		case MENU_PICK: {
+			char name[32];
+			snprintf(name, sizeof(name), "%s", d->menu.items[d->menu.sel]);
+			d->overlay = DASH_NONE;
+			int rc = apply(d, "scheduler", name, msg, sizeof(msg));
+			dash_message(d, rc ? SCREEN_BAD : SCREEN_GOOD, "%s", msg);
+			break;
+		}
+		case MENU_CANCEL:
+			d->overlay = DASH_NONE;
+			break;
+		case MENU_NONE:
+			break;
+		}
+		return KEYS_REDRAW;
+	case DASH_TUNE:
+		switch (tuneedit_key(&d->te, ch)) {
+		case TUNEEDIT_APPLY: {
+			char key[TUNABLE_NAME_LEN], val[TUNABLE_VALUE_LEN];
+			snprintf(key, sizeof(key), "%s", d->te.keys[d->te.sel].name);
+			snprintf(val, sizeof(val), "%s", d->te.input);
+			int rc = apply(d, key, val, msg, sizeof(msg));
+			tuneedit_done(&d->te, rc == 0, msg);
+			dash_message(d, rc ? SCREEN_BAD : SCREEN_GOOD, "%s", msg);
+			break;
+		}
+		case TUNEEDIT_CLOSE:
+			d->overlay = DASH_NONE;
+			break;
+		case TUNEEDIT_NONE:
+			break;
+		}
+		return KEYS_REDRAW;
+	case DASH_SAVE:
+		switch (prompt_key(&d->prompt, ch)) {
+		case PROMPT_SUBMIT: {
+			int rc = d->save_profile(d->save_ctx, d->prompt.input, msg, sizeof(msg));
+			if (rc < 0) {
+				snprintf(d->prompt.note, sizeof(d->prompt.note), "%.150s", msg);
+				d->prompt.note_bad = 1;
+			} else {
+				d->overlay = DASH_NONE;
+				dash_message(d, SCREEN_DIM, "%s", msg);
+			}
+			break;
+		}
+		case PROMPT_CANCEL:
+			d->overlay = DASH_NONE;
+			break;
+		case PROMPT_NONE:
+			break;
+		}
+		return KEYS_REDRAW;
+	case DASH_NONE:
+		break;
+	}
+	return 0;
+}
+
+unsigned keys_handle(struct dash *d, int ch)
+{
+	char msg[320];
+	if (ch == KEY_RESIZE) {
+		dash_resize(d);
+		return 0;
+	}
+	if (COLS < DASH_MIN_COLS || LINES < DASH_MIN_LINES)
+		return ch == 'q' || ch == 'Q' ? KEYS_QUIT : 0;
+	if (d->overlay != DASH_NONE)
+		return overlay_key(d, ch);
+	switch (ch) {
+	case 'q':
+	case 'Q':
+		return KEYS_QUIT;
+	case '?':
+	case 'h':
+	case KEY_F(1):
+		d->overlay = DASH_HELP;
+		return KEYS_REDRAW;
+	case 'l':
+	case 'L':
+		toggle_load(d);
+		return KEYS_REDRAW;
+	case 's':
+	case 'S': {
+		if (settings_allowed(d, msg, sizeof(msg)) < 0) {
+			dash_message(d, SCREEN_WARN, "%s", msg);
+			return KEYS_REDRAW;
+		}
+		char list[256];
+		settings_schedulers(d->st, list, sizeof(list));
+		if (!list[0]) {
+			dash_message(d, SCREEN_WARN, "no scheduler is offered by every disk of the stack");
+			return KEYS_REDRAW;
+		}
+		menu_init(&d->menu, "I/O scheduler", list,
+			  strcmp(d->sched, "mixed") == 0 ? NULL : d->sched, "(active)");
+		snprintf(d->menu.note, sizeof(d->menu.note), "applies to %s%s", d->st->devs[0],
+			 d->st->n_devs > 1 ? " and every other disk in the stack" : "");
+		d->overlay = DASH_SCHED;
+		return KEYS_REDRAW;
+	}
+	case 't':
+	case 'T':
+		if (!d->st->n_devs) {
+			dash_message(d, SCREEN_WARN, "no disk with an I/O scheduler behind %.200s", d->dir);
+			return KEYS_REDRAW;
+		}
+		tuneedit_open(&d->te, d->st);
+		if (d->root && settings_allowed(d, msg, sizeof(msg)) < 0)
+			snprintf(d->te.note, sizeof(d->te.note), "%.250s", msg);
+		d->overlay = DASH_TUNE;
+		return KEYS_REDRAW;
+	case 'p':
+	case 'P':
+		if (!d->save_profile) {
+			dash_message(d, SCREEN_WARN, "saving profiles is not available here");
+			return KEYS_REDRAW;
+		}
+		prompt_init(&d->prompt, "Save as a profile", "name:",
+			    "letters, digits, '-', '_', '.'; saved in your profiles directory");
+		d->overlay = DASH_SAVE;
+		return KEYS_REDRAW;
+	case 12:   /* ^L */
+		dash_draw(d, 1);
+		return 0;
+	case ERR:
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+unsigned keys_read(struct dash *d)
+{
+	unsigned f = 0;
+	int ch;
+	while ((ch = screen_key()) >= 0)
+		f |= keys_handle(d, ch);
+	if (f & KEYS_REDRAW)
+		dash_draw(d, 0);
+	return f;
+}
+
+unsigned keys_winch(struct dash *d)
+{
+	if (!screen_winch_read())
+		return 0;
+	return keys_handle(d, KEY_RESIZE);
+}
