@@ -12,6 +12,9 @@
 #include "profile.h"
 #include "report.h"
 #include "session.h"
+#include "settings.h"
+#include "stack.h"
+#include "tunable.h"
 
 static void usage(FILE *f)
 {
@@ -50,6 +53,9 @@ static void usage(FILE *f)
 		"      --seed N           seed for jitter and offsets\n"
 		"  -j, --json FILE        every figure and raw sample as JSON ('-' = stdout)\n"
 		"      --csv FILE         raw samples as CSV ('-' = stdout)\n"
+		"      --at TIME:KEY=VALUE  change a setting (as 'brisk set' takes it) on every\n"
+		"                         disk of the stack TIME after the load started; a new\n"
+		"                         epoch begins (repeatable; root; restored at the end)\n"
 		"  -p, --profile NAME     the workload of a profile (see brisk-profile(5));\n"
 		"                         other options override it\n"
 		"      --fio JOBFILE      the workload of a fio job file (writers and readers\n"
@@ -64,7 +70,7 @@ static void usage(FILE *f)
 enum {
 	OPT_NO_LOAD = 256, OPT_EXEC, OPT_LS_FILES, OPT_IDLE_MAX, OPT_WARMUP, OPT_INTERVAL,
 	OPT_JITTER, OPT_TIMEOUT, OPT_MAX_TIME, OPT_TICK, OPT_DROP, OPT_FLOOR, OPT_SEED, OPT_CSV,
-	OPT_FIO, OPT_SCALE,
+	OPT_FIO, OPT_SCALE, OPT_AT,
 };
 
 /* The profile or fio job a run was given: the session's exec command
@@ -95,6 +101,7 @@ static const struct option longopts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "profile", required_argument, NULL, 'p' },
 	{ "fio", required_argument, NULL, OPT_FIO },
+	{ "at", required_argument, NULL, OPT_AT },
 	{ "scale", required_argument, NULL, OPT_SCALE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -166,6 +173,151 @@ static void show_progress(void *ctx)
 	fprintf(stderr, "\r\033[K%-8s samples %zu/%zu  ETA %.0fs", session_phase_name(p->s->phase),
 		done, planned, (double)eta / 1e9);
 	p->shown = 1;
+}
+
+/* ---- --at TIME:KEY=VALUE: timed setting changes, each a new epoch ---- */
+
+#define RUN_MAX_AT 32
+
+struct run_at {
+	uint64_t t_ns;
+	char key[TUNABLE_NAME_LEN + 16];
+	char value[TUNABLE_VALUE_LEN];
+	char label[96];
+};
+
+static struct run_at run_ats[RUN_MAX_AT];
+static size_t n_run_ats;
+static struct settings run_settings;
+
+static int parse_at(const char *arg)
+{
+	if (n_run_ats == RUN_MAX_AT) {
+		fprintf(stderr, "brisk run: at most %d --at options\n", RUN_MAX_AT);
+		return 2;
+	}
+	const char *colon = strchr(arg, ':'), *eq = colon ? strchr(colon, '=') : NULL;
+	struct run_at *a = &run_ats[n_run_ats];
+	char t[32];
+	size_t tl = colon ? (size_t)(colon - arg) : 0;
+	size_t kl = eq ? (size_t)(eq - colon - 1) : 0;
+	if (!colon || !eq || tl == 0 || tl >= sizeof(t) || kl == 0 || kl >= sizeof(a->key) ||
+	    !eq[1] || strlen(eq + 1) >= sizeof(a->value))
+		return bad("--at", arg, "expected TIME:KEY=VALUE, e.g. 20s:scheduler=bfq");
+	memcpy(t, arg, tl);
+	t[tl] = '\0';
+	if (parse_duration(t, &a->t_ns) < 0)
+		return bad("--at", arg, "TIME is a duration such as 500ms, 20s, 2m");
+	memcpy(a->key, colon + 1, kl);
+	a->key[kl] = '\0';
+	snprintf(a->value, sizeof(a->value), "%s", eq + 1);
+	char label[sizeof(a->label)];
+	snprintf(label, sizeof(label), "%.*s=%s", (int)kl, colon + 1, eq + 1);
+	memcpy(a->label, label, sizeof(label));
+	n_run_ats++;
+	return 0;
+}
+
+static int cmp_at(const void *x, const void *y)
+{
+	const struct run_at *a = x, *b = y;
+	return a->t_ns < b->t_ns ? -1 : a->t_ns > b->t_ns;
+}
+
+/* Before anything runs: every change must be valid on every leaf disk of
+ * the stack, in time order (an iosched tunable after a scheduler switch is
+ * checked against that scheduler), and root is needed.  2 on bad input. */
+static int check_ats(const char *dir, const char *what)
+{
+	qsort(run_ats, n_run_ats, sizeof(run_ats[0]), cmp_at);
+	if (geteuid() != 0) {
+		fprintf(stderr, "brisk run: --at changes settings, which needs root; nothing "
+			"was run (try sudo)\n");
+		return 2;
+	}
+	struct stack *st = NULL;
+	int rc = stack_resolve_path(dir, &st);
+	if (rc < 0) {
+		fprintf(stderr, "brisk run: --at: cannot find the disks behind %s: %s\n", dir,
+			strerror(-rc));
+		stack_free(st);
+		return 2;
+	}
+	const struct blockdev *leaves[SETTINGS_MAX_DEVS];
+	const char *names[SETTINGS_MAX_DEVS];
+	size_t nl = stack_leaves(st, leaves, SETTINGS_MAX_DEVS);
+	if (nl > SETTINGS_MAX_DEVS)
+		nl = SETTINGS_MAX_DEVS;
+	for (size_t i = 0; i < nl; i++)
+		names[i] = leaves[i]->name;
+	char note[256];
+	settings_init(&run_settings, JOURNAL_RUN, names, nl, 1, what, note, sizeof(note));
+	stack_free(st);
+	if (note[0])
+		fprintf(stderr, "brisk run: %s\n", note);
+	if (!run_settings.n_devs) {
+		fprintf(stderr, "brisk run: --at: no disk with an I/O scheduler behind %s\n", dir);
+		return 2;
+	}
+	char sched_after[TUNABLE_SCHED_LEN] = "";
+	for (size_t i = 0; i < n_run_ats; i++) {
+		struct run_at *a = &run_ats[i];
+		struct tunable_key key;
+		char why[TUNABLE_WHY_LEN], canon[TUNABLE_VALUE_LEN];
+		if (tunable_parse_key(a->key, &key, why, sizeof(why)) < 0) {
+			fprintf(stderr, "brisk run: --at %s: %s\n", a->label, why);
+			return 2;
+		}
+		size_t n = tunable_is_sysctl(&key) ? 1 : run_settings.n_devs;
+		for (size_t d = 0; d < n; d++) {
+			if (tunable_check(run_settings.devs[d], &key, a->value,
+					  sched_after[0] ? sched_after : NULL, canon, sizeof(canon),
+					  why, sizeof(why)) < 0) {
+				fprintf(stderr, "brisk run: --at %s refused on %s: %s; nothing was run\n",
+					a->label, tunable_is_sysctl(&key) ? "vm" : run_settings.devs[d],
+					why);
+				return 2;
+			}
+		}
+		if (!strcmp(key.name, "scheduler") && strlen(canon) < sizeof(sched_after))
+			memcpy(sched_after, canon, strlen(canon) + 1);
+	}
+	return 0;
+}
+
+static int run_at_apply(void *ctx, char *err, size_t errlen)
+{
+	struct run_at *a = ctx;
+	char label[96];
+	int rc = settings_apply(&run_settings, a->key, a->value, err, errlen, label, sizeof(label));
+	return rc < 0 ? rc : 0;
+}
+
+static void run_at_restore(void *ctx)
+{
+	(void)ctx;
+	if (run_settings.journal)
+		settings_restore(&run_settings, stderr);
+}
+
+static int schedule_ats(struct session *s)
+{
+	for (size_t i = 0; i < n_run_ats; i++)
+		if (session_at(s, run_ats[i].t_ns, run_at_apply, &run_ats[i], run_ats[i].label) < 0)
+			return -ENOMEM;
+	return n_run_ats ? session_on_exit(s, run_at_restore, NULL) : 0;
+}
+
+/* "brisk run ARGS...", for the journal's reports (argv[0] is "run"). */
+static void command_line(int argc, char **argv, char *buf, size_t len)
+{
+	size_t o = (size_t)snprintf(buf, len, "brisk");
+	for (int i = 0; i < argc && o + 1 < len; i++) {
+		int n = snprintf(buf + o, len - o, " %s", argv[i]);
+		if (n < 0 || (size_t)n >= len - o)
+			break;
+		o += (size_t)n;
+	}
 }
 
 int cmd_run_main(int argc, char **argv)
@@ -284,6 +436,9 @@ int cmd_run_main(int argc, char **argv)
 		case 'q':
 			quiet = 1;
 			break;
+		case OPT_AT:
+			rc = parse_at(optarg);
+			break;
 		case 'p':
 		case OPT_FIO:
 		case OPT_SCALE:
@@ -321,12 +476,24 @@ int cmd_run_main(int argc, char **argv)
 		return 2;
 	}
 
+	if (n_run_ats) {
+		char what[256];
+		command_line(argc, argv, what, sizeof(what));
+		if ((rc = check_ats(c.dir[0] ? c.dir : ".", what)))
+			return rc;
+	}
+
 	struct session *s;
 	rc = session_create(&c, &s, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "brisk run: %s\n", err);
 		return rc == -EINVAL || rc == -ENOENT || rc == -ENOTDIR || rc == -EACCES ||
 		       rc == -EPERM || rc == -EROFS ? 2 : 1;
+	}
+	if (schedule_ats(s) < 0) {
+		fprintf(stderr, "brisk run: out of memory\n");
+		session_free(s);
+		return 1;
 	}
 	struct progress prog = { s, 0 };
 	if (!quiet && isatty(STDERR_FILENO))

@@ -518,7 +518,7 @@ int cmd_tui_main(int argc, char **argv)
 	char what[256], note[256];
 	snprintf(what, sizeof(what), "brisk tui %.200s", c.dir);
 	int root = geteuid() == 0;
-	settings_init(&t->st, names, nl, root, what, note, sizeof(note));
+	settings_init(&t->st, JOURNAL_TUI, names, nl, root, what, note, sizeof(note));
 	struct advisory_db adv = { 0 };
 	char advpath[1024], adverr[256] = "";
 	int adv_ok = datadir_find("advisories.conf", advpath, sizeof(advpath)) == 0 &&

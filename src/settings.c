@@ -16,12 +16,14 @@ static void say(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-void settings_init(struct settings *st, const char *const *devs, size_t n, int root,
+void settings_init(struct settings *st, enum journal_kind kind,
+		   const char *const *devs, size_t n, int root,
 		   const char *what, char *note, size_t notelen)
 {
 	memset(st, 0, sizeof(*st));
 	st->root = root;
-	snprintf(st->what, sizeof(st->what), "%s", what ? what : "brisk tui");
+	st->kind = kind;
+	snprintf(st->what, sizeof(st->what), "%s", what ? what : "brisk");
 	if (note && notelen)
 		note[0] = '\0';
 	for (size_t i = 0; i < n && st->n_devs < SETTINGS_MAX_DEVS; i++) {
@@ -204,7 +206,7 @@ int settings_apply(struct settings *st, const char *keytext, const char *value,
 			snprintf(canon, sizeof(canon), "%s", c);
 	}
 	if (!st->journal) {
-		rc = journal_open(JOURNAL_TUI, st->what, &st->journal);
+		rc = journal_open(st->kind, st->what, &st->journal);
 		if (rc < 0) {
 			st->journal = NULL;
 			say(msg, msglen, "cannot open the restore journal (%s): nothing changed",

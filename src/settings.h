@@ -1,5 +1,6 @@
-/* settings — what the dashboard changes, on every leaf disk of the stack
- * at once, through the tunables module and the restore journal.
+/* settings — what a session (the dashboard, brisk run --at) changes, on
+ * every leaf disk of the stack at once, through the tunables module and the
+ * restore journal.
  *
  * Contract:
  *  - Nothing here touches sysfs or files itself: values are read with
@@ -19,8 +20,8 @@
  *    and closes the journal; the report of what it did goes to a FILE.
  *  - Messages are one line, for the dashboard's message line.
  */
-#ifndef BRISK_UI_SETTINGS_H
-#define BRISK_UI_SETTINGS_H
+#ifndef BRISK_SETTINGS_H
+#define BRISK_SETTINGS_H
 
 #include <stddef.h>
 #include <stdio.h>
@@ -35,13 +36,15 @@ struct settings {
 	size_t n_devs;
 	int root;                           /* may write */
 	char what[256];                     /* command line, for the journal */
+	enum journal_kind kind;             /* JOURNAL_TUI or JOURNAL_RUN */
 	struct journal *journal;            /* NULL until the first change */
 	unsigned changes;                   /* successful settings_apply() calls */
 };
 
 /* devs: the stack's leaf disks (those without a queue/scheduler are left
  * out, with a note in note[] when not NULL). */
-void settings_init(struct settings *st, const char *const *devs, size_t n, int root,
+void settings_init(struct settings *st, enum journal_kind kind,
+		   const char *const *devs, size_t n, int root,
 		   const char *what, char *note, size_t notelen);
 /* Active scheduler of every device: "bfq", or "mixed" when they differ,
  * or "" when none has one.  Also fills detail ("vda bfq, vdb none"). */

@@ -1,0 +1,64 @@
+# brisk run --at TIME:KEY=VALUE on a real loop device (root): the change
+# happens mid-run as a new epoch, and everything is put back at the end —
+# after a normal exit and after SIGINT; bad --at values change nothing.
+source tests/lib.sh
+if ! is_root; then t_skip run-at "needs root (loop device, sysfs writes)"; exit 0; fi
+command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null ||
+  { t_skip run-at "needs losetup and mkfs.ext4"; exit 0; }
+d=$(t_tmpdir)
+export BRISK_RUNTIME_DIR=$d/rt
+truncate -s 256M "$d/img"
+L=$(losetup -f --show "$d/img") || { t_skip run-at "no free loop device"; exit 0; }
+dev=$(basename "$L")
+T_CLEANUP_EXTRA="umount '$d/mnt' 2>/dev/null; echo none > /sys/block/$dev/queue/scheduler; losetup -d '$L'"
+mkfs.ext4 -q "$L"; mkdir "$d/mnt"; mount "$L" "$d/mnt"
+q=/sys/block/$dev/queue
+echo none > $q/scheduler
+orig_ra=$(cat $q/read_ahead_kb)
+journals() { ls "$BRISK_RUNTIME_DIR" 2>/dev/null | grep -c journal; }
+common=(-a ssh-like,save -i 1 -n 2 --interval 50ms --floor 10% -q)
+
+# 1. Normal run: two changes, three epochs, all restored.
+j=$("$BRISK" run "$d/mnt" "${common[@]}" -d 6s --at 1s:scheduler=bfq --at 2s:slice_idle=0 \
+     --at 3s:read_ahead_kb=512 --json - 2>"$d/err"); rc=$?
+t_eq "exit 0" "$rc" 0
+t_eq "epochs" "$(jq -r '[.epochs[].label]|join(",")' <<<"$j")" "start,scheduler=bfq,slice_idle=0,read_ahead_kb=512"
+t_match "loaded samples in the bfq epoch" "$(jq '[.samples[]|select(.epoch==1)]|length' <<<"$j")" '^[1-9]'
+t_match "restore reported" "$(cat "$d/err")" "restored $dev scheduler=none \(was bfq\)"
+t_match "scheduler back" "$(cat $q/scheduler)" '^\[none\]'
+t_eq "read_ahead_kb back" "$(cat $q/read_ahead_kb)" "$orig_ra"
+t_eq "journal gone" "$(journals)" 0
+t_eq "no work files left" "$(ls -A "$d/mnt" | grep -v lost+found | wc -l)" 0
+
+# 2. SIGINT mid-run, after the change: still reported and restored.
+"$BRISK" run "$d/mnt" "${common[@]}" -d 30s -n 1000 --at 500ms:scheduler=kyber >"$d/out" 2>"$d/err" &
+pid=$!
+for _ in $(seq 100); do grep -qs kyber <(cat $q/scheduler | grep -o '\[kyber\]') && break; sleep 0.1; done
+t_match "changed while running" "$(cat $q/scheduler)" '\[kyber\]'
+t_eq "journal while running" "$(journals)" 1
+kill -INT $pid; wait $pid; rc=$?
+t_eq "SIGINT: exit 130" "$rc" 130
+t_match "SIGINT: report printed" "$(cat "$d/out")" "scheduler=kyber"
+t_match "SIGINT: scheduler back" "$(cat $q/scheduler)" '^\[none\]'
+t_eq "SIGINT: journal gone" "$(journals)" 0
+
+# 3. Bad --at: exit 2, nothing run, nothing changed or journaled.
+bad() { # name regex args...
+  local n=$1 re=$2; shift 2
+  local err; err=$("$BRISK" run "$d/mnt" "${common[@]}" "$@" 2>&1 >/dev/null); local rc=$?
+  t_eq "$n: exit 2" "$rc" 2; t_match "$n: message" "$err" "$re"
+}
+bad "unknown scheduler" "not offered" --at 1s:scheduler=cfq
+bad "iosched of the wrong scheduler" "slice_idle" --at 1s:slice_idle=0
+bad "negative number" "read_ahead_kb" --at 1s:read_ahead_kb=-1
+bad "path escape" "never a path" --at "1s:../../../etc/x=1"
+bad "bad time" "duration" --at 1x:scheduler=bfq
+bad "no value" "TIME:KEY=VALUE" --at 1s:scheduler
+t_match "bad: scheduler untouched" "$(cat $q/scheduler)" '^\[none\]'
+t_eq "bad: no journal" "$(journals)" 0
+t_eq "bad: no work files" "$(ls -A "$d/mnt" | grep -v lost+found | wc -l)" 0
+if command -v setpriv >/dev/null; then
+  chmod 755 "$d"
+  err=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$BRISK" run "$d/mnt" --at 1s:scheduler=bfq 2>&1); rc=$?
+  t_eq "non-root: exit 2" "$rc" 2; t_match "non-root: says root" "$err" "needs root"
+fi
