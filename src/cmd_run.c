@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cliopt.h"
 #include "parse.h"
 #include "profile.h"
 #include "report.h"
@@ -16,6 +17,8 @@
 #include "stack.h"
 #include "tunable.h"
 
+
+static const char CMD[] = "run";   /* for messages: brisk run: ... */
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -107,57 +110,6 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int bad(const char *opt, const char *val, const char *want)
-{
-	fprintf(stderr, "brisk run: %s '%s': %s\n", opt, val, want);
-	return 2;
-}
-
-static int get_count(const char *opt, const char *v, int64_t min, int64_t max, unsigned *out)
-{
-	int64_t n;
-	if (parse_int(v, min, max, &n) < 0) {
-		char want[64];
-		snprintf(want, sizeof(want), "expected a whole number %lld..%lld",
-			 (long long)min, (long long)max);
-		return bad(opt, v, want);
-	}
-	*out = (unsigned)n;
-	return 0;
-}
-
-static int get_time(const char *opt, const char *v, uint64_t *out)
-{
-	return parse_duration(v, out) < 0 ? bad(opt, v, "expected a duration such as 500ms, "
-						"20s or 2m") : 0;
-}
-
-static int get_floor(const char *v, struct session_config *c)
-{
-	size_t n = strlen(v);
-	if (n > 1 && v[n - 1] == '%') {
-		char buf[32];
-		char *end;
-		if (n >= sizeof(buf))
-			return bad("--floor", v, "too long");
-		memcpy(buf, v, n - 1);
-		buf[n - 1] = '\0';
-		double p = strtod(buf, &end);
-		if (*end || !(p >= 0 && p < 100))
-			return bad("--floor", v, "expected a percentage below 100%");
-		c->floor_pct = p;
-		c->floor_min = 0;
-		c->floor_bytes = 0;
-		c->no_floor = p == 0;
-		return 0;
-	}
-	uint64_t b;
-	if (parse_size(v, &b) < 0)
-		return bad("--floor", v, "expected a size (2g) or a percentage (5%)");
-	c->floor_bytes = b;
-	c->no_floor = b == 0;     /* writers end on ENOSPC */
-	return 0;
-}
 
 struct progress {
 	struct session *s;
@@ -203,11 +155,11 @@ static int parse_at(const char *arg)
 	size_t kl = eq ? (size_t)(eq - colon - 1) : 0;
 	if (!colon || !eq || tl == 0 || tl >= sizeof(t) || kl == 0 || kl >= sizeof(a->key) ||
 	    !eq[1] || strlen(eq + 1) >= sizeof(a->value))
-		return bad("--at", arg, "expected TIME:KEY=VALUE, e.g. 20s:scheduler=bfq");
+		return cliopt_bad(CMD, "--at", arg, "expected TIME:KEY=VALUE, e.g. 20s:scheduler=bfq");
 	memcpy(t, arg, tl);
 	t[tl] = '\0';
 	if (parse_duration(t, &a->t_ns) < 0)
-		return bad("--at", arg, "TIME is a duration such as 500ms, 20s, 2m");
+		return cliopt_bad(CMD, "--at", arg, "TIME is a duration such as 500ms, 20s, 2m");
 	memcpy(a->key, colon + 1, kl);
 	a->key[kl] = '\0';
 	snprintf(a->value, sizeof(a->value), "%s", eq + 1);
@@ -344,86 +296,71 @@ int cmd_run_main(int argc, char **argv)
 		rc = 0;
 		switch (opt) {
 		case 'l':
-			if (!user_loads)
-				c.n_loads = 0;
-			user_loads = 1;
-			if (c.n_loads == SESSION_MAX_LOAD_SPECS) {
-				fprintf(stderr, "brisk run: at most %d --load options\n",
-					SESSION_MAX_LOAD_SPECS);
-				return 2;
-			}
-			if (load_spec_parse(optarg, &c.loads[c.n_loads], err, sizeof(err)) < 0) {
-				fprintf(stderr, "brisk run: --load: %s\n", err);
-				return 2;
-			}
-			c.n_loads++;
+			rc = cliopt_load(CMD, optarg, &c, &user_loads);
 			break;
 		case OPT_NO_LOAD:
 			no_load = 1;
 			break;
 		case 'a':
-			if (action_parse_list(optarg, &c.actions, err, sizeof(err)) < 0) {
-				fprintf(stderr, "brisk run: --actions: %s\n", err);
-				return 2;
-			}
+			rc = cliopt_actions(CMD, optarg, &c);
 			break;
 		case OPT_EXEC:
 			c.action.exec_cmd = optarg;
 			break;
 		case OPT_LS_FILES:
-			rc = get_count("--ls-files", optarg, 1, 1000000, &c.action.ls_files);
+			rc = cliopt_count(CMD, "--ls-files", optarg, 1, 1000000, &c.action.ls_files);
 			break;
 		case 'i':
-			rc = get_count("--idle-samples", optarg, 0, 1000000, &c.idle_samples);
+			rc = cliopt_count(CMD, "--idle-samples", optarg, 0, 1000000, &c.idle_samples);
 			phase_opt = 1;
 			break;
 		case 'n':
-			rc = get_count("--samples", optarg, 1, 1000000, &c.loaded_samples);
+			rc = cliopt_count(CMD, "--samples", optarg, 1, 1000000, &c.loaded_samples);
 			phase_opt = 1;
 			break;
 		case OPT_IDLE_MAX:
-			rc = get_time("--idle-max", optarg, &c.idle_max_ns);
+			rc = cliopt_time(CMD, "--idle-max", optarg, &c.idle_max_ns);
 			phase_opt = 1;
 			break;
 		case OPT_WARMUP:
-			rc = get_time("--warmup", optarg, &c.warmup_max_ns);
+			rc = cliopt_time(CMD, "--warmup", optarg, &c.warmup_max_ns);
 			if (!rc && c.warmup_min_ns > c.warmup_max_ns)
 				c.warmup_min_ns = c.warmup_max_ns;
 			break;
 		case 'd':
-			rc = get_time("--duration", optarg, &c.loaded_max_ns);
+			rc = cliopt_time(CMD, "--duration", optarg, &c.loaded_max_ns);
 			phase_opt = 1;
 			break;
 		case OPT_INTERVAL:
-			rc = get_time("--interval", optarg, &c.interval_ns);
+			rc = cliopt_time(CMD, "--interval", optarg, &c.interval_ns);
 			break;
 		case OPT_JITTER:
-			rc = get_count("--jitter", optarg, 0, 100, &c.jitter_pct);
+			rc = cliopt_count(CMD, "--jitter", optarg, 0, 100, &c.jitter_pct);
 			break;
 		case OPT_TIMEOUT:
-			rc = get_time("--timeout", optarg, &c.timeout_ns);
+			rc = cliopt_time(CMD, "--timeout", optarg, &c.timeout_ns);
 			if (!rc && !c.timeout_ns)
-				rc = bad("--timeout", optarg, "must be above zero");
+				rc = cliopt_bad(CMD, "--timeout", optarg, "must be above zero");
 			break;
 		case OPT_MAX_TIME:
-			rc = get_time("--max-time", optarg, &c.max_time_ns);
+			rc = cliopt_time(CMD, "--max-time", optarg, &c.max_time_ns);
 			max_time_set = 1;
 			break;
 		case OPT_TICK:
-			rc = get_time("--tick", optarg, &c.tick_ns);
+			rc = cliopt_time(CMD, "--tick", optarg, &c.tick_ns);
 			if (!rc && c.tick_ns < 10000000)
-				rc = bad("--tick", optarg, "must be at least 10ms");
+				rc = cliopt_bad(CMD, "--tick", optarg, "must be at least 10ms");
 			break;
 		case OPT_DROP:
 			c.evict = ACTION_EVICT_DROP_CACHES;
 			break;
 		case OPT_FLOOR:
-			rc = get_floor(optarg, &c);
+			rc = cliopt_floor(CMD, optarg, &c);
 			break;
 		case OPT_SEED: {
 			int64_t n;
 			if (parse_int(optarg, 0, INT64_MAX, &n) < 0)
-				rc = bad("--seed", optarg, "expected a whole number");
+				rc = cliopt_bad(CMD, "--seed", optarg, "expected a whole number");
 			c.seed = (uint64_t)n;
 			break;
 		}
@@ -459,7 +396,7 @@ int cmd_run_main(int argc, char **argv)
 	}
 	if (optind < argc) {
 		if (strlen(argv[optind]) >= sizeof(c.dir))
-			return bad("DIR", argv[optind], "path too long");
+			return cliopt_bad(CMD, "DIR", argv[optind], "path too long");
 		snprintf(c.dir, sizeof(c.dir), "%s", argv[optind]);
 	}
 	if (no_load) {

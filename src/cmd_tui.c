@@ -28,6 +28,7 @@
 
 #include "advisory.h"
 #include "datadir.h"
+#include "cliopt.h"
 #include "parse.h"
 #include "profile.h"
 #include "report.h"
@@ -40,6 +41,8 @@
 #include "screen.h"
 #include "settings.h"
 
+
+static const char CMD[] = "tui";   /* for messages: brisk tui: ... */
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -98,54 +101,6 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int bad(const char *opt, const char *val, const char *want)
-{
-	fprintf(stderr, "brisk tui: %s '%s': %s\n", opt, val, want);
-	return 2;
-}
-
-static int get_count(const char *opt, const char *v, int64_t min, int64_t max, unsigned *out)
-{
-	int64_t n;
-	if (parse_int(v, min, max, &n) < 0) {
-		char want[64];
-		snprintf(want, sizeof(want), "expected a whole number %lld..%lld",
-			 (long long)min, (long long)max);
-		return bad(opt, v, want);
-	}
-	*out = (unsigned)n;
-	return 0;
-}
-
-static int get_time(const char *opt, const char *v, uint64_t *out)
-{
-	return parse_duration(v, out) < 0 ? bad(opt, v, "expected a duration such as 500ms, "
-						"20s or 2m") : 0;
-}
-
-static int get_floor(const char *v, struct session_config *c)
-{
-	size_t n = strlen(v);
-	if (n > 1 && v[n - 1] == '%') {
-		char buf[32], *end;
-		if (n >= sizeof(buf))
-			return bad("--floor", v, "too long");
-		memcpy(buf, v, n - 1);
-		buf[n - 1] = '\0';
-		double p = strtod(buf, &end);
-		if (*end || !(p >= 0 && p < 100))
-			return bad("--floor", v, "expected a percentage below 100%");
-		c->floor_pct = p;
-		c->floor_min = 0;
-		c->floor_bytes = 0;
-		return 0;
-	}
-	uint64_t b;
-	if (parse_size(v, &b) < 0)
-		return bad("--floor", v, "expected a size (2g) or a percentage (5%)");
-	c->floor_bytes = b ? b : 1;
-	return 0;
-}
 
 struct tui {
 	struct session *s;
@@ -399,67 +354,52 @@ int cmd_tui_main(int argc, char **argv)
 		rc = 0;
 		switch (opt) {
 		case 'l':
-			if (!user_loads)
-				c.n_loads = 0;
-			user_loads = 1;
-			if (c.n_loads == SESSION_MAX_LOAD_SPECS) {
-				fprintf(stderr, "brisk tui: at most %d --load options\n",
-					SESSION_MAX_LOAD_SPECS);
-				return 2;
-			}
-			if (load_spec_parse(optarg, &c.loads[c.n_loads], err, sizeof(err)) < 0) {
-				fprintf(stderr, "brisk tui: --load: %s\n", err);
-				return 2;
-			}
-			c.n_loads++;
+			rc = cliopt_load(CMD, optarg, &c, &user_loads);
 			break;
 		case 'a':
-			if (action_parse_list(optarg, &c.actions, err, sizeof(err)) < 0) {
-				fprintf(stderr, "brisk tui: --actions: %s\n", err);
-				return 2;
-			}
+			rc = cliopt_actions(CMD, optarg, &c);
 			break;
 		case OPT_EXEC:
 			c.action.exec_cmd = optarg;
 			break;
 		case OPT_LS_FILES:
-			rc = get_count("--ls-files", optarg, 1, 1000000, &c.action.ls_files);
+			rc = cliopt_count(CMD, "--ls-files", optarg, 1, 1000000, &c.action.ls_files);
 			break;
 		case 'i':
-			rc = get_count("--idle-samples", optarg, 1, 1000000, &c.idle_samples);
+			rc = cliopt_count(CMD, "--idle-samples", optarg, 1, 1000000, &c.idle_samples);
 			break;
 		case OPT_INTERVAL:
-			rc = get_time("--interval", optarg, &c.interval_ns);
+			rc = cliopt_time(CMD, "--interval", optarg, &c.interval_ns);
 			break;
 		case OPT_TIMEOUT:
-			rc = get_time("--timeout", optarg, &c.timeout_ns);
+			rc = cliopt_time(CMD, "--timeout", optarg, &c.timeout_ns);
 			if (!rc && !c.timeout_ns)
-				rc = bad("--timeout", optarg, "must be above zero");
+				rc = cliopt_bad(CMD, "--timeout", optarg, "must be above zero");
 			break;
 		case OPT_TICK:
-			rc = get_time("--tick", optarg, &c.tick_ns);
+			rc = cliopt_time(CMD, "--tick", optarg, &c.tick_ns);
 			if (!rc && c.tick_ns < 100000000)
-				rc = bad("--tick", optarg, "must be at least 100ms");
+				rc = cliopt_bad(CMD, "--tick", optarg, "must be at least 100ms");
 			break;
 		case OPT_FLOOR:
-			rc = get_floor(optarg, &c);
+			rc = cliopt_floor(CMD, optarg, &c);
 			break;
 		case OPT_DROP:
 			c.evict = ACTION_EVICT_DROP_CACHES;
 			break;
 		case 'n':
-			rc = get_count("--iterations", optarg, 1, 100000000, &iterations);
+			rc = cliopt_count(CMD, "--iterations", optarg, 1, 100000000, &iterations);
 			break;
 		case 'd':
-			rc = get_time("--duration", optarg, &c.max_time_ns);
+			rc = cliopt_time(CMD, "--duration", optarg, &c.max_time_ns);
 			if (!rc && !c.max_time_ns)
-				rc = bad("--duration", optarg, "must be above zero");
+				rc = cliopt_bad(CMD, "--duration", optarg, "must be above zero");
 			break;
 		case OPT_NO_REPORT:
 			no_report = 1;
 			break;
 		case OPT_BENCH:
-			rc = get_count("--bench-redraw", optarg, 1, 1000000, &bench);
+			rc = cliopt_count(CMD, "--bench-redraw", optarg, 1, 1000000, &bench);
 			break;
 		case 'h':
 			usage(stdout);
@@ -477,7 +417,7 @@ int cmd_tui_main(int argc, char **argv)
 	}
 	if (optind < argc) {
 		if (strlen(argv[optind]) >= sizeof(c.dir))
-			return bad("DIR", argv[optind], "path too long");
+			return cliopt_bad(CMD, "DIR", argv[optind], "path too long");
 		snprintf(c.dir, sizeof(c.dir), "%s", argv[optind]);
 	}
 	if (!c.n_loads) {

@@ -1,0 +1,88 @@
+#include "cliopt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "session.h"
+
+int cliopt_bad(const char *cmd, const char *opt, const char *val, const char *want)
+{
+	fprintf(stderr, "brisk %s: %s '%s': %s\n", cmd, opt, val, want);
+	return 2;
+}
+
+int cliopt_count(const char *cmd, const char *opt, const char *v, int64_t min, int64_t max,
+		 unsigned *out)
+{
+	int64_t n;
+	if (parse_int(v, min, max, &n) < 0) {
+		char want[64];
+		snprintf(want, sizeof(want), "expected a whole number %lld..%lld",
+			 (long long)min, (long long)max);
+		return cliopt_bad(cmd, opt, v, want);
+	}
+	*out = (unsigned)n;
+	return 0;
+}
+
+int cliopt_time(const char *cmd, const char *opt, const char *v, uint64_t *out)
+{
+	return parse_duration(v, out) < 0 ?
+	       cliopt_bad(cmd, opt, v, "expected a duration such as 500ms, 20s or 2m") : 0;
+}
+
+int cliopt_floor(const char *cmd, const char *v, struct session_config *c)
+{
+	size_t n = strlen(v);
+	if (n > 1 && v[n - 1] == '%') {
+		char buf[32], *end;
+		if (n >= sizeof(buf))
+			return cliopt_bad(cmd, "--floor", v, "too long");
+		memcpy(buf, v, n - 1);
+		buf[n - 1] = '\0';
+		double p = strtod(buf, &end);
+		if (*end || !(p >= 0 && p < 100))
+			return cliopt_bad(cmd, "--floor", v, "expected a percentage below 100%");
+		c->floor_pct = p;
+		c->floor_min = 0;
+		c->floor_bytes = 0;
+		c->no_floor = p == 0;
+		return 0;
+	}
+	uint64_t b;
+	if (parse_size(v, &b) < 0)
+		return cliopt_bad(cmd, "--floor", v, "expected a size (2g) or a percentage (5%)");
+	c->floor_bytes = b;
+	c->no_floor = b == 0;     /* writers end on ENOSPC */
+	return 0;
+}
+
+int cliopt_load(const char *cmd, const char *spec, struct session_config *c, int *user_loads)
+{
+	char err[256];
+	if (!*user_loads)
+		c->n_loads = 0;
+	*user_loads = 1;
+	if (c->n_loads == SESSION_MAX_LOAD_SPECS) {
+		fprintf(stderr, "brisk %s: at most %d --load options\n", cmd, SESSION_MAX_LOAD_SPECS);
+		return 2;
+	}
+	if (load_spec_parse(spec, &c->loads[c->n_loads], err, sizeof(err)) < 0) {
+		fprintf(stderr, "brisk %s: --load: %s\n", cmd, err);
+		return 2;
+	}
+	c->n_loads++;
+	return 0;
+}
+
+int cliopt_actions(const char *cmd, const char *list, struct session_config *c)
+{
+	char err[256];
+	if (action_parse_list(list, &c->actions, err, sizeof(err)) < 0) {
+		fprintf(stderr, "brisk %s: --actions: %s\n", cmd, err);
+		return 2;
+	}
+	return 0;
+}

@@ -1,0 +1,28 @@
+/* cliopt — option values shared by the commands that start a session
+ * (brisk run, brisk tui).  Each checks one value and, when it is bad,
+ * prints "brisk CMD: OPT 'VALUE': what is expected" and returns 2 (the exit
+ * status for bad input); 0 when the value was stored. */
+#ifndef BRISK_CLIOPT_H
+#define BRISK_CLIOPT_H
+
+#include <stdint.h>
+
+struct session_config;
+
+int cliopt_bad(const char *cmd, const char *opt, const char *val, const char *want);
+/* A whole number in [min, max]. */
+int cliopt_count(const char *cmd, const char *opt, const char *v, int64_t min, int64_t max,
+		 unsigned *out);
+/* A duration (500ms, 20s, 2m) in ns. */
+int cliopt_time(const char *cmd, const char *opt, const char *v, uint64_t *out);
+/* --floor SIZE|PCT%: free space writers leave; 0 (or 0%) = no floor, the
+ * writers end on ENOSPC. */
+int cliopt_floor(const char *cmd, const char *v, struct session_config *c);
+
+/* --load SPEC: the first one replaces the default loads (*user_loads
+ * records that), later ones add. */
+int cliopt_load(const char *cmd, const char *spec, struct session_config *c, int *user_loads);
+/* --actions LIST. */
+int cliopt_actions(const char *cmd, const char *list, struct session_config *c);
+
+#endif
