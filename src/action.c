@@ -1,4 +1,5 @@
 #include "action.h"
+#include "child.h"
 #include "stats.h"
 #include "sysfs.h"
 
@@ -13,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -695,42 +695,15 @@ static void __attribute__((noreturn)) sample_main(const struct action *a,
 
 int action_sample_start(const struct action *a, enum action_evict evict, pid_t *pidp, int *fdp)
 {
-	int p[2];
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return -errno;
-	pid_t parent = getpid();
-	pid_t pid = fork();
-	if (pid < 0) {
-		int e = errno;
-		close(p[0]);
-		close(p[1]);
-		return -e;
-	}
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(1);
-		setpgid(0, 0);   /* the watchdog kills the whole group */
+	int rc = child_fork(pidp, fdp);
+	if (rc == 0) {
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_IGN);
-		sigset_t none;
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		/* fd 3 is the result pipe; the program exec samples start
-		 * must not inherit it */
-		if (dup2(p[1], 3) < 0 || fcntl(3, F_SETFD, FD_CLOEXEC) < 0)
-			_exit(1);
-		close_range(4, ~0u, 0);
-		sample_main(a, evict, 3);
+		child_unblock_signals();
+		sample_main(a, evict, CHILD_RESULT_FD);
 	}
-	/* Also from the parent, so kill(-pid) works even before the child
-	 * ran setpgid (EACCES after its exec is harmless). */
-	setpgid(pid, pid);
-	close(p[1]);
-	*pidp = pid;
-	*fdp = p[0];
-	return 0;
+	return rc < 0 ? rc : 0;
 }
 
 int action_sample_read(int fd, struct action_result *out)

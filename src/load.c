@@ -1,4 +1,5 @@
 #include "load.h"
+#include "child.h"
 #include "parse.h"
 #include "stats.h"
 
@@ -11,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -523,40 +523,24 @@ out:
 
 int load_start(struct load *l, uint64_t floor_bytes)
 {
-	int p[2];
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return -errno;
-	pid_t parent = getpid();
-	pid_t pid = fork();
-	if (pid < 0) {
-		int e = errno;
-		close(p[0]);
-		close(p[1]);
-		return -e;
-	}
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(1);
-		setpgid(0, 0);          /* the terminal's ^C is for the parent */
+	pid_t parent = getpid(), pid;
+	int fd;
+	int rc = child_fork(&pid, &fd);
+	if (rc < 0)
+		return rc;
+	if (rc == 0) {
 		struct sigaction sa = { .sa_handler = on_stop };
 		sigemptyset(&sa.sa_mask);
 		sigaction(SIGTERM, &sa, NULL);
 		sigaction(SIGINT, &sa, NULL);
 		signal(SIGHUP, SIG_IGN);
 		signal(SIGPIPE, SIG_IGN);
-		sigset_t none;
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		if (dup2(p[1], 3) < 0)
-			_exit(1);
-		close_range(4, ~0u, 0);
-		child_main(l, 3, floor_bytes, (uint64_t)parent);
+		child_unblock_signals();
+		child_main(l, CHILD_RESULT_FD, floor_bytes, (uint64_t)parent);
 	}
-	close(p[1]);
-	fcntl(p[0], F_SETFL, O_NONBLOCK);
+	fcntl(fd, F_SETFL, O_NONBLOCK);
 	l->pid = pid;
-	l->fd = p[0];
+	l->fd = fd;
 	l->end = LOAD_RUNNING;
 	return 0;
 }

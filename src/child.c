@@ -1,0 +1,47 @@
+#include "child.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+
+int child_fork(pid_t *pid, int *rfd)
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -errno;
+	pid_t parent = getpid();
+	pid_t c = fork();
+	if (c < 0) {
+		int e = errno;
+		close(p[0]);
+		close(p[1]);
+		return -e;
+	}
+	if (c == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
+		setpgid(0, 0);
+		if (dup2(p[1], CHILD_RESULT_FD) < 0 ||
+		    fcntl(CHILD_RESULT_FD, F_SETFD, FD_CLOEXEC) < 0)
+			_exit(1);
+		close_range(CHILD_RESULT_FD + 1, ~0u, 0);
+		return 0;
+	}
+	/* Also from the parent, so kill(-pid) works even before the child ran
+	 * setpgid (EACCES once it has exec'ed is harmless). */
+	setpgid(c, c);
+	close(p[1]);
+	*pid = c;
+	*rfd = p[0];
+	return 1;
+}
+
+void child_unblock_signals(void)
+{
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
