@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 #include <libudev.h>
 
 #include "pcidb.h"
@@ -26,37 +27,42 @@ static void copy(char *dst, size_t len, const char *src)
 	sysfs_trim(dst);
 }
 
-/* Read syspath/rel into dst (trimmed); leaves "" when absent. */
-static void attr(const struct blockdev *d, const char *rel, char *dst, size_t len)
+/* One device being probed: its attributes are read relative to its sysfs
+ * directory, opened once (a path walk of one or two components each). */
+struct probe {
+	struct blockdev *d;
+	int dfd;    /* -1 if the directory could not be opened */
+};
+
+/* Read rel into dst (trimmed); leaves "" when absent. */
+static void attr(const struct probe *p, const char *rel, char *dst, size_t len)
 {
-	int rc = sysfs_readf(dst, len, "%s/%s", d->syspath, rel);
+	int rc = sysfs_read_at(p->dfd, rel, dst, len);
 	if (rc < 0 && rc != -EOVERFLOW)
 		dst[0] = '\0';
 }
 
-static int64_t attr_num(const struct blockdev *d, const char *rel)
+static int64_t attr_num(const struct probe *p, const char *rel)
 {
-	char path[512];
 	int64_t v;
-	snprintf(path, sizeof(path), "%s/%s", d->syspath, rel);
-	return sysfs_read_s64(path, &v) == 0 ? v : -1;
+	return sysfs_read_s64_at(p->dfd, rel, &v) == 0 ? v : -1;
 }
 
-static int attr_bool(const struct blockdev *d, const char *rel)
+static int attr_bool(const struct probe *p, const char *rel)
 {
-	int64_t v = attr_num(d, rel);
+	int64_t v = attr_num(p, rel);
 	return v < 0 ? -1 : v != 0;
 }
 
 /* First non-empty of a udev property and sysfs attributes. */
-static void fill(struct udev_device *u, const struct blockdev *d, const char *prop,
+static void fill(struct udev_device *u, const struct probe *p, const char *prop,
 		 const char *const *rels, char *dst, size_t len)
 {
 	dst[0] = '\0';
 	if (prop)
 		copy(dst, len, udev_device_get_property_value(u, prop));
 	for (; !dst[0] && rels && *rels; rels++)
-		attr(d, *rels, dst, len);
+		attr(p, *rels, dst, len);
 }
 
 static enum blockdev_kind kind_of(struct udev_device *u, const struct blockdev *d)
@@ -228,27 +234,26 @@ static void decode_enc(char *dst, size_t len, const char *src)
 	sysfs_trim(dst);
 }
 
-static void read_queue(struct blockdev *d)
+static void read_queue(const struct probe *p)
 {
+	struct blockdev *d = p->d;
 	struct blockdev_queue *q = &d->queue;
 	char raw[256];
-	attr(d, "queue/scheduler", raw, sizeof(raw));
+	attr(p, "queue/scheduler", raw, sizeof(raw));
 	sysfs_parse_choice(raw, q->scheduler, sizeof(q->scheduler),
 			   q->schedulers, sizeof(q->schedulers));
 	/* "none" alone (md, dm, some virtual disks) means no elevator to pick */
-	q->nr_requests = attr_num(d, "queue/nr_requests");
-	q->read_ahead_kb = attr_num(d, "queue/read_ahead_kb");
-	q->wbt_lat_usec = attr_num(d, "queue/wbt_lat_usec");
-	q->max_sectors_kb = attr_num(d, "queue/max_sectors_kb");
-	q->rq_affinity = attr_num(d, "queue/rq_affinity");
-	q->nomerges = attr_num(d, "queue/nomerges");
-	q->queue_depth = attr_num(d, "device/queue_depth");
+	q->nr_requests = attr_num(p, "queue/nr_requests");
+	q->read_ahead_kb = attr_num(p, "queue/read_ahead_kb");
+	q->wbt_lat_usec = attr_num(p, "queue/wbt_lat_usec");
+	q->max_sectors_kb = attr_num(p, "queue/max_sectors_kb");
+	q->rq_affinity = attr_num(p, "queue/rq_affinity");
+	q->nomerges = attr_num(p, "queue/nomerges");
+	q->queue_depth = attr_num(p, "device/queue_depth");
 	q->n_iosched = 0;
-	char dir[512];
-	snprintf(dir, sizeof(dir), "%s/queue/iosched", d->syspath);
 	char **names;
 	size_t n;
-	if (sysfs_list(dir, &names, &n) < 0)
+	if (sysfs_list_at(p->dfd, "queue/iosched", &names, &n) < 0)
 		return;
 	for (size_t i = 0; i < n && q->n_iosched < BLOCKDEV_MAX_IOSCHED; i++) {
 		struct blockdev_tunable *t = &q->iosched[q->n_iosched];
@@ -257,20 +262,19 @@ static void read_queue(struct blockdev *d)
 		copy(t->name, sizeof(t->name), names[i]);
 		char rel[96];
 		snprintf(rel, sizeof(rel), "queue/iosched/%s", names[i]);
-		attr(d, rel, t->value, sizeof(t->value));
+		attr(p, rel, t->value, sizeof(t->value));
 		q->n_iosched++;
 	}
 	sysfs_list_free(names, n);
 }
 
-static void read_slaves(struct blockdev *d)
+static void read_slaves(const struct probe *p)
 {
-	char dir[512];
-	snprintf(dir, sizeof(dir), "%s/slaves", d->syspath);
+	struct blockdev *d = p->d;
 	char **names;
 	size_t n;
 	d->n_slaves = 0;
-	if (sysfs_list(dir, &names, &n) < 0)
+	if (sysfs_list_at(p->dfd, "slaves", &names, &n) < 0)
 		return;
 	for (size_t i = 0; i < n && d->n_slaves < BLOCKDEV_MAX_SLAVES; i++)
 		if (strlen(names[i]) < BLOCKDEV_NAME_LEN)
@@ -278,23 +282,25 @@ static void read_slaves(struct blockdev *d)
 	sysfs_list_free(names, n);
 }
 
-static void read_md(struct blockdev *d)
+static void read_md(const struct probe *p)
 {
-	attr(d, "md/level", d->md_level, sizeof(d->md_level));
-	attr(d, "md/array_state", d->md_state, sizeof(d->md_state));
-	d->md_raid_disks = (int)attr_num(d, "md/raid_disks");
-	d->md_degraded = (int)attr_num(d, "md/degraded");
+	struct blockdev *d = p->d;
+	attr(p, "md/level", d->md_level, sizeof(d->md_level));
+	attr(p, "md/array_state", d->md_state, sizeof(d->md_state));
+	d->md_raid_disks = (int)attr_num(p, "md/raid_disks");
+	d->md_degraded = (int)attr_num(p, "md/degraded");
 	for (size_t i = 0; i < d->n_slaves; i++) {
 		char rel[96];
 		snprintf(rel, sizeof(rel), "md/dev-%s/state", d->slaves[i]);
-		attr(d, rel, d->md_member_state[i], sizeof(d->md_member_state[i]));
+		attr(p, rel, d->md_member_state[i], sizeof(d->md_member_state[i]));
 	}
 }
 
-static void read_dm(struct blockdev *d)
+static void read_dm(const struct probe *p)
 {
-	attr(d, "dm/name", d->dm_name, sizeof(d->dm_name));
-	attr(d, "dm/uuid", d->dm_uuid, sizeof(d->dm_uuid));
+	struct blockdev *d = p->d;
+	attr(p, "dm/name", d->dm_name, sizeof(d->dm_name));
+	attr(p, "dm/uuid", d->dm_uuid, sizeof(d->dm_uuid));
 	static const struct { const char *prefix, *target; } map[] = {
 		{ "CRYPT-", "crypt" }, { "LVM-", "lvm" }, { "mpath-", "mpath" },
 		{ "DMRAID-", "raid" }, { "part", "partition" },
@@ -308,6 +314,8 @@ static void read_dm(struct blockdev *d)
 	copy(d->dm_target, sizeof(d->dm_target), t);
 }
 
+static int probe_attrs(struct udev_device *u, const struct probe *p);
+
 static int probe_udev(struct udev_device *u, struct blockdev *d)
 {
 	memset(d, 0, sizeof(*d));
@@ -320,11 +328,20 @@ static int probe_udev(struct udev_device *u, struct blockdev *d)
 	d->kind = kind_of(u, d);
 	d->rotational = d->removable = d->readonly = -1;
 	d->md_raid_disks = d->md_degraded = d->loop_dio = -1;
+	struct probe p = { d, sysfs_dir_open(d->syspath) };
+	int rc = probe_attrs(u, &p);
+	if (p.dfd >= 0)
+		close(p.dfd);
+	return rc;
+}
 
-	int64_t sectors = attr_num(d, "size");
+static int probe_attrs(struct udev_device *u, const struct probe *p)
+{
+	struct blockdev *d = p->d;
+	int64_t sectors = attr_num(p, "size");
 	d->size_bytes = sectors > 0 ? (uint64_t)sectors * 512u : 0;
-	d->readonly = attr_bool(d, "ro");
-	read_slaves(d);
+	d->readonly = attr_bool(p, "ro");
+	read_slaves(p);
 
 	if (d->kind == BLOCKDEV_PARTITION) {
 		/* a partition's directory sits inside its disk's */
@@ -336,23 +353,23 @@ static int probe_udev(struct udev_device *u, struct blockdev *d)
 			slash = strrchr(up, '/');
 			copy(d->parent, sizeof(d->parent), slash ? slash + 1 : "");
 		}
-		d->partition = (int)attr_num(d, "partition");
+		d->partition = (int)attr_num(p, "partition");
 		return 0;
 	}
-	d->removable = attr_bool(d, "removable");
-	d->rotational = attr_bool(d, "queue/rotational");
-	read_queue(d);
+	d->removable = attr_bool(p, "removable");
+	d->rotational = attr_bool(p, "queue/rotational");
+	read_queue(p);
 
 	switch (d->kind) {
 	case BLOCKDEV_MD:
-		read_md(d);
+		read_md(p);
 		return 0;
 	case BLOCKDEV_DM:
-		read_dm(d);
+		read_dm(p);
 		return 0;
 	case BLOCKDEV_LOOP:
-		attr(d, "loop/backing_file", d->backing_file, sizeof(d->backing_file));
-		d->loop_dio = attr_bool(d, "loop/dio");
+		attr(p, "loop/backing_file", d->backing_file, sizeof(d->backing_file));
+		d->loop_dio = attr_bool(p, "loop/dio");
 		return 0;
 	case BLOCKDEV_ZRAM:
 		return 0;
@@ -374,17 +391,17 @@ static int probe_udev(struct udev_device *u, struct blockdev *d)
 	int named = strcmp(d->transport, "virtio") && strcmp(d->transport, "mmc");
 	decode_enc(d->model, sizeof(d->model), udev_device_get_property_value(u, "ID_MODEL_ENC"));
 	if (!d->model[0])
-		fill(u, d, NULL, named ? model_rel : NULL, d->model, sizeof(d->model));
+		fill(u, p, NULL, named ? model_rel : NULL, d->model, sizeof(d->model));
 	if (!d->model[0])
-		fill(u, d, "ID_MODEL", NULL, d->model, sizeof(d->model));
+		fill(u, p, "ID_MODEL", NULL, d->model, sizeof(d->model));
 	if (!d->model[0] && !strcmp(d->transport, "mmc"))
-		attr(d, "device/name", d->model, sizeof(d->model));
-	fill(u, d, "ID_VENDOR", named ? vendor_rel : NULL, d->vendor, sizeof(d->vendor));
-	fill(u, d, "ID_SERIAL_SHORT", serial_rel, d->serial, sizeof(d->serial));
-	fill(u, d, "ID_REVISION", named ? fw_rel : NULL, d->firmware, sizeof(d->firmware));
+		attr(p, "device/name", d->model, sizeof(d->model));
+	fill(u, p, "ID_VENDOR", named ? vendor_rel : NULL, d->vendor, sizeof(d->vendor));
+	fill(u, p, "ID_SERIAL_SHORT", serial_rel, d->serial, sizeof(d->serial));
+	fill(u, p, "ID_REVISION", named ? fw_rel : NULL, d->firmware, sizeof(d->firmware));
 	if (!d->firmware[0] && !strcmp(d->transport, "mmc"))
-		attr(d, "device/fwrev", d->firmware, sizeof(d->firmware));
-	fill(u, d, "ID_WWN", !strcmp(d->transport, "nvme") ? nvme_wwn_rel :
+		attr(p, "device/fwrev", d->firmware, sizeof(d->firmware));
+	fill(u, p, "ID_WWN", !strcmp(d->transport, "nvme") ? nvme_wwn_rel :
 			     named ? scsi_wwn_rel : NULL, d->wwn, sizeof(d->wwn));
 	return 0;
 }

@@ -12,6 +12,8 @@
 #include <dirent.h>
 #include <unistd.h>
 
+static int read_fd(int fd, char *buf, size_t len, size_t *n);
+
 int sysfs_read_raw(const char *path, char *buf, size_t len, size_t *n)
 {
 	if (len == 0)
@@ -19,6 +21,12 @@ int sysfs_read_raw(const char *path, char *buf, size_t len, size_t *n)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	return read_fd(fd, buf, len, n);
+}
+
+/* Read and close fd. */
+static int read_fd(int fd, char *buf, size_t len, size_t *n)
+{
 	size_t off = 0;
 	int rc = 0;
 	while (off + 1 < len) {
@@ -85,12 +93,48 @@ int sysfs_readf(char *buf, size_t len, const char *fmt, ...)
 	return sysfs_read(path, buf, len);
 }
 
+static int parse_s64(const char *buf, int64_t *out);
+
 int sysfs_read_s64(const char *path, int64_t *out)
 {
 	char buf[64];
 	int rc = sysfs_read(path, buf, sizeof(buf));
 	if (rc < 0)
 		return rc;
+	return parse_s64(buf, out);
+}
+
+int sysfs_dir_open(const char *path)
+{
+	int fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+int sysfs_read_at(int dirfd, const char *rel, char *buf, size_t len)
+{
+	if (len == 0)
+		return -EINVAL;
+	int fd = openat(dirfd, rel, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	int rc = read_fd(fd, buf, len, NULL);
+	if (rc < 0 && rc != -EOVERFLOW)
+		return rc;
+	sysfs_trim(buf);
+	return rc;
+}
+
+int sysfs_read_s64_at(int dirfd, const char *rel, int64_t *out)
+{
+	char buf[64];
+	int rc = sysfs_read_at(dirfd, rel, buf, sizeof(buf));
+	if (rc < 0)
+		return rc;
+	return parse_s64(buf, out);
+}
+
+static int parse_s64(const char *buf, int64_t *out)
+{
 	char *end;
 	errno = 0;
 	long long v = strtoll(buf, &end, 10);
@@ -237,11 +281,33 @@ void sysfs_list_free(char **names, size_t n)
 	free(names);
 }
 
+static int list_dir(DIR *d, char ***names, size_t *n);
+
 int sysfs_list(const char *dir, char ***names, size_t *n)
 {
 	DIR *d = opendir(dir);
 	if (!d)
 		return -errno;
+	return list_dir(d, names, n);
+}
+
+int sysfs_list_at(int dirfd, const char *rel, char ***names, size_t *n)
+{
+	int fd = openat(dirfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	return list_dir(d, names, n);
+}
+
+/* Read and close d. */
+static int list_dir(DIR *d, char ***names, size_t *n)
+{
 	char **v = NULL;
 	size_t cnt = 0, cap = 0;
 	int rc = 0;

@@ -23,6 +23,12 @@ int sysfs_readf(char *buf, size_t len, const char *fmt, ...)
 /* Whole file, raw (not trimmed); *n gets its length. For /proc tables. */
 int sysfs_read_raw(const char *path, char *buf, size_t len, size_t *n);
 int sysfs_read_s64(const char *path, int64_t *out);
+/* The same relative to an open directory (sysfs_dir_open), so the kernel
+ * walks one or two path components instead of the whole device path. */
+int sysfs_dir_open(const char *path);   /* fd (O_PATH) or -errno; close() it */
+int sysfs_read_at(int dirfd, const char *rel, char *buf, size_t len);
+int sysfs_read_s64_at(int dirfd, const char *rel, int64_t *out);
+int sysfs_list_at(int dirfd, const char *rel, char ***names, size_t *n);
 int sysfs_read_u64(const char *path, uint64_t *out);
 int sysfs_write(const char *path, const char *value);
 /* Whole file into a malloc'ed NUL-terminated buffer (free()); for /proc
