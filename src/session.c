@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <ftw.h>
 #include <math.h>
 #include <poll.h>
@@ -240,7 +241,7 @@ int session_create(const struct session_config *cfg, struct session **out,
 	if (!s)
 		return -ENOMEM;
 	s->cfg = *cfg;
-	s->sigfd = s->timerfd = -1;
+	s->sigfd = s->timerfd = s->owner_fd = -1;
 	s->rng = cfg->seed ? cfg->seed : now_ns() ^ (uint64_t)getpid();
 	devices_init(s);
 	kstat_vm_dirty_read(&s->vm);
@@ -911,6 +912,66 @@ static int remove_workdir(struct session *s)
 	return rc;
 }
 
+/* Is the owner lock of work directory wd free (its brisk is gone)?  A
+ * directory without an owner file is left alone (it may be being made). */
+static int workdir_orphaned(const char *wd)
+{
+	char owner[PATH_MAX];
+	if (snprintf(owner, sizeof(owner), "%s/owner", wd) >= (int)sizeof(owner))
+		return 0;
+	int fd = open(owner, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	int free_lock = fcntl(fd, F_GETLK, &fl) == 0 && fl.l_type == F_UNLCK;
+	close(fd);
+	return free_lock;
+}
+
+/* Remove the work directories a SIGKILLed brisk left in DIR. */
+static void reap_orphans(struct session *s)
+{
+	DIR *d = opendir(s->cfg.dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, ".brisk-", 7) || strlen(e->d_name) != 13)
+			continue;
+		char wd[PATH_MAX];
+		if (snprintf(wd, sizeof(wd), "%s/%s", s->cfg.dir, e->d_name) >= (int)sizeof(wd))
+			continue;
+		struct stat st;
+		if (lstat(wd, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+		    !workdir_orphaned(wd))
+			continue;
+		if (nftw(wd, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) == 0)
+			session_msg(s, "removed %s, left by a brisk run that was killed", wd);
+	}
+	closedir(d);
+}
+
+/* Create the owner file of our work directory and hold its lock (record
+ * locks are not inherited by the children, and go when we die). */
+static int own_workdir(struct session *s)
+{
+	char owner[PATH_MAX];
+	if (snprintf(owner, sizeof(owner), "%s/owner", s->workdir) >= (int)sizeof(owner))
+		return -ENAMETOOLONG;
+	int fd = open(owner, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	if (fcntl(fd, F_SETLK, &fl) < 0) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	dprintf(fd, "%ld\n", (long)getpid());
+	s->owner_fd = fd;
+	return 0;
+}
+
 static int interrupted(struct session *s)
 {
 	read_signals(s);
@@ -928,6 +989,7 @@ static int prepare(struct session *s, char *err, size_t errlen)
 		need += load_spec_prepare_bytes(&c->loads[i]) * c->loads[i].count;
 		nl += c->loads[i].count;
 	}
+	reap_orphans(s);   /* first: their space counts as free below */
 	int rc = load_floor(c->dir, c->floor_pct, c->floor_min, &s->floor_bytes);
 	if (rc == 0 && c->floor_bytes)
 		s->floor_bytes = c->floor_bytes;
@@ -950,6 +1012,9 @@ static int prepare(struct session *s, char *err, size_t errlen)
 		return fail(-errno, err, errlen, "%s: cannot create a work directory: %s", c->dir,
 			    strerror(errno));
 	snprintf(s->workdir, sizeof(s->workdir), "%s", tmpl);
+	if ((rc = own_workdir(s)) < 0)
+		return fail(rc, err, errlen, "%s: cannot create its owner file: %s", s->workdir,
+			    strerror(-rc));
 
 	for (unsigned k = 0; k < ACTION_KIND_COUNT; k++) {
 		if (!(c->actions & (1u << k)))
@@ -1062,6 +1127,9 @@ int session_run(struct session *s, char *err, size_t errlen)
 	stop_everything(s);
 	run_exit_hooks(s);
 	remove_workdir(s);
+	if (s->owner_fd >= 0)
+		close(s->owner_fd);
+	s->owner_fd = -1;
 	s->t_end = now_ns() - s->t0;
 	s->phase = SESSION_DONE;
 	if (s->sigfd >= 0) {

@@ -13,6 +13,9 @@
  * Contract:
  *  - Files are created only in a fresh DIR/.brisk-XXXXXX, removed on every
  *    way out of session_run() (including signals); nothing else is touched.
+ *    The session holds a POSIX lock on DIR/.brisk-XXXXXX/owner while it
+ *    runs; a later session on DIR removes work directories whose owner
+ *    lock is free (their brisk was SIGKILLed) and says so.
  *  - Times are CLOCK_MONOTONIC nanoseconds; stored times are relative to
  *    t0 (session_run() start).
  *  - Epochs: every sample carries the epoch current when it started.
@@ -174,6 +177,7 @@ struct session {
 	struct session_watch *watches;
 	int hooks_done;
 	int sigfd, timerfd;
+	int owner_fd;                 /* locked DIR/.brisk-X/owner: marks it live */
 	uint64_t rng;
 	struct session_run *run;
 };
