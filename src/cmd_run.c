@@ -9,7 +9,9 @@
 #include <unistd.h>
 
 #include "cliopt.h"
+#include "blockdev.h"
 #include "parse.h"
+#include "export.h"
 #include "profile.h"
 #include "report.h"
 #include "session.h"
@@ -61,6 +63,8 @@ static void usage(FILE *f)
 		"                         epoch begins (repeatable; root; restored at the end)\n"
 		"  -p, --profile NAME     the workload of a profile (see brisk-profile(5));\n"
 		"                         other options override it\n"
+		"      --no-settings      do not apply the profile's [settings] (root applies\n"
+		"                         them for the run and puts them back afterwards)\n"
 		"      --fio JOBFILE      the workload of a fio job file (writers and readers\n"
 		"                         become loads, small random readers ssh-like samples)\n"
 		"      --scale F          shrink --fio/--profile sizes and delays (0.01, 1/100)\n"
@@ -73,7 +77,7 @@ static void usage(FILE *f)
 enum {
 	OPT_NO_LOAD = 256, OPT_EXEC, OPT_LS_FILES, OPT_IDLE_MAX, OPT_WARMUP, OPT_INTERVAL,
 	OPT_JITTER, OPT_TIMEOUT, OPT_MAX_TIME, OPT_TICK, OPT_DROP, OPT_FLOOR, OPT_SEED, OPT_CSV,
-	OPT_FIO, OPT_SCALE, OPT_AT,
+	OPT_FIO, OPT_SCALE, OPT_AT, OPT_NO_SETTINGS,
 };
 
 /* The profile or fio job a run was given: the session's exec command
@@ -105,6 +109,7 @@ static const struct option longopts[] = {
 	{ "profile", required_argument, NULL, 'p' },
 	{ "fio", required_argument, NULL, OPT_FIO },
 	{ "at", required_argument, NULL, OPT_AT },
+	{ "no-settings", no_argument, NULL, OPT_NO_SETTINGS },
 	{ "scale", required_argument, NULL, OPT_SCALE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -176,21 +181,18 @@ static int cmp_at(const void *x, const void *y)
 	return a->t_ns < b->t_ns ? -1 : a->t_ns > b->t_ns;
 }
 
-/* Before anything runs: every change must be valid on every leaf disk of
- * the stack, in time order (an iosched tunable after a scheduler switch is
- * checked against that scheduler), and root is needed.  2 on bad input. */
-static int check_ats(const char *dir, const char *what)
+/* The leaf disks of the stack behind dir, for --at and profile settings
+ * (once).  2 when there is none with a scheduler. */
+static int run_settings_ready;
+
+static int init_run_settings(const char *dir, const char *what)
 {
-	qsort(run_ats, n_run_ats, sizeof(run_ats[0]), cmp_at);
-	if (geteuid() != 0) {
-		fprintf(stderr, "brisk run: --at changes settings, which needs root; nothing "
-			"was run (try sudo)\n");
-		return 2;
-	}
+	if (run_settings_ready)
+		return 0;
 	struct stack *st = NULL;
 	int rc = stack_resolve_path(dir, &st);
 	if (rc < 0) {
-		fprintf(stderr, "brisk run: --at: cannot find the disks behind %s: %s\n", dir,
+		fprintf(stderr, "brisk run: cannot find the disks behind %s: %s\n", dir,
 			strerror(-rc));
 		stack_free(st);
 		return 2;
@@ -203,14 +205,133 @@ static int check_ats(const char *dir, const char *what)
 	for (size_t i = 0; i < nl; i++)
 		names[i] = leaves[i]->name;
 	char note[256];
-	settings_init(&run_settings, JOURNAL_RUN, names, nl, 1, what, note, sizeof(note));
+	settings_init(&run_settings, JOURNAL_RUN, names, nl, geteuid() == 0, what, note,
+		      sizeof(note));
 	stack_free(st);
 	if (note[0])
 		fprintf(stderr, "brisk run: %s\n", note);
 	if (!run_settings.n_devs) {
-		fprintf(stderr, "brisk run: --at: no disk with an I/O scheduler behind %s\n", dir);
+		fprintf(stderr, "brisk run: no disk with an I/O scheduler behind %s\n", dir);
 		return 2;
 	}
+	run_settings_ready = 1;
+	return 0;
+}
+
+/* ---- a profile's [settings]: applied before the idle baseline, per disk
+ * by its class, checked first (nothing is written if any is refused). ---- */
+
+#define RUN_MAX_PSET (SETTINGS_MAX_DEVS * PROFILE_MAX_SETTINGS)
+
+struct pset {
+	const char *dev;             /* NULL for vm.* */
+	struct tunable_key key;
+	char canon[TUNABLE_VALUE_LEN];
+};
+
+static int plan_profile_settings(const struct profile *p, struct pset *out, size_t *n)
+{
+	struct blockdev *bd = calloc(1, sizeof(*bd));
+	if (!bd)
+		return 1;
+	int vm_done = 0, bad = 0;
+	*n = 0;
+	for (size_t d = 0; d < run_settings.n_devs; d++) {
+		const char *dev = run_settings.devs[d];
+		if (blockdev_probe(dev, bd) < 0)
+			continue;
+		const struct profile_setting *s[PROFILE_MAX_SETTINGS];
+		size_t k = profile_effective(p, export_device_class(bd), s, PROFILE_MAX_SETTINGS);
+		char after[TUNABLE_SCHED_LEN] = "";
+		for (size_t i = 0; i < k && i < PROFILE_MAX_SETTINGS; i++) {
+			struct pset *x = &out[*n];
+			char why[TUNABLE_WHY_LEN];
+			if (tunable_parse_key(s[i]->key, &x->key, why, sizeof(why)) < 0) {
+				fprintf(stderr, "brisk run: profile line %d: %s\n", s[i]->line, why);
+				bad = 1;
+				continue;
+			}
+			int sys = tunable_is_sysctl(&x->key);
+			if (sys && vm_done)
+				continue;
+			int e = tunable_check(sys ? NULL : dev, &x->key, s[i]->value,
+					      after[0] ? after : NULL, x->canon, sizeof(x->canon),
+					      why, sizeof(why));
+			if (e == -ENOENT && x->key.kind != TUNABLE_SCHEDULER) {
+				fprintf(stderr, "brisk run: profile setting %s: not on %s, skipped\n",
+					s[i]->key, dev);
+				continue;
+			}
+			if (e < 0) {
+				fprintf(stderr, "brisk run: profile line %d: %s=%s refused on %s: %s\n",
+					s[i]->line, s[i]->key, s[i]->value, sys ? "vm" : dev, why);
+				bad = 1;
+				continue;
+			}
+			if (x->key.kind == TUNABLE_SCHEDULER)
+				snprintf(after, sizeof(after), "%.31s", x->canon);
+			x->dev = sys ? NULL : dev;
+			(*n)++;
+		}
+		vm_done = 1;
+	}
+	free(bd);
+	return bad ? 2 : 0;
+}
+
+static int apply_profile_settings(const struct profile *p, const char *dir, const char *what)
+{
+	if (!p->n_settings)
+		return 0;
+	if (geteuid() != 0) {
+		fprintf(stderr, "brisk run: the profile's %zu setting(s) need root to apply: "
+			"measuring with the current settings (--no-settings says so quietly)\n",
+			p->n_settings);
+		return 0;
+	}
+	int rc = init_run_settings(dir, what);
+	if (rc)
+		return rc;
+	struct pset *plan = calloc(RUN_MAX_PSET, sizeof(*plan));
+	size_t n = 0;
+	if (!plan)
+		return 1;
+	rc = plan_profile_settings(p, plan, &n);
+	if (rc) {
+		fprintf(stderr, "brisk run: nothing was run or changed\n");
+		free(plan);
+		return rc;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char msg[256];
+		if (settings_apply_one(&run_settings, plan[i].dev, &plan[i].key, plan[i].canon,
+				       msg, sizeof(msg)) < 0) {
+			fprintf(stderr, "brisk run: profile setting %s; putting back what was "
+				"changed\n", msg);
+			settings_restore(&run_settings, stderr);
+			free(plan);
+			return 1;
+		}
+		fprintf(stderr, "brisk run: profile setting %s\n", msg);
+	}
+	free(plan);
+	return 0;
+}
+
+/* Before anything runs: every change must be valid on every leaf disk of
+ * the stack, in time order (an iosched tunable after a scheduler switch is
+ * checked against that scheduler), and root is needed.  2 on bad input. */
+static int check_ats(const char *dir, const char *what)
+{
+	qsort(run_ats, n_run_ats, sizeof(run_ats[0]), cmp_at);
+	if (geteuid() != 0) {
+		fprintf(stderr, "brisk run: --at changes settings, which needs root; nothing "
+			"was run (try sudo)\n");
+		return 2;
+	}
+	int rc = init_run_settings(dir, what);
+	if (rc)
+		return rc;
 	char sched_after[TUNABLE_SCHED_LEN] = "";
 	for (size_t i = 0; i < n_run_ats; i++) {
 		struct run_at *a = &run_ats[i];
@@ -257,7 +378,7 @@ static int schedule_ats(struct session *s)
 	for (size_t i = 0; i < n_run_ats; i++)
 		if (session_at(s, run_ats[i].t_ns, run_at_apply, &run_ats[i], run_ats[i].label) < 0)
 			return -ENOMEM;
-	return n_run_ats ? session_on_exit(s, run_at_restore, NULL) : 0;
+	return n_run_ats || run_settings.journal ? session_on_exit(s, run_at_restore, NULL) : 0;
 }
 
 /* "brisk run ARGS...", for the journal's reports (argv[0] is "run"). */
@@ -278,6 +399,7 @@ int cmd_run_main(int argc, char **argv)
 	session_config_default(&c);
 	const char *json = NULL, *csv = NULL;
 	int quiet = 0, user_loads = 0, no_load = 0, phase_opt = 0, max_time_set = 0, rc;
+	int no_settings = 0, have_profile;
 	char err[512];
 
 	/* --profile / --fio first: every other option overrides them. */
@@ -287,6 +409,7 @@ int cmd_run_main(int argc, char **argv)
 		fprintf(stderr, "brisk run: %s\n", err);
 		return rc == -EINVAL || rc == -ENOENT ? 2 : 1;
 	}
+	have_profile = rc == 1;
 	if (note[0])
 		fprintf(stderr, "brisk run: %s\n", note);
 
@@ -376,6 +499,9 @@ int cmd_run_main(int argc, char **argv)
 		case OPT_AT:
 			rc = parse_at(optarg);
 			break;
+		case OPT_NO_SETTINGS:
+			no_settings = 1;
+			break;
 		case 'p':
 		case OPT_FIO:
 		case OPT_SCALE:
@@ -413,12 +539,10 @@ int cmd_run_main(int argc, char **argv)
 		return 2;
 	}
 
-	if (n_run_ats) {
-		char what[256];
-		command_line(argc, argv, what, sizeof(what));
-		if ((rc = check_ats(c.dir[0] ? c.dir : ".", what)))
-			return rc;
-	}
+	char what[256];
+	command_line(argc, argv, what, sizeof(what));
+	if (n_run_ats && (rc = check_ats(c.dir[0] ? c.dir : ".", what)))
+		return rc;
 
 	struct session *s;
 	rc = session_create(&c, &s, err, sizeof(err));
@@ -426,6 +550,11 @@ int cmd_run_main(int argc, char **argv)
 		fprintf(stderr, "brisk run: %s\n", err);
 		return rc == -EINVAL || rc == -ENOENT || rc == -ENOTDIR || rc == -EACCES ||
 		       rc == -EPERM || rc == -EROFS ? 2 : 1;
+	}
+	if (have_profile && !no_settings &&
+	    (rc = apply_profile_settings(&run_profile, c.dir[0] ? c.dir : ".", what))) {
+		session_free(s);
+		return rc;
 	}
 	if (schedule_ats(s) < 0) {
 		fprintf(stderr, "brisk run: out of memory\n");

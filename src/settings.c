@@ -262,3 +262,38 @@ int settings_restore(struct settings *st, FILE *report)
 	st->journal = NULL;
 	return rc;
 }
+
+int settings_apply_one(struct settings *st, const char *dev, const struct tunable_key *key,
+		       const char *value, char *msg, size_t msglen)
+{
+	if (!st->root) {
+		say(msg, msglen, "changing settings needs root");
+		return -EPERM;
+	}
+	int rc;
+	if (!st->journal && (rc = journal_open(st->kind, st->what, &st->journal)) < 0) {
+		st->journal = NULL;
+		say(msg, msglen, "cannot open the restore journal (%s): nothing changed",
+		    strerror(-rc));
+		return rc;
+	}
+	const char *target = tunable_is_sysctl(key) ? NULL : dev;
+	char was[TUNABLE_VALUE_LEN] = "?";
+	tunable_read(target ? target : "-", key, was, sizeof(was));
+	struct tunable_result res;
+	pid_t holder = 0;
+	memset(&res, 0, sizeof(res));
+	rc = journal_set(st->journal, target, key, value, &res, &holder);
+	if (rc == -EBUSY)
+		say(msg, msglen, "%s is being changed by another brisk (pid %d)",
+		    target ? target : "vm.*", (int)holder);
+	else if (rc < 0)
+		say(msg, msglen, "%s%s%s=%s: the kernel refused: %s", target ? target : "",
+		    target ? " " : "", key->name, value, strerror(-rc));
+	else
+		say(msg, msglen, "%s%s%s=%s (was %s)", target ? target : "", target ? " " : "",
+		    key->name, res.readback[0] ? res.readback : value, was);
+	if (rc == 0)
+		st->changes++;
+	return rc;
+}

@@ -74,6 +74,12 @@ size_t settings_keys(const struct settings *st, struct tunable_key *out, size_t 
  * nothing was. */
 int settings_apply(struct settings *st, const char *key, const char *value,
 		   char *msg, size_t msglen, char *label, size_t labellen);
+/* Apply KEY=VALUE (already checked with tunable_check) on one device, or
+ * system-wide for a vm.* key (dev ignored), through the same journal: for
+ * settings that differ per device, such as a profile's per-class ones.
+ * 0 with msg "DEV KEY=VALUE (was OLD)", or -errno with msg saying why. */
+int settings_apply_one(struct settings *st, const char *dev, const struct tunable_key *key,
+		       const char *value, char *msg, size_t msglen);
 /* Restore everything journaled and close the journal; one line per
  * event goes to report (may be NULL).  Returns entries not restored. */
 int settings_restore(struct settings *st, FILE *report);

@@ -62,3 +62,41 @@ if command -v setpriv >/dev/null; then
   err=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$BRISK" run "$d/mnt" --at 1s:scheduler=bfq 2>&1); rc=$?
   t_eq "non-root: exit 2" "$rc" 2; t_match "non-root: says root" "$err" "needs root"
 fi
+
+# 4. A profile's [settings] hold for the whole run (before the idle
+#    baseline) and are put back at the end; --no-settings leaves them.
+cat >"$d/exp.profile" <<'P'
+[profile]
+name = exp
+[settings]
+scheduler = bfq
+low_latency = 0
+read_ahead_kb = 256
+[action ssh]
+type = ssh-like
+P
+"$BRISK" run "$d/mnt" --profile "$d/exp.profile" -i 1 -n 1 --no-load --floor 10% -q \
+  >"$d/out" 2>"$d/err" &
+pid=$!
+seen=""
+for _ in $(seq 100); do
+  grep -q '\[bfq\]' $q/scheduler && seen=$(cat $q/iosched/low_latency 2>/dev/null) && break
+  sleep 0.05
+done
+wait $pid; rc=$?
+t_eq "profile: exit 0" "$rc" 0
+t_eq "profile: bfq with low_latency=0 during the run" "$seen" 0
+t_match "profile: says what it set" "$(cat "$d/err")" "profile setting $dev scheduler=bfq \(was none\)"
+t_match "profile: scheduler back" "$(cat $q/scheduler)" '^\[none\]'
+t_eq "profile: read_ahead_kb back" "$(cat $q/read_ahead_kb)" "$orig_ra"
+t_eq "profile: journal gone" "$(journals)" 0
+"$BRISK" run "$d/mnt" --profile "$d/exp.profile" --no-settings -i 1 -n 1 --no-load --floor 10% -q \
+  >/dev/null 2>"$d/err"
+t_eq "profile --no-settings: exit 0" "$?" 0
+t_eq "profile --no-settings: nothing said" "$(grep -c 'profile setting' "$d/err")" 0
+printf '[profile]\nname = bad\n[settings]\nscheduler = cfq\n' >"$d/bad.profile"
+err=$("$BRISK" run "$d/mnt" --profile "$d/bad.profile" -i 1 --no-load --floor 10% -q 2>&1 >/dev/null); rc=$?
+t_eq "profile bad setting: exit 2" "$rc" 2
+t_match "profile bad setting: names it" "$err" "cfq"
+t_match "profile bad setting: scheduler untouched" "$(cat $q/scheduler)" '^\[none\]'
+t_eq "profile bad setting: no journal" "$(journals)" 0
