@@ -1,4 +1,5 @@
 #include "action.h"
+#include "msg.h"
 #include "child.h"
 #include "stats.h"
 #include "sysfs.h"
@@ -9,7 +10,6 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,21 +48,12 @@ void action_config_default(struct action_config *c)
 	};
 }
 
-static int __attribute__((format(printf, 4, 5)))
-fail(int rc, char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return rc;
-}
 
 int action_parse_list(const char *text, unsigned *mask, char *err, size_t errlen)
 {
 	char buf[256];
 	if (strlen(text) >= sizeof(buf))
-		return fail(-EINVAL, err, errlen, "actions '%.40s...': too long", text);
+		return msg_fail(-EINVAL, err, errlen, "actions '%.40s...': too long", text);
 	strcpy(buf, text);
 	unsigned m = 0;
 	char *save = NULL;
@@ -78,12 +69,12 @@ int action_parse_list(const char *text, unsigned *mask, char *err, size_t errlen
 			if (strcmp(t, kind_names[i]) == 0)
 				k = i;
 		if (k < 0)
-			return fail(-EINVAL, err, errlen, "actions: unknown action '%s' "
+			return msg_fail(-EINVAL, err, errlen, "actions: unknown action '%s' "
 				    "(exec, ls, ssh-like, save, all)", t);
 		m |= 1u << k;
 	}
 	if (!m)
-		return fail(-EINVAL, err, errlen, "actions: the list is empty");
+		return msg_fail(-EINVAL, err, errlen, "actions: the list is empty");
 	*mask = m;
 	return 0;
 }
@@ -305,7 +296,7 @@ static int trace_libs(struct action *a, const char *interp, const char *bin,
 	close(p[1]);
 	if (rc) {
 		close(p[0]);
-		return fail(rc, err, errlen, "exec: cannot run %s to list libraries: %s",
+		return msg_fail(rc, err, errlen, "exec: cannot run %s to list libraries: %s",
 			    interp, strerror(-rc));
 	}
 	char out[16384];
@@ -320,14 +311,14 @@ static int trace_libs(struct action *a, const char *interp, const char *bin,
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		return fail(-ENOEXEC, err, errlen, "exec: %s cannot load %s "
+		return msg_fail(-ENOEXEC, err, errlen, "exec: %s cannot load %s "
 			    "(a library is missing?)", interp, bin);
 	char *save = NULL;
 	for (char *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *arrow = strstr(line, "=> ");
 		char *path = arrow ? arrow + 3 : line + strspn(line, " \t");
 		if (strstr(line, "not found"))
-			return fail(-ENOENT, err, errlen, "exec: %s needs %s", bin, line);
+			return msg_fail(-ENOENT, err, errlen, "exec: %s needs %s", bin, line);
 		if (*path != '/')
 			continue;          /* linux-vdso.so.1: not a file */
 		char *end = strstr(path, " (0x");
@@ -345,11 +336,11 @@ static int prepare_exec(struct action *a, char *err, size_t errlen)
 	const char *cmd = a->cfg.exec_cmd ? a->cfg.exec_cmd : DEFAULT_EXEC;
 	a->argv = split_words(cmd);
 	if (!a->argv || !a->argv[0])
-		return fail(-EINVAL, err, errlen, "exec: empty command");
+		return msg_fail(-EINVAL, err, errlen, "exec: empty command");
 	char bin[PATH_MAX], interp[PATH_MAX];
 	int rc = find_in_path(a->argv[0], bin, sizeof(bin));
 	if (rc < 0)
-		return fail(rc, err, errlen, "exec: cannot find program '%s' in PATH", a->argv[0]);
+		return msg_fail(rc, err, errlen, "exec: cannot find program '%s' in PATH", a->argv[0]);
 	free(a->argv[0]);
 	if (!(a->argv[0] = strdup(bin)) || (rc = add_file(a, bin)) < 0)
 		return -ENOMEM;
@@ -358,7 +349,7 @@ static int prepare_exec(struct action *a, char *err, size_t errlen)
 	if (rc == 2) {   /* script: its interpreter and that one's libraries */
 		char ibin[PATH_MAX];
 		if (find_in_path(interp, ibin, sizeof(ibin)) < 0 || add_file(a, ibin) < 0)
-			return fail(-ENOENT, err, errlen, "exec: %s: interpreter %s not found",
+			return msg_fail(-ENOENT, err, errlen, "exec: %s: interpreter %s not found",
 				    bin, interp);
 		snprintf(bin, sizeof(bin), "%s", ibin);
 		rc = elf_interp(bin, interp, sizeof(interp));
@@ -451,10 +442,10 @@ int action_prepare(struct action *a, enum action_kind k, const struct action_con
 		break;
 	case ACTION_LS:
 		if (cfg->ls_files == 0)
-			return fail(-EINVAL, err, errlen, "ls: the tree needs at least one file");
+			return msg_fail(-EINVAL, err, errlen, "ls: the tree needs at least one file");
 		rc = prepare_ls(a, workdir);
 		if (rc < 0)
-			fail(rc, err, errlen, "ls: cannot create the tree in %s: %s", workdir,
+			msg_fail(rc, err, errlen, "ls: cannot create the tree in %s: %s", workdir,
 			     strerror(-rc));
 		if (evict != ACTION_EVICT_DROP_CACHES)
 			snprintf(a->note, sizeof(a->note), "warm: dentries and inodes stay "
@@ -463,13 +454,13 @@ int action_prepare(struct action *a, enum action_kind k, const struct action_con
 	case ACTION_SSH:
 		if (cfg->ssh_region > cfg->ssh_file || cfg->ssh_bs_lo == 0 ||
 		    cfg->ssh_bs_hi > cfg->ssh_region || cfg->ssh_bs_lo > cfg->ssh_bs_hi)
-			return fail(-EINVAL, err, errlen, "ssh-like: need 0 < bs <= region <= file");
+			return msg_fail(-EINVAL, err, errlen, "ssh-like: need 0 < bs <= region <= file");
 		snprintf(a->path, sizeof(a->path), "%s/ssh-like.dat", workdir);
 		rc = make_file(a->path, cfg->ssh_file, 0x55aa);
 		if (rc == 0)
 			rc = add_file(a, a->path);
 		if (rc < 0)
-			fail(rc, err, errlen, "ssh-like: cannot write %s: %s", a->path, strerror(-rc));
+			msg_fail(rc, err, errlen, "ssh-like: cannot write %s: %s", a->path, strerror(-rc));
 		break;
 	case ACTION_SAVE:
 		snprintf(a->path, sizeof(a->path), "%s/save.dat", workdir);
@@ -477,7 +468,7 @@ int action_prepare(struct action *a, enum action_kind k, const struct action_con
 		if (rc == 0)
 			rc = add_file(a, a->path);
 		if (rc < 0)
-			fail(rc, err, errlen, "save: cannot write %s: %s", a->path, strerror(-rc));
+			msg_fail(rc, err, errlen, "save: cannot write %s: %s", a->path, strerror(-rc));
 		break;
 	case ACTION_KIND_COUNT:
 		return -EINVAL;

@@ -1,10 +1,10 @@
 /* export — profiles as udev rules, tuned profiles, sysctl.d, sysfs.conf and
  * tmpfiles.d files.  See export.h. */
 #include "export.h"
+#include "msg.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <string.h>
 
 static const char *const format_names[EXPORT_FORMAT_COUNT] = {
@@ -12,17 +12,6 @@ static const char *const format_names[EXPORT_FORMAT_COUNT] = {
 	[EXPORT_SYSFS_CONF] = "sysfs.conf", [EXPORT_TMPFILES] = "tmpfiles",
 };
 
-static int __attribute__((format(printf, 3, 4)))
-fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
 
 int export_format_parse(const char *s, enum export_format *out)
 {
@@ -236,7 +225,7 @@ static int write_udev(FILE *f, const struct profile *p, const struct export_devi
 	if (dev) {
 		size_t n = device_settings(p, dev->cls, 1, s, PROFILE_MAX_SETTINGS);
 		if (!n)
-			return fail(err, errlen, "profile %s has no settings for %s (a %s disk): "
+			return msg_fail(-EINVAL, err, errlen, "profile %s has no settings for %s (a %s disk): "
 				    "nothing to write as udev rules", p->name, dev->name,
 				    profile_class_name(dev->cls));
 		char match[192];
@@ -245,7 +234,7 @@ static int write_udev(FILE *f, const struct profile *p, const struct export_devi
 		else if (dev->serial[0] && safe_udev_value(dev->serial))
 			snprintf(match, sizeof(match), "ENV{ID_SERIAL_SHORT}==\"%s\"", dev->serial);
 		else
-			return fail(err, errlen, "%s has neither a WWN nor a serial number udev "
+			return msg_fail(-EINVAL, err, errlen, "%s has neither a WWN nor a serial number udev "
 				    "knows, so a rule cannot match it: use --match class, or "
 				    "--format sysfs.conf/tmpfiles for this device", dev->name);
 		header(f, p, "udev --match this-device", dev,
@@ -263,7 +252,7 @@ static int write_udev(FILE *f, const struct profile *p, const struct export_devi
 		    device_settings(p, (enum profile_class)c, 0, s, PROFILE_MAX_SETTINGS))
 			any = 1;
 	if (!any)
-		return fail(err, errlen, "profile %s has no device settings: nothing to write as "
+		return msg_fail(-EINVAL, err, errlen, "profile %s has no device settings: nothing to write as "
 			    "udev rules", p->name);
 	header(f, p, "udev", NULL,
 	       "Install as /etc/udev/rules.d/60-brisk-%s.rules, then: udevadm control --reload "
@@ -313,7 +302,7 @@ static int write_tuned(FILE *f, const struct profile *p, const struct export_dev
 		size_t nr = rot ? device_settings(p, PROFILE_CLASS_ROTATIONAL, 0, s, PROFILE_MAX_SETTINGS) : 0;
 		size_t ns = ssd ? device_settings(p, PROFILE_CLASS_SSD, 0, t, PROFILE_MAX_SETTINGS) : 0;
 		if (nr && ns && !same_settings(s, nr, t, ns))
-			return fail(err, errlen, "tuned cannot tell rotational from non-rotational "
+			return msg_fail(-EINVAL, err, errlen, "tuned cannot tell rotational from non-rotational "
 				    "SATA/SAS disks apart (both are sd*), and profile %s sets them "
 				    "differently: use --format udev, or --device DEV", p->name);
 		if (nr || ns)
@@ -330,7 +319,7 @@ static int write_tuned(FILE *f, const struct profile *p, const struct export_dev
 	for (size_t g = 0; g < ng; g++)
 		total += device_settings(p, groups[g].cls, dev != NULL, s, PROFILE_MAX_SETTINGS);
 	if (!total)
-		return fail(err, errlen, "profile %s has no settings: nothing to write as a tuned "
+		return msg_fail(-EINVAL, err, errlen, "profile %s has no settings: nothing to write as a tuned "
 			    "profile", p->name);
 	header(f, p, "tuned", dev,
 	       "Install as /etc/tuned/brisk-%s/tuned.conf, then: tuned-adm profile brisk-%s",
@@ -381,7 +370,7 @@ static int write_sysctl(FILE *f, const struct profile *p, char *err, size_t errl
 	const struct profile_setting *vm[16];
 	size_t n = vm_settings(p, vm, 16);
 	if (!n)
-		return fail(err, errlen, "profile %s has no vm.* settings: nothing to write as a "
+		return msg_fail(-EINVAL, err, errlen, "profile %s has no vm.* settings: nothing to write as a "
 			    "sysctl.d file", p->name);
 	header(f, p, "sysctl", NULL, "Install as /etc/sysctl.d/60-brisk-%s.conf, then: sysctl --system",
 	       "#");
@@ -395,14 +384,14 @@ static int write_fixed(FILE *f, const struct profile *p, enum export_format fmt,
 		       const struct export_device *dev, char *err, size_t errlen)
 {
 	if (!dev)
-		return fail(err, errlen, "--format %s writes lines for one fixed device: give "
+		return msg_fail(-EINVAL, err, errlen, "--format %s writes lines for one fixed device: give "
 			    "--device DEV (or use --format udev to match by class)",
 			    export_format_name(fmt));
 	const struct profile_setting *s[PROFILE_MAX_SETTINGS], *vm[16];
 	size_t n = device_settings(p, dev->cls, 1, s, PROFILE_MAX_SETTINGS);
 	size_t nvm = vm_settings(p, vm, 16);
 	if (!n && (fmt == EXPORT_SYSFS_CONF || !nvm))
-		return fail(err, errlen, "profile %s has no settings for %s (a %s disk): nothing "
+		return msg_fail(-EINVAL, err, errlen, "profile %s has no settings for %s (a %s disk): nothing "
 			    "to write as %s", p->name, dev->name, profile_class_name(dev->cls),
 			    export_format_name(fmt));
 	if (fmt == EXPORT_SYSFS_CONF)
@@ -443,5 +432,5 @@ int export_write(FILE *f, const struct profile *p, enum export_format fmt,
 	case EXPORT_TMPFILES: return write_fixed(f, p, fmt, dev, err, errlen);
 	case EXPORT_FORMAT_COUNT: break;
 	}
-	return fail(err, errlen, "unknown format");
+	return msg_fail(-EINVAL, err, errlen, "unknown format");
 }

@@ -1,5 +1,6 @@
 /* lab — emulated slow disks: make, list and take apart; see lab.h. */
 #include "lab.h"
+#include "msg.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -9,7 +10,6 @@
 #include <linux/loop.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,17 +28,6 @@
 
 #define FUSE_FSTYPE "fuse.brisk-lab"
 
-static void seterr(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void seterr(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
 
 static uint64_t now_ns(void)
 {
@@ -76,12 +65,12 @@ int lab_models_path(char *buf, size_t len, char *err, size_t errlen)
 		snprintf(buf, len, "%s", env);
 		if (access(buf, R_OK) == 0)
 			return 0;
-		seterr(err, errlen, "BRISK_LAB_MODELS=%s: %s", env, strerror(errno));
+		msg_set(err, errlen, "BRISK_LAB_MODELS=%s: %s", env, strerror(errno));
 		return -ENOENT;
 	}
 	if (datadir_find("lab-models.ini", buf, len) == 0)
 		return 0;
-	seterr(err, errlen, "no lab model table lab-models.ini (not in $BRISK_DATADIR, "
+	msg_set(err, errlen, "no lab model table lab-models.ini (not in $BRISK_DATADIR, "
 	       "next to the binary in profiles/, nor at %s); set BRISK_LAB_MODELS=FILE", buf);
 	return -ENOENT;
 }
@@ -484,7 +473,7 @@ static int lock_take(char *err, size_t errlen)
 		close(fd);   /* released and removed meanwhile: take the new one */
 	}
 fail:
-	seterr(err, errlen, "%s: %s", rt, strerror(-rc));
+	msg_set(err, errlen, "%s: %s", rt, strerror(-rc));
 	return rc;
 }
 
@@ -570,7 +559,7 @@ static int remove_path(const char *p, int dir, char *err, size_t errlen)
 	if ((dir ? rmdir(p) : unlink(p)) == 0 || errno == ENOENT)
 		return 0;
 	int e = errno;
-	seterr(err, errlen, "cannot remove %s: %s", p, strerror(e));
+	msg_set(err, errlen, "cannot remove %s: %s", p, strerror(e));
 	return -e;
 }
 
@@ -602,7 +591,7 @@ static int teardown(const struct lab_state *s, char *err, size_t errlen)
 			nap_ms(300);
 			continue;
 		}
-		seterr(err, errlen, "cannot unmount %s: %s%s", s->mnt, strerror(e),
+		msg_set(err, errlen, "cannot unmount %s: %s%s", s->mnt, strerror(e),
 		       e == EBUSY ? " (files are open there: see fuser -vm)" : "");
 		model_again(s);
 		return -e;
@@ -615,7 +604,7 @@ static int teardown(const struct lab_state *s, char *err, size_t errlen)
 			if (ioctl(fd, LOOP_CLR_FD, 0) < 0 && errno != ENXIO) {
 				int e = errno;
 				close(fd);
-				seterr(err, errlen, "cannot detach %s: %s", s->loop, strerror(e));
+				msg_set(err, errlen, "cannot detach %s: %s", s->loop, strerror(e));
 				model_again(s);
 				return -e;
 			}
@@ -624,7 +613,7 @@ static int teardown(const struct lab_state *s, char *err, size_t errlen)
 		for (int t = 0; t < 500 && loop_bound_to(s->loop, s->fusefile); t++)
 			nap_ms(20);
 		if (loop_bound_to(s->loop, s->fusefile)) {
-			seterr(err, errlen, "%s is still open by someone and stays attached "
+			msg_set(err, errlen, "%s is still open by someone and stays attached "
 			       "to %s; close it and run 'brisk lab down %s' again",
 			       s->loop, s->fusefile, s->name);
 			model_again(s);
@@ -638,7 +627,7 @@ static int teardown(const struct lab_state *s, char *err, size_t errlen)
 			break;
 		if (errno != EBUSY || i == 19) {
 			int e = errno;
-			seterr(err, errlen, "cannot unmount %s: %s", s->fusedir, strerror(e));
+			msg_set(err, errlen, "cannot unmount %s: %s", s->fusedir, strerror(e));
 			return -e;
 		}
 		nap_ms(100);
@@ -648,7 +637,7 @@ static int teardown(const struct lab_state *s, char *err, size_t errlen)
 		if (!wait_gone(s->server, s->server_start, 2000)) {
 			kill(s->server, SIGKILL);
 			if (!wait_gone(s->server, s->server_start, 2000)) {
-				seterr(err, errlen, "lab server %d does not stop", (int)s->server);
+				msg_set(err, errlen, "lab server %d does not stop", (int)s->server);
 				return -EBUSY;
 			}
 		}
@@ -656,7 +645,7 @@ static int teardown(const struct lab_state *s, char *err, size_t errlen)
 	/* Nothing mounted over the directories any more? */
 	if ((s->fusedir[0] && mount_lookup(s->fusedir, NULL, 0, NULL, 0)) ||
 	    (s->mnt[0] && mount_lookup(s->mnt, NULL, 0, NULL, 0))) {
-		seterr(err, errlen, "something else is mounted on %s or %s; unmount it "
+		msg_set(err, errlen, "something else is mounted on %s or %s; unmount it "
 		       "and run 'brisk lab down %s' again", s->mnt, s->fusedir, s->name);
 		return -EBUSY;
 	}
@@ -677,7 +666,7 @@ static int teardown(const struct lab_state *s, char *err, size_t errlen)
 		unlink(path); /* a save cut short by a kill */
 	if (state_path(s->name, ".state", path, sizeof path) == 0 && unlink(path) && errno != ENOENT) {
 		int e = errno;
-		seterr(err, errlen, "cannot remove %s: %s", path, strerror(e));
+		msg_set(err, errlen, "cannot remove %s: %s", path, strerror(e));
 		return -e;
 	}
 	return 0;
@@ -691,9 +680,9 @@ int lab_down(const char *name, char *err, size_t errlen)
 		return lk;
 	int rc = lab_load(name, &s);
 	if (rc == -ENOENT)
-		seterr(err, errlen, "no lab disk called '%s' (see 'brisk lab status')", name);
+		msg_set(err, errlen, "no lab disk called '%s' (see 'brisk lab status')", name);
 	else if (rc)
-		seterr(err, errlen, "cannot use the state of lab '%s': %s%s", name, strerror(-rc),
+		msg_set(err, errlen, "cannot use the state of lab '%s': %s%s", name, strerror(-rc),
 		       rc == -EPERM ? " (it must be root's and not writable by others)" : "");
 	else
 		rc = teardown(&s, err, errlen);
@@ -750,7 +739,7 @@ int lab_recover_stale(int *cleaned, char *err, size_t errlen)
 		rc = teardown(&all[i], e, sizeof e);
 		if (rc && !first) {
 			first = rc;
-			seterr(err, errlen, "lab %s: %s", all[i].name, e);
+			msg_set(err, errlen, "lab %s: %s", all[i].name, e);
 		} else if (!rc) {
 			c++;
 		}
@@ -876,7 +865,7 @@ static int start_server(struct lab_state *s, const char *models, const char *log
 		return rc;
 	}
 	close(p[0]);
-	seterr(err, errlen, "the lab server did not come up (%s)",
+	msg_set(err, errlen, "the lab server did not come up (%s)",
 	       pr == 0 ? "timeout" : "it exited");
 	return -EIO;
 }
@@ -886,14 +875,14 @@ static int attach_loop(struct lab_state *s, char *err, size_t errlen)
 	int ffd = open(s->fusefile, O_RDWR | O_CLOEXEC | O_DIRECT);
 	if (ffd < 0) {
 		int e = errno;
-		seterr(err, errlen, "cannot open %s with O_DIRECT: %s", s->fusefile, strerror(e));
+		msg_set(err, errlen, "cannot open %s with O_DIRECT: %s", s->fusefile, strerror(e));
 		return -e;
 	}
 	int ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
 	if (ctl < 0) {
 		int e = errno;
 		close(ffd);
-		seterr(err, errlen, "/dev/loop-control: %s (is the loop module loaded?)",
+		msg_set(err, errlen, "/dev/loop-control: %s (is the loop module loaded?)",
 		       strerror(e));
 		return -e;
 	}
@@ -902,7 +891,7 @@ static int attach_loop(struct lab_state *s, char *err, size_t errlen)
 		int nr = ioctl(ctl, LOOP_CTL_GET_FREE);
 		if (nr < 0) {
 			rc = -errno;
-			seterr(err, errlen, "no free loop device: %s", strerror(-rc));
+			msg_set(err, errlen, "no free loop device: %s", strerror(-rc));
 			break;
 		}
 		snprintf(s->loop, sizeof s->loop, "/dev/loop%d", nr);
@@ -911,7 +900,7 @@ static int attach_loop(struct lab_state *s, char *err, size_t errlen)
 		lfd = open(s->loop, O_RDWR | O_CLOEXEC);
 		if (lfd < 0) {
 			rc = -errno;
-			seterr(err, errlen, "%s: %s", s->loop, strerror(-rc));
+			msg_set(err, errlen, "%s: %s", s->loop, strerror(-rc));
 			break;
 		}
 		struct loop_config cfg;
@@ -940,7 +929,7 @@ static int attach_loop(struct lab_state *s, char *err, size_t errlen)
 		close(lfd);
 		lfd = -1;
 		if (rc != -EBUSY) {
-			seterr(err, errlen, "cannot attach %s to %s: %s", s->loop, s->fusefile,
+			msg_set(err, errlen, "cannot attach %s to %s: %s", s->loop, s->fusefile,
 			       strerror(-rc));
 			break;
 		}
@@ -950,7 +939,7 @@ static int attach_loop(struct lab_state *s, char *err, size_t errlen)
 	if (rc && rc != -EBUSY)
 		return rc;
 	if (rc) {
-		seterr(err, errlen, "every free loop device was taken by someone else");
+		msg_set(err, errlen, "every free loop device was taken by someone else");
 		return rc;
 	}
 	return lfd; /* held open until mounted */
@@ -970,14 +959,14 @@ static int set_queue(struct lab_state *s, const struct labmodel *m, char *err, s
 	sysfs_read_s64(path, &v);
 	s->rotational = (int)v;
 	if (s->rotational != m->rotational) {
-		seterr(err, errlen, "%s: cannot set %s (reads %d)", path, val, s->rotational);
+		msg_set(err, errlen, "%s: cannot set %s (reads %d)", path, val, s->rotational);
 		return -EINVAL;
 	}
 	loop_attr(s->loop, "queue/scheduler", path, sizeof path);
 	rc = sysfs_write(path, m->scheduler);
 	queue_scheduler(s->loop, s->scheduler, sizeof s->scheduler);
 	if (rc || strcmp(s->scheduler, m->scheduler) != 0) {
-		seterr(err, errlen, "%s: cannot set scheduler %s (%s); the device has [%s]",
+		msg_set(err, errlen, "%s: cannot set scheduler %s (%s); the device has [%s]",
 		       path, m->scheduler, rc ? strerror(-rc) : "not taken", s->scheduler);
 		return rc ? rc : -EINVAL;
 	}
@@ -999,7 +988,7 @@ static int set_queue(struct lab_state *s, const struct labmodel *m, char *err, s
 		}
 		/* max_bytes is kept as a ratio of the global limit: near, not equal */
 		if (rc || got == 0 || got > s->dirty_limit + s->dirty_limit / 8) {
-			seterr(err, errlen, "%s: cannot set the dirty limit to %s (%s)", path, val,
+			msg_set(err, errlen, "%s: cannot set the dirty limit to %s (%s)", path, val,
 			       rc ? strerror(-rc) : "not taken");
 			return rc ? rc : -EINVAL;
 		}
@@ -1049,29 +1038,29 @@ int lab_up(const struct lab_options *o, struct lab_state *out, char *err, size_t
 				     models[i].name) >= (int)(sizeof names - used))
 				break;
 		}
-		seterr(err, errlen, "no model '%s' in %s (models: %s)", mname, mpath, names);
+		msg_set(err, errlen, "no model '%s' in %s (models: %s)", mname, mpath, names);
 		return -EINVAL;
 	}
 	uint64_t size = o->size ? o->size : LAB_DEFAULT_SIZE;
 	size &= ~((1ull << 20) - 1);
 	if (size < LAB_MIN_SIZE || size > LAB_MAX_SIZE) {
-		seterr(err, errlen, "size %" PRIu64 " MiB is out of range (%llu MiB .. %llu GiB)",
+		msg_set(err, errlen, "size %" PRIu64 " MiB is out of range (%llu MiB .. %llu GiB)",
 		       o->size >> 20, LAB_MIN_SIZE >> 20, LAB_MAX_SIZE >> 30);
 		return -EINVAL;
 	}
 	if (o->name && !lab_name_valid(o->name)) {
-		seterr(err, errlen, "bad lab name '%s' (letters, digits, _ and -, at most %d)",
+		msg_set(err, errlen, "bad lab name '%s' (letters, digits, _ and -, at most %d)",
 		       o->name, LAB_NAME_MAX - 1);
 		return -EINVAL;
 	}
 	const char *dir = o->dir ? o->dir : LAB_DEFAULT_DIR;
 	if ((rc = mkdir_p(dir, 0755)) || !realpath(dir, base)) {
 		rc = rc ? rc : -errno;
-		seterr(err, errlen, "%s: %s", dir, strerror(-rc));
+		msg_set(err, errlen, "%s: %s", dir, strerror(-rc));
 		return rc;
 	}
 	if (strlen(base) > LAB_PATH_MAX - 64) {
-		seterr(err, errlen, "%s: path too long", base);
+		msg_set(err, errlen, "%s: path too long", base);
 		return -ENAMETOOLONG;
 	}
 	struct statvfs vfs;
@@ -1080,7 +1069,7 @@ int lab_up(const struct lab_options *o, struct lab_state *out, char *err, size_t
 		uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
 		uint64_t floor = total / 20 > (2ull << 30) ? total / 20 : (2ull << 30);
 		if (avail < size + floor) {
-			seterr(err, errlen, "%s has %" PRIu64 " MiB free; a %" PRIu64 " MiB lab disk "
+			msg_set(err, errlen, "%s has %" PRIu64 " MiB free; a %" PRIu64 " MiB lab disk "
 			       "needs that plus a floor of %" PRIu64 " MiB: use --size or --dir",
 			       base, avail >> 20, size >> 20, floor >> 20);
 			return -ENOSPC;
@@ -1096,12 +1085,12 @@ int lab_up(const struct lab_options *o, struct lab_state *out, char *err, size_t
 		snprintf(p, sizeof p, "%s/%s", base, s->name);
 		if (state_path(s->name, ".state", log, sizeof log) == 0 &&
 		    (access(log, F_OK) == 0 || stat(p, &sb) == 0)) {
-			seterr(err, errlen, "lab '%s' exists (%s or %s)", s->name, log, p);
+			msg_set(err, errlen, "lab '%s' exists (%s or %s)", s->name, log, p);
 			lock_drop(lk);
 			return -EEXIST;
 		}
 	} else if ((rc = pick_name(base, s->name, sizeof s->name))) {
-		seterr(err, errlen, "no free lab name under %s", base);
+		msg_set(err, errlen, "no free lab name under %s", base);
 		lock_drop(lk);
 		return rc;
 	}
@@ -1113,7 +1102,7 @@ int lab_up(const struct lab_options *o, struct lab_state *out, char *err, size_t
 	    snprintf(s->fusefile, sizeof s->fusefile, "%s/%s", s->fusedir, LABFS_FILE) >=
 		    (int)sizeof s->fusefile ||
 	    snprintf(s->mnt, sizeof s->mnt, "%s/mnt", s->dir) >= (int)sizeof s->mnt) {
-		seterr(err, errlen, "%s: path too long", base);
+		msg_set(err, errlen, "%s: path too long", base);
 		lock_drop(lk);
 		return -ENAMETOOLONG;
 	}
@@ -1122,7 +1111,7 @@ int lab_up(const struct lab_options *o, struct lab_state *out, char *err, size_t
 	s->creator_start = self_start();
 	state_path(s->name, ".log", log, sizeof log);
 	if ((rc = state_save(s))) {
-		seterr(err, errlen, "cannot write the lab state file: %s", strerror(-rc));
+		msg_set(err, errlen, "cannot write the lab state file: %s", strerror(-rc));
 		lock_drop(lk);
 		return rc;
 	}
@@ -1130,13 +1119,13 @@ int lab_up(const struct lab_options *o, struct lab_state *out, char *err, size_t
 	/* image, with ext4 made on the plain file (fast, and no slow-model writes) */
 	if (mkdir(s->dir, 0755) || mkdir(s->fusedir, 0755) || mkdir(s->mnt, 0755)) {
 		rc = -errno;
-		seterr(err, errlen, "cannot create %s: %s", s->dir, strerror(-rc));
+		msg_set(err, errlen, "cannot create %s: %s", s->dir, strerror(-rc));
 		goto fail;
 	}
 	img = open(s->image, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (img < 0 || ftruncate(img, (off_t)size) < 0) {
 		rc = -errno;
-		seterr(err, errlen, "cannot create %s: %s", s->image, strerror(-rc));
+		msg_set(err, errlen, "cannot create %s: %s", s->image, strerror(-rc));
 		goto fail;
 	}
 	close(img);
@@ -1145,7 +1134,7 @@ int lab_up(const struct lab_options *o, struct lab_state *out, char *err, size_t
 		(char *)"-E", (char *)"nodiscard,lazy_itable_init=0,lazy_journal_init=0",
 		s->image, NULL };
 	if ((rc = run_wait(mkfs, log)) != 0) {
-		seterr(err, errlen, "mkfs.ext4 %s failed (%s %d)", s->image,
+		msg_set(err, errlen, "mkfs.ext4 %s failed (%s %d)", s->image,
 		       rc < 0 ? "error" : "exit", rc < 0 ? -rc : rc);
 		rc = -EIO;
 		goto fail;
@@ -1164,14 +1153,14 @@ int lab_up(const struct lab_options *o, struct lab_state *out, char *err, size_t
 		goto fail;
 	if (mount(s->loop, s->mnt, "ext4", 0, NULL) < 0) {
 		rc = -errno;
-		seterr(err, errlen, "cannot mount %s on %s: %s", s->loop, s->mnt, strerror(-rc));
+		msg_set(err, errlen, "cannot mount %s on %s: %s", s->loop, s->mnt, strerror(-rc));
 		goto fail;
 	}
 	close(lfd);
 	lfd = -1;
 	if (chmod(s->mnt, 01777) < 0) {
 		rc = -errno;
-		seterr(err, errlen, "chmod %s: %s", s->mnt, strerror(-rc));
+		msg_set(err, errlen, "chmod %s: %s", s->mnt, strerror(-rc));
 		goto fail;
 	}
 	s->ready = 1;
@@ -1213,7 +1202,7 @@ int lab_calibrate(const struct lab_state *s, const struct labmodel *m, double se
 	int fd = open(s->loop, O_RDONLY | O_DIRECT | O_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
-		seterr(err, errlen, "%s: %s", s->loop, strerror(e));
+		msg_set(err, errlen, "%s: %s", s->loop, strerror(e));
 		return -e;
 	}
 	size_t cap = 4096;
@@ -1232,7 +1221,7 @@ int lab_calibrate(const struct lab_state *s, const struct labmodel *m, double se
 		uint64_t a = now_ns();
 		if (pread(fd, buf, bs, off) != (ssize_t)bs) {
 			rc = -(errno ? errno : EIO);
-			seterr(err, errlen, "read %s at %lld: %s", s->loop, (long long)off,
+			msg_set(err, errlen, "read %s at %lld: %s", s->loop, (long long)off,
 			       strerror(-rc));
 			goto out;
 		}
@@ -1255,14 +1244,14 @@ int lab_calibrate(const struct lab_state *s, const struct labmodel *m, double se
 	/* one read to put the head there, then time the stream */
 	if (pread(fd, buf, seq_bs, (off_t)start) != (ssize_t)seq_bs) {
 		rc = -(errno ? errno : EIO);
-		seterr(err, errlen, "read %s: %s", s->loop, strerror(-rc));
+		msg_set(err, errlen, "read %s: %s", s->loop, strerror(-rc));
 		goto out;
 	}
 	uint64_t a = now_ns();
 	for (uint64_t done = seq_bs; done < total; done += seq_bs)
 		if (pread(fd, buf, seq_bs, (off_t)(start + done)) != (ssize_t)seq_bs) {
 			rc = -(errno ? errno : EIO);
-			seterr(err, errlen, "read %s: %s", s->loop, strerror(-rc));
+			msg_set(err, errlen, "read %s: %s", s->loop, strerror(-rc));
 			goto out;
 		}
 	c->seq_mb_s = (double)(total - seq_bs) / ((double)(now_ns() - a) / 1e9) / 1e6;

@@ -1,4 +1,5 @@
 #include "load.h"
+#include "msg.h"
 #include "child.h"
 #include "parse.h"
 #include "stats.h"
@@ -7,7 +8,6 @@
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,15 +106,6 @@ static void spec_defaults(struct load_spec *s, enum load_kind k)
 	}
 }
 
-static int __attribute__((format(printf, 3, 4)))
-fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
 
 static int parse_ionice(const char *v, struct load_spec *s)
 {
@@ -150,7 +141,7 @@ int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t e
 {
 	char buf[512];
 	if (strlen(text) >= sizeof(buf))
-		return fail(err, errlen, "load '%.60s...': too long", text);
+		return msg_fail(-EINVAL, err, errlen, "load '%.60s...': too long", text);
 	strcpy(buf, text);
 	char *opts = strchr(buf, ':');
 	if (opts)
@@ -160,7 +151,7 @@ int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t e
 		if (strcmp(buf, kind_names[i]) == 0)
 			kind = i;
 	if (kind < 0)
-		return fail(err, errlen, "load '%s': unknown kind '%s' (seq-write, seq-read, "
+		return msg_fail(-EINVAL, err, errlen, "load '%s': unknown kind '%s' (seq-write, seq-read, "
 			    "rand-read, rand-write, fsync-heavy)", text, buf);
 	struct load_spec s;
 	spec_defaults(&s, (enum load_kind)kind);
@@ -175,7 +166,7 @@ int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t e
 		if (strcmp(kv, "direct") == 0 && !val) {
 			s.direct = 1;
 		} else if (!val) {
-			return fail(err, errlen, "load '%s': '%s' needs a value (key=value)", text, kv);
+			return msg_fail(-EINVAL, err, errlen, "load '%s': '%s' needs a value (key=value)", text, kv);
 		} else if (strcmp(kv, "count") == 0) {
 			rc = parse_int(val, 1, 256, &n);
 			s.count = (unsigned)n;
@@ -197,22 +188,22 @@ int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t e
 		} else if (strcmp(kv, "ionice") == 0) {
 			rc = parse_ionice(val, &s);
 		} else {
-			return fail(err, errlen, "load '%s': unknown option '%s' (count, bs, size, "
+			return msg_fail(-EINVAL, err, errlen, "load '%s': unknown option '%s' (count, bs, size, "
 				    "total, rate, fsync, direct, ionice)", text, kv);
 		}
 		if (rc < 0)
-			return fail(err, errlen, "load '%s': bad value for '%s'", text, kv);
+			return msg_fail(-EINVAL, err, errlen, "load '%s': bad value for '%s'", text, kv);
 	}
 	if (needs_file(s.kind) && s.size < s.bs_hi)
-		return fail(err, errlen, "load '%s': size must be at least the block size "
+		return msg_fail(-EINVAL, err, errlen, "load '%s': size must be at least the block size "
 			    "(it is the file %s works on)", text, buf);
 	if (s.size && s.size < s.bs_hi)
-		return fail(err, errlen, "load '%s': size is smaller than bs", text);
+		return msg_fail(-EINVAL, err, errlen, "load '%s': size is smaller than bs", text);
 	if (s.direct && (s.bs_lo % 4096 || s.bs_hi % 4096 || s.size % 4096))
-		return fail(err, errlen, "load '%s': direct needs bs and size in multiples "
+		return msg_fail(-EINVAL, err, errlen, "load '%s': direct needs bs and size in multiples "
 			    "of 4k", text);
 	if (!is_writer(s.kind) && s.fsync_every)
-		return fail(err, errlen, "load '%s': fsync applies to writers only", text);
+		return msg_fail(-EINVAL, err, errlen, "load '%s': fsync applies to writers only", text);
 	*out = s;
 	return 0;
 }

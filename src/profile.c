@@ -1,6 +1,7 @@
 /* profile — INI profiles: model, loader (libinih), writer, name resolution.
  * See profile.h for the contract and brisk-profile(5) for the format. */
 #include "profile.h"
+#include "msg.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -90,17 +91,6 @@ static const char *const class_names[PROFILE_CLASS_COUNT] = {
 	[PROFILE_CLASS_MMC] = "mmc",
 };
 
-static int __attribute__((format(printf, 3, 4)))
-fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
 
 /* strlcpy: always terminated, truncates. */
 static void copy(char *dst, size_t len, const char *src)
@@ -160,7 +150,7 @@ int profile_setting_check(const char *key, const char *value, char *norm, size_t
 {
 	const struct setting_def *d = setting_find(key);
 	if (!d)
-		return fail(err, errlen, "unknown setting '%s', expected a key `brisk set` takes "
+		return msg_fail(-EINVAL, err, errlen, "unknown setting '%s', expected a key `brisk set` takes "
 			    "(scheduler, nr_requests, read_ahead_kb, low_latency, vm.dirty_ratio, ...)",
 			    key);
 	int64_t n;
@@ -172,17 +162,17 @@ int profile_setting_check(const char *key, const char *value, char *norm, size_t
 				copy(norm, normlen, value);
 				return 0;
 			}
-		return fail(err, errlen, "bad value '%s' for scheduler, expected none, mq-deadline, "
+		return msg_fail(-EINVAL, err, errlen, "bad value '%s' for scheduler, expected none, mq-deadline, "
 			    "bfq or kyber", value);
 	case V_INT:
 		if (parse_int(value, d->min, d->max, &n) < 0)
-			return fail(err, errlen, "bad value '%s' for %s, expected an integer from "
+			return msg_fail(-EINVAL, err, errlen, "bad value '%s' for %s, expected an integer from "
 				    "%" PRId64 " to %" PRId64, value, key, d->min, d->max);
 		snprintf(norm, normlen, "%" PRId64, n);
 		break;
 	case V_BYTES:
 		if (parse_size(value, &b) < 0 || b > (uint64_t)d->max)
-			return fail(err, errlen, "bad value '%s' for %s, expected a size in bytes "
+			return msg_fail(-EINVAL, err, errlen, "bad value '%s' for %s, expected a size in bytes "
 				    "(e.g. 67108864 or 64m)", value, key);
 		snprintf(norm, normlen, "%" PRIu64, b);
 		break;
@@ -191,9 +181,9 @@ int profile_setting_check(const char *key, const char *value, char *norm, size_t
 	struct tunable_key tk;
 	char why[TUNABLE_WHY_LEN], canon[TUNABLE_VALUE_LEN];
 	if (tunable_parse_key(key, &tk, why, sizeof(why)) < 0)
-		return fail(err, errlen, "setting '%s' is not one `brisk set` takes: %s", key, why);
+		return msg_fail(-EINVAL, err, errlen, "setting '%s' is not one `brisk set` takes: %s", key, why);
 	if (tunable_check_value(&tk, d->sched, norm, canon, sizeof(canon), why, sizeof(why)) < 0)
-		return fail(err, errlen, "bad value '%s' for %s, expected a value `brisk set` "
+		return msg_fail(-EINVAL, err, errlen, "bad value '%s' for %s, expected a value `brisk set` "
 			    "accepts (%s)", value, key, why);
 	return 0;
 }
@@ -224,7 +214,7 @@ int profile_set(struct profile *p, enum profile_class cls, const char *key, cons
 	enum profile_scope scope = PROFILE_SCOPE_QUEUE;
 	profile_setting_info(key, &scope, NULL);
 	if (scope == PROFILE_SCOPE_VM && cls != PROFILE_CLASS_ALL)
-		return fail(err, errlen, "%s is system-wide, it cannot be set for one device "
+		return msg_fail(-EINVAL, err, errlen, "%s is system-wide, it cannot be set for one device "
 			    "class; put it in [settings]", key);
 	struct profile_setting *s = setting_slot(p, cls, key);
 	if (!s) {
@@ -1238,7 +1228,7 @@ int profile_resolve(const char *name, char *path, size_t len, char *err, size_t 
 	if (strchr(name, '/') || (nl > 8 && strcmp(name + nl - 8, ".profile") == 0 &&
 				  is_file(name))) {
 		if (strlen(name) >= len)
-			return fail(err, errlen, "%s: path too long", name);
+			return msg_fail(-EINVAL, err, errlen, "%s: path too long", name);
 		copy(path, len, name);
 		if (!is_file(name)) {
 			snprintf(err, errlen, "%s: no such profile file", name);
@@ -1247,7 +1237,7 @@ int profile_resolve(const char *name, char *path, size_t len, char *err, size_t 
 		return 0;
 	}
 	if (!valid_name(name, PROFILE_NAME_LEN))
-		return fail(err, errlen, "bad profile name '%s', expected letters, digits, '-', '_' "
+		return msg_fail(-EINVAL, err, errlen, "bad profile name '%s', expected letters, digits, '-', '_' "
 			    "or '.' (or a path with a '/')", name);
 	char dirs[3][PATH_MAX];
 	int nd = 0;
@@ -1265,7 +1255,7 @@ int profile_resolve(const char *name, char *path, size_t len, char *err, size_t 
 		strcat(p, ".profile");
 		if (is_file(p)) {
 			if (strlen(p) >= len)
-				return fail(err, errlen, "%s: path too long", p);
+				return msg_fail(-EINVAL, err, errlen, "%s: path too long", p);
 			copy(path, len, p);
 			return 0;
 		}
@@ -1331,7 +1321,7 @@ static int writable(const char *v, size_t room)
 #define PUT_CHECK(key, val)                                                              \
 	do {                                                                             \
 		if (!writable((val), PROFILE_MAX_LINE - strlen(key) - 3))                \
-			return fail(err, errlen, "cannot write %s = '%s': empty, too long or " \
+			return msg_fail(-EINVAL, err, errlen, "cannot write %s = '%s': empty, too long or " \
 				    "has an inline comment", (key), (val));              \
 		fprintf(f, "%s = %s\n", (key), (val));                                   \
 	} while (0)
@@ -1346,12 +1336,12 @@ int profile_write(FILE *f, const struct profile *p, char *err, size_t errlen)
 		PUT_CHECK("description", p->description);
 	if (p->runtime_ns) {
 		if (fmt_duration(b, sizeof(b), p->runtime_ns) < 0)
-			return fail(err, errlen, "runtime has sub-millisecond precision");
+			return msg_fail(-EINVAL, err, errlen, "runtime has sub-millisecond precision");
 		PUT_CHECK("runtime", b);
 	}
 	if (p->ramp_time_ns) {
 		if (fmt_duration(b, sizeof(b), p->ramp_time_ns) < 0)
-			return fail(err, errlen, "ramp_time has sub-millisecond precision");
+			return msg_fail(-EINVAL, err, errlen, "ramp_time has sub-millisecond precision");
 		PUT_CHECK("ramp_time", b);
 	}
 	if (p->directory[0] || p->n_devices) {
@@ -1390,7 +1380,7 @@ int profile_write(FILE *f, const struct profile *p, char *err, size_t errlen)
 		struct load_spec def;
 		char e[128];
 		if ((unsigned)s->kind >= LOAD_KIND_COUNT || !valid_name(l->name, sizeof(l->name)))
-			return fail(err, errlen, "load %zu: bad kind or name", i + 1);
+			return msg_fail(-EINVAL, err, errlen, "load %zu: bad kind or name", i + 1);
 		fprintf(f, "\n[load %s]\n", l->name);
 		PUT_CHECK("rw", rw_names[s->kind]);
 		int fsync_kind = s->kind == LOAD_FSYNC_WRITE || s->fsync_every;
@@ -1422,10 +1412,10 @@ int profile_write(FILE *f, const struct profile *p, char *err, size_t errlen)
 			PUT_CHECK("rate", b);
 		}
 		if (s->kind == LOAD_FSYNC_WRITE && !s->fsync_every)
-			return fail(err, errlen, "load %s: fsync-heavy without fsync", l->name);
+			return msg_fail(-EINVAL, err, errlen, "load %s: fsync-heavy without fsync", l->name);
 		if (s->fsync_every) {
 			if (!s->bs_hi || s->fsync_every % s->bs_hi)
-				return fail(err, errlen, "load %s: fsync every %" PRIu64 " bytes is not "
+				return msg_fail(-EINVAL, err, errlen, "load %s: fsync every %" PRIu64 " bytes is not "
 					    "a whole number of %" PRIu64 "-byte writes", l->name,
 					    s->fsync_every, s->bs_hi);
 			snprintf(b, sizeof(b), "%" PRIu64, s->fsync_every / s->bs_hi);
@@ -1445,18 +1435,18 @@ int profile_write(FILE *f, const struct profile *p, char *err, size_t errlen)
 	for (size_t i = 0; i < p->n_actions; i++) {
 		const struct profile_action *a = &p->actions[i];
 		if ((unsigned)a->kind >= ACTION_KIND_COUNT || !valid_name(a->name, sizeof(a->name)))
-			return fail(err, errlen, "action %zu: bad kind or name", i + 1);
+			return msg_fail(-EINVAL, err, errlen, "action %zu: bad kind or name", i + 1);
 		fprintf(f, "\n[action %s]\n", a->name);
 		PUT_CHECK("type", type_names[a->kind]);
 		if (a->startdelay_ns) {
 			if (fmt_duration(b, sizeof(b), a->startdelay_ns) < 0)
-				return fail(err, errlen, "action %s: startdelay has sub-millisecond "
+				return msg_fail(-EINVAL, err, errlen, "action %s: startdelay has sub-millisecond "
 					    "precision", a->name);
 			PUT_CHECK("startdelay", b);
 		}
 		if (a->interval_ns) {
 			if (fmt_duration(b, sizeof(b), a->interval_ns) < 0)
-				return fail(err, errlen, "action %s: interval has sub-millisecond "
+				return msg_fail(-EINVAL, err, errlen, "action %s: interval has sub-millisecond "
 					    "precision", a->name);
 			PUT_CHECK("interval", b);
 		}
@@ -1497,7 +1487,7 @@ int profile_write(FILE *f, const struct profile *p, char *err, size_t errlen)
 		}
 	}
 	if (ferror(f))
-		return fail(err, errlen, "write error");
+		return msg_fail(-EINVAL, err, errlen, "write error");
 	return 0;
 }
 
@@ -1602,7 +1592,7 @@ int profile_to_session_config(const struct profile *p, const char *display,
 	if (note && notelen)
 		note[0] = '\0';
 	if (p->n_loads > SESSION_MAX_LOAD_SPECS)
-		return fail(err, errlen, "%s:%d: %zu loads, brisk run takes at most %d", display,
+		return msg_fail(-EINVAL, err, errlen, "%s:%d: %zu loads, brisk run takes at most %d", display,
 			    p->loads[SESSION_MAX_LOAD_SPECS].line, p->n_loads,
 			    SESSION_MAX_LOAD_SPECS);
 	const struct profile_action *first[ACTION_KIND_COUNT] = { NULL };
@@ -1613,12 +1603,12 @@ int profile_to_session_config(const struct profile *p, const char *display,
 	for (size_t i = 0; i < p->n_actions; i++) {
 		const struct profile_action *a = &p->actions[i];
 		if ((unsigned)a->kind >= ACTION_KIND_COUNT)
-			return fail(err, errlen, "%s:%d: bad action type", display, a->line);
+			return msg_fail(-EINVAL, err, errlen, "%s:%d: bad action type", display, a->line);
 		if (!first[a->kind]) {
 			first[a->kind] = a;
 			dmin[a->kind] = dmax[a->kind] = a->startdelay_ns;
 		} else if (!same_action_cfg(first[a->kind], a)) {
-			return fail(err, errlen, "%s:%d: [action %s] is configured unlike [action %s] "
+			return msg_fail(-EINVAL, err, errlen, "%s:%d: [action %s] is configured unlike [action %s] "
 				    "(line %d); brisk run takes one configuration per action type, "
 				    "expected the same cmd, nrfiles or sizes", display, a->line,
 				    a->name, first[a->kind]->name, first[a->kind]->line);
@@ -1723,7 +1713,7 @@ int profile_to_session_config(const struct profile *p, const char *display,
 		c->max_time_ns = 0;
 	if (p->directory[0]) {
 		if (strlen(p->directory) >= sizeof(c->dir))
-			return fail(err, errlen, "%s: directory too long", display);
+			return msg_fail(-EINVAL, err, errlen, "%s: directory too long", display);
 		copy(c->dir, sizeof(c->dir), p->directory);
 	}
 	if (note && o > 0 && o < notelen && note[o - 1] == ' ')
@@ -1756,11 +1746,11 @@ int profile_run_args(int argc, char **argv, struct profile *p, struct session_co
 		const char *v;
 		if ((v = opt_value(argc, argv, &i, "--profile"))) {
 			if (prof || fio)
-				return fail(err, errlen, "one --profile or --fio only");
+				return msg_fail(-EINVAL, err, errlen, "one --profile or --fio only");
 			prof = v;
 		} else if ((v = opt_value(argc, argv, &i, "--fio"))) {
 			if (prof || fio)
-				return fail(err, errlen, "one --profile or --fio only");
+				return msg_fail(-EINVAL, err, errlen, "one --profile or --fio only");
 			fio = v;
 		} else if ((v = opt_value(argc, argv, &i, "--scale"))) {
 			scale_arg = v;
@@ -1768,7 +1758,7 @@ int profile_run_args(int argc, char **argv, struct profile *p, struct session_co
 	}
 	double scale = 1;
 	if (scale_arg && (!fio || fiojob_parse_scale(scale_arg, &scale) < 0))
-		return fail(err, errlen, fio ? "--scale '%s': expected a factor in (0, 1] such as "
+		return msg_fail(-EINVAL, err, errlen, fio ? "--scale '%s': expected a factor in (0, 1] such as "
 			    "0.01, 1/100 or 1%%" : "--scale%s%s goes with --fio", fio ? scale_arg : "",
 			    "");
 	if (!prof && !fio)

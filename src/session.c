@@ -1,4 +1,5 @@
 #include "session.h"
+#include "msg.h"
 #include "stack.h"
 #include "stats.h"
 
@@ -134,15 +135,6 @@ void session_msg(struct session *s, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int __attribute__((format(printf, 4, 5)))
-fail(int rc, char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return rc;
-}
 
 int session_new_epoch(struct session *s, const char *label)
 {
@@ -218,24 +210,24 @@ int session_create(const struct session_config *cfg, struct session **out,
 		   char *err, size_t errlen)
 {
 	if (!cfg->actions && !cfg->n_loads)
-		return fail(-EINVAL, err, errlen, "nothing to do: no action and no load");
+		return msg_fail(-EINVAL, err, errlen, "nothing to do: no action and no load");
 	if (cfg->jitter_pct > 100)
-		return fail(-EINVAL, err, errlen, "jitter %u%%: must be 0..100", cfg->jitter_pct);
+		return msg_fail(-EINVAL, err, errlen, "jitter %u%%: must be 0..100", cfg->jitter_pct);
 	if (cfg->tick_ns < 10 * MS)
-		return fail(-EINVAL, err, errlen, "sampling period must be at least 10ms");
+		return msg_fail(-EINVAL, err, errlen, "sampling period must be at least 10ms");
 	if (cfg->timeout_ns == 0)
-		return fail(-EINVAL, err, errlen, "the sample timeout must be above zero");
+		return msg_fail(-EINVAL, err, errlen, "the sample timeout must be above zero");
 	struct stat st;
 	if (stat(cfg->dir, &st) < 0)
-		return fail(-errno, err, errlen, "%s: %s", cfg->dir, strerror(errno));
+		return msg_fail(-errno, err, errlen, "%s: %s", cfg->dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return fail(-ENOTDIR, err, errlen, "%s: not a directory", cfg->dir);
+		return msg_fail(-ENOTDIR, err, errlen, "%s: not a directory", cfg->dir);
 	if (access(cfg->dir, W_OK | X_OK) < 0)
-		return fail(-errno, err, errlen, "%s: not writable (%s); brisk needs to create "
+		return msg_fail(-errno, err, errlen, "%s: not writable (%s); brisk needs to create "
 			    "its own subdirectory there", cfg->dir, strerror(errno));
 	if (cfg->evict == ACTION_EVICT_DROP_CACHES &&
 	    (geteuid() != 0 || access("/proc/sys/vm/drop_caches", W_OK) < 0))
-		return fail(-EPERM, err, errlen, "--drop-caches needs root "
+		return msg_fail(-EPERM, err, errlen, "--drop-caches needs root "
 			    "(/proc/sys/vm/drop_caches is not writable)");
 	struct session *s = calloc(1, sizeof(*s));
 	if (!s)
@@ -999,21 +991,21 @@ static int prepare(struct session *s, char *err, size_t errlen)
 	if (rc == 0)
 		rc = load_avail(c->dir, &avail);
 	if (rc < 0)
-		return fail(rc, err, errlen, "%s: statvfs: %s", c->dir, strerror(-rc));
+		return msg_fail(rc, err, errlen, "%s: statvfs: %s", c->dir, strerror(-rc));
 	if (avail < need + s->floor_bytes)
-		return fail(-ENOSPC, err, errlen, "%s: %.1f GiB available; brisk needs %.1f GiB "
+		return msg_fail(-ENOSPC, err, errlen, "%s: %.1f GiB available; brisk needs %.1f GiB "
 			    "for its files plus the free-space floor of %.1f GiB (see --floor)",
 			    c->dir, (double)avail / (1 << 30), (double)need / (1 << 30),
 			    (double)s->floor_bytes / (1 << 30));
 	char tmpl[PATH_MAX];
 	if (snprintf(tmpl, sizeof(tmpl), "%s/.brisk-XXXXXX", c->dir) >= (int)sizeof(tmpl))
-		return fail(-ENAMETOOLONG, err, errlen, "%s: path too long", c->dir);
+		return msg_fail(-ENAMETOOLONG, err, errlen, "%s: path too long", c->dir);
 	if (!mkdtemp(tmpl))
-		return fail(-errno, err, errlen, "%s: cannot create a work directory: %s", c->dir,
+		return msg_fail(-errno, err, errlen, "%s: cannot create a work directory: %s", c->dir,
 			    strerror(errno));
 	snprintf(s->workdir, sizeof(s->workdir), "%s", tmpl);
 	if ((rc = own_workdir(s)) < 0)
-		return fail(rc, err, errlen, "%s: cannot create its owner file: %s", s->workdir,
+		return msg_fail(rc, err, errlen, "%s: cannot create its owner file: %s", s->workdir,
 			    strerror(-rc));
 
 	for (unsigned k = 0; k < ACTION_KIND_COUNT; k++) {
@@ -1041,7 +1033,7 @@ static int prepare(struct session *s, char *err, size_t errlen)
 			rc = load_prepare(l, &c->loads[i], j, s->workdir);
 			s->n_loads++;
 			if (rc < 0)
-				return fail(rc, err, errlen, "%s: cannot prepare %s: %s",
+				return msg_fail(rc, err, errlen, "%s: cannot prepare %s: %s",
 					    load_kind_name(c->loads[i].kind), l->path, strerror(-rc));
 		}
 	}
@@ -1058,19 +1050,19 @@ static int setup_fds(struct session *s, char *err, size_t errlen)
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGCHLD);
 	if (sigprocmask(SIG_BLOCK, &set, &s->run->oldmask) < 0)
-		return fail(-errno, err, errlen, "sigprocmask: %s", strerror(errno));
+		return msg_fail(-errno, err, errlen, "sigprocmask: %s", strerror(errno));
 	s->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 	if (s->sigfd < 0)
-		return fail(-errno, err, errlen, "signalfd: %s", strerror(errno));
+		return msg_fail(-errno, err, errlen, "signalfd: %s", strerror(errno));
 	s->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (s->timerfd < 0)
-		return fail(-errno, err, errlen, "timerfd: %s", strerror(errno));
+		return msg_fail(-errno, err, errlen, "timerfd: %s", strerror(errno));
 	struct itimerspec its = {
 		.it_interval = { (time_t)(s->cfg.tick_ns / SEC), (long)(s->cfg.tick_ns % SEC) },
 		.it_value = { (time_t)(s->cfg.tick_ns / SEC), (long)(s->cfg.tick_ns % SEC) },
 	};
 	if (timerfd_settime(s->timerfd, 0, &its, NULL) < 0)
-		return fail(-errno, err, errlen, "timerfd: %s", strerror(errno));
+		return msg_fail(-errno, err, errlen, "timerfd: %s", strerror(errno));
 	return 0;
 }
 
@@ -1106,7 +1098,7 @@ static void stop_everything(struct session *s)
 int session_run(struct session *s, char *err, size_t errlen)
 {
 	if (s->run || s->hooks_done)
-		return fail(-EALREADY, err, errlen, "a session runs once");
+		return msg_fail(-EALREADY, err, errlen, "a session runs once");
 	s->run = calloc(1, sizeof(*s->run));
 	if (!s->run)
 		return -ENOMEM;
@@ -1121,7 +1113,7 @@ int session_run(struct session *s, char *err, size_t errlen)
 		enter(s, SESSION_IDLE, now_ns());
 		rc = loop(s);
 		if (rc < 0)
-			fail(rc, err, errlen, "event loop: %s", strerror(-rc));
+			msg_fail(rc, err, errlen, "event loop: %s", strerror(-rc));
 	}
 	s->phase = SESSION_STOP;
 	stop_everything(s);

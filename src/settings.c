@@ -1,20 +1,9 @@
 #include "settings.h"
+#include "msg.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <string.h>
 
-static void say(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void say(char *buf, size_t len, const char *fmt, ...)
-{
-	if (!buf || !len)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-}
 
 void settings_init(struct settings *st, enum journal_kind kind,
 		   const char *const *devs, size_t n, int root,
@@ -32,14 +21,14 @@ void settings_init(struct settings *st, enum journal_kind kind,
 		    tunable_schedulers(devs[i], active, sizeof(active), offered,
 				       sizeof(offered)) < 0) {
 			if (note && notelen && !note[0])
-				say(note, notelen, "%s has no I/O scheduler of its own: left alone",
+				msg_set(note, notelen, "%s has no I/O scheduler of its own: left alone",
 				    devs[i]);
 			continue;
 		}
 		snprintf(st->devs[st->n_devs++], sizeof(st->devs[0]), "%s", devs[i]);
 	}
 	if (n > SETTINGS_MAX_DEVS && note && notelen && !note[0])
-		say(note, notelen, "%zu disks in the stack: settings apply to the first %d",
+		msg_set(note, notelen, "%zu disks in the stack: settings apply to the first %d",
 		    n, SETTINGS_MAX_DEVS);
 }
 
@@ -175,18 +164,18 @@ int settings_apply(struct settings *st, const char *keytext, const char *value,
 	struct tunable_key key;
 	char why[TUNABLE_WHY_LEN] = "";
 	if (!st->root) {
-		say(msg, msglen, "changing settings needs root: this dashboard is read-only");
+		msg_set(msg, msglen, "changing settings needs root: this dashboard is read-only");
 		return -EPERM;
 	}
 	if (!st->n_devs) {
-		say(msg, msglen, "no disk with an I/O scheduler behind this directory");
+		msg_set(msg, msglen, "no disk with an I/O scheduler behind this directory");
 		return -ENODEV;
 	}
 	if (label && labellen)
 		label[0] = '\0';
 	int rc = tunable_parse_key(keytext, &key, why, sizeof(why));
 	if (rc < 0) {
-		say(msg, msglen, "%s", why);
+		msg_set(msg, msglen, "%s", why);
 		return rc;
 	}
 	size_t n = tunable_is_sysctl(&key) ? 1 : st->n_devs;
@@ -196,9 +185,9 @@ int settings_apply(struct settings *st, const char *keytext, const char *value,
 		rc = tunable_check(st->devs[i], &key, value, NULL, c, sizeof(c), why, sizeof(why));
 		if (rc < 0) {
 			if (tunable_is_sysctl(&key))
-				say(msg, msglen, "%s=%s refused: %s", key.name, value, why);
+				msg_set(msg, msglen, "%s=%s refused: %s", key.name, value, why);
 			else
-				say(msg, msglen, "%s=%s refused on %s: %s (nothing changed)",
+				msg_set(msg, msglen, "%s=%s refused on %s: %s (nothing changed)",
 				    key.name, value, st->devs[i], why);
 			return rc;
 		}
@@ -209,7 +198,7 @@ int settings_apply(struct settings *st, const char *keytext, const char *value,
 		rc = journal_open(st->kind, st->what, &st->journal);
 		if (rc < 0) {
 			st->journal = NULL;
-			say(msg, msglen, "cannot open the restore journal (%s): nothing changed",
+			msg_set(msg, msglen, "cannot open the restore journal (%s): nothing changed",
 			    strerror(-rc));
 			return rc;
 		}
@@ -222,15 +211,15 @@ int settings_apply(struct settings *st, const char *keytext, const char *value,
 		memset(&res, 0, sizeof(res));
 		rc = journal_set(st->journal, st->devs[i], &key, canon, &res, &holder);
 		if (rc < 0 && o)
-			say(label, labellen, "%s=%s (partly)", key.name, canon);
+			msg_set(label, labellen, "%s=%s (partly)", key.name, canon);
 		if (rc == -EBUSY) {
-			say(msg, msglen, "%s is being changed by another brisk (pid %d)%s%s",
+			msg_set(msg, msglen, "%s is being changed by another brisk (pid %d)%s%s",
 			    tunable_is_sysctl(&key) ? "vm.*" : st->devs[i], (int)holder,
 			    o ? "; already changed: " : "; nothing changed", done);
 			return rc;
 		}
 		if (rc < 0) {
-			say(msg, msglen, "%s=%s on %s: the kernel refused: %s%s%s", key.name, canon,
+			msg_set(msg, msglen, "%s=%s on %s: the kernel refused: %s%s%s", key.name, canon,
 			    st->devs[i], strerror(-rc), o ? "; already changed: " : "", done);
 			return rc;
 		}
@@ -245,11 +234,11 @@ int settings_apply(struct settings *st, const char *keytext, const char *value,
 	}
 	st->changes++;
 	if (adjusted)
-		say(msg, msglen, "%s %s on %s (the kernel stored %s: read back)", key.name, value,
+		msg_set(msg, msglen, "%s %s on %s (the kernel stored %s: read back)", key.name, value,
 		    done, canon);
 	else
-		say(msg, msglen, "%s %s on %s (read back)", key.name, canon, done);
-	say(label, labellen, "%s=%s", key.name, canon);
+		msg_set(msg, msglen, "%s %s on %s (read back)", key.name, canon, done);
+	msg_set(label, labellen, "%s=%s", key.name, canon);
 	return 0;
 }
 
@@ -267,13 +256,13 @@ int settings_apply_one(struct settings *st, const char *dev, const struct tunabl
 		       const char *value, char *msg, size_t msglen)
 {
 	if (!st->root) {
-		say(msg, msglen, "changing settings needs root");
+		msg_set(msg, msglen, "changing settings needs root");
 		return -EPERM;
 	}
 	int rc;
 	if (!st->journal && (rc = journal_open(st->kind, st->what, &st->journal)) < 0) {
 		st->journal = NULL;
-		say(msg, msglen, "cannot open the restore journal (%s): nothing changed",
+		msg_set(msg, msglen, "cannot open the restore journal (%s): nothing changed",
 		    strerror(-rc));
 		return rc;
 	}
@@ -285,13 +274,13 @@ int settings_apply_one(struct settings *st, const char *dev, const struct tunabl
 	memset(&res, 0, sizeof(res));
 	rc = journal_set(st->journal, target, key, value, &res, &holder);
 	if (rc == -EBUSY)
-		say(msg, msglen, "%s is being changed by another brisk (pid %d)",
+		msg_set(msg, msglen, "%s is being changed by another brisk (pid %d)",
 		    target ? target : "vm.*", (int)holder);
 	else if (rc < 0)
-		say(msg, msglen, "%s%s%s=%s: the kernel refused: %s", target ? target : "",
+		msg_set(msg, msglen, "%s%s%s=%s: the kernel refused: %s", target ? target : "",
 		    target ? " " : "", key->name, value, strerror(-rc));
 	else
-		say(msg, msglen, "%s%s%s=%s (was %s)", target ? target : "", target ? " " : "",
+		msg_set(msg, msglen, "%s%s%s=%s (was %s)", target ? target : "", target ? " " : "",
 		    key->name, res.readback[0] ? res.readback : value, was);
 	if (rc == 0)
 		st->changes++;

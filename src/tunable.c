@@ -1,9 +1,9 @@
 #include "tunable.h"
+#include "msg.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,18 +84,6 @@ const char *const tunable_sched_dependent[] = {
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-static void say(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void say(char *why, size_t len, const char *fmt, ...)
-{
-	if (!why || len == 0)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-}
 
 static const struct range *find_range(const struct range *t, size_t n,
 				      const char *sched, const char *name)
@@ -161,7 +149,7 @@ int tunable_parse_key(const char *text, struct tunable_key *key,
 		      char *why, size_t whylen)
 {
 	if (!text || !*text) {
-		say(why, whylen, "empty key");
+		msg_set(why, whylen, "empty key");
 		return -EINVAL;
 	}
 	if (strcmp(text, "scheduler") == 0) {
@@ -184,7 +172,7 @@ int tunable_parse_key(const char *text, struct tunable_key *key,
 				set_key(key, TUNABLE_SYSCTL, text, a);
 				return 0;
 			}
-		say(why, whylen, "unknown sysctl '%.64s' (brisk changes only "
+		msg_set(why, whylen, "unknown sysctl '%.64s' (brisk changes only "
 		    "vm.dirty_ratio, vm.dirty_background_ratio, vm.dirty_bytes, "
 		    "vm.dirty_background_bytes, vm.dirty_expire_centisecs, "
 		    "vm.dirty_writeback_centisecs)", text);
@@ -194,7 +182,7 @@ int tunable_parse_key(const char *text, struct tunable_key *key,
 	if (strncmp(text, "iosched/", 8) == 0)
 		a = text + 8;
 	if (!is_ident(a, sizeof(key->attr) - 8)) {
-		say(why, whylen, "invalid key '%.64s': a key is a name such as "
+		msg_set(why, whylen, "invalid key '%.64s': a key is a name such as "
 		    "scheduler, read_ahead_kb, slice_idle or vm.dirty_ratio, "
 		    "never a path", text);
 		return -EINVAL;
@@ -287,7 +275,7 @@ int tunable_check_value(const struct tunable_key *key, const char *sched,
 	if (key->kind == TUNABLE_SCHEDULER) {
 		if (!value || !*value || strlen(value) >= TUNABLE_SCHED_LEN ||
 		    strspn(value, "abcdefghijklmnopqrstuvwxyz0123456789_-") != strlen(value)) {
-			say(why, whylen, "'%.64s' is not a scheduler name", value ? value : "");
+			msg_set(why, whylen, "'%.64s' is not a scheduler name", value ? value : "");
 			return -EINVAL;
 		}
 		snprintf(canon, clen, "%s", value);
@@ -295,18 +283,18 @@ int tunable_check_value(const struct tunable_key *key, const char *sched,
 	}
 	const struct range *r = range_of(key, sched);
 	if (!r) {
-		say(why, whylen, "no range known for %s", key->name);
+		msg_set(why, whylen, "no range known for %s", key->name);
 		return -EINVAL;
 	}
 	int64_t v;
 	int rc = parse_int(value, r->min, r->max, &v);
 	if (rc == -EINVAL || !value ||
 	    !(value[0] == '-' || value[0] == '+' || (value[0] >= '0' && value[0] <= '9'))) {
-		say(why, whylen, "%s=%.64s: not a decimal integer", key->name, value);
+		msg_set(why, whylen, "%s=%.64s: not a decimal integer", key->name, value);
 		return -EINVAL;
 	}
 	if (rc == -ERANGE) {
-		say(why, whylen, "%s=%.64s: out of range, the kernel accepts "
+		msg_set(why, whylen, "%s=%.64s: out of range, the kernel accepts "
 		    "%" PRId64 "..%" PRId64, key->name, value, r->min, r->max);
 		return -ERANGE;
 	}
@@ -361,7 +349,7 @@ int tunable_check(const char *dev, const struct tunable_key *key,
 		  char *canon, size_t clen, char *why, size_t whylen)
 {
 	if (key->kind != TUNABLE_SYSCTL && !tunable_valid_devname(dev)) {
-		say(why, whylen, "'%.64s' is not a device name", dev ? dev : "");
+		msg_set(why, whylen, "'%.64s' is not a device name", dev ? dev : "");
 		return -EINVAL;
 	}
 	char cur[TUNABLE_VALUE_LEN];
@@ -369,7 +357,7 @@ int tunable_check(const char *dev, const struct tunable_key *key,
 		char active[TUNABLE_SCHED_LEN], offered[256];
 		int rc = tunable_schedulers(dev, active, sizeof(active), offered, sizeof(offered));
 		if (rc < 0) {
-			say(why, whylen, "has no I/O scheduler to set (queue/scheduler: %s)",
+			msg_set(why, whylen, "has no I/O scheduler to set (queue/scheduler: %s)",
 			    strerror(-rc));
 			return -ENOENT;
 		}
@@ -377,7 +365,7 @@ int tunable_check(const char *dev, const struct tunable_key *key,
 		if (rc < 0)
 			return rc;
 		if (!in_list(offered, value)) {
-			say(why, whylen, "scheduler '%.32s' is not offered (choose from: %s)",
+			msg_set(why, whylen, "scheduler '%.32s' is not offered (choose from: %s)",
 			    value, offered);
 			return -EINVAL;
 		}
@@ -406,7 +394,7 @@ int tunable_check(const char *dev, const struct tunable_key *key,
 						if (w > 0 && (size_t)w < sizeof(names) - off)
 							off += (size_t)w;
 					}
-			say(why, whylen, "unknown key '%s': not a queue attribute brisk "
+			msg_set(why, whylen, "unknown key '%s': not a queue attribute brisk "
 			    "changes, and scheduler %s has no tunable '%s' (%s%s%s)",
 			    key->attr, *sched ? sched : "(none)", key->attr,
 			    *names ? "it has: " : "it has none", names,
@@ -417,7 +405,7 @@ int tunable_check(const char *dev, const struct tunable_key *key,
 	}
 	int rc = tunable_read(dev, key, cur, sizeof(cur));
 	if (rc < 0) {
-		say(why, whylen, "%s is not available here (%s)", key->name,
+		msg_set(why, whylen, "%s is not available here (%s)", key->name,
 		    rc == -ENOENT ? "no such attribute" : strerror(-rc));
 		return -ENOENT;
 	}
@@ -431,12 +419,12 @@ int tunable_check(const char *dev, const struct tunable_key *key,
 		char path[512];
 		snprintf(path, sizeof(path), SYSFS_BLOCK "/%s/queue/max_hw_sectors_kb", dev);
 		if (v != 0 && page_kb > 0 && v < page_kb) {
-			say(why, whylen, "max_sectors_kb=%s: below the page size "
+			msg_set(why, whylen, "max_sectors_kb=%s: below the page size "
 			    "(%ld); 0 means the default", canon, page_kb);
 			return -ERANGE;
 		}
 		if (sysfs_read_u64(path, &hw) == 0 && (uint64_t)v > hw) {
-			say(why, whylen, "max_sectors_kb=%s: above this device's "
+			msg_set(why, whylen, "max_sectors_kb=%s: above this device's "
 			    "max_hw_sectors_kb (%" PRIu64 ")", canon, hw);
 			return -ERANGE;
 		}
