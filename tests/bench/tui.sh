@@ -9,7 +9,7 @@
 #     (the figure includes tmux's own latency, so it is an upper bound).
 cd "$(dirname "$0")/../.." || exit 1
 source tests/lib.sh
-source tests/cli/tui_lib.sh
+source tests/cli/tui_common.bash
 command -v tmux >/dev/null || { echo "tui bench: tmux is not installed: skipped"; exit 0; }
 D=$(t_tmpdir)
 now() { date +%s%N; }

@@ -3,7 +3,7 @@
 # 200x60 without garbage, too small, NO_COLOR, ASCII fallback, q leaves the
 # terminal clean and the directory empty.
 source tests/lib.sh
-source tests/cli/tui_lib.sh
+source tests/cli/tui_common.bash
 
 if ! command -v tmux >/dev/null; then
   t_skip tui-basic "tmux is not installed"; exit 0

@@ -1,7 +1,7 @@
 # brisk tui without root: a read-only dashboard that still measures; the
 # settings keys say they need root and nothing is journaled or written.
 source tests/lib.sh
-source tests/cli/tui_lib.sh
+source tests/cli/tui_common.bash
 
 if ! command -v tmux >/dev/null; then t_skip tui-readonly "tmux is not installed"; exit 0; fi
 if is_root; then

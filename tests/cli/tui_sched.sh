@@ -3,7 +3,7 @@
 # shows current and original values and refuses bad input, q restores
 # every original, and so does SIGTERM.
 source tests/lib.sh
-source tests/cli/tui_lib.sh
+source tests/cli/tui_common.bash
 
 if ! command -v tmux >/dev/null; then t_skip tui-sched "tmux is not installed"; exit 0; fi
 if ! is_root; then t_skip tui-sched "needs root (loop device, scheduler writes)"; exit 0; fi
