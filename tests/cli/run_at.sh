@@ -10,7 +10,8 @@ export BRISK_RUNTIME_DIR=$d/rt
 truncate -s 256M "$d/img"
 L=$(losetup -f --show "$d/img") || { t_skip run-at "no free loop device"; exit 0; }
 dev=$(basename "$L")
-T_CLEANUP_EXTRA="umount '$d/mnt' 2>/dev/null; echo none > /sys/block/$dev/queue/scheduler; losetup -d '$L'"
+orig_sched=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/block/$dev/queue/scheduler)
+T_CLEANUP_EXTRA="umount '$d/mnt' 2>/dev/null; echo $orig_sched > /sys/block/$dev/queue/scheduler; losetup -d '$L'"
 mkfs.ext4 -q "$L"; mkdir "$d/mnt"; mount "$L" "$d/mnt"
 q=/sys/block/$dev/queue
 echo none > $q/scheduler
