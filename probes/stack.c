@@ -9,6 +9,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "mountinfo.h"
 #include "sysfs.h"
 
 #define STACK_MAX_DEPTH 16   /* dm on md on loop on ... : far more than real stacks */
@@ -96,28 +97,6 @@ static int build_node(const char *name, int depth, struct stack_node **out)
 	return 0;
 }
 
-/* mountinfo fields are octal-escaped (\040 for a space). */
-static void unescape(char *s)
-{
-	char *w = s;
-	for (char *r = s; *r; r++) {
-		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' &&
-		    r[3] >= '0' && r[3] <= '7') {
-			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
-			r += 3;
-		} else {
-			*w++ = *r;
-		}
-	}
-	*w = '\0';
-}
-
-static void copy_field(char *dst, size_t len, const char *src)
-{
-	snprintf(dst, len, "%s", src);
-	unescape(dst);
-}
-
 static int path_under(const char *path, const char *mnt)
 {
 	size_t n = strlen(mnt);
@@ -130,45 +109,28 @@ static int path_under(const char *path, const char *mnt)
  * mount point wins (bind mounts share a device). */
 static int find_mount(const char *path, dev_t dev, struct stack_mount *m)
 {
-	char *buf;
-	int rc = sysfs_read_alloc("/proc/self/mountinfo", &buf, NULL);
+	struct mountinfo mi;
+	int rc = mountinfo_read(&mi);
 	if (rc < 0)
 		return rc;
-	size_t best = 0;
-	int found = 0;
-	char *save = NULL;
-	for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		/* id parent maj:min root target options [optional...] - fstype source superopts */
-		char *f[6] = { 0 };
-		char *s2 = NULL, *tok = strtok_r(line, " ", &s2);
-		int i = 0;
-		for (; tok && i < 6; i++, tok = strtok_r(NULL, " ", &s2))
-			f[i] = tok;
-		if (i < 6)
+	const struct mountinfo_entry *best = NULL;
+	for (size_t i = 0; i < mi.n; i++) {
+		const struct mountinfo_entry *e = &mi.v[i];
+		if (makedev(e->major, e->minor) != dev || !path_under(path, e->target) ||
+		    (best && strlen(e->target) < strlen(best->target)))
 			continue;
-		while (tok && strcmp(tok, "-"))
-			tok = strtok_r(NULL, " ", &s2);
-		char *fstype = tok ? strtok_r(NULL, " ", &s2) : NULL;
-		char *source = fstype ? strtok_r(NULL, " ", &s2) : NULL;
-		unsigned ma, mi;
-		if (!source || sscanf(f[2], "%u:%u", &ma, &mi) != 2 || makedev(ma, mi) != dev)
-			continue;
-		char target[sizeof(m->target)];
-		copy_field(target, sizeof(target), f[4]);
-		size_t tl = strlen(target);
-		if (!path_under(path, target) || (found && tl < best))
-			continue;
-		best = tl;
-		found = 1;
-		memcpy(m->target, target, sizeof(target));
-		copy_field(m->source, sizeof(m->source), source);
-		copy_field(m->fstype, sizeof(m->fstype), fstype);
-		copy_field(m->options, sizeof(m->options), f[5]);
-		m->major = ma;
-		m->minor = mi;
+		best = e;
 	}
-	free(buf);
-	return found ? 0 : -ENOENT;
+	if (best) {
+		snprintf(m->target, sizeof(m->target), "%s", best->target);
+		snprintf(m->source, sizeof(m->source), "%s", best->source);
+		snprintf(m->fstype, sizeof(m->fstype), "%s", best->fstype);
+		snprintf(m->options, sizeof(m->options), "%s", best->options);
+		m->major = best->major;
+		m->minor = best->minor;
+	}
+	mountinfo_free(&mi);
+	return best ? 0 : -ENOENT;
 }
 
 /* The block device behind a mount: its own st_dev when that is a block

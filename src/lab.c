@@ -1,5 +1,6 @@
 /* lab — emulated slow disks: make, list and take apart; see lab.h. */
 #include "lab.h"
+#include "mountinfo.h"
 #include "msg.h"
 
 #include <dirent.h>
@@ -123,67 +124,22 @@ static int pid_alive(pid_t pid, unsigned long long start)
 
 /* ---- mounts and loop devices ---- */
 
-static void unescape(char *s)
-{
-	char *w = s;
-	for (char *r = s; *r; r++) {
-		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' &&
-		    r[3] >= '0' && r[3] <= '7') {
-			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
-			r += 3;
-		} else {
-			*w++ = *r;
-		}
-	}
-	*w = '\0';
-}
-
 /* Is path a mount point? fstype and source of the topmost mount there. */
 static int mount_lookup(const char *path, char *fstype, size_t flen, char *source, size_t slen)
 {
-	size_t cap = 1 << 20, n;
-	char *buf = malloc(cap);
-	int found = 0;
-	if (!buf)
+	struct mountinfo mi;
+	if (mountinfo_read(&mi) < 0)
 		return 0;
-	int rc = sysfs_read_raw("/proc/self/mountinfo", buf, cap, &n);
-	if (rc && rc != -EOVERFLOW) {
-		free(buf);
-		return 0;
-	}
-	for (char *save = NULL, *line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		/* id parent maj:min root mountpoint opts [optional...] - fstype source superopts */
-		char *f[5], *p = line;
-		int i;
-		for (i = 0; i < 5 && p; i++) {
-			f[i] = p;
-			p = strchr(p, ' ');
-			if (p)
-				*p++ = '\0';
-		}
-		char *sep = p ? strstr(p, " - ") : NULL;
-		if (i < 5 || !sep)
-			continue;
-		unescape(f[4]);
-		if (strcmp(f[4], path) != 0)
-			continue;
-		char *fs = sep + 3, *src = strchr(fs, ' ');
-		if (!src)
-			continue;
-		*src++ = '\0';
-		char *end = strchr(src, ' ');
-		if (end)
-			*end = '\0';
-		unescape(src);
-		found = 1;
-		if (fstype)
-			snprintf(fstype, flen, "%s", fs);
-		if (source)
-			snprintf(source, slen, "%s", src);
-	}
-	free(buf);
-	return found;
+	const struct mountinfo_entry *top = NULL;
+	for (size_t i = 0; i < mi.n; i++)
+		if (strcmp(mi.v[i].target, path) == 0)
+			top = &mi.v[i];
+	if (top && fstype)
+		snprintf(fstype, flen, "%s", top->fstype);
+	if (top && source)
+		snprintf(source, slen, "%s", top->source);
+	mountinfo_free(&mi);
+	return top != NULL;
 }
 
 static const char *loop_base(const char *dev)

@@ -9,9 +9,12 @@
 #include <string.h>
 #include <errno.h>
 #include <unistd.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include "advisory.h"
+#include "mountinfo.h"
 #include "parse.h"
 #include "sysfs.h"
 
@@ -63,6 +66,49 @@ static void test_sysfs_link(void **state)
 	assert_int_equal(sysfs_link(dir, out, sizeof(out)), -EINVAL);   /* not a link */
 	unlink(l1);
 	unlink(l2);
+	rmdir(dir);
+}
+
+static const struct mountinfo_entry *mount_at(const struct mountinfo *mi, const char *t)
+{
+	const struct mountinfo_entry *top = NULL;
+	for (size_t i = 0; i < mi->n; i++)
+		if (strcmp(mi->v[i].target, t) == 0)
+			top = &mi->v[i];
+	return top;
+}
+
+static void test_mountinfo(void **state)
+{
+	(void)state;
+	struct mountinfo mi;
+	assert_int_equal(mountinfo_read(&mi), 0);
+	assert_true(mi.n > 0);
+	const struct mountinfo_entry *root = mount_at(&mi, "/");
+	if (!root)
+		fail_msg("no mount at /");
+	assert_true(root->fstype[0] && root->source[0] && root->options[0]);
+	mountinfo_free(&mi);
+	if (geteuid() != 0) {
+		print_message("skipping the escaped mount point: needs root to mount\n");
+		return;
+	}
+	/* a mount point with a space is "\040" in the table: unescaped here */
+	char dir[] = "/tmp/brisk unit XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	if (mount("brisk-unit", dir, "tmpfs", 0, "size=64k") < 0) {
+		rmdir(dir);
+		print_message("skipping the escaped mount point: mount failed\n");
+		return;
+	}
+	assert_int_equal(mountinfo_read(&mi), 0);
+	const struct mountinfo_entry *e = mount_at(&mi, dir);
+	if (!e)
+		fail_msg("no mount at '%s'", dir);
+	assert_string_equal(e->fstype, "tmpfs");
+	assert_string_equal(e->source, "brisk-unit");
+	mountinfo_free(&mi);
+	umount(dir);
 	rmdir(dir);
 }
 
@@ -214,6 +260,7 @@ int main(void)
 		cmocka_unit_test(test_trim),
 		cmocka_unit_test(test_sysfs_read),
 		cmocka_unit_test(test_sysfs_link),
+		cmocka_unit_test(test_mountinfo),
 		cmocka_unit_test(test_parse_size),
 		cmocka_unit_test(test_parse_duration),
 		cmocka_unit_test(test_advisory),
