@@ -208,26 +208,13 @@ int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t e
 	return 0;
 }
 
-static void fmt_size(char *b, size_t n, uint64_t v)
-{
-	static const char sfx[] = "kmgt";
-	int i = -1;
-	while (v >= 1024 && v % 1024 == 0 && i < 3) {
-		v /= 1024;
-		i++;
-	}
-	if (i < 0)
-		snprintf(b, n, "%llu", (unsigned long long)v);
-	else
-		snprintf(b, n, "%llu%c", (unsigned long long)v, sfx[i]);
-}
 
 void load_spec_format(const struct load_spec *s, char *buf, size_t len)
 {
 	char a[24], b[24];
 	size_t o = 0;
-	fmt_size(a, sizeof(a), s->bs_lo);
-	fmt_size(b, sizeof(b), s->bs_hi);
+	parse_format_size(a, sizeof(a), s->bs_lo);
+	parse_format_size(b, sizeof(b), s->bs_hi);
 	o += (size_t)snprintf(buf + o, len - o, "%s:count=%u,bs=%s", load_kind_name(s->kind),
 			      s->count, a);
 	if (s->bs_hi != s->bs_lo && o < len)
@@ -239,7 +226,7 @@ void load_spec_format(const struct load_spec *s, char *buf, size_t len)
 	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
 		if (!nums[i].v || o >= len)
 			continue;
-		fmt_size(a, sizeof(a), nums[i].v);
+		parse_format_size(a, sizeof(a), nums[i].v);
 		o += (size_t)snprintf(buf + o, len - o, ",%s=%s", nums[i].k, a);
 	}
 	if (s->direct && o < len)

@@ -1,6 +1,8 @@
 #include "parse.h"
 
 #include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -119,4 +121,18 @@ int parse_size_range(const char *s, uint64_t *lo, uint64_t *hi)
 	*lo = a;
 	*hi = b;
 	return 0;
+}
+
+void parse_format_size(char *buf, size_t len, uint64_t v)
+{
+	static const char sfx[] = "kmgt";
+	int i = -1;
+	while (v >= 1024 && v % 1024 == 0 && i < 3) {
+		v /= 1024;
+		i++;
+	}
+	if (i < 0)
+		snprintf(buf, len, "%" PRIu64, v);
+	else
+		snprintf(buf, len, "%" PRIu64 "%c", v, sfx[i]);
 }

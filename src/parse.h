@@ -6,10 +6,14 @@
 #ifndef BRISK_PARSE_H
 #define BRISK_PARSE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* "4096", "4k", "1M", "2GiB", "30m" (binary multiples: k=1024) -> bytes. */
 int parse_size(const char *s, uint64_t *out);
+/* The inverse: bytes as the shortest exact text parse_size() reads back
+ * ("4k", "30m", "4097").  Writes at most len bytes, NUL included. */
+void parse_format_size(char *buf, size_t len, uint64_t v);
 /* "500ms", "20s", "2m", "1h", "1.5s", bare number = seconds -> nanoseconds. */
 int parse_duration(const char *s, uint64_t *out_ns);
 /* Decimal integer within [min, max]. */

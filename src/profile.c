@@ -1276,19 +1276,6 @@ int profile_load_named(const char *name, struct profile *out, char *path, size_t
 
 /* ---------- the writer ---------- */
 
-static void fmt_size(char *b, size_t n, uint64_t v)
-{
-	static const char sfx[] = "kmgt";
-	int i = -1;
-	while (v >= 1024 && v % 1024 == 0 && i < 3) {
-		v /= 1024;
-		i++;
-	}
-	if (i < 0)
-		snprintf(b, n, "%" PRIu64, v);
-	else
-		snprintf(b, n, "%" PRIu64 "%c", v, sfx[i]);
-}
 
 static int fmt_duration(char *b, size_t n, uint64_t ns)
 {
@@ -1386,9 +1373,9 @@ int profile_write(FILE *f, const struct profile *p, char *err, size_t errlen)
 		int fsync_kind = s->kind == LOAD_FSYNC_WRITE || s->fsync_every;
 		load_spec_parse(load_kind_name(s->kind == LOAD_SEQ_WRITE && fsync_kind ?
 					       LOAD_FSYNC_WRITE : s->kind), &def, e, sizeof(e));
-		fmt_size(b, sizeof(b), s->bs_lo);
+		parse_format_size(b, sizeof(b), s->bs_lo);
 		if (s->bs_lo != s->bs_hi) {
-			fmt_size(b2, sizeof(b2), s->bs_hi);
+			parse_format_size(b2, sizeof(b2), s->bs_hi);
 			char r[140];
 			snprintf(r, sizeof(r), "%s-%s", b, b2);
 			PUT_CHECK("bsrange", r);
@@ -1396,11 +1383,11 @@ int profile_write(FILE *f, const struct profile *p, char *err, size_t errlen)
 			PUT_CHECK("bs", b);
 		}
 		if (s->size || def.size) {
-			fmt_size(b, sizeof(b), s->size);
+			parse_format_size(b, sizeof(b), s->size);
 			PUT_CHECK("size", b);
 		}
 		if (s->total) {
-			fmt_size(b, sizeof(b), s->total);
+			parse_format_size(b, sizeof(b), s->total);
 			PUT_CHECK("io_size", b);
 		}
 		if (s->count != 1) {
@@ -1408,7 +1395,7 @@ int profile_write(FILE *f, const struct profile *p, char *err, size_t errlen)
 			PUT_CHECK("numjobs", b);
 		}
 		if (s->rate) {
-			fmt_size(b, sizeof(b), s->rate);
+			parse_format_size(b, sizeof(b), s->rate);
 			PUT_CHECK("rate", b);
 		}
 		if (s->kind == LOAD_FSYNC_WRITE && !s->fsync_every)
@@ -1464,8 +1451,8 @@ int profile_write(FILE *f, const struct profile *p, char *err, size_t errlen)
 			PUT_CHECK("nrfiles", b);
 			break;
 		case ACTION_SSH:
-			fmt_size(b, sizeof(b), a->cfg.ssh_bs_lo);
-			fmt_size(b2, sizeof(b2), a->cfg.ssh_bs_hi);
+			parse_format_size(b, sizeof(b), a->cfg.ssh_bs_lo);
+			parse_format_size(b2, sizeof(b2), a->cfg.ssh_bs_hi);
 			if (a->cfg.ssh_bs_lo == a->cfg.ssh_bs_hi) {
 				PUT_CHECK("bs", b);
 			} else {
@@ -1473,13 +1460,13 @@ int profile_write(FILE *f, const struct profile *p, char *err, size_t errlen)
 				snprintf(r, sizeof(r), "%s-%s", b, b2);
 				PUT_CHECK("bsrange", r);
 			}
-			fmt_size(b, sizeof(b), a->cfg.ssh_region);
+			parse_format_size(b, sizeof(b), a->cfg.ssh_region);
 			PUT_CHECK("size", b);
-			fmt_size(b, sizeof(b), a->cfg.ssh_file);
+			parse_format_size(b, sizeof(b), a->cfg.ssh_file);
 			PUT_CHECK("filesize", b);
 			break;
 		case ACTION_SAVE:
-			fmt_size(b, sizeof(b), a->cfg.save_size);
+			parse_format_size(b, sizeof(b), a->cfg.save_size);
 			PUT_CHECK("size", b);
 			break;
 		case ACTION_KIND_COUNT:

@@ -163,6 +163,18 @@ static void test_parse_size(void **state)
 	assert_int_equal(hi, 44 * 1024);
 	assert_int_equal(parse_size_range("44k-4k", &lo, &hi), -ERANGE);
 	assert_int_equal(parse_size_range("-4k", &lo, &hi), -EINVAL);
+	char b[32];
+	static const uint64_t round[] = { 0, 1, 4096, 4097, 30u << 20, 10ull << 30, 3ull << 40,
+					  5ull << 50 };
+	for (size_t i = 0; i < sizeof(round) / sizeof(round[0]); i++) {
+		parse_format_size(b, sizeof(b), round[i]);
+		assert_int_equal(parse_size(b, &v), 0);
+		assert_int_equal(v, round[i]);
+	}
+	parse_format_size(b, sizeof(b), 44 * 1024);
+	assert_string_equal(b, "44k");
+	parse_format_size(b, sizeof(b), 1536);
+	assert_string_equal(b, "1536");
 }
 
 static void test_parse_duration(void **state)
