@@ -86,3 +86,48 @@ int cliopt_actions(const char *cmd, const char *list, struct session_config *c)
 	}
 	return 0;
 }
+
+int cliopt_session(const char *cmd, int opt, const char *arg, struct session_config *c,
+		   int *user_loads)
+{
+	int rc = 0;
+	switch (opt) {
+	case 'l':
+		return cliopt_load(cmd, arg, c, user_loads);
+	case 'a':
+		return cliopt_actions(cmd, arg, c);
+	case CLIOPT_EXEC:
+		c->action.exec_cmd = arg;
+		return 0;
+	case CLIOPT_LS_FILES:
+		return cliopt_count(cmd, "--ls-files", arg, 1, 1000000, &c->action.ls_files);
+	case CLIOPT_INTERVAL:
+		return cliopt_time(cmd, "--interval", arg, &c->interval_ns);
+	case CLIOPT_TIMEOUT:
+		rc = cliopt_time(cmd, "--timeout", arg, &c->timeout_ns);
+		if (!rc && !c->timeout_ns)
+			rc = cliopt_bad(cmd, "--timeout", arg, "must be above zero");
+		return rc;
+	case CLIOPT_FLOOR:
+		return cliopt_floor(cmd, arg, c);
+	case CLIOPT_DROP:
+		c->evict = ACTION_EVICT_DROP_CACHES;
+		return 0;
+	}
+	return 1;
+}
+
+int cliopt_dir(const char *cmd, int argc, char **argv, int optind, struct session_config *c)
+{
+	if (optind < argc - 1) {
+		fprintf(stderr, "brisk %s: one directory only ('%s' is extra)\n", cmd,
+			argv[optind + 1]);
+		return 2;
+	}
+	if (optind < argc) {
+		if (strlen(argv[optind]) >= sizeof(c->dir))
+			return cliopt_bad(cmd, "DIR", argv[optind], "path too long");
+		snprintf(c->dir, sizeof(c->dir), "%s", argv[optind]);
+	}
+	return 0;
+}

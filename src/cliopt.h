@@ -9,6 +9,13 @@
 
 struct session_config;
 
+/* getopt_long codes of the options run and tui share; a command's own
+ * codes start at CLIOPT_NEXT.  -l/--load and -a/--actions use 'l', 'a'. */
+enum {
+	CLIOPT_EXEC = 256, CLIOPT_LS_FILES, CLIOPT_INTERVAL, CLIOPT_TIMEOUT, CLIOPT_FLOOR,
+	CLIOPT_DROP, CLIOPT_NEXT
+};
+
 int cliopt_bad(const char *cmd, const char *opt, const char *val, const char *want);
 /* A whole number in [min, max]. */
 int cliopt_count(const char *cmd, const char *opt, const char *v, int64_t min, int64_t max,
@@ -24,5 +31,12 @@ int cliopt_floor(const char *cmd, const char *v, struct session_config *c);
 int cliopt_load(const char *cmd, const char *spec, struct session_config *c, int *user_loads);
 /* --actions LIST. */
 int cliopt_actions(const char *cmd, const char *list, struct session_config *c);
+
+/* One shared option (a code above, or 'l' / 'a') into c: 0 stored,
+ * 2 bad value (message printed), 1 not a shared option. */
+int cliopt_session(const char *cmd, int opt, const char *arg, struct session_config *c,
+		   int *user_loads);
+/* At most one positional DIR (argv[optind]) into c->dir: 0, or 2. */
+int cliopt_dir(const char *cmd, int argc, char **argv, int optind, struct session_config *c);
 
 #endif

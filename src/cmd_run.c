@@ -74,10 +74,9 @@ static void usage(FILE *f)
 		"T is a duration (500ms, 20s, 2m).  See brisk-run(1).\n");
 }
 
-enum {
-	OPT_NO_LOAD = 256, OPT_EXEC, OPT_LS_FILES, OPT_IDLE_MAX, OPT_WARMUP, OPT_INTERVAL,
-	OPT_JITTER, OPT_TIMEOUT, OPT_MAX_TIME, OPT_TICK, OPT_DROP, OPT_FLOOR, OPT_SEED, OPT_CSV,
-	OPT_FIO, OPT_SCALE, OPT_AT, OPT_NO_SETTINGS,
+enum {   /* this command's own options; the shared ones are cliopt.h's */
+	OPT_NO_LOAD = CLIOPT_NEXT, OPT_IDLE_MAX, OPT_WARMUP, OPT_JITTER, OPT_MAX_TIME, OPT_TICK,
+	OPT_SEED, OPT_CSV, OPT_FIO, OPT_SCALE, OPT_AT, OPT_NO_SETTINGS,
 };
 
 /* The profile or fio job a run was given: the session's exec command
@@ -88,20 +87,20 @@ static const struct option longopts[] = {
 	{ "load", required_argument, NULL, 'l' },
 	{ "no-load", no_argument, NULL, OPT_NO_LOAD },
 	{ "actions", required_argument, NULL, 'a' },
-	{ "exec", required_argument, NULL, OPT_EXEC },
-	{ "ls-files", required_argument, NULL, OPT_LS_FILES },
+	{ "exec", required_argument, NULL, CLIOPT_EXEC },
+	{ "ls-files", required_argument, NULL, CLIOPT_LS_FILES },
 	{ "idle-samples", required_argument, NULL, 'i' },
 	{ "samples", required_argument, NULL, 'n' },
 	{ "idle-max", required_argument, NULL, OPT_IDLE_MAX },
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
 	{ "duration", required_argument, NULL, 'd' },
-	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "interval", required_argument, NULL, CLIOPT_INTERVAL },
 	{ "jitter", required_argument, NULL, OPT_JITTER },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "timeout", required_argument, NULL, CLIOPT_TIMEOUT },
 	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
 	{ "tick", required_argument, NULL, OPT_TICK },
-	{ "drop-caches", no_argument, NULL, OPT_DROP },
-	{ "floor", required_argument, NULL, OPT_FLOOR },
+	{ "drop-caches", no_argument, NULL, CLIOPT_DROP },
+	{ "floor", required_argument, NULL, CLIOPT_FLOOR },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "json", required_argument, NULL, 'j' },
 	{ "csv", required_argument, NULL, OPT_CSV },
@@ -418,20 +417,8 @@ int cmd_run_main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "l:a:i:n:d:j:p:qh", longopts, NULL)) != -1) {
 		rc = 0;
 		switch (opt) {
-		case 'l':
-			rc = cliopt_load(CMD, optarg, &c, &user_loads);
-			break;
 		case OPT_NO_LOAD:
 			no_load = 1;
-			break;
-		case 'a':
-			rc = cliopt_actions(CMD, optarg, &c);
-			break;
-		case OPT_EXEC:
-			c.action.exec_cmd = optarg;
-			break;
-		case OPT_LS_FILES:
-			rc = cliopt_count(CMD, "--ls-files", optarg, 1, 1000000, &c.action.ls_files);
 			break;
 		case 'i':
 			rc = cliopt_count(CMD, "--idle-samples", optarg, 0, 1000000, &c.idle_samples);
@@ -454,16 +441,8 @@ int cmd_run_main(int argc, char **argv)
 			rc = cliopt_time(CMD, "--duration", optarg, &c.loaded_max_ns);
 			phase_opt = 1;
 			break;
-		case OPT_INTERVAL:
-			rc = cliopt_time(CMD, "--interval", optarg, &c.interval_ns);
-			break;
 		case OPT_JITTER:
 			rc = cliopt_count(CMD, "--jitter", optarg, 0, 100, &c.jitter_pct);
-			break;
-		case OPT_TIMEOUT:
-			rc = cliopt_time(CMD, "--timeout", optarg, &c.timeout_ns);
-			if (!rc && !c.timeout_ns)
-				rc = cliopt_bad(CMD, "--timeout", optarg, "must be above zero");
 			break;
 		case OPT_MAX_TIME:
 			rc = cliopt_time(CMD, "--max-time", optarg, &c.max_time_ns);
@@ -473,12 +452,6 @@ int cmd_run_main(int argc, char **argv)
 			rc = cliopt_time(CMD, "--tick", optarg, &c.tick_ns);
 			if (!rc && c.tick_ns < 10000000)
 				rc = cliopt_bad(CMD, "--tick", optarg, "must be at least 10ms");
-			break;
-		case OPT_DROP:
-			c.evict = ACTION_EVICT_DROP_CACHES;
-			break;
-		case OPT_FLOOR:
-			rc = cliopt_floor(CMD, optarg, &c);
 			break;
 		case OPT_SEED: {
 			int64_t n;
@@ -510,21 +483,17 @@ int cmd_run_main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			rc = cliopt_session(CMD, opt, optarg, &c, &user_loads);
+			if (rc == 1) {
+				usage(stderr);
+				return 2;
+			}
 		}
 		if (rc)
 			return rc;
 	}
-	if (optind < argc - 1) {
-		fprintf(stderr, "brisk run: one directory only ('%s' is extra)\n", argv[optind + 1]);
-		return 2;
-	}
-	if (optind < argc) {
-		if (strlen(argv[optind]) >= sizeof(c.dir))
-			return cliopt_bad(CMD, "DIR", argv[optind], "path too long");
-		snprintf(c.dir, sizeof(c.dir), "%s", argv[optind]);
-	}
+	if ((rc = cliopt_dir(CMD, argc, argv, optind, &c)))
+		return rc;
 	if (no_load) {
 		if (user_loads) {
 			fprintf(stderr, "brisk run: --no-load and --load exclude each other\n");

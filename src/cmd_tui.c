@@ -77,22 +77,21 @@ static void usage(FILE *f)
 		"See brisk-tui(1).\n");
 }
 
-enum {
-	OPT_EXEC = 256, OPT_LS_FILES, OPT_INTERVAL, OPT_TIMEOUT, OPT_TICK, OPT_FLOOR, OPT_DROP,
-	OPT_NO_REPORT, OPT_BENCH,
+enum {   /* this command's own options; the shared ones are cliopt.h's */
+	OPT_TICK = CLIOPT_NEXT, OPT_NO_REPORT, OPT_BENCH,
 };
 
 static const struct option longopts[] = {
 	{ "load", required_argument, NULL, 'l' },
 	{ "actions", required_argument, NULL, 'a' },
-	{ "exec", required_argument, NULL, OPT_EXEC },
-	{ "ls-files", required_argument, NULL, OPT_LS_FILES },
+	{ "exec", required_argument, NULL, CLIOPT_EXEC },
+	{ "ls-files", required_argument, NULL, CLIOPT_LS_FILES },
 	{ "idle-samples", required_argument, NULL, 'i' },
-	{ "interval", required_argument, NULL, OPT_INTERVAL },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "interval", required_argument, NULL, CLIOPT_INTERVAL },
+	{ "timeout", required_argument, NULL, CLIOPT_TIMEOUT },
 	{ "tick", required_argument, NULL, OPT_TICK },
-	{ "floor", required_argument, NULL, OPT_FLOOR },
-	{ "drop-caches", no_argument, NULL, OPT_DROP },
+	{ "floor", required_argument, NULL, CLIOPT_FLOOR },
+	{ "drop-caches", no_argument, NULL, CLIOPT_DROP },
 	{ "iterations", required_argument, NULL, 'n' },
 	{ "duration", required_argument, NULL, 'd' },
 	{ "no-report", no_argument, NULL, OPT_NO_REPORT },
@@ -353,39 +352,13 @@ int cmd_tui_main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "l:a:i:n:d:h", longopts, NULL)) != -1) {
 		rc = 0;
 		switch (opt) {
-		case 'l':
-			rc = cliopt_load(CMD, optarg, &c, &user_loads);
-			break;
-		case 'a':
-			rc = cliopt_actions(CMD, optarg, &c);
-			break;
-		case OPT_EXEC:
-			c.action.exec_cmd = optarg;
-			break;
-		case OPT_LS_FILES:
-			rc = cliopt_count(CMD, "--ls-files", optarg, 1, 1000000, &c.action.ls_files);
-			break;
 		case 'i':
 			rc = cliopt_count(CMD, "--idle-samples", optarg, 1, 1000000, &c.idle_samples);
-			break;
-		case OPT_INTERVAL:
-			rc = cliopt_time(CMD, "--interval", optarg, &c.interval_ns);
-			break;
-		case OPT_TIMEOUT:
-			rc = cliopt_time(CMD, "--timeout", optarg, &c.timeout_ns);
-			if (!rc && !c.timeout_ns)
-				rc = cliopt_bad(CMD, "--timeout", optarg, "must be above zero");
 			break;
 		case OPT_TICK:
 			rc = cliopt_time(CMD, "--tick", optarg, &c.tick_ns);
 			if (!rc && c.tick_ns < 100000000)
 				rc = cliopt_bad(CMD, "--tick", optarg, "must be at least 100ms");
-			break;
-		case OPT_FLOOR:
-			rc = cliopt_floor(CMD, optarg, &c);
-			break;
-		case OPT_DROP:
-			c.evict = ACTION_EVICT_DROP_CACHES;
 			break;
 		case 'n':
 			rc = cliopt_count(CMD, "--iterations", optarg, 1, 100000000, &iterations);
@@ -405,21 +378,17 @@ int cmd_tui_main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			rc = cliopt_session(CMD, opt, optarg, &c, &user_loads);
+			if (rc == 1) {
+				usage(stderr);
+				return 2;
+			}
 		}
 		if (rc)
 			return rc;
 	}
-	if (optind < argc - 1) {
-		fprintf(stderr, "brisk tui: one directory only ('%s' is extra)\n", argv[optind + 1]);
-		return 2;
-	}
-	if (optind < argc) {
-		if (strlen(argv[optind]) >= sizeof(c.dir))
-			return cliopt_bad(CMD, "DIR", argv[optind], "path too long");
-		snprintf(c.dir, sizeof(c.dir), "%s", argv[optind]);
-	}
+	if ((rc = cliopt_dir(CMD, argc, argv, optind, &c)))
+		return rc;
 	if (!c.n_loads) {
 		fprintf(stderr, "brisk tui: the dashboard needs a load (it can be stopped with l)\n");
 		return 2;
