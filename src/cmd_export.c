@@ -371,6 +371,24 @@ static int do_apply(const struct profile *p, const char *path, const char *devic
 	return rc;
 }
 
+/* NAME or FILE into a malloc'ed profile: 0, or the exit status (message
+ * printed: 2 for a bad or missing profile, 1 otherwise). */
+static int load_profile(const char *name, struct profile **out, char *path, size_t len)
+{
+	struct profile *p = malloc(sizeof(*p));
+	if (!p)
+		return 1;
+	char err[PROFILE_ERR_LEN];
+	int rc = profile_load_named(name, p, path, len, err, sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "brisk export: %s\n", err);
+		free(p);
+		return rc == -EINVAL || rc == -ENOENT ? 2 : 1;
+	}
+	*out = p;
+	return 0;
+}
+
 int cmd_export_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -410,16 +428,11 @@ int cmd_export_main(int argc, char **argv)
 				"and --dry-run" : "--dry-run goes with --apply");
 			return 2;
 		}
-		struct profile *p = malloc(sizeof(*p));
-		if (!p)
-			return 1;
-		char path[PATH_MAX], err[PROFILE_ERR_LEN];
-		int rc = profile_load_named(argv[optind], p, path, sizeof(path), err, sizeof(err));
-		if (rc < 0) {
-			fprintf(stderr, "brisk export: %s\n", err);
-			free(p);
-			return rc == -EINVAL || rc == -ENOENT ? 2 : 1;
-		}
+		char path[PATH_MAX];
+		struct profile *p;
+		int rc = load_profile(argv[optind], &p, path, sizeof(path));
+		if (rc)
+			return rc;
 		rc = do_apply(p, path, device, dry_run, argc, argv);
 		free(p);
 		return rc;
@@ -458,16 +471,11 @@ int cmd_export_main(int argc, char **argv)
 			"this-device\n");
 		return 2;
 	}
-	struct profile *p = malloc(sizeof(*p));
-	if (!p)
-		return 1;
-	char path[PATH_MAX], err[PROFILE_ERR_LEN];
-	int rc = profile_load_named(argv[optind], p, path, sizeof(path), err, sizeof(err));
-	if (rc < 0) {
-		fprintf(stderr, "brisk export: %s\n", err);
-		free(p);
-		return rc == -EINVAL || rc == -ENOENT ? 2 : 1;
-	}
+	char path[PATH_MAX];
+	struct profile *p;
+	int rc = load_profile(argv[optind], &p, path, sizeof(path));
+	if (rc)
+		return rc;
 	struct export_device dev;
 	int need_dev = this_device || fmt == EXPORT_SYSFS_CONF || fmt == EXPORT_TMPFILES ||
 		       (fmt == EXPORT_TUNED && device);
@@ -475,7 +483,7 @@ int cmd_export_main(int argc, char **argv)
 		free(p);
 		return rc;
 	}
-	char *buf = NULL;
+	char *buf = NULL, err[PROFILE_ERR_LEN];
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
 	if (!m) {
