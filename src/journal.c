@@ -626,6 +626,20 @@ static const struct journal_entry *find_key(const struct journal_file *f,
 	return NULL;
 }
 
+/* An entry that could not be restored (busy device or failure): reported,
+ * and kept in the journal for a later try. */
+static void keep_failed(struct journal_event *ev, enum journal_outcome outcome, int err,
+			const char *note, unsigned char *keep, int *failed,
+			journal_report_fn fn, void *arg)
+{
+	ev->outcome = outcome;
+	ev->err = err;
+	ev->note = note;
+	*keep = 1;
+	(*failed)++;
+	report(fn, arg, ev);
+}
+
 /* Restore F's entries newest first.  keep[i] = 1 for those that must stay
  * in the journal.  Returns how many could not be restored. */
 static int restore_entries(const char *dir, const char *path, const struct journal_file *f,
@@ -662,20 +676,13 @@ static int restore_entries(const char *dir, const char *path, const struct journ
 			rc = locktab_get(lt, dir, e->target, &holder);
 		}
 		if (rc == -EBUSY) {
-			ev.outcome = JOURNAL_BUSY;
 			ev.holder = holder;
-			keep[i] = 1;
-			failed++;
-			report(fn, arg, &ev);
+			keep_failed(&ev, JOURNAL_BUSY, 0, NULL, &keep[i], &failed, fn, arg);
 			continue;
 		}
 		if (rc < 0) {
-			ev.outcome = JOURNAL_FAILED;
-			ev.err = rc;
-			ev.note = "cannot take the device lock";
-			keep[i] = 1;
-			failed++;
-			report(fn, arg, &ev);
+			keep_failed(&ev, JOURNAL_FAILED, rc, "cannot take the device lock", &keep[i],
+				    &failed, fn, arg);
 			continue;
 		}
 		if (dev) {
@@ -744,12 +751,8 @@ static int restore_entries(const char *dir, const char *path, const struct journ
 		rc = tunable_read(dev, &key, cur, sizeof(cur));
 		ev.current = cur;
 		if (rc < 0) {
-			ev.outcome = JOURNAL_FAILED;
-			ev.err = rc;
-			ev.note = "cannot read the current value";
-			keep[i] = 1;
-			failed++;
-			report(fn, arg, &ev);
+			keep_failed(&ev, JOURNAL_FAILED, rc, "cannot read the current value", &keep[i],
+				    &failed, fn, arg);
 			continue;
 		}
 		if (strcmp(cur, e->value) == 0) {
@@ -767,12 +770,7 @@ static int restore_entries(const char *dir, const char *path, const struct journ
 		else if ((rc = parse_int(e->value, INT64_MIN, INT64_MAX, &num)) < 0)
 			snprintf(note, sizeof(note), "'%s' is not a number", e->value);
 		if (rc < 0) {
-			ev.outcome = JOURNAL_FAILED;
-			ev.err = rc;
-			ev.note = note;
-			keep[i] = 1;
-			failed++;
-			report(fn, arg, &ev);
+			keep_failed(&ev, JOURNAL_FAILED, rc, note, &keep[i], &failed, fn, arg);
 			continue;
 		}
 		if (dry_run) {
@@ -789,16 +787,14 @@ static int restore_entries(const char *dir, const char *path, const struct journ
 		struct tunable_result res;
 		rc = tunable_apply(dev, &key, e->value, &res);
 		if (rc < 0) {
-			ev.outcome = JOURNAL_FAILED;
-			ev.err = rc;
-			ev.note = rc == -EIO ? "the scheduler did not become active" : NULL;
-			keep[i] = 1;
-			failed++;
-		} else {
-			snprintf(rb, sizeof(rb), "%s", res.readback);
-			ev.outcome = JOURNAL_RESTORED;
-			ev.readback = rb;
+			keep_failed(&ev, JOURNAL_FAILED, rc,
+				    rc == -EIO ? "the scheduler did not become active" : NULL,
+				    &keep[i], &failed, fn, arg);
+			continue;
 		}
+		snprintf(rb, sizeof(rb), "%s", res.readback);
+		ev.outcome = JOURNAL_RESTORED;
+		ev.readback = rb;
 		report(fn, arg, &ev);
 	}
 	return failed;
