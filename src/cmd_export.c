@@ -311,13 +311,8 @@ static int do_apply(const struct profile *p, const char *path, const char *devic
 		free(it);
 		return 1;
 	}
-	journal_recover_stale(stderr);
-	char what[256];
-	size_t o = 0;
-	what[0] = '\0';
-	o += (size_t)snprintf(what, sizeof(what), "brisk");
-	for (int i = 0; i < argc && o < sizeof(what); i++)
-		o += (size_t)snprintf(what + o, sizeof(what) - o, " %s", argv[i]);
+	char what[256];   /* (main already restored dead sessions' journals) */
+	journal_what(what, sizeof(what), argc, argv);
 	struct journal *j = NULL;
 	int jrc = journal_open(JOURNAL_SET, what, &j);
 	if (jrc < 0) {

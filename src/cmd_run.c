@@ -12,6 +12,7 @@
 #include "blockdev.h"
 #include "parse.h"
 #include "export.h"
+#include "journal.h"
 #include "profile.h"
 #include "report.h"
 #include "session.h"
@@ -380,18 +381,6 @@ static int schedule_ats(struct session *s)
 	return n_run_ats || run_settings.journal ? session_on_exit(s, run_at_restore, NULL) : 0;
 }
 
-/* "brisk run ARGS...", for the journal's reports (argv[0] is "run"). */
-static void command_line(int argc, char **argv, char *buf, size_t len)
-{
-	size_t o = (size_t)snprintf(buf, len, "brisk");
-	for (int i = 0; i < argc && o + 1 < len; i++) {
-		int n = snprintf(buf + o, len - o, " %s", argv[i]);
-		if (n < 0 || (size_t)n >= len - o)
-			break;
-		o += (size_t)n;
-	}
-}
-
 int cmd_run_main(int argc, char **argv)
 {
 	struct session_config c;
@@ -509,7 +498,7 @@ int cmd_run_main(int argc, char **argv)
 	}
 
 	char what[256];
-	command_line(argc, argv, what, sizeof(what));
+	journal_what(what, sizeof(what), argc, argv);
 	if (n_run_ats && (rc = check_ats(c.dir[0] ? c.dir : ".", what)))
 		return rc;
 

@@ -129,18 +129,6 @@ static int resolve_targets(const char *cmd, const char *arg, char **only, size_t
 	return 0;
 }
 
-static void command_line(int argc, char **argv, char *buf, size_t len)
-{
-	size_t off = 0;
-	buf[0] = '\0';
-	for (int i = 0; i < argc; i++) {
-		int w = snprintf(buf + off, len - off, "%s%s", i ? " " : "brisk ", argv[i]);
-		if (w < 0 || (size_t)w >= len - off)
-			break;
-		off += (size_t)w;
-	}
-}
-
 /* ----------------------------------------------------------------- set */
 
 struct assign {
@@ -333,7 +321,7 @@ int cmd_set_main(int argc, char **argv)
 	/* (main() already restored dead sessions' journals, so their
 	 * originals are not lost under this one.) */
 	char what[256];
-	command_line(argc, argv, what, sizeof(what));
+	journal_what(what, sizeof(what), argc, argv);
 	int jrc = journal_open(JOURNAL_SET, what, &j);
 	if (jrc < 0) {
 		fprintf(stderr, "brisk set: cannot create the restore journal: %s; "

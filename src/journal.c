@@ -440,6 +440,18 @@ const struct journal_file *journal_contents(const struct journal *j)
 	return &j->f;
 }
 
+void journal_what(char *buf, size_t len, int argc, char **argv)
+{
+	size_t off = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < argc; i++) {
+		int w = snprintf(buf + off, len - off, "%s%s", i ? " " : "brisk ", argv[i]);
+		if (w < 0 || (size_t)w >= len - off)
+			break;
+		off += (size_t)w;
+	}
+}
+
 int journal_open(enum journal_kind kind, const char *what, struct journal **out)
 {
 	struct journal *j = calloc(1, sizeof(*j));

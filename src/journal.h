@@ -117,6 +117,10 @@ int journal_dir(char *buf, size_t len, int create);
 /* ---- a session (engine, dashboard, brisk set) ---- */
 struct journal;
 
+/* "brisk ARGS..." from a subcommand's argv (argv[0] is the subcommand),
+ * cut to fit: the `what` a journal records for its reports. */
+void journal_what(char *buf, size_t len, int argc, char **argv);
+
 /* Create this process's session journal (header written and fsync'ed,
  * file locked).  what: the command line, for reports. */
 int journal_open(enum journal_kind kind, const char *what, struct journal **out);
