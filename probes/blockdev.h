@@ -1,6 +1,12 @@
 /* blockdev — what one block device is, read through libudev and sysfs.
  *
  * Contract:
+ *  - udev's view of a device (uevent keys and ID_* properties) comes from
+ *    libudev for blockdev_probe*() and blockdev_resolve_name(); blockdev_list
+ *    reads the same two sources libudev reads (the uevent file, then the E:
+ *    lines of /run/udev/data/bMAJ:MIN), because a libudev device per entry
+ *    costs a third of a 1,000-disk listing.  Both give identical structs
+ *    (tests/cli/devices_udevdb.sh).
  *  - blockdev_probe*() fill a caller-owned struct; 0 or -errno (-ENODEV when
  *    there is no such block device). Nothing prints.
  *  - A missing attribute is an empty string, or -1 for numbers: not an error.
@@ -84,7 +90,8 @@ struct blockdev {
 int blockdev_probe(const char *name, struct blockdev *out);
 /* Probe one device by device number. */
 int blockdev_probe_devnum(dev_t devnum, struct blockdev *out);
-/* Every block device, sorted by kernel name; *out is malloc'ed (free()). */
+/* Every block device, sorted by kernel name; *out is malloc'ed (free()).
+ * A device that vanishes while listed is left out. */
 int blockdev_list(struct blockdev **out, size_t *n);
 /* "sda", "/dev/sda", "/dev/mapper/root", "/dev/disk/by-id/..." -> "sda".
  * -ENODEV when it names no block device. */

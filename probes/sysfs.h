@@ -1,4 +1,5 @@
-/* sysfs — the one place brisk touches /sys and /proc.
+/* sysfs — the one place brisk touches /sys and /proc (and, for blockdev,
+ * udev's database files under /run/udev/data).
  *
  * Contract:
  *  - Every function returns 0 on success or a negative errno; nothing prints.
@@ -31,8 +32,8 @@ int sysfs_read_s64_at(int dirfd, const char *rel, int64_t *out);
 int sysfs_list_at(int dirfd, const char *rel, char ***names, size_t *n);
 int sysfs_read_u64(const char *path, uint64_t *out);
 int sysfs_write(const char *path, const char *value);
-/* Whole file into a malloc'ed NUL-terminated buffer (free()); for /proc
- * tables of unknown size such as mountinfo. */
+/* Whole file into a malloc'ed NUL-terminated buffer (free()); for files of
+ * unknown size such as mountinfo or a udev database entry. */
 int sysfs_read_alloc(const char *path, char **buf, size_t *n);
 /* Names in a directory (no "." or ".."), sorted, into a malloc'ed array of
  * malloc'ed strings; free with sysfs_list_free(). -errno if unreadable. */

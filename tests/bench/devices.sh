@@ -11,6 +11,8 @@
 #
 #   make bench BENCH=devices            (or: bash tests/bench/devices.sh)
 #   BENCH_SIZES="10 100" BENCH_RUNS=9 bash tests/bench/devices.sh
+# lsblk_ms is "lsblk -J -O" (util-linux) on the same testbed in the same
+# session, and ratio is brisk's median over lsblk's: below 1, brisk is faster.
 # Prints one row per size and a verdict; exits 1 when a run fails or its
 # output is wrong, 0 otherwise (missing tools: a SKIP line, exit 0).
 cd "$(dirname "$0")/../.." || exit 1
@@ -27,16 +29,23 @@ done
 [ -x "$TIMEIT" ] || { echo "devices bench: $TIMEIT is not built (run make tests)"; exit 1; }
 
 rc=0
-declare -A MS CPU RSS
-printf '%-8s %10s %10s %10s %10s %12s %12s\n' devices median_ms min_ms max_ms cpu_ms maxrss_kib us_per_dev
+declare -A MS CPU RSS LSBLK
+printf '%-8s %10s %10s %10s %10s %12s %12s %10s %8s\n' devices median_ms min_ms max_ms cpu_ms maxrss_kib us_per_dev lsblk_ms ratio
 for n in $SIZES; do
 	dir=build/bench/testbed-$n
 	tests/bench/gen-testbed.sh "$n" "$dir" || { rc=1; continue; }
 	args=()
 	for f in "$dir"/*.umockdev; do args+=(-d "$f"); done
 	out=build/bench/devices-$n.json
-	line=$(umockdev-run "${args[@]}" -- "$TIMEIT" -r "$RUNS" -o "$out" -- "$BRISK" devices --all --json) || {
+	# brisk, then lsblk -J -O (util-linux, libudev per device) on the same
+	# testbed in the same session, for a ratio that machine noise cancels.
+	lines=$(umockdev-run "${args[@]}" -- bash -c '
+		"$1" -r "$2" -o "$3" -- "$4" devices --all --json || exit 1
+		if command -v lsblk >/dev/null; then "$1" -r "$2" -- lsblk -J -O; fi' \
+		sh "$TIMEIT" "$RUNS" "$out" "$BRISK") || {
 		echo "devices bench: $n devices: brisk failed (see above)"; rc=1; continue; }
+	line=$(sed -n 1p <<<"$lines")
+	LSBLK[$n]=$(sed -n 's/.*wall_ms_median=\([0-9.]*\).*/\1/p' <<<"$(sed -n 2p <<<"$lines")")
 	# The output must describe every disk, and every tenth disk is an
 	# ST31000340AS with firmware SD15, which has a firmware advisory.
 	got=$(jq '[.devices | length, ([.[] | select(.advisory != null)] | length)] | map(tostring) | join(" ")' -r "$out" 2>&1)
@@ -51,8 +60,10 @@ for n in $SIZES; do
 	cpu=$(sed -n 's/.*cpu_ms_median=\([0-9.]*\).*/\1/p' <<<"$line")
 	rss=$(sed -n 's/.*maxrss_kib=\([0-9]*\).*/\1/p' <<<"$line")
 	MS[$n]=$med; CPU[$n]=$cpu; RSS[$n]=$rss
-	printf '%-8s %10s %10s %10s %10s %12s %12.0f\n' "$n" "$med" "$min" "$max" "$cpu" "$rss" \
-		"$(awk -v m="$med" -v n="$n" 'BEGIN { print m * 1000 / n }')"
+	ls=${LSBLK[$n]:-}
+	printf '%-8s %10s %10s %10s %10s %12s %12.0f %10s %8s\n' "$n" "$med" "$min" "$max" "$cpu" "$rss" \
+		"$(awk -v m="$med" -v n="$n" 'BEGIN { print m * 1000 / n }')" "${ls:--}" \
+		"$([ -n "$ls" ] && awk -v a="$med" -v b="$ls" 'BEGIN { printf "%.2f", a / b }' || echo -)"
 done
 
 if [ -n "${MS[1000]:-}" ]; then
