@@ -72,13 +72,17 @@ struct props {
 	const char *id[P_N];
 };
 
-/* First non-empty of a udev property value and sysfs attributes. */
-static void fill(const char *prop, const struct probe *p, const char *const *rels,
-		 char *dst, size_t len)
+/* First non-empty of a udev property value and sysfs attributes; 1 when
+ * the value is udev's. */
+static int fill(const char *prop, const struct probe *p, const char *const *rels,
+		char *dst, size_t len)
 {
 	copy(dst, len, prop);
+	if (dst[0])
+		return 1;
 	for (; !dst[0] && rels && *rels; rels++)
 		attr(p, *rels, dst, len);
+	return 0;
 }
 
 static enum blockdev_kind kind_of(const char *devtype, const struct blockdev *d)
@@ -431,12 +435,12 @@ static int probe_attrs(const struct props *pr, const struct probe *p)
 	if (!d->model[0] && !strcmp(d->transport, "mmc"))
 		attr(p, "device/name", d->model, sizeof(d->model));
 	fill(pr->id[P_VENDOR], p, named ? vendor_rel : NULL, d->vendor, sizeof(d->vendor));
-	fill(pr->id[P_SERIAL_SHORT], p, serial_rel, d->serial, sizeof(d->serial));
+	d->serial_udev = fill(pr->id[P_SERIAL_SHORT], p, serial_rel, d->serial, sizeof(d->serial));
 	fill(pr->id[P_REVISION], p, named ? fw_rel : NULL, d->firmware, sizeof(d->firmware));
 	if (!d->firmware[0] && !strcmp(d->transport, "mmc"))
 		attr(p, "device/fwrev", d->firmware, sizeof(d->firmware));
-	fill(pr->id[P_WWN], p, !strcmp(d->transport, "nvme") ? nvme_wwn_rel :
-			 named ? scsi_wwn_rel : NULL, d->wwn, sizeof(d->wwn));
+	d->wwn_udev = fill(pr->id[P_WWN], p, !strcmp(d->transport, "nvme") ? nvme_wwn_rel :
+				    named ? scsi_wwn_rel : NULL, d->wwn, sizeof(d->wwn));
 	return 0;
 }
 

@@ -63,6 +63,9 @@ struct blockdev {
 	char serial[96];
 	char firmware[48];
 	char wwn[48];
+	/* 1 when serial / wwn are udev's ID_SERIAL_SHORT / ID_WWN; 0 when they
+	 * are sysfs attributes (serial, device/serial; wwid, device/wwid) */
+	int serial_udev, wwn_udev;
 	uint64_t size_bytes;
 	int rotational, removable, readonly;   /* 0/1, -1 unknown */
 	char controller[192];  /* PCI controller name via libpci */

@@ -51,6 +51,8 @@ void export_device_from_blockdev(const struct blockdev *d, struct export_device 
 	snprintf(out->model, sizeof(out->model), "%s", d->model);
 	snprintf(out->serial, sizeof(out->serial), "%s", d->serial);
 	snprintf(out->wwn, sizeof(out->wwn), "%s", d->wwn);
+	out->serial_udev = d->serial_udev;
+	out->wwn_udev = d->wwn_udev;
 }
 
 /* ---------- helpers ---------- */
@@ -228,11 +230,18 @@ static int write_udev(FILE *f, const struct profile *p, const struct export_devi
 			return msg_fail(-EINVAL, err, errlen, "profile %s has no settings for %s (a %s disk): "
 				    "nothing to write as udev rules", p->name, dev->name,
 				    profile_class_name(dev->cls));
+		/* udev's own property when the value came from udev; otherwise
+		 * the sysfs attribute it was read from, which ATTRS finds on the
+		 * disk or its parent (udev sets no ID_SERIAL_SHORT for virtio,
+		 * and ID_WWN is "0x..." where a SCSI wwid says "naa....") */
 		char match[192];
 		if (dev->wwn[0] && safe_udev_value(dev->wwn))
-			snprintf(match, sizeof(match), "ENV{ID_WWN}==\"%s\"", dev->wwn);
+			snprintf(match, sizeof(match), dev->wwn_udev ? "ENV{ID_WWN}==\"%s\"" :
+				 "ATTRS{wwid}==\"%s\"", dev->wwn);
 		else if (dev->serial[0] && safe_udev_value(dev->serial))
-			snprintf(match, sizeof(match), "ENV{ID_SERIAL_SHORT}==\"%s\"", dev->serial);
+			snprintf(match, sizeof(match), dev->serial_udev ?
+				 "ENV{ID_SERIAL_SHORT}==\"%s\"" : "ATTRS{serial}==\"%s\"",
+				 dev->serial);
 		else
 			return msg_fail(-EINVAL, err, errlen, "%s has neither a WWN nor a serial number udev "
 				    "knows, so a rule cannot match it: use --match class, or "

@@ -47,8 +47,9 @@ struct export_device {
 	char name[BLOCKDEV_NAME_LEN];   /* kernel name: sda, nvme0n1 */
 	enum profile_class cls;         /* its class (export_device_class()) */
 	char model[96];                 /* for the comment */
-	char serial[96];                /* udev ID_SERIAL_SHORT */
-	char wwn[48];                   /* udev ID_WWN */
+	char serial[96];                /* udev ID_SERIAL_SHORT, else sysfs serial */
+	char wwn[48];                   /* udev ID_WWN, else sysfs wwid */
+	int serial_udev, wwn_udev;      /* 1: the value is udev's (blockdev.h) */
 };
 
 int export_format_parse(const char *s, enum export_format *out);

@@ -71,12 +71,30 @@ if [ -e "/sys/block/$disk/queue/scheduler" ]; then
   t_match device-from-target "$out" "^w /sys/block/$disk/queue/nr_requests - - - - 64$"
   out=$($BRISK export "$d/t.profile" --format udev --match this-device 2>&1); rc=$?
   if [ $rc = 0 ]; then
-    t_match this-device-rule "$out" 'ENV\{(ID_WWN|ID_SERIAL_SHORT)\}=="[^"]+", \\$'
+    t_match this-device-rule "$out" '(ENV\{(ID_WWN|ID_SERIAL_SHORT)\}|ATTRS\{(wwid|serial)\})=="[^"]+", \\$'
   else
     t_match this-device-no-id "$out" "neither a WWN nor a serial"
   fi
 else
   t_skip fixed-device "no whole disk with a scheduler behind $d ($src)"
+fi
+
+# --match this-device matches on udev's property when udev gave the value,
+# else on the sysfs attribute it came from (udev sets only ID_SERIAL for a
+# virtio disk, so ENV{ID_SERIAL_SHORT} would never match it).
+if command -v umockdev-run >/dev/null 2>&1; then
+  export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+  this_device() {
+    umockdev-run -d "tests/fixtures/$1.umockdev" -- \
+      "$BRISK" export $G/server.profile --format udev --match this-device --device "$2" 2>&1 |
+      grep -o 'ENV{DEVTYPE}=="disk", [^,]*'
+  }
+  t_eq this-device-udev-wwn "$(this_device nvme-ssd nvme0n1)" \
+       'ENV{DEVTYPE}=="disk", ENV{ID_WWN}=="eui.002538b391b12345"'
+  t_eq this-device-sysfs-serial "$(this_device virtio-disk vda)" \
+       'ENV{DEVTYPE}=="disk", ATTRS{serial}=="overlayblk"'
+else
+  t_skip this-device-testbeds "umockdev-run is not installed"
 fi
 
 # bad input: exit 2, nothing written

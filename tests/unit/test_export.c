@@ -46,11 +46,11 @@ static char *render(const struct profile *p, enum export_format fmt,
 
 static const struct export_device sda = {
 	.name = "sda", .cls = PROFILE_CLASS_ROTATIONAL, .model = "ST31000340AS",
-	.serial = "9QJ1ABCD", .wwn = "0x5000c5000abcdef0",
+	.serial = "9QJ1ABCD", .wwn = "0x5000c5000abcdef0", .serial_udev = 1, .wwn_udev = 1,
 };
 static const struct export_device nvme = {
 	.name = "nvme0n1", .cls = PROFILE_CLASS_NVME, .model = "Samsung SSD 970 EVO 500GB",
-	.serial = "S466NX0K123456A", .wwn = "",
+	.serial = "S466NX0K123456A", .wwn = "", .serial_udev = 1,
 };
 
 static void golden(const char *name, const char *text)
@@ -82,7 +82,7 @@ static void golden(const char *name, const char *text)
 static void check_udev(const char *text, size_t want_rules)
 {
 	regex_t tok;
-	assert_int_equal(regcomp(&tok, "^(ACTION|SUBSYSTEM|KERNEL|ENV\\{[A-Z_]+\\}|"
+	assert_int_equal(regcomp(&tok, "^(ACTION|SUBSYSTEM|KERNEL|ENV\\{[A-Z_]+\\}|ATTRS\\{(serial|wwid)\\}|"
 				 "ATTR\\{(queue|device)/[a-z_/]+\\})(==|=)\"[^\"\\\\]*\"$",
 				 REG_EXTENDED | REG_NOSUB), 0);
 	char *copy = strdup(text), *save = NULL, rule[4096];
@@ -171,6 +171,24 @@ static void test_udev_device(void **state)
 	check_udev(t, 1);
 	assert_non_null(strstr(t, "ENV{ID_SERIAL_SHORT}==\"S466NX0K123456A\""));
 	assert_null(strstr(t, "low_latency"));   /* bfq tunable, nvme runs none */
+	free(t);
+	/* values read from sysfs, not udev: matched as the attributes they are
+	 * (udev has no ID_SERIAL_SHORT for virtio; a SCSI wwid is not ID_WWN) */
+	struct export_device scsi = sda;
+	snprintf(scsi.wwn, sizeof(scsi.wwn), "naa.5000c5000abcdef0");
+	scsi.wwn_udev = 0;
+	t = render(load("server"), EXPORT_UDEV, &scsi);
+	check_udev(t, 1);
+	assert_non_null(strstr(t, "ATTRS{wwid}==\"naa.5000c5000abcdef0\""));
+	assert_null(strstr(t, "ENV{ID_WWN}"));
+	free(t);
+	const struct export_device vda = {
+		.name = "vda", .cls = PROFILE_CLASS_ROTATIONAL, .serial = "overlayblk",
+	};
+	t = render(load("server"), EXPORT_UDEV, &vda);
+	check_udev(t, 1);
+	assert_non_null(strstr(t, "ATTRS{serial}==\"overlayblk\""));
+	assert_null(strstr(t, "ENV{ID_SERIAL_SHORT}"));
 	free(t);
 }
 
