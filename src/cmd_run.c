@@ -279,7 +279,13 @@ static int plan_profile_settings(const struct profile *p, struct pset *out, size
 	return bad ? 2 : 0;
 }
 
-static int apply_profile_settings(const struct profile *p, const char *dir, const char *what)
+/* The profile's settings as planned for this run, made before --at is
+ * checked (an --at iosched key may follow the profile's scheduler) and
+ * applied after the session is created. */
+static struct pset *run_plan;
+static size_t n_run_plan;
+
+static int plan_run_profile(const struct profile *p, const char *dir, const char *what)
 {
 	if (!p->n_settings)
 		return 0;
@@ -292,35 +298,55 @@ static int apply_profile_settings(const struct profile *p, const char *dir, cons
 	int rc = init_run_settings(dir, what);
 	if (rc)
 		return rc;
-	struct pset *plan = calloc(RUN_MAX_PSET, sizeof(*plan));
-	size_t n = 0;
-	if (!plan)
+	run_plan = calloc(RUN_MAX_PSET, sizeof(*run_plan));
+	if (!run_plan)
 		return 1;
-	rc = plan_profile_settings(p, plan, &n);
+	rc = plan_profile_settings(p, run_plan, &n_run_plan);
 	if (rc) {
 		fprintf(stderr, "brisk run: nothing was run or changed\n");
-		free(plan);
-		return rc;
+		free(run_plan);
+		run_plan = NULL;
+		n_run_plan = 0;
 	}
-	for (size_t i = 0; i < n; i++) {
+	return rc;
+}
+
+/* The scheduler the profile's plan puts on dev, or NULL. */
+static const char *planned_scheduler(const char *dev)
+{
+	for (size_t i = 0; i < n_run_plan; i++)
+		if (run_plan[i].dev && !strcmp(run_plan[i].dev, dev) &&
+		    run_plan[i].key.kind == TUNABLE_SCHEDULER)
+			return run_plan[i].canon;
+	return NULL;
+}
+
+static int apply_run_plan(void)
+{
+	int rc = 0;
+	for (size_t i = 0; i < n_run_plan; i++) {
 		char msg[256];
-		if (settings_apply_one(&run_settings, plan[i].dev, &plan[i].key, plan[i].canon,
-				       msg, sizeof(msg)) < 0) {
+		if (settings_apply_one(&run_settings, run_plan[i].dev, &run_plan[i].key,
+				       run_plan[i].canon, msg, sizeof(msg)) < 0) {
 			fprintf(stderr, "brisk run: profile setting %s; putting back what was "
 				"changed\n", msg);
 			settings_restore(&run_settings, stderr);
-			free(plan);
-			return 1;
+			rc = 1;
+			break;
 		}
 		fprintf(stderr, "brisk run: profile setting %s\n", msg);
 	}
-	free(plan);
-	return 0;
+	free(run_plan);
+	run_plan = NULL;
+	n_run_plan = 0;
+	return rc;
 }
 
 /* Before anything runs: every change must be valid on every leaf disk of
- * the stack, in time order (an iosched tunable after a scheduler switch is
- * checked against that scheduler), and root is needed.  2 on bad input. */
+ * the stack, in time order (an iosched tunable is checked against the
+ * scheduler an earlier --at switched to, else the one the profile's plan
+ * sets on that disk, else the current one), and root is needed.  2 on bad
+ * input. */
 static int check_ats(const char *dir, const char *what)
 {
 	qsort(run_ats, n_run_ats, sizeof(run_ats[0]), cmp_at);
@@ -343,12 +369,12 @@ static int check_ats(const char *dir, const char *what)
 		}
 		size_t n = tunable_is_sysctl(&key) ? 1 : run_settings.n_devs;
 		for (size_t d = 0; d < n; d++) {
-			if (tunable_check(run_settings.devs[d], &key, a->value,
-					  sched_after[0] ? sched_after : NULL, canon, sizeof(canon),
-					  why, sizeof(why)) < 0) {
+			const char *dev = run_settings.devs[d];
+			if (tunable_check(dev, &key, a->value,
+					  sched_after[0] ? sched_after : planned_scheduler(dev),
+					  canon, sizeof(canon), why, sizeof(why)) < 0) {
 				fprintf(stderr, "brisk run: --at %s refused on %s: %s; nothing was run\n",
-					a->label, tunable_is_sysctl(&key) ? "vm" : run_settings.devs[d],
-					why);
+					a->label, tunable_is_sysctl(&key) ? "vm" : dev, why);
 				return 2;
 			}
 		}
@@ -499,6 +525,9 @@ int cmd_run_main(int argc, char **argv)
 
 	char what[256];
 	journal_what(what, sizeof(what), argc, argv);
+	if (have_profile && !no_settings &&
+	    (rc = plan_run_profile(&run_profile, c.dir[0] ? c.dir : ".", what)))
+		return rc;
 	if (n_run_ats && (rc = check_ats(c.dir[0] ? c.dir : ".", what)))
 		return rc;
 
@@ -509,8 +538,7 @@ int cmd_run_main(int argc, char **argv)
 		return rc == -EINVAL || rc == -ENOENT || rc == -ENOTDIR || rc == -EACCES ||
 		       rc == -EPERM || rc == -EROFS ? 2 : 1;
 	}
-	if (have_profile && !no_settings &&
-	    (rc = apply_profile_settings(&run_profile, c.dir[0] ? c.dir : ".", what))) {
+	if ((rc = apply_run_plan())) {
 		session_free(s);
 		return rc;
 	}

@@ -101,3 +101,34 @@ t_eq "profile bad setting: exit 2" "$rc" 2
 t_match "profile bad setting: names it" "$err" "cfq"
 t_match "profile bad setting: scheduler untouched" "$(cat $q/scheduler)" '^\[none\]'
 t_eq "profile bad setting: no journal" "$(journals)" 0
+
+# 5. --at after a profile: an iosched key is checked against the scheduler
+#    the profile sets (bfq), not the one in place before the run (none).
+cat >"$d/exp-load.profile" <<'P'
+[profile]
+name = exp-load
+runtime = 2s
+[settings]
+scheduler = bfq
+[load w]
+rw = write
+bs = 64k
+size = 32m
+[action ssh]
+type = ssh-like
+interval = 50ms
+P
+j=$("$BRISK" run "$d/mnt" --profile "$d/exp-load.profile" -i 1 --floor 10% -q \
+     --at 500ms:slice_idle=0 --json - 2>"$d/err"); rc=$?
+t_eq "profile+at: exit 0" "$rc" 0
+t_eq "profile+at: epochs" "$(jq -r '[.epochs[].label]|join(",")' <<<"$j")" "start,slice_idle=0"
+t_match "profile+at: scheduler back" "$(cat $q/scheduler)" '^\[none\]'
+t_eq "profile+at: journal gone" "$(journals)" 0
+err=$("$BRISK" run "$d/mnt" --profile "$d/exp-load.profile" -i 1 --floor 10% -q \
+       --at 100ms:fifo_batch=8 2>&1 >/dev/null); rc=$?
+t_eq "profile+at wrong scheduler's key: exit 2" "$rc" 2
+t_match "profile+at wrong scheduler's key: message" "$err" "fifo_batch.*refused on $dev"
+t_match "profile+at wrong scheduler's key: untouched" "$(cat $q/scheduler)" '^\[none\]'
+t_eq "profile+at wrong scheduler's key: no journal" "$(journals)" 0
+# without the profile the same slice_idle is refused (none has no tunables)
+bad "iosched without the profile's scheduler" "slice_idle" --at 1s:slice_idle=0
