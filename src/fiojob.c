@@ -6,12 +6,12 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "msg.h"
 #include "parse.h"
 
 enum fk {
@@ -75,33 +75,15 @@ struct job {
 };
 
 struct conv {
-	const char *display;
+	struct msg_first fail;   /* the file's name and the first error */
 	double scale;
 	struct profile *p;
-	char *err;
-	size_t errlen;
-	int failed;
 	struct job global;
 	int have_global;
 	char runtime_from[8];
 };
 
-static void __attribute__((format(printf, 4, 5)))
-cfail(struct conv *c, int line, char *unused, const char *fmt, ...)
-{
-	(void)unused;
-	if (c->failed)
-		return;
-	c->failed = 1;
-	char msg[PROFILE_ERR_LEN];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (c->err && c->errlen)
-		snprintf(c->err, c->errlen, "%s:%d: %s", c->display, line, msg);
-}
-#define FAIL(c, line, ...) cfail((c), (line), NULL, __VA_ARGS__)
+#define FAIL(c, line, ...) msg_first_at(&(c)->fail, (line), __VA_ARGS__)
 
 static void copy(char *dst, size_t len, const char *src)
 {
@@ -262,7 +244,7 @@ static void finish_job(struct conv *c, const char *section, int sec_line, const 
 {
 	struct profile *p = c->p;
 	take_global(c, j, 1, section);
-	if (c->failed || common_checks(c, j) < 0)
+	if (c->fail.failed || common_checks(c, j) < 0)
 		return;
 	const char *rw = j->k[K_RW].line ? j->k[K_RW].v : "read";
 	int rw_line = j->k[K_RW].line ? j->k[K_RW].line : sec_line;
@@ -475,7 +457,7 @@ static void take_global(struct conv *c, const struct job *g, int in_job, const c
 {
 	static const enum fk ks[] = { K_RUNTIME, K_RAMP, K_DIRECTORY };
 	static const char *const names[] = { "runtime", "ramp_time", "directory" };
-	for (size_t i = 0; i < 3 && !c->failed; i++) {
+	for (size_t i = 0; i < 3 && !c->fail.failed; i++) {
 		const struct fval *f = &g->k[ks[i]];
 		if (!f->line)
 			continue;
@@ -552,18 +534,18 @@ int fiojob_parse_buffer(const char *data, size_t len, const char *display, doubl
 	if (!c)
 		return -ENOMEM;
 	struct job *cur = (struct job *)(c + 1);
-	c->display = display ? display : "(fio job)";
+	c->fail.file = display ? display : "(fio job)";
 	c->scale = scale > 0 && scale <= 1 ? scale : 1;
 	c->p = out;
-	c->err = err;
-	c->errlen = errlen;
+	c->fail.buf = err;
+	c->fail.len = errlen;
 	profile_init(out, NULL);
 	enum { NONE, GLOBAL, JOB } sec = NONE;
 	char section[128] = "";
 	int sec_line = 0, line = 0, jobs = 0;
 	size_t pos = 0;
 	char buf[4096];
-	while (pos < len && !c->failed) {
+	while (pos < len && !c->fail.failed) {
 		size_t end = pos;
 		while (end < len && data[end] != '\n')
 			end++;
@@ -634,18 +616,18 @@ int fiojob_parse_buffer(const char *data, size_t len, const char *display, doubl
 		}
 		set_key(c, sec == GLOBAL ? &c->global : cur, key, val, !eq, line);
 	}
-	if (!c->failed) {
+	if (!c->fail.failed) {
 		if (sec == JOB)
 			finish_job(c, section, sec_line, cur);
 		else if (sec == GLOBAL)
 			take_global(c, &c->global, 0, "global");
 	}
-	if (!c->failed && !jobs)
+	if (!c->fail.failed && !jobs)
 		FAIL(c, line ? line : 1, "no job sections, expected at least one [JOBNAME]");
-	if (!c->failed) {
+	if (!c->fail.failed) {
 		/* Name and description from the file name. */
-		const char *b = strrchr(c->display, '/');
-		b = b ? b + 1 : c->display;
+		const char *b = strrchr(c->fail.file, '/');
+		b = b ? b + 1 : c->fail.file;
 		char name[PROFILE_NAME_LEN];
 		size_t k = 0;
 		for (; b[k] && b[k] != '.' && k + 1 < sizeof(name); k++)
@@ -658,7 +640,7 @@ int fiojob_parse_buffer(const char *data, size_t len, const char *display, doubl
 		else
 			snprintf(out->description, sizeof(out->description), "fio job %.100s", b);
 	}
-	int failed = c->failed;
+	int failed = c->fail.failed;
 	free(c);
 	return failed ? -EINVAL : 0;
 }

@@ -28,3 +28,16 @@ int msg_fail(int rc, char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 	return rc;
 }
+
+void msg_first_at(struct msg_first *m, int line, const char *fmt, ...)
+{
+	if (m->failed)
+		return;
+	m->failed = 1;
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	msg_set(m->buf, m->len, "%s:%d: %s", m->file, line, msg);
+}

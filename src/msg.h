@@ -12,4 +12,17 @@ void msg_set(char *buf, size_t len, const char *fmt, ...)
 int msg_fail(int rc, char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* The first error of a parse, as "FILE:LINE: message" in (buf, len): a
+ * parser keeps one of these and reports through msg_first_at(); later
+ * errors are dropped (they are usually consequences of the first). */
+struct msg_first {
+	const char *file;   /* the name shown for the file */
+	char *buf;
+	size_t len;
+	int failed;         /* set by the first msg_first_at() */
+};
+
+void msg_first_at(struct msg_first *m, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif

@@ -9,7 +9,6 @@
 #include <ini.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -307,11 +306,8 @@ struct kv {
 };
 
 struct ctx {
-	const char *display;
+	struct msg_first fail;   /* the file's name and the first error */
 	struct profile *p;
-	char *err;
-	size_t errlen;
-	int failed;
 	/* reader state */
 	const char *data;
 	size_t len, pos;
@@ -329,20 +325,8 @@ struct ctx {
 	int line_settings[PROFILE_CLASS_COUNT];
 };
 
-static void __attribute__((format(printf, 3, 4)))
-ctx_fail(struct ctx *c, int line, const char *fmt, ...)
-{
-	if (c->failed)
-		return;
-	c->failed = 1;
-	char msg[PROFILE_ERR_LEN];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (c->err && c->errlen)
-		snprintf(c->err, c->errlen, "%s:%d: %s", c->display, line, msg);
-}
+/* Report an error at a line of the file; only the first is kept. */
+#define ctx_fail(c, line, ...) msg_first_at(&(c)->fail, (line), __VA_ARGS__)
 
 static int valid_name(const char *s, size_t max)
 {
@@ -518,7 +502,7 @@ static void end_target(struct ctx *c)
 static void end_settings(struct ctx *c)
 {
 	struct profile *p = c->p;
-	for (size_t i = 0; i < c->n_kv && !c->failed; i++) {
+	for (size_t i = 0; i < c->n_kv && !c->fail.failed; i++) {
 		const struct kv *v = &c->kv[i];
 		enum profile_class cls = c->sec_class;
 		const char *key = v->key;
@@ -844,7 +828,7 @@ static void end_action(struct ctx *c)
 
 static void end_section(struct ctx *c)
 {
-	if (c->failed)
+	if (c->fail.failed)
 		return;
 	switch (c->sec) {
 	case SEC_NONE: break;
@@ -861,7 +845,7 @@ static void end_section(struct ctx *c)
 static void begin_section(struct ctx *c, const char *line)
 {
 	end_section(c);
-	if (c->failed)
+	if (c->fail.failed)
 		return;
 	const char *close = strchr(line, ']');
 	if (!close) {
@@ -943,7 +927,7 @@ static void begin_section(struct ctx *c, const char *line)
 static char *reader(char *str, int num, void *stream)
 {
 	struct ctx *c = stream;
-	if (c->failed || c->pos >= c->len)
+	if (c->fail.failed || c->pos >= c->len)
 		return NULL;
 	size_t start = c->pos, end = start;
 	while (end < c->len && c->data[end] != '\n')
@@ -975,7 +959,7 @@ static char *reader(char *str, int num, void *stream)
 	}
 	if (*t == '[') {
 		begin_section(c, t);
-		if (c->failed)
+		if (c->fail.failed)
 			return NULL;
 		return str;
 	}
@@ -995,7 +979,7 @@ static int handler(void *user, const char *section, const char *name, const char
 {
 	struct ctx *c = user;
 	(void)section;
-	if (c->failed)
+	if (c->fail.failed)
 		return 1;
 	if (!name[0]) {
 		ctx_fail(c, c->lineno, "empty key, expected 'key = value'");
@@ -1080,10 +1064,10 @@ int profile_parse_buffer(const char *data, size_t len, const char *display,
 	struct ctx *c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
-	c->display = display ? display : "(profile)";
+	c->fail.file = display ? display : "(profile)";
 	c->p = out;
-	c->err = err;
-	c->errlen = errlen;
+	c->fail.buf = err;
+	c->fail.len = errlen;
 	c->data = data;
 	c->len = len;
 	if (err && errlen)
@@ -1094,7 +1078,7 @@ int profile_parse_buffer(const char *data, size_t len, const char *display,
 	size_t col = 0;
 	if (len > PROFILE_MAX_FILE)
 		ctx_fail(c, 1, "file is larger than %d bytes, expected a profile", PROFILE_MAX_FILE);
-	for (size_t i = 0; i < len && !c->failed; i++) {
+	for (size_t i = 0; i < len && !c->fail.failed; i++) {
 		if (data[i] == '\n') {
 			line++;
 			col = 0;
@@ -1117,17 +1101,17 @@ int profile_parse_buffer(const char *data, size_t len, const char *display,
 		}
 	}
 	int rc = 0;
-	if (!c->failed) {
+	if (!c->fail.failed) {
 		rc = ini_parse_stream(reader, c, handler, c);
-		if (!c->failed && rc > 0)
+		if (!c->fail.failed && rc > 0)
 			ctx_fail(c, rc, "expected 'key = value', a [section] or a comment");
-		else if (!c->failed && rc < 0)
+		else if (!c->fail.failed && rc < 0)
 			ctx_fail(c, c->lineno, "cannot parse (%s)", rc == -2 ? "out of memory" : "error");
 		end_section(c);
-		if (!c->failed)
+		if (!c->fail.failed)
 			check_whole(c);
 	}
-	int failed = c->failed;
+	int failed = c->fail.failed;
 	free(c);
 	return failed ? -EINVAL : 0;
 }
