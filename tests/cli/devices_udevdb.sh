@@ -105,6 +105,8 @@ if [ -n "$root" ] && [ -r "/sys/class/block/$root/dev" ]; then
 	want='["Brisk Test Disk","SER=42","FW1","0x5000000000000042"]'
 	t_eq udevdb.real.all "$(sed -n 1p <<<"$out")" "$want"
 	t_eq udevdb.real.libudev "$(sed -n 2p <<<"$out")" "$want"
+	# every device, with a database entry present for one of them
+	check_same udevdb.same "$(in_ns "$SAME_BOTH")"
 	# and nothing of it is left outside the namespace
 	[ -e "/run/udev/data/b$DBNUM" ] && t_fail udevdb.real.nothing-left "/run/udev/data/b$DBNUM exists" ||
 		t_pass udevdb.real.nothing-left
