@@ -437,10 +437,7 @@ static void finish_job(struct conv *c, const char *section, int sec_line, const 
 		s.ioprio_class = (int)cls;
 		s.ioprio_level = cls == 3 ? 0 : (int)lvl;
 	}
-	char text[512];
-	struct load_spec chk;
-	load_spec_format(&s, text, sizeof(text));
-	if (load_spec_parse(text, &chk, e, sizeof(e)) < 0) {
+	if (load_spec_check(&s, e, sizeof(e)) < 0) {
 		FAIL(c, sec_line, "fio job [%s] is not a load brisk can run: %s", section, e);
 		return;
 	}

@@ -208,7 +208,6 @@ int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t e
 	return 0;
 }
 
-
 void load_spec_format(const struct load_spec *s, char *buf, size_t len)
 {
 	char a[24], b[24];
@@ -239,6 +238,14 @@ void load_spec_format(const struct load_spec *s, char *buf, size_t len)
 			snprintf(buf + o, len - o, ",ionice=%s/%d", cn[s->ioprio_class],
 				 s->ioprio_level);
 	}
+}
+
+int load_spec_check(const struct load_spec *s, char *err, size_t errlen)
+{
+	char text[512];
+	struct load_spec chk;
+	load_spec_format(s, text, sizeof(text));
+	return load_spec_parse(text, &chk, err, errlen);
 }
 
 uint64_t load_spec_prepare_bytes(const struct load_spec *s)

@@ -93,6 +93,9 @@ const char *load_end_name(enum load_end e);
  * bad part into err. */
 int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t errlen);
 void load_spec_format(const struct load_spec *s, char *buf, size_t len);
+/* The checks load_spec_parse() makes, on a spec built some other way (a
+ * profile or fio job): 0, or -EINVAL with the message in err. */
+int load_spec_check(const struct load_spec *s, char *err, size_t errlen);
 /* Bytes load_prepare() will write for one instance of the spec. */
 uint64_t load_spec_prepare_bytes(const struct load_spec *s);
 

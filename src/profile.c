@@ -652,11 +652,8 @@ static void end_load(struct ctx *c)
 		s.ioprio_class = (int)cls;
 		s.ioprio_level = cls == 3 ? 0 : (int)lvl;
 	}
-	/* The engine's own checks, through its own parser. */
-	char text[512];
-	struct load_spec chk;
-	load_spec_format(&s, text, sizeof(text));
-	if (load_spec_parse(text, &chk, e, sizeof(e)) < 0) {
+	/* the engine's own checks */
+	if (load_spec_check(&s, e, sizeof(e)) < 0) {
 		ctx_fail(c, c->sec_line, "%s is not a load brisk can run: %s", what, e);
 		return;
 	}
