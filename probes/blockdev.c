@@ -138,13 +138,8 @@ static int scan_path(const char *syspath, char *pci, size_t pcilen)
 	int t = T_NONE;
 	pci[0] = '\0';
 	const char *p = syspath;
-	while (*p) {
-		while (*p == '/')
-			p++;
-		const char *c = p;
-		while (*p && *p != '/')
-			p++;
-		size_t n = (size_t)(p - c);
+	size_t n;
+	for (const char *c; (c = sysfs_path_next(&p, &n));) {
 		int k = T_NONE;
 		if (comp_is(c, n, "usb", 1))
 			k = T_USB;

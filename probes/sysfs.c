@@ -343,6 +343,21 @@ static int list_dir(DIR *d, char ***names, size_t *n)
 	return 0;
 }
 
+const char *sysfs_path_next(const char **p, size_t *n)
+{
+	const char *c = *p;
+	while (*c == '/')
+		c++;
+	if (!*c)
+		return NULL;
+	const char *e = c;
+	while (*e && *e != '/')
+		e++;
+	*n = (size_t)(e - c);
+	*p = e;
+	return c;
+}
+
 int sysfs_link(const char *path, char *out, size_t len)
 {
 	char target[4096];
@@ -359,16 +374,10 @@ int sysfs_link(const char *path, char *out, size_t len)
 		snprintf(joined, sizeof(joined), "%.*s/%s", dl, path, target);
 	}
 	/* collapse the components into out */
-	size_t o = 0;
+	size_t o = 0, cl;
 	const char *p = joined;
-	while (*p) {
-		while (*p == '/')
-			p++;
-		const char *c = p;
-		while (*p && *p != '/')
-			p++;
-		size_t cl = (size_t)(p - c);
-		if (cl == 0 || (cl == 1 && c[0] == '.'))
+	for (const char *c; (c = sysfs_path_next(&p, &cl));) {
+		if (cl == 1 && c[0] == '.')
 			continue;
 		if (cl == 2 && c[0] == '.' && c[1] == '.') {
 			while (o > 0 && out[o - 1] != '/')

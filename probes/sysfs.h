@@ -43,6 +43,10 @@ void sysfs_list_free(char **names, size_t n);
  * points to ("/sys/devices/.../block/sda"), collapsing "." and "..", with
  * one readlink(2) (no per-component walk).  0 or -errno. */
 int sysfs_link(const char *path, char *out, size_t len);
+/* The next component of a path: skips slashes at *p, returns the
+ * component's start (its length in *n) and moves *p past it; NULL at the
+ * end.  for (const char *c; (c = sysfs_path_next(&p, &n));) ... */
+const char *sysfs_path_next(const char **p, size_t *n);
 /* Does the path exist (any type)? */
 int sysfs_exists(const char *path);
 /* Strip leading/trailing white space in place; returns s. */

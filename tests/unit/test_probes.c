@@ -69,6 +69,25 @@ static void test_sysfs_link(void **state)
 	rmdir(dir);
 }
 
+static void test_sysfs_path_next(void **state)
+{
+	(void)state;
+	const char *p = "//sys/devices//pci0000:00/", *c;
+	size_t n;
+	char got[128] = "";
+	while ((c = sysfs_path_next(&p, &n)))
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "[%.*s]", (int)n, c);
+	assert_string_equal(got, "[sys][devices][pci0000:00]");
+	p = "///";
+	assert_null(sysfs_path_next(&p, &n));
+	p = "";
+	assert_null(sysfs_path_next(&p, &n));
+	p = "sda";
+	assert_non_null(c = sysfs_path_next(&p, &n));
+	assert_int_equal(n, 3);
+	assert_string_equal(p, "");
+}
+
 static const struct mountinfo_entry *mount_at(const struct mountinfo *mi, const char *t)
 {
 	const struct mountinfo_entry *top = NULL;
@@ -272,6 +291,7 @@ int main(void)
 		cmocka_unit_test(test_trim),
 		cmocka_unit_test(test_sysfs_read),
 		cmocka_unit_test(test_sysfs_link),
+		cmocka_unit_test(test_sysfs_path_next),
 		cmocka_unit_test(test_mountinfo),
 		cmocka_unit_test(test_parse_size),
 		cmocka_unit_test(test_parse_duration),
