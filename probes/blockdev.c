@@ -546,10 +546,9 @@ static int props_from_files(int dfd, const char *name, struct rawdev *r)
 	}
 	props_parse(r->uevent, "", &r->pr);
 	char path[64];
-	size_t n;
 	snprintf(path, sizeof(path), "/run/udev/data/b%u:%u",
 		 major(r->pr.devnum), minor(r->pr.devnum));
-	if (sysfs_read_alloc(path, &r->db, &n) == 0)
+	if (sysfs_read_alloc(path, &r->db, NULL) == 0)
 		props_parse(r->db, "E:", &r->pr);
 	return 0;
 }

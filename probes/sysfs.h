@@ -33,7 +33,7 @@ int sysfs_list_at(int dirfd, const char *rel, char ***names, size_t *n);
 int sysfs_read_u64(const char *path, uint64_t *out);
 int sysfs_write(const char *path, const char *value);
 /* Whole file into a malloc'ed NUL-terminated buffer (free()); for files of
- * unknown size such as mountinfo or a udev database entry. */
+ * unknown size such as mountinfo or a udev database entry; n may be NULL. */
 int sysfs_read_alloc(const char *path, char **buf, size_t *n);
 /* Names in a directory (no "." or ".."), sorted, into a malloc'ed array of
  * malloc'ed strings; free with sysfs_list_free(). -errno if unreadable. */
