@@ -243,8 +243,8 @@ static int write_udev(FILE *f, const struct profile *p, const struct export_devi
 				 "ENV{ID_SERIAL_SHORT}==\"%s\"" : "ATTRS{serial}==\"%s\"",
 				 dev->serial);
 		else
-			return msg_fail(-EINVAL, err, errlen, "%s has neither a WWN nor a serial number udev "
-				    "knows, so a rule cannot match it: use --match class, or "
+			return msg_fail(-EINVAL, err, errlen, "%s has neither a WWN nor a serial number, "
+				    "so a rule cannot match it: use --match class, or "
 				    "--format sysfs.conf/tmpfiles for this device", dev->name);
 		header(f, p, "udev --match this-device", dev,
 		       "Install as /etc/udev/rules.d/60-brisk-%s.rules, then: udevadm control --reload "
