@@ -3,7 +3,9 @@
  * Contract: pcidb_name() fills "Vendor Device" (e.g. "Red Hat, Inc. Virtio
  * 1.0 block device") and returns 0, or -ENOENT when the IDs are not in the
  * database (or no database is installed).  The database is loaded once, on
- * first use; pcidb_close() frees it.  Nothing prints.
+ * first use; pcidb_close() frees it.  Nothing prints, nothing aborts: when
+ * libpci runs out of memory the lookup returns -ENOMEM, and so does every
+ * later one.
  */
 #ifndef BRISK_PCIDB_H
 #define BRISK_PCIDB_H
