@@ -561,7 +561,7 @@ int cmd_run_main(int argc, char **argv)
 	int status = 0;
 	if (rc < 0) {
 		fprintf(stderr, "brisk run: %s\n", err);
-		status = cliopt_session_status(rc) == 2 && !s->t_idle_start ? 2 : 1;
+		status = rc == -EOVERFLOW && !s->t_idle_start ? 2 : 1;   /* absurd sizes */
 	}
 	if (rc < 0 && !s->t_idle_start) {   /* nothing was measured */
 		session_free(s);

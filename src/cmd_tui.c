@@ -493,7 +493,7 @@ int cmd_tui_main(int argc, char **argv)
 	int status = 0;
 	if (rc < 0) {
 		fprintf(stderr, "brisk tui: %s\n", err);
-		status = 1;
+		status = rc == -EOVERFLOW && !s->t_idle_start ? 2 : 1;   /* absurd sizes */
 	}
 	if (t->restore_len)
 		fprintf(stderr, "%s", t->restore_text);
