@@ -1372,6 +1372,7 @@ static void stop_everything(struct session *s)
 				for (size_t i = 0; i < s->n_loads; i++)
 					load_kill(&s->loads[i]);
 				killed = 1;
+				s->run->stop_stage = 2;   /* their deaths are ours */
 				end = now_ns() + STOP_GRACE_NS;
 			}
 		}
