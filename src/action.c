@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -79,9 +80,21 @@ int action_parse_list(const char *text, unsigned *mask, char *err, size_t errlen
 	return 0;
 }
 
+/* A file of the action: a name in the work directory (never through a
+ * link), or an absolute path of a program or library. */
+static int open_file(int dirfd, const char *name)
+{
+	return openat(dirfd, name, O_RDONLY | O_CLOEXEC | (name[0] == '/' ? 0 : O_NOFOLLOW));
+}
+
 long action_resident_pages(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	return action_resident_pages_at(AT_FDCWD, path);
+}
+
+long action_resident_pages_at(int dirfd, const char *path)
+{
+	int fd = open_file(dirfd, path);
 	if (fd < 0)
 		return -errno;
 	struct stat st;
@@ -112,9 +125,9 @@ long action_resident_pages(const char *path)
 	return rc;
 }
 
-static int evict_file(const char *path)
+static int evict_file(int dirfd, const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_file(dirfd, path);
 	if (fd < 0)
 		return -errno;
 	int rc = -posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
@@ -359,52 +372,72 @@ static int prepare_exec(struct action *a, char *err, size_t errlen)
 	return 0;
 }
 
-static int mkdir_p1(const char *path)
+/* A new directory name in dfd (never one that was there), opened. */
+static int mkdir_at(int dfd, const char *name)
 {
-	return mkdir(path, 0700) < 0 && errno != EEXIST ? -errno : 0;
+	if (mkdirat(dfd, name, 0700) < 0)
+		return -errno;
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
 }
 
-static int prepare_ls(struct action *a, const char *workdir)
+static int prepare_ls(struct action *a, int dirfd)
 {
-	snprintf(a->path, sizeof(a->path), "%s/tree", workdir);
-	int rc = mkdir_p1(a->path);
+	snprintf(a->path, sizeof(a->path), "tree");
+	int tree = mkdir_at(dirfd, a->path);
+	if (tree < 0)
+		return tree;
 	unsigned files = a->cfg.ls_files;
 	unsigned leaves = (files + LS_PER_DIR - 1) / LS_PER_DIR;
 	unsigned made = 0, dirs = 0;
+	int rc = 0, top = -1;
 	for (unsigned leaf = 0; rc == 0 && leaf < leaves; leaf++) {
-		char p[PATH_MAX + 48];
-		snprintf(p, sizeof(p), "%s/d%03u", a->path, leaf / LS_PER_DIR);
+		char p[32];
 		if (leaf % LS_PER_DIR == 0) {
-			if ((rc = mkdir_p1(p)) < 0)
+			if (top >= 0)
+				close(top);
+			snprintf(p, sizeof(p), "d%03u", leaf / LS_PER_DIR);
+			if ((top = rc = mkdir_at(tree, p)) < 0)
 				break;
+			rc = 0;
 			dirs++;
 		}
-		snprintf(p, sizeof(p), "%s/d%03u/s%u", a->path, leaf / LS_PER_DIR,
-			 leaf % LS_PER_DIR);
-		if ((rc = mkdir_p1(p)) < 0)
+		snprintf(p, sizeof(p), "s%u", leaf % LS_PER_DIR);
+		int sub = mkdir_at(top, p);
+		if (sub < 0) {
+			rc = sub;
 			break;
+		}
 		dirs++;
 		for (unsigned f = 0; f < LS_PER_DIR && made < files; f++, made++) {
-			char fp[PATH_MAX + 64];
-			snprintf(fp, sizeof(fp), "%s/f%u", p, f);
-			int fd = open(fp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+			char fp[32], text[96];
+			snprintf(fp, sizeof(fp), "f%u", f);
+			int fd = openat(sub, fp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+					0600);
 			if (fd < 0) {
 				rc = -errno;
 				break;
 			}
 			/* a little data, as real files have */
-			if (write(fd, fp, strlen(fp)) < 0)
+			int n = snprintf(text, sizeof(text), "tree/d%03u/s%u/%s", leaf / LS_PER_DIR,
+					 leaf % LS_PER_DIR, fp);
+			if (write(fd, text, (size_t)n) < 0)
 				rc = -errno;
 			close(fd);
 		}
+		close(sub);
 	}
+	if (top >= 0)
+		close(top);
+	close(tree);
 	a->ls_expect = made + dirs;
 	return rc;
 }
 
-static int make_file(const char *path, uint64_t size, uint64_t seed)
+/* A new file (O_EXCL, never through a link) of size random bytes. */
+static int make_file(int dirfd, const char *name, uint64_t size, uint64_t seed)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
 	unsigned char *buf = malloc(MiB);
@@ -430,11 +463,12 @@ static int make_file(const char *path, uint64_t size, uint64_t seed)
 }
 
 int action_prepare(struct action *a, enum action_kind k, const struct action_config *cfg,
-		   const char *workdir, enum action_evict evict, char *err, size_t errlen)
+		   int dirfd, enum action_evict evict, char *err, size_t errlen)
 {
 	memset(a, 0, sizeof(*a));
 	a->kind = k;
 	a->cfg = *cfg;
+	a->dirfd = dirfd;
 	int rc = 0;
 	switch (k) {
 	case ACTION_EXEC:
@@ -443,10 +477,10 @@ int action_prepare(struct action *a, enum action_kind k, const struct action_con
 	case ACTION_LS:
 		if (cfg->ls_files == 0)
 			return msg_fail(-EINVAL, err, errlen, "ls: the tree needs at least one file");
-		rc = prepare_ls(a, workdir);
+		rc = prepare_ls(a, dirfd);
 		if (rc < 0)
-			msg_fail(rc, err, errlen, "ls: cannot create the tree in %s: %s", workdir,
-			     strerror(-rc));
+			msg_fail(rc, err, errlen, "ls: cannot create the tree in the work directory: %s",
+				 strerror(-rc));
 		if (evict != ACTION_EVICT_DROP_CACHES)
 			snprintf(a->note, sizeof(a->note), "warm: dentries and inodes stay "
 				 "cached without --drop-caches (root)");
@@ -455,16 +489,16 @@ int action_prepare(struct action *a, enum action_kind k, const struct action_con
 		if (cfg->ssh_region > cfg->ssh_file || cfg->ssh_bs_lo == 0 ||
 		    cfg->ssh_bs_hi > cfg->ssh_region || cfg->ssh_bs_lo > cfg->ssh_bs_hi)
 			return msg_fail(-EINVAL, err, errlen, "ssh-like: need 0 < bs <= region <= file");
-		snprintf(a->path, sizeof(a->path), "%s/ssh-like.dat", workdir);
-		rc = make_file(a->path, cfg->ssh_file, 0x55aa);
+		snprintf(a->path, sizeof(a->path), "ssh-like.dat");
+		rc = make_file(dirfd, a->path, cfg->ssh_file, 0x55aa);
 		if (rc == 0)
 			rc = add_file(a, a->path);
 		if (rc < 0)
 			msg_fail(rc, err, errlen, "ssh-like: cannot write %s: %s", a->path, strerror(-rc));
 		break;
 	case ACTION_SAVE:
-		snprintf(a->path, sizeof(a->path), "%s/save.dat", workdir);
-		rc = make_file(a->path, cfg->save_size, 0x5a5e);
+		snprintf(a->path, sizeof(a->path), "save.dat");
+		rc = make_file(dirfd, a->path, cfg->save_size, 0x5a5e);
 		if (rc == 0)
 			rc = add_file(a, a->path);
 		if (rc < 0)
@@ -479,8 +513,8 @@ int action_prepare(struct action *a, enum action_kind k, const struct action_con
 	 * dirty)?  Those are excluded from the cold check and named. */
 	size_t o = strlen(a->note);
 	for (size_t i = 0; i < a->n_files; i++) {
-		evict_file(a->files[i]);
-		if (action_resident_pages(a->files[i]) > 0) {
+		evict_file(dirfd, a->files[i]);
+		if (action_resident_pages_at(dirfd, a->files[i]) > 0) {
 			a->pinned[i] = 1;
 			const char *base = strrchr(a->files[i], '/');
 			base = base ? base + 1 : a->files[i];
@@ -521,7 +555,8 @@ static int walk(int dfd, unsigned *count)
 		}
 		(*count)++;
 		if (S_ISDIR(st.st_mode)) {
-			int sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			int sub = openat(dirfd(d), e->d_name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			rc = sub < 0 ? -errno : walk(sub, count);
 		}
 	}
@@ -534,7 +569,7 @@ static int walk(int dfd, unsigned *count)
 static int do_ls(const struct action *a)
 {
 	unsigned count = 0;
-	int fd = open(a->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = openat(CHILD_DIR_FD, a->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return errno;
 	int rc = walk(fd, &count);
@@ -575,7 +610,7 @@ static int do_ssh(const struct action *a, uint64_t *t0)
 	}
 	*t0 = now_ns();
 	int rc = 0;
-	int fd = open(a->path, O_RDONLY | O_CLOEXEC);
+	int fd = openat(CHILD_DIR_FD, a->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		rc = errno;
 	else
@@ -604,7 +639,9 @@ static int do_save(const struct action *a)
 		return ENOMEM;
 	memset(buf, 's', n);
 	int rc = 0;
-	int fd = open(a->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	/* the file prepare made, rewritten: reached from the work directory's
+	 * descriptor, never through a link */
+	int fd = openat(CHILD_DIR_FD, a->path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		rc = errno;
 	for (size_t off = 0; rc == 0 && off < n;) {
@@ -622,22 +659,40 @@ static int do_save(const struct action *a)
 	return rc;
 }
 
+/* The program dies with the sample process, which dies with brisk: vfork
+ * (what posix_spawn does, so the timed part costs the same), then
+ * PR_SET_PDEATHSIG in the child before it execs.  It stays in the
+ * sample's process group, which the watchdog kills. */
 static int do_exec(const struct action *a)
 {
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	pid_t pid;
-	int rc = posix_spawn(&pid, a->argv[0], &fa, NULL, a->argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null < 0)
+		return errno;
+	pid_t parent = getpid();
+	/* the vfork child shares our memory until it execs: why it could not */
+	static volatile int start_err;
+	start_err = 0;
+	pid_t pid = vfork();
+	if (pid == 0) {
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent ||
+		    dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0) {
+			start_err = errno ? errno : ESRCH;
+			_exit(127);
+		}
+		execve(a->argv[0], a->argv, environ);
+		start_err = errno;
+		_exit(127);
+	}
+	int rc = pid < 0 ? errno : 0;
+	close(null);
 	if (rc)
 		return rc;
 	int st;
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			return errno;
+	if (start_err)
+		return start_err;
 	if (WIFSIGNALED(st))
 		return 1000 + 128 + WTERMSIG(st);
 	return WEXITSTATUS(st) ? 1000 + WEXITSTATUS(st) : 0;
@@ -654,8 +709,8 @@ static void __attribute__((noreturn)) sample_main(const struct action *a,
 	else if (a->kind == ACTION_LS)
 		cold = 0;
 	for (size_t i = 0; i < a->n_files; i++) {
-		evict_file(a->files[i]);
-		if (!a->pinned[i] && action_resident_pages(a->files[i]) != 0)
+		evict_file(CHILD_DIR_FD, a->files[i]);
+		if (!a->pinned[i] && action_resident_pages_at(CHILD_DIR_FD, a->files[i]) != 0)
 			cold = 0;
 	}
 	r.cold = cold;
@@ -686,7 +741,7 @@ static void __attribute__((noreturn)) sample_main(const struct action *a,
 
 int action_sample_start(const struct action *a, enum action_evict evict, pid_t *pidp, int *fdp)
 {
-	int rc = child_fork(pidp, fdp);
+	int rc = child_fork(pidp, fdp, a->dirfd);
 	if (rc == 0) {
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);

@@ -11,7 +11,14 @@
  *  save      write a 4 KiB file and fsync it
  *
  * Contract:
- *  - Files are created only under the work directory passed in.
+ *  - Files are created only in the work directory whose descriptor is
+ *    passed in (kept, not owned), with mkdirat / openat(O_CREAT|O_EXCL|
+ *    O_NOFOLLOW); the sample process gets that descriptor (CHILD_DIR_FD)
+ *    and reaches its files relative to it, O_NOFOLLOW, never by path.
+ *  - exec: the program runs in the sample's process group and has
+ *    PR_SET_PDEATHSIG set before exec (vfork, prctl, execve): it dies with
+ *    the sample process, which dies with brisk.  When it cannot be started
+ *    the sample's err is the errno (not 1000+status).
  *  - Eviction: POSIX_FADV_DONTNEED on every touched file (default), or with
  *    ACTION_EVICT_DROP_CACHES /proc/sys/vm/drop_caches: "1" for file data,
  *    "3" (pages + dentries/inodes) for ls.  Never preceded by sync.
@@ -21,7 +28,7 @@
  *    named in the note and excluded); ls is cold only when dentries and
  *    inodes were dropped.
  *  - The timed region excludes the eviction and the fork; exec includes
- *    posix_spawn() to the program's exit.
+ *    vfork()+execve() (what posix_spawn does) to the program's exit.
  *  - Times are CLOCK_MONOTONIC nanoseconds.
  */
 #ifndef BRISK_ACTION_H
@@ -62,9 +69,12 @@ struct action_result {
 struct action {
 	enum action_kind kind;
 	struct action_config cfg;
-	char path[PATH_MAX];        /* ls: tree root; ssh/save: the file */
+	char path[PATH_MAX];        /* ls: tree root; ssh/save: the file (relative
+				     * to dirfd); exec: the program (absolute) */
+	int dirfd;                  /* the work directory (not owned) */
 	char **argv;                /* exec */
-	char **files;               /* evicted before each sample */
+	char **files;               /* evicted before each sample: names in dirfd,
+				     * or absolute paths (exec) */
 	unsigned char *pinned;      /* per file: resident despite eviction */
 	size_t n_files;
 	unsigned ls_expect;         /* entries the walk must see */
@@ -75,10 +85,11 @@ void action_config_default(struct action_config *c);
 const char *action_kind_name(enum action_kind k);
 /* "exec,ls,ssh-like,save" (also "ssh", "all") -> bit mask of kinds. */
 int action_parse_list(const char *text, unsigned *mask, char *err, size_t errlen);
-/* Create the action's files under workdir, resolve the program and its
- * libraries.  0, or -errno with a message in err. */
+/* Create the action's files in the directory dirfd (which must stay open
+ * while samples run), resolve the program and its libraries.  0, or -errno
+ * with a message in err. */
 int action_prepare(struct action *a, enum action_kind k, const struct action_config *cfg,
-		   const char *workdir, enum action_evict evict, char *err, size_t errlen);
+		   int dirfd, enum action_evict evict, char *err, size_t errlen);
 /* Fork a sample.  *fd is the pipe its records arrive on: first one with
  * dur_ns == UINT64_MAX when eviction is done and timing starts (cold is
  * known), then the final one; EOF without the final one: the sample died. */
@@ -88,6 +99,8 @@ int action_sample_start(const struct action *a, enum action_evict evict,
 int action_sample_read(int fd, struct action_result *out);
 /* Pages of a file resident in the page cache, or -errno. */
 long action_resident_pages(const char *path);
+/* The same for a name in dirfd (not followed if a link) or an absolute path. */
+long action_resident_pages_at(int dirfd, const char *path);
 void action_free(struct action *a);
 
 #endif

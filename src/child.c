@@ -6,7 +6,7 @@
 #include <unistd.h>
 #include <sys/prctl.h>
 
-int child_fork(pid_t *pid, int *rfd)
+int child_fork(pid_t *pid, int *rfd, int dirfd)
 {
 	int p[2];
 	if (pipe2(p, O_CLOEXEC) < 0)
@@ -24,10 +24,15 @@ int child_fork(pid_t *pid, int *rfd)
 		if (getppid() != parent)
 			_exit(1);
 		setpgid(0, 0);
-		if (dup2(p[1], CHILD_RESULT_FD) < 0 ||
+		/* a copy above both targets first: dirfd may be 3 or 4 itself */
+		int dd = dirfd >= 0 ? fcntl(dirfd, F_DUPFD_CLOEXEC, CHILD_DIR_FD + 1) : -1;
+		if ((dirfd >= 0 && dd < 0) || dup2(p[1], CHILD_RESULT_FD) < 0 ||
 		    fcntl(CHILD_RESULT_FD, F_SETFD, FD_CLOEXEC) < 0)
 			_exit(1);
-		close_range(CHILD_RESULT_FD + 1, ~0u, 0);
+		if (dd >= 0 && (dup2(dd, CHILD_DIR_FD) < 0 ||
+				fcntl(CHILD_DIR_FD, F_SETFD, FD_CLOEXEC) < 0))
+			_exit(1);
+		close_range(dirfd >= 0 ? CHILD_DIR_FD + 1 : CHILD_RESULT_FD + 1, ~0u, 0);
 		return 0;
 	}
 	/* Also from the parent, so kill(-pid) works even before the child ran

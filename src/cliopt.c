@@ -1,5 +1,6 @@
 #include "cliopt.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +114,19 @@ int cliopt_session(const char *cmd, int opt, const char *arg, struct session_con
 	case CLIOPT_DROP:
 		c->evict = ACTION_EVICT_DROP_CACHES;
 		return 0;
+	case CLIOPT_ALLOW_SHARED:
+		c->allow_shared_dir = 1;
+		return 0;
+	}
+	return 1;
+}
+
+int cliopt_session_status(int rc)
+{
+	switch (-rc) {
+	case EINVAL: case ENOENT: case ENOTDIR: case EACCES: case EPERM: case EROFS:
+	case ENODEV: case EOVERFLOW:
+		return 2;
 	}
 	return 1;
 }

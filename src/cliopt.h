@@ -13,7 +13,7 @@ struct session_config;
  * codes start at CLIOPT_NEXT.  -l/--load and -a/--actions use 'l', 'a'. */
 enum {
 	CLIOPT_EXEC = 256, CLIOPT_LS_FILES, CLIOPT_INTERVAL, CLIOPT_TIMEOUT, CLIOPT_FLOOR,
-	CLIOPT_DROP, CLIOPT_NEXT
+	CLIOPT_DROP, CLIOPT_ALLOW_SHARED, CLIOPT_NEXT
 };
 
 int cliopt_bad(const char *cmd, const char *opt, const char *val, const char *want);
@@ -36,6 +36,12 @@ int cliopt_actions(const char *cmd, const char *list, struct session_config *c);
  * 2 bad value (message printed), 1 not a shared option. */
 int cliopt_session(const char *cmd, int opt, const char *arg, struct session_config *c,
 		   int *user_loads);
+/* The exit status for a session_create() or session_run() error: 2 when
+ * the input was bad (options, DIR: missing, not a directory, not writable,
+ * writable by others (root), on a kernel file system; absurd sizes), 1
+ * otherwise. */
+int cliopt_session_status(int rc);
+
 /* At most one positional DIR (argv[optind]) into c->dir: 0, or 2. */
 int cliopt_dir(const char *cmd, int argc, char **argv, int optind, struct session_config *c);
 

@@ -57,6 +57,9 @@ static void usage(FILE *f)
 		"      --floor SIZE|PCT%%  free space writers leave (default: max(5%%, 2GiB));\n"
 		"                         0 = none: writers end on ENOSPC\n"
 		"      --seed N           seed for jitter and offsets\n"
+		"      --allow-shared-dir as root, run even when others can write DIR (another\n"
+		"                         user's, or group/world-writable without the sticky\n"
+		"                         bit; the owner who ran sudo counts as trusted)\n"
 		"  -j, --json FILE        every figure and raw sample as JSON ('-' = stdout)\n"
 		"      --csv FILE         raw samples as CSV ('-' = stdout)\n"
 		"      --at TIME:KEY=VALUE  change a setting (as 'brisk set' takes it) on every\n"
@@ -72,7 +75,9 @@ static void usage(FILE *f)
 		"  -q, --quiet            no progress on stderr\n"
 		"  -h, --help             this text\n"
 		"\n"
-		"T is a duration (500ms, 20s, 2m).  See brisk-run(1).\n");
+		"T is a duration (500ms, 20s, 2m).  Exit status: 0 done, 1 failed (also\n"
+		"when a load or action could not start), 2 bad input, 128+N stopped by\n"
+		"signal N.  See brisk-run(1).\n");
 }
 
 enum {   /* this command's own options; the shared ones are cliopt.h's */
@@ -101,6 +106,7 @@ static const struct option longopts[] = {
 	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
 	{ "tick", required_argument, NULL, OPT_TICK },
 	{ "drop-caches", no_argument, NULL, CLIOPT_DROP },
+	{ "allow-shared-dir", no_argument, NULL, CLIOPT_ALLOW_SHARED },
 	{ "floor", required_argument, NULL, CLIOPT_FLOOR },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "json", required_argument, NULL, 'j' },
@@ -535,8 +541,7 @@ int cmd_run_main(int argc, char **argv)
 	rc = session_create(&c, &s, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "brisk run: %s\n", err);
-		return rc == -EINVAL || rc == -ENOENT || rc == -ENOTDIR || rc == -EACCES ||
-		       rc == -EPERM || rc == -EROFS ? 2 : 1;
+		return cliopt_session_status(rc);
 	}
 	if ((rc = apply_run_plan())) {
 		session_free(s);
@@ -556,11 +561,11 @@ int cmd_run_main(int argc, char **argv)
 	int status = 0;
 	if (rc < 0) {
 		fprintf(stderr, "brisk run: %s\n", err);
-		status = 1;
+		status = rc == -EOVERFLOW && !s->t_idle_start ? 2 : 1;   /* absurd sizes */
 	}
 	if (rc < 0 && !s->t_idle_start) {   /* nothing was measured */
 		session_free(s);
-		return 1;
+		return status;
 	}
 	if (!(json && strcmp(json, "-") == 0) && !(csv && strcmp(csv, "-") == 0))
 		report_text(stdout, s);
@@ -574,6 +579,11 @@ int cmd_run_main(int argc, char **argv)
 	}
 	if (fflush(stdout) != 0)
 		status = 1;
+	if (!status && s->n_failed) {
+		fprintf(stderr, "brisk run: %u load(s) or action(s) failed or could not start "
+			"(see the report)\n", s->n_failed);
+		status = 1;
+	}
 	if (!status && s->stop_signal)
 		status = 128 + s->stop_signal;
 	session_free(s);

@@ -67,6 +67,7 @@ static void usage(FILE *f)
 		"      --tick T           sampling and redraw period (default 1s)\n"
 		"      --floor SIZE|PCT%%  free space writers leave (default max(5%%, 2GiB))\n"
 		"      --drop-caches      evict with /proc/sys/vm/drop_caches (root)\n"
+		"      --allow-shared-dir as root, run even when others can write DIR\n"
 		"  -n, --iterations N     quit after N redraw ticks (tests, scripts)\n"
 		"  -d, --duration T       quit after T\n"
 		"      --no-report        print no report after the dashboard closes\n"
@@ -92,6 +93,7 @@ static const struct option longopts[] = {
 	{ "tick", required_argument, NULL, OPT_TICK },
 	{ "floor", required_argument, NULL, CLIOPT_FLOOR },
 	{ "drop-caches", no_argument, NULL, CLIOPT_DROP },
+	{ "allow-shared-dir", no_argument, NULL, CLIOPT_ALLOW_SHARED },
 	{ "iterations", required_argument, NULL, 'n' },
 	{ "duration", required_argument, NULL, 'd' },
 	{ "no-report", no_argument, NULL, OPT_NO_REPORT },
@@ -407,7 +409,7 @@ int cmd_tui_main(int argc, char **argv)
 	if (rc < 0) {
 		fprintf(stderr, "brisk tui: %s\n", err);
 		free(t);
-		return rc == -EINVAL || rc == -ENOENT || rc == -ENOTDIR ? 2 : 1;
+		return cliopt_session_status(rc);
 	}
 	struct session *s = t->s;
 
@@ -491,7 +493,7 @@ int cmd_tui_main(int argc, char **argv)
 	int status = 0;
 	if (rc < 0) {
 		fprintf(stderr, "brisk tui: %s\n", err);
-		status = 1;
+		status = rc == -EOVERFLOW && !s->t_idle_start ? 2 : 1;   /* absurd sizes */
 	}
 	if (t->restore_len)
 		fprintf(stderr, "%s", t->restore_text);
@@ -512,6 +514,11 @@ int cmd_tui_main(int argc, char **argv)
 		status = 128 + s->stop_signal;
 	if (!status && t->term_lost)
 		status = 1;
+	if (!status && s->n_failed) {
+		fprintf(stderr, "brisk tui: %u load(s) or action(s) failed or could not start\n",
+			s->n_failed);
+		status = 1;
+	}
 	dash_free(&t->d);
 	if (t->job[0] >= 0) {
 		close(t->job[0]);

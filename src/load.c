@@ -176,12 +176,20 @@ int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t e
 				rc = -ERANGE;
 		} else if (strcmp(kv, "size") == 0) {
 			rc = parse_size(val, &s.size);
+			if (rc == 0 && s.size > LOAD_SIZE_MAX)
+				return msg_fail(-EINVAL, err, errlen, "load '%s': size %s is absurd "
+					    "(at most 1 PiB)", text, val);
 		} else if (strcmp(kv, "total") == 0) {
 			rc = parse_size(val, &s.total);
+			if (rc == 0 && s.total > LOAD_SIZE_MAX)
+				return msg_fail(-EINVAL, err, errlen, "load '%s': total %s is absurd "
+					    "(at most 1 PiB)", text, val);
 		} else if (strcmp(kv, "rate") == 0) {
 			rc = parse_size(val, &s.rate);
 		} else if (strcmp(kv, "fsync") == 0) {
 			rc = parse_size(val, &s.fsync_every);
+			if (rc == 0 && s.fsync_every > LOAD_SIZE_MAX)
+				rc = -ERANGE;
 		} else if (strcmp(kv, "direct") == 0) {
 			rc = parse_int(val, 0, 1, &n);
 			s.direct = (int)n;
@@ -253,19 +261,26 @@ uint64_t load_spec_prepare_bytes(const struct load_spec *s)
 	return needs_file(s->kind) ? s->size : 0;
 }
 
-int load_avail(const char *dir, uint64_t *out)
+int load_spec_need(const struct load_spec *s, uint64_t *out)
+{
+	return __builtin_mul_overflow(load_spec_prepare_bytes(s), (uint64_t)s->count, out) ?
+	       -EOVERFLOW : 0;
+}
+
+int load_avail(int fd, uint64_t *out)
 {
 	struct statvfs v;
-	if (statvfs(dir, &v) < 0)
+	if (fstatvfs(fd, &v) < 0)
 		return -errno;
-	*out = (uint64_t)v.f_bavail * v.f_frsize;
+	if (__builtin_mul_overflow((uint64_t)v.f_bavail, (uint64_t)v.f_frsize, out))
+		*out = UINT64_MAX;
 	return 0;
 }
 
-int load_floor(const char *dir, double pct, uint64_t min_bytes, uint64_t *out)
+int load_floor(int fd, double pct, uint64_t min_bytes, uint64_t *out)
 {
 	struct statvfs v;
-	if (statvfs(dir, &v) < 0)
+	if (fstatvfs(fd, &v) < 0)
 		return -errno;
 	double size = (double)v.f_blocks * (double)v.f_frsize;
 	uint64_t p = (uint64_t)(size * pct / 100.0);
@@ -300,22 +315,23 @@ static int write_all(int fd, const unsigned char *buf, size_t n, off_t off)
 	return 0;
 }
 
-int load_prepare(struct load *l, const struct load_spec *spec, unsigned index,
-		 const char *workdir)
+int load_prepare(struct load *l, const struct load_spec *spec, unsigned index, int dirfd)
 {
 	memset(l, 0, sizeof(*l));
 	l->spec = *spec;
 	l->index = index;
 	l->fd = -1;
-	int n = snprintf(l->path, sizeof(l->path), "%s/load-%s-%u", workdir,
-			 load_kind_name(spec->kind), index);
-	if (n < 0 || (size_t)n >= sizeof(l->path))
-		return -ENAMETOOLONG;
-	if (!needs_file(spec->kind))
-		return 0;
-	int fd = open(l->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	l->dirfd = dirfd;
+	snprintf(l->name, sizeof(l->name), "load-%s-%u", load_kind_name(spec->kind), index);
+	/* Every instance's file is made here, new (O_EXCL) and never through a
+	 * link; the child only opens what is there. */
+	int fd = openat(dirfd, l->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
+	if (!needs_file(spec->kind)) {
+		close(fd);
+		return 0;
+	}
 	size_t chunk = MiB;
 	unsigned char *buf = malloc(chunk);
 	int rc = buf ? 0 : -ENOMEM;
@@ -392,14 +408,22 @@ static void __attribute__((noreturn)) child_main(struct load *l, int wfd, uint64
 		m.err = errno;
 		goto out;
 	}
-	int flags = O_CLOEXEC | (s->direct ? O_DIRECT : 0);
+	int flags = O_CLOEXEC | O_NOFOLLOW | (s->direct ? O_DIRECT : 0);
 	if (writer)
-		flags |= O_WRONLY | O_CREAT | (s->kind == LOAD_RAND_WRITE ? 0 : O_TRUNC);
+		flags |= O_WRONLY | (s->kind == LOAD_RAND_WRITE ? 0 : O_TRUNC);
 	else
 		flags |= O_RDONLY;
-	int fd = open(l->path, flags, 0600);
+	/* the file load_prepare() made, reached from the work directory's
+	 * descriptor (never a path that could have been swapped) */
+	int fd = openat(CHILD_DIR_FD, l->name, flags);
+	struct stat fst;
+	if (fd >= 0 && (fstat(fd, &fst) < 0 || !S_ISREG(fst.st_mode))) {
+		close(fd);
+		fd = -1;
+		errno = EINVAL;
+	}
 	if (fd < 0) {
-		m.end = errno_end(errno);
+		m.end = LOAD_END_ERROR;
 		m.err = errno;
 		goto out;
 	}
@@ -436,7 +460,7 @@ static void __attribute__((noreturn)) child_main(struct load *l, int wfd, uint64
 			 * is written: stop while that still fits above the floor. */
 			uint64_t avail;
 			since_floor = 0;
-			if (load_avail(l->path, &avail) == 0 && avail < floor + FLOOR_CHECK + s->bs_hi) {
+			if (load_avail(fd, &avail) == 0 && avail < floor + FLOOR_CHECK + s->bs_hi) {
 				m.end = LOAD_END_FLOOR;
 				break;
 			}
@@ -510,7 +534,7 @@ int load_start(struct load *l, uint64_t floor_bytes)
 {
 	pid_t parent = getpid(), pid;
 	int fd;
-	int rc = child_fork(&pid, &fd);
+	int rc = child_fork(&pid, &fd, l->dirfd);
 	if (rc < 0)
 		return rc;
 	if (rc == 0) {

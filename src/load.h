@@ -7,8 +7,14 @@
  * "rand-write:bs=4k-44k,size=512m,direct,ionice=be/7,rate=20m".
  *
  * Contract:
- *  - Files live only in the work directory the caller passes (brisk's own
- *    subdirectory); each instance owns one file: load-KIND-N.
+ *  - Files live only in the work directory whose descriptor the caller
+ *    passes (brisk's own subdirectory, O_DIRECTORY|O_NOFOLLOW, checked);
+ *    each instance owns one file, load-KIND-N, made by load_prepare() with
+ *    openat(O_CREAT|O_EXCL|O_NOFOLLOW).  The child gets the directory
+ *    descriptor (child.h: CHILD_DIR_FD) and opens the file relative to it,
+ *    O_NOFOLLOW, a regular file or nothing; no path is ever walked.
+ *  - Sizes: size, total and fsync are at most LOAD_SIZE_MAX; what prepare
+ *    writes for all instances (load_spec_need) is overflow-checked.
  *  - The child reports over a pipe every LOAD_REPORT_NS: cumulative bytes,
  *    the worst single call (read/write/fsync) since the previous report, and
  *    finally why it ended.  Records are smaller than PIPE_BUF, so atomic.
@@ -31,6 +37,7 @@
 #include <sys/types.h>
 
 #define LOAD_REPORT_NS 100000000ull   /* 100 ms */
+#define LOAD_SIZE_MAX (1ull << 50)      /* 1 PiB: a bigger size is a typo */
 
 enum load_kind {
 	LOAD_SEQ_WRITE,
@@ -74,7 +81,8 @@ struct load_point {
 struct load {
 	struct load_spec spec;
 	unsigned index;             /* 1..spec.count */
-	char path[PATH_MAX];
+	char name[64];              /* its file, relative to dirfd */
+	int dirfd;                  /* the work directory (not owned) */
 	pid_t pid;                  /* 0 when not running */
 	int fd;                     /* pipe from the child, -1 when closed */
 	uint64_t t_start, t_last;   /* first and latest report times */
@@ -98,17 +106,20 @@ void load_spec_format(const struct load_spec *s, char *buf, size_t len);
 int load_spec_check(const struct load_spec *s, char *err, size_t errlen);
 /* Bytes load_prepare() will write for one instance of the spec. */
 uint64_t load_spec_prepare_bytes(const struct load_spec *s);
+/* ... for all spec.count instances: 0, or -EOVERFLOW. */
+int load_spec_need(const struct load_spec *s, uint64_t *out);
 
-/* Free-space floor for a directory's file system: the larger of pct % of its
- * size and min_bytes.  0 or -errno. */
-int load_floor(const char *dir, double pct, uint64_t min_bytes, uint64_t *out);
-/* Available bytes for an unprivileged writer (statvfs f_bavail). */
-int load_avail(const char *dir, uint64_t *out);
+/* Free-space floor for the file system of an open file or directory: the
+ * larger of pct % of its size and min_bytes.  0 or -errno. */
+int load_floor(int fd, double pct, uint64_t min_bytes, uint64_t *out);
+/* Available bytes for an unprivileged writer (fstatvfs f_bavail). */
+int load_avail(int fd, uint64_t *out);
 
-/* Set up one instance: name its file; readers and rand-write get their file
- * written, synced and evicted now.  0 or -errno. */
-int load_prepare(struct load *l, const struct load_spec *spec, unsigned index,
-		 const char *workdir);
+/* Set up one instance: create its file in the directory dirfd (kept, not
+ * owned: it must stay open while the load runs); readers and rand-write get
+ * their file written, synced and evicted now.  0 or -errno (-EEXIST when
+ * the name is taken, a link included). */
+int load_prepare(struct load *l, const struct load_spec *spec, unsigned index, int dirfd);
 /* Fork the child; floor_bytes 0 = no floor.  0 or -errno. */
 int load_start(struct load *l, uint64_t floor_bytes);
 /* Drain the pipe (non-blocking).  Returns 1 when the pipe is closed

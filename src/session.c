@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <dirent.h>
-#include <ftw.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -15,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -26,6 +27,8 @@
 #define MiB (1024ull * 1024)
 #define STOP_GRACE_NS (3 * SEC)
 #define WRITEBACK_UNDER_WAY (1 * MiB)
+#define ORPHAN_EMPTY_AGE 60      /* s: an empty .brisk-X this old is nobody's */
+#define TEST_PAUSE_MAX_MS 30000
 
 struct session_at {
 	struct session_at *next;
@@ -123,6 +126,15 @@ void session_config_default(struct session_config *c)
 	c->floor_pct = 5;
 	c->floor_min = 2048 * MiB;
 	c->seed = 0;
+	c->trusted_uid = (uid_t)-1;
+	const char *su = getenv("SUDO_UID");
+	char *end;
+	if (su && *su) {
+		errno = 0;
+		unsigned long u = strtoul(su, &end, 10);
+		if (!errno && !*end && u < (uid_t)-1)
+			c->trusted_uid = (uid_t)u;
+	}
 }
 
 void session_msg(struct session *s, const char *fmt, ...)
@@ -206,6 +218,69 @@ static void devices_init(struct session *s)
 	stack_free(st);
 }
 
+/* Kernel file systems that hold no files of ours (and no block device). */
+static const char *pseudo_fs(long type)
+{
+	switch (type) {
+	case 0x9fa0: return "proc";
+	case 0x62656572: return "sysfs";
+	case 0x1cd1: return "devpts";
+	case 0x27e0eb: return "cgroup";
+	case 0x63677270: return "cgroup2";
+	case 0x64626720: return "debugfs";
+	case 0x74726163: return "tracefs";
+	case 0x73636673: return "securityfs";
+	case 0xcafe4a11: return "bpf";
+	case 0x62656570: return "configfs";
+	case 0x6165676c: return "pstore";
+	case 0xde5e81e4: return "efivarfs";
+	}
+	return NULL;
+}
+
+/* Can someone other than root, brisk's user and the user who ran sudo
+ * (trusted_uid) write the directory?  Then why in why, 1; else 0. */
+static int dir_shared(const struct stat *st, uid_t trusted, char *why, size_t len)
+{
+	if (st->st_uid != 0 && st->st_uid != geteuid() && st->st_uid != trusted) {
+		snprintf(why, len, "it belongs to uid %u, neither root nor the user who ran "
+			 "sudo", (unsigned)st->st_uid);
+		return 1;
+	}
+	if ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(st->st_mode & S_ISVTX)) {
+		snprintf(why, len, "it is %s-writable (mode %04o) without the sticky bit",
+			 st->st_mode & S_IWOTH ? "world" : "group", (unsigned)(st->st_mode & 07777));
+		return 1;
+	}
+	return 0;
+}
+
+static int dir_check(const struct session_config *cfg, int dfd, char *err, size_t errlen)
+{
+	struct statfs sf;
+	const char *pseudo = fstatfs(dfd, &sf) == 0 ? pseudo_fs((long)sf.f_type) : NULL;
+	if (pseudo)
+		return msg_fail(-ENODEV, err, errlen, "no block device behind %s (it is on %s, "
+			    "a kernel file system): give a directory on a disk", cfg->dir, pseudo);
+	if (access(cfg->dir, W_OK | X_OK) < 0)
+		return msg_fail(-errno, err, errlen, "%s: not writable (%s); brisk needs to create "
+			    "its own subdirectory there", cfg->dir, strerror(errno));
+	struct stat st;
+	char why[160];
+	if (fstat(dfd, &st) < 0)
+		return msg_fail(-errno, err, errlen, "%s: %s", cfg->dir, strerror(errno));
+	if (geteuid() == 0 && !cfg->allow_shared_dir && dir_shared(&st, cfg->trusted_uid, why,
+								     sizeof(why)))
+		return msg_fail(-EPERM, err, errlen, "%s: other users can write this directory "
+			    "(%s); brisk runs as root and refuses it (--allow-shared-dir runs "
+			    "anyway)", cfg->dir, why);
+	if (cfg->evict == ACTION_EVICT_DROP_CACHES &&
+	    (geteuid() != 0 || access("/proc/sys/vm/drop_caches", W_OK) < 0))
+		return msg_fail(-EPERM, err, errlen, "--drop-caches needs root "
+			    "(/proc/sys/vm/drop_caches is not writable)");
+	return 0;
+}
+
 int session_create(const struct session_config *cfg, struct session **out,
 		   char *err, size_t errlen)
 {
@@ -222,22 +297,28 @@ int session_create(const struct session_config *cfg, struct session **out,
 		return msg_fail(-errno, err, errlen, "%s: %s", cfg->dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return msg_fail(-ENOTDIR, err, errlen, "%s: not a directory", cfg->dir);
-	if (access(cfg->dir, W_OK | X_OK) < 0)
-		return msg_fail(-errno, err, errlen, "%s: not writable (%s); brisk needs to create "
-			    "its own subdirectory there", cfg->dir, strerror(errno));
-	if (cfg->evict == ACTION_EVICT_DROP_CACHES &&
-	    (geteuid() != 0 || access("/proc/sys/vm/drop_caches", W_OK) < 0))
-		return msg_fail(-EPERM, err, errlen, "--drop-caches needs root "
-			    "(/proc/sys/vm/drop_caches is not writable)");
+	/* DIR is opened once; everything after is relative to this descriptor */
+	int dfd = open(cfg->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return msg_fail(-errno, err, errlen, "%s: %s", cfg->dir, strerror(errno));
+	int rc = dir_check(cfg, dfd, err, errlen);
+	if (rc < 0) {
+		close(dfd);
+		return rc;
+	}
 	struct session *s = calloc(1, sizeof(*s));
-	if (!s)
+	if (!s) {
+		close(dfd);
 		return -ENOMEM;
+	}
 	s->cfg = *cfg;
-	s->sigfd = s->timerfd = s->owner_fd = -1;
+	s->sigfd = s->timerfd = s->owner_fd = s->work_fd = -1;
+	s->dir_fd = dfd;
 	s->rng = cfg->seed ? cfg->seed : now_ns() ^ (uint64_t)getpid();
 	devices_init(s);
 	kstat_vm_dirty_read(&s->vm);
 	if (session_new_epoch(s, "start") < 0) {
+		close(dfd);
 		free(s);
 		return -ENOMEM;
 	}
@@ -379,6 +460,7 @@ static void sample_start(struct session *s, unsigned idx, uint64_t now)
 	int rc = action_sample_start(&s->actions[idx], s->cfg.evict, &r->pid, &r->fd);
 	r->rr = (idx + 1) % s->n_actions;
 	if (rc < 0) {
+		s->n_failed++;
 		session_msg(s, "%s: cannot fork a sample: %s", action_kind_name(s->actions[idx].kind),
 			    strerror(-rc));
 		r->next_due = now + SEC;
@@ -418,7 +500,11 @@ static void sample_record(struct session *s, int timeout, int err)
 	if (err >= 1000)
 		session_msg(s, "%s: the program exited with status %d",
 			    action_kind_name(s->actions[r->action].kind), err - 1000);
-	else if (err)
+	else if (err && s->actions[r->action].kind == ACTION_EXEC) {
+		s->n_failed++;     /* the program could not be started */
+		session_msg(s, "exec: cannot start %s: %s", s->actions[r->action].argv[0],
+			    strerror(err));
+	} else if (err)
 		session_msg(s, "%s: a sample failed: %s",
 			    action_kind_name(s->actions[r->action].kind), strerror(err));
 	sample_close(s);
@@ -550,11 +636,26 @@ static int loads_running(const struct session *s)
 	return n;
 }
 
+/* Did a load of the current set end with an error (none is running)? */
+static int loads_failed(const struct session *s)
+{
+	for (size_t i = s->n_loads - (s->n_loads >= s->n_load_set ? s->n_load_set : 0);
+	     i < s->n_loads; i++)
+		if (s->loads[i].end == LOAD_END_ERROR || s->loads[i].end == LOAD_END_DIED)
+			return 1;
+	return 0;
+}
+
 static void loads_start(struct session *s)
 {
 	s->t_load_start = now_ns() - s->t0;
 	for (size_t i = 0; i < s->n_loads; i++) {
 		int rc = load_start(&s->loads[i], s->floor_bytes);
+		if (rc < 0) {
+			s->loads[i].end = LOAD_END_ERROR;
+			s->loads[i].err = -rc;
+			s->n_failed++;
+		}
 		if (rc < 0)
 			session_msg(s, "%s #%u: cannot start: %s", load_kind_name(s->loads[i].spec.kind),
 				    s->loads[i].index, strerror(-rc));
@@ -593,12 +694,14 @@ int session_loads_resume(struct session *s)
 		l->spec = s->loads[i].spec;
 		l->index = s->loads[i].index;
 		l->fd = -1;
-		memcpy(l->path, s->loads[i].path, sizeof(l->path));
+		memcpy(l->name, s->loads[i].name, sizeof(l->name));
+		l->dirfd = s->loads[i].dirfd;
 		s->n_loads++;
 		int rc = load_start(l, s->floor_bytes);
 		if (rc < 0) {
 			l->end = LOAD_END_ERROR;
 			l->err = -rc;
+			s->n_failed++;
 			session_msg(s, "%s #%u: cannot start: %s", load_kind_name(l->spec.kind),
 				    l->index, strerror(-rc));
 			if (!first_err)
@@ -636,6 +739,11 @@ static void reap(struct session *s)
 				session_msg(s, "%s #%u ended: %s%s%s", name, l->index,
 					    load_end_name(l->end), l->err ? ": " : "",
 					    l->err ? strerror(l->err) : "");
+			/* a load that failed (or died before brisk killed it) makes
+			 * the run an error */
+			if (l->end == LOAD_END_ERROR ||
+			    (l->end == LOAD_END_DIED && s->run->stop_stage < 2))
+				s->n_failed++;
 		}
 		/* a sample's pid is handled by its pipe; others were killed */
 	}
@@ -712,6 +820,14 @@ static void advance(struct session *s, uint64_t now)
 		sample_record(s, 1, 0);
 	}
 	run_ats(s, now);
+	/* every load failed: "loaded" samples would measure an idle disk */
+	if ((s->phase == SESSION_WARMUP || s->phase == SESSION_LOADED) && s->n_failed &&
+	    !s->loads_paused && !loads_running(s) && loads_failed(s)) {
+		session_msg(s, "no load is running (they failed): the run stops without "
+			    "loaded samples");
+		sample_abandon(s, "no load");
+		enter(s, SESSION_STOP, now);
+	}
 	uint64_t in_phase = now - r->phase_start;
 	switch (s->phase) {
 	case SESSION_IDLE:
@@ -882,63 +998,169 @@ static int loop(struct session *s)
 	return 0;
 }
 
-/* ---- prepare and cleanup ---- */
+/* ---- prepare and cleanup ----
+ *
+ * The work area is reached only through descriptors: dir_fd (DIR, opened
+ * once by session_create) and work_fd (DIR/.brisk-X, opened O_NOFOLLOW right
+ * after mkdirat and checked).  Nothing walks a path string after that: a user
+ * who can write DIR may rename .brisk-X and plant links, and gains nothing. */
 
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *f)
+static int is_dot(const char *n)
 {
-	(void)sb;
-	(void)f;
-	if ((flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT)
-		return -errno;
-	return 0;
+	return n[0] == '.' && (!n[1] || (n[1] == '.' && !n[2]));
 }
 
-static int remove_workdir(struct session *s)
+/* Remove everything inside the directory dfd (taken: closed here), never
+ * following a link and never crossing into another file system. */
+static int empty_dir(int dfd, dev_t dev, int depth)
 {
-	if (!s->workdir[0])
-		return 0;
-	int rc = nftw(s->workdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
-	if (rc != 0)
-		session_msg(s, "could not remove all of %s: %s", s->workdir,
-			    strerror(rc < 0 ? -rc : errno));
+	DIR *d = fdopendir(dfd);
+	if (!d) {
+		int e = errno;
+		close(dfd);
+		return -e;
+	}
+	int rc = 0;
+	struct dirent *e;
+	while ((errno = 0, e = readdir(d))) {
+		if (is_dot(e->d_name))
+			continue;
+		struct stat st;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			if (errno != ENOENT)
+				rc = -errno;
+			continue;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			if (st.st_dev != dev || depth >= 16) {
+				rc = -EXDEV;
+				continue;
+			}
+			int sub = openat(dirfd(d), e->d_name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			int r = sub < 0 ? -errno : empty_dir(sub, dev, depth + 1);
+			if (r < 0)
+				rc = r;
+			if (unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) < 0 && errno != ENOENT)
+				rc = -errno;
+		} else if (unlinkat(dirfd(d), e->d_name, 0) < 0 && errno != ENOENT) {
+			rc = -errno;
+		}
+	}
+	if (errno && !rc)
+		rc = -errno;
+	closedir(d);
 	return rc;
 }
 
-/* Is the owner lock of work directory wd free (its brisk is gone)?  A
- * directory without an owner file is left alone (it may be being made). */
-static int workdir_orphaned(const char *wd)
+/* Empty our work directory through its descriptor, then remove its name
+ * from DIR only if that name still is our directory. */
+static int remove_workdir(struct session *s)
 {
-	char owner[PATH_MAX];
-	if (snprintf(owner, sizeof(owner), "%s/owner", wd) >= (int)sizeof(owner))
+	if (!s->work_name[0])
 		return 0;
-	int fd = open(owner, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-	int free_lock = fcntl(fd, F_GETLK, &fl) == 0 && fl.l_type == F_UNLCK;
-	close(fd);
-	return free_lock;
+	int rc = 0;
+	if (s->work_fd >= 0) {
+		rc = empty_dir(s->work_fd, s->work_dev, 0);
+		s->work_fd = -1;
+		if (rc < 0)
+			session_msg(s, "could not remove all of %s: %s", s->workdir, strerror(-rc));
+	}
+	struct stat st;
+	int ours = fstatat(s->dir_fd, s->work_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		   S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+		   (s->work_ino ? st.st_dev == s->work_dev && st.st_ino == s->work_ino
+				: (st.st_mode & 07777) == 0700);
+	if (!ours) {
+		session_msg(s, "%s was renamed or replaced while brisk ran (by someone who can "
+			    "write %s): nothing was followed there; brisk's files were removed "
+			    "and its empty directory is left where it was moved", s->workdir,
+			    s->cfg.dir);
+		s->work_name[0] = '\0';
+		return -EXDEV;
+	}
+	if (unlinkat(s->dir_fd, s->work_name, AT_REMOVEDIR) < 0 && errno != ENOENT) {
+		rc = -errno;
+		session_msg(s, "could not remove %s: %s", s->workdir, strerror(errno));
+	}
+	s->work_name[0] = '\0';
+	return rc;
 }
 
-/* Remove the work directories a SIGKILLed brisk left in DIR. */
+/* Is the work directory wfd an orphan?  Its owner file's lock is free (its
+ * brisk is gone), or it has no owner file, is empty and was last changed
+ * more than ORPHAN_EMPTY_AGE seconds ago (a brisk that could not make the
+ * owner file; a live run makes it at once after the directory). */
+static int workdir_orphaned(int wfd, const struct stat *wst)
+{
+	int fd = openat(wfd, "owner", O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0) {
+		struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+		int free_lock = fcntl(fd, F_GETLK, &fl) == 0 && fl.l_type == F_UNLCK;
+		close(fd);
+		return free_lock;
+	}
+	if (errno != ENOENT || time(NULL) - wst->st_mtime < ORPHAN_EMPTY_AGE)
+		return 0;
+	int dup_fd = openat(wfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = dup_fd < 0 ? NULL : fdopendir(dup_fd);
+	if (!d) {
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return 0;
+	}
+	int empty = 1;
+	struct dirent *e;
+	while (empty && (e = readdir(d)))
+		empty = is_dot(e->d_name);
+	closedir(d);
+	return empty;
+}
+
+static int workdir_name(const char *n)
+{
+	return strncmp(n, ".brisk-", 7) == 0 && strlen(n) == 13;
+}
+
+/* Remove the work directories a SIGKILLed brisk left in DIR: by descriptor,
+ * only directories of ours on DIR's file system, never through a link. */
 static void reap_orphans(struct session *s)
 {
-	DIR *d = opendir(s->cfg.dir);
-	if (!d)
+	int fd = openat(s->dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
+	struct stat dst;
+	if (fstat(s->dir_fd, &dst) < 0) {
+		closedir(d);
+		return;
+	}
 	struct dirent *e;
 	while ((e = readdir(d))) {
-		if (strncmp(e->d_name, ".brisk-", 7) || strlen(e->d_name) != 13)
+		if (!workdir_name(e->d_name))
 			continue;
-		char wd[PATH_MAX];
-		if (snprintf(wd, sizeof(wd), "%s/%s", s->cfg.dir, e->d_name) >= (int)sizeof(wd))
+		struct stat st, wst;
+		if (fstatat(s->dir_fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || st.st_dev != dst.st_dev)
 			continue;
-		struct stat st;
-		if (lstat(wd, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
-		    !workdir_orphaned(wd))
+		int wfd = openat(s->dir_fd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (wfd < 0)
 			continue;
-		if (nftw(wd, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) == 0)
-			session_msg(s, "removed %s, left by a brisk run that was killed", wd);
+		if (fstat(wfd, &wst) < 0 || wst.st_ino != st.st_ino || wst.st_dev != st.st_dev ||
+		    !workdir_orphaned(wfd, &wst)) {
+			close(wfd);
+			continue;
+		}
+		int rc = empty_dir(wfd, wst.st_dev, 0);
+		/* the name must still be the directory just emptied */
+		if (rc == 0 && fstatat(s->dir_fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    st.st_ino == wst.st_ino && st.st_dev == wst.st_dev &&
+		    unlinkat(s->dir_fd, e->d_name, AT_REMOVEDIR) == 0)
+			session_msg(s, "removed %s/%s, left by a brisk run that was killed",
+				    s->cfg.dir, e->d_name);
 	}
 	closedir(d);
 }
@@ -947,10 +1169,8 @@ static void reap_orphans(struct session *s)
  * locks are not inherited by the children, and go when we die). */
 static int own_workdir(struct session *s)
 {
-	char owner[PATH_MAX];
-	if (snprintf(owner, sizeof(owner), "%s/owner", s->workdir) >= (int)sizeof(owner))
-		return -ENAMETOOLONG;
-	int fd = open(owner, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	int fd = openat(s->work_fd, "owner", O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			0600);
 	if (fd < 0)
 		return -errno;
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
@@ -964,49 +1184,113 @@ static int own_workdir(struct session *s)
 	return 0;
 }
 
+/* mkdirat a fresh DIR/.brisk-XXXXXX, open it O_NOFOLLOW and check it is the
+ * directory just made: ours, 0700, on DIR's file system. */
+static int make_workdir(struct session *s, char *err, size_t errlen)
+{
+	static const char chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	struct stat dst, st;
+	if (fstat(s->dir_fd, &dst) < 0)
+		return msg_fail(-errno, err, errlen, "%s: %s", s->cfg.dir, strerror(errno));
+	int rc = -EEXIST;
+	for (int tries = 0; tries < 100 && rc == -EEXIST; tries++) {
+		unsigned char rnd[6];
+		if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
+			for (size_t i = 0; i < sizeof(rnd); i++)
+				rnd[i] = (unsigned char)stats_rand_next(&s->rng);
+		char name[16] = ".brisk-";
+		for (size_t i = 0; i < sizeof(rnd); i++)
+			name[7 + i] = chars[rnd[i] % (sizeof(chars) - 1)];
+		name[13] = '\0';
+		rc = mkdirat(s->dir_fd, name, 0700) < 0 ? -errno : 0;
+		if (rc == 0)
+			memcpy(s->work_name, name, sizeof(name));
+	}
+	if (rc < 0)
+		return msg_fail(rc, err, errlen, "%s: cannot create a work directory: %s", s->cfg.dir,
+			    strerror(-rc));
+	snprintf(s->workdir, sizeof(s->workdir), "%.4000s/%s", s->cfg.dir, s->work_name);
+	int fd = openat(s->dir_fd, s->work_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return msg_fail(-errno, err, errlen, "%s: cannot open the work directory just made: "
+			    "%s", s->workdir, strerror(errno));
+	if (fstat(fd, &st) < 0 || fchmod(fd, 0700) < 0 || fstat(fd, &st) < 0) {
+		int e = errno;
+		close(fd);
+		return msg_fail(-e, err, errlen, "%s: %s", s->workdir, strerror(e));
+	}
+	if (st.st_uid != geteuid() || (st.st_mode & 07777) != 0700 || st.st_dev != dst.st_dev) {
+		close(fd);
+		/* not the directory we made: someone swapped it; leave that name */
+		s->work_name[0] = '\0';
+		return msg_fail(-EPERM, err, errlen, "%s was replaced as soon as it was made (by "
+			    "someone who can write %s): nothing was run", s->workdir, s->cfg.dir);
+	}
+	s->work_fd = fd;
+	s->work_dev = st.st_dev;
+	s->work_ino = st.st_ino;
+	return 0;
+}
+
 static int interrupted(struct session *s)
 {
 	read_signals(s);
 	return s->stop_signal || s->stop_requested;
 }
 
+/* For tests of the work area's safety: with BRISK_TEST_PAUSE=/ABS/PATH the
+ * run says on stderr that the work directory exists and waits (30s at most,
+ * or a signal) until that path exists, before it makes any file there.  It
+ * only reads: the pause changes nothing a user could not do with SIGSTOP. */
+static void test_pause(struct session *s)
+{
+	const char *p = getenv("BRISK_TEST_PAUSE");
+	if (!p || p[0] != '/')
+		return;
+	fprintf(stderr, "brisk: test pause: %s made; waiting for %s\n", s->work_name, p);
+	for (int ms = 0; ms < TEST_PAUSE_MAX_MS && access(p, F_OK) < 0 && !interrupted(s); ms += 10)
+		poll(NULL, 0, 10);
+}
+
 static int prepare(struct session *s, char *err, size_t errlen)
 {
 	const struct session_config *c = &s->cfg;
 	uint64_t need = 16 * MiB;   /* ls tree, save file, slack */
+	int over = 0;
 	if (c->actions & (1u << ACTION_SSH))
-		need += c->action.ssh_file;
+		over |= __builtin_add_overflow(need, c->action.ssh_file, &need);
 	size_t nl = 0;
 	for (size_t i = 0; i < c->n_loads; i++) {
-		need += load_spec_prepare_bytes(&c->loads[i]) * c->loads[i].count;
+		uint64_t b;
+		over |= load_spec_need(&c->loads[i], &b) < 0;
+		over |= __builtin_add_overflow(need, b, &need);
 		nl += c->loads[i].count;
 	}
+	if (over)
+		return msg_fail(-EOVERFLOW, err, errlen, "the loads' sizes add up to more than "
+			    "16 EiB: an absurd size (see size= and count=)");
 	reap_orphans(s);   /* first: their space counts as free below */
-	int rc = load_floor(c->dir, c->floor_pct, c->floor_min, &s->floor_bytes);
+	int rc = load_floor(s->dir_fd, c->floor_pct, c->floor_min, &s->floor_bytes);
 	if (rc == 0 && c->floor_bytes)
 		s->floor_bytes = c->floor_bytes;
 	if (c->no_floor)
 		s->floor_bytes = 0;
-	uint64_t avail = 0;
+	uint64_t avail = 0, want;
 	if (rc == 0)
-		rc = load_avail(c->dir, &avail);
+		rc = load_avail(s->dir_fd, &avail);
 	if (rc < 0)
 		return msg_fail(rc, err, errlen, "%s: statvfs: %s", c->dir, strerror(-rc));
-	if (avail < need + s->floor_bytes)
+	if (__builtin_add_overflow(need, s->floor_bytes, &want) || avail < want)
 		return msg_fail(-ENOSPC, err, errlen, "%s: %.1f GiB available; brisk needs %.1f GiB "
 			    "for its files plus the free-space floor of %.1f GiB (see --floor)",
 			    c->dir, (double)avail / (1 << 30), (double)need / (1 << 30),
 			    (double)s->floor_bytes / (1 << 30));
-	char tmpl[PATH_MAX];
-	if (snprintf(tmpl, sizeof(tmpl), "%s/.brisk-XXXXXX", c->dir) >= (int)sizeof(tmpl))
-		return msg_fail(-ENAMETOOLONG, err, errlen, "%s: path too long", c->dir);
-	if (!mkdtemp(tmpl))
-		return msg_fail(-errno, err, errlen, "%s: cannot create a work directory: %s", c->dir,
-			    strerror(errno));
-	snprintf(s->workdir, sizeof(s->workdir), "%s", tmpl);
+	if ((rc = make_workdir(s, err, errlen)) < 0)
+		return rc;
 	if ((rc = own_workdir(s)) < 0)
 		return msg_fail(rc, err, errlen, "%s: cannot create its owner file: %s", s->workdir,
 			    strerror(-rc));
+	test_pause(s);
 
 	for (unsigned k = 0; k < ACTION_KIND_COUNT; k++) {
 		if (!(c->actions & (1u << k)))
@@ -1014,7 +1298,7 @@ static int prepare(struct session *s, char *err, size_t errlen)
 		if (interrupted(s))
 			return 0;
 		rc = action_prepare(&s->actions[s->n_actions], (enum action_kind)k, &c->action,
-				    s->workdir, c->evict, err, errlen);
+				    s->work_fd, c->evict, err, errlen);
 		if (rc < 0)
 			return rc;
 		if (s->actions[s->n_actions].note[0])
@@ -1030,11 +1314,12 @@ static int prepare(struct session *s, char *err, size_t errlen)
 			if (interrupted(s))
 				return 0;
 			struct load *l = &s->loads[s->n_loads];
-			rc = load_prepare(l, &c->loads[i], j, s->workdir);
+			rc = load_prepare(l, &c->loads[i], j, s->work_fd);
 			s->n_loads++;
 			if (rc < 0)
-				return msg_fail(rc, err, errlen, "%s: cannot prepare %s: %s",
-					    load_kind_name(c->loads[i].kind), l->path, strerror(-rc));
+				return msg_fail(rc, err, errlen, "%s: cannot prepare %s/%s: %s",
+					    load_kind_name(c->loads[i].kind), s->workdir, l->name,
+					    strerror(-rc));
 		}
 	}
 	s->n_load_set = s->n_loads;
@@ -1087,6 +1372,7 @@ static void stop_everything(struct session *s)
 				for (size_t i = 0; i < s->n_loads; i++)
 					load_kill(&s->loads[i]);
 				killed = 1;
+				s->run->stop_stage = 2;   /* their deaths are ours */
 				end = now_ns() + STOP_GRACE_NS;
 			}
 		}
@@ -1122,6 +1408,9 @@ int session_run(struct session *s, char *err, size_t errlen)
 	if (s->owner_fd >= 0)
 		close(s->owner_fd);
 	s->owner_fd = -1;
+	if (s->work_fd >= 0)
+		close(s->work_fd);
+	s->work_fd = -1;
 	s->t_end = now_ns() - s->t0;
 	s->phase = SESSION_DONE;
 	if (s->sigfd >= 0) {
@@ -1164,6 +1453,10 @@ void session_free(struct session *s)
 		n = w->next;
 		free(w);
 	}
+	if (s->work_fd >= 0)
+		close(s->work_fd);
+	if (s->dir_fd >= 0)
+		close(s->dir_fd);
 	free(s->run);
 	free(s);
 }

@@ -13,9 +13,40 @@
  * Contract:
  *  - Files are created only in a fresh DIR/.brisk-XXXXXX, removed on every
  *    way out of session_run() (including signals); nothing else is touched.
- *    The session holds a POSIX lock on DIR/.brisk-XXXXXX/owner while it
- *    runs; a later session on DIR removes work directories whose owner
- *    lock is free (their brisk was SIGKILLed) and says so.
+ *  - The work area is reached only by descriptor: session_create() opens
+ *    DIR once (O_DIRECTORY); prepare makes .brisk-XXXXXX with mkdirat,
+ *    opens it O_DIRECTORY|O_NOFOLLOW at once and checks it (owner = euid,
+ *    mode 0700, DIR's st_dev), else refuses.  Every file is made, opened,
+ *    evicted, walked and removed with *at() calls relative to that
+ *    descriptor, new files O_CREAT|O_EXCL|O_NOFOLLOW; children inherit the
+ *    descriptor (child.h), not a path.  Removal empties the directory
+ *    through its descriptor (never following a link, never crossing a
+ *    mount) and removes the name from DIR only when it still is that
+ *    directory (st_dev/st_ino); if someone renamed it, that is a message.
+ *  - Run as root (euid 0), session_create() refuses (-EPERM, message naming
+ *    DIR and why) a DIR that someone other than root, brisk's user and
+ *    cfg.trusted_uid (SUDO_UID, read by session_config_default) can write:
+ *    another user's directory, or group/world-writable without the sticky
+ *    bit; cfg.allow_shared_dir runs there anyway (still safe by the rule
+ *    above).  DIR on a kernel file system (proc, sysfs, ...): -ENODEV.
+ *  - The session holds a POSIX lock on DIR/.brisk-XXXXXX/owner while it
+ *    runs; a later session on DIR removes work directories of its user
+ *    whose owner lock is free (their brisk was SIGKILLed), or that have no
+ *    owner file, are empty and unchanged for a minute, and says so; all by
+ *    descriptor.  A run that fails after mkdirat removes the directory
+ *    itself (it needs no new descriptor for an empty one).
+ *  - Sizes are overflow-checked: loads whose files add up past 2^64 bytes
+ *    make session_run() fail with -EOVERFLOW (bad input).
+ *  - n_failed counts what could not start or failed (a load that ended
+ *    with an error or died, a sample that could not be forked, an exec
+ *    program that could not be started): the run is an error.  When every
+ *    load has failed, the run stops rather than take "loaded" samples.
+ *  - Test hook: with BRISK_TEST_PAUSE=/ABSOLUTE/PATH in the environment,
+ *    prepare says "brisk: test pause: .brisk-XXXXXX made; waiting for PATH"
+ *    on stderr once the work directory and its owner file exist, and waits
+ *    (at most 30s, or until a signal) for PATH to exist before making any
+ *    other file.  It only reads; a test uses it to swap the directory at a
+ *    known moment.
  *  - Times are CLOCK_MONOTONIC nanoseconds; stored times are relative to
  *    t0 (session_run() start).
  *  - Epochs: every sample carries the epoch current when it started.
@@ -91,6 +122,8 @@ struct session_config {
 	uint64_t floor_min;
 	uint64_t seed;
 	int open_ended;                  /* loaded phase until stopped (see above) */
+	int allow_shared_dir;            /* root: run in a DIR others can write */
+	uid_t trusted_uid;               /* SUDO_UID; (uid_t)-1 when none */
 };
 
 struct session_sample {
@@ -137,7 +170,8 @@ struct session_watch;
 
 struct session {
 	struct session_config cfg;
-	char workdir[PATH_MAX];       /* "" until created */
+	char workdir[PATH_MAX];       /* DIR/.brisk-X, for messages; "" until made */
+	unsigned n_failed;            /* loads/actions that failed: run is an error */
 	enum session_phase phase;
 	uint64_t t0;                  /* monotonic start */
 	/* relative to t0; 0 = not reached */
@@ -178,11 +212,19 @@ struct session {
 	int hooks_done;
 	int sigfd, timerfd;
 	int owner_fd;                 /* locked DIR/.brisk-X/owner: marks it live */
+	int dir_fd;                   /* DIR, opened once by session_create() */
+	int work_fd;                  /* DIR/.brisk-X, checked; -1 when none */
+	char work_name[16];           /* ".brisk-X" in dir_fd; "" when none */
+	dev_t work_dev;
+	ino_t work_ino;
 	uint64_t rng;
 	struct session_run *run;
 };
 
-/* Validate and copy cfg.  -EINVAL (bad input; message in err) or 0. */
+/* Validate and copy cfg, open DIR.  0, or -errno with a message in err:
+ * -EINVAL bad input, -ENOENT/-ENOTDIR/-EACCES DIR, -EPERM a DIR others can
+ * write (root) or --drop-caches without root, -ENODEV DIR on a kernel file
+ * system. */
 int session_create(const struct session_config *cfg, struct session **out,
 		   char *err, size_t errlen);
 void session_config_default(struct session_config *cfg);

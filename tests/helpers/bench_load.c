@@ -2,6 +2,7 @@
  * print "bytes seconds MiB/s worst-call-ms end" (for tests/bench/run_engine.sh,
  * which compares it with fio running the same pattern). */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +32,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	struct load l;
-	int rc = load_prepare(&l, &spec, 1, argv[1]);
+	int dfd = open(argv[1], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int rc = dfd < 0 ? -errno : load_prepare(&l, &spec, 1, dfd);
 	if (rc == 0)
 		rc = load_start(&l, 0);
 	if (rc < 0) {
@@ -53,7 +55,8 @@ int main(int argc, char **argv)
 	int st;
 	waitpid(l.pid, &st, 0);
 	load_reaped(&l, st);
-	unlink(l.path);
+	unlinkat(dfd, l.name, 0);
+	close(dfd);
 	printf("%llu %.3f %.1f %.2f %s\n", (unsigned long long)l.bytes,
 	       (double)(l.t_last - l.t_start) / 1e9, load_mibps(&l), (double)l.worst_ns / 1e6,
 	       load_end_name(l.end));

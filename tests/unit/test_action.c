@@ -18,6 +18,7 @@
 #include "action.h"
 
 static char dir[] = "build/ut-action.XXXXXX";
+static int dfd = -1;
 
 static void test_parse_list(void **state)
 {
@@ -64,18 +65,18 @@ static void test_ssh_like(void **state)
 	c.ssh_region = 1 << 20;
 	struct action a;
 	char err[300];
-	assert_int_equal(action_prepare(&a, ACTION_SSH, &c, dir, ACTION_EVICT_FADVISE, err,
+	assert_int_equal(action_prepare(&a, ACTION_SSH, &c, dfd, ACTION_EVICT_FADVISE, err,
 					sizeof(err)), 0);
 	struct stat st;
-	assert_int_equal(stat(a.path, &st), 0);
+	assert_int_equal(fstatat(dfd, a.path, &st, 0), 0);
 	assert_int_equal(st.st_size, 3 << 20);
-	assert_int_equal(action_resident_pages(a.path), 0);   /* prepare evicted it */
+	assert_int_equal(action_resident_pages_at(dfd, a.path), 0);   /* prepare evicted it */
 	struct action_result r = sample(&a, ACTION_EVICT_FADVISE);
 	assert_int_equal(r.err, 0);
 	assert_int_equal(r.cold, 1);
 	assert_true(r.dur_ns > 0);
 	/* it read the region: those pages are now cached, the rest is not */
-	long res = action_resident_pages(a.path);
+	long res = action_resident_pages_at(dfd, a.path);
 	assert_true(res > 0 && res <= (1 << 20) / 4096);
 	action_free(&a);
 }
@@ -88,7 +89,7 @@ static void test_ls_and_save(void **state)
 	c.ls_files = 95;
 	struct action a;
 	char err[300];
-	assert_int_equal(action_prepare(&a, ACTION_LS, &c, dir, ACTION_EVICT_FADVISE, err,
+	assert_int_equal(action_prepare(&a, ACTION_LS, &c, dfd, ACTION_EVICT_FADVISE, err,
 					sizeof(err)), 0);
 	assert_int_equal(a.ls_expect, 95 + 10 + 1);   /* files, leaf dirs, one top dir */
 	assert_non_null(strstr(a.note, "warm"));
@@ -97,13 +98,13 @@ static void test_ls_and_save(void **state)
 	assert_int_equal(r.cold, 0);      /* no dentry eviction without drop_caches */
 	action_free(&a);
 
-	assert_int_equal(action_prepare(&a, ACTION_SAVE, &c, dir, ACTION_EVICT_FADVISE, err,
+	assert_int_equal(action_prepare(&a, ACTION_SAVE, &c, dfd, ACTION_EVICT_FADVISE, err,
 					sizeof(err)), 0);
 	r = sample(&a, ACTION_EVICT_FADVISE);
 	assert_int_equal(r.err, 0);
 	assert_int_equal(r.cold, 1);
 	struct stat st;
-	assert_int_equal(stat(a.path, &st), 0);
+	assert_int_equal(fstatat(dfd, a.path, &st, 0), 0);
 	assert_int_equal(st.st_size, 4096);
 	action_free(&a);
 }
@@ -120,13 +121,16 @@ static void test_drop_caches(void **state)
 	char err[300], sub[64];
 	snprintf(sub, sizeof(sub), "%s/drop", dir);
 	assert_int_equal(mkdir(sub, 0700), 0);
-	assert_int_equal(action_prepare(&a, ACTION_LS, &c, sub, ACTION_EVICT_DROP_CACHES, err,
+	int sfd = open(sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(sfd >= 0);
+	assert_int_equal(action_prepare(&a, ACTION_LS, &c, sfd, ACTION_EVICT_DROP_CACHES, err,
 					sizeof(err)), 0);
 	assert_string_equal(a.note, "");
 	struct action_result r = sample(&a, ACTION_EVICT_DROP_CACHES);
 	assert_int_equal(r.err, 0);
 	assert_int_equal(r.cold, 1);
 	action_free(&a);
+	close(sfd);
 }
 
 static void test_exec(void **state)
@@ -136,7 +140,7 @@ static void test_exec(void **state)
 	action_config_default(&c);
 	struct action a;
 	char err[300];
-	assert_int_equal(action_prepare(&a, ACTION_EXEC, &c, dir, ACTION_EVICT_FADVISE, err,
+	assert_int_equal(action_prepare(&a, ACTION_EXEC, &c, dfd, ACTION_EVICT_FADVISE, err,
 					sizeof(err)), 0);
 	assert_string_equal(a.argv[1], "--version");
 	assert_true(a.argv[0][0] == '/');
@@ -153,14 +157,24 @@ static void test_exec(void **state)
 	action_free(&a);
 
 	c.exec_cmd = "false";
-	assert_int_equal(action_prepare(&a, ACTION_EXEC, &c, dir, ACTION_EVICT_FADVISE, err,
+	assert_int_equal(action_prepare(&a, ACTION_EXEC, &c, dfd, ACTION_EVICT_FADVISE, err,
 					sizeof(err)), 0);
 	r = sample(&a, ACTION_EVICT_FADVISE);
 	assert_int_equal(r.err, 1000 + 1);   /* exit status recorded, not hidden */
 	action_free(&a);
 
+	/* a program that cannot be started: its errno, not an exit status */
+	c.exec_cmd = "true";
+	assert_int_equal(action_prepare(&a, ACTION_EXEC, &c, dfd, ACTION_EVICT_FADVISE, err,
+					sizeof(err)), 0);
+	free(a.argv[0]);
+	a.argv[0] = strdup("/nonexistent/brisk-no-program");
+	r = sample(&a, ACTION_EVICT_FADVISE);
+	assert_int_equal(r.err, ENOENT);
+	action_free(&a);
+
 	c.exec_cmd = "no-such-program-brisk";
-	assert_int_equal(action_prepare(&a, ACTION_EXEC, &c, dir, ACTION_EVICT_FADVISE, err,
+	assert_int_equal(action_prepare(&a, ACTION_EXEC, &c, dfd, ACTION_EVICT_FADVISE, err,
 					sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "no-such-program-brisk"));
 	action_free(&a);
@@ -184,6 +198,57 @@ static void test_resident(void **state)
 	assert_int_equal(action_resident_pages(p), -ENOENT);
 }
 
+/* Names in the work directory that are already there (links planted by
+ * someone who swapped the directory) are never followed: prepare creates
+ * O_EXCL|O_NOFOLLOW, samples open relative to the descriptor O_NOFOLLOW. */
+static void test_no_follow(void **state)
+{
+	(void)state;
+	char victim[] = "build/ut-action-victim.XXXXXX";
+	int vfd = mkstemp(victim);
+	assert_true(vfd >= 0);
+	assert_int_equal(write(vfd, "keep", 4), 4);
+	close(vfd);
+	char target[PATH_MAX], sub[64], err[300];
+	assert_non_null(realpath(victim, target));
+	snprintf(sub, sizeof(sub), "%s/nf", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	int sfd = open(sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(sfd >= 0);
+	struct action_config c;
+	action_config_default(&c);
+	c.ssh_file = 1 << 20;
+	c.ssh_region = 256 << 10;
+	c.ls_files = 5;
+	struct action a;
+	assert_int_equal(symlinkat(target, sfd, "save.dat"), 0);
+	assert_int_equal(symlinkat(target, sfd, "ssh-like.dat"), 0);
+	assert_int_equal(symlinkat(dir, sfd, "tree"), 0);
+	assert_int_equal(action_prepare(&a, ACTION_SAVE, &c, sfd, ACTION_EVICT_FADVISE, err,
+					sizeof(err)), -EEXIST);
+	action_free(&a);
+	assert_int_equal(action_prepare(&a, ACTION_SSH, &c, sfd, ACTION_EVICT_FADVISE, err,
+					sizeof(err)), -EEXIST);
+	action_free(&a);
+	assert_int_equal(action_prepare(&a, ACTION_LS, &c, sfd, ACTION_EVICT_FADVISE, err,
+					sizeof(err)), -EEXIST);
+	action_free(&a);
+	/* swapped after prepare: the sample fails, the link's target is untouched */
+	assert_int_equal(unlinkat(sfd, "save.dat", 0), 0);
+	assert_int_equal(action_prepare(&a, ACTION_SAVE, &c, sfd, ACTION_EVICT_FADVISE, err,
+					sizeof(err)), 0);
+	assert_int_equal(unlinkat(sfd, "save.dat", 0), 0);
+	assert_int_equal(symlinkat(target, sfd, "save.dat"), 0);
+	struct action_result r = sample(&a, ACTION_EVICT_FADVISE);
+	assert_int_equal(r.err, ELOOP);
+	action_free(&a);
+	struct stat st;
+	assert_int_equal(stat(victim, &st), 0);
+	assert_int_equal(st.st_size, 4);
+	close(sfd);
+	unlink(victim);
+}
+
 static int rm(const char *p, const struct stat *sb, int f, struct FTW *w)
 {
 	(void)sb;
@@ -195,12 +260,16 @@ static int setup(void **state)
 {
 	(void)state;
 	mkdir("build", 0755);
-	return mkdtemp(dir) ? 0 : -1;
+	if (!mkdtemp(dir))
+		return -1;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return dfd < 0 ? -1 : 0;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
+	close(dfd);
 	return nftw(dir, rm, 8, FTW_DEPTH | FTW_PHYS);
 }
 
@@ -213,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_drop_caches),
 		cmocka_unit_test(test_exec),
 		cmocka_unit_test(test_resident),
+		cmocka_unit_test(test_no_follow),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

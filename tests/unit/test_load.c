@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #define MiB (1024ull * 1024)
 
 static char dir[] = "build/ut-load.XXXXXX";
+static int dfd = -1;
 
 static void test_spec_parse(void **state)
 {
@@ -93,16 +95,16 @@ static void test_write_total(void **state)
 	char err[256];
 	assert_int_equal(load_spec_parse("seq-write:total=8m,bs=256k", &s, err, sizeof(err)), 0);
 	struct load l;
-	assert_int_equal(load_prepare(&l, &s, 1, dir), 0);
+	assert_int_equal(load_prepare(&l, &s, 1, dfd), 0);
 	run_to_end(&l, 0, 0);
 	assert_int_equal(l.end, LOAD_END_DONE);
 	assert_int_equal(l.bytes, 8 * MiB);
 	struct stat st;
-	assert_int_equal(stat(l.path, &st), 0);
+	assert_int_equal(fstatat(dfd, l.name, &st, 0), 0);
 	assert_int_equal(st.st_size, 0);     /* the writer frees its data on the way out */
 	assert_true(l.worst_ns > 0);
 	assert_true(l.t_start > 0 && l.t_last >= l.t_start);
-	unlink(l.path);
+	unlinkat(dfd, l.name, 0);
 	load_free(&l);
 }
 
@@ -113,18 +115,18 @@ static void test_floor(void **state)
 	char err[256];
 	assert_int_equal(load_spec_parse("seq-write", &s, err, sizeof(err)), 0);
 	struct load l;
-	assert_int_equal(load_prepare(&l, &s, 2, dir), 0);
+	assert_int_equal(load_prepare(&l, &s, 2, dfd), 0);
 	uint64_t avail;
-	assert_int_equal(load_avail(dir, &avail), 0);
+	assert_int_equal(load_avail(dfd, &avail), 0);
 	run_to_end(&l, avail, 0);        /* already under the floor: writes nothing */
 	assert_int_equal(l.end, LOAD_END_FLOOR);
 	assert_int_equal(l.bytes, 0);
-	unlink(l.path);
+	unlinkat(dfd, l.name, 0);
 	load_free(&l);
 	uint64_t f;
-	assert_int_equal(load_floor(dir, 0, 12345, &f), 0);
+	assert_int_equal(load_floor(dfd, 0, 12345, &f), 0);
 	assert_int_equal(f, 12345);
-	assert_int_equal(load_floor(dir, 100, 0, &f), 0);
+	assert_int_equal(load_floor(dfd, 100, 0, &f), 0);
 	assert_true(f >= avail);
 }
 
@@ -136,16 +138,16 @@ static void test_reader_stop(void **state)
 	assert_int_equal(load_spec_parse("rand-read:size=4m,bs=4k-16k,ionice=idle", &s, err,
 					 sizeof(err)), 0);
 	struct load l;
-	assert_int_equal(load_prepare(&l, &s, 1, dir), 0);
+	assert_int_equal(load_prepare(&l, &s, 1, dfd), 0);
 	struct stat st;
-	assert_int_equal(stat(l.path, &st), 0);
+	assert_int_equal(fstatat(dfd, l.name, &st, 0), 0);
 	assert_int_equal(st.st_size, 4 * MiB);
 	int status = run_to_end(&l, 0, 300);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(l.end, LOAD_END_STOPPED);
 	assert_true(l.bytes > 0);
 	assert_true(load_sample(&l, l.t_last) == 0 && l.n_timeline == 1);
-	unlink(l.path);
+	unlinkat(dfd, l.name, 0);
 	load_free(&l);
 }
 
@@ -156,7 +158,7 @@ static void test_killed(void **state)
 	char err[256];
 	assert_int_equal(load_spec_parse("seq-write:rate=1m", &s, err, sizeof(err)), 0);
 	struct load l;
-	assert_int_equal(load_prepare(&l, &s, 3, dir), 0);
+	assert_int_equal(load_prepare(&l, &s, 3, dfd), 0);
 	assert_int_equal(load_start(&l, 0), 0);
 	usleep(100000);
 	pid_t pid = l.pid;
@@ -166,7 +168,68 @@ static void test_killed(void **state)
 	load_reaped(&l, st);
 	assert_int_equal(l.end, LOAD_END_DIED);
 	assert_int_equal(l.err, 9);
-	unlink(l.path);
+	unlinkat(dfd, l.name, 0);
+	load_free(&l);
+}
+
+/* Sizes from user input: absurd ones are refused, products cannot wrap. */
+static void test_sizes(void **state)
+{
+	(void)state;
+	struct load_spec s;
+	char err[256];
+	static const char *const bad[] = {
+		"rand-write:size=4611686018427387904,count=4",     /* 2^62 */
+		"rand-write:size=9223372036854775808,count=2",     /* 2^63 */
+		"seq-write:total=2000000t", "seq-write:fsync=99999999t",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(load_spec_parse(bad[i], &s, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, bad[i]));
+	}
+	assert_int_equal(load_spec_parse("rand-write:size=1024t,count=256", &s, err, sizeof(err)), 0);
+	uint64_t need;
+	assert_int_equal(load_spec_need(&s, &need), 0);
+	assert_true(need == 256ull << 50);
+	s.size = 1ull << 62;             /* a spec built some other way */
+	s.count = 4;
+	assert_int_equal(load_spec_need(&s, &need), -EOVERFLOW);
+}
+
+/* A name in the work directory that is already there (a planted link) is
+ * never opened: load_prepare() creates O_EXCL|O_NOFOLLOW, and the child
+ * opens relative to the directory descriptor, never following a link. */
+static void test_no_follow(void **state)
+{
+	(void)state;
+	char victim[] = "build/ut-load-victim.XXXXXX";
+	int vfd = mkstemp(victim);
+	assert_true(vfd >= 0);
+	assert_int_equal(write(vfd, "keep", 4), 4);
+	close(vfd);
+	char target[PATH_MAX];
+	assert_non_null(realpath(victim, target));
+	struct load_spec s;
+	char err[256];
+	struct load l;
+	assert_int_equal(load_spec_parse("seq-write:total=1m", &s, err, sizeof(err)), 0);
+	assert_int_equal(symlinkat(target, dfd, "load-seq-write-7"), 0);
+	assert_int_equal(load_prepare(&l, &s, 7, dfd), -EEXIST);
+	/* even if the file is swapped for a link after prepare */
+	assert_int_equal(unlinkat(dfd, "load-seq-write-7", 0), 0);
+	assert_int_equal(load_prepare(&l, &s, 7, dfd), 0);
+	assert_int_equal(unlinkat(dfd, l.name, 0), 0);
+	assert_int_equal(symlinkat(target, dfd, l.name), 0);
+	run_to_end(&l, 0, 0);
+	assert_int_equal(l.end, LOAD_END_ERROR);
+	assert_int_equal(l.err, ELOOP);
+	assert_int_equal(l.bytes, 0);
+	struct stat st;
+	assert_int_equal(stat(victim, &st), 0);
+	assert_int_equal(st.st_size, 4);
+	unlinkat(dfd, l.name, 0);
+	unlink(victim);
 	load_free(&l);
 }
 
@@ -174,12 +237,16 @@ static int setup(void **state)
 {
 	(void)state;
 	mkdir("build", 0755);
-	return mkdtemp(dir) ? 0 : -1;
+	if (!mkdtemp(dir))
+		return -1;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return dfd < 0 ? -1 : 0;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
+	close(dfd);
 	return rmdir(dir);    /* fails if a test left a file behind */
 }
 
@@ -191,6 +258,8 @@ int main(void)
 		cmocka_unit_test(test_floor),
 		cmocka_unit_test(test_reader_stop),
 		cmocka_unit_test(test_killed),
+		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_no_follow),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

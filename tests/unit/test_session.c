@@ -6,10 +6,12 @@
 #include <stdint.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -232,6 +234,127 @@ static void test_bad_config(void **state)
 	assert_int_equal(p.exits, 1);
 }
 
+static int exists(const char *name)
+{
+	char p[PATH_MAX];
+	struct stat st;
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	return lstat(p, &st) == 0;
+}
+
+/* The reaper walks by descriptor: orphans of ours go (owner lock free, or
+ * empty with no owner file and old), a fresh empty one stays (a run may be
+ * making it), a link named like a work directory is not followed. */
+static void test_orphans(void **state)
+{
+	(void)state;
+	char p[PATH_MAX], other[64];
+	snprintf(other, sizeof(other), "%s/other", dir);
+	assert_int_equal(mkdir(other, 0700), 0);
+	snprintf(p, sizeof(p), "%s/owner", other);
+	int fd = open(p, O_RDWR | O_CREAT, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(p, sizeof(p), "%s/.brisk-linkto", dir);
+	assert_int_equal(symlink("other", p), 0);
+	snprintf(p, sizeof(p), "%s/.brisk-oldemp", dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	struct timespec old[2] = { { time(NULL) - 3600, 0 }, { time(NULL) - 3600, 0 } };
+	assert_int_equal(utimensat(AT_FDCWD, p, old, 0), 0);
+	snprintf(p, sizeof(p), "%s/.brisk-newemp", dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/.brisk-killed", dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/.brisk-killed/owner", dir);
+	fd = open(p, O_RDWR | O_CREAT, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(p, sizeof(p), "%s/.brisk-killed/sub", dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/.brisk-killed/sub/f", dir);
+	fd = open(p, O_RDWR | O_CREAT, 0600);
+	close(fd);
+
+	struct session_config c;
+	base(&c);
+	c.n_loads = 0;
+	c.idle_samples = 1;
+	struct session *s;
+	char err[300];
+	assert_int_equal(session_create(&c, &s, err, sizeof(err)), 0);
+	assert_int_equal(session_run(s, err, sizeof(err)), 0);
+	session_free(s);
+	assert_false(exists(".brisk-oldemp"));
+	assert_false(exists(".brisk-killed"));
+	assert_true(exists(".brisk-newemp"));
+	assert_true(exists(".brisk-linkto"));
+	assert_true(exists("other/owner"));
+	snprintf(p, sizeof(p), "%s/.brisk-newemp", dir);
+	rmdir(p);
+	snprintf(p, sizeof(p), "%s/.brisk-linkto", dir);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/owner", other);
+	unlink(p);
+	rmdir(other);
+	assert_true(empty_dir(dir));
+}
+
+/* Sizes that wrap when added up are bad input, found before anything is made. */
+static void test_overflow(void **state)
+{
+	(void)state;
+	struct session_config c;
+	base(&c);
+	char err[300];
+	assert_int_equal(load_spec_parse("rand-write", &c.loads[0], err, sizeof(err)), 0);
+	c.loads[0].size = 1ull << 62;    /* as a profile could build it */
+	c.loads[0].count = 4;
+	struct session *s;
+	assert_int_equal(session_create(&c, &s, err, sizeof(err)), 0);
+	assert_int_equal(session_run(s, err, sizeof(err)), -EOVERFLOW);
+	assert_non_null(strstr(err, "absurd"));
+	session_free(s);
+	assert_true(empty_dir(dir));
+}
+
+/* Root refuses a DIR others can write, unless allowed; the user who ran sudo
+ * and a root-owned sticky directory are fine; /proc has no block device. */
+static void test_shared_dir(void **state)
+{
+	(void)state;
+	struct session_config c;
+	struct session *s;
+	char err[300];
+	base(&c);
+	snprintf(c.dir, sizeof(c.dir), "/proc");
+	assert_int_equal(session_create(&c, &s, err, sizeof(err)), -ENODEV);
+	assert_non_null(strstr(err, "no block device behind /proc"));
+	if (geteuid() != 0)
+		skip();
+	base(&c);
+	c.trusted_uid = (uid_t)-1;
+	assert_int_equal(chmod(dir, 0777), 0);
+	assert_int_equal(session_create(&c, &s, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, dir));
+	assert_non_null(strstr(err, "without the sticky bit"));
+	c.allow_shared_dir = 1;
+	assert_int_equal(session_create(&c, &s, err, sizeof(err)), 0);
+	session_free(s);
+	c.allow_shared_dir = 0;
+	assert_int_equal(chmod(dir, 01777), 0);
+	assert_int_equal(session_create(&c, &s, err, sizeof(err)), 0);
+	session_free(s);
+	assert_int_equal(chmod(dir, 0755), 0);
+	assert_int_equal(chown(dir, 65534, (gid_t)-1), 0);
+	assert_int_equal(session_create(&c, &s, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "belongs to uid 65534"));
+	c.trusted_uid = 65534;          /* sudo brisk run ~/dir by its owner */
+	assert_int_equal(session_create(&c, &s, err, sizeof(err)), 0);
+	session_free(s);
+	assert_int_equal(chown(dir, 0, (gid_t)-1), 0);
+	assert_int_equal(chmod(dir, 0700), 0);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -252,6 +375,9 @@ int main(void)
 		cmocka_unit_test(test_stop_from_tick),
 		cmocka_unit_test(test_load_only),
 		cmocka_unit_test(test_bad_config),
+		cmocka_unit_test(test_orphans),
+		cmocka_unit_test(test_overflow),
+		cmocka_unit_test(test_shared_dir),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
