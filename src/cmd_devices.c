@@ -15,6 +15,11 @@
 #include "datadir.h"
 #include "lab.h"
 #include "stack.h"
+#include "text.h"
+
+/* Every string from the machine (udev, sysfs, mount table, paths) is shown
+ * escaped (text.h): a USB stick chooses its own model name. */
+#define T(s) text_show(s)
 
 static void usage(FILE *f)
 {
@@ -251,17 +256,17 @@ static void print_dev_lines(const struct view *v, const struct blockdev *d, cons
 	if (d->kind == BLOCKDEV_PARTITION)
 		return;
 	if (d->controller[0] || d->pci_slot[0])
-		printf("%scontroller  %s%s%s%s\n", pre, d->controller,
-		       d->pci_slot[0] ? " [" : "", d->pci_slot, d->pci_slot[0] ? "]" : "");
+		printf("%scontroller  %s%s%s%s\n", pre, T(d->controller),
+		       d->pci_slot[0] ? " [" : "", T(d->pci_slot), d->pci_slot[0] ? "]" : "");
 	if (d->serial[0] || d->wwn[0])
-		printf("%sserial      %s%s%s\n", pre, d->serial[0] ? d->serial : "-",
-		       d->wwn[0] ? "  wwn " : "", d->wwn);
+		printf("%sserial      %s%s%s\n", pre, d->serial[0] ? T(d->serial) : "-",
+		       d->wwn[0] ? "  wwn " : "", T(d->wwn));
 	if (d->kind == BLOCKDEV_LOOP && d->backing_file[0]) {
 		char model[64];
-		printf("%sbacking     %s%s\n", pre, d->backing_file,
+		printf("%sbacking     %s%s\n", pre, T(d->backing_file),
 		       d->loop_dio == 1 ? "  (direct I/O)" : "");
 		if (lab_describe_loop(d->backing_file, model, sizeof(model)) == 0)
-			printf("%slab disk    emulated %s (brisk lab)\n", pre, model);
+			printf("%slab disk    emulated %s (brisk lab)\n", pre, T(model));
 	}
 	const struct blockdev_queue *q = &d->queue;
 	if (q->schedulers[0]) {
@@ -272,7 +277,7 @@ static void print_dev_lines(const struct view *v, const struct blockdev *d, cons
 		int first = 1;
 		for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
 			int act = !strcmp(t, q->scheduler);
-			printf("%s%s%s%s", first ? "" : " ", act ? "[" : "", t, act ? "]" : "");
+			printf("%s%s%s%s", first ? "" : " ", act ? "[" : "", T(t), act ? "]" : "");
 			first = 0;
 		}
 		if (d->kind == BLOCKDEV_MD || d->kind == BLOCKDEV_DM)
@@ -294,17 +299,18 @@ static void print_dev_lines(const struct view *v, const struct blockdev *d, cons
 	if (q->n_iosched) {
 		printf("%siosched     ", pre);
 		for (size_t i = 0; i < q->n_iosched; i++)
-			printf("%s%s=%s", i ? " " : "", q->iosched[i].name, q->iosched[i].value);
+			printf("%s%s=%s", i ? " " : "", T(q->iosched[i].name), T(q->iosched[i].value));
 		putchar('\n');
 	}
 	const struct advisory *a = advisory_match(&v->adv, d->model, d->firmware);
 	if (a) {
-		printf("%sADVISORY    firmware %s of %s: %s", pre, d->firmware, d->model, a->problem);
+		printf("%sADVISORY    firmware %s of %s: %s", pre, T(d->firmware), T(d->model),
+		       T(a->problem));
 		if (a->fixed_in[0])
-			printf(" (fixed in %s)", a->fixed_in);
+			printf(" (fixed in %s)", T(a->fixed_in));
 		putchar('\n');
 		if (a->source[0])
-			printf("%s            source: %s\n", pre, a->source);
+			printf("%s            source: %s\n", pre, T(a->source));
 	}
 	(void)size;
 }
@@ -313,20 +319,20 @@ static void print_title(const struct blockdev *d)
 {
 	char size[32];
 	human(d->size_bytes, size, sizeof(size));
-	printf("%s", d->name);
+	printf("%s", T(d->name));
 	switch (d->kind) {
 	case BLOCKDEV_PARTITION:
-		printf("  partition %d of %s", d->partition, d->parent);
+		printf("  partition %d of %s", d->partition, T(d->parent));
 		break;
 	case BLOCKDEV_MD:
-		printf("  md %s  %s  %d disks%s", d->md_level, d->md_state, d->md_raid_disks,
+		printf("  md %s  %s  %d disks%s", T(d->md_level), T(d->md_state), d->md_raid_disks,
 		       d->md_degraded > 0 ? "  DEGRADED" : "");
 		for (size_t i = 0; i < d->n_slaves; i++)
-			printf("%s%s %s", i ? ", " : "  members: ", d->slaves[i],
-			       d->md_member_state[i][0] ? d->md_member_state[i] : "?");
+			printf("%s%s %s", i ? ", " : "  members: ", T(d->slaves[i]),
+			       d->md_member_state[i][0] ? T(d->md_member_state[i]) : "?");
 		break;
 	case BLOCKDEV_DM:
-		printf("  dm-%s \"%s\"", d->dm_target, d->dm_name);
+		printf("  dm-%s \"%s\"", T(d->dm_target), T(d->dm_name));
 		break;
 	case BLOCKDEV_LOOP:
 		printf("  loop");
@@ -335,11 +341,12 @@ static void print_title(const struct blockdev *d)
 		printf("  zram");
 		break;
 	case BLOCKDEV_DISK:
-		printf("  %s disk", d->transport[0] ? d->transport : "unknown-transport");
+		printf("  %s disk", d->transport[0] ? T(d->transport) : "unknown-transport");
 		if (d->vendor[0] || d->model[0])
-			printf("  %s%s%s", d->vendor, d->vendor[0] && d->model[0] ? " " : "", d->model);
+			printf("  %s%s%s", T(d->vendor), d->vendor[0] && d->model[0] ? " " : "",
+			       T(d->model));
 		if (d->firmware[0])
-			printf("  fw %s", d->firmware);
+			printf("  fw %s", T(d->firmware));
 		break;
 	}
 	printf("  %s", size);
@@ -385,18 +392,18 @@ static void print_node(const struct view *v, const struct stack_node *n, const c
 static void print_stack(const struct view *v, const struct stack *s, const char *pre)
 {
 	if (s->path[0])
-		printf("%s%s  on %s (%s, %s) mounted at %s\n", pre, s->path, s->mount.source,
-		       s->mount.fstype, s->mount.options, s->mount.target);
+		printf("%s%s  on %s (%s, %s) mounted at %s\n", pre, T(s->path), T(s->mount.source),
+		       T(s->mount.fstype), T(s->mount.options), T(s->mount.target));
 	if (s->root)
 		print_node(v, s->root, pre, "", "");
 	else
-		printf("%s(no block device behind this %s file system)\n", pre, s->mount.fstype);
+		printf("%s(no block device behind this %s file system)\n", pre, T(s->mount.fstype));
 	const struct blockdev *leaves[64];
 	size_t nl = stack_leaves(s, leaves, 64);
 	if (nl) {
 		printf("%ssettings apply to:", pre);
 		for (size_t i = 0; i < nl && i < 64; i++)
-			printf(" %s", leaves[i]->name);
+			printf(" %s", T(leaves[i]->name));
 		putchar('\n');
 	}
 }
@@ -431,7 +438,7 @@ static int list_all(const struct view *v, int json)
 			if (devs[i].n_slaves) {
 				printf("     built on:");
 				for (size_t j = 0; j < devs[i].n_slaves; j++)
-					printf(" %s", devs[i].slaves[j]);
+					printf(" %s", T(devs[i].slaves[j]));
 				putchar('\n');
 			}
 			print_dev_lines(v, &devs[i], "     ");
@@ -453,22 +460,22 @@ static int resolve_arg(const char *arg, struct stack **s)
 			return 0;
 		case -ENOTDIR:
 			fprintf(stderr, "brisk: %s is not a directory: give a directory (its file "
-				"system is examined) or a device such as sda or /dev/sda\n", arg);
+				"system is examined) or a device such as sda or /dev/sda\n", T(arg));
 			return 2;
 		case -EACCES:
 			fprintf(stderr, "brisk: %s: permission denied: pick a directory you can "
-				"read, or run as its owner\n", arg);
+				"read, or run as its owner\n", T(arg));
 			return 2;
 		case -ENODEV:
 			fprintf(stderr, "brisk: %s is on a %s file system (source '%s'), which has "
-				"no block device behind it: pick a directory on a disk\n", arg,
-				(*s)->mount.fstype[0] ? (*s)->mount.fstype : "virtual",
-				(*s)->mount.source);
+				"no block device behind it: pick a directory on a disk\n", T(arg),
+				(*s)->mount.fstype[0] ? T((*s)->mount.fstype) : "virtual",
+				T((*s)->mount.source));
 			stack_free(*s);
 			*s = NULL;
 			return 2;
 		default:
-			fprintf(stderr, "brisk: cannot find the storage behind %s: %s\n", arg,
+			fprintf(stderr, "brisk: cannot find the storage behind %s: %s\n", T(arg),
 				strerror(-rc));
 			return 1;
 		}
@@ -478,11 +485,11 @@ static int resolve_arg(const char *arg, struct stack **s)
 		rc = stack_resolve_device(name, s);
 		if (rc == 0)
 			return 0;
-		fprintf(stderr, "brisk: cannot probe device %s: %s\n", name, strerror(-rc));
+		fprintf(stderr, "brisk: cannot probe device %s: %s\n", T(name), strerror(-rc));
 		return 1;
 	}
 	fprintf(stderr, "brisk: %s: no such directory or block device (give a directory, or a "
-		"device such as sda or /dev/sda)\n", arg);
+		"device such as sda or /dev/sda)\n", T(arg));
 	return 2;
 }
 

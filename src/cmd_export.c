@@ -11,6 +11,7 @@
 
 #include "blockdev.h"
 #include "export.h"
+#include "text.h"
 #include "journal.h"
 #include "profile.h"
 #include "stack.h"
@@ -59,7 +60,7 @@ static int pick_device(const struct profile *p, const char *arg, struct export_d
 	if (arg) {
 		rc = blockdev_resolve_name(arg, name, sizeof(name));
 		if (rc < 0) {
-			fprintf(stderr, "brisk export: --device %s: not a block device\n", arg);
+			fprintf(stderr, "brisk export: --device %s: not a block device\n", text_show(arg));
 			free(d);
 			return 2;
 		}
@@ -72,7 +73,7 @@ static int pick_device(const struct profile *p, const char *arg, struct export_d
 		size_t n = rc == 0 ? stack_leaves(st, leaves, 4) : 0;
 		if (n != 1) {
 			fprintf(stderr, "brisk export: the profile's directory %s %s; give "
-				"--device DEV\n", p->directory,
+				"--device DEV\n", text_show(p->directory),
 				rc < 0 ? "cannot be resolved" : "is not on exactly one disk");
 			stack_free(st);
 			free(d);
@@ -87,13 +88,13 @@ static int pick_device(const struct profile *p, const char *arg, struct export_d
 	}
 	rc = blockdev_probe(name, d);
 	if (rc < 0) {
-		fprintf(stderr, "brisk export: %s: %s\n", name, strerror(-rc));
+		fprintf(stderr, "brisk export: %s: %s\n", text_show(name), strerror(-rc));
 		free(d);
 		return rc == -ENODEV ? 2 : 1;
 	}
 	if (d->kind != BLOCKDEV_DISK && d->kind != BLOCKDEV_LOOP) {
 		fprintf(stderr, "brisk export: %s is a %s, expected a whole disk (its queue "
-			"settings are those of the disks under it)\n", name,
+			"settings are those of the disks under it)\n", text_show(name),
 			blockdev_kind_name(d->kind));
 		free(d);
 		return 2;
@@ -164,7 +165,7 @@ static int apply_devices(const struct profile *p, const char *arg,
 	size_t nl = 0;
 	if (arg) {
 		if (blockdev_resolve_name(arg, list[0], sizeof(list[0])) < 0) {
-			fprintf(stderr, "brisk export: --device %s: not a block device\n", arg);
+			fprintf(stderr, "brisk export: --device %s: not a block device\n", text_show(arg));
 			free(d);
 			return 2;
 		}
@@ -179,7 +180,7 @@ static int apply_devices(const struct profile *p, const char *arg,
 		size_t k = rc == 0 ? stack_leaves(st, leaves, APPLY_MAX_DEVS) : 0;
 		if (rc < 0 || !k) {
 			fprintf(stderr, "brisk export: the profile's directory %s %s; give "
-				"--device DEV\n", p->directory,
+				"--device DEV\n", text_show(p->directory),
 				rc < 0 ? "cannot be resolved" : "has no disk under it");
 			stack_free(st);
 			free(d);
@@ -204,12 +205,12 @@ static int apply_devices(const struct profile *p, const char *arg,
 	for (size_t i = 0; i < nl; i++) {
 		int rc = blockdev_probe(list[i], d);
 		if (rc < 0) {
-			fprintf(stderr, "brisk export: %s: %s\n", list[i], strerror(-rc));
+			fprintf(stderr, "brisk export: %s: %s\n", text_show(list[i]), strerror(-rc));
 			free(d);
 			return rc == -ENODEV ? 2 : 1;
 		}
 		if (d->kind != BLOCKDEV_DISK && d->kind != BLOCKDEV_LOOP) {
-			fprintf(stderr, "brisk export: %s is a %s, expected a whole disk\n", list[i],
+			fprintf(stderr, "brisk export: %s is a %s, expected a whole disk\n", text_show(list[i]),
 				blockdev_kind_name(d->kind));
 			free(d);
 			return 2;
@@ -247,19 +248,20 @@ static int do_apply(const struct profile *p, const char *path, const char *devic
 			a->dev = names[d];
 			a->s = s[i];
 			if (tunable_parse_key(s[i]->key, &a->key, why, sizeof(why)) < 0) {
-				fprintf(stderr, "%s:%d: %s: %s\n", path, s[i]->line, names[d], why);
+				fprintf(stderr, "%s:%d: %s: %s\n", text_show(path), s[i]->line, text_show(names[d]),
+					text_show(why));
 				bad = 1;
 				continue;
 			}
 			int e = tunable_check(names[d], &a->key, s[i]->value, after[0] ? after : NULL,
 					      a->canon, sizeof(a->canon), why, sizeof(why));
 			if (e == -ENOENT && a->key.kind != TUNABLE_SCHEDULER) {
-				printf("%s: %s: not on this device, skipped\n", names[d], s[i]->key);
+				printf("%s: %s: not on this device, skipped\n", text_show(names[d]), s[i]->key);
 				continue;
 			}
 			if (e < 0) {
-				fprintf(stderr, "%s:%d: %s (a %s disk): %s\n", path, s[i]->line,
-					names[d], profile_class_name(cls[d]), why);
+				fprintf(stderr, "%s:%d: %s (a %s disk): %s\n", text_show(path), s[i]->line,
+					text_show(names[d]), profile_class_name(cls[d]), text_show(why));
 				bad = 1;
 				continue;
 			}
@@ -278,7 +280,7 @@ static int do_apply(const struct profile *p, const char *path, const char *devic
 		if (tunable_parse_key(vm[i]->key, &a->key, why, sizeof(why)) < 0 ||
 		    tunable_check(NULL, &a->key, vm[i]->value, NULL, a->canon, sizeof(a->canon),
 				  why, sizeof(why)) < 0) {
-			fprintf(stderr, "%s:%d: %s\n", path, vm[i]->line, why);
+			fprintf(stderr, "%s:%d: %s\n", text_show(path), vm[i]->line, text_show(why));
 			bad = 1;
 			continue;
 		}
@@ -299,8 +301,8 @@ static int do_apply(const struct profile *p, const char *path, const char *devic
 		for (size_t i = 0; i < n; i++) {
 			char cur[TUNABLE_VALUE_LEN] = "?";
 			tunable_read(it[i].dev ? it[i].dev : "-", &it[i].key, cur, sizeof(cur));
-			printf("%s%s%s: %s -> %s\n", it[i].dev ? it[i].dev : "", it[i].dev ? " " : "",
-			       it[i].key.name, cur, it[i].canon);
+			printf("%s%s%s: %s -> %s\n", text_show(it[i].dev), it[i].dev ? " " : "",
+			       it[i].key.name, text_show(cur), it[i].canon);
 		}
 		free(it);
 		return 0;
@@ -327,7 +329,7 @@ static int do_apply(const struct profile *p, const char *path, const char *devic
 		int e = journal_lock(j, it[i].dev ? it[i].dev : "-", &holder);
 		if (e < 0) {
 			fprintf(stderr, "brisk export: %s is being changed by another brisk (pid %ld)"
-				"; nothing was changed\n", it[i].dev ? it[i].dev : "vm.dirty_*",
+				"; nothing was changed\n", it[i].dev ? text_show(it[i].dev) : "vm.dirty_*",
 				(long)holder);
 			rc = 1;
 		}
@@ -339,11 +341,11 @@ static int do_apply(const struct profile *p, const char *path, const char *devic
 		int e = journal_set(j, it[i].dev, &it[i].key, it[i].canon, &res, &holder);
 		const char *dev = it[i].dev ? it[i].dev : "";
 		if (e == 0) {
-			printf("%s%s%s: %s -> %s%s\n", dev, *dev ? " " : "", it[i].key.name,
-			       res.before, res.readback, res.adjusted ? " (adjusted by the kernel)" : "");
+			printf("%s%s%s: %s -> %s%s\n", text_show(dev), *dev ? " " : "", it[i].key.name,
+			       text_show(res.before), text_show(res.readback), res.adjusted ? " (adjusted by the kernel)" : "");
 			continue;
 		}
-		fprintf(stderr, "brisk export: %s%s%s=%s: %s\n", dev, *dev ? ": " : "",
+		fprintf(stderr, "brisk export: %s%s%s=%s: %s\n", text_show(dev), *dev ? ": " : "",
 			it[i].key.name, it[i].canon, e == -EIO ? "the scheduler did not become "
 			"active" : strerror(-e));
 		rc = 1;

@@ -21,6 +21,7 @@
 #include "profile.h"
 #include "stack.h"
 #include "sysfs.h"
+#include "text.h"
 
 static void usage(FILE *f)
 {
@@ -119,17 +120,18 @@ static int cmd_list(void)
 		if (!p)
 			break;
 		if (profile_parse_file(ents[i].path, NULL, p, err, sizeof(err)) == 0) {
-			printf("%-24s %-8s %s\n", ents[i].name, ents[i].where, p->description);
+			printf("%-24s %-8s %s\n", text_show(ents[i].name), ents[i].where,
+			       text_show(p->description));
 		} else {
-			printf("%-24s %-8s (invalid: see brisk profile check %s)\n", ents[i].name,
-			       ents[i].where, ents[i].path);
+			printf("%-24s %-8s (invalid: see brisk profile check %s)\n",
+			       text_show(ents[i].name), ents[i].where, text_show(ents[i].path));
 			bad = 1;
 		}
 		free(p);
 	}
 	if (!n)
-		printf("no profiles (looked in %s%s%s, %s)\n", have[0] ? dirs[0] : "",
-		       have[0] ? ", " : "", dirs[1], dirs[2]);
+		printf("no profiles (looked in %s%s%s, %s)\n", have[0] ? text_show(dirs[0]) : "",
+		       have[0] ? ", " : "", text_show(dirs[1]), text_show(dirs[2]));
 	free(ents);
 	return bad ? 2 : 0;
 }
@@ -148,7 +150,7 @@ static int cmd_show(const char *name)
 		free(p);
 		return rc == -EINVAL || rc == -ENOENT ? 2 : 1;
 	}
-	printf("; %s\n", path);
+	printf("; %s\n", text_show(path));
 	rc = profile_write(stdout, p, err, sizeof(err));
 	free(p);
 	if (rc < 0) {
@@ -171,8 +173,8 @@ static int cmd_check(int n, char **files)
 			status = 2;
 			continue;
 		}
-		printf("%s: ok: profile %s, %zu setting%s, %zu load%s, %zu action%s\n", files[i],
-		       p->name, p->n_settings, p->n_settings == 1 ? "" : "s", p->n_loads,
+		printf("%s: ok: profile %s, %zu setting%s, %zu load%s, %zu action%s\n",
+		       text_show(files[i]), text_show(p->name), p->n_settings, p->n_settings == 1 ? "" : "s", p->n_loads,
 		       p->n_loads == 1 ? "" : "s", p->n_actions, p->n_actions == 1 ? "" : "s");
 	}
 	free(p);
@@ -260,14 +262,14 @@ static void capture_one(struct profile *p, enum profile_class cls, const char *d
 		if (p->settings[i].cls == cls && strcmp(p->settings[i].key, key) == 0) {
 			if (strcmp(p->settings[i].value, value) != 0)
 				fprintf(stderr, "brisk profile: warning: %s: %s=%s differs from the "
-					"first %s disk's %s; saved %s\n", dev, key, value,
+					"first %s disk's %s; saved %s\n", text_show(dev), key, text_show(value),
 					profile_class_name(cls), p->settings[i].value,
 					p->settings[i].value);
 			return;
 		}
 	if (profile_set(p, cls, key, value, err, sizeof(err)) < 0)
-		fprintf(stderr, "brisk profile: warning: %s: %s=%s not saved: %s\n", dev, key,
-			value, err);
+		fprintf(stderr, "brisk profile: warning: %s: %s=%s not saved: %s\n", text_show(dev),
+			key, text_show(value), err);
 }
 
 static void capture_num(struct profile *p, enum profile_class cls, const char *dev,
@@ -435,14 +437,14 @@ static int cmd_save(int argc, char **argv)
 	struct stack *st = NULL;
 	int rc = stack_resolve_path(dir, &st);
 	if (rc < 0 && !(rc == -ENODEV && st)) {
-		fprintf(stderr, "brisk profile save: %s: %s\n", dir, strerror(-rc));
+		fprintf(stderr, "brisk profile save: %s: %s\n", text_show(dir), strerror(-rc));
 		status = rc == -ENOENT || rc == -ENOTDIR ? 2 : 1;
 		stack_free(st);
 		goto out;
 	}
 	if (strlen(st->path) >= sizeof(p->directory)) {
 		fprintf(stderr, "brisk profile save: %s: path longer than %zu characters\n",
-			st->path, sizeof(p->directory) - 1);
+			text_show(st->path), sizeof(p->directory) - 1);
 		stack_free(st);
 		goto out;
 	}
@@ -453,7 +455,7 @@ static int cmd_save(int argc, char **argv)
 		nl = 32;
 	if (!nl)
 		fprintf(stderr, "brisk profile save: warning: %s has no block device (%s); "
-			"saving vm.* settings only\n", dir, st->mount.fstype);
+			"saving vm.* settings only\n", text_show(dir), text_show(st->mount.fstype));
 	for (size_t i = 0; i < nl; i++)
 		capture_device(p, leaves[i]);
 	stack_free(st);

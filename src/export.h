@@ -24,6 +24,20 @@
  * profile (tuned with different rotational and ssd settings: both are sd*;
  * sysfs.conf without a device; nothing to write) is an error: -EINVAL and a
  * message in err, nothing written.
+ *
+ * Untrusted text (text.h) never starts a line or a key:
+ *  - what is written unquoted (the profile's name, setting keys and values,
+ *    the device's kernel name) must be a plain word (letters, digits and
+ *    . _ - : + !), else -EINVAL before anything is written; so an unnamed
+ *    profile is refused, not written as 60-brisk-.rules;
+ *  - comment text and tuned's summary= (description, model, serial, WWN)
+ *    is escaped: control bytes and invalid UTF-8 as \xHH, '\' as \\;
+ *  - a udev match value (ID_WWN/wwid, else ID_SERIAL_SHORT/serial) is used
+ *    only when it is printable ASCII (space included) without '"', '\'
+ *    or the glob characters *?[]| (a WWN that is not falls back to the
+ *    serial); when neither is usable the rule is refused (-EINVAL naming
+ *    the value, escaped), never escaped into a pattern udev might read
+ *    differently.
  */
 #ifndef BRISK_EXPORT_H
 #define BRISK_EXPORT_H

@@ -13,6 +13,7 @@
 
 #include "msg.h"
 #include "parse.h"
+#include "text.h"
 
 enum fk {
 	K_RW, K_BS, K_BSRANGE, K_SIZE, K_FILESIZE, K_IOSIZE, K_NUMJOBS, K_STARTDELAY,
@@ -550,6 +551,16 @@ int fiojob_parse_buffer(const char *data, size_t len, const char *display, doubl
 		size_t n = end - pos;
 		if (memchr(data + pos, '\0', n)) {
 			FAIL(c, line, "NUL byte, expected a text job file");
+			break;
+		}
+		size_t bad, clean = n && data[pos + n - 1] == '\r' ? n - 1 : n;
+		if (text_check_n(data + pos, clean, &bad) < 0) {
+			unsigned char b = (unsigned char)data[pos + bad];
+			FAIL(c, line, "%s \\x%02x at byte %zu, expected UTF-8 text without control "
+			     "characters (TAB is allowed)", b < 0x20 || b == 0x7F ||
+			     (b == 0xC2 && bad + 1 < clean && (unsigned char)data[pos + bad + 1] >= 0x80 &&
+			      (unsigned char)data[pos + bad + 1] < 0xA0) ?
+			     "control character" : "invalid UTF-8", b, bad + 1);
 			break;
 		}
 		if (n >= sizeof(buf)) {

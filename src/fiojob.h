@@ -23,6 +23,10 @@
  * rw=randrw, startdelay on a load, filename=...) -- is an error naming the
  * key: "FILE:LINE: fio key 'K=V' cannot be honoured: why, what to use".
  *
+ * A job file is untrusted text like a profile: a control character (C0 but
+ * TAB, DEL, C1) or invalid UTF-8 anywhere is "FILE:LINE: control character
+ * \xHH at byte N, ..." (text.h; a CRLF line end is allowed).
+ *
  * Scale: 0 < scale <= 1 multiplies sizes (size, filesize, io_size) and
  * start delays; sizes are rounded up to 4 KiB and never below the largest
  * block; block sizes are kept.

@@ -1,4 +1,5 @@
 #include "msg.h"
+#include "text.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -6,10 +7,17 @@
 static void put(char *buf, size_t len, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
 
+/* Messages quote what was wrong, which may be untrusted bytes: control
+ * characters and invalid UTF-8 become \xHH (text.h) so that printing a
+ * message never moves the cursor, sets a terminal title or starts a line.
+ * Backslashes stay: a message is read, not parsed. */
 static void put(char *buf, size_t len, const char *fmt, va_list ap)
 {
-	if (buf && len)
-		vsnprintf(buf, len, fmt, ap);
+	if (!buf || !len)
+		return;
+	char raw[2048];
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	text_escape_flags(buf, len, raw, TEXT_KEEP_BACKSLASH);
 }
 
 void msg_set(char *buf, size_t len, const char *fmt, ...)

@@ -1,6 +1,10 @@
 /* msg — "what went wrong" into a caller's buffer.  Engine functions return
  * 0/-errno and describe a failure in (buf, len) for the command to print.
- * Both functions do nothing to a NULL or empty buffer. */
+ * Both functions do nothing to a NULL or empty buffer.
+ * The formatted message is made safe to print: control characters (LF
+ * included) and invalid UTF-8 become \xHH (text.h, backslashes kept), so
+ * an untrusted byte quoted in a message never reaches a terminal raw.  A
+ * message is one line of at most 2047 bytes before escaping. */
 #ifndef BRISK_MSG_H
 #define BRISK_MSG_H
 

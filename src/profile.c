@@ -17,6 +17,7 @@
 #include "datadir.h"
 #include "fiojob.h"
 #include "parse.h"
+#include "text.h"
 #include "session.h"
 #include "tunable.h"
 
@@ -1055,6 +1056,22 @@ static void check_whole(struct ctx *c)
 	}
 }
 
+/* The first byte text_char_len() refused, named without printing it. */
+static void bad_byte(struct ctx *c, int line, const char *s, size_t n, size_t col)
+{
+	unsigned char b = (unsigned char)s[0];
+	const char *what = b < 0x20 || b == 0x7F || (b == 0xC2 && n > 1 &&
+		(unsigned char)s[1] >= 0x80 && (unsigned char)s[1] < 0xA0) ?
+		"control character" : "invalid UTF-8";
+	char hex[12];
+	if (b == 0xC2 && what[0] == 'c')
+		snprintf(hex, sizeof(hex), "\\x%02x\\x%02x", b, (unsigned char)s[1]);
+	else
+		snprintf(hex, sizeof(hex), "\\x%02x", b);
+	ctx_fail(c, line, "%s %s at byte %zu, expected UTF-8 text without control characters "
+		 "(TAB is allowed)", what, hex, col);
+}
+
 int profile_parse_buffer(const char *data, size_t len, const char *display,
 			 struct profile *out, char *err, size_t errlen)
 {
@@ -1087,6 +1104,13 @@ int profile_parse_buffer(const char *data, size_t len, const char *display,
 		}
 		if (data[i] == '\r' && (i + 1 == len || data[i + 1] == '\n'))
 			continue;
+		size_t k = text_char_len(data + i, len - i);
+		if (!k) {
+			bad_byte(c, line, data + i, len - i, col + 1);
+			break;
+		}
+		i += k - 1;
+		col += k - 1;
 		if (++col > PROFILE_MAX_LINE) {
 			size_t n = col;
 			while (i + 1 < len && data[i + 1] != '\n') {
@@ -1175,8 +1199,12 @@ int profile_parse_file(const char *path, const char *display, struct profile *ou
 		size_t l = strlen(name);
 		if (l > 8 && strcmp(name + l - 8, ".profile") == 0)
 			name[l - 8] = '\0';
-		if (valid_name(name, sizeof(name)))
-			copy(out->name, sizeof(out->name), name);
+		if (!valid_name(name, sizeof(name)))
+			return msg_fail(-EINVAL, err, errlen, "%s: no name = in [profile] and the file "
+					"name '%s' gives no profile name, expected name = NAME or a "
+					"file named NAME.profile (letters, digits, '-', '_' or '.', "
+					"not first '.' or '-')", display, b);
+		copy(out->name, sizeof(out->name), name);
 	}
 	return rc;
 }
@@ -1269,13 +1297,14 @@ static int fmt_duration(char *b, size_t n, uint64_t ns)
 	return 0;
 }
 
-/* A value inih gives back unchanged: no leading/trailing space, no
- * inline comment, no line break, short enough. */
+/* A value inih gives back unchanged and the loader accepts: no
+ * leading/trailing space, no inline comment, clean text (text.h: no line
+ * break or other control character, valid UTF-8), short enough. */
 static int writable(const char *v, size_t room)
 {
 	size_t n = strlen(v);
 	if (n == 0 || n > room || isspace((unsigned char)v[0]) || isspace((unsigned char)v[n - 1]) ||
-	    v[0] == ';')
+	    v[0] == ';' || text_check(v, NULL) < 0)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		if (v[i] == '\n' || v[i] == '\r' || v[i] == '\0')
@@ -1289,8 +1318,9 @@ static int writable(const char *v, size_t room)
 #define PUT_CHECK(key, val)                                                              \
 	do {                                                                             \
 		if (!writable((val), PROFILE_MAX_LINE - strlen(key) - 3))                \
-			return msg_fail(-EINVAL, err, errlen, "cannot write %s = '%s': empty, too long or " \
-				    "has an inline comment", (key), (val));              \
+			return msg_fail(-EINVAL, err, errlen, "cannot write %s = '%s': empty, too " \
+				    "long, has an inline comment, a control character or " \
+				    "invalid UTF-8", text_show(key), text_show(val));    \
 		fprintf(f, "%s = %s\n", (key), (val));                                   \
 	} while (0)
 

@@ -27,9 +27,17 @@
  *  - Every error is detected, never skipped: unknown section or key,
  *    duplicate key or section, bad value, a line longer than
  *    PROFILE_MAX_LINE characters, NUL bytes, continuation lines.
+ *  - A profile is untrusted text: anywhere in the file (values, keys,
+ *    section names, comments) a control character (C0 but TAB, DEL, C1) or
+ *    invalid UTF-8 is an error "FILE:LINE: control character \xHH at byte
+ *    N, ..." (text.h; the byte is named, never echoed).  A trailing CR of a
+ *    CRLF line end is not part of the line.
+ *  - profile_parse_file() names an unnamed profile after its file
+ *    (NAME.profile); a file name that gives no valid name is an error.
  *  - profile_write() writes a profile that profile_parse() reads back into
  *    an equal profile (profile_equal()); it refuses (-EINVAL) values that
- *    would not survive the trip.
+ *    would not survive the trip, and any value that is not clean text
+ *    (text.h), so it never writes a line break or control byte from data.
  *  - Setting values are checked for form and range here; whether a device
  *    offers a scheduler is checked when the setting is applied.
  */

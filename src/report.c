@@ -1,4 +1,5 @@
 #include "report.h"
+#include "text.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -249,7 +250,7 @@ static void text_system(FILE *f, const struct session *s)
 			sys_accumulate(s, phases[p], d, &a);
 			if (!a.n)
 				continue;
-			fprintf(f, "%-10s %-7s", s->devs[d].name, session_phase_name(phases[p]));
+			fprintf(f, "%-10s %-7s", text_show(s->devs[d].name), session_phase_name(phases[p]));
 			num(f, 8, 0, avg(a.rd_iops, a.n));
 			num(f, 8, 0, avg(a.wr_iops, a.n));
 			num(f, 8, 1, avg(a.rd_mbps, a.n));
@@ -279,9 +280,10 @@ static void text_system(FILE *f, const struct session *s)
 void report_text(FILE *f, const struct session *s)
 {
 	const struct session_config *c = &s->cfg;
-	fprintf(f, "brisk %s run on %s (%s", BRISK_VERSION, c->dir, s->fstype[0] ? s->fstype : "?");
+	fprintf(f, "brisk %s run on %s (%s", BRISK_VERSION, text_show(c->dir),
+		s->fstype[0] ? text_show(s->fstype) : "?");
 	for (size_t d = 0; d < s->n_devs; d++)
-		fprintf(f, "%s%s", d ? " " : " on ", s->devs[d].name);
+		fprintf(f, "%s%s", d ? " " : " on ", text_show(s->devs[d].name));
 	fprintf(f, "), %.1fs", (double)s->t_end / 1e9);
 	if (s->stop_signal)
 		fprintf(f, ", interrupted by SIG%s", sigabbrev_np(s->stop_signal));
@@ -296,7 +298,7 @@ void report_text(FILE *f, const struct session *s)
 		const struct action *a = &s->actions[i];
 		fprintf(f, " %s", action_kind_name(a->kind));
 		for (size_t k = 0; a->kind == ACTION_EXEC && a->argv && a->argv[k]; k++)
-			fprintf(f, "%s%s", k ? " " : "(", a->argv[k]);
+			fprintf(f, "%s%s", k ? " " : "(", text_show(a->argv[k]));
 		if (a->kind == ACTION_EXEC && a->argv)
 			fputc(')', f);
 	}
@@ -311,7 +313,7 @@ void report_text(FILE *f, const struct session *s)
 	if (s->n_epochs > 1) {
 		fprintf(f, "epochs:");
 		for (size_t e = 0; e < s->n_epochs; e++)
-			fprintf(f, " %zu=%s@%.1fs", e, s->epochs[e].label, (double)s->epochs[e].t_ns / 1e9);
+			fprintf(f, " %zu=%s@%.1fs", e, text_show(s->epochs[e].label), (double)s->epochs[e].t_ns / 1e9);
 		fputc('\n', f);
 	}
 	fprintf(f, "times in msec; slow = loaded / idle\n\n");
@@ -323,7 +325,7 @@ void report_text(FILE *f, const struct session *s)
 	if (s->n_msgs) {
 		fprintf(f, "\nnotes:\n");
 		for (size_t i = 0; i < s->n_msgs; i++)
-			fprintf(f, "  %s\n", s->msgs[i]);
+			fprintf(f, "  %s\n", text_show(s->msgs[i]));
 	}
 }
 

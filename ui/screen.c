@@ -13,6 +13,8 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "text.h"
+
 static SCREEN *scr;
 static int winch_fd = -1;
 static int open_, utf8, color;
@@ -171,8 +173,10 @@ void screen_close(void)
 	scr = NULL;
 }
 
-int screen_width(const char *s)
+int screen_width(const char *text)
 {
+	char s[4096];   /* as screen_put() draws it */
+	text_escape(s, sizeof(s), text);
 	mbstate_t st;
 	memset(&st, 0, sizeof(st));
 	int w = 0;
@@ -196,10 +200,15 @@ int screen_width(const char *s)
 	return w;
 }
 
-int screen_put(int y, int x, int maxw, enum screen_role r, const char *s)
+int screen_put(int y, int x, int maxw, enum screen_role r, const char *text)
 {
 	if (maxw <= 0 || y < 0 || y >= LINES || x >= COLS)
 		return 0;
+	/* Everything drawn passes here: device strings (a USB stick's model),
+	 * paths and messages are shown with control bytes and invalid UTF-8
+	 * as \xHH (text.h), never handed to curses raw. */
+	char s[4096];
+	text_escape(s, sizeof(s), text);
 	if (x + maxw > COLS)
 		maxw = COLS - x;
 	mbstate_t st;

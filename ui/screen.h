@@ -54,7 +54,10 @@ int screen_cols(void);
 int screen_lines(void);
 /* Display width of a UTF-8 string. */
 int screen_width(const char *s);
-/* Write s at (y, x) clipped to maxw columns; returns columns written. */
+/* Write s at (y, x) clipped to maxw columns; returns columns written.
+ * Control bytes, invalid UTF-8 and '\' are drawn escaped (text_escape(),
+ * text.h), so no string from a device or a file can drive the terminal;
+ * screen_width() measures the same escaped form. */
 int screen_put(int y, int x, int maxw, enum screen_role r, const char *s);
 int screen_printf(int y, int x, int maxw, enum screen_role r, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));

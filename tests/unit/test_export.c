@@ -365,6 +365,93 @@ static void test_device_class(void **state)
 	free(d);
 }
 
+/* Defence in depth: a profile struct that never went through the loader
+ * (bad bytes in the description, a poisoned device) is still written
+ * without a control byte, and nothing from data starts a line. */
+static int has_raw_control(const char *s)
+{
+	for (const unsigned char *u = (const unsigned char *)s; *u; u++)
+		if ((*u < 0x20 && *u != '\n' && *u != '\t') || *u == 0x7F ||
+		    (u[0] == 0xC2 && u[1] >= 0x80 && u[1] < 0xA0) || *u == 0xFF)
+			return 1;
+	return 0;
+}
+
+static void test_untrusted_text(void **state)
+{
+	(void)state;
+	struct profile *p = malloc(sizeof(*p));
+	memcpy(p, load("server"), sizeof(*p));
+	snprintf(p->description, sizeof(p->description),
+		 "x\rf /INJECTED 0644 root root - x\n[sysctl]\nkernel.core_pattern=|/tmp/evil"
+		 "\x1b]0;T\x07\xc2\x85\xff\\");
+	struct export_device dev = sda;
+	snprintf(dev.model, sizeof(dev.model), "U\rRUN+=\"/x\"\x1b]0;T\x07");
+	static const enum export_format fmts[] = { EXPORT_UDEV, EXPORT_TUNED, EXPORT_SYSCTL,
+						   EXPORT_SYSFS_CONF, EXPORT_TMPFILES };
+	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
+		for (int withdev = 0; withdev < 2; withdev++) {
+			if (!withdev && (fmts[i] == EXPORT_SYSFS_CONF || fmts[i] == EXPORT_TMPFILES))
+				continue;
+			if (withdev && fmts[i] == EXPORT_SYSCTL)
+				continue;
+			char *out = render(p, fmts[i], withdev ? &dev : NULL);
+			if (has_raw_control(out))
+				fail_msg("%s%s: raw control byte in:\n%s", export_format_name(fmts[i]),
+					 withdev ? " --device" : "", out);
+			assert_null(strstr(out, "\nkernel.core_pattern"));
+			assert_null(strstr(out, "\n[sysctl]\nkernel"));
+			assert_null(strstr(out, "\nf /INJECTED"));
+			assert_non_null(strstr(out, "x\\x0df /INJECTED 0644 root root - x\\x0a[sysctl]"
+						    "\\x0akernel.core_pattern=|/tmp/evil\\x1b]0;T\\x07"
+						    "\\xc2\\x85\\xff\\\\"));
+			if (withdev && fmts[i] == EXPORT_UDEV)
+				assert_non_null(strstr(out, "\n# U\\x0dRUN+=\"/x\"\\x1b]0;T\\x07 "));
+			free(out);
+		}
+	/* what is written unquoted must be a plain word */
+	char err[512];
+	FILE *f = fopen("/dev/null", "w");
+	struct profile *q = malloc(sizeof(*q));
+	memcpy(q, load("server"), sizeof(*q));
+	q->name[0] = '\0';                          /* 60-brisk-.rules */
+	assert_int_equal(export_write(f, q, EXPORT_UDEV, NULL, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "cannot name a config file"));
+	snprintf(q->name, sizeof(q->name), "a\nb");
+	assert_int_equal(export_write(f, q, EXPORT_SYSCTL, NULL, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "'a\\x0ab'"));
+	memcpy(q, load("server"), sizeof(*q));
+	snprintf(q->settings[0].value, sizeof(q->settings[0].value), "1\nw /x");
+	assert_int_equal(export_write(f, q, EXPORT_TMPFILES, &sda, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "cannot be written into config"));
+	struct export_device badname = sda;
+	snprintf(badname.name, sizeof(badname.name), "sd a");
+	assert_int_equal(export_write(f, load("server"), EXPORT_TMPFILES, &badname, err,
+				      sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "device name 'sd a'"));
+	/* match values: glob and control bytes refused, the value escaped */
+	struct export_device glob = sda;
+	glob.wwn[0] = '\0';
+	snprintf(glob.serial, sizeof(glob.serial), "*");
+	assert_int_equal(export_write(f, load("server"), EXPORT_UDEV, &glob, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "serial number '*'"));
+	snprintf(glob.serial, sizeof(glob.serial), "S\x1b]0;T\x07");
+	assert_int_equal(export_write(f, load("server"), EXPORT_UDEV, &glob, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "'S\\x1b]0;T\\x07'"));
+	/* a WWN udev cannot match falls back to a good serial */
+	struct export_device fb = sda;
+	snprintf(fb.wwn, sizeof(fb.wwn), "t10.ATA\x01");
+	char *out = render(load("server"), EXPORT_UDEV, &fb);
+	assert_non_null(strstr(out, "ENV{ID_SERIAL_SHORT}==\"9QJ1ABCD\""));
+	assert_int_equal(has_raw_control(out), 0);
+	free(out);
+	fclose(f);
+	free(q);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -375,6 +462,7 @@ int main(void)
 		cmocka_unit_test(test_fixed_device),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_device_class),
+		cmocka_unit_test(test_untrusted_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

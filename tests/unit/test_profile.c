@@ -259,6 +259,91 @@ static void test_write_refuses(void **state)
 	fclose(f);
 }
 
+/* Untrusted bytes (text.h): refused anywhere in a profile or fio job with
+ * FILE:LINE and the byte named escaped; the writer refuses them too. */
+static void test_untrusted_bytes(void **state)
+{
+	(void)state;
+	static const struct { const char *bytes, *shown; } bad[] = {
+		{ "\r", "control character \\x0d" }, { "\x1b", "control character \\x1b" },
+		{ "\x7f", "control character \\x7f" }, { "\xc2\x85", "control character \\xc2\\x85" },
+		{ "\xff", "invalid UTF-8 \\xff" }, { "\x01", "control character \\x01" },
+		{ "\xc0\xaf", "invalid UTF-8 \\xc0" }, { "\xed\xa0\x80", "invalid UTF-8 \\xed" },
+		{ "\xe2\x82", "invalid UTF-8 \\xe2" },
+	};
+	static const struct { const char *pre, *post; int line; } where[] = {
+		{ "[profile]\nname = p\ndescription = a", "b\n", 3 },
+		{ "[profile]\nname = p", "q\n", 2 },
+		{ "[settings]\nnr_requests = 6", "4\n", 2 },
+		{ "[settings]\nscheduler = bfq\n[load w", "x]\nrw = write\n", 3 },
+		{ "; a comment ", " here\n[settings]\nnr_requests = 64\n", 1 },
+	};
+	struct profile *p = P();
+	char text[256], err[PROFILE_ERR_LEN], want[64];
+	for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++)
+		for (size_t w = 0; w < sizeof(where) / sizeof(where[0]); w++) {
+			snprintf(text, sizeof(text), "%s%s%s", where[w].pre, bad[b].bytes, where[w].post);
+			int rc = profile_parse_buffer(text, strlen(text), "t.profile", p, err, sizeof(err));
+			if (rc != -EINVAL)
+				fail_msg("bad %zu where %zu accepted", b, w);
+			snprintf(want, sizeof(want), "t.profile:%d: %s at byte ", where[w].line,
+				 bad[b].shown);
+			if (strncmp(err, want, strlen(want)) != 0)
+				fail_msg("got '%s', want '%s...'", err, want);
+			for (const char *c = err; *c; c++)
+				assert_true((unsigned char)*c >= 0x20 && (unsigned char)*c != 0x7F &&
+					    (unsigned char)*c < 0x80);
+		}
+	/* TAB, UTF-8 text and a CRLF line end are fine */
+	const char *ok = "[profile]\r\nname = p\r\ndescription = caf\xc3\xa9\tok \xf0\x9f\x92\xbe\r\n";
+	assert_int_equal(profile_parse_buffer(ok, strlen(ok), "t", p, err, sizeof(err)), 0);
+	assert_string_equal(p->description, "caf\xc3\xa9\tok \xf0\x9f\x92\xbe");
+	/* fio job files: the same rule */
+	snprintf(text, sizeof(text), "[global]\ndescription = a\x1b]0;T\x07\n[j]\nrw=read\n");
+	assert_int_equal(fiojob_parse_buffer(text, strlen(text), "j.fio", 1, p, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "j.fio:2: control character \\x1b at byte 16"));
+	snprintf(text, sizeof(text), "[j\xff]\nrw=read\n");
+	assert_int_equal(fiojob_parse_buffer(text, strlen(text), "j.fio", 1, p, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "j.fio:1: invalid UTF-8 \\xff"));
+	/* the writer refuses what the loader would */
+	FILE *f = fopen("/dev/null", "w");
+	profile_init(p, "x");
+	snprintf(p->description, sizeof(p->description), "x\rf /INJECTED");
+	assert_int_equal(profile_write(f, p, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "'x\\x0df /INJECTED'"));
+	profile_init(p, "x");
+	snprintf(p->directory, sizeof(p->directory), "/tmp/\xff");
+	assert_int_equal(profile_write(f, p, err, sizeof(err)), -EINVAL);
+	fclose(f);
+}
+
+/* A file name that gives no profile name is refused. */
+static void test_unnamed_file(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/brisk-unnamed.XXXXXX", path[128], err[PROFILE_ERR_LEN];
+	assert_non_null(mkdtemp(dir));
+	static const char *const names[] = { ".profile", "-x.profile", "a b.profile", "ok.profile" };
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		FILE *f = fopen(path, "w");
+		fputs("[settings]\nnr_requests = 64\n", f);
+		fclose(f);
+		int rc = profile_parse_file(path, NULL, P(), err, sizeof(err));
+		if (i < 3) {
+			assert_int_equal(rc, -EINVAL);
+			assert_non_null(strstr(err, "gives no profile name"));
+		} else {
+			assert_int_equal(rc, 0);
+			assert_string_equal(P()->name, "ok");
+		}
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
 static void test_errors_inline(void **state)
 {
 	(void)state;
@@ -576,6 +661,8 @@ int main(void)
 		cmocka_unit_test(test_default_workload_is_quick),
 		cmocka_unit_test(test_set_and_check),
 		cmocka_unit_test(test_write_refuses),
+		cmocka_unit_test(test_untrusted_bytes),
+		cmocka_unit_test(test_unnamed_file),
 		cmocka_unit_test(test_errors_inline),
 		cmocka_unit_test(test_resolve),
 		cmocka_unit_test(test_fio_lkml),

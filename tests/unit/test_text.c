@@ -1,0 +1,181 @@
+/* text_check / text_escape: the one rule for untrusted text (text.h).
+ * Control bytes (C0 but TAB, DEL, C1) and invalid UTF-8 are refused and
+ * escaped as \xHH; backslash is escaped as \\. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <cmocka.h>
+
+#include "text.h"
+
+/* -1 = clean, else the offset of the first bad byte */
+static void want_check(const char *s, long bad)
+{
+	size_t off = 12345;
+	int rc = text_check(s, &off);
+	if (bad < 0) {
+		if (rc != 0)
+			fail_msg("'%s' refused at %zu, expected clean", text_show(s), off);
+	} else {
+		assert_int_equal(rc, -EILSEQ);
+		if (off != (size_t)bad)
+			fail_msg("'%s': bad at %zu, expected %ld", text_show(s), off, bad);
+	}
+}
+
+static void test_check_clean(void **state)
+{
+	(void)state;
+	want_check("", -1);
+	want_check("plain ascii ~!@#$%^&*()[]{}\"'\\", -1);
+	want_check("tab\tallowed", -1);
+	want_check("caf\xc3\xa9", -1);                  /* U+00E9 */
+	want_check("\xc2\xa0", -1);                     /* U+00A0, first after C1 */
+	want_check("\xdf\xbf", -1);                     /* U+07FF */
+	want_check("\xe0\xa0\x80", -1);                 /* U+0800, smallest 3-byte */
+	want_check("\xe2\x82\xac", -1);                 /* euro sign */
+	want_check("\xed\x9f\xbf", -1);                 /* U+D7FF, just below surrogates */
+	want_check("\xee\x80\x80", -1);                 /* U+E000, just above */
+	want_check("\xef\xbb\xbf", -1);                 /* BOM */
+	want_check("\xf0\x90\x80\x80", -1);             /* U+10000, smallest 4-byte */
+	want_check("\xf0\x9f\x92\xbe", -1);             /* floppy disk */
+	want_check("\xf4\x8f\xbf\xbf", -1);             /* U+10FFFF, the maximum */
+}
+
+static void test_check_controls(void **state)
+{
+	(void)state;
+	want_check("a\rb", 1);
+	want_check("a\nb", 1);
+	want_check("\x1b]0;T\x07", 0);
+	want_check("x\x01", 1);
+	want_check("x\x1f", 1);
+	want_check("del\x7f", 3);
+	want_check("\xc2\x80", 0);                      /* U+0080, first C1 */
+	want_check("ok\xc2\x85", 2);                    /* NEL */
+	want_check("\xc2\x9f", 0);                      /* U+009F, last C1 */
+	/* a NUL inside n bytes is a control byte */
+	size_t off = 0;
+	assert_int_equal(text_check_n("ab\0c", 4, &off), -EILSEQ);
+	assert_int_equal(off, 2);
+	assert_int_equal(text_check_n("ab\0c", 2, &off), 0);
+	assert_int_equal(text_check("x\x1b", NULL), -EILSEQ);
+}
+
+static void test_check_invalid_utf8(void **state)
+{
+	(void)state;
+	want_check("\xff", 0);
+	want_check("a\xfe", 1);
+	want_check("\x80", 0);                          /* stray continuation */
+	want_check("\xbf", 0);
+	want_check("\xc0\xaf", 0);                      /* overlong '/' */
+	want_check("\xc1\xbf", 0);                      /* overlong */
+	want_check("\xe0\x80\xaf", 0);                  /* overlong 3-byte */
+	want_check("\xe0\x9f\xbf", 0);                  /* overlong U+07FF */
+	want_check("\xf0\x80\x80\xaf", 0);              /* overlong 4-byte */
+	want_check("\xf0\x8f\xbf\xbf", 0);              /* overlong U+FFFF */
+	want_check("\xed\xa0\x80", 0);                  /* U+D800 surrogate */
+	want_check("\xed\xbf\xbf", 0);                  /* U+DFFF surrogate */
+	want_check("\xf4\x90\x80\x80", 0);              /* U+110000 */
+	want_check("\xf5\x80\x80\x80", 0);
+	want_check("\xf8\x88\x80\x80\x80", 0);          /* 5-byte form */
+	/* truncated sequences, at the end and before another byte */
+	want_check("ab\xc3", 2);
+	want_check("\xe2\x82", 0);
+	want_check("\xf0\x9f\x92", 0);
+	want_check("\xc3" "a", 0);
+	want_check("\xe2\x82" "a", 0);
+	want_check("\xf0\x9f\x92" "a", 0);
+	assert_int_equal(text_char_len("\xf0\x9f\x92\xbe", 3), 0);   /* cut by n */
+	assert_int_equal(text_char_len("\xf0\x9f\x92\xbe", 4), 4);
+	assert_int_equal(text_char_len("a", 0), 0);
+}
+
+static void test_escape(void **state)
+{
+	(void)state;
+	char b[128];
+	assert_string_equal(text_escape(b, sizeof(b), "plain"), "plain");
+	assert_string_equal(text_escape(b, sizeof(b), "t\tab"), "t\tab");
+	assert_string_equal(text_escape(b, sizeof(b), "U\rRUN+=\"/x\"\x1b]0;T\x07"),
+			    "U\\x0dRUN+=\"/x\"\\x1b]0;T\\x07");
+	assert_string_equal(text_escape(b, sizeof(b), "a\nb"), "a\\x0ab");
+	assert_string_equal(text_escape(b, sizeof(b), "d\x7f"), "d\\x7f");
+	assert_string_equal(text_escape(b, sizeof(b), "n\xc2\x85"), "n\\xc2\\x85");
+	assert_string_equal(text_escape(b, sizeof(b), "\xff"), "\\xff");
+	assert_string_equal(text_escape(b, sizeof(b), "\xc0\xaf"), "\\xc0\\xaf");
+	assert_string_equal(text_escape(b, sizeof(b), "\xed\xa0\x80"), "\\xed\\xa0\\x80");
+	/* a truncated sequence: only its bytes, the next character survives */
+	assert_string_equal(text_escape(b, sizeof(b), "\xe2\x82" "a"), "\\xe2\\x82a");
+	assert_string_equal(text_escape(b, sizeof(b), "caf\xc3\xa9"), "caf\xc3\xa9");
+	assert_string_equal(text_escape(b, sizeof(b), "\xf4\x8f\xbf\xbf"), "\xf4\x8f\xbf\xbf");
+	/* backslash: escaped, so "\x1b" typed by someone differs from ESC */
+	assert_string_equal(text_escape(b, sizeof(b), "a\\x1b"), "a\\\\x1b");
+	assert_string_equal(text_escape_flags(b, sizeof(b), "a\\b\x1b", TEXT_KEEP_BACKSLASH),
+			    "a\\b\\x1b");
+	/* the result is always clean */
+	assert_int_equal(text_check(text_escape(b, sizeof(b), "\x01\x02\xc2\x80\xfe\r\n"),
+				    NULL), 0);
+}
+
+static void test_escape_truncation(void **state)
+{
+	(void)state;
+	char b[8];
+	/* whole escapes only: "ab" + "\x1b" (4) = 6 bytes + NUL fits 8 */
+	assert_string_equal(text_escape(b, sizeof(b), "ab\x1b" "cdef"), "ab\\x1bc");
+	assert_string_equal(text_escape(b, 5, "ab\x1b"), "ab");
+	assert_string_equal(text_escape(b, 4, "a\xe2\x82\xac"), "a");    /* no half euro */
+	assert_string_equal(text_escape(b, 3, "a\\"), "a");              /* no half \\ */
+	assert_string_equal(text_escape(b, 1, "abc"), "");
+	b[0] = 'z';
+	text_escape(b, 0, "abc");                                         /* touches nothing */
+	assert_int_equal(b[0], 'z');
+	assert_string_equal(text_escape(b, sizeof(b), NULL), "");
+}
+
+static void test_show_and_fputs(void **state)
+{
+	(void)state;
+	const char *a = text_show("x\x1b");
+	const char *b = text_show("y\r");
+	assert_string_equal(a, "x\\x1b");
+	assert_string_equal(b, "y\\x0d");
+	assert_string_equal(text_show(NULL), "");
+	/* text_fputs: long input, split between chunks, no limit */
+	char in[1000], *out = NULL;
+	size_t outlen = 0;
+	for (size_t i = 0; i < sizeof(in) - 1; i++)
+		in[i] = i % 7 == 0 ? '\x1b' : i % 11 == 0 ? '\\' : (char)('a' + i % 26);
+	in[sizeof(in) - 1] = '\0';
+	/* a multi-byte character on every chunk boundary candidate */
+	memcpy(in + 58, "\xe2\x82\xac", 3);
+	memcpy(in + 119, "\xf0\x9f\x92\xbe", 4);
+	FILE *f = open_memstream(&out, &outlen);
+	text_fputs(in, f);
+	fclose(f);
+	char *want = malloc(4 * sizeof(in));
+	text_escape(want, 4 * sizeof(in), in);
+	assert_string_equal(out, want);
+	free(want);
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_check_clean),
+		cmocka_unit_test(test_check_controls),
+		cmocka_unit_test(test_check_invalid_utf8),
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_escape_truncation),
+		cmocka_unit_test(test_show_and_fputs),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
