@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <json-c/json.h>
 
+#include "jout.h"
+
 #include "advisory.h"
 #include "blockdev.h"
 #include "datadir.h"
@@ -61,33 +63,33 @@ static void human(uint64_t bytes, char *buf, size_t len)
 
 static struct json_object *jnum(int64_t v)
 {
-	return v < 0 ? NULL : json_object_new_int64(v);
+	return v < 0 ? NULL : jout_int64(v);
 }
 
 static struct json_object *jbool(int v)
 {
-	return v < 0 ? NULL : json_object_new_boolean(v);
+	return v < 0 ? NULL : jout_bool(v);
 }
 
 static void jstr(struct json_object *o, const char *k, const char *v)
 {
-	json_object_object_add(o, k, json_object_new_string(v ? v : ""));
+	json_object_object_add(o, k, jout_string(v ? v : ""));
 }
 
 static struct json_object *json_words(const char *list)
 {
-	struct json_object *a = json_object_new_array();
+	struct json_object *a = jout_array();
 	char buf[256];
 	snprintf(buf, sizeof(buf), "%s", list);
 	char *save = NULL;
 	for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save))
-		json_object_array_add(a, json_object_new_string(t));
+		json_object_array_add(a, jout_string(t));
 	return a;
 }
 
 static struct json_object *json_queue(const struct blockdev_queue *q)
 {
-	struct json_object *o = json_object_new_object();
+	struct json_object *o = jout_object();
 	jstr(o, "scheduler", q->scheduler);
 	json_object_object_add(o, "schedulers", json_words(q->schedulers));
 	json_object_object_add(o, "nr_requests", jnum(q->nr_requests));
@@ -97,7 +99,7 @@ static struct json_object *json_queue(const struct blockdev_queue *q)
 	json_object_object_add(o, "rq_affinity", jnum(q->rq_affinity));
 	json_object_object_add(o, "nomerges", jnum(q->nomerges));
 	json_object_object_add(o, "queue_depth", jnum(q->queue_depth));
-	struct json_object *io = json_object_new_object();
+	struct json_object *io = jout_object();
 	for (size_t i = 0; i < q->n_iosched; i++)
 		jstr(io, q->iosched[i].name, q->iosched[i].value);
 	json_object_object_add(o, "iosched", io);
@@ -108,7 +110,7 @@ static struct json_object *json_advisory(const struct advisory *a)
 {
 	if (!a)
 		return NULL;
-	struct json_object *o = json_object_new_object();
+	struct json_object *o = jout_object();
 	jstr(o, "id", a->id);
 	jstr(o, "models", a->models);
 	jstr(o, "firmware", a->firmware);
@@ -120,7 +122,7 @@ static struct json_object *json_advisory(const struct advisory *a)
 
 static struct json_object *json_dev(const struct view *v, const struct blockdev *d)
 {
-	struct json_object *o = json_object_new_object();
+	struct json_object *o = jout_object();
 	char num[32];
 	jstr(o, "name", d->name);
 	jstr(o, "devnode", d->devnode);
@@ -133,27 +135,27 @@ static struct json_object *json_dev(const struct view *v, const struct blockdev 
 	jstr(o, "serial", d->serial);
 	jstr(o, "firmware", d->firmware);
 	jstr(o, "wwn", d->wwn);
-	json_object_object_add(o, "size_bytes", json_object_new_uint64(d->size_bytes));
+	json_object_object_add(o, "size_bytes", jout_uint64(d->size_bytes));
 	json_object_object_add(o, "rotational", jbool(d->rotational));
 	json_object_object_add(o, "removable", jbool(d->removable));
 	json_object_object_add(o, "readonly", jbool(d->readonly));
 	jstr(o, "controller", d->controller);
 	jstr(o, "pci_slot", d->pci_slot);
 	if (d->kind == BLOCKDEV_PARTITION) {
-		json_object_object_add(o, "partition", json_object_new_int(d->partition));
+		json_object_object_add(o, "partition", jout_int64(d->partition));
 		jstr(o, "parent", d->parent);
 	} else {
 		json_object_object_add(o, "queue", json_queue(&d->queue));
 	}
 	if (d->kind == BLOCKDEV_MD) {
-		struct json_object *md = json_object_new_object();
+		struct json_object *md = jout_object();
 		jstr(md, "level", d->md_level);
 		json_object_object_add(md, "raid_disks", jnum(d->md_raid_disks));
 		json_object_object_add(md, "degraded", jnum(d->md_degraded));
 		jstr(md, "array_state", d->md_state);
-		struct json_object *mem = json_object_new_array();
+		struct json_object *mem = jout_array();
 		for (size_t i = 0; i < d->n_slaves; i++) {
-			struct json_object *m = json_object_new_object();
+			struct json_object *m = jout_object();
 			jstr(m, "name", d->slaves[i]);
 			jstr(m, "state", d->md_member_state[i]);
 			json_object_array_add(mem, m);
@@ -162,14 +164,14 @@ static struct json_object *json_dev(const struct view *v, const struct blockdev 
 		json_object_object_add(o, "md", md);
 	}
 	if (d->kind == BLOCKDEV_DM) {
-		struct json_object *dm = json_object_new_object();
+		struct json_object *dm = jout_object();
 		jstr(dm, "name", d->dm_name);
 		jstr(dm, "uuid", d->dm_uuid);
 		jstr(dm, "target", d->dm_target);
 		json_object_object_add(o, "dm", dm);
 	}
 	if (d->kind == BLOCKDEV_LOOP) {
-		struct json_object *lo = json_object_new_object();
+		struct json_object *lo = jout_object();
 		jstr(lo, "backing_file", d->backing_file);
 		json_object_object_add(lo, "dio", jbool(d->loop_dio));
 		char model[64];
@@ -196,7 +198,7 @@ static struct json_object *json_node(const struct view *v, const struct stack_no
 				jstr(lo, "backing_error", strerror(-n->backing_err));
 		}
 	}
-	struct json_object *c = json_object_new_array();
+	struct json_object *c = jout_array();
 	for (size_t i = 0; i < n->n_children; i++)
 		json_object_array_add(c, json_node(v, n->children[i]));
 	json_object_object_add(o, "children", c);
@@ -205,10 +207,10 @@ static struct json_object *json_node(const struct view *v, const struct stack_no
 
 static struct json_object *json_stack(const struct view *v, const struct stack *s)
 {
-	struct json_object *o = json_object_new_object();
+	struct json_object *o = jout_object();
 	jstr(o, "path", s->path);
 	if (s->path[0]) {
-		struct json_object *m = json_object_new_object();
+		struct json_object *m = jout_object();
 		char num[32];
 		jstr(m, "target", s->mount.target);
 		jstr(m, "source", s->mount.source);
@@ -221,21 +223,23 @@ static struct json_object *json_stack(const struct view *v, const struct stack *
 		json_object_object_add(o, "mount", NULL);
 	}
 	json_object_object_add(o, "stack", s->root ? json_node(v, s->root) : NULL);
-	struct json_object *l = json_object_new_array();
+	struct json_object *l = jout_array();
 	const struct blockdev *leaves[64];
 	size_t nl = stack_leaves(s, leaves, 64);
 	for (size_t i = 0; i < nl && i < 64; i++)
-		json_object_array_add(l, json_object_new_string(leaves[i]->name));
+		json_object_array_add(l, jout_string(leaves[i]->name));
 	json_object_object_add(o, "leaves", l);
 	return o;
 }
 
 static void json_print(struct json_object *o)
 {
-	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-						JSON_C_TO_STRING_SPACED |
-						JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(o);
+	int rc = jout_write(stdout, o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+				       JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (rc < 0) {
+		fprintf(stderr, "brisk devices: cannot print the JSON output: %s\n", strerror(-rc));
+		exit(1);
+	}
 }
 
 /* ---- text ---- */
@@ -419,14 +423,14 @@ static int list_all(const struct view *v, int json)
 		return 1;
 	}
 	if (json) {
-		struct json_object *o = json_object_new_object();
+		struct json_object *o = jout_object();
 		jstr(o, "brisk", BRISK_VERSION);
-		struct json_object *a = json_object_new_array();
+		struct json_object *a = jout_array();
 		for (size_t i = 0; i < n; i++) {
 			struct json_object *d = json_dev(v, &devs[i]);
-			struct json_object *sl = json_object_new_array();
+			struct json_object *sl = jout_array();
 			for (size_t j = 0; j < devs[i].n_slaves; j++)
-				json_object_array_add(sl, json_object_new_string(devs[i].slaves[j]));
+				json_object_array_add(sl, jout_string(devs[i].slaves[j]));
 			json_object_object_add(d, "slaves", sl);
 			json_object_array_add(a, d);
 		}
@@ -541,8 +545,8 @@ int cmd_devices_main(int argc, char **argv)
 	if (rc == 0) {
 		if (json) {
 			struct json_object *o = json_stack(&v, s);
-			json_object_object_add(o, "brisk", json_object_new_string(BRISK_VERSION));
-			json_object_object_add(o, "query", json_object_new_string(arg));
+			json_object_object_add(o, "brisk", jout_string(BRISK_VERSION));
+			json_object_object_add(o, "query", jout_string(arg));
 			json_print(o);
 		} else {
 			print_stack(&v, s, "");

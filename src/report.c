@@ -9,6 +9,8 @@
 #include <string.h>
 #include <json-c/json.h>
 
+#include "jout.h"
+
 #define MiB (1024.0 * 1024.0)
 
 int report_group(const struct session *s, enum action_kind a, uint32_t epoch,
@@ -333,7 +335,7 @@ void report_text(FILE *f, const struct session *s)
 
 static struct json_object *jd(double v)
 {
-	return isnan(v) || isinf(v) ? NULL : json_object_new_double(v);
+	return isnan(v) || isinf(v) ? NULL : jout_double(v);
 }
 
 static void add(struct json_object *o, const char *k, struct json_object *v)
@@ -343,14 +345,14 @@ static void add(struct json_object *o, const char *k, struct json_object *v)
 
 static struct json_object *json_group(const struct report_group *g)
 {
-	struct json_object *o = json_object_new_object();
-	add(o, "action", json_object_new_string(action_kind_name(g->action)));
-	add(o, "phase", json_object_new_string(session_phase_name(g->phase)));
-	add(o, "epoch", json_object_new_int64(g->epoch));
-	add(o, "n", json_object_new_int64((int64_t)g->st.n));
-	add(o, "cold", json_object_new_int64(g->cold));
-	add(o, "timeouts", json_object_new_int64(g->timeouts));
-	add(o, "errors", json_object_new_int64(g->errors));
+	struct json_object *o = jout_object();
+	add(o, "action", jout_string(action_kind_name(g->action)));
+	add(o, "phase", jout_string(session_phase_name(g->phase)));
+	add(o, "epoch", jout_int64(g->epoch));
+	add(o, "n", jout_int64((int64_t)g->st.n));
+	add(o, "cold", jout_int64(g->cold));
+	add(o, "timeouts", jout_int64(g->timeouts));
+	add(o, "errors", jout_int64(g->errors));
 	add(o, "min_ms", jd(g->st.min));
 	add(o, "p50_ms", jd(g->st.p50));
 	add(o, "p90_ms", jd(g->st.p90));
@@ -367,38 +369,38 @@ static struct json_object *json_group(const struct report_group *g)
 
 static struct json_object *json_loads(const struct session *s)
 {
-	struct json_object *arr = json_object_new_array();
+	struct json_object *arr = jout_array();
 	for (size_t i = 0; i < s->n_loads; i++) {
 		const struct load *l = &s->loads[i];
-		struct json_object *o = json_object_new_object();
+		struct json_object *o = jout_object();
 		char spec[200];
 		load_spec_format(&l->spec, spec, sizeof(spec));
-		add(o, "kind", json_object_new_string(load_kind_name(l->spec.kind)));
-		add(o, "index", json_object_new_int64(l->index));
-		add(o, "spec", json_object_new_string(spec));
-		add(o, "bytes", json_object_new_int64((int64_t)l->bytes));
+		add(o, "kind", jout_string(load_kind_name(l->spec.kind)));
+		add(o, "index", jout_int64(l->index));
+		add(o, "spec", jout_string(spec));
+		add(o, "bytes", jout_int64((int64_t)l->bytes));
 		add(o, "mib_s", jd(load_mibps(l)));
 		add(o, "worst_call_ms", l->t_start ? jd((double)l->worst_ns / 1e6) : NULL);
 		add(o, "worst_call_t_s", l->worst_at_ns ? jd((double)(l->worst_at_ns - s->t0) / 1e9) : NULL);
-		add(o, "end", json_object_new_string(load_state(l)));
+		add(o, "end", jout_string(load_state(l)));
 		add(o, "error", l->err && l->end != LOAD_END_DIED ?
-		    json_object_new_string(strerror(l->err)) : NULL);
-		struct json_object *tl = json_object_new_array();
+		    jout_string(strerror(l->err)) : NULL);
+		struct json_object *tl = jout_array();
 		for (size_t k = 0; k < l->n_timeline; k++) {
-			struct json_object *p = json_object_new_object();
+			struct json_object *p = jout_object();
 			add(p, "t_s", jd((double)(l->timeline[k].t_ns - s->t0) / 1e9));
-			add(p, "bytes", json_object_new_int64((int64_t)l->timeline[k].bytes));
+			add(p, "bytes", jout_int64((int64_t)l->timeline[k].bytes));
 			add(p, "mib_s", jd(tick_load_mibps(l, k)));
 			add(p, "worst_call_ms", jd((double)l->timeline[k].worst_ns / 1e6));
 			json_object_array_add(tl, p);
 		}
 		add(o, "timeline", tl);
-		struct json_object *by = json_object_new_array();
+		struct json_object *by = jout_array();
 		for (size_t e = 0; e < s->n_epochs; e++) {
 			double r, w;
 			load_window(s, l, s->epochs[e].t_ns, epoch_end(s, e), &r, &w);
-			struct json_object *x = json_object_new_object();
-			add(x, "epoch", json_object_new_int64((int64_t)e));
+			struct json_object *x = jout_object();
+			add(x, "epoch", jout_int64((int64_t)e));
 			add(x, "mib_s", jd(r));
 			add(x, "worst_call_ms", jd(w));
 			json_object_array_add(by, x);
@@ -411,24 +413,24 @@ static struct json_object *json_loads(const struct session *s)
 
 static struct json_object *json_system(const struct session *s)
 {
-	struct json_object *arr = json_object_new_array();
+	struct json_object *arr = jout_array();
 	for (size_t i = 0; i < s->n_ticks; i++) {
 		const struct session_tick *t = &s->ticks[i];
-		struct json_object *o = json_object_new_object();
+		struct json_object *o = jout_object();
 		add(o, "t_s", jd((double)t->t_ns / 1e9));
-		add(o, "phase", json_object_new_string(session_phase_name((enum session_phase)t->phase)));
-		add(o, "epoch", json_object_new_int64(t->epoch));
+		add(o, "phase", jout_string(session_phase_name((enum session_phase)t->phase)));
+		add(o, "epoch", jout_int64(t->epoch));
 		add(o, "psi_some_pct", t->psi_ok ? jd(t->psi_some_pct) : NULL);
 		add(o, "psi_full_pct", t->psi_ok ? jd(t->psi_full_pct) : NULL);
 		add(o, "psi_some_avg10", t->psi_ok ? jd(t->psi_some_avg10) : NULL);
 		add(o, "psi_full_avg10", t->psi_ok ? jd(t->psi_full_avg10) : NULL);
-		add(o, "dirty_bytes", t->mem_ok ? json_object_new_int64((int64_t)t->dirty) : NULL);
-		add(o, "writeback_bytes", t->mem_ok ? json_object_new_int64((int64_t)t->writeback) : NULL);
-		struct json_object *devs = json_object_new_array();
+		add(o, "dirty_bytes", t->mem_ok ? jout_int64((int64_t)t->dirty) : NULL);
+		add(o, "writeback_bytes", t->mem_ok ? jout_int64((int64_t)t->writeback) : NULL);
+		struct json_object *devs = jout_array();
 		for (size_t d = 0; d < s->n_devs; d++) {
 			const struct kstat_rates *r = &s->ticks_disk[i * s->n_devs + d];
-			struct json_object *x = json_object_new_object();
-			add(x, "name", json_object_new_string(s->devs[d].name));
+			struct json_object *x = jout_object();
+			add(x, "name", jout_string(s->devs[d].name));
 			add(x, "r_iops", jd(r->rd_iops));
 			add(x, "w_iops", jd(r->wr_iops));
 			add(x, "r_mib_s", jd(r->rd_mbps));
@@ -446,13 +448,13 @@ static struct json_object *json_system(const struct session *s)
 static struct json_object *json_session(const struct session *s)
 {
 	const struct session_config *c = &s->cfg;
-	struct json_object *root = json_object_new_object();
-	add(root, "brisk", json_object_new_string(BRISK_VERSION));
-	add(root, "dir", json_object_new_string(c->dir));
-	add(root, "fstype", json_object_new_string(s->fstype));
-	struct json_object *devs = json_object_new_array();
+	struct json_object *root = jout_object();
+	add(root, "brisk", jout_string(BRISK_VERSION));
+	add(root, "dir", jout_string(c->dir));
+	add(root, "fstype", jout_string(s->fstype));
+	struct json_object *devs = jout_array();
 	for (size_t d = 0; d < s->n_devs; d++)
-		json_object_array_add(devs, json_object_new_string(s->devs[d].name));
+		json_object_array_add(devs, jout_string(s->devs[d].name));
 	add(root, "devices", devs);
 	add(root, "duration_s", jd((double)s->t_end / 1e9));
 	add(root, "idle_start_s", s->t_idle_start ? jd((double)s->t_idle_start / 1e9) : NULL);
@@ -460,62 +462,62 @@ static struct json_object *json_session(const struct session *s)
 	add(root, "loaded_start_s", s->t_loaded_start ? jd((double)s->t_loaded_start / 1e9) : NULL);
 	add(root, "stop_s", s->t_stop ? jd((double)s->t_stop / 1e9) : NULL);
 	add(root, "interrupted_by", s->stop_signal ?
-	    json_object_new_string(sigabbrev_np(s->stop_signal)) : NULL);
-	add(root, "cut_by_max_time", json_object_new_boolean(s->cut_by_max_time));
-	struct json_object *cfg = json_object_new_object();
-	struct json_object *loads = json_object_new_array();
+	    jout_string(sigabbrev_np(s->stop_signal)) : NULL);
+	add(root, "cut_by_max_time", jout_bool(s->cut_by_max_time));
+	struct json_object *cfg = jout_object();
+	struct json_object *loads = jout_array();
 	for (size_t i = 0; i < c->n_loads; i++) {
 		char spec[200];
 		load_spec_format(&c->loads[i], spec, sizeof(spec));
-		json_object_array_add(loads, json_object_new_string(spec));
+		json_object_array_add(loads, jout_string(spec));
 	}
 	add(cfg, "loads", loads);
-	struct json_object *acts_cfg = json_object_new_array();
+	struct json_object *acts_cfg = jout_array();
 	for (unsigned i = 0; i < s->n_actions; i++)
-		json_object_array_add(acts_cfg, json_object_new_string(action_kind_name(s->actions[i].kind)));
+		json_object_array_add(acts_cfg, jout_string(action_kind_name(s->actions[i].kind)));
 	add(cfg, "actions", acts_cfg);
 	for (unsigned i = 0; i < s->n_actions; i++) {
 		const struct action *a = &s->actions[i];
 		if (a->kind != ACTION_EXEC || !a->argv)
 			continue;
-		struct json_object *argv = json_object_new_array();
+		struct json_object *argv = jout_array();
 		for (size_t k = 0; a->argv[k]; k++)
-			json_object_array_add(argv, json_object_new_string(a->argv[k]));
+			json_object_array_add(argv, jout_string(a->argv[k]));
 		add(cfg, "exec", argv);
-		struct json_object *files = json_object_new_array();
+		struct json_object *files = jout_array();
 		for (size_t k = 0; k < a->n_files; k++)
-			json_object_array_add(files, json_object_new_string(a->files[k]));
+			json_object_array_add(files, jout_string(a->files[k]));
 		add(cfg, "exec_files", files);
 	}
-	add(cfg, "ls_files", json_object_new_int64(c->action.ls_files));
-	add(cfg, "eviction", json_object_new_string(c->evict == ACTION_EVICT_DROP_CACHES ?
+	add(cfg, "ls_files", jout_int64(c->action.ls_files));
+	add(cfg, "eviction", jout_string(c->evict == ACTION_EVICT_DROP_CACHES ?
 						     "drop_caches" : "fadvise"));
-	add(cfg, "idle_samples", json_object_new_int64(c->idle_samples));
-	add(cfg, "loaded_samples", json_object_new_int64(c->loaded_samples));
+	add(cfg, "idle_samples", jout_int64(c->idle_samples));
+	add(cfg, "loaded_samples", jout_int64(c->loaded_samples));
 	add(cfg, "interval_ms", jd((double)c->interval_ns / 1e6));
-	add(cfg, "jitter_pct", json_object_new_int64(c->jitter_pct));
+	add(cfg, "jitter_pct", jout_int64(c->jitter_pct));
 	add(cfg, "timeout_s", jd((double)c->timeout_ns / 1e9));
 	add(cfg, "tick_s", jd((double)c->tick_ns / 1e9));
-	add(cfg, "floor_bytes", json_object_new_int64((int64_t)s->floor_bytes));
+	add(cfg, "floor_bytes", jout_int64((int64_t)s->floor_bytes));
 	add(root, "config", cfg);
-	struct json_object *vm = json_object_new_object();
-	add(vm, "dirty_ratio", json_object_new_int64(s->vm.ratio));
-	add(vm, "dirty_background_ratio", json_object_new_int64(s->vm.background_ratio));
-	add(vm, "dirty_bytes", json_object_new_int64(s->vm.bytes));
-	add(vm, "dirty_background_bytes", json_object_new_int64(s->vm.background_bytes));
-	add(vm, "dirty_expire_centisecs", json_object_new_int64(s->vm.expire_centisecs));
-	add(vm, "dirty_writeback_centisecs", json_object_new_int64(s->vm.writeback_centisecs));
+	struct json_object *vm = jout_object();
+	add(vm, "dirty_ratio", jout_int64(s->vm.ratio));
+	add(vm, "dirty_background_ratio", jout_int64(s->vm.background_ratio));
+	add(vm, "dirty_bytes", jout_int64(s->vm.bytes));
+	add(vm, "dirty_background_bytes", jout_int64(s->vm.background_bytes));
+	add(vm, "dirty_expire_centisecs", jout_int64(s->vm.expire_centisecs));
+	add(vm, "dirty_writeback_centisecs", jout_int64(s->vm.writeback_centisecs));
 	add(root, "vm", vm);
-	struct json_object *eps = json_object_new_array();
+	struct json_object *eps = jout_array();
 	for (size_t e = 0; e < s->n_epochs; e++) {
-		struct json_object *o = json_object_new_object();
-		add(o, "epoch", json_object_new_int64((int64_t)e));
-		add(o, "label", json_object_new_string(s->epochs[e].label));
+		struct json_object *o = jout_object();
+		add(o, "epoch", jout_int64((int64_t)e));
+		add(o, "label", jout_string(s->epochs[e].label));
 		add(o, "t_s", jd((double)s->epochs[e].t_ns / 1e9));
 		json_object_array_add(eps, o);
 	}
 	add(root, "epochs", eps);
-	struct json_object *acts = json_object_new_array();
+	struct json_object *acts = jout_array();
 	static const enum session_phase phases[] = { SESSION_IDLE, SESSION_LOADED };
 	for (unsigned ai = 0; ai < s->n_actions; ai++) {
 		struct json_object *notes = NULL;
@@ -527,31 +529,31 @@ static struct json_object *json_session(const struct session *s)
 					continue;
 				struct json_object *o = json_group(&g);
 				if (s->actions[ai].note[0] && !notes)
-					add(o, "note", notes = json_object_new_string(s->actions[ai].note));
+					add(o, "note", notes = jout_string(s->actions[ai].note));
 				json_object_array_add(acts, o);
 			}
 	}
 	add(root, "actions", acts);
 	add(root, "loads", json_loads(s));
 	add(root, "system", json_system(s));
-	struct json_object *samples = json_object_new_array();
+	struct json_object *samples = jout_array();
 	for (size_t i = 0; i < s->n_samples; i++) {
 		const struct session_sample *x = &s->samples[i];
-		struct json_object *o = json_object_new_object();
+		struct json_object *o = jout_object();
 		add(o, "t_s", jd((double)x->t_ns / 1e9));
-		add(o, "epoch", json_object_new_int64(x->epoch));
-		add(o, "phase", json_object_new_string(session_phase_name((enum session_phase)x->phase)));
-		add(o, "action", json_object_new_string(action_kind_name((enum action_kind)x->action)));
+		add(o, "epoch", jout_int64(x->epoch));
+		add(o, "phase", jout_string(session_phase_name((enum session_phase)x->phase)));
+		add(o, "action", jout_string(action_kind_name((enum action_kind)x->action)));
 		add(o, "ms", jd((double)x->dur_ns / 1e6));
-		add(o, "cold", json_object_new_boolean(x->cold));
-		add(o, "timeout", json_object_new_boolean(x->timeout));
-		add(o, "error", json_object_new_int64(x->err));
+		add(o, "cold", jout_bool(x->cold));
+		add(o, "timeout", jout_bool(x->timeout));
+		add(o, "error", jout_int64(x->err));
 		json_object_array_add(samples, o);
 	}
 	add(root, "samples", samples);
-	struct json_object *msgs = json_object_new_array();
+	struct json_object *msgs = jout_array();
 	for (size_t i = 0; i < s->n_msgs; i++)
-		json_object_array_add(msgs, json_object_new_string(s->msgs[i]));
+		json_object_array_add(msgs, jout_string(s->msgs[i]));
 	add(root, "notes", msgs);
 	return root;
 }
@@ -589,12 +591,12 @@ int report_json(const struct session *s, const char *path, char *err, size_t err
 	FILE *f = open_out(path, err, errlen, &rc);
 	if (!f)
 		return rc;
-	struct json_object *root = json_session(s);
-	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-					     JSON_C_TO_STRING_NOSLASHESCAPE), f);
-	fputc('\n', f);
-	json_object_put(root);
-	return close_out(f, path, err, errlen);
+	rc = jout_write(f, json_session(s), JSON_C_TO_STRING_PRETTY |
+			JSON_C_TO_STRING_NOSLASHESCAPE);
+	int wrc = close_out(f, path, err, errlen);
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "%s: out of memory while writing JSON", path);
+	return rc == -ENOMEM ? rc : wrc;
 }
 
 int report_csv(const struct session *s, const char *path, char *err, size_t errlen)

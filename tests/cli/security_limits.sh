@@ -12,7 +12,7 @@ fi
 out=$(t_tmpdir)
 bad=""
 for kib in 3000 4000 5000 6000 7000 8000 9000 10000 12000 14000; do
-  for args in "devices ."; do
+  for args in "devices ." "devices --all --json"; do
   # shellcheck disable=SC2086
   (ulimit -v "$kib"; exec "$BRISK" $args >"$out/o" 2>"$out/e"); rc=$?
   if [ "$rc" = 127 ] && grep -q 'error while loading shared libraries' "$out/e"; then

@@ -1,0 +1,31 @@
+/* jout — JSON output built with json-c, where running out of memory is a
+ * message and exit status 1, never a silent null in the output nor one of
+ * json-c's assertions (json_object_object_add() on a NULL object aborts).
+ *
+ * Contract:
+ *  - jout_object() .. jout_bool() return a new json-c object, never NULL:
+ *    when json-c cannot allocate one, "brisk: out of memory while building
+ *    JSON output" goes to stderr and the process exits with status 1
+ *    (callers build output at the end, after settings were restored).
+ *  - jout_write() prints the object (json-c flags) and a newline to f and
+ *    drops the caller's reference; 0, or -ENOMEM / -EIO.
+ *  - Strings are copied as given: json-c escapes control bytes, so JSON
+ *    needs no text_escape().
+ */
+#ifndef BRISK_JOUT_H
+#define BRISK_JOUT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <json-c/json.h>
+
+struct json_object *jout_object(void);
+struct json_object *jout_array(void);
+struct json_object *jout_string(const char *s);
+struct json_object *jout_int64(int64_t v);
+struct json_object *jout_uint64(uint64_t v);
+struct json_object *jout_double(double v);
+struct json_object *jout_bool(int v);
+int jout_write(FILE *f, struct json_object *o, int flags);
+
+#endif
