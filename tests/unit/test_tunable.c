@@ -2,6 +2,7 @@
  * journal sessions / recovery in a temporary runtime dir
  * (BRISK_RUNTIME_DIR).  Nothing here writes to /sys or /proc. */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 
 #include "devlock.h"
 #include "journal.h"
+#include "rundir.h"
 #include "sysfs.h"
 #include "tunable.h"
 
@@ -373,7 +375,7 @@ static void test_session_file(void **state)
 {
 	(void)state;
 	char dir[4096];
-	assert_int_equal(journal_dir(dir, sizeof(dir), 1), 0);
+	assert_int_equal(rundir_path(dir, sizeof(dir)), 0);
 	assert_string_equal(dir, rtdir);
 	struct journal *j;
 	assert_int_equal(journal_open(JOURNAL_RUN, "brisk run /x", &j), 0);
@@ -412,16 +414,18 @@ static void test_device_lock(void **state)
 	assert_int_equal(journal_lock(j, "loop77", &holder), 0);   /* already ours */
 	assert_int_equal(journal_lock(j, "-", &holder), 0);
 	assert_int_equal(journal_lock(j, "../x", &holder), -EINVAL);
+	int rtfd = open(rtdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(rtfd >= 0);
 	pid_t me = getpid();
 	pid_t c = fork();
 	if (c == 0) {
 		int fd;
 		pid_t h = 0;
-		int rc = devlock_acquire(rtdir, "dev-loop77", &fd, &h);
-		int rc2 = devlock_acquire(rtdir, "sysctl-vm", &fd, &h);
-		int rc3 = devlock_acquire(rtdir, "dev-loop78", &fd, &h);
+		int rc = devlock_acquire(rtfd, "dev-loop77", &fd, &h);
+		int rc2 = devlock_acquire(rtfd, "sysctl-vm", &fd, &h);
+		int rc3 = devlock_acquire(rtfd, "dev-loop78", &fd, &h);
 		_exit(rc == -EBUSY && rc2 == -EBUSY && h == 0 && rc3 == 0 &&
-		      devlock_holder(rtdir, "dev-loop77") == me ? 0 : 1);
+		      devlock_holder(rtfd, "dev-loop77") == me ? 0 : 1);
 	}
 	int st;
 	waitpid(c, &st, 0);
@@ -430,7 +434,7 @@ static void test_device_lock(void **state)
 	if (c == 0) {
 		int fd;
 		pid_t h = 0;
-		int rc = devlock_acquire(rtdir, "dev-loop77", &fd, &h);
+		int rc = devlock_acquire(rtfd, "dev-loop77", &fd, &h);
 		_exit(rc == -EBUSY && h == me ? 0 : 1);
 	}
 	waitpid(c, &st, 0);
@@ -441,15 +445,16 @@ static void test_device_lock(void **state)
 	if (c == 0) {
 		int fd;
 		pid_t h = 0;
-		_exit(devlock_acquire(rtdir, "dev-loop77", &fd, &h) == 0 ? 0 : 1);
+		_exit(devlock_acquire(rtfd, "dev-loop77", &fd, &h) == 0 ? 0 : 1);
 	}
 	waitpid(c, &st, 0);
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	close(rtfd);
 }
 
 struct tally {
-	int n[JOURNAL_CORRUPT + 1];
-	char note[JOURNAL_CORRUPT + 1][256];
+	int n[JOURNAL_LEFTOVER + 1];
+	char note[JOURNAL_LEFTOVER + 1][256];
 };
 
 static void tally_fn(const struct journal_event *ev, void *arg)
