@@ -605,7 +605,7 @@ int cmd_restore_main(int argc, char **argv)
 		int cleaned = 0;
 		char lerr[256] = "";
 		if (lab_recover_stale(&cleaned, lerr, sizeof(lerr)) < 0)
-			fprintf(stderr, "brisk restore: a stale lab disk: %s\n", lerr);
+			fprintf(stderr, "brisk restore: cannot check for stale lab disks: %s\n", lerr);
 		if (cleaned)
 			printf("took apart %d stale lab disk(s)\n", cleaned);
 	}
