@@ -561,6 +561,66 @@ static void test_recovery(void **state)
 	unlink(path);
 }
 
+/* What a kill leaves (empty / temporary journals of a dead pid) is
+ * removed and reported; a live pid's are kept; an untrusted journal is
+ * refused, reported and left as it is. */
+static void test_leftovers_and_refused(void **state)
+{
+	(void)state;
+	pid_t dead = fork();
+	if (dead == 0)
+		_exit(0);
+	waitpid(dead, NULL, 0);
+	char p[4200];
+	for (int i = 0; i < 3; i++) {
+		char n[64];
+		if (i == 0)
+			snprintf(n, sizeof(n), "session-%ld.journal", (long)dead);
+		else if (i == 1)
+			snprintf(n, sizeof(n), "session-%ld-3.journal", (long)dead);
+		else
+			snprintf(n, sizeof(n), ".tmp-%ld.journal", (long)dead);
+		snprintf(p, sizeof(p), "%s/%s", rtdir, n);
+		FILE *fp = fopen(p, "w");
+		assert_non_null(fp);
+		if (i == 2)
+			fputs("brisk-journal 1\n", fp);
+		fclose(fp);
+	}
+	snprintf(p, sizeof(p), "%s/session-%ld.journal", rtdir, (long)getppid());
+	fclose(fopen(p, "w"));   /* a live pid's empty journal */
+	char boot[40];
+	current_boot(boot, sizeof(boot));
+	struct journal_file f;
+	memset(&f, 0, sizeof(f));
+	f.kind = JOURNAL_RUN;
+	f.pid = 999990;
+	snprintf(f.boot, sizeof(f.boot), "%s", boot);
+	struct journal_entry e = entry("nosuchdisk9", "-", "scheduler", "-", "-", "none");
+	journal_file_add(&f, &e);
+	write_journal("session-999990.journal", &f);
+	journal_file_free(&f);
+	char evil[4200];
+	snprintf(evil, sizeof(evil), "%s/session-999990.journal", rtdir);
+	chmod(evil, 0666);
+
+	struct tally t = { 0 };
+	assert_int_equal(journal_restore_all(NULL, 1, tally_fn, &t), 1);   /* dry run */
+	assert_int_equal(t.n[JOURNAL_LEFTOVER], 3);
+	assert_int_equal(t.n[JOURNAL_REFUSED], 1);
+	assert_non_null(strstr(t.note[JOURNAL_REFUSED], "session-999990.journal: writable by"));
+	assert_int_equal(count_journals(), 4);
+	memset(&t, 0, sizeof(t));
+	assert_int_equal(journal_restore_all(NULL, 0, tally_fn, &t), 1);
+	assert_int_equal(t.n[JOURNAL_LEFTOVER], 3);
+	assert_int_equal(t.n[JOURNAL_REFUSED], 1);
+	assert_int_equal(t.n[JOURNAL_VANISHED], 0);   /* nothing of it was used */
+	assert_int_equal(count_journals(), 2);        /* the live and the refused */
+	assert_int_equal(access(evil, F_OK), 0);
+	unlink(evil);
+	unlink(p);
+}
+
 /* --persist: journal_forget removes the entries for a key (and those
  * recorded via it, and a sysctl's partner) from dead set journals. */
 static void test_forget(void **state)
@@ -595,6 +655,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_device_lock, setup_rt, teardown_rt),
 		cmocka_unit_test_setup_teardown(test_recovery, setup_rt, teardown_rt),
 		cmocka_unit_test_setup_teardown(test_forget, setup_rt, teardown_rt),
+		cmocka_unit_test_setup_teardown(test_leftovers_and_refused, setup_rt, teardown_rt),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
