@@ -223,8 +223,9 @@ static int cmd_down(int argc, char **argv)
 	if (all) {
 		struct lab_state *ls = calloc(64, sizeof *ls);
 		int n;
-		if (!ls || lab_list(ls, 64, &n)) {
-			fprintf(stderr, "brisk lab down: cannot list lab disks\n");
+		if (!ls || lab_list_err(ls, 64, &n, err, sizeof err)) {
+			fprintf(stderr, "brisk lab down: cannot list lab disks: %s\n",
+				ls ? err : "out of memory");
 			free(ls);
 			return 1;
 		}
@@ -268,8 +269,10 @@ static int cmd_status(int argc, char **argv)
 	}
 	struct lab_state *ls = calloc(64, sizeof *ls);
 	int n;
-	if (!ls || lab_list(ls, 64, &n)) {
-		fprintf(stderr, "brisk lab status: cannot read the lab state directory\n");
+	char lerr[512] = "";
+	if (!ls || lab_list_err(ls, 64, &n, lerr, sizeof lerr)) {
+		fprintf(stderr, "brisk lab status: cannot read the lab state directory: %s\n",
+			ls ? lerr : "out of memory");
 		free(ls);
 		return 1;
 	}

@@ -12,6 +12,7 @@
 #include "blockdev.h"
 #include "journal.h"
 #include "lab.h"
+#include "rundir.h"
 #include "stack.h"
 #include "tunable.h"
 
@@ -325,7 +326,8 @@ int cmd_set_main(int argc, char **argv)
 	int jrc = journal_open(JOURNAL_SET, what, &j);
 	if (jrc < 0) {
 		fprintf(stderr, "brisk set: cannot create the restore journal: %s; "
-			"nothing was changed\n", strerror(-jrc));
+			"nothing was changed\n",
+			*journal_error() ? journal_error() : strerror(-jrc));
 		rc = 1;
 		goto out;
 	}
@@ -519,6 +521,11 @@ static void restore_usage(FILE *f)
 		"sessions that are no longer running ('brisk set' changes, and runs\n"
 		"that were killed), newest first, without asking.  Needs root.\n"
 		"\n"
+		"Refused, and left alone: a runtime directory or journal that is not\n"
+		"root's (the caller's), is writable by group or others, or is reached\n"
+		"through a symbolic link.  Empty and temporary journals left by a\n"
+		"killed brisk are removed.\n"
+		"\n"
 		"  -n, --dry-run  list what would be restored; change nothing\n"
 		"  -v, --verbose  also list values recorded only because of another\n"
 		"                 change (a scheduler switch) that need no write\n"
@@ -526,7 +533,7 @@ static void restore_usage(FILE *f)
 }
 
 struct restore_count {
-	int restored, unchanged, other, verbose;
+	int restored, unchanged, other, refused, leftover, verbose;
 };
 
 static void restore_report(const struct journal_event *ev, void *arg)
@@ -536,6 +543,14 @@ static void restore_report(const struct journal_event *ev, void *arg)
 		c->restored++;
 	else if (ev->outcome == JOURNAL_UNCHANGED)
 		c->unchanged++;
+	else if (ev->outcome == JOURNAL_REFUSED) {
+		c->refused++;
+		fputs("brisk restore: ", stderr);
+		journal_report_print(ev, stderr);
+		return;
+	}
+	else if (ev->outcome == JOURNAL_LEFTOVER)
+		c->leftover++;
 	else
 		c->other++;
 	if (c->verbose || journal_event_noteworthy(ev))
@@ -573,11 +588,15 @@ int cmd_restore_main(int argc, char **argv)
 		return 2;
 	}
 	const char *dir = NULL;
+	char sysdir[PATH_MAX];
 	int root = geteuid() == 0;
 	if (!root) {
 		/* brisk writes only as root: its journals are root's */
-		const char *env = getenv("BRISK_RUNTIME_DIR");
-		dir = env && *env ? env : "/run/brisk";
+		if (rundir_system_path(sysdir, sizeof(sysdir)) < 0) {
+			fprintf(stderr, "brisk restore: BRISK_RUNTIME_DIR is too long\n");
+			return 2;
+		}
+		dir = sysdir;
 		dry = 1;
 	}
 	/* A lab disk whose server died is useless and holds a loop device and
@@ -586,7 +605,7 @@ int cmd_restore_main(int argc, char **argv)
 		int cleaned = 0;
 		char lerr[256] = "";
 		if (lab_recover_stale(&cleaned, lerr, sizeof(lerr)) < 0)
-			fprintf(stderr, "brisk restore: a stale lab disk: %s\n", lerr);
+			fprintf(stderr, "brisk restore: cannot check for stale lab disks: %s\n", lerr);
 		if (cleaned)
 			printf("took apart %d stale lab disk(s)\n", cleaned);
 	}
@@ -596,9 +615,16 @@ int cmd_restore_main(int argc, char **argv)
 		fprintf(stderr, "brisk restore: cannot read the journals: %s\n", strerror(-left));
 		return 1;
 	}
+	if (cnt.refused) {
+		fprintf(stderr, "brisk restore: refused %d untrusted director%s or journal%s "
+			"(see above); nothing in them was applied or removed\n", cnt.refused,
+			cnt.refused == 1 ? "y" : "ies", cnt.refused == 1 ? "" : "s");
+		left -= cnt.refused;
+	}
 	if (cnt.restored + cnt.unchanged + cnt.other == 0) {
-		printf("nothing to restore\n");
-		return 0;
+		if (!cnt.refused)
+			printf("nothing to restore\n");
+		return cnt.refused ? 1 : 0;
 	}
 	if (!root && cnt.restored) {
 		fprintf(stderr, "brisk restore: writing these back needs root; "
@@ -611,10 +637,10 @@ int cmd_restore_main(int argc, char **argv)
 	else
 		printf("%d value(s) restored, %d already in place%s\n", cnt.restored,
 		       cnt.unchanged, left ? "" : "; journals cleared");
-	if (left) {
+	if (left > 0) {
 		fprintf(stderr, "brisk restore: %d value(s) could not be restored; "
 			"they stay journaled\n", left);
 		return 1;
 	}
-	return 0;
+	return cnt.refused ? 1 : 0;
 }

@@ -7,14 +7,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rundir.h"
 #include "tunable.h"
 
-static int lock_path(const char *dir, const char *name, char *path, size_t len)
+static int name_ok(const char *name, char *file, size_t len)
 {
 	if (!tunable_valid_devname(name) && !(strncmp(name, "dev-", 4) == 0 &&
 					      tunable_valid_devname(name + 4)))
 		return -EINVAL;
-	int n = snprintf(path, len, "%s/%s.lock", dir, name);
+	int n = snprintf(file, len, "%s.lock", name);
 	if (n < 0 || (size_t)n >= len)
 		return -ENAMETOOLONG;
 	return 0;
@@ -28,27 +29,38 @@ static pid_t who(int fd)
 	return fl.l_pid;
 }
 
-/* Is fd still the file at path?  A holder unlinks the file on release, so a
- * process that opened it before that must start again on the new one. */
-static int still_linked(int fd, const char *path)
+/* Is fd still the file FILE in DFD?  A holder unlinks the file on release,
+ * so a process that opened it before that must start again on the new one. */
+static int still_linked(int fd, int dfd, const char *file)
 {
 	struct stat a, b;
-	return fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
-	       a.st_ino == b.st_ino;
+	return fstat(fd, &a) == 0 && fstatat(dfd, file, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
-int devlock_acquire(const char *dir, const char *name, int *fd, pid_t *holder)
+int devlock_acquire(int dfd, const char *name, int *fd, pid_t *holder)
 {
-	char path[4096];
-	int rc = lock_path(dir, name, path, sizeof(path));
+	char file[64];
+	int rc = name_ok(name, file, sizeof(file));
 	if (rc < 0)
 		return rc;
 	if (holder)
 		*holder = 0;
 	for (;;) {
-		int f = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+		int f = openat(dfd, file, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+			       0644);
 		if (f < 0)
 			return -errno;
+		/* a lock file someone else made or can write is not ours */
+		rc = rundir_check_file(f, file, 0, NULL, 0);
+		if (rc == -ENOENT) {   /* removed meanwhile */
+			close(f);
+			continue;
+		}
+		if (rc < 0) {
+			close(f);
+			return rc;
+		}
 		struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
 		if (fcntl(f, F_SETLK, &fl) < 0) {
 			rc = -errno;
@@ -60,7 +72,7 @@ int devlock_acquire(const char *dir, const char *name, int *fd, pid_t *holder)
 			close(f);
 			return rc;
 		}
-		if (!still_linked(f, path)) {   /* released and removed meanwhile */
+		if (!still_linked(f, dfd, file)) {   /* released and removed meanwhile */
 			close(f);
 			continue;
 		}
@@ -74,27 +86,28 @@ int devlock_acquire(const char *dir, const char *name, int *fd, pid_t *holder)
 	}
 }
 
-pid_t devlock_holder(const char *dir, const char *name)
+pid_t devlock_holder(int dfd, const char *name)
 {
-	char path[4096];
-	if (lock_path(dir, name, path, sizeof(path)) < 0)
+	char file[64];
+	struct stat st;
+	if (name_ok(name, file, sizeof(file)) < 0)
 		return 0;
-	int f = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int f = openat(dfd, file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (f < 0)
 		return 0;
-	pid_t p = who(f);
+	pid_t p = fstat(f, &st) == 0 && S_ISREG(st.st_mode) ? who(f) : 0;
 	close(f);
 	return p;
 }
 
-void devlock_release(const char *dir, const char *name, int fd)
+void devlock_release(int dfd, const char *name, int fd)
 {
 	if (fd < 0)
 		return;
-	char path[4096];
+	char file[64];
 	/* Unlinked while still held: nothing is left behind, and whoever opened
 	 * it meanwhile sees it is stale (still_linked) and starts again. */
-	if (lock_path(dir, name, path, sizeof(path)) == 0)
-		unlink(path);
+	if (name_ok(name, file, sizeof(file)) == 0)
+		unlinkat(dfd, file, 0);
 	close(fd);
 }

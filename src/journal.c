@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,23 +14,25 @@
 
 #include "devlock.h"
 #include "parse.h"
+#include "rundir.h"
 #include "sysfs.h"
 
 #define MAX_LOCKS 64
 #define MAX_JOURNAL_BYTES (1 << 20)
-#define SYSTEM_DIR "/run/brisk"
 
 struct locktab {
 	size_t n;
-	char dir[PATH_MAX];        /* where the lock files are */
+	int dfd;                   /* where the lock files are (borrowed) */
 	char name[MAX_LOCKS][48];
 	int fd[MAX_LOCKS];
 };
 
 struct journal {
 	int fd;                  /* O_APPEND, write-locked */
-	char dir[PATH_MAX];
-	char path[PATH_MAX];
+	int dfd;                 /* the checked runtime directory */
+	char dir[PATH_MAX];      /* its path, for messages */
+	char name[64];           /* the journal's name in it */
+	char path[PATH_MAX];     /* dir/name, for messages */
 	struct journal_file f;
 	struct locktab locks;
 	struct journal *next;    /* open sessions of this process */
@@ -54,14 +57,11 @@ static int write_all(int fd, const char *buf, size_t n)
 	return 0;
 }
 
-static int fsync_dir(const char *dir)
+static void fsync_dir(int dfd)
 {
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	int rc = fsync(fd) < 0 ? -errno : 0;
-	close(fd);
-	return rc;
+	if (fsync(dfd) < 0) {
+		/* best effort: the entries themselves were fsync'ed */
+	}
 }
 
 static void boot_id(char *buf, size_t len)
@@ -117,7 +117,7 @@ static void lock_name(const char *target, char *buf, size_t len)
 		snprintf(buf, len, "dev-%.32s", target);
 }
 
-static int locktab_get(struct locktab *lt, const char *dir, const char *target,
+static int locktab_get(struct locktab *lt, int dfd, const char *target,
 		       pid_t *holder)
 {
 	char name[48];
@@ -128,10 +128,10 @@ static int locktab_get(struct locktab *lt, const char *dir, const char *target,
 	if (lt->n == MAX_LOCKS)
 		return -ENOSPC;
 	int fd;
-	int rc = devlock_acquire(dir, name, &fd, holder);
+	int rc = devlock_acquire(dfd, name, &fd, holder);
 	if (rc < 0)
 		return rc;
-	snprintf(lt->dir, sizeof(lt->dir), "%s", dir);
+	lt->dfd = dfd;
 	snprintf(lt->name[lt->n], sizeof(lt->name[0]), "%s", name);
 	lt->fd[lt->n++] = fd;
 	return 0;
@@ -140,7 +140,7 @@ static int locktab_get(struct locktab *lt, const char *dir, const char *target,
 static void locktab_release(struct locktab *lt)
 {
 	for (size_t i = 0; i < lt->n; i++)
-		devlock_release(lt->dir, lt->name[i], lt->fd[i]);
+		devlock_release(lt->dfd, lt->name[i], lt->fd[i]);
 	lt->n = 0;
 }
 
@@ -352,20 +352,20 @@ int journal_format(const struct journal_file *f, char **out)
 	return 0;
 }
 
-/* Write F to a locked temporary file and rename it over PATH.  *fd_out
- * (when non-NULL) gets the new file, still locked, opened O_APPEND. */
-static int replace_file(const char *dir, const char *path,
-			const struct journal_file *f, int *fd_out)
+/* Write F to a locked temporary file (.tmp-PID.journal) and rename it over
+ * NAME in DFD.  *fd_out (when non-NULL) gets the new file, still locked,
+ * opened O_APPEND. */
+static int replace_file(int dfd, const char *name, const struct journal_file *f,
+			int *fd_out)
 {
-	char tmp[PATH_MAX], *text;
-	int n = snprintf(tmp, sizeof(tmp), "%s/.tmp-%ld.journal", dir, (long)getpid());
-	if (n < 0 || (size_t)n >= sizeof(tmp))
-		return -ENAMETOOLONG;
+	char tmp[64], *text;
+	snprintf(tmp, sizeof(tmp), ".tmp-%ld.journal", (long)getpid());
 	int rc = journal_format(f, &text);
 	if (rc < 0)
 		return rc;
-	unlink(tmp);
-	int fd = open(tmp, O_RDWR | O_APPEND | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	unlinkat(dfd, tmp, 0);
+	int fd = openat(dfd, tmp, O_RDWR | O_APPEND | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			0644);
 	if (fd < 0) {
 		rc = -errno;
 		free(text);
@@ -376,15 +376,15 @@ static int replace_file(const char *dir, const char *path,
 		rc = write_all(fd, text, strlen(text));
 	if (rc == 0 && fsync(fd) < 0)
 		rc = -errno;
-	if (rc == 0 && rename(tmp, path) < 0)
+	if (rc == 0 && renameat(dfd, tmp, dfd, name) < 0)
 		rc = -errno;
 	free(text);
 	if (rc < 0) {
-		unlink(tmp);
+		unlinkat(dfd, tmp, 0);
 		close(fd);
 		return rc;
 	}
-	fsync_dir(dir);
+	fsync_dir(dfd);
 	if (fd_out)
 		*fd_out = fd;
 	else
@@ -394,38 +394,11 @@ static int replace_file(const char *dir, const char *path,
 
 /* --------------------------------------------------------- directories */
 
-static int ensure_dir(const char *path, mode_t mode)
-{
-	if (mkdir(path, mode) < 0 && errno != EEXIST)
-		return -errno;
-	struct stat st;
-	if (lstat(path, &st) < 0)
-		return -errno;
-	/* not a symlink, and ours: root must not follow someone's link */
-	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid())
-		return -EPERM;
-	return 0;
-}
+static char last_error[PATH_MAX + 128];
 
-int journal_dir(char *buf, size_t len, int create)
+const char *journal_error(void)
 {
-	const char *env = getenv("BRISK_RUNTIME_DIR");
-	int n;
-	mode_t mode = 0700;
-	if (env && *env) {
-		n = snprintf(buf, len, "%s", env);
-	} else if (geteuid() == 0) {
-		n = snprintf(buf, len, SYSTEM_DIR);
-		mode = 0755;
-	} else {
-		const char *x = getenv("XDG_RUNTIME_DIR");
-		if (!x || !*x)
-			return -ENOENT;
-		n = snprintf(buf, len, "%s/brisk", x);
-	}
-	if (n < 0 || (size_t)n >= len)
-		return -ENAMETOOLONG;
-	return create ? ensure_dir(buf, mode) : 0;
+	return last_error;
 }
 
 /* ------------------------------------------------------------ sessions */
@@ -458,26 +431,34 @@ int journal_open(enum journal_kind kind, const char *what, struct journal **out)
 	if (!j)
 		return -ENOMEM;
 	j->fd = -1;
-	int rc = journal_dir(j->dir, sizeof(j->dir), 1);
-	if (rc < 0)
-		goto fail;
+	last_error[0] = '\0';
+	int rc = rundir_open(RUNDIR_CREATE, &j->dfd, j->dir, sizeof(j->dir), last_error,
+			     sizeof(last_error));
+	if (rc < 0) {
+		free(j);
+		return rc;
+	}
 	j->f.kind = kind;
 	j->f.pid = getpid();
 	boot_id(j->f.boot, sizeof(j->f.boot));
 	j->f.created = now_boottime();
 	snprintf(j->f.what, sizeof(j->f.what), "%s", what ? what : "");
 	for (int i = 0; i < 1000; i++) {
-		int n = i == 0 ? snprintf(j->path, sizeof(j->path), "%s/session-%ld.journal",
-					  j->dir, (long)j->f.pid)
-			       : snprintf(j->path, sizeof(j->path), "%s/session-%ld-%d.journal",
-					  j->dir, (long)j->f.pid, i);
+		if (i == 0)
+			snprintf(j->name, sizeof(j->name), "session-%ld.journal", (long)j->f.pid);
+		else
+			snprintf(j->name, sizeof(j->name), "session-%ld-%d.journal",
+				 (long)j->f.pid, i);
+		int n = snprintf(j->path, sizeof(j->path), "%s/%s", j->dir, j->name);
 		if (n < 0 || (size_t)n >= sizeof(j->path)) {
 			rc = -ENAMETOOLONG;
 			goto fail;
 		}
 		/* Claim the name, then write the real file over it: the
-		 * journal only ever appears complete and locked. */
-		int fd = open(j->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		 * journal only ever appears complete and locked.  (A kill in
+		 * between leaves an empty one: removed by the next start.) */
+		int fd = openat(j->dfd, j->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				O_CLOEXEC, 0644);
 		if (fd >= 0) {
 			close(fd);
 			break;
@@ -486,15 +467,15 @@ int journal_open(enum journal_kind kind, const char *what, struct journal **out)
 			rc = -errno;
 			goto fail;
 		}
-		j->path[0] = '\0';
+		j->name[0] = '\0';
 	}
-	if (!j->path[0]) {
+	if (!j->name[0]) {
 		rc = -EEXIST;
 		goto fail;
 	}
-	rc = replace_file(j->dir, j->path, &j->f, &j->fd);
+	rc = replace_file(j->dfd, j->name, &j->f, &j->fd);
 	if (rc < 0) {
-		unlink(j->path);
+		unlinkat(j->dfd, j->name, 0);
 		goto fail;
 	}
 	j->next = open_sessions;
@@ -502,6 +483,8 @@ int journal_open(enum journal_kind kind, const char *what, struct journal **out)
 	*out = j;
 	return 0;
 fail:
+	snprintf(last_error, sizeof(last_error), "%s: %s", j->dir, strerror(-rc));
+	close(j->dfd);
 	free(j);
 	return rc;
 }
@@ -510,7 +493,7 @@ int journal_lock(struct journal *j, const char *dev, pid_t *holder)
 {
 	if (strcmp(dev, "-") != 0 && !tunable_valid_devname(dev))
 		return -EINVAL;
-	return locktab_get(&j->locks, j->dir, dev, holder);
+	return locktab_get(&j->locks, j->dfd, dev, holder);
 }
 
 static int journaled(const struct journal *j, const char *target, const char *key)
@@ -654,7 +637,7 @@ static void keep_failed(struct journal_event *ev, enum journal_outcome outcome, 
 
 /* Restore F's entries newest first.  keep[i] = 1 for those that must stay
  * in the journal.  Returns how many could not be restored. */
-static int restore_entries(const char *dir, const char *path, const struct journal_file *f,
+static int restore_entries(int dfd, const char *path, const struct journal_file *f,
 			   int dry_run, struct locktab *lt, unsigned char *keep,
 			   journal_report_fn fn, void *arg)
 {
@@ -681,11 +664,11 @@ static int restore_entries(const char *dir, const char *path, const struct journ
 		if (dry_run) {
 			char name[48];
 			lock_name(e->target, name, sizeof(name));
-			holder = devlock_holder(dir, name);
+			holder = devlock_holder(dfd, name);
 			if (holder && holder != getpid())
 				rc = -EBUSY;
 		} else {
-			rc = locktab_get(lt, dir, e->target, &holder);
+			rc = locktab_get(lt, dfd, e->target, &holder);
 		}
 		if (rc == -EBUSY) {
 			ev.holder = holder;
@@ -830,11 +813,11 @@ int journal_restore(struct journal *j, journal_report_fn fn, void *arg)
 	unsigned char *keep = calloc(j->f.n, 1);
 	if (!keep)
 		return -ENOMEM;
-	int failed = restore_entries(j->dir, j->path, &j->f, 0, &j->locks, keep, fn, arg);
+	int failed = restore_entries(j->dfd, j->path, &j->f, 0, &j->locks, keep, fn, arg);
 	compact(&j->f, keep);
 	free(keep);
 	int fd;
-	int rc = replace_file(j->dir, j->path, &j->f, &fd);
+	int rc = replace_file(j->dfd, j->name, &j->f, &fd);
 	if (rc < 0)
 		return rc;
 	close(j->fd);
@@ -846,7 +829,7 @@ int journal_discard(struct journal *j)
 {
 	j->f.n = 0;
 	int fd;
-	int rc = replace_file(j->dir, j->path, &j->f, &fd);
+	int rc = replace_file(j->dfd, j->name, &j->f, &fd);
 	if (rc < 0)
 		return rc;
 	close(j->fd);
@@ -860,11 +843,12 @@ void journal_close(struct journal *j)
 		return;
 	locktab_release(&j->locks);
 	if (j->f.n == 0) {
-		unlink(j->path);
-		fsync_dir(j->dir);
+		unlinkat(j->dfd, j->name, 0);
+		fsync_dir(j->dfd);
 	}
 	if (j->fd >= 0)
 		close(j->fd);
+	close(j->dfd);
 	for (struct journal **pp = &open_sessions; *pp; pp = &(*pp)->next)
 		if (*pp == j) {
 			*pp = j->next;
@@ -877,21 +861,28 @@ void journal_close(struct journal *j)
 /* ------------------------------------------------- journals left behind */
 
 struct found {
-	char path[PATH_MAX];
+	char name[256];
 	uint64_t created;
 };
 
 static int cmp_found(const void *a, const void *b)
 {
 	uint64_t x = ((const struct found *)a)->created, y = ((const struct found *)b)->created;
-	return x < y ? 1 : x > y ? -1 : strcmp(((const struct found *)a)->path,
-					       ((const struct found *)b)->path);
+	return x < y ? 1 : x > y ? -1 : strcmp(((const struct found *)a)->name,
+					       ((const struct found *)b)->name);
 }
 
-static int is_own_session(const char *path)
+static int same_dir(int a, int b)
+{
+	struct stat x, y;
+	return fstat(a, &x) == 0 && fstat(b, &y) == 0 && x.st_dev == y.st_dev &&
+	       x.st_ino == y.st_ino;
+}
+
+static int is_own_session(int dfd, const char *name)
 {
 	for (struct journal *j = open_sessions; j; j = j->next)
-		if (strcmp(j->path, path) == 0)
+		if (strcmp(j->name, name) == 0 && same_dir(j->dfd, dfd))
 			return 1;
 	return 0;
 }
@@ -920,21 +911,55 @@ static int read_fd(int fd, char **out)
 	return 0;
 }
 
-/* Session journals in DIR, newest first; *out malloc'ed. */
-static int list_journals(const char *dir, struct found **out, size_t *n)
+/* Open NAME in the checked directory DFD (DIR) after checking it, and check
+ * what was opened again (rundir_check_file): the fd, -EPERM with the reason
+ * in why (nothing opened that is not trusted), or -errno. */
+static int open_checked(int dfd, const char *dir, const char *name, int writing,
+			int rflags, char *why, size_t whylen)
+{
+	char path[PATH_MAX];
+	int rc = rundir_check_entry(dfd, dir, name, rflags, why, whylen);
+	if (rc < 0)
+		return rc;
+	int fd = openat(dfd, name, (writing ? O_RDWR : O_RDONLY) | O_NOFOLLOW | O_NONBLOCK |
+			O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	rc = rundir_check_file(fd, path, rflags, why, whylen);
+	if (rc < 0) {
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+static int is_journal_name(const char *name)
+{
+	size_t len = strlen(name);
+	return strncmp(name, "session-", 8) == 0 && len >= 16 && len < sizeof(((struct found *)0)->name) &&
+	       strcmp(name + len - 8, ".journal") == 0;
+}
+
+/* Session journals in DFD, newest first; *out malloc'ed. */
+static int list_journals(int dfd, const char *dir, int rflags, struct found **out, size_t *n)
 {
 	*out = NULL;
 	*n = 0;
-	DIR *d = opendir(dir);
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
+	int lfd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (lfd < 0)
+		return -errno;
+	DIR *d = fdopendir(lfd);
+	if (!d) {
+		int rc = -errno;
+		close(lfd);
+		return rc;
+	}
 	size_t cap = 0;
 	struct dirent *de;
 	int rc = 0;
 	while ((de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-		if (strncmp(de->d_name, "session-", 8) != 0 || len < 16 ||
-		    strcmp(de->d_name + len - 8, ".journal") != 0)
+		if (!is_journal_name(de->d_name))
 			continue;
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 8;
@@ -946,10 +971,9 @@ static int list_journals(const char *dir, struct found **out, size_t *n)
 			*out = nf;
 		}
 		struct found *f = &(*out)[*n];
-		if (snprintf(f->path, sizeof(f->path), "%s/%s", dir, de->d_name) >= (int)sizeof(f->path))
-			continue;
+		snprintf(f->name, sizeof(f->name), "%s", de->d_name);
 		f->created = 0;
-		int fd = open(f->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		int fd = open_checked(dfd, dir, f->name, 0, rflags, NULL, 0);
 		if (fd >= 0) {
 			char *text;
 			struct journal_file jf;
@@ -978,14 +1002,109 @@ static int list_journals(const char *dir, struct found **out, size_t *n)
 
 enum mode { MODE_STALE, MODE_ALL, MODE_HINT };
 
-/* Handle one journal file.  Adds to *failed the entries not restored. */
-static void handle_file(const char *dir, const char *path, enum mode mode, int dry_run,
-			journal_report_fn fn, void *arg, int *failed)
+static void report_refused(const char *path, const char *why, int dry_run,
+			   journal_report_fn fn, void *arg)
 {
-	if (is_own_session(path))
+	struct journal_event ev = { .path = path, .outcome = JOURNAL_REFUSED, .note = why,
+				    .dry_run = dry_run, .err = -EPERM };
+	report(fn, arg, &ev);
+}
+
+/* The pid in "session-PID[-N].journal" or ".tmp-PID.journal"; 0 if none. */
+static pid_t name_pid(const char *name, int *tmp)
+{
+	const char *p;
+	*tmp = 0;
+	if (strncmp(name, "session-", 8) == 0) {
+		p = name + 8;
+	} else if (strncmp(name, ".tmp-", 5) == 0) {
+		p = name + 5;
+		*tmp = 1;
+	} else {
+		return 0;
+	}
+	size_t n = strspn(p, "0123456789");
+	if (n == 0 || n > 9)
+		return 0;
+	const char *rest = p + n;
+	if (*tmp ? strcmp(rest, ".journal") != 0
+		 : strcmp(rest, ".journal") != 0 &&
+		   !(rest[0] == '-' && strspn(rest + 1, "0123456789") > 0 &&
+		     strcmp(rest + 1 + strspn(rest + 1, "0123456789"), ".journal") == 0))
+		return 0;
+	return (pid_t)strtol(p, NULL, 10);
+}
+
+static int pid_alive(pid_t pid)
+{
+	return pid == getpid() || kill(pid, 0) == 0 || errno == EPERM;
+}
+
+/* What a SIGKILL during journal_open/replace_file leaves: an empty
+ * session-PID.journal (the claimed name) and .tmp-PID.journal (a journal
+ * not yet renamed into place).  Removed when PID is gone; reported.
+ * Refused temporary files are reported (empty session files that are
+ * refused are reported by handle_file). */
+static void clean_leftovers(int dfd, const char *dir, int dry_run, journal_report_fn fn,
+			    void *arg)
+{
+	int lfd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (lfd < 0)
 		return;
+	DIR *d = fdopendir(lfd);
+	if (!d) {
+		close(lfd);
+		return;
+	}
+	struct dirent *de;
+	int removed = 0;
+	while ((de = readdir(d))) {
+		int tmp;
+		pid_t pid = name_pid(de->d_name, &tmp);
+		struct stat st;
+		char path[PATH_MAX], why[PATH_MAX + 128];
+		if (pid <= 0 || fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		if (!tmp && (!S_ISREG(st.st_mode) || st.st_size != 0))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		int rc = rundir_check_entry(dfd, dir, de->d_name, 0, why, sizeof(why));
+		if (rc == -EPERM && tmp)
+			report_refused(path, why, dry_run, fn, arg);
+		if (rc < 0 || pid_alive(pid))
+			continue;
+		struct journal_event ev = { .path = path, .outcome = JOURNAL_LEFTOVER,
+					    .holder = pid, .dry_run = dry_run,
+					    .note = tmp ? "a temporary journal" : "an empty journal" };
+		if (!dry_run) {
+			if (unlinkat(dfd, de->d_name, 0) < 0)
+				continue;
+			removed = 1;
+		}
+		report(fn, arg, &ev);
+	}
+	closedir(d);
+	if (removed)
+		fsync_dir(dfd);
+}
+
+/* Handle the journal NAME in DFD (DIR).  Adds to *failed the entries not
+ * restored (and 1 for a journal refused or unreadable). */
+static void handle_file(int dfd, const char *dir, const char *name, int rflags,
+			enum mode mode, int dry_run, journal_report_fn fn, void *arg,
+			int *failed)
+{
+	if (is_own_session(dfd, name))
+		return;
+	char path[PATH_MAX], why[PATH_MAX + 128];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	int writing = !dry_run && mode != MODE_HINT;
-	int fd = open(path, (writing ? O_RDWR : O_RDONLY) | O_NOFOLLOW | O_CLOEXEC);
+	int fd = open_checked(dfd, dir, name, writing, rflags, why, sizeof(why));
+	if (fd == -EPERM) {
+		report_refused(path, why, dry_run || mode == MODE_HINT, fn, arg);
+		(*failed)++;
+		return;
+	}
 	if (fd < 0)
 		return;
 	struct journal_file jf;
@@ -1003,7 +1122,8 @@ static void handle_file(const char *dir, const char *path, enum mode mode, int d
 	}
 	struct stat st;
 	/* nlink 0: someone else finished it meanwhile; size 0: a session
-	 * is creating it (journal_open renames the real one over it) */
+	 * is creating it (journal_open renames the real one over it), or
+	 * one was killed doing so (clean_leftovers) */
 	if (fstat(fd, &st) < 0 || st.st_nlink == 0 || st.st_size == 0)
 		goto out;
 	int rc = read_fd(fd, &text);
@@ -1027,8 +1147,8 @@ static void handle_file(const char *dir, const char *path, enum mode mode, int d
 		ev.outcome = JOURNAL_OLD_BOOT;
 		report(fn, arg, &ev);
 		if (writing) {
-			unlink(path);
-			fsync_dir(dir);
+			unlinkat(dfd, name, 0);
+			fsync_dir(dfd);
 		}
 		goto done;
 	}
@@ -1043,14 +1163,14 @@ static void handle_file(const char *dir, const char *path, enum mode mode, int d
 		goto done;
 	}
 	struct locktab lt = { 0 };
-	*failed += restore_entries(dir, path, &jf, !writing, &lt, keep, fn, arg);
+	*failed += restore_entries(dfd, path, &jf, !writing, &lt, keep, fn, arg);
 	locktab_release(&lt);
 	if (writing) {
 		if (compact(&jf, keep) == 0) {
-			unlink(path);
-			fsync_dir(dir);
+			unlinkat(dfd, name, 0);
+			fsync_dir(dfd);
 		} else {
-			replace_file(dir, path, &jf, NULL);
+			replace_file(dfd, name, &jf, NULL);
 		}
 	}
 	free(keep);
@@ -1061,18 +1181,44 @@ out:
 	close(fd);
 }
 
-static int handle_dir(const char *dir, enum mode mode, int dry_run,
+/* Open DIR as a checked runtime directory: 0 and *dfd; 1 when it was
+ * refused (reported); 0 with *dfd -1 when it does not exist; -errno. */
+static int open_dir(const char *dir, int rflags, int dry_run, journal_report_fn fn,
+		    void *arg, int *dfd)
+{
+	char why[PATH_MAX + 128];
+	*dfd = -1;
+	int rc = rundir_open_at(dir, rflags, dfd, why, sizeof(why));
+	if (rc == -ENOENT)
+		return 0;
+	if (rc == -EPERM) {
+		report_refused(dir, why, dry_run, fn, arg);
+		return 1;
+	}
+	return rc;
+}
+
+static int handle_dir(const char *dir, int rflags, enum mode mode, int dry_run,
 		      journal_report_fn fn, void *arg)
 {
+	int dfd;
+	int rc = open_dir(dir, rflags, dry_run || mode == MODE_HINT, fn, arg, &dfd);
+	if (rc != 0 || dfd < 0)
+		return rc;
+	if (mode != MODE_HINT)
+		clean_leftovers(dfd, dir, dry_run, fn, arg);
 	struct found *list;
 	size_t n;
-	int rc = list_journals(dir, &list, &n);
-	if (rc < 0)
+	rc = list_journals(dfd, dir, rflags, &list, &n);
+	if (rc < 0) {
+		close(dfd);
 		return rc;
+	}
 	int failed = 0;
 	for (size_t i = 0; i < n; i++)
-		handle_file(dir, list[i].path, mode, dry_run, fn, arg, &failed);
+		handle_file(dfd, dir, list[i].name, rflags, mode, dry_run, fn, arg, &failed);
 	free(list);
+	close(dfd);
 	return failed;
 }
 
@@ -1080,12 +1226,13 @@ int journal_restore_all(const char *dir, int dry_run, journal_report_fn fn, void
 {
 	char buf[PATH_MAX];
 	if (!dir) {
-		int rc = journal_dir(buf, sizeof(buf), 0);
+		int rc = rundir_path(buf, sizeof(buf));
 		if (rc < 0)
 			return rc == -ENOENT ? 0 : rc;
 		dir = buf;
 	}
-	return handle_dir(dir, MODE_ALL, dry_run, fn, arg);
+	int rflags = dry_run && geteuid() != 0 ? RUNDIR_READ : 0;
+	return handle_dir(dir, rflags, MODE_ALL, dry_run, fn, arg);
 }
 
 struct stale_ctx {
@@ -1097,6 +1244,11 @@ struct stale_ctx {
 static void stale_report(const struct journal_event *ev, void *arg)
 {
 	struct stale_ctx *c = arg;
+	if (ev->outcome == JOURNAL_REFUSED || ev->outcome == JOURNAL_LEFTOVER) {
+		fputs("brisk: ", c->out);
+		journal_report_print(ev, c->out);
+		return;
+	}
 	if (c->hint) {
 		if (ev->file && ev->outcome == JOURNAL_LIVE)
 			fprintf(c->out, "brisk: a %s session (pid %ld, %s) died and left changed "
@@ -1126,33 +1278,36 @@ int journal_recover_stale(FILE *report_to)
 		if (!report_to)
 			return 0;
 		c.hint = 1;
-		handle_dir(SYSTEM_DIR, MODE_HINT, 1, stale_report, &c);
+		handle_dir(RUNDIR_SYSTEM, RUNDIR_READ, MODE_HINT, 1, stale_report, &c);
 		return 0;
 	}
 	char dir[PATH_MAX];
-	int rc = journal_dir(dir, sizeof(dir), 0);
+	int rc = rundir_path(dir, sizeof(dir));
 	if (rc < 0)
 		return rc == -ENOENT ? 0 : rc;
-	return handle_dir(dir, MODE_STALE, 0, report_to ? stale_report : NULL, &c);
+	return handle_dir(dir, 0, MODE_STALE, 0, report_to ? stale_report : NULL, &c);
 }
 
 int journal_forget(const char *dev, const char *key)
 {
 	char dir[PATH_MAX];
-	int rc = journal_dir(dir, sizeof(dir), 0);
+	int dfd;
+	int rc = rundir_open(0, &dfd, dir, sizeof(dir), NULL, 0);
 	if (rc < 0)
-		return rc == -ENOENT ? 0 : rc;
+		return 0;   /* nothing there to forget (a refusal was reported at start) */
 	const char *partner = tunable_sysctl_partner(key);
 	struct found *list;
 	size_t n;
-	rc = list_journals(dir, &list, &n);
-	if (rc < 0)
+	rc = list_journals(dfd, dir, 0, &list, &n);
+	if (rc < 0) {
+		close(dfd);
 		return rc;
+	}
 	int removed = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (is_own_session(list[i].path))
+		if (is_own_session(dfd, list[i].name))
 			continue;
-		int fd = open(list[i].path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+		int fd = open_checked(dfd, dir, list[i].name, 1, 0, NULL, 0);
 		if (fd < 0)
 			continue;
 		struct stat st;
@@ -1179,10 +1334,10 @@ int journal_forget(const char *dev, const char *key)
 			if (m != jf.n) {
 				jf.n = m;
 				if (m == 0) {
-					unlink(list[i].path);
-					fsync_dir(dir);
+					unlinkat(dfd, list[i].name, 0);
+					fsync_dir(dfd);
 				} else {
-					replace_file(dir, list[i].path, &jf, NULL);
+					replace_file(dfd, list[i].name, &jf, NULL);
 				}
 			}
 		}
@@ -1191,6 +1346,7 @@ int journal_forget(const char *dev, const char *key)
 		close(fd);
 	}
 	free(list);
+	close(dfd);
 	return removed;
 }
 
@@ -1254,6 +1410,15 @@ void journal_report_print(const struct journal_event *ev, void *file)
 	case JOURNAL_CORRUPT:
 		fprintf(f, "%s: %s; left in place for inspection\n", ev->path,
 			ev->note ? ev->note : "unreadable");
+		break;
+	case JOURNAL_REFUSED:
+		fprintf(f, "%s; refused: not trusted, nothing in it is applied or removed\n",
+			ev->note ? ev->note : ev->path);
+		break;
+	case JOURNAL_LEFTOVER:
+		fprintf(f, "%s: %s left by a killed brisk (pid %ld); %s\n", ev->path,
+			ev->note ? ev->note : "a leftover", (long)ev->holder,
+			ev->dry_run ? "would remove it" : "removed");
 		break;
 	}
 }

@@ -1,8 +1,10 @@
 /* journal — the restore journal: every original value brisk changes is on
  * disk before the change, so it can always be put back.
  *
- * Where: $BRISK_RUNTIME_DIR when set (tests), else /run/brisk (root), else
- * $XDG_RUNTIME_DIR/brisk.  One file per session, session-PID.journal
+ * Where: the runtime directory (rundir.h: $BRISK_RUNTIME_DIR when set,
+ * else /run/brisk for root, else $XDG_RUNTIME_DIR/brisk), opened once and
+ * checked; every file in it is reached from that descriptor (openat,
+ * O_NOFOLLOW, new files O_EXCL).  One file per session, session-PID.journal
  * (session-PID-N.journal if that name is taken), text, one line each:
  *
  *   brisk-journal 1
@@ -39,6 +41,16 @@
  *  - run/tui journals of dead sessions are restored at the next start
  *    (journal_recover_stale); set journals wait for `brisk restore`.
  *    Journals from an earlier boot are dropped (the settings reset).
+ *  - Trust: a runtime directory that is not the effective uid's, is
+ *    group/other-writable (sticky or not) or is reached through a symbolic
+ *    link is refused as a whole (JOURNAL_REFUSED, path and reason); so is
+ *    any journal in it that is not a regular file with one link, owned by
+ *    the effective uid and not group/other-writable.  Nothing refused is
+ *    parsed, applied, rewritten or removed.  Reading only without root
+ *    (`brisk restore` as a user, the start-up hint) accepts root's too.
+ *  - What a SIGKILL inside journal_open or a rewrite leaves, an empty
+ *    session-PID[-N].journal or a .tmp-PID.journal, is removed by the next
+ *    start / `brisk restore` once PID is gone (JOURNAL_LEFTOVER).
  *  - Nothing prints except through the report callback / FILE given.
  */
 #ifndef BRISK_JOURNAL_H
@@ -83,6 +95,10 @@ enum journal_outcome {
 	JOURNAL_LIVE,        /* whole journal: its session is alive (holder) */
 	JOURNAL_OLD_BOOT,    /* whole journal: from an earlier boot, dropped */
 	JOURNAL_CORRUPT,     /* whole journal: unreadable (note), kept */
+	JOURNAL_REFUSED,     /* whole journal or directory not trusted: note
+			      * says "PATH: what is wrong"; left alone */
+	JOURNAL_LEFTOVER,    /* an empty or temporary journal of a killed
+			      * session (pid in holder, kind in note): removed */
 };
 
 struct journal_event {
@@ -109,10 +125,8 @@ void journal_report_print(const struct journal_event *ev, void *file);
 
 const char *journal_kind_name(enum journal_kind kind);
 
-/* Runtime directory (see above) into buf; create=1 makes it (0755 for
- * /run/brisk, 0700 otherwise).  -ENOENT when not root and neither
- * BRISK_RUNTIME_DIR nor XDG_RUNTIME_DIR is set. */
-int journal_dir(char *buf, size_t len, int create);
+/* Why the last journal_open failed ("PATH: what is wrong"), "" if unknown. */
+const char *journal_error(void);
 
 /* ---- a session (engine, dashboard, brisk set) ---- */
 struct journal;
@@ -122,7 +136,9 @@ struct journal;
 void journal_what(char *buf, size_t len, int argc, char **argv);
 
 /* Create this process's session journal (header written and fsync'ed,
- * file locked).  what: the command line, for reports. */
+ * file locked), making the runtime directory when absent.  -EPERM when
+ * the runtime directory is refused (journal_error() says why).  what: the
+ * command line, for reports. */
 int journal_open(enum journal_kind kind, const char *what, struct journal **out);
 const char *journal_path(const struct journal *j);
 const struct journal_file *journal_contents(const struct journal *j);
@@ -155,15 +171,19 @@ void journal_close(struct journal *j);
 
 /* ---- journals left behind ---- */
 
-/* Called by main at every start: restore the journals of run/tui sessions
- * whose process is gone, saying what was restored on report (nothing is
- * printed when there is nothing to do).  Without root it only points at
- * such journals under /run/brisk.  Returns entries not restored, or -errno. */
+/* Called by main at every start: remove leftovers of killed sessions and
+ * restore the journals of run/tui sessions whose process is gone, saying
+ * what was done on report (nothing is printed when there is nothing to
+ * do); a refused directory or journal is reported there too.  Without
+ * root it only points at such journals under /run/brisk.  Returns entries
+ * not restored (+1 per refusal), or -errno. */
 int journal_recover_stale(FILE *report);
 
 /* `brisk restore`: every journal of a dead session (set ones included) in
- * DIR (NULL: journal_dir()), newest first; dry_run reports what it would
- * do and changes nothing.  Returns entries not restored, or -errno. */
+ * DIR (NULL: the runtime directory), newest first, after removing
+ * leftovers; dry_run reports what it would do and changes nothing (without
+ * root DIR may be root's).  Returns entries not restored (+1 per refused
+ * directory or journal), or -errno. */
 int journal_restore_all(const char *dir, int dry_run, journal_report_fn fn, void *arg);
 
 /* `brisk set --persist`: remove entries for KEY on DEV (and those recorded

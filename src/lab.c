@@ -25,6 +25,7 @@
 
 #include "datadir.h"
 #include "labfs.h"
+#include "rundir.h"
 #include "sysfs.h"
 
 #define FUSE_FSTYPE "fuse.brisk-lab"
@@ -47,15 +48,53 @@ static void nap_ms(long ms)
 
 void lab_runtime_dir(char *buf, size_t len)
 {
-	const char *r = getenv("BRISK_RUNTIME_DIR");
-	snprintf(buf, len, "%s/lab", r && *r ? r : "/run/brisk");
+	char rt[LAB_PATH_MAX - 8];
+	if (rundir_system_path(rt, sizeof rt) < 0)
+		snprintf(rt, sizeof rt, "%s", RUNDIR_SYSTEM);
+	if (snprintf(buf, len, "%s/lab", rt) >= (int)len)
+		buf[0] = '\0';
 }
 
-static int state_path(const char *name, const char *ext, char *buf, size_t len)
+/* While the lock is held (lock_take .. lock_drop): the checked runtime
+ * directory and its checked lab/ subdirectory.  Every state, tmp, log and
+ * lock file is reached from lk_dfd, never by path. */
+static int lk_rfd = -1, lk_dfd = -1;
+
+/* Open RUNTIME and RUNTIME/lab, checked (rundir.h); create: make them.
+ * Without root, only reading: root's are accepted.  -ENOENT absent; else
+ * -errno with "PATH: what is wrong" in err. */
+static int labdir_open(int create, int *rfd, int *dfd, char *err, size_t errlen)
 {
 	char rt[LAB_PATH_MAX];
-	lab_runtime_dir(rt, sizeof rt);
-	return snprintf(buf, len, "%s/%s%s", rt, name, ext) >= (int)len ? -ENAMETOOLONG : 0;
+	int flags = (create ? RUNDIR_CREATE : 0) | (geteuid() != 0 && !create ? RUNDIR_READ : 0);
+	int rc = rundir_system_path(rt, sizeof rt);
+	if (rc < 0)
+		return msg_fail(rc, err, errlen, "the runtime directory's path is too long");
+	rc = rundir_open_at(rt, flags, rfd, err, errlen);
+	if (rc < 0)
+		return rc;
+	rc = rundir_subdir(*rfd, rt, "lab", flags, dfd, err, errlen);
+	if (rc < 0) {
+		close(*rfd);
+		*rfd = -1;
+	}
+	return rc;
+}
+
+/* The lab directory to read: the locked one, else a fresh checked one
+ * (*own = 1: close it). */
+static int labdir_read(int *own, char *err, size_t errlen)
+{
+	int rfd, dfd;
+	*own = 0;
+	if (lk_dfd >= 0)
+		return lk_dfd;
+	int rc = labdir_open(0, &rfd, &dfd, err, errlen);
+	if (rc < 0)
+		return rc;
+	close(rfd);
+	*own = 1;
+	return dfd;
 }
 
 int lab_models_path(char *buf, size_t len, char *err, size_t errlen)
@@ -178,16 +217,26 @@ static void queue_scheduler(const char *dev, char *active, size_t len)
 
 /* ---- state file ---- */
 
+/* Called with the lock held: NAME.state.tmp, then renamed to NAME.state. */
 static int state_save(const struct lab_state *s)
 {
-	char path[LAB_PATH_MAX], tmp[LAB_PATH_MAX + 8];
-	int rc = state_path(s->name, ".state", path, sizeof path);
-	if (rc)
-		return rc;
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	FILE *f = fopen(tmp, "we");
-	if (!f)
+	char path[LAB_NAME_MAX + 16], tmp[LAB_NAME_MAX + 16];
+	int rc;
+	if (lk_dfd < 0)
+		return -EBADF;
+	snprintf(path, sizeof path, "%s.state", s->name);
+	snprintf(tmp, sizeof tmp, "%s.state.tmp", s->name);
+	unlinkat(lk_dfd, tmp, 0);   /* one a kill left */
+	int fd = openat(lk_dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
 		return -errno;
+	FILE *f = fdopen(fd, "w");
+	if (!f) {
+		rc = -errno;
+		close(fd);
+		unlinkat(lk_dfd, tmp, 0);
+		return rc;
+	}
 	fprintf(f, "name=%s\nmodel=%s\nsize=%" PRIu64 "\ndir=%s\nimage=%s\nfusedir=%s\n"
 		"fusefile=%s\nmnt=%s\nloop=%s\ncreator=%d:%llu\nserver=%d:%llu\n"
 		"dio=%d\nready=%d\nscheduler=%s\nrotational=%d\ndirty_limit=%" PRIu64 "\n"
@@ -198,16 +247,16 @@ static int state_save(const struct lab_state *s)
 		s->server_start, s->dio, s->ready, s->scheduler, s->rotational,
 		s->dirty_limit, s->orig_scheduler, s->orig_rotational, s->orig_strict_limit,
 		s->orig_max_ratio_fine);
-	if (fflush(f) || fsync(fileno(f))) {
+	if (fflush(f) || fchmod(fileno(f), 0644) || fsync(fileno(f))) {
 		rc = -errno;
 		fclose(f);
-		unlink(tmp);
+		unlinkat(lk_dfd, tmp, 0);
 		return rc;
 	}
 	fclose(f);
-	if (chmod(tmp, 0644) || rename(tmp, path)) {
+	if (renameat(lk_dfd, tmp, lk_dfd, path)) {
 		rc = -errno;
-		unlink(tmp);
+		unlinkat(lk_dfd, tmp, 0);
 		return rc;
 	}
 	return 0;
@@ -247,21 +296,36 @@ static int state_consistent(const struct lab_state *s, const char *name)
 
 int lab_load(const char *name, struct lab_state *s)
 {
-	char path[LAB_PATH_MAX], line[LAB_PATH_MAX + 32];
+	char file[LAB_NAME_MAX + 16], line[LAB_PATH_MAX + 32];
 	if (!lab_name_valid(name))
 		return -EINVAL;
-	int rc = state_path(name, ".state", path, sizeof path);
-	if (rc)
+	int own, dfd = labdir_read(&own, NULL, 0);
+	if (dfd < 0)
+		return dfd;
+	snprintf(file, sizeof file, "%s.state", name);
+	/* lab down acts as root on what the file names: it must be root's
+	 * (checked before and after opening, nothing followed). */
+	int rf = geteuid() != 0 ? RUNDIR_READ : 0;
+	int fd, rc = rundir_check_entry(dfd, "lab", file, rf, NULL, 0);
+	if (rc == 0) {
+		fd = openat(dfd, file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
+			rc = -errno;
+	} else if (rc != -ENOENT) {
+		rc = -EPERM;
+	}
+	if (own)
+		close(dfd);
+	if (rc < 0)
 		return rc;
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	struct stat sb;
-	/* lab down acts as root on what the file names: it must be root's. */
-	if (fstat(fileno(f), &sb) < 0 ||
-	    (geteuid() == 0 && (sb.st_uid != 0 || (sb.st_mode & 022)))) {
-		fclose(f);
+	if (rundir_check_file(fd, file, rf, NULL, 0) < 0) {
+		close(fd);
 		return -EPERM;
+	}
+	FILE *f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return -ENOMEM;
 	}
 	memset(s, 0, sizeof *s);
 	s->dio = s->orig_rotational = s->orig_strict_limit = -1;
@@ -309,12 +373,27 @@ static int cmp_state(const void *a, const void *b)
 
 int lab_list(struct lab_state *out, int max, int *n)
 {
-	char rt[LAB_PATH_MAX];
+	return lab_list_err(out, max, n, NULL, 0);
+}
+
+int lab_list_err(struct lab_state *out, int max, int *n, char *err, size_t errlen)
+{
 	*n = 0;
-	lab_runtime_dir(rt, sizeof rt);
-	DIR *d = opendir(rt);
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
+	int own, dfd = labdir_read(&own, err, errlen);
+	if (dfd == -ENOENT)
+		return 0;
+	if (dfd < 0)
+		return dfd;
+	int lfd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (own)
+		close(dfd);
+	DIR *d = lfd >= 0 ? fdopendir(lfd) : NULL;
+	if (!d) {
+		int e = errno;
+		if (lfd >= 0)
+			close(lfd);
+		return msg_fail(-e, err, errlen, "the lab state directory: %s", strerror(e));
+	}
 	struct dirent *e;
 	while ((e = readdir(d)) && *n < max) {
 		size_t l = strlen(e->d_name);
@@ -401,35 +480,49 @@ static int mkdir_p(const char *path, mode_t mode)
 /* RUNTIME/lock serialises lab up/down.  Like devlock's files it is removed
  * by its holder on release, with the runtime directory once no lab is
  * left, so a machine without lab disks has nothing under /run/brisk; a
- * process that opened the removed file sees it (inode check) and retries. */
+ * process that opened the removed file sees it (inode check) and retries.
+ * RUNTIME and RUNTIME/lab are opened checked (rundir.h) and kept open in
+ * lk_rfd/lk_dfd until lock_drop. */
 static int lock_take(char *err, size_t errlen)
 {
-	char rt[LAB_PATH_MAX], path[LAB_PATH_MAX + 8];
 	int rc, fd;
-	lab_runtime_dir(rt, sizeof rt);
-	snprintf(path, sizeof path, "%s/lock", rt);
 	for (;;) {
-		if ((rc = mkdir_p(rt, 0755)))
-			goto fail;
-		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if ((rc = labdir_open(1, &lk_rfd, &lk_dfd, err, errlen)))
+			return rc;
+		fd = openat(lk_dfd, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+			    0644);
 		if (fd < 0) {
-			rc = -errno;
+			rc = msg_fail(-errno, err, errlen, "lab/lock: %s", strerror(errno));
 			goto fail;
 		}
-		while (flock(fd, LOCK_EX) < 0)
+		char rt[LAB_PATH_MAX], lp[LAB_PATH_MAX + 8];
+		lab_runtime_dir(rt, sizeof rt);
+		snprintf(lp, sizeof lp, "%s/lock", rt);
+		rc = rundir_check_file(fd, lp, 0, err, errlen);
+		if (rc < 0 && rc != -ENOENT) {
+			close(fd);
+			goto fail;
+		}
+		while (rc == 0 && flock(fd, LOCK_EX) < 0)
 			if (errno != EINTR) {
-				rc = -errno;
+				rc = msg_fail(-errno, err, errlen, "%s: %s", lp, strerror(errno));
 				close(fd);
 				goto fail;
 			}
 		struct stat a, b;
-		if (fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
-		    a.st_ino == b.st_ino)
+		if (rc == 0 && fstat(fd, &a) == 0 &&
+		    fstatat(lk_dfd, "lock", &b, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
 			return fd;
 		close(fd);   /* released and removed meanwhile: take the new one */
+		close(lk_dfd);
+		close(lk_rfd);
+		lk_dfd = lk_rfd = -1;
 	}
 fail:
-	msg_set(err, errlen, "%s: %s", rt, strerror(-rc));
+	close(lk_dfd);
+	close(lk_rfd);
+	lk_dfd = lk_rfd = -1;
 	return rc;
 }
 
@@ -437,12 +530,13 @@ static void lock_drop(int fd)
 {
 	if (fd < 0)
 		return;
-	char rt[LAB_PATH_MAX], path[LAB_PATH_MAX + 8];
-	lab_runtime_dir(rt, sizeof rt);
-	snprintf(path, sizeof path, "%s/lock", rt);
-	unlink(path);
-	rmdir(rt);   /* fails, as it should, while a lab's state is there */
+	unlinkat(lk_dfd, "lock", 0);
+	/* fails, as it should, while a lab's state is there */
+	unlinkat(lk_rfd, "lab", AT_REMOVEDIR);
 	close(fd);
+	close(lk_dfd);
+	close(lk_rfd);
+	lk_dfd = lk_rfd = -1;
 }
 
 /* ---- the loop device's settings ---- */
@@ -615,14 +709,19 @@ static int teardown(const struct lab_state *s, char *err, size_t errlen)
 		rc = remove_path(s->dir, 1, err, errlen);
 	if (rc)
 		return rc;
-	char path[LAB_PATH_MAX];
-	if (state_path(s->name, ".log", path, sizeof path) == 0)
-		unlink(path);
-	if (state_path(s->name, ".state.tmp", path, sizeof path) == 0)
-		unlink(path); /* a save cut short by a kill */
-	if (state_path(s->name, ".state", path, sizeof path) == 0 && unlink(path) && errno != ENOENT) {
+	char file[LAB_NAME_MAX + 16];
+	if (lk_dfd < 0)
+		return msg_fail(-EBADF, err, errlen, "the lab state directory is not locked");
+	snprintf(file, sizeof file, "%s.log", s->name);
+	unlinkat(lk_dfd, file, 0);
+	snprintf(file, sizeof file, "%s.state.tmp", s->name);
+	unlinkat(lk_dfd, file, 0); /* a save cut short by a kill */
+	snprintf(file, sizeof file, "%s.state", s->name);
+	if (unlinkat(lk_dfd, file, 0) && errno != ENOENT) {
 		int e = errno;
-		msg_set(err, errlen, "cannot remove %s: %s", path, strerror(e));
+		char rt[LAB_PATH_MAX];
+		lab_runtime_dir(rt, sizeof rt);
+		msg_set(err, errlen, "cannot remove %s/%s: %s", rt, file, strerror(e));
 		return -e;
 	}
 	return 0;
@@ -650,21 +749,25 @@ int lab_down(const char *name, char *err, size_t errlen)
  * by a kill.  Called with the lock held (every save happens under it). */
 static void remove_orphan_tmp(void)
 {
-	char rt[LAB_PATH_MAX], p[LAB_PATH_MAX + 300];
-	lab_runtime_dir(rt, sizeof rt);
-	DIR *d = opendir(rt);
-	if (!d)
+	char p[300];
+	struct stat sb;
+	if (lk_dfd < 0)
 		return;
+	int lfd = openat(lk_dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = lfd >= 0 ? fdopendir(lfd) : NULL;
+	if (!d) {
+		if (lfd >= 0)
+			close(lfd);
+		return;
+	}
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		size_t l = strlen(e->d_name);
-		if (l <= 10 || strcmp(e->d_name + l - 10, ".state.tmp") != 0)
+		if (l <= 10 || l >= sizeof p || strcmp(e->d_name + l - 10, ".state.tmp") != 0)
 			continue;
-		snprintf(p, sizeof p, "%s/%.*s", rt, (int)(l - 4), e->d_name);
-		if (access(p, F_OK) < 0 && errno == ENOENT) {
-			snprintf(p, sizeof p, "%s/%s", rt, e->d_name);
-			unlink(p);
-		}
+		snprintf(p, sizeof p, "%.*s", (int)(l - 4), e->d_name);
+		if (fstatat(lk_dfd, p, &sb, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
+			unlinkat(lk_dfd, e->d_name, 0);
 	}
 	closedir(d);
 }
@@ -682,7 +785,7 @@ int lab_recover_stale(int *cleaned, char *err, size_t errlen)
 		free(all);
 		return lk;
 	}
-	int rc = lab_list(all, 64, &n);
+	int rc = lab_list_err(all, 64, &n, err, errlen);
 	if (rc) {
 		lock_drop(lk);
 		free(all);
@@ -710,13 +813,20 @@ int lab_recover_stale(int *cleaned, char *err, size_t errlen)
 
 /* ---- making ---- */
 
+/* NAME.log in the locked lab directory, for appending. */
+static int log_open(const char *log)
+{
+	return openat(lk_dfd, log, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK |
+		      O_CLOEXEC, 0644);
+}
+
 static int run_wait(char *const argv[], const char *log)
 {
 	pid_t pid = fork();
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		int fd = log_open(log);
 		int nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
 		if (fd >= 0) {
 			dup2(fd, 1);
@@ -743,9 +853,14 @@ static int run_wait(char *const argv[], const char *log)
 static void log_tail(const char *log, char *err, size_t errlen)
 {
 	char buf[4096];
-	FILE *f = fopen(log, "re");
-	if (!f)
+	int fd = lk_dfd < 0 ? -1 : openat(lk_dfd, log, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+					   O_CLOEXEC);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	size_t n = fread(buf, 1, sizeof buf - 1, f);
 	fclose(f);
 	while (n > 0 && buf[n - 1] == '\n')
@@ -787,7 +902,7 @@ static int start_server(struct lab_state *s, const char *models, const char *log
 		setsid();
 		if (chdir("/") < 0)
 			_exit(127);
-		int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		int fd = log_open(log);
 		int nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
 		if (fd < 0 || nul < 0)
 			_exit(127);
@@ -956,13 +1071,13 @@ static int set_queue(struct lab_state *s, const struct labmodel *m, char *err, s
 static int pick_name(const char *base, char *name, size_t len)
 {
 	for (int i = 0; i < 64; i++) {
-		char p[LAB_PATH_MAX], st[LAB_PATH_MAX];
+		char p[LAB_PATH_MAX], st[LAB_NAME_MAX + 16];
 		struct stat sb;
 		snprintf(name, len, "lab%d", i);
 		snprintf(p, sizeof p, "%s/%s", base, name);
-		if (state_path(name, ".state", st, sizeof st))
-			return -ENAMETOOLONG;
-		if (stat(p, &sb) < 0 && errno == ENOENT && access(st, F_OK) < 0)
+		snprintf(st, sizeof st, "%s.state", name);
+		if (stat(p, &sb) < 0 && errno == ENOENT &&
+		    fstatat(lk_dfd, st, &sb, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
 			return 0;
 	}
 	return -EEXIST;
@@ -1039,9 +1154,11 @@ int lab_up(const struct lab_options *o, struct lab_state *out, char *err, size_t
 		struct stat sb;
 		snprintf(s->name, sizeof s->name, "%s", o->name);
 		snprintf(p, sizeof p, "%s/%s", base, s->name);
-		if (state_path(s->name, ".state", log, sizeof log) == 0 &&
-		    (access(log, F_OK) == 0 || stat(p, &sb) == 0)) {
-			msg_set(err, errlen, "lab '%s' exists (%s or %s)", s->name, log, p);
+		snprintf(log, sizeof log, "%s.state", s->name);
+		if (fstatat(lk_dfd, log, &sb, AT_SYMLINK_NOFOLLOW) == 0 || stat(p, &sb) == 0) {
+			char rt[LAB_PATH_MAX];
+			lab_runtime_dir(rt, sizeof rt);
+			msg_set(err, errlen, "lab '%s' exists (%s/%s or %s)", s->name, rt, log, p);
 			lock_drop(lk);
 			return -EEXIST;
 		}
@@ -1065,7 +1182,7 @@ int lab_up(const struct lab_options *o, struct lab_state *out, char *err, size_t
 	s->dirty_limit = o->dirty_limit;
 	s->creator = getpid();
 	s->creator_start = self_start();
-	state_path(s->name, ".log", log, sizeof log);
+	snprintf(log, sizeof log, "%s.log", s->name);
 	if ((rc = state_save(s))) {
 		msg_set(err, errlen, "cannot write the lab state file: %s", strerror(-rc));
 		lock_drop(lk);

@@ -22,6 +22,14 @@
  * loop, unmount FUSE, stop server, remove image and directories, remove
  * the state file.
  *
+ * RUNTIME and RUNTIME/lab are opened as checked directories (rundir.h:
+ * owned by the effective uid, not group/other-writable, no symlink on the
+ * way; reading without root accepts root's) and every file in them --
+ * NAME.state, NAME.state.tmp, NAME.log, lock -- is reached from that
+ * descriptor with O_NOFOLLOW; a state file must be root's (when root) and
+ * not writable by others.  A refused directory is left alone: nothing in
+ * it is read, removed or acted on, and err names the path and the reason.
+ *
  * Functions return 0 or -errno and put a message for the user in err; they
  * never print.  Changing functions take a lock (RUNTIME/lock).
  */
@@ -110,8 +118,10 @@ int lab_up(const struct lab_options *o, struct lab_state *out, char *err, size_t
 /* Take apart the lab NAME.  -ENOENT no such lab; -EBUSY something in use
  * (the state file is kept, so it can be retried). */
 int lab_down(const char *name, char *err, size_t errlen);
-/* The recorded labs, sorted by name. */
-int lab_list(struct lab_state *out, int max, int *n);
+/* The recorded labs, sorted by name.  A refused or unreadable state
+ * directory: -errno and the message in err (may be NULL). */
+int lab_list_err(struct lab_state *out, int max, int *n, char *err, size_t errlen);
+int lab_list(struct lab_state *out, int max, int *n);   /* no message */
 int lab_load(const char *name, struct lab_state *out);
 void lab_check(const struct lab_state *s, struct lab_health *h);
 /* A lab is stale when its server is dead, or when it never became ready

@@ -2,6 +2,7 @@
  * journal sessions / recovery in a temporary runtime dir
  * (BRISK_RUNTIME_DIR).  Nothing here writes to /sys or /proc. */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 
 #include "devlock.h"
 #include "journal.h"
+#include "rundir.h"
 #include "sysfs.h"
 #include "tunable.h"
 
@@ -373,7 +375,7 @@ static void test_session_file(void **state)
 {
 	(void)state;
 	char dir[4096];
-	assert_int_equal(journal_dir(dir, sizeof(dir), 1), 0);
+	assert_int_equal(rundir_path(dir, sizeof(dir)), 0);
 	assert_string_equal(dir, rtdir);
 	struct journal *j;
 	assert_int_equal(journal_open(JOURNAL_RUN, "brisk run /x", &j), 0);
@@ -412,16 +414,18 @@ static void test_device_lock(void **state)
 	assert_int_equal(journal_lock(j, "loop77", &holder), 0);   /* already ours */
 	assert_int_equal(journal_lock(j, "-", &holder), 0);
 	assert_int_equal(journal_lock(j, "../x", &holder), -EINVAL);
+	int rtfd = open(rtdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(rtfd >= 0);
 	pid_t me = getpid();
 	pid_t c = fork();
 	if (c == 0) {
 		int fd;
 		pid_t h = 0;
-		int rc = devlock_acquire(rtdir, "dev-loop77", &fd, &h);
-		int rc2 = devlock_acquire(rtdir, "sysctl-vm", &fd, &h);
-		int rc3 = devlock_acquire(rtdir, "dev-loop78", &fd, &h);
+		int rc = devlock_acquire(rtfd, "dev-loop77", &fd, &h);
+		int rc2 = devlock_acquire(rtfd, "sysctl-vm", &fd, &h);
+		int rc3 = devlock_acquire(rtfd, "dev-loop78", &fd, &h);
 		_exit(rc == -EBUSY && rc2 == -EBUSY && h == 0 && rc3 == 0 &&
-		      devlock_holder(rtdir, "dev-loop77") == me ? 0 : 1);
+		      devlock_holder(rtfd, "dev-loop77") == me ? 0 : 1);
 	}
 	int st;
 	waitpid(c, &st, 0);
@@ -430,7 +434,7 @@ static void test_device_lock(void **state)
 	if (c == 0) {
 		int fd;
 		pid_t h = 0;
-		int rc = devlock_acquire(rtdir, "dev-loop77", &fd, &h);
+		int rc = devlock_acquire(rtfd, "dev-loop77", &fd, &h);
 		_exit(rc == -EBUSY && h == me ? 0 : 1);
 	}
 	waitpid(c, &st, 0);
@@ -441,15 +445,16 @@ static void test_device_lock(void **state)
 	if (c == 0) {
 		int fd;
 		pid_t h = 0;
-		_exit(devlock_acquire(rtdir, "dev-loop77", &fd, &h) == 0 ? 0 : 1);
+		_exit(devlock_acquire(rtfd, "dev-loop77", &fd, &h) == 0 ? 0 : 1);
 	}
 	waitpid(c, &st, 0);
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	close(rtfd);
 }
 
 struct tally {
-	int n[JOURNAL_CORRUPT + 1];
-	char note[JOURNAL_CORRUPT + 1][256];
+	int n[JOURNAL_LEFTOVER + 1];
+	char note[JOURNAL_LEFTOVER + 1][256];
 };
 
 static void tally_fn(const struct journal_event *ev, void *arg)
@@ -556,6 +561,66 @@ static void test_recovery(void **state)
 	unlink(path);
 }
 
+/* What a kill leaves (empty / temporary journals of a dead pid) is
+ * removed and reported; a live pid's are kept; an untrusted journal is
+ * refused, reported and left as it is. */
+static void test_leftovers_and_refused(void **state)
+{
+	(void)state;
+	pid_t dead = fork();
+	if (dead == 0)
+		_exit(0);
+	waitpid(dead, NULL, 0);
+	char p[4200];
+	for (int i = 0; i < 3; i++) {
+		char n[64];
+		if (i == 0)
+			snprintf(n, sizeof(n), "session-%ld.journal", (long)dead);
+		else if (i == 1)
+			snprintf(n, sizeof(n), "session-%ld-3.journal", (long)dead);
+		else
+			snprintf(n, sizeof(n), ".tmp-%ld.journal", (long)dead);
+		snprintf(p, sizeof(p), "%s/%s", rtdir, n);
+		FILE *fp = fopen(p, "w");
+		assert_non_null(fp);
+		if (i == 2)
+			fputs("brisk-journal 1\n", fp);
+		fclose(fp);
+	}
+	snprintf(p, sizeof(p), "%s/session-%ld.journal", rtdir, (long)getppid());
+	fclose(fopen(p, "w"));   /* a live pid's empty journal */
+	char boot[40];
+	current_boot(boot, sizeof(boot));
+	struct journal_file f;
+	memset(&f, 0, sizeof(f));
+	f.kind = JOURNAL_RUN;
+	f.pid = 999990;
+	snprintf(f.boot, sizeof(f.boot), "%s", boot);
+	struct journal_entry e = entry("nosuchdisk9", "-", "scheduler", "-", "-", "none");
+	journal_file_add(&f, &e);
+	write_journal("session-999990.journal", &f);
+	journal_file_free(&f);
+	char evil[4200];
+	snprintf(evil, sizeof(evil), "%s/session-999990.journal", rtdir);
+	chmod(evil, 0666);
+
+	struct tally t = { 0 };
+	assert_int_equal(journal_restore_all(NULL, 1, tally_fn, &t), 1);   /* dry run */
+	assert_int_equal(t.n[JOURNAL_LEFTOVER], 3);
+	assert_int_equal(t.n[JOURNAL_REFUSED], 1);
+	assert_non_null(strstr(t.note[JOURNAL_REFUSED], "session-999990.journal: writable by"));
+	assert_int_equal(count_journals(), 4);
+	memset(&t, 0, sizeof(t));
+	assert_int_equal(journal_restore_all(NULL, 0, tally_fn, &t), 1);
+	assert_int_equal(t.n[JOURNAL_LEFTOVER], 3);
+	assert_int_equal(t.n[JOURNAL_REFUSED], 1);
+	assert_int_equal(t.n[JOURNAL_VANISHED], 0);   /* nothing of it was used */
+	assert_int_equal(count_journals(), 2);        /* the live and the refused */
+	assert_int_equal(access(evil, F_OK), 0);
+	unlink(evil);
+	unlink(p);
+}
+
 /* --persist: journal_forget removes the entries for a key (and those
  * recorded via it, and a sysctl's partner) from dead set journals. */
 static void test_forget(void **state)
@@ -590,6 +655,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_device_lock, setup_rt, teardown_rt),
 		cmocka_unit_test_setup_teardown(test_recovery, setup_rt, teardown_rt),
 		cmocka_unit_test_setup_teardown(test_forget, setup_rt, teardown_rt),
+		cmocka_unit_test_setup_teardown(test_leftovers_and_refused, setup_rt, teardown_rt),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
