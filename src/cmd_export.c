@@ -319,7 +319,7 @@ static int do_apply(const struct profile *p, const char *path, const char *devic
 	int jrc = journal_open(JOURNAL_SET, what, &j);
 	if (jrc < 0) {
 		fprintf(stderr, "brisk export: cannot create the restore journal: %s; nothing "
-			"was changed\n", strerror(-jrc));
+			"was changed\n", journal_error());
 		free(it);
 		return 1;
 	}

@@ -14,6 +14,7 @@
 #include "lab.h"
 #include "rundir.h"
 #include "stack.h"
+#include "text.h"
 #include "tunable.h"
 
 #define MAX_TARGETS BLOCKDEV_MAX_SLAVES
@@ -65,7 +66,7 @@ static int resolve_targets(const char *cmd, const char *arg, char **only, size_t
 		rc = stack_resolve_path(arg, &s);
 	if (rc == -ENODEV && !as_dev) {
 		fprintf(stderr, "brisk %s: %s is on %s, which has no block device to tune\n",
-			cmd, arg, s && s->mount.fstype[0] ? s->mount.fstype : "a file system");
+			cmd, text_show(arg), s && s->mount.fstype[0] ? text_show(s->mount.fstype) : "a file system");
 		stack_free(s);
 		return 2;
 	}
@@ -109,10 +110,10 @@ static int resolve_targets(const char *cmd, const char *arg, char **only, size_t
 		if (i == nl) {
 			if (stack_find(s, want))
 				fprintf(stderr, "brisk %s: %s has no queue settings of its own; "
-					"they live on its disks: %s\n", cmd, want, all);
+					"they live on its disks: %s\n", cmd, text_show(want), text_show(all));
 			else
 				fprintf(stderr, "brisk %s: %s is not in the stack behind %s "
-					"(its disks: %s)\n", cmd, want, arg, all);
+					"(its disks: %s)\n", cmd, text_show(want), text_show(arg), text_show(all));
 			stack_free(s);
 			return 2;
 		}
@@ -166,11 +167,12 @@ static void print_change(const char *dev, const struct tunable_key *key,
 			 const struct tunable_result *res)
 {
 	if (tunable_is_sysctl(key))
-		printf("%s=%s (was %s)", key->name, res->written, res->before);
+		printf("%s=%s (was %s)", key->name, text_show(res->written), text_show(res->before));
 	else
-		printf("%s %s=%s (was %s)", dev, key->name, res->written, res->before);
+		printf("%s %s=%s (was %s)", dev, key->name, text_show(res->written),
+		       text_show(res->before));
 	if (res->adjusted)
-		printf("; the kernel stored %s", res->readback);
+		printf("; the kernel stored %s", text_show(res->readback));
 	putchar('\n');
 }
 
@@ -327,7 +329,7 @@ int cmd_set_main(int argc, char **argv)
 	if (jrc < 0) {
 		fprintf(stderr, "brisk set: cannot create the restore journal: %s; "
 			"nothing was changed\n",
-			*journal_error() ? journal_error() : strerror(-jrc));
+			journal_error());
 		rc = 1;
 		goto out;
 	}
@@ -414,9 +416,9 @@ static int get_one(const char *dev, const struct tunable_key *key, int quiet_mis
 	int rc = tunable_read(dev, key, val, sizeof(val));
 	if (rc == 0 || rc == -EOVERFLOW) {
 		if (tunable_is_sysctl(key))
-			printf("%s=%s\n", key->name, val);
+			printf("%s=%s\n", key->name, text_show(val));
 		else
-			printf("%s %s=%s\n", dev, key->name, val);
+			printf("%s %s=%s\n", dev, key->name, text_show(val));
 		return 0;
 	}
 	if (rc == -ENOENT && quiet_missing)

@@ -16,6 +16,7 @@
 #include "parse.h"
 #include "rundir.h"
 #include "sysfs.h"
+#include "text.h"
 
 #define MAX_LOCKS 64
 #define MAX_JOURNAL_BYTES (1 << 20)
@@ -428,8 +429,10 @@ void journal_what(char *buf, size_t len, int argc, char **argv)
 int journal_open(enum journal_kind kind, const char *what, struct journal **out)
 {
 	struct journal *j = calloc(1, sizeof(*j));
-	if (!j)
+	if (!j) {
+		snprintf(last_error, sizeof(last_error), "%s", strerror(ENOMEM));
 		return -ENOMEM;
+	}
 	j->fd = -1;
 	last_error[0] = '\0';
 	int rc = rundir_open(RUNDIR_CREATE, &j->dfd, j->dir, sizeof(j->dir), last_error,
@@ -1264,7 +1267,7 @@ static void stale_report(const struct journal_event *ev, void *arg)
 		fprintf(c->out, "brisk: a %s session (pid %ld, %s) ended without restoring "
 			"its settings; restoring them from %s:\n",
 			journal_kind_name(ev->file->kind), (long)ev->file->pid,
-			ev->file->what, ev->path);
+			text_show(ev->file->what), ev->path);
 	}
 	fputs("  ", c->out);
 	journal_report_print(ev, c->out);
@@ -1362,37 +1365,40 @@ void journal_report_print(const struct journal_event *ev, void *file)
 {
 	FILE *f = file;
 	const struct journal_entry *e = ev->entry;
-	char what[160] = "";
+	/* values came from sysfs or a journal file: shown escaped (text.h) */
+	char raw[160] = "", what[TEXT_SHOW_LEN];
 	if (e) {
 		if (strcmp(e->target, "-") == 0)
-			snprintf(what, sizeof(what), "%s=%s", e->key, e->value);
+			snprintf(raw, sizeof(raw), "%s=%s", e->key, e->value);
 		else
-			snprintf(what, sizeof(what), "%s %s=%s", e->target, e->key, e->value);
+			snprintf(raw, sizeof(raw), "%s %s=%s", e->target, e->key, e->value);
 	}
+	text_escape(what, sizeof(what), raw);
+	const char *cur = text_show(ev->current), *note = ev->note ? text_show(ev->note) : NULL;
 	switch (ev->outcome) {
 	case JOURNAL_RESTORED:
-		if (ev->dry_run && ev->note)
-			fprintf(f, "would restore %s (%s)\n", what, ev->note);
+		if (ev->dry_run && note)
+			fprintf(f, "would restore %s (%s)\n", what, note);
 		else if (ev->dry_run)
-			fprintf(f, "would restore %s (now %s)\n", what, ev->current);
+			fprintf(f, "would restore %s (now %s)\n", what, cur);
 		else if (ev->readback && strcmp(ev->readback, e->value) != 0)
 			fprintf(f, "restored %s (was %s; the kernel stored %s)\n", what,
-				ev->current, ev->readback);
+				cur, text_show(ev->readback));
 		else
-			fprintf(f, "restored %s (was %s)\n", what, ev->current);
+			fprintf(f, "restored %s (was %s)\n", what, cur);
 		break;
 	case JOURNAL_UNCHANGED:
 		fprintf(f, "%s already in place\n", what);
 		break;
 	case JOURNAL_SKIPPED:
-		fprintf(f, "nothing to write for %s: %s\n", what, ev->note ? ev->note : "");
+		fprintf(f, "nothing to write for %s: %s\n", what, note ? note : "");
 		break;
 	case JOURNAL_VANISHED:
-		fprintf(f, "cannot restore %s: %s (dropped)\n", what, ev->note ? ev->note : "");
+		fprintf(f, "cannot restore %s: %s (dropped)\n", what, note ? note : "");
 		break;
 	case JOURNAL_FAILED:
 		fprintf(f, "FAILED to restore %s: %s%s%s (kept in %s)\n", what,
-			ev->note ? ev->note : "", ev->note && ev->err ? ": " : "",
+			note ? note : "", note && ev->err ? ": " : "",
 			ev->err ? strerror(-ev->err) : "", ev->path);
 		break;
 	case JOURNAL_BUSY:
@@ -1409,15 +1415,15 @@ void journal_report_print(const struct journal_event *ev, void *file)
 		break;
 	case JOURNAL_CORRUPT:
 		fprintf(f, "%s: %s; left in place for inspection\n", ev->path,
-			ev->note ? ev->note : "unreadable");
+			note ? note : "unreadable");
 		break;
 	case JOURNAL_REFUSED:
 		fprintf(f, "%s; refused: not trusted, nothing in it is applied or removed\n",
-			ev->note ? ev->note : ev->path);
+			note ? note : ev->path);
 		break;
 	case JOURNAL_LEFTOVER:
 		fprintf(f, "%s: %s left by a killed brisk (pid %ld); %s\n", ev->path,
-			ev->note ? ev->note : "a leftover", (long)ev->holder,
+			note ? note : "a leftover", (long)ev->holder,
 			ev->dry_run ? "would remove it" : "removed");
 		break;
 	}

@@ -125,7 +125,8 @@ void journal_report_print(const struct journal_event *ev, void *file);
 
 const char *journal_kind_name(enum journal_kind kind);
 
-/* Why the last journal_open failed ("PATH: what is wrong"), "" if unknown. */
+/* Why the last journal_open failed: "PATH: what is wrong" (or the error's
+ * text when no path was reached); "" before any failure. */
 const char *journal_error(void);
 
 /* ---- a session (engine, dashboard, brisk set) ---- */

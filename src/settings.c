@@ -199,7 +199,7 @@ int settings_apply(struct settings *st, const char *keytext, const char *value,
 		if (rc < 0) {
 			st->journal = NULL;
 			msg_set(msg, msglen, "cannot open the restore journal (%s): nothing changed",
-			    strerror(-rc));
+			    journal_error());
 			return rc;
 		}
 	}
@@ -263,7 +263,7 @@ int settings_apply_one(struct settings *st, const char *dev, const struct tunabl
 	if (!st->journal && (rc = journal_open(st->kind, st->what, &st->journal)) < 0) {
 		st->journal = NULL;
 		msg_set(msg, msglen, "cannot open the restore journal (%s): nothing changed",
-		    strerror(-rc));
+		    journal_error());
 		return rc;
 	}
 	const char *target = tunable_is_sysctl(key) ? NULL : dev;
