@@ -108,6 +108,25 @@ static int open_component(int at, const char *name, const char *full, int oflags
 	return msg_fail(-e, why, whylen, "%s: %s", full, strerror(e));
 }
 
+/* Open directory name in at (shown as full) without following a link, and
+ * check it (check_dir_stat); *fd on success. */
+static int open_dir_checked(int at, const char *name, const char *full, int flags, int *fd,
+			    char *why, size_t whylen)
+{
+	int d = open_component(at, name, full, O_RDONLY, why, whylen);
+	if (d < 0)
+		return d;
+	struct stat st;
+	int rc = fstat(d, &st) < 0 ? msg_fail(-errno, why, whylen, "%s: %s", full, strerror(errno))
+				   : check_dir_stat(&st, full, flags, why, whylen);
+	if (rc < 0) {
+		close(d);
+		return rc;
+	}
+	*fd = d;
+	return 0;
+}
+
 int rundir_open_at(const char *path, int flags, int *fd, char *why, size_t whylen)
 {
 	char buf[PATH_MAX], full[PATH_MAX];
@@ -163,20 +182,10 @@ int rundir_open_at(const char *path, int flags, int *fd, char *why, size_t whyle
 			return msg_fail(-e, why, whylen, "%s: %s", full, strerror(e));
 		}
 	}
-	int d = open_component(at, p, full, O_RDONLY, why, whylen);
+	int rc = open_dir_checked(at, p, full, flags, fd, why, whylen);
 	if (at >= 0)
 		close(at);
-	if (d < 0)
-		return d;
-	struct stat st;
-	int rc = fstat(d, &st) < 0 ? msg_fail(-errno, why, whylen, "%s: %s", full, strerror(errno))
-				   : check_dir_stat(&st, full, flags, why, whylen);
-	if (rc < 0) {
-		close(d);
-		return rc;
-	}
-	*fd = d;
-	return 0;
+	return rc;
 }
 
 int rundir_open(int flags, int *fd, char *path, size_t pathlen, char *why, size_t whylen)
@@ -197,18 +206,7 @@ int rundir_subdir(int dfd, const char *dirpath, const char *name, int flags, int
 	snprintf(full, sizeof full, "%s/%s", dirpath, name);
 	if ((flags & RUNDIR_CREATE) && mkdirat(dfd, name, 0755) < 0 && errno != EEXIST)
 		return msg_fail(-errno, why, whylen, "%s: %s", full, strerror(errno));
-	int d = open_component(dfd, name, full, O_RDONLY, why, whylen);
-	if (d < 0)
-		return d;
-	struct stat st;
-	int rc = fstat(d, &st) < 0 ? msg_fail(-errno, why, whylen, "%s: %s", full, strerror(errno))
-				   : check_dir_stat(&st, full, flags, why, whylen);
-	if (rc < 0) {
-		close(d);
-		return rc;
-	}
-	*fd = d;
-	return 0;
+	return open_dir_checked(dfd, name, full, flags, fd, why, whylen);
 }
 
 int rundir_check_file(int fd, const char *path, int flags, char *why, size_t whylen)
