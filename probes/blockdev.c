@@ -12,20 +12,7 @@
 
 #include "pcidb.h"
 #include "sysfs.h"
-
-static void copy(char *dst, size_t len, const char *src)
-{
-	if (!len)
-		return;
-	if (!src)
-		src = "";
-	size_t n = strlen(src);
-	if (n >= len)
-		n = len - 1;
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-	sysfs_trim(dst);
-}
+#include "str.h"
 
 /* One device being probed: its attributes are read relative to its sysfs
  * directory, opened once (a path walk of one or two components each). */
@@ -77,7 +64,7 @@ struct props {
 static int fill(const char *prop, const struct probe *p, const char *const *rels,
 		char *dst, size_t len)
 {
-	copy(dst, len, prop);
+	str_copy(dst, len, prop);
 	if (dst[0])
 		return 1;
 	for (; !dst[0] && rels && *rels; rels++)
@@ -197,7 +184,7 @@ static void detect_transport(const struct props *pr, struct blockdev *d, int t)
 			s = "virtio";
 		break;
 	}
-	copy(d->transport, sizeof(d->transport), s);
+	str_copy(d->transport, sizeof(d->transport), s);
 }
 
 /* The last controller looked up: disks come in runs behind one controller,
@@ -212,9 +199,9 @@ static void detect_controller(struct blockdev *d, const char *pci)
 	if (!pci[0])
 		return;
 	const char *slash = strrchr(pci, '/');
-	copy(d->pci_slot, sizeof(d->pci_slot), slash ? slash + 1 : pci);
+	str_copy(d->pci_slot, sizeof(d->pci_slot), slash ? slash + 1 : pci);
 	if (!strcmp(pci_last.path, pci)) {
-		copy(d->controller, sizeof(d->controller), pci_last.name);
+		str_copy(d->controller, sizeof(d->controller), pci_last.name);
 		return;
 	}
 	char buf[32];
@@ -225,8 +212,8 @@ static void detect_controller(struct blockdev *d, const char *pci)
 		dev = (unsigned)strtoul(buf, NULL, 16);
 	if (ven && pcidb_name(ven, dev, d->controller, sizeof(d->controller)) < 0)
 		snprintf(d->controller, sizeof(d->controller), "PCI device %04x:%04x", ven, dev);
-	copy(pci_last.path, sizeof(pci_last.path), pci);
-	copy(pci_last.name, sizeof(pci_last.name), d->controller);
+	str_copy(pci_last.path, sizeof(pci_last.path), pci);
+	str_copy(pci_last.name, sizeof(pci_last.name), d->controller);
 }
 
 /* udev's ID_MODEL_ENC keeps the real spaces as \x20 (ID_MODEL has '_');
@@ -273,7 +260,7 @@ static void read_queue(const struct probe *p)
 		struct blockdev_tunable *t = &q->iosched[q->n_iosched];
 		if (strlen(names[i]) >= sizeof(t->name))
 			continue;
-		copy(t->name, sizeof(t->name), names[i]);
+		str_copy(t->name, sizeof(t->name), names[i]);
 		char rel[96];
 		snprintf(rel, sizeof(rel), "queue/iosched/%s", names[i]);
 		attr(p, rel, t->value, sizeof(t->value));
@@ -292,7 +279,7 @@ static void read_slaves(const struct probe *p)
 		return;
 	for (size_t i = 0; i < n && d->n_slaves < BLOCKDEV_MAX_SLAVES; i++)
 		if (strlen(names[i]) < BLOCKDEV_NAME_LEN)
-			copy(d->slaves[d->n_slaves++], BLOCKDEV_NAME_LEN, names[i]);
+			str_copy(d->slaves[d->n_slaves++], BLOCKDEV_NAME_LEN, names[i]);
 	sysfs_list_free(names, n);
 }
 
@@ -325,7 +312,7 @@ static void read_dm(const struct probe *p)
 			t = map[i].target;
 			break;
 		}
-	copy(d->dm_target, sizeof(d->dm_target), t);
+	str_copy(d->dm_target, sizeof(d->dm_target), t);
 }
 
 static int probe_attrs(const struct props *pr, const struct probe *p);
@@ -335,8 +322,8 @@ static int probe_attrs(const struct props *pr, const struct probe *p);
 static int probe_dev(const struct props *pr, const char *syspath, int dfd, struct blockdev *d)
 {
 	memset(d, 0, sizeof(*d));
-	copy(d->name, sizeof(d->name), pr->sysname);
-	copy(d->syspath, sizeof(d->syspath), syspath);
+	str_copy(d->name, sizeof(d->name), pr->sysname);
+	str_copy(d->syspath, sizeof(d->syspath), syspath);
 	/* DEVNAME is relative to /dev in uevent files, absolute from libudev */
 	if (pr->devname && *pr->devname)
 		snprintf(d->devnode, sizeof(d->devnode), "%s%s",
@@ -379,12 +366,12 @@ static int probe_attrs(const struct props *pr, const struct probe *p)
 	if (d->kind == BLOCKDEV_PARTITION) {
 		/* a partition's directory sits inside its disk's */
 		char up[sizeof(d->syspath)];
-		copy(up, sizeof(up), d->syspath);
+		str_copy(up, sizeof(up), d->syspath);
 		char *slash = strrchr(up, '/');
 		if (slash) {
 			*slash = '\0';
 			slash = strrchr(up, '/');
-			copy(d->parent, sizeof(d->parent), slash ? slash + 1 : "");
+			str_copy(d->parent, sizeof(d->parent), slash ? slash + 1 : "");
 		}
 		d->partition = (int)attr_num(p, "partition");
 		return 0;
@@ -531,7 +518,7 @@ static int props_from_files(int dfd, const char *name, struct rawdev *r)
 {
 	memset(&r->pr, 0, sizeof(r->pr));
 	r->db = NULL;
-	copy(r->sysname, sizeof(r->sysname), name);
+	str_copy(r->sysname, sizeof(r->sysname), name);
 	for (char *c = r->sysname; *c; c++)
 		if (*c == '!')
 			*c = '/';   /* cciss!c0d0 is cciss/c0d0, as libudev names it */

@@ -3,6 +3,7 @@
 #include "child.h"
 #include "stats.h"
 #include "sysfs.h"
+#include "now.h"
 
 #include <dirent.h>
 #include <elf.h>
@@ -528,13 +529,6 @@ int action_prepare(struct action *a, enum action_kind k, const struct action_con
 }
 
 /* ---- the sample process ---- */
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static int walk(int dfd, unsigned *count)
 {

@@ -18,6 +18,7 @@
 #include "lab.h"
 #include "stack.h"
 #include "text.h"
+#include "parse.h"
 
 /* Every string from the machine (udev, sysfs, mount table, paths) is shown
  * escaped (text.h): a USB stick chooses its own model name. */
@@ -43,21 +44,6 @@ struct view {
 	struct advisory_db adv;
 	int utf8;
 };
-
-static void human(uint64_t bytes, char *buf, size_t len)
-{
-	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
-	double v = (double)bytes;
-	size_t u = 0;
-	while (v >= 1024 && u + 1 < sizeof(unit) / sizeof(unit[0])) {
-		v /= 1024;
-		u++;
-	}
-	if (u == 0)
-		snprintf(buf, len, "%" PRIu64 " B", bytes);
-	else
-		snprintf(buf, len, "%.1f %s", v, unit[u]);
-}
 
 /* ---- JSON ---- */
 
@@ -255,7 +241,7 @@ static void print_num(const char *k, int64_t v, int *first)
 static void print_dev_lines(const struct view *v, const struct blockdev *d, const char *pre)
 {
 	char size[32];
-	human(d->size_bytes, size, sizeof(size));
+	parse_format_iec(size, sizeof(size), d->size_bytes);
 	/* the node's own line was printed by the caller; details follow */
 	if (d->kind == BLOCKDEV_PARTITION)
 		return;
@@ -322,7 +308,7 @@ static void print_dev_lines(const struct view *v, const struct blockdev *d, cons
 static void print_title(const struct blockdev *d)
 {
 	char size[32];
-	human(d->size_bytes, size, sizeof(size));
+	parse_format_iec(size, sizeof(size), d->size_bytes);
 	printf("%s", T(d->name));
 	switch (d->kind) {
 	case BLOCKDEV_PARTITION:

@@ -22,6 +22,7 @@
 #include "stack.h"
 #include "sysfs.h"
 #include "text.h"
+#include "fileio.h"
 
 static void usage(FILE *f)
 {
@@ -182,25 +183,6 @@ static int cmd_check(int n, char **files)
 }
 
 /* ---------- output ---------- */
-
-static int mkdir_p(const char *dir)
-{
-	char buf[PATH_MAX];
-	if (strlen(dir) >= sizeof(buf))
-		return -ENAMETOOLONG;
-	strcpy(buf, dir);
-	for (char *s = buf + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*s = '/';
-	}
-	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
-}
 
 /* Write the profile to path (via a temporary file and rename) or stdout. */
 static int emit(const struct profile *p, const char *path, int force)
@@ -468,7 +450,7 @@ static int cmd_save(int argc, char **argv)
 			status = 1;
 			goto out;
 		}
-		if ((rc = mkdir_p(udir)) < 0) {
+		if ((rc = fileio_mkdir_p(udir, 0755)) < 0) {
 			fprintf(stderr, "brisk profile save: cannot create %s: %s\n", udir,
 				strerror(-rc));
 			status = 1;

@@ -40,6 +40,8 @@
 #include "keys.h"
 #include "screen.h"
 #include "settings.h"
+#include "now.h"
+#include "fileio.h"
 
 
 static const char CMD[] = "tui";   /* for messages: brisk tui: ... */
@@ -165,23 +167,6 @@ static void on_job(void *ctx, int fd, short revents)
 	dash_draw(&t->d, 0);
 }
 
-static int mkdir_p(const char *path)
-{
-	char tmp[PATH_MAX];
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 /* The settings as they are now, in the keys `brisk set` takes: the
  * scheduler and every key the tunables editor shows; of a ratio/bytes
  * pair the one in use (the other reads 0). */
@@ -268,7 +253,7 @@ static int save_profile(void *ctx, const char *name, char *msg, size_t len)
 	}
 	if (pid == 0) {
 		char out[512];
-		int rc = mkdir_p(udir);
+		int rc = fileio_mkdir_p(udir, 0755);
 		int fd = rc < 0 ? -1 : open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 		if (rc < 0)
 			snprintf(out, sizeof(out), "cannot create %.300s: %s\n", udir, strerror(-rc));
@@ -310,13 +295,6 @@ static void on_exit_restore(void *ctx)
 	t->restore_failed = rc != 0;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* Time n redraws of the final screen: composed (what a tick costs) and
  * fully repainted.  Figures in microseconds. */
 static void bench_redraw(struct tui *t, unsigned n, double out[4])
@@ -326,10 +304,10 @@ static void bench_redraw(struct tui *t, unsigned n, double out[4])
 		return;
 	for (int full = 0; full < 2; full++) {
 		for (unsigned i = 0; i < n; i++) {
-			uint64_t a = mono_ns();
+			uint64_t a = now_ns();
 			t->d.tab_samples = (size_t)-1;   /* recompute the table too */
 			dash_draw(&t->d, full);
-			v[i] = (double)(mono_ns() - a) / 1e3;
+			v[i] = (double)(now_ns() - a) / 1e3;
 		}
 		stats_sort(v, n);
 		out[full * 2] = stats_mean(v, n);

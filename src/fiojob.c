@@ -14,6 +14,8 @@
 #include "msg.h"
 #include "parse.h"
 #include "text.h"
+#include "fileio.h"
+#include "str.h"
 
 enum fk {
 	K_RW, K_BS, K_BSRANGE, K_SIZE, K_FILESIZE, K_IOSIZE, K_NUMJOBS, K_STARTDELAY,
@@ -86,15 +88,6 @@ struct conv {
 
 #define FAIL(c, line, ...) msg_first_at(&(c)->fail, (line), __VA_ARGS__)
 
-static void copy(char *dst, size_t len, const char *src)
-{
-	size_t n = strlen(src);
-	if (n >= len)
-		n = len - 1;
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
 int fiojob_parse_scale(const char *text, double *out)
 {
 	char *end;
@@ -122,16 +115,6 @@ int fiojob_parse_scale(const char *text, double *out)
 		return -EINVAL;
 	*out = v;
 	return 0;
-}
-
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	char *e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
 }
 
 /* A load's size times the scale, rounded up to a whole number of blocks
@@ -189,7 +172,7 @@ static void unique_name(char *out, size_t len, const char *section, const struct
 		memmove(base + 1, base, n + 1);
 		base[0] = 'j';
 	}
-	copy(out, len, base);
+	str_copy(out, len, base);
 	for (unsigned i = 2; i < 1000; i++) {
 		int clash = 0;
 		if (is_load) {
@@ -204,7 +187,7 @@ static void unique_name(char *out, size_t len, const char *section, const struct
 		char num[8];
 		snprintf(num, sizeof(num), "-%u", i % 1000u);
 		base[sizeof(base) - 5 < strlen(base) ? sizeof(base) - 5 : strlen(base)] = '\0';
-		copy(out, len, base);
+		str_copy(out, len, base);
 		strncat(out, num, len - strlen(out) - 1);
 	}
 }
@@ -476,7 +459,7 @@ static void take_global(struct conv *c, const struct job *g, int in_job, const c
 				     sizeof(c->p->directory) - 1);
 				return;
 			}
-			copy(c->p->directory, sizeof(c->p->directory), f->v);
+			str_copy(c->p->directory, sizeof(c->p->directory), f->v);
 		} else if (parse_duration(f->v, &ns) < 0) {
 			FAIL(c, f->line, "bad value '%s' for fio key %s, expected a duration such as "
 			     "60 (seconds) or 2m", f->v, names[i]);
@@ -506,7 +489,7 @@ static int set_key(struct conv *c, struct job *j, const char *key, const char *v
 			FAIL(c, line, "value of fio key '%s' is too long", key);
 			return -1;
 		}
-		copy(f->v, sizeof(f->v), bare ? "1" : val);
+		str_copy(f->v, sizeof(f->v), bare ? "1" : val);
 		f->line = line;
 		return 0;
 	}
@@ -570,12 +553,12 @@ int fiojob_parse_buffer(const char *data, size_t len, const char *display, doubl
 		memcpy(buf, data + pos, n);
 		buf[n] = '\0';
 		pos = end < len ? end + 1 : end;
-		char *s = trim(buf);
+		char *s = str_trim(buf);
 		if (!*s || *s == '#' || *s == ';')
 			continue;
 		if (*s == '[') {
 			char *close = strchr(s, ']');
-			if (!close || *trim(close + 1)) {
+			if (!close || *str_trim(close + 1)) {
 				FAIL(c, line, "bad section header, expected [NAME]");
 				break;
 			}
@@ -584,7 +567,7 @@ int fiojob_parse_buffer(const char *data, size_t len, const char *display, doubl
 			else if (sec == GLOBAL)
 				take_global(c, &c->global, 0, "global");
 			*close = '\0';
-			copy(section, sizeof(section), trim(s + 1));
+			str_copy(section, sizeof(section), str_trim(s + 1));
 			if (!section[0]) {
 				FAIL(c, line, "empty section name, expected [global] or [JOBNAME]");
 				break;
@@ -615,9 +598,9 @@ int fiojob_parse_buffer(const char *data, size_t len, const char *display, doubl
 		const char *val = "";
 		if (eq) {
 			*eq = '\0';
-			val = trim(eq + 1);
+			val = str_trim(eq + 1);
 		}
-		char *key = trim(s);
+		char *key = str_trim(s);
 		if (!*key || (eq && !*val)) {
 			FAIL(c, line, "expected key=value");
 			break;
@@ -641,7 +624,7 @@ int fiojob_parse_buffer(const char *data, size_t len, const char *display, doubl
 		for (; b[k] && b[k] != '.' && k + 1 < sizeof(name); k++)
 			name[k] = isalnum((unsigned char)b[k]) || b[k] == '-' || b[k] == '_' ? b[k] : '-';
 		name[k] = '\0';
-		copy(out->name, sizeof(out->name), k && name[0] != '-' ? name : "fio-job");
+		str_copy(out->name, sizeof(out->name), k && name[0] != '-' ? name : "fio-job");
 		if (c->scale < 1)
 			snprintf(out->description, sizeof(out->description), "fio job %.100s, "
 				 "loads and start delays scaled by %g", b, c->scale);
@@ -656,35 +639,15 @@ int fiojob_parse_buffer(const char *data, size_t len, const char *display, doubl
 int fiojob_parse_file(const char *path, double scale, struct profile *out, char *err,
 		      size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		int e = errno;
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(e));
-		return -e;
-	}
-	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > PROFILE_MAX_FILE) {
-		close(fd);
-		snprintf(err, errlen, "%s: not a regular file of at most %d bytes, expected a fio "
-			 "job file", path, PROFILE_MAX_FILE);
-		return -EINVAL;
-	}
-	char *buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	size_t n = 0;
-	while (n < (size_t)st.st_size) {
-		ssize_t r = read(fd, buf + n, (size_t)st.st_size - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	int rc = fiojob_parse_buffer(buf, n, path, scale, out, err, errlen);
+	char *buf;
+	size_t n;
+	int rc = fileio_read_file(path, PROFILE_MAX_FILE, &buf, &n);
+	if (rc == -EINVAL || rc == -EFBIG)
+		return msg_fail(-EINVAL, err, errlen, "%s: not a regular file of at most %d bytes, "
+				"expected a fio job file", path, PROFILE_MAX_FILE);
+	if (rc < 0)
+		return msg_fail(rc, err, errlen, "%s: cannot open: %s", path, strerror(-rc));
+	rc = fiojob_parse_buffer(buf, n, path, scale, out, err, errlen);
 	free(buf);
 	return rc;
 }

@@ -17,6 +17,7 @@
 #include "rundir.h"
 #include "sysfs.h"
 #include "text.h"
+#include "fileio.h"
 
 #define MAX_LOCKS 64
 #define MAX_JOURNAL_BYTES (1 << 20)
@@ -42,21 +43,6 @@ struct journal {
 static struct journal *open_sessions;
 
 /* ---------------------------------------------------------------- util */
-
-static int write_all(int fd, const char *buf, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, buf, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		buf += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
 
 static void fsync_dir(int dfd)
 {
@@ -374,7 +360,7 @@ static int replace_file(int dfd, const char *name, const struct journal_file *f,
 	}
 	rc = lock_fd(fd);
 	if (rc == 0)
-		rc = write_all(fd, text, strlen(text));
+		rc = fileio_write_all(fd, text, strlen(text));
 	if (rc == 0 && fsync(fd) < 0)
 		rc = -errno;
 	if (rc == 0 && renameat(dfd, tmp, dfd, name) < 0)
@@ -533,7 +519,7 @@ static int record(struct journal *j, const char *target, const char *key,
 			 e.diskseq, e.key, e.sched, e.via, e.value);
 	if (n < 0 || (size_t)n >= sizeof(line))
 		return -EINVAL;
-	int rc = write_all(j->fd, line, (size_t)n);
+	int rc = fileio_write_all(j->fd, line, (size_t)n);
 	if (rc == 0 && fsync(j->fd) < 0)
 		rc = -errno;
 	if (rc == 0)

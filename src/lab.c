@@ -27,16 +27,11 @@
 #include "labfs.h"
 #include "rundir.h"
 #include "sysfs.h"
+#include "now.h"
+#include "fileio.h"
 
 #define FUSE_FSTYPE "fuse.brisk-lab"
 
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static void nap_ms(long ms)
 {
@@ -461,20 +456,6 @@ int lab_describe_loop(const char *backing_file, char *model, size_t len)
 }
 
 /* ---- lock ---- */
-
-static int mkdir_p(const char *path, mode_t mode)
-{
-	char buf[LAB_PATH_MAX];
-	snprintf(buf, sizeof buf, "%s", path);
-	for (char *p = buf + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			if (mkdir(buf, mode) && errno != EEXIST)
-				return -errno;
-			*p = '/';
-		}
-	return mkdir(buf, mode) && errno != EEXIST ? -errno : 0;
-}
 
 
 /* RUNTIME/lock serialises lab up/down.  Like devlock's files it is removed
@@ -1125,7 +1106,7 @@ int lab_up(const struct lab_options *o, struct lab_state *out, char *err, size_t
 		return -EINVAL;
 	}
 	const char *dir = o->dir ? o->dir : LAB_DEFAULT_DIR;
-	if ((rc = mkdir_p(dir, 0755)) || !realpath(dir, base)) {
+	if ((rc = fileio_mkdir_p(dir, 0755)) || !realpath(dir, base)) {
 		rc = rc ? rc : -errno;
 		msg_set(err, errlen, "%s: %s", dir, strerror(-rc));
 		return rc;

@@ -1,6 +1,7 @@
 /* labfs — FUSE server of a lab disk; see labfs.h. */
 #define FUSE_USE_VERSION 31
 #include "labfs.h"
+#include "now.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,13 +39,6 @@ static volatile sig_atomic_t unmodelled;
 static void on_usr(int sig)
 {
 	unmodelled = sig == SIGUSR1;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static void sleep_until(uint64_t t)

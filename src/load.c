@@ -3,6 +3,8 @@
 #include "child.h"
 #include "parse.h"
 #include "stats.h"
+#include "now.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -61,13 +63,6 @@ const char *load_end_name(enum load_end e)
 	case LOAD_END_DIED: return "died";
 	}
 	return "?";
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 static int is_writer(enum load_kind k)
@@ -299,22 +294,6 @@ static void fill_pattern(unsigned char *buf, size_t n, uint64_t seed)
 	}
 }
 
-static int write_all(int fd, const unsigned char *buf, size_t n, off_t off)
-{
-	while (n) {
-		ssize_t w = pwrite(fd, buf, n, off);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		buf += w;
-		n -= (size_t)w;
-		off += w;
-	}
-	return 0;
-}
-
 int load_prepare(struct load *l, const struct load_spec *spec, unsigned index, int dirfd)
 {
 	memset(l, 0, sizeof(*l));
@@ -339,7 +318,7 @@ int load_prepare(struct load *l, const struct load_spec *spec, unsigned index, i
 		fill_pattern(buf, chunk, index * 7919u + (unsigned)spec->kind);
 	for (uint64_t off = 0; rc == 0 && off < spec->size; off += chunk) {
 		size_t len = spec->size - off < chunk ? (size_t)(spec->size - off) : chunk;
-		rc = write_all(fd, buf, len, (off_t)off);
+		rc = fileio_pwrite_all(fd, buf, len, (off_t)off);
 	}
 	free(buf);
 	if (rc == 0 && fsync(fd) < 0)

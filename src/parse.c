@@ -136,3 +136,18 @@ void parse_format_size(char *buf, size_t len, uint64_t v)
 	else
 		snprintf(buf, len, "%" PRIu64 "%c", v, sfx[i]);
 }
+
+void parse_format_iec(char *buf, size_t len, uint64_t bytes)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	double v = (double)bytes;
+	size_t u = 0;
+	while (v >= 1024 && u + 1 < sizeof(unit) / sizeof(unit[0])) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, len, "%" PRIu64 " B", bytes);
+	else
+		snprintf(buf, len, "%.1f %s", v, unit[u]);
+}

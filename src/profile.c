@@ -20,6 +20,8 @@
 #include "text.h"
 #include "session.h"
 #include "tunable.h"
+#include "fileio.h"
+#include "str.h"
 
 #define KiB 1024ull
 #define MiB (1024ull * 1024ull)
@@ -92,18 +94,6 @@ static const char *const class_names[PROFILE_CLASS_COUNT] = {
 };
 
 
-/* strlcpy: always terminated, truncates. */
-static void copy(char *dst, size_t len, const char *src)
-{
-	if (!len)
-		return;
-	size_t n = strlen(src);
-	if (n >= len)
-		n = len - 1;
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
 const char *profile_class_name(enum profile_class c)
 {
 	return (unsigned)c < PROFILE_CLASS_COUNT ? class_names[c] : "?";
@@ -159,7 +149,7 @@ int profile_setting_check(const char *key, const char *value, char *norm, size_t
 	case V_SCHED:
 		for (size_t i = 0; i < sizeof(schedulers) / sizeof(schedulers[0]); i++)
 			if (strcmp(value, schedulers[i]) == 0) {
-				copy(norm, normlen, value);
+				str_copy(norm, normlen, value);
 				return 0;
 			}
 		return msg_fail(-EINVAL, err, errlen, "bad value '%s' for scheduler, expected none, mq-deadline, "
@@ -192,7 +182,7 @@ void profile_init(struct profile *p, const char *name)
 {
 	memset(p, 0, sizeof(*p));
 	if (name)
-		copy(p->name, sizeof(p->name), name);
+		str_copy(p->name, sizeof(p->name), name);
 }
 
 static struct profile_setting *setting_slot(struct profile *p, enum profile_class cls,
@@ -222,9 +212,9 @@ int profile_set(struct profile *p, enum profile_class cls, const char *key, cons
 			return -ENOSPC;
 		s = &p->settings[p->n_settings++];
 		s->cls = cls;
-		copy(s->key, sizeof(s->key), key);
+		str_copy(s->key, sizeof(s->key), key);
 	}
-	copy(s->value, sizeof(s->value), norm);
+	str_copy(s->value, sizeof(s->value), norm);
 	s->line = 0;
 	return 0;
 }
@@ -278,7 +268,7 @@ void profile_default_workload(struct profile *p)
 	p->n_actions = 0;
 	struct profile_load *l = &p->loads[p->n_loads++];
 	memset(l, 0, sizeof(*l));
-	copy(l->name, sizeof(l->name), "writer");
+	str_copy(l->name, sizeof(l->name), "writer");
 	load_spec_parse("seq-write", &l->spec, err, sizeof(err));
 	static const struct { const char *name; enum action_kind kind; } acts[] = {
 		{ "start", ACTION_EXEC }, { "list", ACTION_LS },
@@ -287,7 +277,7 @@ void profile_default_workload(struct profile *p)
 	for (size_t i = 0; i < sizeof(acts) / sizeof(acts[0]); i++) {
 		struct profile_action *a = &p->actions[p->n_actions++];
 		memset(a, 0, sizeof(*a));
-		copy(a->name, sizeof(a->name), acts[i].name);
+		str_copy(a->name, sizeof(a->name), acts[i].name);
 		a->kind = acts[i].kind;
 		action_config_default(&a->cfg);
 		a->cfg.exec_cmd = NULL;
@@ -437,7 +427,7 @@ static void end_profile(struct ctx *c)
 				 "digits, '-', '_' or '.'", v->value, sizeof(p->name) - 1);
 			return;
 		}
-		copy(p->name, sizeof(p->name), v->value);
+		str_copy(p->name, sizeof(p->name), v->value);
 	}
 	if ((v = kv_get(c, "description"))) {
 		if (strlen(v->value) >= sizeof(p->description)) {
@@ -445,7 +435,7 @@ static void end_profile(struct ctx *c)
 				 sizeof(p->description) - 1);
 			return;
 		}
-		copy(p->description, sizeof(p->description), v->value);
+		str_copy(p->description, sizeof(p->description), v->value);
 	}
 	if ((v = kv_get(c, "runtime")) && get_duration(c, v, &p->runtime_ns) < 0)
 		return;
@@ -470,11 +460,11 @@ static void end_target(struct ctx *c)
 				 sizeof(p->directory) - 1);
 			return;
 		}
-		copy(p->directory, sizeof(p->directory), dir->value);
+		str_copy(p->directory, sizeof(p->directory), dir->value);
 	}
 	if (dev) {
 		char buf[PROFILE_MAX_LINE + 2];
-		copy(buf, sizeof(buf), dev->value);
+		str_copy(buf, sizeof(buf), dev->value);
 		char *save = NULL;
 		for (char *t = strtok_r(buf, " ,\t", &save); t; t = strtok_r(NULL, " ,\t", &save)) {
 			const char *name = strncmp(t, "/dev/", 5) == 0 ? t + 5 : t;
@@ -493,7 +483,7 @@ static void end_target(struct ctx *c)
 					 PROFILE_MAX_DEVICES);
 				return;
 			}
-			copy(p->devices[p->n_devices++], sizeof(p->devices[0]), name);
+			str_copy(p->devices[p->n_devices++], sizeof(p->devices[0]), name);
 		}
 		if (!p->n_devices)
 			ctx_fail(c, dev->line, "devices is empty, expected kernel names such as sda");
@@ -551,8 +541,8 @@ static void end_settings(struct ctx *c)
 		}
 		struct profile_setting *s = &p->settings[p->n_settings++];
 		s->cls = cls;
-		copy(s->key, sizeof(s->key), key);
-		copy(s->value, sizeof(s->value), norm);
+		str_copy(s->key, sizeof(s->key), key);
+		str_copy(s->value, sizeof(s->value), norm);
 		s->line = v->line;
 	}
 }
@@ -666,7 +656,7 @@ static void end_load(struct ctx *c)
 		}
 	struct profile_load *l = &p->loads[p->n_loads++];
 	memset(l, 0, sizeof(*l));
-	copy(l->name, sizeof(l->name), c->sec_arg);
+	str_copy(l->name, sizeof(l->name), c->sec_arg);
 	l->spec = s;
 	l->line = c->sec_line;
 }
@@ -754,7 +744,7 @@ static void end_action(struct ctx *c)
 				 "%zu characters)", sizeof(a.cmd) - 1);
 			return;
 		}
-		copy(a.cmd, sizeof(a.cmd), v->value);
+		str_copy(a.cmd, sizeof(a.cmd), v->value);
 	}
 	if ((v = kv_get(c, "nrfiles"))) {
 		if (get_int(c, v, 1, 1000000, &n) < 0)
@@ -819,7 +809,7 @@ static void end_action(struct ctx *c)
 				 "expected a distinct name", c->sec_arg, p->actions[i].line);
 			return;
 		}
-	copy(a.name, sizeof(a.name), c->sec_arg);
+	str_copy(a.name, sizeof(a.name), c->sec_arg);
 	a.line = c->sec_line;
 	p->actions[p->n_actions++] = a;
 }
@@ -863,7 +853,7 @@ static void begin_section(struct ctx *c, const char *line)
 	size_t n = (size_t)(close - line - 1);
 	memcpy(text, line + 1, n);
 	text[n] = '\0';
-	copy(c->sec_text, sizeof(c->sec_text), text);
+	str_copy(c->sec_text, sizeof(c->sec_text), text);
 	char *word = text;
 	while (isspace((unsigned char)*word))
 		word++;
@@ -904,7 +894,7 @@ static void begin_section(struct ctx *c, const char *line)
 			return;
 		}
 		c->sec = word[0] == 'l' ? SEC_LOAD : SEC_ACTION;
-		copy(c->sec_arg, sizeof(c->sec_arg), arg);
+		str_copy(c->sec_arg, sizeof(c->sec_arg), arg);
 	} else {
 		ctx_fail(c, c->lineno, "unknown section [%s], expected [profile], [target], "
 			 "[settings], [settings CLASS], [load NAME] or [action NAME]", c->sec_text);
@@ -1003,8 +993,8 @@ static int handler(void *user, const char *section, const char *name, const char
 		return 1;
 	}
 	struct kv *kv = &c->kv[c->n_kv++];
-	copy(kv->key, sizeof(kv->key), name);
-	copy(kv->value, sizeof(kv->value), value);
+	str_copy(kv->key, sizeof(kv->key), name);
+	str_copy(kv->value, sizeof(kv->value), value);
 	kv->line = c->lineno;
 	return 1;
 }
@@ -1142,60 +1132,25 @@ int profile_parse_file(const char *path, const char *display, struct profile *ou
 {
 	if (!display)
 		display = path;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		int e = errno;
-		snprintf(err, errlen, "%s: cannot open: %s", display, strerror(e));
-		return -e;
-	}
-	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		snprintf(err, errlen, "%s: not a regular file, expected a profile", display);
-		return -EINVAL;
-	}
-	if (st.st_size > PROFILE_MAX_FILE) {
-		close(fd);
-		snprintf(err, errlen, "%s:1: file is larger than %d bytes, expected a profile",
-			 display, PROFILE_MAX_FILE);
-		return -EINVAL;
-	}
-	size_t cap = (size_t)st.st_size + 1, n = 0;
-	char *buf = malloc(cap);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	for (;;) {
-		if (n == cap) {
-			close(fd);
-			free(buf);
-			snprintf(err, errlen, "%s: file grew while being read", display);
-			return -EINVAL;
-		}
-		ssize_t r = read(fd, buf + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = errno;
-			close(fd);
-			free(buf);
-			snprintf(err, errlen, "%s: cannot read: %s", display, strerror(e));
-			return -e;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	int rc = profile_parse_buffer(buf, n, display, out, err, errlen);
+	char *buf;
+	size_t n;
+	int rc = fileio_read_file(path, PROFILE_MAX_FILE, &buf, &n);
+	if (rc == -EINVAL)
+		return msg_fail(rc, err, errlen, "%s: not a regular file, expected a profile",
+				display);
+	if (rc == -EFBIG)
+		return msg_fail(-EINVAL, err, errlen, "%s:1: file is larger than %d bytes, "
+				"expected a profile", display, PROFILE_MAX_FILE);
+	if (rc < 0)
+		return msg_fail(rc, err, errlen, "%s: cannot open: %s", display, strerror(-rc));
+	rc = profile_parse_buffer(buf, n, display, out, err, errlen);
 	free(buf);
 	if (rc == 0 && !out->name[0]) {
 		/* No name: the file's base name without .profile. */
 		const char *b = strrchr(path, '/');
 		b = b ? b + 1 : path;
 		char name[PROFILE_NAME_LEN];
-		copy(name, sizeof(name), b);
+		str_copy(name, sizeof(name), b);
 		size_t l = strlen(name);
 		if (l > 8 && strcmp(name + l - 8, ".profile") == 0)
 			name[l - 8] = '\0';
@@ -1204,7 +1159,7 @@ int profile_parse_file(const char *path, const char *display, struct profile *ou
 					"name '%s' gives no profile name, expected name = NAME or a "
 					"file named NAME.profile (letters, digits, '-', '_' or '.', "
 					"not first '.' or '-')", display, b);
-		copy(out->name, sizeof(out->name), name);
+		str_copy(out->name, sizeof(out->name), name);
 	}
 	return rc;
 }
@@ -1238,7 +1193,7 @@ int profile_resolve(const char *name, char *path, size_t len, char *err, size_t 
 				  is_file(name))) {
 		if (strlen(name) >= len)
 			return msg_fail(-EINVAL, err, errlen, "%s: path too long", name);
-		copy(path, len, name);
+		str_copy(path, len, name);
 		if (!is_file(name)) {
 			snprintf(err, errlen, "%s: no such profile file", name);
 			return -ENOENT;
@@ -1252,7 +1207,7 @@ int profile_resolve(const char *name, char *path, size_t len, char *err, size_t 
 	int nd = 0;
 	if (profile_user_dir(dirs[nd], sizeof(dirs[nd])) == 0)
 		nd++;
-	copy(dirs[nd++], sizeof(dirs[0]), PROFILE_SYSTEM_DIR);
+	str_copy(dirs[nd++], sizeof(dirs[0]), PROFILE_SYSTEM_DIR);
 	datadir_profiles(dirs[nd++], sizeof(dirs[0]));
 	for (int i = 0; i < nd; i++) {
 		char p[PATH_MAX];
@@ -1265,7 +1220,7 @@ int profile_resolve(const char *name, char *path, size_t len, char *err, size_t 
 		if (is_file(p)) {
 			if (strlen(p) >= len)
 				return msg_fail(-EINVAL, err, errlen, "%s: path too long", p);
-			copy(path, len, p);
+			str_copy(path, len, p);
 			return 0;
 		}
 	}
@@ -1712,7 +1667,7 @@ int profile_to_session_config(const struct profile *p, const char *display,
 	if (p->directory[0]) {
 		if (strlen(p->directory) >= sizeof(c->dir))
 			return msg_fail(-EINVAL, err, errlen, "%s: directory too long", display);
-		copy(c->dir, sizeof(c->dir), p->directory);
+		str_copy(c->dir, sizeof(c->dir), p->directory);
 	}
 	if (note && o > 0 && o < notelen && note[o - 1] == ' ')
 		note[o - 1] = '\0';

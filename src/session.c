@@ -2,6 +2,7 @@
 #include "msg.h"
 #include "stack.h"
 #include "stats.h"
+#include "now.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -79,13 +80,6 @@ struct session_run {
 };
 
 static int loads_running(const struct session *s);
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * SEC + (uint64_t)ts.tv_nsec;
-}
 
 const char *session_phase_name(enum session_phase p)
 {

@@ -1,5 +1,6 @@
 #include "settings.h"
 #include "msg.h"
+#include "str.h"
 
 #include <errno.h>
 #include <string.h>
@@ -55,20 +56,6 @@ void settings_scheduler(const struct settings *st, char *active, size_t alen,
 	}
 }
 
-static int in_list(const char *list, const char *word)
-{
-	size_t wl = strlen(word);
-	for (const char *p = list; *p;) {
-		while (*p == ' ')
-			p++;
-		size_t l = strcspn(p, " ");
-		if (l == wl && strncmp(p, word, l) == 0)
-			return 1;
-		p += l;
-	}
-	return 0;
-}
-
 void settings_schedulers(const struct settings *st, char *out, size_t len)
 {
 	char lists[SETTINGS_MAX_DEVS][256];
@@ -92,7 +79,7 @@ void settings_schedulers(const struct settings *st, char *out, size_t len)
 		p += l;
 		int all = 1;
 		for (size_t i = 1; i < st->n_devs && all; i++)
-			all = in_list(lists[i], w);
+			all = str_in_list(lists[i], w);
 		if (all && o + l + 2 < len)
 			o += (size_t)snprintf(out + o, len - o, "%s%s", o ? " " : "", w);
 	}

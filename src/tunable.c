@@ -11,6 +11,7 @@
 
 #include "parse.h"
 #include "sysfs.h"
+#include "str.h"
 
 #define SYSFS_BLOCK "/sys/block"
 #define PROC_VM "/proc/sys/vm"
@@ -304,20 +305,6 @@ int tunable_check_value(const struct tunable_key *key, const char *sched,
 	return 0;
 }
 
-static int in_list(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-	for (const char *p = list; *p;) {
-		while (*p == ' ')
-			p++;
-		size_t m = strcspn(p, " ");
-		if (m == n && strncmp(p, word, n) == 0)
-			return 1;
-		p += m;
-	}
-	return 0;
-}
-
 static int known_iosched(const char *sched, const char *name)
 {
 	for (size_t i = 0; i < N(iosched_ranges); i++)
@@ -364,7 +351,7 @@ int tunable_check(const char *dev, const struct tunable_key *key,
 		rc = tunable_check_value(key, NULL, value, canon, clen, why, whylen);
 		if (rc < 0)
 			return rc;
-		if (!in_list(offered, value)) {
+		if (!str_in_list(offered, value)) {
 			msg_set(why, whylen, "scheduler '%.32s' is not offered (choose from: %s)",
 			    value, offered);
 			return -EINVAL;

@@ -12,6 +12,8 @@
 #include "report.h"
 #include "screen.h"
 #include "spark.h"
+#include "now.h"
+#include "parse.h"
 
 #define MiB (1024.0 * 1024.0)
 
@@ -33,17 +35,8 @@ static void fmt_ms(char *b, size_t n, double ms)
 		snprintf(b, n, "%.0fs", ms / 1000);
 }
 
-static void fmt_bytes(char *b, size_t n, double bytes)
-{
-	const char *u[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	int i = 0;
-	while (bytes >= 1024 && i < 4) {
-		bytes /= 1024;
-		i++;
-	}
-	snprintf(b, n, i ? "%.1f %s" : "%.0f %s", bytes, u[i]);
-}
-
+/* A disk size in at most 4 columns for the stack line ("932G", "8.0G",
+ * "512B"): binary multiples, shown from 1000 of a unit on. */
 static void fmt_size(char *b, size_t n, uint64_t bytes)
 {
 	const char *u = "KMGTP";
@@ -183,16 +176,9 @@ void dash_free(struct dash *d)
 	memset(d, 0, sizeof(*d));
 }
 
-static uint64_t mono_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 void dash_message(struct dash *d, int role, const char *fmt, ...)
 {
-	d->msg_until = mono_now() + 3000000000ull;
+	d->msg_until = now_ns() + 3000000000ull;
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
@@ -311,9 +297,7 @@ static void table_update(struct dash *d)
 
 static uint64_t elapsed_ns(const struct session *s)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	uint64_t now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	uint64_t now = now_ns();
 	return s->t0 && now > s->t0 ? now - s->t0 : 0;
 }
 
@@ -483,8 +467,8 @@ static void draw_load(struct dash *d, int y, int x, int w, int h)
 		return;
 	const struct session_tick *t = s->n_ticks ? &s->ticks[s->n_ticks - 1] : NULL;
 	if (t && t->mem_ok) {
-		fmt_bytes(a, sizeof(a), (double)t->dirty);
-		fmt_bytes(b, sizeof(b), (double)t->writeback);
+		parse_format_iec(a, sizeof(a), t->dirty);
+		parse_format_iec(b, sizeof(b), t->writeback);
 		screen_printf(y + 2, x, w, SCREEN_NORMAL, "Dirty %-11s Writeback %s", a, b);
 	} else {
 		screen_put(y + 2, x, w, SCREEN_DIM, "Dirty -  Writeback -");
@@ -731,7 +715,7 @@ void dash_draw(struct dash *d, int full)
 		return;
 	}
 	erase();
-	if (s->n_msgs > d->msgs_seen && mono_now() >= d->msg_until) {
+	if (s->n_msgs > d->msgs_seen && now_ns() >= d->msg_until) {
 		d->msgs_seen = s->n_msgs;
 		snprintf(d->msg, sizeof(d->msg), "%s", s->msgs[s->n_msgs - 1]);
 		d->msg_role = SCREEN_WARN;

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "screen.h"
+#include "now.h"
 
 static const struct keys_binding bindings[] = {
 	{ "l", "load", "start or stop the background load (each starts an epoch)", 0 },
@@ -60,11 +61,9 @@ static int apply(struct dash *d, const char *key, const char *value, char *msg, 
 	/* The kernel may take a moment to switch under load: say so first. */
 	dash_message(d, SCREEN_DIM, "setting %s = %s ...", key, value);
 	dash_draw(d, 0);
-	struct timespec a, b;
-	clock_gettime(CLOCK_MONOTONIC, &a);
+	uint64_t t0 = now_ns();
 	rc = settings_apply(d->st, key, value, msg, len, label, sizeof(label));
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	double took = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+	double took = (double)(now_ns() - t0) / 1e9;
 	size_t ml = strlen(msg);
 	if (took >= 0.1 && ml + 32 < len)   /* the screen stood still that long: say so */
 		snprintf(msg + ml, len - ml, "; the kernel took %.1f s", took);

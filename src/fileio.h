@@ -1,0 +1,27 @@
+/* fileio — whole writes and directory paths, the loops every writer needs.
+ *
+ *  fileio_write_all   write() all n bytes, retrying on EINTR and short
+ *                     writes: 0 or -errno
+ *  fileio_pwrite_all  the same with pwrite() from offset off
+ *  fileio_read_file   the whole of regular file path, at most max bytes, into
+ *                     a malloc'ed NUL-terminated *buf of *n bytes: 0, or
+ *                     -errno from open/read, -EINVAL not a regular file,
+ *                     -EFBIG over max (or grew past max while read)
+ *  fileio_mkdir_p     make path and its missing parents with mode (existing
+ *                     ones are kept as they are): 0 or -errno
+ *                     (-ENAMETOOLONG past PATH_MAX).  For trusted paths only
+ *                     (the user's own config dir, the lab's state dir): it
+ *                     walks the path string, so it follows links.
+ */
+#ifndef BRISK_FILEIO_H
+#define BRISK_FILEIO_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+int fileio_write_all(int fd, const void *buf, size_t n);
+int fileio_pwrite_all(int fd, const void *buf, size_t n, off_t off);
+int fileio_read_file(const char *path, size_t max, char **buf, size_t *n);
+int fileio_mkdir_p(const char *path, mode_t mode);
+
+#endif
