@@ -23,7 +23,7 @@ WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
 CPPFLAGS += -D_GNU_SOURCE -DBRISK_VERSION='"$(VERSION)"' \
-            -DBRISK_DATADIR='"$(DATADIR)"' -Iprobes -Isrc -Iui
+            -DBRISK_DATADIR='"$(DATADIR)"' -Iprobes -Isrc -Isrc/lab -Isrc/cmd -Iui
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(PKG_CFLAGS)
 ifeq ($(SANITIZE),1)
 ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -36,10 +36,10 @@ QLD = @echo "  LD      $@";
 endif
 
 PROBE_SRC := $(sort $(wildcard probes/*.c))
-ENGINE_SRC:= $(filter-out src/main.c,$(sort $(wildcard src/*.c)))
-UI_SRC    := $(sort $(wildcard ui/*.c))
+ENGINE_SRC:= $(sort $(wildcard src/*.c src/lab/*.c src/cmd/*.c))
+UI_SRC    := $(filter-out ui/main.c,$(sort $(wildcard ui/*.c)))
 LIB_OBJ   := $(patsubst %.c,build/%.o,$(PROBE_SRC) $(ENGINE_SRC) $(UI_SRC))
-MAIN_OBJ  := build/src/main.o
+MAIN_OBJ  := build/ui/main.o
 UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN  := $(patsubst tests/unit/%.c,build/tests/%,$(UNIT_SRC))
 HELPER_SRC:= $(sort $(wildcard tests/helpers/*.c))

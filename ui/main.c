@@ -1,5 +1,7 @@
-/* brisk — entry point: global options and subcommand dispatch.
- * Each subcommand lives in its own src/cmd_*.c and is called as
+/* brisk — entry point: global options and subcommand dispatch.  It sits in
+ * ui/, the top layer, because it dispatches to the dashboard (ui/cmd_tui.c)
+ * as well as to the batch commands (src/cmd/cmd_*.c, which never include
+ * ui/).  Each subcommand is called as
  * NAME_main(argc, argv) with argv[0] the subcommand's name.
  * Exit status: 0 success, 1 runtime failure, 2 bad usage or input. */
 #include <locale.h>
@@ -46,17 +48,10 @@ static const struct subcommand *find_sub(const char *name)
 }
 
 /* What plain 'brisk' does: the dashboard on a terminal, else the quick
- * check, else (early builds) the stack view. */
+ * check. */
 static const struct subcommand *default_sub(void)
 {
-	const struct subcommand *s = NULL;
-	if (isatty(STDOUT_FILENO) && isatty(STDIN_FILENO))
-		s = find_sub("tui");
-	if (!s)
-		s = find_sub("run");
-	if (!s)
-		s = find_sub("devices");
-	return s;
+	return find_sub(isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) ? "tui" : "run");
 }
 
 static void usage(FILE *f)
@@ -74,7 +69,7 @@ static void usage(FILE *f)
 		"  help CMD   the options of one command\n"
 		"\n"
 		"With no command, brisk runs '%s' on the current directory.\n"
-		"See brisk(1).\n", default_sub() ? default_sub()->name : "nothing");
+		"See brisk(1).\n", default_sub()->name);
 }
 
 static int wants_help(int argc, char **argv)
@@ -100,10 +95,6 @@ int main(int argc, char **argv)
 	setlocale(LC_ALL, "");
 	if (argc < 2) {
 		const struct subcommand *d = default_sub();
-		if (!d) {
-			usage(stderr);
-			return 2;
-		}
 		char *args[] = { (char *)d->name, NULL };
 		return run_sub(d, 1, args);
 	}
