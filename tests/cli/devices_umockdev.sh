@@ -27,7 +27,7 @@ if [ ! -x "$BRISK" ]; then
 fi
 
 OUT= RC= ERR=
-ERRF=$(mktemp) && trap 'rm -f "$ERRF"' EXIT
+ERRF=$(mktemp) && T_CLEANUP_EXTRA="rm -f '$ERRF'"
 # bd FIXTURE ARGS... : run "brisk devices ARGS --json" inside the testbed.
 bd() {
 	local fx=$1; shift
