@@ -2,6 +2,16 @@
 # tests/lib.sh).  Each test drives `brisk tui` in its own detached tmux
 # session and reads the screen with capture-pane.
 TUI_S=""
+# Every test script gets a tmux server of its own: a new session of a shared
+# server takes the environment the server started with (another test's
+# BRISK_RUNTIME_DIR), not this script's.
+TUI_SOCK="brisk-test-$$"
+unset TMUX
+tmux() { command tmux -L "$TUI_SOCK" "$@"; }
+tui_server_gone() {
+  command tmux -L "$TUI_SOCK" kill-server 2>/dev/null
+  rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$TUI_SOCK"
+}
 # tui_start NAME COLSxLINES ENV... -- ARGS...: start brisk tui in a tmux
 # session; the pane prints BRISK-EXIT=<status> when brisk ends.  TUI_WRAP
 # (e.g. a setpriv command) goes in front of brisk.
@@ -17,7 +27,8 @@ tui_start() {
   tmux kill-session -t "$TUI_S" 2>/dev/null
   tmux new-session -d -s "$TUI_S" -x "${size%x*}" -y "${size#*x}" "$cmd"
   tmux set-option -t "$TUI_S" window-size manual >/dev/null 2>&1
-  T_CLEANUP_EXTRA="${T_CLEANUP_EXTRA:-true}; tmux kill-session -t $TUI_S 2>/dev/null"
+  case "${T_CLEANUP_EXTRA:-}" in *tui_server_gone*) ;;
+    *) T_CLEANUP_EXTRA="${T_CLEANUP_EXTRA:-true}; tui_server_gone" ;; esac
 }
 tui_cap() { tmux capture-pane -p -t "$TUI_S" "$@"; }
 # tui_wait REGEX [SECONDS]: wait until the screen matches; 0 or 1
