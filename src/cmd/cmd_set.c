@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,6 +131,7 @@ static void set_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: brisk set [--persist] [-d DEVICE]... (DIR|DEVICE) KEY=VALUE...\n"
+		"       brisk set --list-keys\n"
 		"\n"
 		"Change I/O scheduler, queue and iosched tunables, SCSI queue_depth and\n"
 		"vm.dirty_* on every disk behind DIR (all RAID/dm members at once) or on\n"
@@ -145,9 +147,26 @@ static void set_usage(FILE *f)
 		"  -d, --device DEV  only this disk of the stack (repeatable)\n"
 		"      --persist     keep the change for this boot: clear its journal\n"
 		"                    entries, so 'brisk restore' leaves it\n"
+		"      --list-keys   every key: scope, range the kernel accepts, meaning\n"
 		"  -h, --help        this text\n"
 		"\n"
 		"Example: brisk set /home scheduler=bfq slice_idle=0\n");
+}
+
+/* --list-keys: the settings table, one "KEY SCOPE[:SCHEDULER] RANGE HELP"
+ * line each (tests/cli/set_keys.sh holds the man pages to it). */
+static void list_keys(void)
+{
+	for (size_t i = 0; i < tunable_n_defs; i++) {
+		const struct tunable_def *d = &tunable_defs[i];
+		char range[64] = "name", scope[48];
+		if (d->type != TUNABLE_TYPE_SCHED)
+			snprintf(range, sizeof(range), "%" PRId64 "..%" PRId64 "%s", d->min, d->max,
+				 d->type == TUNABLE_TYPE_BYTES ? " bytes" : "");
+		snprintf(scope, sizeof(scope), "%s%s%s", tunable_kind_name(d->kind),
+			 d->sched ? ":" : "", d->sched ? d->sched : "");
+		printf("%-28s %-19s %-32s %s\n", d->key, scope, range, d->help);
+	}
 }
 
 static void print_change(const char *dev, const struct tunable_key *key,
@@ -253,6 +272,7 @@ int cmd_set_main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "persist", no_argument, NULL, 'P' },
 		{ "device", required_argument, NULL, 'd' },
+		{ "list-keys", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -272,6 +292,13 @@ int cmd_set_main(int argc, char **argv)
 			}
 			only[n_only++] = optarg;
 			break;
+		case 'L':
+			if (argc != optind) {
+				fprintf(stderr, "brisk set: --list-keys takes nothing else\n");
+				return 2;
+			}
+			list_keys();
+			return 0;
 		case 'h':
 			set_usage(stdout);
 			return 0;

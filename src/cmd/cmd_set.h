@@ -1,6 +1,7 @@
 /* cmd_set — change tunables from the command line.
  *
  *   brisk set [--persist] [-d DEV]... (DIR|DEVICE) KEY=VALUE...
+ *   brisk set --list-keys
  *
  * DIR means every leaf disk of the stack behind DIR (all RAID/dm members at
  * once); DEVICE is a kernel name or a node (sda, /dev/sda, loop3; md0 means
@@ -10,6 +11,7 @@
  * what needs root and writes nothing (exit 1); each change is journaled
  * (kind "set") and waits for `brisk restore`, unless --persist; if the
  * kernel refuses a write, what this command changed is rolled back (exit 1).
+ * --list-keys prints the settings table (tunable_defs), one key a line.
  * See brisk-set(1).  get and restore: cmd_get.h, cmd_restore.h.
  */
 #ifndef BRISK_CMD_SET_H
