@@ -14,6 +14,7 @@
 #include "text.h"
 #include "journal.h"
 #include "profile.h"
+#include "settings.h"
 #include "stack.h"
 #include "tunable.h"
 
@@ -223,6 +224,39 @@ static int apply_devices(const struct profile *p, const char *arg,
 	return 0;
 }
 
+/* What the transaction did, in brisk export's words. */
+static void apply_event(const struct settings_event *ev, void *arg)
+{
+	struct journal *j = arg;
+	const struct settings_step *sp = ev->step;
+	const char *dev = sp && sp->dev ? sp->dev : "";
+	switch (ev->kind) {
+	case SETTINGS_EV_LOCKED_OUT:
+		fprintf(stderr, "brisk export: %s is being changed by another brisk (pid %ld)"
+			"; nothing was changed\n", strcmp(ev->dev, "-") ? text_show(ev->dev) :
+			"vm.dirty_*", (long)ev->holder);
+		break;
+	case SETTINGS_EV_APPLIED:
+		printf("%s%s%s: %s -> %s%s\n", text_show(dev), *dev ? " " : "", sp->key.name,
+		       text_show(ev->res->before), text_show(ev->res->readback),
+		       ev->res->adjusted ? " (adjusted by the kernel)" : "");
+		break;
+	case SETTINGS_EV_FAILED:
+		fprintf(stderr, "brisk export: %s%s%s=%s: %s\n", text_show(dev), *dev ? ": " : "",
+			sp->key.name, sp->value, ev->err == -EIO ? "the scheduler did not become "
+			"active" : strerror(-ev->err));
+		break;
+	case SETTINGS_EV_ROLLBACK:
+		fprintf(stderr, "brisk export: putting back what this command changed:\n");
+		break;
+	case SETTINGS_EV_ROLLED_BACK:
+		if (ev->left)
+			fprintf(stderr, "brisk export: %d value(s) could not be put back; they "
+				"stay in %s for 'brisk restore'\n", ev->left, journal_path(j));
+		break;
+	}
+}
+
 static int do_apply(const struct profile *p, const char *path, const char *device, int dry_run,
 		    int argc, char **argv)
 {
@@ -323,46 +357,19 @@ static int do_apply(const struct profile *p, const char *path, const char *devic
 		free(it);
 		return 1;
 	}
-	rc = 0;
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		pid_t holder = 0;
-		int e = journal_lock(j, it[i].dev ? it[i].dev : "-", &holder);
-		if (e < 0) {
-			fprintf(stderr, "brisk export: %s is being changed by another brisk (pid %ld)"
-				"; nothing was changed\n", it[i].dev ? text_show(it[i].dev) : "vm.dirty_*",
-				(long)holder);
-			rc = 1;
-		}
+	struct settings_step *plan = calloc(n, sizeof(*plan));
+	rc = plan ? 0 : 1;
+	for (size_t i = 0; plan && i < n; i++) {
+		plan[i].dev = it[i].dev;
+		plan[i].key = it[i].key;
+		snprintf(plan[i].value, sizeof(plan[i].value), "%s", it[i].canon);
 	}
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		struct tunable_result res;
-		pid_t holder = 0;
-		memset(&res, 0, sizeof(res));
-		int e = journal_set(j, it[i].dev, &it[i].key, it[i].canon, &res, &holder);
-		const char *dev = it[i].dev ? it[i].dev : "";
-		if (e == 0) {
-			printf("%s%s%s: %s -> %s%s\n", text_show(dev), *dev ? " " : "", it[i].key.name,
-			       text_show(res.before), text_show(res.readback), res.adjusted ? " (adjusted by the kernel)" : "");
-			continue;
-		}
-		fprintf(stderr, "brisk export: %s%s%s=%s: %s\n", text_show(dev), *dev ? ": " : "",
-			it[i].key.name, it[i].canon, e == -EIO ? "the scheduler did not become "
-			"active" : strerror(-e));
+	if (plan && settings_transaction(j, plan, n, apply_event, j, stderr, NULL) < 0)
 		rc = 1;
-	}
-	if (rc) {
-		const struct journal_file *jf = journal_contents(j);
-		if (jf->n) {
-			fprintf(stderr, "brisk export: putting back what this command changed:\n");
-			int left = journal_restore(j, journal_report_print, stderr);
-			if (left)
-				fprintf(stderr, "brisk export: %d value(s) could not be put back; they "
-					"stay in %s for 'brisk restore'\n", left, journal_path(j));
-		}
-	} else {
+	else if (plan)
 		printf("journaled in %s; 'brisk restore' puts the original values back\n",
 		       journal_path(j));
-	}
+	free(plan);
 	journal_close(j);
 	free(it);
 	return rc;

@@ -12,6 +12,7 @@
 
 #include "blockdev.h"
 #include "journal.h"
+#include "settings.h"
 #include "stack.h"
 #include "text.h"
 #include "tunable.h"
@@ -241,30 +242,64 @@ static int validate(const struct cmd_targets *t, struct assign *as, int n)
 	return bad;
 }
 
-static int lock_all(struct journal *j, const struct cmd_targets *t, const struct assign *as, int n)
+/* What the transaction did, in brisk set's words. */
+static void set_event(const struct settings_event *ev, void *arg)
 {
-	int need_vm = 0;
-	for (int i = 0; i < n; i++)
-		need_vm |= tunable_is_sysctl(&as[i].key);
-	for (size_t d = 0; d <= t->n; d++) {
-		const char *dev = d < t->n ? t->name[d] : "-";
-		if (d == t->n && !need_vm)
-			break;
-		pid_t holder = 0;
-		int rc = journal_lock(j, dev, &holder);
-		if (rc == -EBUSY) {
+	struct journal *j = arg;
+	const struct settings_step *sp = ev->step;
+	const char *dev = sp && sp->dev ? sp->dev : "";
+	const char *sep = *dev ? ": " : "";
+	switch (ev->kind) {
+	case SETTINGS_EV_LOCKED_OUT:
+		if (ev->err == -EBUSY)
 			fprintf(stderr, "brisk set: %s is being changed by another brisk "
 				"(pid %ld); nothing was changed\n",
-				d < t->n ? dev : "vm.dirty_*", (long)holder);
-			return 1;
-		}
-		if (rc < 0) {
-			fprintf(stderr, "brisk set: cannot lock %s in %s: %s\n", dev,
-				journal_path(j), strerror(-rc));
-			return 1;
+				strcmp(ev->dev, "-") ? ev->dev : "vm.dirty_*", (long)ev->holder);
+		else
+			fprintf(stderr, "brisk set: cannot lock %s in %s: %s\n", ev->dev,
+				journal_path(j), strerror(-ev->err));
+		break;
+	case SETTINGS_EV_APPLIED:
+		print_change(sp->dev, &sp->key, ev->res);
+		break;
+	case SETTINGS_EV_FAILED:
+		if (ev->err == -EIO)
+			fprintf(stderr, "brisk set: %s: wrote scheduler=%s but %s "
+				"is active\n", dev, sp->value, ev->res->readback);
+		else if (!ev->res->before[0])
+			fprintf(stderr, "brisk set: %s%s%s: cannot record the original "
+				"value: %s\n", dev, sep, sp->key.name, strerror(-ev->err));
+		else
+			fprintf(stderr, "brisk set: %s%sthe kernel refused %s=%s: "
+				"%s (errno %d)\n", dev, sep, sp->key.name, sp->value,
+				strerror(-ev->err), -ev->err);
+		break;
+	case SETTINGS_EV_ROLLBACK:
+		fprintf(stderr, "brisk set: putting back what this command changed:\n");
+		break;
+	case SETTINGS_EV_ROLLED_BACK:
+		if (ev->left)
+			fprintf(stderr, "brisk set: %d value(s) could not be put back; "
+				"they stay in %s for 'brisk restore'\n", ev->left, journal_path(j));
+		break;
+	}
+}
+
+/* Every assignment on every target (a sysctl once), in order.  The
+ * number of steps; plan holds n * t->n at most. */
+static size_t set_plan(const struct cmd_targets *t, const struct assign *as, int n,
+		       struct settings_step *plan)
+{
+	size_t k = 0;
+	for (int i = 0; i < n; i++) {
+		int sys = tunable_is_sysctl(&as[i].key);
+		for (size_t d = 0; d < (sys ? 1 : t->n); d++, k++) {
+			plan[k].dev = sys ? NULL : t->name[d];
+			plan[k].key = as[i].key;
+			snprintf(plan[k].value, sizeof(plan[k].value), "%s", as[i].canon[d]);
 		}
 	}
-	return 0;
+	return k;
 }
 
 int cmd_set_main(int argc, char **argv)
@@ -347,44 +382,16 @@ int cmd_set_main(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	rc = lock_all(j, &t, as, n);
-	for (int i = 0; i < n && rc == 0; i++) {
-		int sys = tunable_is_sysctl(&as[i].key);
-		for (size_t d = 0; d < (sys ? 1 : t.n) && rc == 0; d++) {
-			const char *dev = sys ? NULL : t.name[d];
-			struct tunable_result res;
-			pid_t holder = 0;
-			memset(&res, 0, sizeof(res));
-			int e = journal_set(j, dev, &as[i].key, as[i].canon[d], &res, &holder);
-			if (e == 0) {
-				print_change(dev, &as[i].key, &res);
-				continue;
-			}
-			if (e == -EIO)
-				fprintf(stderr, "brisk set: %s: wrote scheduler=%s but %s "
-					"is active\n", dev, as[i].canon[d], res.readback);
-			else if (!res.before[0])
-				fprintf(stderr, "brisk set: %s%s%s: cannot record the original "
-					"value: %s\n", sys ? "" : dev, sys ? "" : ": ",
-					as[i].key.name, strerror(-e));
-			else
-				fprintf(stderr, "brisk set: %s%sthe kernel refused %s=%s: "
-					"%s (errno %d)\n", sys ? "" : dev, sys ? "" : ": ",
-					as[i].key.name, as[i].canon[d], strerror(-e), -e);
-			rc = 1;
-		}
-	}
-	if (rc) {
-		const struct journal_file *jf = journal_contents(j);
-		if (jf->n) {
-			fprintf(stderr, "brisk set: putting back what this command changed:\n");
-			int left = journal_restore(j, journal_report_print, stderr);
-			if (left)
-				fprintf(stderr, "brisk set: %d value(s) could not be put back; "
-					"they stay in %s for 'brisk restore'\n", left, journal_path(j));
-		}
+	struct settings_step *plan = calloc((size_t)n * t.n, sizeof(*plan));
+	if (!plan) {
+		rc = 1;
 		goto out;
 	}
+	size_t np = set_plan(&t, as, n, plan);
+	rc = settings_transaction(j, plan, np, set_event, j, stderr, NULL) < 0 ? 1 : 0;
+	free(plan);
+	if (rc)
+		goto out;
 	if (persist) {
 		int e = journal_discard(j);
 		if (e < 0) {
