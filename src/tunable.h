@@ -1,5 +1,6 @@
-/* tunable — the whitelist of settings brisk may change, and how each maps
- * to a file.
+/* tunable — the one settings table (tunable_defs: every key brisk may
+ * change, its scope, type, the range the kernel accepts and a line of
+ * help), and how each key maps to a file.
  *
  *   KEY                      FILE
  *   scheduler                /sys/block/DEV/queue/scheduler
