@@ -28,60 +28,27 @@
 
 /* ---------- settings: the keys `brisk set` takes ---------- */
 
-enum vtype { V_SCHED, V_INT, V_BYTES };
+/* The one settings table is tunable's (tunable_defs, in application
+ * order: the scheduler first, its tunables next, then the queue, the
+ * device and the system-wide vm knobs); a profile key is its key. */
+#define setting_defs tunable_defs
+#define N_SETTING_DEFS tunable_n_defs
 
-struct setting_def {
-	const char *key;
-	enum profile_scope scope;
-	const char *sched;          /* iosched: the scheduler that has it */
-	enum vtype type;
-	int64_t min, max;
-};
-
-/* In application order: the scheduler first, its tunables next, then the
- * queue, the device and the system-wide vm knobs. */
-static const struct setting_def setting_defs[] = {
-	{ "scheduler", PROFILE_SCOPE_QUEUE, NULL, V_SCHED, 0, 0 },
-	/* bfq */
-	{ "low_latency", PROFILE_SCOPE_IOSCHED, "bfq", V_INT, 0, 1 },
-	{ "slice_idle", PROFILE_SCOPE_IOSCHED, "bfq", V_INT, 0, INT32_MAX },
-	{ "slice_idle_us", PROFILE_SCOPE_IOSCHED, "bfq", V_INT, 0, INT32_MAX },
-	{ "strict_guarantees", PROFILE_SCOPE_IOSCHED, "bfq", V_INT, 0, 1 },
-	{ "back_seek_max", PROFILE_SCOPE_IOSCHED, "bfq", V_INT, 0, INT32_MAX },
-	{ "back_seek_penalty", PROFILE_SCOPE_IOSCHED, "bfq", V_INT, 1, INT32_MAX },
-	{ "fifo_expire_async", PROFILE_SCOPE_IOSCHED, "bfq", V_INT, 0, INT32_MAX },
-	{ "fifo_expire_sync", PROFILE_SCOPE_IOSCHED, "bfq", V_INT, 0, INT32_MAX },
-	{ "max_budget", PROFILE_SCOPE_IOSCHED, "bfq", V_INT, 0, INT32_MAX },
-	{ "timeout_sync", PROFILE_SCOPE_IOSCHED, "bfq", V_INT, 1, INT32_MAX },
-	/* mq-deadline */
-	{ "read_expire", PROFILE_SCOPE_IOSCHED, "mq-deadline", V_INT, 0, INT32_MAX },
-	{ "write_expire", PROFILE_SCOPE_IOSCHED, "mq-deadline", V_INT, 0, INT32_MAX },
-	{ "writes_starved", PROFILE_SCOPE_IOSCHED, "mq-deadline", V_INT, 0, INT32_MAX },
-	{ "front_merges", PROFILE_SCOPE_IOSCHED, "mq-deadline", V_INT, 0, 1 },
-	{ "fifo_batch", PROFILE_SCOPE_IOSCHED, "mq-deadline", V_INT, 0, INT32_MAX },
-	{ "async_depth", PROFILE_SCOPE_IOSCHED, "mq-deadline", V_INT, 1, INT32_MAX },
-	{ "prio_aging_expire", PROFILE_SCOPE_IOSCHED, "mq-deadline", V_INT, 0, INT32_MAX },
-	/* kyber */
-	{ "read_lat_nsec", PROFILE_SCOPE_IOSCHED, "kyber", V_INT, 1, INT64_MAX },
-	{ "write_lat_nsec", PROFILE_SCOPE_IOSCHED, "kyber", V_INT, 1, INT64_MAX },
-	/* queue */
-	{ "nr_requests", PROFILE_SCOPE_QUEUE, NULL, V_INT, 1, 1048576 },
-	{ "read_ahead_kb", PROFILE_SCOPE_QUEUE, NULL, V_INT, 0, INT32_MAX },
-	{ "wbt_lat_usec", PROFILE_SCOPE_QUEUE, NULL, V_INT, -1, INT32_MAX },
-	{ "max_sectors_kb", PROFILE_SCOPE_QUEUE, NULL, V_INT, 1, INT32_MAX },
-	{ "rq_affinity", PROFILE_SCOPE_QUEUE, NULL, V_INT, 0, 2 },
-	{ "nomerges", PROFILE_SCOPE_QUEUE, NULL, V_INT, 0, 2 },
-	/* device */
-	{ "queue_depth", PROFILE_SCOPE_DEVICE, NULL, V_INT, 1, 65535 },
-	/* vm */
-	{ "vm.dirty_ratio", PROFILE_SCOPE_VM, NULL, V_INT, 0, 100 },
-	{ "vm.dirty_background_ratio", PROFILE_SCOPE_VM, NULL, V_INT, 0, 100 },
-	{ "vm.dirty_bytes", PROFILE_SCOPE_VM, NULL, V_BYTES, 0, INT64_MAX },
-	{ "vm.dirty_background_bytes", PROFILE_SCOPE_VM, NULL, V_BYTES, 0, INT64_MAX },
-	{ "vm.dirty_expire_centisecs", PROFILE_SCOPE_VM, NULL, V_INT, 0, INT32_MAX },
-	{ "vm.dirty_writeback_centisecs", PROFILE_SCOPE_VM, NULL, V_INT, 0, INT32_MAX },
-};
-#define N_SETTING_DEFS (sizeof(setting_defs) / sizeof(setting_defs[0]))
+static enum profile_scope setting_scope(const struct tunable_def *d)
+{
+	switch (d->kind) {
+	case TUNABLE_IOSCHED:
+		return PROFILE_SCOPE_IOSCHED;
+	case TUNABLE_DEVICE:
+		return PROFILE_SCOPE_DEVICE;
+	case TUNABLE_SYSCTL:
+		return PROFILE_SCOPE_VM;
+	case TUNABLE_SCHEDULER:
+	case TUNABLE_QUEUE:
+		break;
+	}
+	return PROFILE_SCOPE_QUEUE;
+}
 
 static const char *const schedulers[] = { "none", "mq-deadline", "bfq", "kyber" };
 
@@ -109,27 +76,19 @@ int profile_class_parse(const char *s, enum profile_class *out)
 	return -EINVAL;
 }
 
-static const struct setting_def *setting_find(const char *key)
-{
-	for (size_t i = 0; i < N_SETTING_DEFS; i++)
-		if (strcmp(setting_defs[i].key, key) == 0)
-			return &setting_defs[i];
-	return NULL;
-}
-
 static size_t setting_rank(const char *key)
 {
-	const struct setting_def *d = setting_find(key);
+	const struct tunable_def *d = tunable_def_find(key);
 	return d ? (size_t)(d - setting_defs) : N_SETTING_DEFS;
 }
 
 int profile_setting_info(const char *key, enum profile_scope *scope, const char **sched)
 {
-	const struct setting_def *d = setting_find(key);
+	const struct tunable_def *d = tunable_def_find(key);
 	if (!d)
 		return -ENOENT;
 	if (scope)
-		*scope = d->scope;
+		*scope = setting_scope(d);
 	if (sched)
 		*sched = d->sched;
 	return 0;
@@ -138,7 +97,7 @@ int profile_setting_info(const char *key, enum profile_scope *scope, const char 
 int profile_setting_check(const char *key, const char *value, char *norm, size_t normlen,
 			  char *err, size_t errlen)
 {
-	const struct setting_def *d = setting_find(key);
+	const struct tunable_def *d = tunable_def_find(key);
 	if (!d)
 		return msg_fail(-EINVAL, err, errlen, "unknown setting '%s', expected a key `brisk set` takes "
 			    "(scheduler, nr_requests, read_ahead_kb, low_latency, vm.dirty_ratio, ...)",
@@ -146,7 +105,7 @@ int profile_setting_check(const char *key, const char *value, char *norm, size_t
 	int64_t n;
 	uint64_t b;
 	switch (d->type) {
-	case V_SCHED:
+	case TUNABLE_TYPE_SCHED:
 		for (size_t i = 0; i < sizeof(schedulers) / sizeof(schedulers[0]); i++)
 			if (strcmp(value, schedulers[i]) == 0) {
 				str_copy(norm, normlen, value);
@@ -154,27 +113,22 @@ int profile_setting_check(const char *key, const char *value, char *norm, size_t
 			}
 		return msg_fail(-EINVAL, err, errlen, "bad value '%s' for scheduler, expected none, mq-deadline, "
 			    "bfq or kyber", value);
-	case V_INT:
+	case TUNABLE_TYPE_INT:
 		if (parse_int(value, d->min, d->max, &n) < 0)
 			return msg_fail(-EINVAL, err, errlen, "bad value '%s' for %s, expected an integer from "
 				    "%" PRId64 " to %" PRId64, value, key, d->min, d->max);
 		snprintf(norm, normlen, "%" PRId64, n);
 		break;
-	case V_BYTES:
-		if (parse_size(value, &b) < 0 || b > (uint64_t)d->max)
+	case TUNABLE_TYPE_BYTES:
+		if (parse_size(value, &b) < 0)
 			return msg_fail(-EINVAL, err, errlen, "bad value '%s' for %s, expected a size in bytes "
 				    "(e.g. 67108864 or 64m)", value, key);
+		if (b < (uint64_t)d->min || b > (uint64_t)d->max)
+			return msg_fail(-EINVAL, err, errlen, "bad value '%s' for %s, expected a size from "
+				    "%" PRId64 " to %" PRId64 " bytes", value, key, d->min, d->max);
 		snprintf(norm, normlen, "%" PRIu64, b);
 		break;
 	}
-	/* The same ranges `brisk set` enforces (the tunables whitelist). */
-	struct tunable_key tk;
-	char why[TUNABLE_WHY_LEN], canon[TUNABLE_VALUE_LEN];
-	if (tunable_parse_key(key, &tk, why, sizeof(why)) < 0)
-		return msg_fail(-EINVAL, err, errlen, "setting '%s' is not one `brisk set` takes: %s", key, why);
-	if (tunable_check_value(&tk, d->sched, norm, canon, sizeof(canon), why, sizeof(why)) < 0)
-		return msg_fail(-EINVAL, err, errlen, "bad value '%s' for %s, expected a value `brisk set` "
-			    "accepts (%s)", value, key, why);
 	return 0;
 }
 
@@ -234,7 +188,7 @@ size_t profile_effective(const struct profile *p, enum profile_class cls,
 			else if (s->cls == PROFILE_CLASS_ALL && (!hit || hit->cls == PROFILE_CLASS_ALL))
 				hit = s;
 		}
-		if (hit && setting_defs[r].scope == PROFILE_SCOPE_IOSCHED && n > 0 &&
+		if (hit && setting_defs[r].kind == TUNABLE_IOSCHED && n > 0 &&
 		    strcmp(out[0]->key, "scheduler") == 0 &&
 		    strcmp(out[0]->value, setting_defs[r].sched) != 0)
 			hit = NULL;   /* a tunable of another scheduler: not for this class */

@@ -3,8 +3,124 @@
 #include "str.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
+/* ------------------------------------------------ the one transaction */
+
+static void emit(settings_event_fn fn, void *arg, const struct settings_event *ev)
+{
+	if (fn)
+		fn(ev, arg);
+}
+
+/* Lock every device of the plan, then "-" when it has a vm.* step. */
+static int lock_plan(struct journal *j, const struct settings_step *plan, size_t n,
+		     settings_event_fn fn, void *arg)
+{
+	int need_vm = 0;
+	for (size_t i = 0; i <= n; i++) {
+		const char *dev = i < n ? plan[i].dev : "-";
+		if (i < n && !dev) {
+			need_vm = 1;
+			continue;
+		}
+		if (i == n && !need_vm)
+			break;
+		pid_t holder = 0;
+		int rc = journal_lock(j, dev, &holder);
+		if (rc < 0) {
+			struct settings_event ev = { .kind = SETTINGS_EV_LOCKED_OUT, .dev = dev,
+						     .err = rc, .holder = holder };
+			emit(fn, arg, &ev);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+/* What one applied step read before writing, for a rollback that does
+ * not go through the journal. */
+struct undo {
+	char before[TUNABLE_VALUE_LEN];
+	char partner[TUNABLE_VALUE_LEN];   /* vm ratio/bytes twin's value */
+};
+
+/* Write back the values steps [0, k) read before they wrote, newest
+ * first.  A "0" of a ratio/bytes sysctl is put back by writing its twin
+ * (the kernel refuses 0 for *_bytes and zeroes one when the other is
+ * written).  Returns how many could not be put back. */
+static int undo_steps(const struct settings_step *plan, const struct undo *u, size_t k)
+{
+	int left = 0;
+	while (k-- > 0) {
+		const struct settings_step *st = &plan[k];
+		const char *twin = tunable_is_sysctl(&st->key) ?
+				   tunable_sysctl_partner(st->key.name) : NULL;
+		struct tunable_key key = st->key;
+		const char *value = u[k].before;
+		char why[TUNABLE_WHY_LEN];
+		if (twin && strcmp(value, "0") == 0 && u[k].partner[0] &&
+		    tunable_parse_key(twin, &key, why, sizeof(why)) == 0)
+			value = u[k].partner;
+		if (!value[0] || tunable_apply(st->dev, &key, value, NULL) < 0)
+			left++;
+	}
+	return left;
+}
+
+int settings_transaction(struct journal *j, const struct settings_step *plan, size_t n,
+			 settings_event_fn fn, void *arg, FILE *report, size_t *applied)
+{
+	size_t done = 0;
+	if (applied)
+		*applied = 0;
+	int rc = lock_plan(j, plan, n, fn, arg);
+	if (rc < 0)
+		return rc;
+	int fresh = journal_contents(j)->n == 0;
+	struct undo *u = calloc(n ? n : 1, sizeof(*u));
+	if (!u)
+		return -ENOMEM;
+	for (; done < n; done++) {
+		const struct settings_step *st = &plan[done];
+		const char *twin = tunable_is_sysctl(&st->key) ?
+				   tunable_sysctl_partner(st->key.name) : NULL;
+		struct tunable_key tk;
+		char why[TUNABLE_WHY_LEN];
+		if (twin && tunable_parse_key(twin, &tk, why, sizeof(why)) == 0)
+			tunable_read(NULL, &tk, u[done].partner, sizeof(u[done].partner));
+		struct tunable_result res;
+		pid_t holder = 0;
+		memset(&res, 0, sizeof(res));
+		rc = journal_set(j, st->dev, &st->key, st->value, &res, &holder);
+		snprintf(u[done].before, sizeof(u[done].before), "%s", res.before);
+		struct settings_event ev = { .kind = rc ? SETTINGS_EV_FAILED : SETTINGS_EV_APPLIED,
+					     .step = st, .res = &res, .err = rc, .holder = holder };
+		emit(fn, arg, &ev);
+		if (rc < 0)
+			break;
+	}
+	if (rc == 0) {
+		if (applied)
+			*applied = done;
+		free(u);
+		return 0;
+	}
+	/* The failed step may have written (a scheduler that did not become
+	 * active): it is put back too. */
+	size_t undo_n = done + (rc == -EIO);
+	if ((fresh && journal_contents(j)->n) || (!fresh && undo_n)) {
+		struct settings_event ev = { .kind = SETTINGS_EV_ROLLBACK };
+		emit(fn, arg, &ev);
+		ev.kind = SETTINGS_EV_ROLLED_BACK;
+		ev.left = fresh ? journal_restore(j, report ? journal_report_print : NULL, report)
+			       : undo_steps(plan, u, undo_n);
+		emit(fn, arg, &ev);
+	}
+	free(u);
+	return rc;
+}
 
 void settings_init(struct settings *st, enum journal_kind kind,
 		   const char *const *devs, size_t n, int root,
@@ -145,10 +261,76 @@ size_t settings_keys(const struct settings *st, struct tunable_key *out, size_t 
 	return k;
 }
 
+/* What settings_apply() learns from its transaction. */
+struct apply_log {
+	const struct settings *st;
+	char *msg;
+	size_t msglen;
+	char done[160];       /* "vda, vdb" or "system-wide" */
+	size_t o;
+	size_t adjusted;
+	char stored[TUNABLE_VALUE_LEN];   /* last read-back */
+	int rolled_back, left;
+};
+
+static void apply_event(const struct settings_event *ev, void *arg)
+{
+	struct apply_log *l = arg;
+	const struct settings_step *sp = ev->step;
+	switch (ev->kind) {
+	case SETTINGS_EV_APPLIED:
+		l->adjusted += ev->res->adjusted != 0;
+		snprintf(l->stored, sizeof(l->stored), "%s", ev->res->readback);
+		if (l->o < sizeof(l->done)) {
+			int w = snprintf(l->done + l->o, sizeof(l->done) - l->o, "%s%s",
+					 l->o ? ", " : "", sp->dev ? sp->dev : "system-wide");
+			l->o += w > 0 ? (size_t)w : 0;
+		}
+		break;
+	case SETTINGS_EV_LOCKED_OUT:
+		if (ev->err == -EBUSY)
+			msg_set(l->msg, l->msglen, "%s is being changed by another brisk (pid %d); "
+			    "nothing changed", strcmp(ev->dev, "-") ? ev->dev : "vm.*",
+			    (int)ev->holder);
+		else
+			msg_set(l->msg, l->msglen, "cannot lock %s: %s; nothing changed", ev->dev,
+			    strerror(-ev->err));
+		break;
+	case SETTINGS_EV_FAILED:
+		if (ev->err == -EBUSY)
+			msg_set(l->msg, l->msglen, "%s is being changed by another brisk (pid %d)",
+			    sp->dev ? sp->dev : "vm.*", (int)ev->holder);
+		else
+			msg_set(l->msg, l->msglen, "%s=%s on %s: the kernel refused: %s", sp->key.name,
+			    sp->value, sp->dev ? sp->dev : "vm", strerror(-ev->err));
+		break;
+	case SETTINGS_EV_ROLLBACK:
+		break;
+	case SETTINGS_EV_ROLLED_BACK:
+		l->rolled_back = 1;
+		l->left = ev->left;
+		break;
+	}
+}
+
+/* Open the session's journal on its first change.  0 or -errno (msg). */
+static int settings_journal(struct settings *st, char *msg, size_t msglen)
+{
+	if (st->journal)
+		return 0;
+	int rc = journal_open(st->kind, st->what, &st->journal);
+	if (rc < 0) {
+		st->journal = NULL;
+		msg_set(msg, msglen, "cannot open the restore journal (%s): nothing changed",
+		    journal_error());
+	}
+	return rc;
+}
+
 int settings_apply(struct settings *st, const char *keytext, const char *value,
 		   char *msg, size_t msglen, char *label, size_t labellen)
 {
-	struct tunable_key key;
+	struct settings_step plan[SETTINGS_MAX_DEVS];
 	char why[TUNABLE_WHY_LEN] = "";
 	if (!st->root) {
 		msg_set(msg, msglen, "changing settings needs root: this dashboard is read-only");
@@ -160,16 +342,19 @@ int settings_apply(struct settings *st, const char *keytext, const char *value,
 	}
 	if (label && labellen)
 		label[0] = '\0';
-	int rc = tunable_parse_key(keytext, &key, why, sizeof(why));
+	int rc = tunable_parse_key(keytext, &plan[0].key, why, sizeof(why));
 	if (rc < 0) {
 		msg_set(msg, msglen, "%s", why);
 		return rc;
 	}
+	const struct tunable_key key = plan[0].key;
 	size_t n = tunable_is_sysctl(&key) ? 1 : st->n_devs;
-	char canon[TUNABLE_VALUE_LEN] = "";
 	for (size_t i = 0; i < n; i++) {
-		char c[TUNABLE_VALUE_LEN];
-		rc = tunable_check(st->devs[i], &key, value, NULL, c, sizeof(c), why, sizeof(why));
+		struct settings_step *sp = &plan[i];
+		sp->key = key;
+		sp->dev = tunable_is_sysctl(&key) ? NULL : st->devs[i];
+		rc = tunable_check(st->devs[i], &key, value, NULL, sp->value, sizeof(sp->value),
+				   why, sizeof(why));
 		if (rc < 0) {
 			if (tunable_is_sysctl(&key))
 				msg_set(msg, msglen, "%s=%s refused: %s", key.name, value, why);
@@ -178,55 +363,46 @@ int settings_apply(struct settings *st, const char *keytext, const char *value,
 				    key.name, value, st->devs[i], why);
 			return rc;
 		}
-		if (i == 0)
-			snprintf(canon, sizeof(canon), "%s", c);
 	}
-	if (!st->journal) {
-		rc = journal_open(st->kind, st->what, &st->journal);
-		if (rc < 0) {
-			st->journal = NULL;
-			msg_set(msg, msglen, "cannot open the restore journal (%s): nothing changed",
-			    journal_error());
-			return rc;
-		}
-	}
-	size_t o = 0, adjusted = 0;
-	char done[160] = "";
-	for (size_t i = 0; i < n; i++) {
-		struct tunable_result res;
-		pid_t holder = 0;
-		memset(&res, 0, sizeof(res));
-		rc = journal_set(st->journal, st->devs[i], &key, canon, &res, &holder);
-		if (rc < 0 && o)
-			msg_set(label, labellen, "%s=%s (partly)", key.name, canon);
-		if (rc == -EBUSY) {
-			msg_set(msg, msglen, "%s is being changed by another brisk (pid %d)%s%s",
-			    tunable_is_sysctl(&key) ? "vm.*" : st->devs[i], (int)holder,
-			    o ? "; already changed: " : "; nothing changed", done);
-			return rc;
-		}
-		if (rc < 0) {
-			msg_set(msg, msglen, "%s=%s on %s: the kernel refused: %s%s%s", key.name, canon,
-			    st->devs[i], strerror(-rc), o ? "; already changed: " : "", done);
-			return rc;
-		}
-		adjusted += res.adjusted != 0;
-		if (o < sizeof(done)) {
-			int w = snprintf(done + o, sizeof(done) - o, "%s%s", o ? ", " : "",
-					 tunable_is_sysctl(&key) ? "system-wide" : st->devs[i]);
-			o += w > 0 ? (size_t)w : 0;
-		}
-		if (i == n - 1 && adjusted)
-			snprintf(canon, sizeof(canon), "%s", res.readback);
+	if ((rc = settings_journal(st, msg, msglen)) < 0)
+		return rc;
+	struct apply_log log = { .st = st, .msg = msg, .msglen = msglen };
+	rc = settings_transaction(st->journal, plan, n, apply_event, &log, NULL, NULL);
+	if (rc < 0) {
+		size_t l = strlen(msg);
+		if (log.rolled_back && log.left && l < msglen)
+			snprintf(msg + l, msglen - l, "; %d value(s) not put back (restored at exit)",
+				 log.left);
+		else if (log.rolled_back && l < msglen)
+			snprintf(msg + l, msglen - l, "; put back: %s", log.done);
+		if (log.rolled_back && log.left)
+			msg_set(label, labellen, "%s=%s (partly)", key.name, plan[0].value);
+		return rc;
 	}
 	st->changes++;
-	if (adjusted)
+	if (log.adjusted)
 		msg_set(msg, msglen, "%s %s on %s (the kernel stored %s: read back)", key.name, value,
-		    done, canon);
+		    log.done, log.stored);
 	else
-		msg_set(msg, msglen, "%s %s on %s (read back)", key.name, canon, done);
-	msg_set(label, labellen, "%s=%s", key.name, canon);
+		msg_set(msg, msglen, "%s %s on %s (read back)", key.name, plan[0].value, log.done);
+	msg_set(label, labellen, "%s=%s", key.name, log.adjusted ? log.stored : plan[0].value);
 	return 0;
+}
+
+int settings_apply_plan(struct settings *st, const struct settings_step *plan, size_t n,
+			settings_event_fn fn, void *arg, FILE *report, char *msg, size_t msglen)
+{
+	if (!st->root) {
+		msg_set(msg, msglen, "changing settings needs root");
+		return -EPERM;
+	}
+	int rc = settings_journal(st, msg, msglen);
+	if (rc < 0)
+		return rc;
+	rc = settings_transaction(st->journal, plan, n, fn, arg, report, NULL);
+	if (rc == 0)
+		st->changes++;
+	return rc;
 }
 
 int settings_restore(struct settings *st, FILE *report)
@@ -236,40 +412,5 @@ int settings_restore(struct settings *st, FILE *report)
 	int rc = journal_restore(st->journal, report ? journal_report_print : NULL, report);
 	journal_close(st->journal);
 	st->journal = NULL;
-	return rc;
-}
-
-int settings_apply_one(struct settings *st, const char *dev, const struct tunable_key *key,
-		       const char *value, char *msg, size_t msglen)
-{
-	if (!st->root) {
-		msg_set(msg, msglen, "changing settings needs root");
-		return -EPERM;
-	}
-	int rc;
-	if (!st->journal && (rc = journal_open(st->kind, st->what, &st->journal)) < 0) {
-		st->journal = NULL;
-		msg_set(msg, msglen, "cannot open the restore journal (%s): nothing changed",
-		    journal_error());
-		return rc;
-	}
-	const char *target = tunable_is_sysctl(key) ? NULL : dev;
-	char was[TUNABLE_VALUE_LEN] = "?";
-	tunable_read(target ? target : "-", key, was, sizeof(was));
-	struct tunable_result res;
-	pid_t holder = 0;
-	memset(&res, 0, sizeof(res));
-	rc = journal_set(st->journal, target, key, value, &res, &holder);
-	if (rc == -EBUSY)
-		msg_set(msg, msglen, "%s is being changed by another brisk (pid %d)",
-		    target ? target : "vm.*", (int)holder);
-	else if (rc < 0)
-		msg_set(msg, msglen, "%s%s%s=%s: the kernel refused: %s", target ? target : "",
-		    target ? " " : "", key->name, value, strerror(-rc));
-	else
-		msg_set(msg, msglen, "%s%s%s=%s (was %s)", target ? target : "", target ? " " : "",
-		    key->name, res.readback[0] ? res.readback : value, was);
-	if (rc == 0)
-		st->changes++;
 	return rc;
 }

@@ -7,11 +7,10 @@
  *    tunable_read()/tunable_schedulers() and changed with journal_set(),
  *    which journals the original (fsync'ed) before the write and reads
  *    back afterwards.
- *  - A change is all or nothing at the validation step: the key and value
- *    are checked on every device first (tunable_check); only when all
- *    accept is anything written.  A write the kernel refuses part-way is
- *    reported with the device and errno; what was written stays journaled
- *    and is restored at exit like everything else.
+ *  - A change is all or nothing: the key and value are checked on every
+ *    device first (tunable_check); only when all accept is anything
+ *    written, through settings_transaction(), which rolls back what the
+ *    change wrote when the kernel refuses part-way.
  *  - vm.* sysctls are global: written once (journal target "-").
  *  - Without root nothing is attempted: settings_apply() returns -EPERM
  *    with a message saying so.  The journal is opened on the first change
@@ -25,6 +24,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "journal.h"
 #include "tunable.h"
@@ -40,6 +40,57 @@ struct settings {
 	struct journal *journal;            /* NULL until the first change */
 	unsigned changes;                   /* successful settings_apply() calls */
 };
+
+/* ---- one journaled transaction: plan -> lock all -> journal -> apply ->
+ * verify -> roll back what this call changed on any failure.  `brisk set`,
+ * `brisk export --apply`, a run's profile settings, `run --at` and the
+ * dashboard all change settings through settings_transaction(). ---- */
+
+/* One change of a plan, already checked (tunable_check) and canonical. */
+struct settings_step {
+	const char *dev;                 /* NULL: a vm.* sysctl */
+	struct tunable_key key;
+	char value[TUNABLE_VALUE_LEN];
+};
+
+enum settings_event_kind {
+	SETTINGS_EV_LOCKED_OUT,   /* dev ("-" vm) cannot be locked: err (-EBUSY:
+				   * holder is the brisk that holds it);
+				   * nothing was changed */
+	SETTINGS_EV_APPLIED,      /* step done: res (before, written, readback) */
+	SETTINGS_EV_FAILED,       /* step refused: err (-EIO: the scheduler did
+				   * not become active), res as far as known */
+	SETTINGS_EV_ROLLBACK,     /* about to put back what this call changed */
+	SETTINGS_EV_ROLLED_BACK,  /* done; left values could not be put back */
+};
+
+struct settings_event {
+	enum settings_event_kind kind;
+	const struct settings_step *step;   /* APPLIED, FAILED */
+	const char *dev;                    /* LOCKED_OUT */
+	const struct tunable_result *res;   /* APPLIED, FAILED */
+	int err;
+	pid_t holder;
+	int left;                           /* ROLLED_BACK */
+};
+
+typedef void (*settings_event_fn)(const struct settings_event *ev, void *arg);
+
+/* Apply PLAN[0..n) through journal J, all or nothing:
+ *  - every device of the plan (and "-" when it has a vm.* step) is locked
+ *    first; one held by another brisk: LOCKED_OUT, -EBUSY, nothing written;
+ *  - each step: original journaled (fsync'ed), written, read back and
+ *    verified (journal_set); APPLIED, or FAILED and the rollback:
+ *  - rollback: when J held nothing before this call, journal_restore()
+ *    puts back every value the call disturbed (a scheduler switch's reset
+ *    ones too), one line each on REPORT (NULL: none); otherwise the steps
+ *    this call applied are written back to the value each read before it,
+ *    newest first (the journal keeps the session's originals for its
+ *    final restore).
+ * Returns 0, or the first -errno.  *applied (may be NULL): steps that
+ * stay applied (0 after a rollback). */
+int settings_transaction(struct journal *j, const struct settings_step *plan, size_t n,
+			 settings_event_fn fn, void *arg, FILE *report, size_t *applied);
 
 /* devs: the stack's leaf disks (those without a queue/scheduler are left
  * out, with a note in note[] when not NULL). */
@@ -65,21 +116,22 @@ int settings_original(const struct settings *st, const struct tunable_key *key,
 /* Keys the editor offers: those of the first device (scheduler excluded),
  * then the vm.* sysctls.  Returns the count (<= max). */
 size_t settings_keys(const struct settings *st, struct tunable_key *out, size_t max);
-/* Validate and apply KEY=VALUE on every device.  0 with msg = what was
- * done ("scheduler bfq on vda, vdb"); -EPERM (not root), -EINVAL/-ERANGE/
- * -ENOENT (refused; msg says why, nothing written), -EBUSY (another brisk
- * holds a device), or the kernel's -errno.  label gets a short epoch label
- * ("scheduler=bfq", "read_ahead_kb=512") whenever anything was written —
- * also on a failure part-way, then marked "(partly)" — and is "" when
- * nothing was. */
+/* Validate and apply KEY=VALUE on every device, as one transaction.  0
+ * with msg = what was done ("scheduler bfq on vda, vdb (read back)");
+ * -EPERM (not root), -EINVAL/-ERANGE/-ENOENT (refused; msg says why,
+ * nothing written), -EBUSY (another brisk holds a device), or the
+ * kernel's -errno (what was written part-way is put back; msg says so).
+ * label gets a short epoch label ("scheduler=bfq", "read_ahead_kb=512")
+ * when the change was made, "KEY=VALUE (partly)" when a rollback left
+ * something changed, and is "" otherwise. */
 int settings_apply(struct settings *st, const char *key, const char *value,
 		   char *msg, size_t msglen, char *label, size_t labellen);
-/* Apply KEY=VALUE (already checked with tunable_check) on one device, or
- * system-wide for a vm.* key (dev ignored), through the same journal: for
- * settings that differ per device, such as a profile's per-class ones.
- * 0 with msg "DEV KEY=VALUE (was OLD)", or -errno with msg saying why. */
-int settings_apply_one(struct settings *st, const char *dev, const struct tunable_key *key,
-		       const char *value, char *msg, size_t msglen);
+/* Apply a plan of settings that differ per device (a profile's per-class
+ * ones), checked already, as one transaction through the session's
+ * journal (opened on first use): see settings_transaction.  -EPERM
+ * without root, -errno with msg when the journal cannot be opened. */
+int settings_apply_plan(struct settings *st, const struct settings_step *plan, size_t n,
+			settings_event_fn fn, void *arg, FILE *report, char *msg, size_t msglen);
 /* Restore everything journaled and close the journal; one line per
  * event goes to report (may be NULL).  Returns entries not restored. */
 int settings_restore(struct settings *st, FILE *report);

@@ -16,67 +16,77 @@
 #define SYSFS_BLOCK "/sys/block"
 #define PROC_VM "/proc/sys/vm"
 
-struct range {
-	const char *sched;   /* iosched: owning scheduler; NULL otherwise */
-	const char *name;    /* attribute file name */
-	int64_t min, max;
-};
+#define Q TUNABLE_QUEUE
+#define IO TUNABLE_IOSCHED
+#define T_INT TUNABLE_TYPE_INT
 
-/* Queue attributes brisk may change, in display order.  Ranges are those
- * the kernel accepts (block/blk-sysfs.c): queue_var_store() refuses above
- * UINT_MAX; nr_requests is BLKDEV_MIN_RQ..MAX_SCHED_RQ (with scheduler
- * "none" the tag depth caps it lower and the kernel refuses); rq_affinity
- * and nomerges ignore anything but 0..2; wbt_lat_usec takes -1 (default). */
-static const struct range queue_ranges[] = {
-	{ NULL, "nr_requests", 4, 2048 },
-	{ NULL, "read_ahead_kb", 0, UINT32_MAX },
-	{ NULL, "wbt_lat_usec", -1, INT64_MAX / 1000 },
-	{ NULL, "max_sectors_kb", 0, UINT32_MAX },
-	{ NULL, "rq_affinity", 0, 2 },
-	{ NULL, "nomerges", 0, 2 },
+/* The one settings table.  Ranges are what the kernel accepts; outside
+ * them it refuses or clamps silently, so brisk refuses instead:
+ *  - block/blk-sysfs.c: queue_var_store() refuses above UINT_MAX
+ *    (read_ahead_kb, max_sectors_kb: 0 means the default); nr_requests
+ *    below BLKDEV_MIN_RQ (4) is raised to 4, above MAX_SCHED_RQ (2048)
+ *    refused with a scheduler (with "none" the tag depth caps it lower);
+ *    rq_affinity and nomerges ignore anything but 0..2; wbt_lat_usec is an
+ *    s64 of which -1 means the default and which is multiplied by 1000.
+ *  - mq-deadline.c, bfq-iosched.c: STORE_FUNCTION clamps to [MIN, MAX]
+ *    (bfq's fifo_expire_* and timeout_sync from 1, back_seek_penalty from
+ *    1, slice_idle_us to UINT_MAX; mq-deadline's writes_starved is any
+ *    int); kyber-iosched.c takes any u64 nanoseconds.
+ *  - scsi_sysfs.c: queue_depth 1..can_queue.
+ *  - mm/page-writeback.c: ratios 0..100; dirty_bytes at least 2 pages
+ *    (8192 with 4 KiB pages), dirty_background_bytes at least 1;
+ *    centisecs non-negative ints. */
+const struct tunable_def tunable_defs[] = {
+	{ "scheduler", TUNABLE_SCHEDULER, NULL, TUNABLE_TYPE_SCHED, 0, 0,
+	  "I/O scheduler, one the device offers" },
+	/* bfq */
+	{ "low_latency", IO, "bfq", T_INT, 0, 1, "favour interactive and soft real-time tasks" },
+	{ "slice_idle", IO, "bfq", T_INT, 0, INT32_MAX, "idle wait for a queue's next request, ms" },
+	{ "slice_idle_us", IO, "bfq", T_INT, 0, UINT32_MAX, "the same in microseconds" },
+	{ "strict_guarantees", IO, "bfq", T_INT, 0, 1, "strict service guarantees at a throughput cost" },
+	{ "back_seek_max", IO, "bfq", T_INT, 0, INT32_MAX, "longest backward seek, KiB" },
+	{ "back_seek_penalty", IO, "bfq", T_INT, 1, INT32_MAX, "cost factor of a backward seek" },
+	{ "fifo_expire_async", IO, "bfq", T_INT, 1, INT32_MAX, "deadline of an async request, ms" },
+	{ "fifo_expire_sync", IO, "bfq", T_INT, 1, INT32_MAX, "deadline of a sync request, ms" },
+	{ "max_budget", IO, "bfq", T_INT, 0, INT32_MAX, "most sectors a queue is served in a row (0 = auto)" },
+	{ "timeout_sync", IO, "bfq", T_INT, 1, INT32_MAX, "longest service of a sync queue, ms" },
+	/* mq-deadline */
+	{ "read_expire", IO, "mq-deadline", T_INT, 0, INT32_MAX, "deadline of a read, ms" },
+	{ "write_expire", IO, "mq-deadline", T_INT, 0, INT32_MAX, "deadline of a write, ms" },
+	{ "writes_starved", IO, "mq-deadline", T_INT, INT32_MIN, INT32_MAX, "read batches before writes must go" },
+	{ "front_merges", IO, "mq-deadline", T_INT, 0, 1, "try front merges" },
+	{ "fifo_batch", IO, "mq-deadline", T_INT, 0, INT32_MAX, "requests dispatched in a batch" },
+	{ "async_depth", IO, "mq-deadline", T_INT, 1, INT32_MAX, "tags async requests may hold" },
+	{ "prio_aging_expire", IO, "mq-deadline", T_INT, 0, INT32_MAX, "lower priority's longest wait, ms" },
+	/* kyber */
+	{ "read_lat_nsec", IO, "kyber", T_INT, 0, INT64_MAX, "target read latency, ns" },
+	{ "write_lat_nsec", IO, "kyber", T_INT, 0, INT64_MAX, "target write latency, ns" },
+	/* queue */
+	{ "nr_requests", Q, NULL, T_INT, 4, 2048, "requests the queue holds" },
+	{ "read_ahead_kb", Q, NULL, T_INT, 0, UINT32_MAX, "read-ahead, KiB" },
+	{ "wbt_lat_usec", Q, NULL, T_INT, -1, INT64_MAX / 1000, "writeback throttling target, us (0 off, -1 default)" },
+	{ "max_sectors_kb", Q, NULL, T_INT, 0, UINT32_MAX, "largest request, KiB (up to max_hw_sectors_kb; 0 default)" },
+	{ "rq_affinity", Q, NULL, T_INT, 0, 2, "complete on the submitting CPU (1 group, 2 same)" },
+	{ "nomerges", Q, NULL, T_INT, 0, 2, "merging off (1 simple merges only, 2 none)" },
+	/* device */
+	{ "queue_depth", TUNABLE_DEVICE, NULL, T_INT, 1, 65535, "SCSI queue depth (device/queue_depth)" },
+	/* vm, system-wide */
+	{ "vm.dirty_ratio", TUNABLE_SYSCTL, NULL, T_INT, 0, 100, "dirty memory where writers block, %" },
+	{ "vm.dirty_background_ratio", TUNABLE_SYSCTL, NULL, T_INT, 0, 100, "dirty memory where writeback starts, %" },
+	{ "vm.dirty_bytes", TUNABLE_SYSCTL, NULL, TUNABLE_TYPE_BYTES, 8192, INT64_MAX, "the same as bytes (at least 2 pages)" },
+	{ "vm.dirty_background_bytes", TUNABLE_SYSCTL, NULL, TUNABLE_TYPE_BYTES, 1, INT64_MAX, "the same as bytes" },
+	{ "vm.dirty_expire_centisecs", TUNABLE_SYSCTL, NULL, T_INT, 0, INT32_MAX, "age at which dirty data is written, 1/100 s" },
+	{ "vm.dirty_writeback_centisecs", TUNABLE_SYSCTL, NULL, T_INT, 0, INT32_MAX, "flusher wake-up period, 1/100 s" },
 };
+const size_t tunable_n_defs = sizeof(tunable_defs) / sizeof(tunable_defs[0]);
 
-/* iosched tunables of the schedulers in mainline (mq-deadline.c,
- * bfq-iosched.c, kyber-iosched.c): outside these the kernel clamps
- * silently, so brisk refuses instead. */
-static const struct range iosched_ranges[] = {
-	{ "mq-deadline", "async_depth", 1, INT32_MAX },
-	{ "mq-deadline", "fifo_batch", 0, INT32_MAX },
-	{ "mq-deadline", "front_merges", 0, 1 },
-	{ "mq-deadline", "prio_aging_expire", 0, INT32_MAX },
-	{ "mq-deadline", "read_expire", 0, INT32_MAX },
-	{ "mq-deadline", "write_expire", 0, INT32_MAX },
-	{ "mq-deadline", "writes_starved", INT32_MIN, INT32_MAX },
-	{ "bfq", "back_seek_max", 0, INT32_MAX },
-	{ "bfq", "back_seek_penalty", 1, INT32_MAX },
-	{ "bfq", "fifo_expire_async", 1, INT32_MAX },
-	{ "bfq", "fifo_expire_sync", 1, INT32_MAX },
-	{ "bfq", "low_latency", 0, 1 },
-	{ "bfq", "max_budget", 0, INT32_MAX },
-	{ "bfq", "slice_idle", 0, INT32_MAX },
-	{ "bfq", "slice_idle_us", 0, UINT32_MAX },
-	{ "bfq", "strict_guarantees", 0, 1 },
-	{ "bfq", "timeout_sync", 1, INT32_MAX },
-	{ "kyber", "read_lat_nsec", 0, INT64_MAX },
-	{ "kyber", "write_lat_nsec", 0, INT64_MAX },
-};
+#undef Q
+#undef IO
+#undef T_INT
 
 /* An iosched tunable of a scheduler brisk does not know: a plain int. */
-static const struct range iosched_generic = { NULL, NULL, 0, INT32_MAX };
-
-static const struct range device_ranges[] = {
-	{ NULL, "queue_depth", 1, 65535 },
-};
-
-/* mm/page-writeback.c: ratios 0..100; dirty_bytes at least 2 pages;
- * dirty_background_bytes at least 1; centisecs non-negative ints. */
-static const struct range sysctl_ranges[] = {
-	{ NULL, "dirty_ratio", 0, 100 },
-	{ NULL, "dirty_background_ratio", 0, 100 },
-	{ NULL, "dirty_bytes", 8192, INT64_MAX },
-	{ NULL, "dirty_background_bytes", 1, INT64_MAX },
-	{ NULL, "dirty_expire_centisecs", 0, INT32_MAX },
-	{ NULL, "dirty_writeback_centisecs", 0, INT32_MAX },
+static const struct tunable_def iosched_generic = {
+	NULL, TUNABLE_IOSCHED, NULL, TUNABLE_TYPE_INT, 0, INT32_MAX, NULL
 };
 
 const char *const tunable_sched_dependent[] = {
@@ -86,14 +96,65 @@ const char *const tunable_sched_dependent[] = {
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 
-static const struct range *find_range(const struct range *t, size_t n,
-				      const char *sched, const char *name)
+/* The file name of an entry: "slice_idle", "dirty_ratio". */
+static const char *def_attr(const struct tunable_def *d)
 {
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(t[i].name, name) == 0 &&
-		    (!t[i].sched || (sched && strcmp(t[i].sched, sched) == 0)))
-			return &t[i];
+	return d->kind == TUNABLE_SYSCTL ? d->key + 3 : d->key;
+}
+
+/* The entry of KIND whose file is ATTR (iosched: of scheduler SCHED). */
+static const struct tunable_def *find_def(enum tunable_kind kind, const char *sched,
+					  const char *attr)
+{
+	for (size_t i = 0; i < tunable_n_defs; i++) {
+		const struct tunable_def *d = &tunable_defs[i];
+		if (d->kind == kind && strcmp(def_attr(d), attr) == 0 &&
+		    (kind != TUNABLE_IOSCHED || (sched && strcmp(d->sched, sched) == 0)))
+			return d;
+	}
 	return NULL;
+}
+
+const struct tunable_def *tunable_def_find(const char *key)
+{
+	for (size_t i = 0; i < tunable_n_defs; i++)
+		if (strcmp(tunable_defs[i].key, key) == 0)
+			return &tunable_defs[i];
+	return NULL;
+}
+
+const char *tunable_kind_name(enum tunable_kind kind)
+{
+	switch (kind) {
+	case TUNABLE_IOSCHED:
+		return "iosched";
+	case TUNABLE_DEVICE:
+		return "device";
+	case TUNABLE_SYSCTL:
+		return "vm";
+	case TUNABLE_SCHEDULER:
+	case TUNABLE_QUEUE:
+		break;
+	}
+	return "queue";
+}
+
+/* The file names of KIND's entries (iosched: of scheduler SCHED), joined
+ * with SEP; cut to fit. */
+static void def_names(enum tunable_kind kind, const char *sched, const char *sep,
+		      char *buf, size_t len)
+{
+	size_t off = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < tunable_n_defs; i++) {
+		const struct tunable_def *d = &tunable_defs[i];
+		if (d->kind != kind || (kind == TUNABLE_IOSCHED && strcmp(d->sched, sched) != 0))
+			continue;
+		int w = snprintf(buf + off, len - off, "%s%s", off ? sep : "", d->key);
+		if (w < 0 || (size_t)w >= len - off)
+			break;
+		off += (size_t)w;
+	}
 }
 
 static int is_ident(const char *s, size_t max)
@@ -157,26 +218,23 @@ int tunable_parse_key(const char *text, struct tunable_key *key,
 		set_key(key, TUNABLE_SCHEDULER, "scheduler", "scheduler");
 		return 0;
 	}
-	for (size_t i = 0; i < N(queue_ranges); i++)
-		if (strcmp(text, queue_ranges[i].name) == 0) {
-			set_key(key, TUNABLE_QUEUE, text, text);
-			return 0;
-		}
+	if (find_def(TUNABLE_QUEUE, NULL, text)) {
+		set_key(key, TUNABLE_QUEUE, text, text);
+		return 0;
+	}
 	if (strcmp(text, "queue_depth") == 0) {
 		set_key(key, TUNABLE_DEVICE, "queue_depth", "queue_depth");
 		return 0;
 	}
 	if (strncmp(text, "vm.", 3) == 0) {
 		const char *a = text + 3;
-		for (size_t i = 0; i < N(sysctl_ranges); i++)
-			if (strcmp(a, sysctl_ranges[i].name) == 0) {
-				set_key(key, TUNABLE_SYSCTL, text, a);
-				return 0;
-			}
-		msg_set(why, whylen, "unknown sysctl '%.64s' (brisk changes only "
-		    "vm.dirty_ratio, vm.dirty_background_ratio, vm.dirty_bytes, "
-		    "vm.dirty_background_bytes, vm.dirty_expire_centisecs, "
-		    "vm.dirty_writeback_centisecs)", text);
+		if (find_def(TUNABLE_SYSCTL, NULL, a)) {
+			set_key(key, TUNABLE_SYSCTL, text, a);
+			return 0;
+		}
+		char names[256];
+		def_names(TUNABLE_SYSCTL, NULL, ", ", names, sizeof(names));
+		msg_set(why, whylen, "unknown sysctl '%.64s' (brisk changes only %s)", text, names);
 		return -EINVAL;
 	}
 	const char *a = text;
@@ -249,24 +307,17 @@ int tunable_read(const char *dev, const struct tunable_key *key,
 	return sysfs_read(path, val, len);
 }
 
-static const struct range *range_of(const struct tunable_key *key, const char *sched)
+const struct tunable_def *tunable_key_def(const struct tunable_key *key, const char *sched)
 {
-	switch (key->kind) {
-	case TUNABLE_QUEUE:
-		return find_range(queue_ranges, N(queue_ranges), NULL, key->attr);
-	case TUNABLE_IOSCHED: {
-		const struct range *r = sched ? find_range(iosched_ranges,
-				N(iosched_ranges), sched, key->attr) : NULL;
-		return r ? r : &iosched_generic;
-	}
-	case TUNABLE_DEVICE:
-		return find_range(device_ranges, N(device_ranges), NULL, key->attr);
-	case TUNABLE_SYSCTL:
-		return find_range(sysctl_ranges, N(sysctl_ranges), NULL, key->attr);
-	case TUNABLE_SCHEDULER:
-		break;
-	}
-	return NULL;
+	return find_def(key->kind, sched, key->attr);
+}
+
+static const struct tunable_def *range_of(const struct tunable_key *key, const char *sched)
+{
+	const struct tunable_def *d = find_def(key->kind, sched, key->attr);
+	if (!d && key->kind == TUNABLE_IOSCHED)
+		return &iosched_generic;
+	return d;
 }
 
 int tunable_check_value(const struct tunable_key *key, const char *sched,
@@ -282,13 +333,28 @@ int tunable_check_value(const struct tunable_key *key, const char *sched,
 		snprintf(canon, clen, "%s", value);
 		return 0;
 	}
-	const struct range *r = range_of(key, sched);
+	const struct tunable_def *r = range_of(key, sched);
 	if (!r) {
 		msg_set(why, whylen, "no range known for %s", key->name);
 		return -EINVAL;
 	}
 	int64_t v;
-	int rc = parse_int(value, r->min, r->max, &v);
+	int rc;
+	uint64_t b;
+	if (r->type == TUNABLE_TYPE_BYTES && value && *value &&
+	    strspn(value, "0123456789") != strlen(value) && value[0] >= '0' &&
+	    value[0] <= '9' && parse_size(value, &b) == 0) {
+		/* a size such as 64m: the same as its decimal bytes */
+		if (b > (uint64_t)r->max) {
+			msg_set(why, whylen, "%s=%.64s: out of range, the kernel accepts "
+			    "%" PRId64 "..%" PRId64, key->name, value, r->min, r->max);
+			return -ERANGE;
+		}
+		char dec[24];
+		snprintf(dec, sizeof(dec), "%" PRIu64, b);
+		return tunable_check_value(key, sched, dec, canon, clen, why, whylen);
+	}
+	rc = parse_int(value, r->min, r->max, &v);
 	if (rc == -EINVAL || !value ||
 	    !(value[0] == '-' || value[0] == '+' || (value[0] >= '0' && value[0] <= '9'))) {
 		msg_set(why, whylen, "%s=%.64s: not a decimal integer", key->name, value);
@@ -307,11 +373,7 @@ int tunable_check_value(const struct tunable_key *key, const char *sched,
 
 static int known_iosched(const char *sched, const char *name)
 {
-	for (size_t i = 0; i < N(iosched_ranges); i++)
-		if (strcmp(iosched_ranges[i].sched, sched) == 0 &&
-		    strcmp(iosched_ranges[i].name, name) == 0)
-			return 1;
-	return 0;
+	return find_def(TUNABLE_IOSCHED, sched, name) != NULL;
 }
 
 /* Names of the iosched tunables on DEV now, space-separated. */
@@ -374,13 +436,7 @@ int tunable_check(const char *dev, const struct tunable_key *key,
 			if (strcmp(sched, active) == 0)
 				iosched_names(dev, names, sizeof(names));
 			else
-				for (size_t i = 0, off = 0; i < N(iosched_ranges); i++)
-					if (strcmp(iosched_ranges[i].sched, sched) == 0) {
-						int w = snprintf(names + off, sizeof(names) - off, "%s%s",
-								 off ? " " : "", iosched_ranges[i].name);
-						if (w > 0 && (size_t)w < sizeof(names) - off)
-							off += (size_t)w;
-					}
+				def_names(TUNABLE_IOSCHED, sched, " ", names, sizeof(names));
 			msg_set(why, whylen, "unknown key '%s': not a queue attribute brisk "
 			    "changes, and scheduler %s has no tunable '%s' (%s%s%s)",
 			    key->attr, *sched ? sched : "(none)", key->attr,
@@ -465,9 +521,11 @@ size_t tunable_list(const char *dev, int with_sysctl,
 		set_key(&k, TUNABLE_SCHEDULER, "scheduler", "scheduler");
 		if (tunable_read(dev, &k, val, sizeof(val)) >= 0)
 			PUT(k);
-		for (size_t i = 0; i < N(queue_ranges); i++) {
+		for (size_t i = 0; i < tunable_n_defs; i++) {
 			char path[512];
-			set_key(&k, TUNABLE_QUEUE, queue_ranges[i].name, queue_ranges[i].name);
+			if (tunable_defs[i].kind != TUNABLE_QUEUE)
+				continue;
+			set_key(&k, TUNABLE_QUEUE, tunable_defs[i].key, tunable_defs[i].key);
 			if (tunable_path(dev, &k, path, sizeof(path)) == 0 &&
 			    sysfs_exists(path) == 0)
 				PUT(k);
@@ -498,10 +556,10 @@ size_t tunable_list(const char *dev, int with_sysctl,
 			PUT(k);
 	}
 	if (with_sysctl)
-		for (size_t i = 0; i < N(sysctl_ranges); i++) {
-			char name[TUNABLE_NAME_LEN];
-			snprintf(name, sizeof(name), "vm.%s", sysctl_ranges[i].name);
-			set_key(&k, TUNABLE_SYSCTL, name, sysctl_ranges[i].name);
+		for (size_t i = 0; i < tunable_n_defs; i++) {
+			if (tunable_defs[i].kind != TUNABLE_SYSCTL)
+				continue;
+			set_key(&k, TUNABLE_SYSCTL, tunable_defs[i].key, def_attr(&tunable_defs[i]));
 			PUT(k);
 		}
 #undef PUT

@@ -1,5 +1,6 @@
-/* tunable — the whitelist of settings brisk may change, and how each maps
- * to a file.
+/* tunable — the one settings table (tunable_defs: every key brisk may
+ * change, its scope, type, the range the kernel accepts and a line of
+ * help), and how each key maps to a file.
  *
  *   KEY                      FILE
  *   scheduler                /sys/block/DEV/queue/scheduler
@@ -49,6 +50,43 @@ enum tunable_kind {
 	TUNABLE_DEVICE,      /* device/queue_depth */
 	TUNABLE_SYSCTL,      /* /proc/sys/vm/ATTR */
 };
+
+/* ---- the settings table: every key brisk may change, in application
+ * order (the scheduler, its tunables, the queue, the device, vm.*).  The
+ * profile loader, brisk set/get, run --at, the dashboard's editor, export
+ * and `brisk set --list-keys` (which the man pages' key table is tested
+ * against) all read this one table. ---- */
+
+enum tunable_type {
+	TUNABLE_TYPE_SCHED,  /* a scheduler name */
+	TUNABLE_TYPE_INT,    /* a decimal integer */
+	TUNABLE_TYPE_BYTES,  /* a size: decimal bytes, or 64k, 64m (parse_size) */
+};
+
+struct tunable_def {
+	const char *key;          /* "scheduler", "nr_requests", "slice_idle",
+				   * "queue_depth", "vm.dirty_ratio" */
+	enum tunable_kind kind;   /* the scope: where the file is */
+	const char *sched;        /* TUNABLE_IOSCHED: the scheduler that has it */
+	enum tunable_type type;
+	int64_t min, max;         /* what the kernel accepts (not SCHED) */
+	const char *help;         /* one line */
+};
+
+struct tunable_key;
+extern const struct tunable_def tunable_defs[];
+extern const size_t tunable_n_defs;
+
+/* The entry of KEY as written in a profile or on the command line
+ * ("slice_idle", not "iosched/slice_idle"), or NULL. */
+const struct tunable_def *tunable_def_find(const char *key);
+
+/* The entry of a parsed KEY (iosched: of scheduler SCHED), or NULL for an
+ * iosched tunable of a scheduler the table does not know. */
+const struct tunable_def *tunable_key_def(const struct tunable_key *key, const char *sched);
+
+/* "queue", "iosched", "device", "vm" (the scheduler's is "queue"). */
+const char *tunable_kind_name(enum tunable_kind kind);
 
 struct tunable_key {
 	enum tunable_kind kind;
@@ -100,10 +138,11 @@ int tunable_schedulers(const char *dev, char *active, size_t alen,
 int tunable_read(const char *dev, const struct tunable_key *key,
 		 char *val, size_t len);
 
-/* Check VALUE for KEY without a device: the range of a number (iosched
- * ranges are those of scheduler SCHED; NULL or unknown: a generic
- * 0..INT_MAX), the syntax of a scheduler name.  Canonical form goes to
- * canon.  -EINVAL (not a number / not a name), -ERANGE. */
+/* Check VALUE for KEY without a device, against the settings table: the
+ * range of a number (iosched ranges are those of scheduler SCHED; NULL or
+ * unknown: a generic 0..INT_MAX; a TUNABLE_TYPE_BYTES key also takes a
+ * size such as 64m), the syntax of a scheduler name.  Canonical form (a
+ * decimal number) goes to canon.  -EINVAL (not a number / not a name), -ERANGE. */
 int tunable_check_value(const struct tunable_key *key, const char *sched,
 			const char *value, char *canon, size_t clen,
 			char *why, size_t whylen);

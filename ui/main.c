@@ -12,8 +12,10 @@
 /* Subcommand headers: one line each. */
 #include "cmd_devices.h"
 #include "cmd_export.h"
+#include "cmd_get.h"
 #include "cmd_lab.h"
 #include "cmd_profile.h"
+#include "cmd_restore.h"
 #include "cmd_run.h"
 #include "cmd_set.h"
 #include "cmd_tui.h"

@@ -42,7 +42,13 @@ static void check_input(struct tuneedit *te)
 	char canon[TUNABLE_VALUE_LEN], why[TUNABLE_WHY_LEN] = "";
 	if (!te->input[0]) {
 		te->input_ok = 0;
-		snprintf(te->note, sizeof(te->note), "type a value, Enter to apply, Esc to cancel");
+		/* the settings table says what the key is and what it takes */
+		const struct tunable_def *d = tunable_key_def(&te->keys[te->sel], te->sched);
+		if (d && d->type != TUNABLE_TYPE_SCHED)
+			snprintf(te->note, sizeof(te->note), "%s, %lld..%lld: type a value, Enter to "
+				 "apply, Esc to cancel", d->help, (long long)d->min, (long long)d->max);
+		else
+			snprintf(te->note, sizeof(te->note), "type a value, Enter to apply, Esc to cancel");
 		te->note_bad = 0;
 		return;
 	}

@@ -14,6 +14,7 @@
 #include "text.h"
 #include "journal.h"
 #include "profile.h"
+#include "settings.h"
 #include "stack.h"
 #include "tunable.h"
 
@@ -146,13 +147,6 @@ static int write_out(const char *buf, size_t len, const char *path, int force)
 
 #define APPLY_MAX_DEVS 64
 
-struct apply_item {
-	const char *dev;                      /* NULL: a vm sysctl */
-	const struct profile_setting *s;
-	struct tunable_key key;
-	char canon[TUNABLE_VALUE_LEN];
-};
-
 /* The disks to apply to.  0 or an exit status. */
 static int apply_devices(const struct profile *p, const char *arg,
 			 char names[][BLOCKDEV_NAME_LEN], enum profile_class *cls, size_t *n)
@@ -223,30 +217,55 @@ static int apply_devices(const struct profile *p, const char *arg,
 	return 0;
 }
 
-static int do_apply(const struct profile *p, const char *path, const char *device, int dry_run,
-		    int argc, char **argv)
+/* What the transaction did, in brisk export's words. */
+static void apply_event(const struct settings_event *ev, void *arg)
 {
-	static char names[APPLY_MAX_DEVS][BLOCKDEV_NAME_LEN];
-	enum profile_class cls[APPLY_MAX_DEVS];
-	size_t nd;
-	int rc = apply_devices(p, device, names, cls, &nd);
-	if (rc)
-		return rc;
-	size_t cap = (nd + 1) * PROFILE_MAX_SETTINGS, n = 0;
-	struct apply_item *it = calloc(cap, sizeof(*it));
-	if (!it)
-		return 1;
+	struct journal *j = arg;
+	const struct settings_step *sp = ev->step;
+	const char *dev = sp && sp->dev ? sp->dev : "";
+	switch (ev->kind) {
+	case SETTINGS_EV_LOCKED_OUT:
+		fprintf(stderr, "brisk export: %s is being changed by another brisk (pid %ld)"
+			"; nothing was changed\n", strcmp(ev->dev, "-") ? text_show(ev->dev) :
+			"vm.dirty_*", (long)ev->holder);
+		break;
+	case SETTINGS_EV_APPLIED:
+		printf("%s%s%s: %s -> %s%s\n", text_show(dev), *dev ? " " : "", sp->key.name,
+		       text_show(ev->res->before), text_show(ev->res->readback),
+		       ev->res->adjusted ? " (adjusted by the kernel)" : "");
+		break;
+	case SETTINGS_EV_FAILED:
+		fprintf(stderr, "brisk export: %s%s%s=%s: %s\n", text_show(dev), *dev ? ": " : "",
+			sp->key.name, sp->value, ev->err == -EIO ? "the scheduler did not become "
+			"active" : strerror(-ev->err));
+		break;
+	case SETTINGS_EV_ROLLBACK:
+		fprintf(stderr, "brisk export: putting back what this command changed:\n");
+		break;
+	case SETTINGS_EV_ROLLED_BACK:
+		if (ev->left)
+			fprintf(stderr, "brisk export: %d value(s) could not be put back; they "
+				"stay in %s for 'brisk restore'\n", ev->left, journal_path(j));
+		break;
+	}
+}
+
+/* The plan: each disk's settings by its class, checked as the scheduler
+ * will be at each point, then the vm ones.  Steps into plan; 1 when
+ * something is refused (all of it printed). */
+static int apply_plan(const struct profile *p, const char *path,
+		      char names[][BLOCKDEV_NAME_LEN], const enum profile_class *cls, size_t nd,
+		      struct settings_step *plan, size_t *n)
+{
 	int bad = 0;
-	/* Check everything first, as the scheduler will be at each point. */
 	for (size_t d = 0; d < nd; d++) {
 		const struct profile_setting *s[PROFILE_MAX_SETTINGS];
 		size_t k = export_device_settings(p, cls[d], 0, s, PROFILE_MAX_SETTINGS);
 		char after[TUNABLE_SCHED_LEN] = "";
 		for (size_t i = 0; i < k; i++) {
 			char why[TUNABLE_WHY_LEN];
-			struct apply_item *a = &it[n];
+			struct settings_step *a = &plan[*n];
 			a->dev = names[d];
-			a->s = s[i];
 			if (tunable_parse_key(s[i]->key, &a->key, why, sizeof(why)) < 0) {
 				fprintf(stderr, "%s:%d: %s: %s\n", text_show(path), s[i]->line, text_show(names[d]),
 					text_show(why));
@@ -254,7 +273,7 @@ static int do_apply(const struct profile *p, const char *path, const char *devic
 				continue;
 			}
 			int e = tunable_check(names[d], &a->key, s[i]->value, after[0] ? after : NULL,
-					      a->canon, sizeof(a->canon), why, sizeof(why));
+					      a->value, sizeof(a->value), why, sizeof(why));
 			if (e == -ENOENT && a->key.kind != TUNABLE_SCHEDULER) {
 				printf("%s: %s: not on this device, skipped\n", text_show(names[d]), s[i]->key);
 				continue;
@@ -266,105 +285,83 @@ static int do_apply(const struct profile *p, const char *path, const char *devic
 				continue;
 			}
 			if (a->key.kind == TUNABLE_SCHEDULER)
-				snprintf(after, sizeof(after), "%.31s", a->canon);
-			n++;
+				snprintf(after, sizeof(after), "%.31s", a->value);
+			(*n)++;
 		}
 	}
 	const struct profile_setting *vm[16];
 	size_t nvm = export_vm_settings(p, vm, 16);
 	for (size_t i = 0; i < nvm; i++) {
 		char why[TUNABLE_WHY_LEN];
-		struct apply_item *a = &it[n];
+		struct settings_step *a = &plan[*n];
 		a->dev = NULL;
-		a->s = vm[i];
 		if (tunable_parse_key(vm[i]->key, &a->key, why, sizeof(why)) < 0 ||
-		    tunable_check(NULL, &a->key, vm[i]->value, NULL, a->canon, sizeof(a->canon),
+		    tunable_check(NULL, &a->key, vm[i]->value, NULL, a->value, sizeof(a->value),
 				  why, sizeof(why)) < 0) {
 			fprintf(stderr, "%s:%d: %s\n", text_show(path), vm[i]->line, text_show(why));
 			bad = 1;
 			continue;
 		}
-		n++;
+		(*n)++;
 	}
-	if (bad) {
+	return bad;
+}
+
+static int do_apply(const struct profile *p, const char *path, const char *device, int dry_run,
+		    int argc, char **argv)
+{
+	static char names[APPLY_MAX_DEVS][BLOCKDEV_NAME_LEN];
+	enum profile_class cls[APPLY_MAX_DEVS];
+	size_t nd;
+	int rc = apply_devices(p, device, names, cls, &nd);
+	if (rc)
+		return rc;
+	size_t cap = (nd + 1) * PROFILE_MAX_SETTINGS, n = 0;
+	struct settings_step *plan = calloc(cap, sizeof(*plan));
+	if (!plan)
+		return 1;
+	if (apply_plan(p, path, names, cls, nd, plan, &n)) {
 		fprintf(stderr, "brisk export: nothing was changed\n");
-		free(it);
+		free(plan);
 		return 2;
 	}
 	if (!n) {
 		fprintf(stderr, "brisk export: profile %s has no settings for %s\n", p->name,
 			nd ? "these disks" : "this machine");
-		free(it);
+		free(plan);
 		return 2;
 	}
 	if (dry_run) {
 		for (size_t i = 0; i < n; i++) {
 			char cur[TUNABLE_VALUE_LEN] = "?";
-			tunable_read(it[i].dev ? it[i].dev : "-", &it[i].key, cur, sizeof(cur));
-			printf("%s%s%s: %s -> %s\n", text_show(it[i].dev), it[i].dev ? " " : "",
-			       it[i].key.name, text_show(cur), it[i].canon);
+			tunable_read(plan[i].dev ? plan[i].dev : "-", &plan[i].key, cur, sizeof(cur));
+			printf("%s%s%s: %s -> %s\n", text_show(plan[i].dev), plan[i].dev ? " " : "",
+			       plan[i].key.name, text_show(cur), plan[i].value);
 		}
-		free(it);
+		free(plan);
 		return 0;
 	}
 	if (geteuid() != 0) {
 		fprintf(stderr, "brisk export: --apply writes sysfs and needs root; nothing was "
 			"changed (--dry-run shows what would change)\n");
-		free(it);
+		free(plan);
 		return 1;
 	}
 	char what[256];   /* (main already restored dead sessions' journals) */
 	journal_what(what, sizeof(what), argc, argv);
 	struct journal *j = NULL;
-	int jrc = journal_open(JOURNAL_SET, what, &j);
-	if (jrc < 0) {
+	if (journal_open(JOURNAL_SET, what, &j) < 0) {
 		fprintf(stderr, "brisk export: cannot create the restore journal: %s; nothing "
 			"was changed\n", journal_error());
-		free(it);
+		free(plan);
 		return 1;
 	}
-	rc = 0;
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		pid_t holder = 0;
-		int e = journal_lock(j, it[i].dev ? it[i].dev : "-", &holder);
-		if (e < 0) {
-			fprintf(stderr, "brisk export: %s is being changed by another brisk (pid %ld)"
-				"; nothing was changed\n", it[i].dev ? text_show(it[i].dev) : "vm.dirty_*",
-				(long)holder);
-			rc = 1;
-		}
-	}
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		struct tunable_result res;
-		pid_t holder = 0;
-		memset(&res, 0, sizeof(res));
-		int e = journal_set(j, it[i].dev, &it[i].key, it[i].canon, &res, &holder);
-		const char *dev = it[i].dev ? it[i].dev : "";
-		if (e == 0) {
-			printf("%s%s%s: %s -> %s%s\n", text_show(dev), *dev ? " " : "", it[i].key.name,
-			       text_show(res.before), text_show(res.readback), res.adjusted ? " (adjusted by the kernel)" : "");
-			continue;
-		}
-		fprintf(stderr, "brisk export: %s%s%s=%s: %s\n", text_show(dev), *dev ? ": " : "",
-			it[i].key.name, it[i].canon, e == -EIO ? "the scheduler did not become "
-			"active" : strerror(-e));
-		rc = 1;
-	}
-	if (rc) {
-		const struct journal_file *jf = journal_contents(j);
-		if (jf->n) {
-			fprintf(stderr, "brisk export: putting back what this command changed:\n");
-			int left = journal_restore(j, journal_report_print, stderr);
-			if (left)
-				fprintf(stderr, "brisk export: %d value(s) could not be put back; they "
-					"stay in %s for 'brisk restore'\n", left, journal_path(j));
-		}
-	} else {
+	rc = settings_transaction(j, plan, n, apply_event, j, stderr, NULL) < 0 ? 1 : 0;
+	if (rc == 0)
 		printf("journaled in %s; 'brisk restore' puts the original values back\n",
 		       journal_path(j));
-	}
 	journal_close(j);
-	free(it);
+	free(plan);
 	return rc;
 }
 

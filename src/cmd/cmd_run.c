@@ -327,21 +327,63 @@ static const char *planned_scheduler(const char *dev)
 	return NULL;
 }
 
+/* How the profile's settings went, one stderr line each. */
+static void run_plan_event(const struct settings_event *ev, void *arg)
+{
+	(void)arg;
+	const struct settings_step *sp = ev->step;
+	const char *dev = sp && sp->dev ? sp->dev : "";
+	switch (ev->kind) {
+	case SETTINGS_EV_APPLIED:
+		fprintf(stderr, "brisk run: profile setting %s%s%s=%s (was %s)\n", dev, *dev ? " " : "",
+			sp->key.name, ev->res->readback[0] ? ev->res->readback : sp->value,
+			ev->res->before[0] ? ev->res->before : "?");
+		break;
+	case SETTINGS_EV_LOCKED_OUT:
+		fprintf(stderr, "brisk run: profile settings: %s is being changed by another brisk "
+			"(pid %d); nothing was changed\n", strcmp(ev->dev, "-") ? ev->dev : "vm.*",
+			(int)ev->holder);
+		break;
+	case SETTINGS_EV_FAILED:
+		if (ev->err == -EBUSY)
+			fprintf(stderr, "brisk run: profile setting %s is being changed by another "
+				"brisk (pid %d)\n", *dev ? dev : "vm.*", (int)ev->holder);
+		else
+			fprintf(stderr, "brisk run: profile setting %s%s%s=%s: the kernel refused: %s\n",
+				dev, *dev ? " " : "", sp->key.name, sp->value, strerror(-ev->err));
+		break;
+	case SETTINGS_EV_ROLLBACK:
+		fprintf(stderr, "brisk run: putting back what was changed\n");
+		break;
+	case SETTINGS_EV_ROLLED_BACK:
+		if (ev->left)
+			fprintf(stderr, "brisk run: %d value(s) could not be put back; they stay "
+				"journaled for the next start\n", ev->left);
+		break;
+	}
+}
+
+/* The profile's settings, as one transaction (settings_apply_plan). */
 static int apply_run_plan(void)
 {
-	int rc = 0;
-	for (size_t i = 0; i < n_run_plan; i++) {
-		char msg[256];
-		if (settings_apply_one(&run_settings, run_plan[i].dev, &run_plan[i].key,
-				       run_plan[i].canon, msg, sizeof(msg)) < 0) {
-			fprintf(stderr, "brisk run: profile setting %s; putting back what was "
-				"changed\n", msg);
-			settings_restore(&run_settings, stderr);
-			rc = 1;
-			break;
-		}
-		fprintf(stderr, "brisk run: profile setting %s\n", msg);
+	if (!n_run_plan)
+		return 0;
+	struct settings_step *plan = calloc(n_run_plan, sizeof(*plan));
+	int rc = plan ? 0 : 1;
+	for (size_t i = 0; plan && i < n_run_plan; i++) {
+		plan[i].dev = run_plan[i].dev;
+		plan[i].key = run_plan[i].key;
+		snprintf(plan[i].value, sizeof(plan[i].value), "%s", run_plan[i].canon);
 	}
+	char msg[256] = "";
+	if (plan && settings_apply_plan(&run_settings, plan, n_run_plan, run_plan_event, NULL,
+					stderr, msg, sizeof(msg)) < 0) {
+		if (msg[0])
+			fprintf(stderr, "brisk run: profile settings: %s\n", msg);
+		settings_restore(&run_settings, stderr);
+		rc = 1;
+	}
+	free(plan);
 	free(run_plan);
 	run_plan = NULL;
 	n_run_plan = 0;

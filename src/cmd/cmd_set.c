@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,20 +12,10 @@
 
 #include "blockdev.h"
 #include "journal.h"
-#include "lab.h"
-#include "rundir.h"
+#include "settings.h"
 #include "stack.h"
 #include "text.h"
 #include "tunable.h"
-
-#define MAX_TARGETS BLOCKDEV_MAX_SLAVES
-#define MAX_ONLY 16
-
-struct targets {
-	size_t n;
-	char name[MAX_TARGETS][BLOCKDEV_NAME_LEN];
-};
-
 /* ------------------------------------------------------------- targets */
 
 static int is_device_arg(const char *arg, char *name, size_t len)
@@ -51,10 +42,8 @@ static void join_leaves(const struct blockdev *const *l, size_t n, char *buf, si
 	}
 }
 
-/* Resolve ARG to the leaf disks behind it, limited to ONLY when given.
- * 0, or 2 after printing why (bad input), or 1 (runtime failure). */
-static int resolve_targets(const char *cmd, const char *arg, char **only, size_t n_only,
-			   struct targets *t)
+int cmd_set_targets(const char *cmd, const char *arg, char **only, size_t n_only,
+		    struct cmd_targets *t)
 {
 	char name[BLOCKDEV_NAME_LEN];
 	struct stack *s = NULL;
@@ -78,18 +67,18 @@ static int resolve_targets(const char *cmd, const char *arg, char **only, size_t
 		stack_free(s);
 		return rc == -ENOENT || rc == -ENOTDIR || rc == -ENODEV ? 2 : 1;
 	}
-	const struct blockdev *leaves[MAX_TARGETS];
-	size_t nl = stack_leaves(s, leaves, MAX_TARGETS);
-	if (nl > MAX_TARGETS) {
+	const struct blockdev *leaves[CMD_SET_MAX_TARGETS];
+	size_t nl = stack_leaves(s, leaves, CMD_SET_MAX_TARGETS);
+	if (nl > CMD_SET_MAX_TARGETS) {
 		fprintf(stderr, "brisk %s: %s: more than %d disks; name them with -d\n",
-			cmd, arg, MAX_TARGETS);
+			cmd, arg, CMD_SET_MAX_TARGETS);
 		if (n_only == 0) {
 			stack_free(s);
 			return 2;
 		}
-		nl = MAX_TARGETS;
+		nl = CMD_SET_MAX_TARGETS;
 	}
-	char all[MAX_TARGETS * (BLOCKDEV_NAME_LEN + 1)];
+	char all[CMD_SET_MAX_TARGETS * (BLOCKDEV_NAME_LEN + 1)];
 	join_leaves(leaves, nl, all, sizeof(all));
 	t->n = 0;
 	if (n_only == 0) {
@@ -136,13 +125,14 @@ static int resolve_targets(const char *cmd, const char *arg, char **only, size_t
 struct assign {
 	struct tunable_key key;
 	char value[TUNABLE_VALUE_LEN * 2];
-	char canon[MAX_TARGETS][TUNABLE_VALUE_LEN];  /* per target; [0] for sysctls */
+	char canon[CMD_SET_MAX_TARGETS][TUNABLE_VALUE_LEN];  /* per target; [0] for sysctls */
 };
 
 static void set_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: brisk set [--persist] [-d DEVICE]... (DIR|DEVICE) KEY=VALUE...\n"
+		"       brisk set --list-keys\n"
 		"\n"
 		"Change I/O scheduler, queue and iosched tunables, SCSI queue_depth and\n"
 		"vm.dirty_* on every disk behind DIR (all RAID/dm members at once) or on\n"
@@ -158,9 +148,26 @@ static void set_usage(FILE *f)
 		"  -d, --device DEV  only this disk of the stack (repeatable)\n"
 		"      --persist     keep the change for this boot: clear its journal\n"
 		"                    entries, so 'brisk restore' leaves it\n"
+		"      --list-keys   every key: scope, range the kernel accepts, meaning\n"
 		"  -h, --help        this text\n"
 		"\n"
 		"Example: brisk set /home scheduler=bfq slice_idle=0\n");
+}
+
+/* --list-keys: the settings table, one "KEY SCOPE[:SCHEDULER] RANGE HELP"
+ * line each (tests/cli/set_keys.sh holds the man pages to it). */
+static void list_keys(void)
+{
+	for (size_t i = 0; i < tunable_n_defs; i++) {
+		const struct tunable_def *d = &tunable_defs[i];
+		char range[64] = "name", scope[48];
+		if (d->type != TUNABLE_TYPE_SCHED)
+			snprintf(range, sizeof(range), "%" PRId64 "..%" PRId64 "%s", d->min, d->max,
+				 d->type == TUNABLE_TYPE_BYTES ? " bytes" : "");
+		snprintf(scope, sizeof(scope), "%s%s%s", tunable_kind_name(d->kind),
+			 d->sched ? ":" : "", d->sched ? d->sched : "");
+		printf("%-28s %-19s %-32s %s\n", d->key, scope, range, d->help);
+	}
 }
 
 static void print_change(const char *dev, const struct tunable_key *key,
@@ -206,9 +213,9 @@ static int parse_assignments(int n, char **args, struct assign *as)
 
 /* Check every assignment on every target, in order, as the scheduler will
  * be at that point.  0 or 1 (something is wrong; all of it printed). */
-static int validate(const struct targets *t, struct assign *as, int n)
+static int validate(const struct cmd_targets *t, struct assign *as, int n)
 {
-	char after[MAX_TARGETS][TUNABLE_SCHED_LEN];
+	char after[CMD_SET_MAX_TARGETS][TUNABLE_SCHED_LEN];
 	memset(after, 0, sizeof(after));
 	int bad = 0;
 	for (int i = 0; i < n; i++) {
@@ -235,30 +242,64 @@ static int validate(const struct targets *t, struct assign *as, int n)
 	return bad;
 }
 
-static int lock_all(struct journal *j, const struct targets *t, const struct assign *as, int n)
+/* What the transaction did, in brisk set's words. */
+static void set_event(const struct settings_event *ev, void *arg)
 {
-	int need_vm = 0;
-	for (int i = 0; i < n; i++)
-		need_vm |= tunable_is_sysctl(&as[i].key);
-	for (size_t d = 0; d <= t->n; d++) {
-		const char *dev = d < t->n ? t->name[d] : "-";
-		if (d == t->n && !need_vm)
-			break;
-		pid_t holder = 0;
-		int rc = journal_lock(j, dev, &holder);
-		if (rc == -EBUSY) {
+	struct journal *j = arg;
+	const struct settings_step *sp = ev->step;
+	const char *dev = sp && sp->dev ? sp->dev : "";
+	const char *sep = *dev ? ": " : "";
+	switch (ev->kind) {
+	case SETTINGS_EV_LOCKED_OUT:
+		if (ev->err == -EBUSY)
 			fprintf(stderr, "brisk set: %s is being changed by another brisk "
 				"(pid %ld); nothing was changed\n",
-				d < t->n ? dev : "vm.dirty_*", (long)holder);
-			return 1;
-		}
-		if (rc < 0) {
-			fprintf(stderr, "brisk set: cannot lock %s in %s: %s\n", dev,
-				journal_path(j), strerror(-rc));
-			return 1;
+				strcmp(ev->dev, "-") ? ev->dev : "vm.dirty_*", (long)ev->holder);
+		else
+			fprintf(stderr, "brisk set: cannot lock %s in %s: %s\n", ev->dev,
+				journal_path(j), strerror(-ev->err));
+		break;
+	case SETTINGS_EV_APPLIED:
+		print_change(sp->dev, &sp->key, ev->res);
+		break;
+	case SETTINGS_EV_FAILED:
+		if (ev->err == -EIO)
+			fprintf(stderr, "brisk set: %s: wrote scheduler=%s but %s "
+				"is active\n", dev, sp->value, ev->res->readback);
+		else if (!ev->res->before[0])
+			fprintf(stderr, "brisk set: %s%s%s: cannot record the original "
+				"value: %s\n", dev, sep, sp->key.name, strerror(-ev->err));
+		else
+			fprintf(stderr, "brisk set: %s%sthe kernel refused %s=%s: "
+				"%s (errno %d)\n", dev, sep, sp->key.name, sp->value,
+				strerror(-ev->err), -ev->err);
+		break;
+	case SETTINGS_EV_ROLLBACK:
+		fprintf(stderr, "brisk set: putting back what this command changed:\n");
+		break;
+	case SETTINGS_EV_ROLLED_BACK:
+		if (ev->left)
+			fprintf(stderr, "brisk set: %d value(s) could not be put back; "
+				"they stay in %s for 'brisk restore'\n", ev->left, journal_path(j));
+		break;
+	}
+}
+
+/* Every assignment on every target (a sysctl once), in order.  The
+ * number of steps; plan holds n * t->n at most. */
+static size_t set_plan(const struct cmd_targets *t, const struct assign *as, int n,
+		       struct settings_step *plan)
+{
+	size_t k = 0;
+	for (int i = 0; i < n; i++) {
+		int sys = tunable_is_sysctl(&as[i].key);
+		for (size_t d = 0; d < (sys ? 1 : t->n); d++, k++) {
+			plan[k].dev = sys ? NULL : t->name[d];
+			plan[k].key = as[i].key;
+			snprintf(plan[k].value, sizeof(plan[k].value), "%s", as[i].canon[d]);
 		}
 	}
-	return 0;
+	return k;
 }
 
 int cmd_set_main(int argc, char **argv)
@@ -266,11 +307,12 @@ int cmd_set_main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "persist", no_argument, NULL, 'P' },
 		{ "device", required_argument, NULL, 'd' },
+		{ "list-keys", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int persist = 0, c;
-	char *only[MAX_ONLY];
+	char *only[CMD_SET_MAX_ONLY];
 	size_t n_only = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+d:h", opts, NULL)) != -1) {
@@ -279,12 +321,19 @@ int cmd_set_main(int argc, char **argv)
 			persist = 1;
 			break;
 		case 'd':
-			if (n_only == MAX_ONLY) {
-				fprintf(stderr, "brisk set: at most %d -d options\n", MAX_ONLY);
+			if (n_only == CMD_SET_MAX_ONLY) {
+				fprintf(stderr, "brisk set: at most %d -d options\n", CMD_SET_MAX_ONLY);
 				return 2;
 			}
 			only[n_only++] = optarg;
 			break;
+		case 'L':
+			if (argc != optind) {
+				fprintf(stderr, "brisk set: --list-keys takes nothing else\n");
+				return 2;
+			}
+			list_keys();
+			return 0;
 		case 'h':
 			set_usage(stdout);
 			return 0;
@@ -303,11 +352,11 @@ int cmd_set_main(int argc, char **argv)
 	struct assign *as = calloc((size_t)n, sizeof(*as));
 	if (!as)
 		return 1;
-	struct targets t;
+	struct cmd_targets t;
 	struct journal *j = NULL;
 	int rc = parse_assignments(n, args, as) ? 2 : 0;
 	if (rc == 0)
-		rc = resolve_targets("set", target, only, n_only, &t);
+		rc = cmd_set_targets("set", target, only, n_only, &t);
 	if (rc == 0 && validate(&t, as, n))
 		rc = 2;
 	if (rc == 0 && geteuid() != 0) {
@@ -333,44 +382,16 @@ int cmd_set_main(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	rc = lock_all(j, &t, as, n);
-	for (int i = 0; i < n && rc == 0; i++) {
-		int sys = tunable_is_sysctl(&as[i].key);
-		for (size_t d = 0; d < (sys ? 1 : t.n) && rc == 0; d++) {
-			const char *dev = sys ? NULL : t.name[d];
-			struct tunable_result res;
-			pid_t holder = 0;
-			memset(&res, 0, sizeof(res));
-			int e = journal_set(j, dev, &as[i].key, as[i].canon[d], &res, &holder);
-			if (e == 0) {
-				print_change(dev, &as[i].key, &res);
-				continue;
-			}
-			if (e == -EIO)
-				fprintf(stderr, "brisk set: %s: wrote scheduler=%s but %s "
-					"is active\n", dev, as[i].canon[d], res.readback);
-			else if (!res.before[0])
-				fprintf(stderr, "brisk set: %s%s%s: cannot record the original "
-					"value: %s\n", sys ? "" : dev, sys ? "" : ": ",
-					as[i].key.name, strerror(-e));
-			else
-				fprintf(stderr, "brisk set: %s%sthe kernel refused %s=%s: "
-					"%s (errno %d)\n", sys ? "" : dev, sys ? "" : ": ",
-					as[i].key.name, as[i].canon[d], strerror(-e), -e);
-			rc = 1;
-		}
-	}
-	if (rc) {
-		const struct journal_file *jf = journal_contents(j);
-		if (jf->n) {
-			fprintf(stderr, "brisk set: putting back what this command changed:\n");
-			int left = journal_restore(j, journal_report_print, stderr);
-			if (left)
-				fprintf(stderr, "brisk set: %d value(s) could not be put back; "
-					"they stay in %s for 'brisk restore'\n", left, journal_path(j));
-		}
+	struct settings_step *plan = calloc((size_t)n * t.n, sizeof(*plan));
+	if (!plan) {
+		rc = 1;
 		goto out;
 	}
+	size_t np = set_plan(&t, as, n, plan);
+	rc = settings_transaction(j, plan, np, set_event, j, stderr, NULL) < 0 ? 1 : 0;
+	free(plan);
+	if (rc)
+		goto out;
 	if (persist) {
 		int e = journal_discard(j);
 		if (e < 0) {
@@ -395,254 +416,3 @@ out:
 	return rc;
 }
 
-/* ----------------------------------------------------------------- get */
-
-static void get_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: brisk get [-d DEVICE]... (DIR|DEVICE) [KEY...]\n"
-		"\n"
-		"Print the current value of KEY (default: every key brisk can set) on\n"
-		"every disk behind DIR or on DEVICE, one 'DEVICE KEY=VALUE' line each;\n"
-		"sysctls print as 'vm.NAME=VALUE'.  Works without root.\n"
-		"\n"
-		"  -d, --device DEV  only this disk of the stack (repeatable)\n"
-		"  -h, --help        this text\n");
-}
-
-static int get_one(const char *dev, const struct tunable_key *key, int quiet_missing)
-{
-	char val[TUNABLE_VALUE_LEN * 2];
-	int rc = tunable_read(dev, key, val, sizeof(val));
-	if (rc == 0 || rc == -EOVERFLOW) {
-		if (tunable_is_sysctl(key))
-			printf("%s=%s\n", key->name, text_show(val));
-		else
-			printf("%s %s=%s\n", dev, key->name, text_show(val));
-		return 0;
-	}
-	if (rc == -ENOENT && quiet_missing)
-		return 0;
-	if (rc == -ENOENT) {
-		char why[TUNABLE_WHY_LEN] = "";
-		if (key->kind == TUNABLE_IOSCHED) {
-			char c[TUNABLE_VALUE_LEN];
-			tunable_check(dev, key, "0", NULL, c, sizeof(c), why, sizeof(why));
-		}
-		fprintf(stderr, "brisk get: %s: %s\n", dev, why[0] ? why :
-			"no such attribute on this device");
-		return 2;
-	}
-	fprintf(stderr, "brisk get: %s %s: %s\n", dev ? dev : "", key->name, strerror(-rc));
-	return 1;
-}
-
-int cmd_get_main(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "device", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char *only[MAX_ONLY];
-	size_t n_only = 0;
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+d:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			if (n_only == MAX_ONLY) {
-				fprintf(stderr, "brisk get: at most %d -d options\n", MAX_ONLY);
-				return 2;
-			}
-			only[n_only++] = optarg;
-			break;
-		case 'h':
-			get_usage(stdout);
-			return 0;
-		default:
-			get_usage(stderr);
-			return 2;
-		}
-	}
-	if (argc - optind < 1) {
-		get_usage(stderr);
-		return 2;
-	}
-	int nk = argc - optind - 1;
-	char **kargs = argv + optind + 1;
-	struct tunable_key *keys = calloc((size_t)(nk ? nk : 1), sizeof(*keys));
-	if (!keys)
-		return 1;
-	int rc = 0;
-	for (int i = 0; i < nk; i++) {
-		char why[TUNABLE_WHY_LEN];
-		if (tunable_parse_key(kargs[i], &keys[i], why, sizeof(why)) < 0) {
-			fprintf(stderr, "brisk get: %s\n", why);
-			rc = 2;
-		}
-	}
-	struct targets t;
-	if (rc == 0)
-		rc = resolve_targets("get", argv[optind], only, n_only, &t);
-	if (rc)
-		goto out;
-	if (nk == 0) {
-		for (size_t d = 0; d < t.n; d++) {
-			struct tunable_key all[128];
-			size_t n = tunable_list(t.name[d], d + 1 == t.n, all, 128);
-			for (size_t i = 0; i < n && i < 128; i++) {
-				int e = get_one(t.name[d], &all[i], 1);
-				if (e > rc)
-					rc = e;
-			}
-		}
-		goto out;
-	}
-	for (int i = 0; i < nk; i++) {
-		size_t nd = tunable_is_sysctl(&keys[i]) ? 1 : t.n;
-		for (size_t d = 0; d < nd; d++) {
-			int e = get_one(t.name[d], &keys[i], 0);
-			if (e > rc)
-				rc = e;
-		}
-	}
-out:
-	free(keys);
-	return rc;
-}
-
-/* ------------------------------------------------------------- restore */
-
-static void restore_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: brisk restore [--dry-run] [--verbose]\n"
-		"\n"
-		"Put back every original value in the restore journals of brisk\n"
-		"sessions that are no longer running ('brisk set' changes, and runs\n"
-		"that were killed), newest first, without asking.  Needs root.\n"
-		"\n"
-		"Refused, and left alone: a runtime directory or journal that is not\n"
-		"root's (the caller's), is writable by group or others, or is reached\n"
-		"through a symbolic link.  Empty and temporary journals left by a\n"
-		"killed brisk are removed.\n"
-		"\n"
-		"  -n, --dry-run  list what would be restored; change nothing\n"
-		"  -v, --verbose  also list values recorded only because of another\n"
-		"                 change (a scheduler switch) that need no write\n"
-		"  -h, --help     this text\n");
-}
-
-struct restore_count {
-	int restored, unchanged, other, refused, leftover, verbose;
-};
-
-static void restore_report(const struct journal_event *ev, void *arg)
-{
-	struct restore_count *c = arg;
-	if (ev->outcome == JOURNAL_RESTORED)
-		c->restored++;
-	else if (ev->outcome == JOURNAL_UNCHANGED)
-		c->unchanged++;
-	else if (ev->outcome == JOURNAL_REFUSED) {
-		c->refused++;
-		fputs("brisk restore: ", stderr);
-		journal_report_print(ev, stderr);
-		return;
-	}
-	else if (ev->outcome == JOURNAL_LEFTOVER)
-		c->leftover++;
-	else
-		c->other++;
-	if (c->verbose || journal_event_noteworthy(ev))
-		journal_report_print(ev, stdout);
-}
-
-int cmd_restore_main(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int dry = 0, verbose = 0, c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "nvh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			dry = 1;
-			break;
-		case 'v':
-			verbose = 1;
-			break;
-		case 'h':
-			restore_usage(stdout);
-			return 0;
-		default:
-			restore_usage(stderr);
-			return 2;
-		}
-	}
-	if (optind != argc) {
-		restore_usage(stderr);
-		return 2;
-	}
-	const char *dir = NULL;
-	char sysdir[PATH_MAX];
-	int root = geteuid() == 0;
-	if (!root) {
-		/* brisk writes only as root: its journals are root's */
-		if (rundir_system_path(sysdir, sizeof(sysdir)) < 0) {
-			fprintf(stderr, "brisk restore: BRISK_RUNTIME_DIR is too long\n");
-			return 2;
-		}
-		dir = sysdir;
-		dry = 1;
-	}
-	/* A lab disk whose server died is useless and holds a loop device and
-	 * mounts: take it apart too (lab down would; this is the crash path). */
-	if (root && !dry) {
-		int cleaned = 0;
-		char lerr[256] = "";
-		if (lab_recover_stale(&cleaned, lerr, sizeof(lerr)) < 0)
-			fprintf(stderr, "brisk restore: cannot check for stale lab disks: %s\n", lerr);
-		if (cleaned)
-			printf("took apart %d stale lab disk(s)\n", cleaned);
-	}
-	struct restore_count cnt = { .verbose = verbose };
-	int left = journal_restore_all(dir, dry, restore_report, &cnt);
-	if (left < 0) {
-		fprintf(stderr, "brisk restore: cannot read the journals: %s\n", strerror(-left));
-		return 1;
-	}
-	if (cnt.refused) {
-		fprintf(stderr, "brisk restore: refused %d untrusted director%s or journal%s "
-			"(see above); nothing in them was applied or removed\n", cnt.refused,
-			cnt.refused == 1 ? "y" : "ies", cnt.refused == 1 ? "" : "s");
-		left -= cnt.refused;
-	}
-	if (cnt.restored + cnt.unchanged + cnt.other == 0) {
-		if (!cnt.refused)
-			printf("nothing to restore\n");
-		return cnt.refused ? 1 : 0;
-	}
-	if (!root && cnt.restored) {
-		fprintf(stderr, "brisk restore: writing these back needs root; "
-			"run 'sudo brisk restore'\n");
-		return 1;
-	}
-	if (dry)
-		printf("%d value(s) would be restored, %d already in place\n",
-		       cnt.restored, cnt.unchanged);
-	else
-		printf("%d value(s) restored, %d already in place%s\n", cnt.restored,
-		       cnt.unchanged, left ? "" : "; journals cleared");
-	if (left > 0) {
-		fprintf(stderr, "brisk restore: %d value(s) could not be restored; "
-			"they stay journaled\n", left);
-		return 1;
-	}
-	return cnt.refused ? 1 : 0;
-}

@@ -1,25 +1,41 @@
-/* cmd_set — change, show and restore tunables from the command line.
+/* cmd_set — change tunables from the command line.
  *
  *   brisk set [--persist] [-d DEV]... (DIR|DEVICE) KEY=VALUE...
- *   brisk get [-d DEV]... (DIR|DEVICE) [KEY...]
- *   brisk restore [--dry-run]
+ *   brisk set --list-keys
  *
  * DIR means every leaf disk of the stack behind DIR (all RAID/dm members at
  * once); DEVICE is a kernel name or a node (sda, /dev/sda, loop3; md0 means
  * its members).  -d limits the targets to named leaves of that stack.
- * set: everything is validated on every target before anything is written
- * (bad input: exit 2, nothing changed, nothing journaled); without root it
- * says what needs root and writes nothing (exit 1); each change is journaled
+ * Everything is validated on every target before anything is written (bad
+ * input: exit 2, nothing changed, nothing journaled); without root it says
+ * what needs root and writes nothing (exit 1); each change is journaled
  * (kind "set") and waits for `brisk restore`, unless --persist; if the
  * kernel refuses a write, what this command changed is rolled back (exit 1).
- * get works without root.  restore puts back every journaled original of
- * dead sessions (exit 1 if some could not be).  See brisk-set(1).
+ * --list-keys prints the settings table (tunable_defs), one key a line.
+ * See brisk-set(1).  get and restore: cmd_get.h, cmd_restore.h.
  */
 #ifndef BRISK_CMD_SET_H
 #define BRISK_CMD_SET_H
 
+#include <stddef.h>
+
+#include "blockdev.h"
+
+#define CMD_SET_MAX_TARGETS BLOCKDEV_MAX_SLAVES
+#define CMD_SET_MAX_ONLY 16
+
+/* The leaf disks a set or get command works on. */
+struct cmd_targets {
+	size_t n;
+	char name[CMD_SET_MAX_TARGETS][BLOCKDEV_NAME_LEN];
+};
+
 int cmd_set_main(int argc, char **argv);
-int cmd_get_main(int argc, char **argv);
-int cmd_restore_main(int argc, char **argv);
+
+/* Resolve ARG (DIR or DEVICE) to the leaf disks behind it, limited to ONLY
+ * (-d) when given; messages start "brisk CMD: ".  0, or 2 after printing
+ * why (bad input), or 1 (runtime failure). */
+int cmd_set_targets(const char *cmd, const char *arg, char **only, size_t n_only,
+		    struct cmd_targets *t);
 
 #endif

@@ -14,8 +14,8 @@ source tests/lib.sh
 N=security_runtime
 if ! is_root; then t_skip $N "needs root (loop devices, chown, setpriv)"; exit 0; fi
 command -v setpriv >/dev/null || { t_skip $N "no setpriv"; exit 0; }
-source tests/helpers/tune_lib.sh
-DEV=$(tune_loop_attach) || { t_skip $N "cannot attach a loop device"; exit 0; }
+source tests/helpers/set_lib.sh
+DEV=$(set_loop_attach) || { t_skip $N "cannot attach a loop device"; exit 0; }
 USER_RUN="setpriv --reuid=65534 --regid=65534 --clear-groups"
 
 active=$(active_sched $DEV)

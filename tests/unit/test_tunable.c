@@ -18,6 +18,7 @@
 
 #include "devlock.h"
 #include "journal.h"
+#include "profile.h"
 #include "rundir.h"
 #include "sysfs.h"
 #include "tunable.h"
@@ -203,6 +204,66 @@ static void test_sysctl_partner(void **state)
 			    "vm.dirty_background_ratio");
 	assert_null(tunable_sysctl_partner("vm.dirty_expire_centisecs"));
 	assert_null(tunable_sysctl_partner("scheduler"));
+}
+
+/* The one settings table: every entry parses back to itself, and a
+ * profile and `brisk set` accept exactly the same values for it (the
+ * ranges that used to drift: nr_requests, fifo_expire_async,
+ * vm.dirty_bytes, read_ahead_kb). */
+static void test_settings_table(void **state)
+{
+	(void)state;
+	assert_true(tunable_n_defs > 30);
+	for (size_t i = 0; i < tunable_n_defs; i++) {
+		const struct tunable_def *d = &tunable_defs[i];
+		struct tunable_key k;
+		char why[TUNABLE_WHY_LEN], c[TUNABLE_VALUE_LEN], norm[64], err[256], v[32];
+		assert_ptr_equal(tunable_def_find(d->key), d);
+		assert_int_equal(tunable_parse_key(d->key, &k, why, sizeof(why)), 0);
+		assert_int_equal(k.kind, d->kind);
+		assert_non_null(d->help);
+		assert_int_equal(d->kind == TUNABLE_IOSCHED, d->sched != NULL);
+		if (d->type == TUNABLE_TYPE_SCHED)
+			continue;
+		assert_true(d->min <= d->max);
+		const int64_t probe[] = { d->min, d->max, d->min - 1, d->max + (d->max < INT64_MAX) };
+		for (size_t j = 0; j < 4; j++) {
+			if ((j == 2 && d->min == INT64_MIN) || (j == 3 && d->max == INT64_MAX))
+				continue;
+			snprintf(v, sizeof(v), "%lld", (long long)probe[j]);
+			int set = tunable_check_value(&k, d->sched, v, c, sizeof(c), why, sizeof(why));
+			int prof = profile_setting_check(d->key, v, norm, sizeof(norm), err, sizeof(err));
+			if (j < 2) {
+				assert_int_equal(set, 0);
+				assert_int_equal(prof, 0);
+				assert_string_equal(c, norm);
+			} else {
+				assert_int_equal(set, -ERANGE);
+				assert_int_not_equal(prof, 0);
+			}
+		}
+	}
+	assert_null(tunable_def_find("iosched/slice_idle"));
+	assert_null(tunable_def_find("elevator"));
+	/* the drifted ranges, decided by what the kernel accepts */
+	char norm[64], err[256], c[TUNABLE_VALUE_LEN];
+	assert_int_not_equal(profile_setting_check("nr_requests", "1", norm, sizeof(norm), err,
+						   sizeof(err)), 0);
+	assert_non_null(strstr(err, "from 4 to 2048"));
+	assert_int_not_equal(profile_setting_check("fifo_expire_async", "0", norm, sizeof(norm),
+						   err, sizeof(err)), 0);
+	assert_int_not_equal(profile_setting_check("vm.dirty_bytes", "0", norm, sizeof(norm), err,
+						   sizeof(err)), 0);
+	assert_int_equal(profile_setting_check("read_ahead_kb", "4294967295", norm, sizeof(norm),
+					       err, sizeof(err)), 0);
+	assert_int_equal(profile_setting_check("writes_starved", "-1", norm, sizeof(norm), err,
+					       sizeof(err)), 0);
+	/* a size is a size for `brisk set` too */
+	assert_int_equal(check("vm.dirty_bytes", NULL, "64m", c), 0);
+	assert_string_equal(c, "67108864");
+	assert_int_equal(check("vm.dirty_bytes", NULL, "4k", c), -ERANGE);
+	assert_int_equal(check("vm.dirty_ratio", NULL, "64m", c), -EINVAL);
+	assert_string_equal(tunable_kind_name(TUNABLE_SYSCTL), "vm");
 }
 
 /* ------------------------------------------------------------ journal */
@@ -649,6 +710,7 @@ int main(void)
 		cmocka_unit_test(test_value_ranges),
 		cmocka_unit_test(test_active_scheduler),
 		cmocka_unit_test(test_sysctl_partner),
+		cmocka_unit_test(test_settings_table),
 		cmocka_unit_test(test_journal_round_trip),
 		cmocka_unit_test(test_journal_parse_refuses),
 		cmocka_unit_test_setup_teardown(test_session_file, setup_rt, teardown_rt),

@@ -3,12 +3,12 @@
 # none -> bfq -> mq-deadline -> kyber -> back, iosched tunables of each set
 # and read back from sysfs, queue attributes, restore, --persist.
 source tests/lib.sh
-if ! is_root; then t_skip tune_loop "needs root for loop devices and sysfs writes"; exit 0; fi
-source tests/helpers/tune_lib.sh
-DEV=$(tune_loop_attach) || { t_skip tune_loop "cannot attach a loop device"; exit 0; }
+if ! is_root; then t_skip set_loop "needs root for loop devices and sysfs writes"; exit 0; fi
+source tests/helpers/set_lib.sh
+DEV=$(set_loop_attach) || { t_skip set_loop "cannot attach a loop device"; exit 0; }
 offered=$(cat /sys/block/$DEV/queue/scheduler)
 for s in bfq mq-deadline kyber; do
-  case " $offered " in *" $s "*|*"[$s]"*) ;; *) t_skip tune_loop "kernel offers no $s ($offered)"; exit 0;; esac
+  case " $offered " in *" $s "*|*"[$s]"*) ;; *) t_skip set_loop "kernel offers no $s ($offered)"; exit 0;; esac
 done
 orig=$(snapshot $DEV)
 orig_sched=$(active_sched $DEV)

@@ -1,16 +1,16 @@
 #!/bin/bash
-# A long-running session (tests/helpers/tune_hold: the journal API path that
+# A long-running session (tests/helpers/set_hold: the journal API path that
 # brisk run and the dashboard use) restores everything on normal exit,
 # SIGINT, SIGTERM and SIGHUP; after SIGKILL `brisk restore`, or the stale-
 # journal recovery at the next start, puts every attribute back, vm.dirty_*
 # included; a second instance is refused with the holder's pid.
 source tests/lib.sh
-if ! is_root; then t_skip tune_signals "needs root for loop devices and sysfs writes"; exit 0; fi
-source tests/helpers/tune_lib.sh
-[ -x "$HOLD" ] || { t_skip tune_signals "build/tests/helpers/tune_hold missing (make tests)"; exit 0; }
-DEV=$(tune_loop_attach) || { t_skip tune_signals "cannot attach a loop device"; exit 0; }
+if ! is_root; then t_skip set_signals "needs root for loop devices and sysfs writes"; exit 0; fi
+source tests/helpers/set_lib.sh
+[ -x "$HOLD" ] || { t_skip set_signals "build/tests/helpers/set_hold missing (make tests)"; exit 0; }
+DEV=$(set_loop_attach) || { t_skip set_signals "cannot attach a loop device"; exit 0; }
 case "$(cat /sys/block/$DEV/queue/scheduler)" in
-  *bfq*) ;; *) t_skip tune_signals "kernel offers no bfq"; exit 0;;
+  *bfq*) ;; *) t_skip set_signals "kernel offers no bfq"; exit 0;;
 esac
 vm_save
 orig=$(snapshot $DEV)
@@ -20,7 +20,7 @@ CHANGES="scheduler=bfq slice_idle=0 low_latency=0 read_ahead_kb=1000 nr_requests
 if [ "$_VM_dirty_bytes" = 0 ]; then VMSET="vm.dirty_bytes=67108864"; else VMSET="vm.dirty_ratio=15"; fi
 VMSET="$VMSET vm.dirty_background_ratio=7 vm.dirty_expire_centisecs=1234"
 
-start_hold() { # OUTFILE ARGS...: start tune_hold in the background, wait for it
+start_hold() { # OUTFILE ARGS...: start set_hold in the background, wait for it
   local f=$1; shift
   "$HOLD" "$@" >"$f" 2>&1 &
   HPID=$!

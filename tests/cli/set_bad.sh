@@ -2,10 +2,10 @@
 # Bad input to brisk set/get is refused with a clear message and exit 2,
 # and nothing is changed or journaled; without root nothing is attempted.
 source tests/lib.sh
-if ! is_root; then t_skip tune_bad "needs root for loop devices"; exit 0; fi
-source tests/helpers/tune_lib.sh
-DEV=$(tune_loop_attach) || { t_skip tune_bad "cannot attach a loop device"; exit 0; }
-OTHER=$(tune_loop_attach) || { t_skip tune_bad "cannot attach a second loop device"; exit 0; }
+if ! is_root; then t_skip set_bad "needs root for loop devices"; exit 0; fi
+source tests/helpers/set_lib.sh
+DEV=$(set_loop_attach) || { t_skip set_bad "cannot attach a loop device"; exit 0; }
+OTHER=$(set_loop_attach) || { t_skip set_bad "cannot attach a second loop device"; exit 0; }
 orig=$(snapshot $DEV)
 other_orig=$(snapshot $OTHER)
 

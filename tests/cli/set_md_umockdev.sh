@@ -4,12 +4,12 @@
 # md0 writes to both members and to nothing else; restore puts the files
 # back byte for byte; devices outside the stack are refused.
 # (umockdev-run does not redirect /proc/self/mountinfo, so the stack is
-# addressed by device here; tests/cli/tune_loop.sh covers real sysfs.)
+# addressed by device here; tests/cli/set_loop.sh covers real sysfs.)
 source tests/lib.sh
 FIX=$PWD/tests/fixtures/tune-md-raid1.umockdev
-command -v umockdev-run >/dev/null || { t_skip tune_md_umockdev "umockdev-run not installed"; exit 0; }
-if ! is_root; then t_skip tune_md_umockdev "brisk set writes only as root"; exit 0; fi
-source tests/helpers/tune_lib.sh
+command -v umockdev-run >/dev/null || { t_skip set_md_umockdev "umockdev-run not installed"; exit 0; }
+if ! is_root; then t_skip set_md_umockdev "brisk set writes only as root"; exit 0; fi
+source tests/helpers/set_lib.sh
 T=$(t_tmpdir)
 # in_bed SCRIPT: run bash SCRIPT inside a fresh testbed; T and BRISK exported
 # (an ASan build (make SANITIZE=1) must accept umockdev's LD_PRELOAD)
@@ -22,7 +22,7 @@ in_bed() {
 SUMS='(cd "$UMOCKDEV_DIR/sys" && grep -r "" . | sort)'
 
 in_bed "$SUMS >\$T/before; \$BRISK set md0 scheduler=bfq read_ahead_kb=512 nr_requests=128 queue_depth=16 >\$T/out 2>&1; echo \$? >\$T/rc; $SUMS >\$T/after; \$BRISK get md0 >\$T/get 2>&1; for f in \"\$UMOCKDEV_DIR\"/sys/block/sd[abc]/queue/scheduler; do echo \$(cat \$f); done >\$T/sched" \
-  || { t_skip tune_md_umockdev "umockdev testbed did not run"; exit 0; }
+  || { t_skip set_md_umockdev "umockdev testbed did not run"; exit 0; }
 t_eq "set md0: exit" "$(cat $T/rc)" 0
 changed=$(diff $T/before $T/after | sed -n 's/^> //p' | sed -E 's|:[^:/]*$||; s|.*/block/(sd[a-z])/queue/|\1 |; s|.*/([0-9]):0:0:0/queue_depth|\1 queue_depth|' | sort | tr '\n' ',')
 t_eq "writes to both members and nothing else" "$changed" \

@@ -1,7 +1,7 @@
-/* tune_hold — a stand-in for a long-running brisk session (`brisk run`,
+/* set_hold — a stand-in for a long-running brisk session (`brisk run`,
  * the dashboard) in tests: it takes the same path through the journal API.
  *
- *   tune_hold [-x] [-k run|tui] DEVICE KEY=VALUE...
+ *   set_hold [-x] [-k run|tui] DEVICE KEY=VALUE...
  *
  * Recovers stale journals (as main does at start), opens a session
  * journal, applies each KEY=VALUE to DEVICE (a kernel name; vm.* keys are
@@ -32,7 +32,7 @@ int main(int argc, char **argv)
 			return 2;
 	}
 	if (argc - optind < 2) {
-		fprintf(stderr, "usage: tune_hold [-x] [-k run|tui] DEVICE KEY=VALUE...\n");
+		fprintf(stderr, "usage: set_hold [-x] [-k run|tui] DEVICE KEY=VALUE...\n");
 		return 2;
 	}
 	const char *dev = argv[optind];
@@ -45,9 +45,9 @@ int main(int argc, char **argv)
 
 	journal_recover_stale(stderr);
 	struct journal *j;
-	int rc = journal_open(kind, "tune_hold", &j);
+	int rc = journal_open(kind, "set_hold", &j);
 	if (rc < 0) {
-		fprintf(stderr, "tune_hold: journal: %s\n", strerror(-rc));
+		fprintf(stderr, "set_hold: journal: %s\n", strerror(-rc));
 		return 1;
 	}
 	char sched_after[TUNABLE_SCHED_LEN] = "";
@@ -65,7 +65,7 @@ int main(int argc, char **argv)
 		if (tunable_parse_key(keytext, &key, why, sizeof(why)) < 0 ||
 		    tunable_check(dev, &key, eq + 1, sched_after[0] ? sched_after : NULL,
 				  canon, sizeof(canon), why, sizeof(why)) < 0) {
-			fprintf(stderr, "tune_hold: %s\n", why);
+			fprintf(stderr, "set_hold: %s\n", why);
 			status = 2;
 			break;
 		}
@@ -75,10 +75,10 @@ int main(int argc, char **argv)
 		pid_t holder = 0;
 		rc = journal_set(j, dev, &key, canon, &res, &holder);
 		if (rc == -EBUSY) {
-			fprintf(stderr, "tune_hold: busy: held by pid %ld\n", (long)holder);
+			fprintf(stderr, "set_hold: busy: held by pid %ld\n", (long)holder);
 			status = 1;
 		} else if (rc < 0) {
-			fprintf(stderr, "tune_hold: %s=%s: %s\n", key.name, canon, strerror(-rc));
+			fprintf(stderr, "set_hold: %s=%s: %s\n", key.name, canon, strerror(-rc));
 			status = 1;
 		} else {
 			printf("set %s=%s (was %s)\n", key.name, res.readback, res.before);

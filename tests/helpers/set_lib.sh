@@ -1,11 +1,11 @@
-# Shared setup for the tests/cli/tune_*.sh tests: source it after tests/lib.sh.
-# Gives: BRISK_RUNTIME_DIR (private), HOLD (helper), tune_loop_attach,
+# Shared setup for the tests/cli/set_*.sh tests: source it after tests/lib.sh.
+# Gives: BRISK_RUNTIME_DIR (private), HOLD (helper), set_loop_attach,
 # snapshot DEV, journals (count of session journals), sysfs_q DEV ATTR.
-HOLD=$PWD/build/tests/helpers/tune_hold
+HOLD=$PWD/build/tests/helpers/set_hold
 export BRISK_RUNTIME_DIR
 BRISK_RUNTIME_DIR=$(t_tmpdir)/rt
 mkdir -p "$BRISK_RUNTIME_DIR"
-# loops and pids go to files: tune_loop_attach runs in $(...) subshells
+# loops and pids go to files: set_loop_attach runs in $(...) subshells
 _TUNE_LOOPS=$BRISK_RUNTIME_DIR/../loops
 _TUNE_PIDS=$BRISK_RUNTIME_DIR/../pids
 : >"$_TUNE_LOOPS"; : >"$_TUNE_PIDS"
@@ -19,8 +19,8 @@ _tune_cleanup() {
 }
 T_CLEANUP_EXTRA=_tune_cleanup
 
-# tune_loop_attach: attach a fresh 16 MiB file, print the kernel name.
-tune_loop_attach() {
+# set_loop_attach: attach a fresh 16 MiB file, print the kernel name.
+set_loop_attach() {
   local d img dev
   d=$(t_tmpdir) || return 1
   img=$d/disk.img

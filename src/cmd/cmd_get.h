@@ -1,0 +1,14 @@
+/* cmd_get — show tunables from the command line.
+ *
+ *   brisk get [-d DEV]... (DIR|DEVICE) [KEY...]
+ *
+ * Targets as for brisk set (cmd_set.h); one 'DEVICE KEY=VALUE' line per
+ * value ('vm.NAME=VALUE' for sysctls), device strings escaped.  Works
+ * without root.  Exit 2 for an unknown key or target.  See brisk-set(1).
+ */
+#ifndef BRISK_CMD_GET_H
+#define BRISK_CMD_GET_H
+
+int cmd_get_main(int argc, char **argv);
+
+#endif
