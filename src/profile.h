@@ -18,6 +18,15 @@
  *                        fio keys that shape it (bsrange, size, filesize,
  *                        nrfiles)
  *
+ * Files (one module, one header, every function profile_*):
+ *   profile.c        the model: settings by class, loads, actions, equality
+ *   profile_load.c   the INI loader (profile_parse_*)
+ *   profile_write.c  the writer (profile_write)
+ *   profile_file.c   where profiles live: names, paths, saving
+ *   profile_run.c    the glue to session_config (the only one that reads
+ *                    fio job files, through fiojob, which builds profiles)
+ * [load] and [action] keys are read by loadkeys.h, shared with fiojob.
+ *
  * Contract:
  *  - profile_parse*() fill a caller-owned struct profile (plain data, no
  *    pointers, no free needed).  On any error they return -EINVAL (or
@@ -183,6 +192,16 @@ size_t profile_effective(const struct profile *p, enum profile_class cls,
 			 const struct profile_setting **out, size_t max);
 /* Does class cls have settings of its own (beyond [settings])? */
 int profile_class_has_own(const struct profile *p, enum profile_class cls);
+/* The setting KEY of class cls exactly (no [settings] fallback), or NULL. */
+const struct profile_setting *profile_setting_get(const struct profile *p,
+						  enum profile_class cls, const char *key);
+/* The settings of class cls exactly, in application order (as written).
+ * Returns how many were stored (at most max). */
+size_t profile_class_settings(const struct profile *p, enum profile_class cls,
+			      const struct profile_setting **out, size_t max);
+/* A profile, load, action or device name: 1..max-1 letters, digits, '-',
+ * '_' or '.', not starting with '.' or '-'.  1 or 0. */
+int profile_name_ok(const char *s, size_t max);
 
 /* What `brisk run --profile NAME` / `--fio JOBFILE` hand to the engine.
  * Applies the profile's workload and schedule onto c (which holds the

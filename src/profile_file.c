@@ -1,0 +1,86 @@
+/* profile_file — where profiles live: the user directory, NAME -> path
+ * (user, system, shipped), loading by name.  Contract in profile.h. */
+#include "profile.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "datadir.h"
+#include "msg.h"
+#include "str.h"
+
+int profile_user_dir(char *out, size_t len)
+{
+	const char *x = getenv("XDG_CONFIG_HOME");
+	if (x && x[0] == '/') {
+		snprintf(out, len, "%s/brisk/profiles", x);
+		return 0;
+	}
+	const char *h = getenv("HOME");
+	if (!h || !*h)
+		return -ENOENT;
+	snprintf(out, len, "%s/.config/brisk/profiles", h);
+	return 0;
+}
+
+static int is_file(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int profile_resolve(const char *name, char *path, size_t len, char *err, size_t errlen)
+{
+	size_t nl = strlen(name);
+	if (strchr(name, '/') || (nl > 8 && strcmp(name + nl - 8, ".profile") == 0 &&
+				  is_file(name))) {
+		if (strlen(name) >= len)
+			return msg_fail(-EINVAL, err, errlen, "%s: path too long", name);
+		str_copy(path, len, name);
+		if (!is_file(name)) {
+			snprintf(err, errlen, "%s: no such profile file", name);
+			return -ENOENT;
+		}
+		return 0;
+	}
+	if (!profile_name_ok(name, PROFILE_NAME_LEN))
+		return msg_fail(-EINVAL, err, errlen, "bad profile name '%s', expected letters, digits, '-', '_' "
+			    "or '.' (or a path with a '/')", name);
+	char dirs[3][PATH_MAX];
+	int nd = 0;
+	if (profile_user_dir(dirs[nd], sizeof(dirs[nd])) == 0)
+		nd++;
+	str_copy(dirs[nd++], sizeof(dirs[0]), PROFILE_SYSTEM_DIR);
+	datadir_profiles(dirs[nd++], sizeof(dirs[0]));
+	for (int i = 0; i < nd; i++) {
+		char p[PATH_MAX];
+		if (strlen(dirs[i]) + strlen(name) + 10 > sizeof(p))
+			continue;
+		strcpy(p, dirs[i]);
+		strcat(p, "/");
+		strcat(p, name);
+		strcat(p, ".profile");
+		if (is_file(p)) {
+			if (strlen(p) >= len)
+				return msg_fail(-EINVAL, err, errlen, "%s: path too long", p);
+			str_copy(path, len, p);
+			return 0;
+		}
+	}
+	snprintf(err, errlen, "no profile '%s' (looked in %s%s%s, %s)", name,
+		 nd == 3 ? dirs[0] : "", nd == 3 ? ", " : "", dirs[nd - 2], dirs[nd - 1]);
+	return -ENOENT;
+}
+
+int profile_load_named(const char *name, struct profile *out, char *path, size_t pathlen,
+		       char *err, size_t errlen)
+{
+	int rc = profile_resolve(name, path, pathlen, err, errlen);
+	if (rc < 0)
+		return rc;
+	return profile_parse_file(path, path, out, err, errlen);
+}
