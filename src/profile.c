@@ -393,3 +393,17 @@ size_t profile_class_settings(const struct profile *p, enum profile_class cls,
 				out[n++] = &p->settings[i];
 	return n;
 }
+
+int profile_capture(struct profile *p, enum profile_class cls, const char *key,
+		    const char *value, char *err, size_t errlen)
+{
+	if (profile_setting_info(key, NULL, NULL) < 0)
+		return msg_fail(-ENOENT, err, errlen, "unknown setting '%s'", key);
+	const struct profile_setting *s = profile_setting_get(p, cls, key);
+	if (s) {
+		if (strcmp(s->value, value) == 0)
+			return 1;
+		return msg_fail(-EEXIST, err, errlen, "%s", s->value);
+	}
+	return profile_set(p, cls, key, value, err, errlen);
+}

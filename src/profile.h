@@ -163,6 +163,23 @@ int profile_user_dir(char *out, size_t len);
 int profile_load_named(const char *name, struct profile *out, char *path, size_t pathlen,
 		       char *err, size_t errlen);
 
+/* Save p as the file path, safely: written to a temporary file next to
+ * it, fsync'ed, mode 0644, then moved into place, so a crash leaves the
+ * old file or the new one, never half of one.  Without force an existing
+ * path is refused, atomically.  0; -EEXIST ("PATH exists" in err);
+ * -EINVAL (p cannot be written, profile_write()'s message);
+ * -ENAMETOOLONG; or -errno ("cannot write PATH: reason").  The directory
+ * must exist. */
+int profile_save(const struct profile *p, const char *path, int force, char *err,
+		 size_t errlen);
+/* Record a setting read from a device of class cls (`brisk profile save`,
+ * the dashboard's save): the first device's value is kept.  0 recorded;
+ * 1 already there with the same value; -ENOENT not a setting profiles
+ * hold; -EEXIST another value is already there (err: that value);
+ * -EINVAL the value is refused (err says why). */
+int profile_capture(struct profile *p, enum profile_class cls, const char *key,
+		    const char *value, char *err, size_t errlen);
+
 /* Write p as INI.  0, or -EINVAL with a message when a value cannot be
  * written so that it reads back the same. */
 int profile_write(FILE *f, const struct profile *p, char *err, size_t errlen);

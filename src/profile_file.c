@@ -1,5 +1,6 @@
 /* profile_file — where profiles live: the user directory, NAME -> path
- * (user, system, shipped), loading by name.  Contract in profile.h. */
+ * (user, system, shipped), loading by name, and saving (the one writer of
+ * profile files: temporary file, fsync, rename).  Contract in profile.h. */
 #include "profile.h"
 
 #include <errno.h>
@@ -8,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "datadir.h"
 #include "msg.h"
@@ -83,4 +85,60 @@ int profile_load_named(const char *name, struct profile *out, char *path, size_t
 	if (rc < 0)
 		return rc;
 	return profile_parse_file(path, path, out, err, errlen);
+}
+
+/* Without force: put tmp at path only if path does not exist, atomically
+ * (link fails on an existing name); where the file system has no hard
+ * links, check and rename.  0 or -errno. */
+static int place(const char *tmp, const char *path, int force)
+{
+	if (force)
+		return rename(tmp, path) < 0 ? -errno : 0;
+	if (link(tmp, path) == 0) {
+		unlink(tmp);
+		return 0;
+	}
+	if (errno != EPERM && errno != ENOTSUP && errno != ENOSYS)
+		return -errno;
+	if (access(path, F_OK) == 0)
+		return -EEXIST;
+	return rename(tmp, path) < 0 ? -errno : 0;
+}
+
+int profile_save(const struct profile *p, const char *path, int force, char *err,
+		 size_t errlen)
+{
+	if (!force && access(path, F_OK) == 0)
+		return msg_fail(-EEXIST, err, errlen, "%s exists", path);
+	char tmp[PATH_MAX];
+	if (snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path) >= (int)sizeof(tmp))
+		return msg_fail(-ENAMETOOLONG, err, errlen, "%s: path too long", path);
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+		return msg_fail(-errno, err, errlen, "cannot write %s: %s", path, strerror(errno));
+	FILE *f = fdopen(fd, "w");
+	if (!f) {
+		int e = errno;
+		close(fd);
+		unlink(tmp);
+		return msg_fail(-e, err, errlen, "cannot write %s: %s", path, strerror(e));
+	}
+	int rc = profile_write(f, p, err, errlen);
+	int e = fflush(f) != 0 || fsync(fd) != 0 ? errno : 0;
+	fchmod(fd, 0644);
+	if (fclose(f) != 0 && !e)
+		e = errno;
+	if (rc < 0) {
+		unlink(tmp);
+		return rc;
+	}
+	if (!e)
+		e = -place(tmp, path, force);
+	if (e) {
+		unlink(tmp);
+		if (e == EEXIST)
+			return msg_fail(-EEXIST, err, errlen, "%s exists", path);
+		return msg_fail(-e, err, errlen, "cannot write %s: %s", path, strerror(e));
+	}
+	return 0;
 }
