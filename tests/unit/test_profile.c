@@ -500,6 +500,45 @@ static void test_run_args(void **state)
 	assert_int_equal(profile_run_args(5, (char **)a7, p, &c, note, sizeof(note), err, sizeof(err)), -EINVAL);
 }
 
+static void test_save_and_capture(void **state)
+{
+	(void)state;
+	struct profile *p = P();
+	char err[PROFILE_ERR_LEN], dir[] = "/tmp/brisk-save-XXXXXX", path[300];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/a.profile", dir);
+	profile_init(p, "a");
+	profile_default_workload(p);
+	assert_int_equal(profile_capture(p, PROFILE_CLASS_SSD, "scheduler", "bfq", err,
+					 sizeof(err)), 0);
+	assert_int_equal(profile_capture(p, PROFILE_CLASS_SSD, "scheduler", "bfq", err,
+					 sizeof(err)), 1);
+	assert_int_equal(profile_capture(p, PROFILE_CLASS_SSD, "scheduler", "none", err,
+					 sizeof(err)), -EEXIST);
+	assert_string_equal(err, "bfq");
+	assert_int_equal(profile_capture(p, PROFILE_CLASS_ALL, "no_such_key", "1", err,
+					 sizeof(err)), -ENOENT);
+	assert_int_equal(profile_capture(p, PROFILE_CLASS_ALL, "nr_requests", "x", err,
+					 sizeof(err)), -EINVAL);
+	assert_int_equal(profile_save(p, path, 0, err, sizeof(err)), 0);
+	assert_int_equal(profile_save(p, path, 0, err, sizeof(err)), -EEXIST);
+	assert_int_equal(profile_save(p, path, 1, err, sizeof(err)), 0);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0644);
+	struct profile *q = malloc(sizeof(*q));
+	assert_int_equal(profile_parse_file(path, NULL, q, err, sizeof(err)), 0);
+	assert_true(profile_equal(p, q, NULL, 0));
+	free(q);
+	char bad[320];
+	snprintf(bad, sizeof(bad), "%s/none/b.profile", dir);
+	assert_true(profile_save(p, bad, 0, err, sizeof(err)) < 0);
+	assert_non_null(strstr(err, "cannot write"));
+	char cmd[400];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -517,6 +556,7 @@ int main(void)
 		cmocka_unit_test(test_resolve),
 		cmocka_unit_test(test_session_glue),
 		cmocka_unit_test(test_run_args),
+		cmocka_unit_test(test_save_and_capture),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
