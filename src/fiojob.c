@@ -15,6 +15,7 @@
 #include "parse.h"
 #include "text.h"
 #include "fileio.h"
+#include "loadkeys.h"
 #include "str.h"
 
 enum fk {
@@ -117,48 +118,6 @@ int fiojob_parse_scale(const char *text, double *out)
 	return 0;
 }
 
-/* A load's size times the scale, rounded up to a whole number of blocks
- * (of `align` bytes, at least 4 KiB). */
-static uint64_t scale_size(const struct conv *c, uint64_t v, uint64_t align)
-{
-	if (c->scale >= 1.0)
-		return v;
-	if (align < 4096)
-		align = 4096;
-	double d = ceil((double)v * c->scale / (double)align) * (double)align;
-	return d < (double)align ? align : (uint64_t)d;
-}
-
-static int get_size(struct conv *c, const struct fval *f, const char *key, uint64_t *out)
-{
-	if (parse_size(f->v, out) < 0 || *out == 0) {
-		FAIL(c, f->line, "bad value '%s' for fio key %s, expected a size such as 4k, "
-		     "30m or 10240m", f->v, key);
-		return -1;
-	}
-	return 0;
-}
-
-static int get_int(struct conv *c, const struct fval *f, const char *key, int64_t min,
-		   int64_t max, int64_t *out)
-{
-	if (parse_int(f->v, min, max, out) < 0) {
-		FAIL(c, f->line, "bad value '%s' for fio key %s, expected an integer from %"
-		     PRId64 " to %" PRId64, f->v, key, min, max);
-		return -1;
-	}
-	return 0;
-}
-
-static int get_bool(struct conv *c, const struct fval *f, const char *key, int *out)
-{
-	int64_t n;
-	if (get_int(c, f, key, 0, 1, &n) < 0)
-		return -1;
-	*out = (int)n;
-	return 0;
-}
-
 static void unique_name(char *out, size_t len, const char *section, const struct profile *p,
 			int is_load)
 {
@@ -224,213 +183,110 @@ static int common_checks(struct conv *c, const struct job *j)
 
 static void take_global(struct conv *c, const struct job *g, int in_job, const char *section);
 
-static void finish_job(struct conv *c, const char *section, int sec_line, const struct job *j)
+/* The job's keys as loadkeys reads them. */
+static void job_keys(struct conv *c, const char *section, int sec_line, const struct job *j,
+		     struct loadkeys *k)
+{
+	static const struct { enum fk f; enum loadkeys_key k; } map[] = {
+		{ K_RW, LK_RW }, { K_BS, LK_BS }, { K_BSRANGE, LK_BSRANGE }, { K_SIZE, LK_SIZE },
+		{ K_FILESIZE, LK_FILESIZE }, { K_IOSIZE, LK_IOSIZE }, { K_NUMJOBS, LK_NUMJOBS },
+		{ K_RATE, LK_RATE }, { K_FSYNC, LK_FSYNC }, { K_DIRECT, LK_DIRECT },
+		{ K_BUFFERED, LK_BUFFERED }, { K_PRIO, LK_PRIO }, { K_PRIOCLASS, LK_PRIOCLASS },
+		{ K_LOOPS, LK_LOOPS }, { K_TIMEBASED, LK_TIMEBASED }, { K_STARTDELAY, LK_STARTDELAY },
+	};
+	memset(k, 0, sizeof(*k));
+	k->fio = 1;
+	k->fail = &c->fail;
+	k->what = section;
+	k->line = sec_line;
+	k->scale = c->scale;
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (j->k[map[i].f].line)
+			loadkeys_set(k, map[i].k, j->k[map[i].f].v, j->k[map[i].f].line);
+}
+
+/* An interactive program's reads: a timed ssh-like action. */
+static void add_reader(struct conv *c, const struct job *j, const struct loadkeys *k,
+		       const struct loadkeys_io *io)
+{
+	static const enum fk not_here[] = { K_RATE, K_FSYNC, K_PRIO, K_PRIOCLASS };
+	static const char *const names[] = { "rate", "fsync", "prio", "prioclass" };
+	struct profile *p = c->p;
+	for (size_t i = 0; i < 4; i++)
+		if (j->k[not_here[i]].line) {
+			FAIL(c, j->k[not_here[i]].line, "fio key '%s=%s' cannot be honoured "
+			     "for job [%s], a small random reader brisk times as an ssh-like "
+			     "action: remove it", names[i], j->k[not_here[i]].v, k->what);
+			return;
+		}
+	if (io->direct) {
+		FAIL(c, j->k[K_DIRECT].line ? j->k[K_DIRECT].line : j->k[K_BUFFERED].line,
+		     "fio key 'direct=1' cannot be honoured for job [%s], a small random "
+		     "reader brisk times as an ssh-like action with buffered reads, as "
+		     "programs do: use direct=0", k->what);
+		return;
+	}
+	if (p->n_actions >= PROFILE_MAX_ACTIONS) {
+		FAIL(c, k->line, "too many small random readers, brisk takes at most %d",
+		     PROFILE_MAX_ACTIONS);
+		return;
+	}
+	struct action_config cfg;
+	if (loadkeys_action(k, ACTION_SSH, &cfg) < 0)
+		return;
+	struct profile_action *a = &p->actions[p->n_actions];
+	memset(a, 0, sizeof(*a));
+	unique_name(a->name, sizeof(a->name), k->what, p, 0);
+	a->kind = ACTION_SSH;
+	a->cfg = cfg;
+	a->startdelay_ns = (uint64_t)llround((double)io->delay_ns * c->scale / 1e6) * 1000000ull;
+	a->loops = io->loops;
+	a->line = k->line;
+	p->n_actions++;
+}
+
+/* Every other job: a background load. */
+static void add_load(struct conv *c, const struct job *j, const struct loadkeys *k,
+		     uint64_t delay_ns)
 {
 	struct profile *p = c->p;
-	take_global(c, j, 1, section);
-	if (c->fail.failed || common_checks(c, j) < 0)
-		return;
-	const char *rw = j->k[K_RW].line ? j->k[K_RW].v : "read";
-	int rw_line = j->k[K_RW].line ? j->k[K_RW].line : sec_line;
-	enum load_kind kind;
-	if (strcmp(rw, "write") == 0)
-		kind = LOAD_SEQ_WRITE;
-	else if (strcmp(rw, "read") == 0)
-		kind = LOAD_SEQ_READ;
-	else if (strcmp(rw, "randread") == 0)
-		kind = LOAD_RAND_READ;
-	else if (strcmp(rw, "randwrite") == 0)
-		kind = LOAD_RAND_WRITE;
-	else {
-		FAIL(c, rw_line, "fio key 'rw=%s' cannot be honoured: brisk runs write, read, "
-		     "randread and randwrite jobs (mixed rw/randrw/trim and offset modifiers are "
-		     "not loads it has)", rw);
-		return;
-	}
-	uint64_t bs_lo = 4096, bs_hi = 4096;   /* fio's default bs */
-	if (j->k[K_BS].line && j->k[K_BSRANGE].line) {
-		/* fio: bsrange wins; say which one we take rather than guess. */
-		int l = j->k[K_BS].line > j->k[K_BSRANGE].line ? j->k[K_BS].line :
-			j->k[K_BSRANGE].line;
-		FAIL(c, l, "fio keys bs and bsrange both apply to job [%s], expected one of them",
-		     section);
-		return;
-	}
-	const struct fval *bf = j->k[K_BSRANGE].line ? &j->k[K_BSRANGE] :
-				j->k[K_BS].line ? &j->k[K_BS] : NULL;
-	if (bf && (strchr(bf->v, ',') || parse_size_range(bf->v, &bs_lo, &bs_hi) < 0 ||
-		   bs_lo == 0 || bs_hi > 64ull << 20)) {
-		FAIL(c, bf->line, "fio key '%s=%s' cannot be honoured: expected one size such as "
-		     "1024k or a range such as 4k-44k, at most 64m (separate read,write sizes are "
-		     "not supported)", bf == &j->k[K_BS] ? "bs" : "bsrange", bf->v);
-		return;
-	}
-	uint64_t size = 0, filesize = 0, iosize = 0;
-	if (j->k[K_SIZE].line && get_size(c, &j->k[K_SIZE], "size", &size) < 0)
-		return;
-	if (j->k[K_FILESIZE].line && get_size(c, &j->k[K_FILESIZE], "filesize", &filesize) < 0)
-		return;
-	if (j->k[K_IOSIZE].line && get_size(c, &j->k[K_IOSIZE], "io_size", &iosize) < 0)
-		return;
-	if (!size && !filesize) {
-		FAIL(c, sec_line, "fio job [%s] has no size, expected size= (or filesize=)", section);
-		return;
-	}
-	if (!size)
-		size = filesize;
-	if (!filesize)
-		filesize = size;
-	if (!iosize)
-		iosize = size;
-	uint64_t delay_ns = 0;
-	const struct fval *sd = &j->k[K_STARTDELAY];
-	if (sd->line) {
-		if (strchr(sd->v, '-') || parse_duration(sd->v, &delay_ns) < 0) {
-			FAIL(c, sd->line, "fio key 'startdelay=%s' cannot be honoured: expected one "
-			     "duration such as 4 (seconds), 4s or 500ms (random ranges are not "
-			     "supported)", sd->v);
-			return;
-		}
-	}
-	int64_t numjobs = 1, loops = 1, n;
-	if (j->k[K_NUMJOBS].line && get_int(c, &j->k[K_NUMJOBS], "numjobs", 1, 256, &numjobs) < 0)
-		return;
-	if (j->k[K_LOOPS].line && get_int(c, &j->k[K_LOOPS], "loops", 1, 1000000, &loops) < 0)
-		return;
-	int direct = 0, buffered = 1, time_based = 0;
-	if (j->k[K_DIRECT].line && get_bool(c, &j->k[K_DIRECT], "direct", &direct) < 0)
-		return;
-	if (j->k[K_BUFFERED].line && get_bool(c, &j->k[K_BUFFERED], "buffered", &buffered) < 0)
-		return;
-	if (j->k[K_BUFFERED].line && !j->k[K_DIRECT].line)
-		direct = !buffered;
-	else if (j->k[K_BUFFERED].line && direct == buffered) {
-		FAIL(c, j->k[K_BUFFERED].line, "fio keys direct=%d and buffered=%d contradict each "
-		     "other, expected one of them", direct, buffered);
-		return;
-	}
-	if (j->k[K_TIMEBASED].line && get_bool(c, &j->k[K_TIMEBASED], "time_based", &time_based) < 0)
-		return;
-	int small_reader = kind == LOAD_RAND_READ && iosize <= FIOJOB_SMALL_READ &&
-			   numjobs == 1 && !time_based;
-	if (small_reader) {
-		/* An interactive program's reads: a timed ssh-like action. */
-		static const enum fk not_here[] = { K_RATE, K_FSYNC, K_PRIO, K_PRIOCLASS };
-		static const char *const names[] = { "rate", "fsync", "prio", "prioclass" };
-		for (size_t i = 0; i < 4; i++)
-			if (j->k[not_here[i]].line) {
-				FAIL(c, j->k[not_here[i]].line, "fio key '%s=%s' cannot be honoured "
-				     "for job [%s], a small random reader brisk times as an ssh-like "
-				     "action: remove it", names[i], j->k[not_here[i]].v, section);
-				return;
-			}
-		if (direct) {
-			FAIL(c, j->k[K_DIRECT].line ? j->k[K_DIRECT].line : j->k[K_BUFFERED].line,
-			     "fio key 'direct=1' cannot be honoured for job [%s], a small random "
-			     "reader brisk times as an ssh-like action with buffered reads, as "
-			     "programs do: use direct=0", section);
-			return;
-		}
-		if (p->n_actions >= PROFILE_MAX_ACTIONS) {
-			FAIL(c, sec_line, "too many small random readers, brisk takes at most %d",
-			     PROFILE_MAX_ACTIONS);
-			return;
-		}
-		struct profile_action *a = &p->actions[p->n_actions];
-		memset(a, 0, sizeof(*a));
-		unique_name(a->name, sizeof(a->name), section, p, 0);
-		a->kind = ACTION_SSH;
-		action_config_default(&a->cfg);
-		a->cfg.exec_cmd = NULL;
-		a->cfg.ssh_bs_lo = bs_lo;
-		a->cfg.ssh_bs_hi = bs_hi;
-		/* The reads are the interactive workload being measured: their
-		 * sizes are not scaled, only when they start. */
-		a->cfg.ssh_region = iosize;
-		a->cfg.ssh_file = filesize;
-		if (a->cfg.ssh_bs_hi > a->cfg.ssh_region) {
-			FAIL(c, sec_line, "fio job [%s] reads %" PRIu64 " bytes, less than its "
-			     "largest block (%" PRIu64 "), expected size >= bs", section,
-			     a->cfg.ssh_region, a->cfg.ssh_bs_hi);
-			return;
-		}
-		if (a->cfg.ssh_region > a->cfg.ssh_file) {
-			FAIL(c, sec_line, "fio job [%s] reads %" PRIu64 " bytes of a %" PRIu64
-			     "-byte file, expected size <= filesize", section, a->cfg.ssh_region,
-			     a->cfg.ssh_file);
-			return;
-		}
-		a->startdelay_ns = (uint64_t)llround((double)delay_ns * c->scale / 1e6) * 1000000ull;
-		a->loops = (unsigned)loops;
-		a->line = sec_line;
-		p->n_actions++;
-		return;
-	}
 	if (delay_ns) {
-		FAIL(c, sd->line, "fio key 'startdelay=%s' cannot be honoured for job [%s], which "
-		     "brisk runs as a background load: loads start together (only small random "
-		     "readers, timed as actions, may start late)", sd->v, section);
+		FAIL(c, j->k[K_STARTDELAY].line, "fio key 'startdelay=%s' cannot be honoured for "
+		     "job [%s], which brisk runs as a background load: loads start together (only "
+		     "small random readers, timed as actions, may start late)",
+		     j->k[K_STARTDELAY].v, k->what);
 		return;
 	}
 	if (p->n_loads >= PROFILE_MAX_LOADS) {
-		FAIL(c, sec_line, "too many loads, brisk takes at most %d", PROFILE_MAX_LOADS);
+		FAIL(c, k->line, "too many loads, brisk takes at most %d", PROFILE_MAX_LOADS);
 		return;
 	}
-	char e[256];
 	struct load_spec s;
-	int fs_line = j->k[K_FSYNC].line;
-	if (fs_line && kind == LOAD_SEQ_WRITE)
-		kind = LOAD_FSYNC_WRITE;
-	load_spec_parse(load_kind_name(kind), &s, e, sizeof(e));
-	s.bs_lo = bs_lo;
-	s.bs_hi = bs_hi;
-	uint64_t align = bs_lo == bs_hi ? bs_hi : 4096;
-	s.size = scale_size(c, filesize, align);
-	if (s.size < bs_hi)
-		s.size = bs_hi;
-	s.total = time_based ? 0 : scale_size(c, iosize, align) * (uint64_t)loops;
-	s.count = (unsigned)numjobs;
-	s.direct = direct;
-	s.fsync_every = 0;
-	if (j->k[K_RATE].line) {
-		if (strchr(j->k[K_RATE].v, ',') || parse_size(j->k[K_RATE].v, &s.rate) < 0 ||
-		    !s.rate) {
-			FAIL(c, j->k[K_RATE].line, "fio key 'rate=%s' cannot be honoured: expected one "
-			     "rate in bytes per second such as 20m (separate read,write rates are "
-			     "not supported)", j->k[K_RATE].v);
-			return;
-		}
-	}
-	if (fs_line) {
-		if (kind == LOAD_SEQ_READ || kind == LOAD_RAND_READ) {
-			FAIL(c, fs_line, "fio key 'fsync=%s' cannot be honoured for a reader, "
-			     "expected it on writers only", j->k[K_FSYNC].v);
-			return;
-		}
-		if (get_int(c, &j->k[K_FSYNC], "fsync", 1, 1 << 20, &n) < 0)
-			return;
-		s.fsync_every = (uint64_t)n * bs_hi;
-	}
-	if (j->k[K_PRIOCLASS].line || j->k[K_PRIO].line) {
-		int64_t cls = 2, lvl = 4;
-		if (j->k[K_PRIOCLASS].line &&
-		    get_int(c, &j->k[K_PRIOCLASS], "prioclass", 1, 3, &cls) < 0)
-			return;
-		if (j->k[K_PRIO].line && get_int(c, &j->k[K_PRIO], "prio", 0, 7, &lvl) < 0)
-			return;
-		s.ioprio_class = (int)cls;
-		s.ioprio_level = cls == 3 ? 0 : (int)lvl;
-	}
-	if (load_spec_check(&s, e, sizeof(e)) < 0) {
-		FAIL(c, sec_line, "fio job [%s] is not a load brisk can run: %s", section, e);
+	if (loadkeys_load(k, &s) < 0)
 		return;
-	}
 	struct profile_load *l = &p->loads[p->n_loads];
 	memset(l, 0, sizeof(*l));
-	unique_name(l->name, sizeof(l->name), section, p, 1);
+	unique_name(l->name, sizeof(l->name), k->what, p, 1);
 	l->spec = s;
-	l->line = sec_line;
+	l->line = k->line;
 	p->n_loads++;
+}
+
+static void finish_job(struct conv *c, const char *section, int sec_line, const struct job *j)
+{
+	take_global(c, j, 1, section);
+	if (c->fail.failed || common_checks(c, j) < 0)
+		return;
+	struct loadkeys k;
+	struct loadkeys_io io;
+	job_keys(c, section, sec_line, j, &k);
+	if (loadkeys_read(&k, &io) < 0)
+		return;
+	if (io.kind == LOAD_RAND_READ && io.iosize <= FIOJOB_SMALL_READ && io.numjobs == 1 &&
+	    !io.time_based)
+		add_reader(c, j, &k, &io);
+	else
+		add_load(c, j, &k, io.delay_ns);
 }
 
 /* [global]-only keys: runtime, ramp_time, directory. */
@@ -506,6 +362,24 @@ static int set_key(struct conv *c, struct job *j, const char *key, const char *v
 	     "prioclass, loops, runtime, ramp_time, directory, ioengine, invalidate, time_based, "
 	     "iodepth=1 or nrfiles=1", key);
 	return -1;
+}
+
+/* The profile's name and description, from the job file's name. */
+static void name_from_file(const struct conv *c, struct profile *out)
+{
+	const char *b = strrchr(c->fail.file, '/');
+	b = b ? b + 1 : c->fail.file;
+	char name[PROFILE_NAME_LEN];
+	size_t k = 0;
+	for (; b[k] && b[k] != '.' && k + 1 < sizeof(name); k++)
+		name[k] = isalnum((unsigned char)b[k]) || b[k] == '-' || b[k] == '_' ? b[k] : '-';
+	name[k] = '\0';
+	str_copy(out->name, sizeof(out->name), k && name[0] != '-' ? name : "fio-job");
+	if (c->scale < 1)
+		snprintf(out->description, sizeof(out->description), "fio job %.100s, "
+			 "loads and start delays scaled by %g", b, c->scale);
+	else
+		snprintf(out->description, sizeof(out->description), "fio job %.100s", b);
 }
 
 int fiojob_parse_buffer(const char *data, size_t len, const char *display, double scale,
@@ -615,22 +489,8 @@ int fiojob_parse_buffer(const char *data, size_t len, const char *display, doubl
 	}
 	if (!c->fail.failed && !jobs)
 		FAIL(c, line ? line : 1, "no job sections, expected at least one [JOBNAME]");
-	if (!c->fail.failed) {
-		/* Name and description from the file name. */
-		const char *b = strrchr(c->fail.file, '/');
-		b = b ? b + 1 : c->fail.file;
-		char name[PROFILE_NAME_LEN];
-		size_t k = 0;
-		for (; b[k] && b[k] != '.' && k + 1 < sizeof(name); k++)
-			name[k] = isalnum((unsigned char)b[k]) || b[k] == '-' || b[k] == '_' ? b[k] : '-';
-		name[k] = '\0';
-		str_copy(out->name, sizeof(out->name), k && name[0] != '-' ? name : "fio-job");
-		if (c->scale < 1)
-			snprintf(out->description, sizeof(out->description), "fio job %.100s, "
-				 "loads and start delays scaled by %g", b, c->scale);
-		else
-			snprintf(out->description, sizeof(out->description), "fio job %.100s", b);
-	}
+	if (!c->fail.failed)
+		name_from_file(c, out);
 	int failed = c->fail.failed;
 	free(c);
 	return failed ? -EINVAL : 0;

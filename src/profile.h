@@ -18,6 +18,15 @@
  *                        fio keys that shape it (bsrange, size, filesize,
  *                        nrfiles)
  *
+ * Files (one module, one header, every function profile_*):
+ *   profile.c        the model: settings by class, loads, actions, equality
+ *   profile_load.c   the INI loader (profile_parse_*)
+ *   profile_write.c  the writer (profile_write)
+ *   profile_file.c   where profiles live: names, paths, saving
+ *   profile_run.c    the glue to session_config (the only one that reads
+ *                    fio job files, through fiojob, which builds profiles)
+ * [load] and [action] keys are read by loadkeys.h, shared with fiojob.
+ *
  * Contract:
  *  - profile_parse*() fill a caller-owned struct profile (plain data, no
  *    pointers, no free needed).  On any error they return -EINVAL (or
@@ -154,6 +163,23 @@ int profile_user_dir(char *out, size_t len);
 int profile_load_named(const char *name, struct profile *out, char *path, size_t pathlen,
 		       char *err, size_t errlen);
 
+/* Save p as the file path, safely: written to a temporary file next to
+ * it, fsync'ed, mode 0644, then moved into place, so a crash leaves the
+ * old file or the new one, never half of one.  Without force an existing
+ * path is refused, atomically.  0; -EEXIST ("PATH exists" in err);
+ * -EINVAL (p cannot be written, profile_write()'s message);
+ * -ENAMETOOLONG; or -errno ("cannot write PATH: reason").  The directory
+ * must exist. */
+int profile_save(const struct profile *p, const char *path, int force, char *err,
+		 size_t errlen);
+/* Record a setting read from a device of class cls (`brisk profile save`,
+ * the dashboard's save): the first device's value is kept.  0 recorded;
+ * 1 already there with the same value; -ENOENT not a setting profiles
+ * hold; -EEXIST another value is already there (err: that value);
+ * -EINVAL the value is refused (err says why). */
+int profile_capture(struct profile *p, enum profile_class cls, const char *key,
+		    const char *value, char *err, size_t errlen);
+
 /* Write p as INI.  0, or -EINVAL with a message when a value cannot be
  * written so that it reads back the same. */
 int profile_write(FILE *f, const struct profile *p, char *err, size_t errlen);
@@ -183,6 +209,16 @@ size_t profile_effective(const struct profile *p, enum profile_class cls,
 			 const struct profile_setting **out, size_t max);
 /* Does class cls have settings of its own (beyond [settings])? */
 int profile_class_has_own(const struct profile *p, enum profile_class cls);
+/* The setting KEY of class cls exactly (no [settings] fallback), or NULL. */
+const struct profile_setting *profile_setting_get(const struct profile *p,
+						  enum profile_class cls, const char *key);
+/* The settings of class cls exactly, in application order (as written).
+ * Returns how many were stored (at most max). */
+size_t profile_class_settings(const struct profile *p, enum profile_class cls,
+			      const struct profile_setting **out, size_t max);
+/* A profile, load, action or device name: 1..max-1 letters, digits, '-',
+ * '_' or '.', not starting with '.' or '-'.  1 or 0. */
+int profile_name_ok(const char *s, size_t max);
 
 /* What `brisk run --profile NAME` / `--fio JOBFILE` hand to the engine.
  * Applies the profile's workload and schedule onto c (which holds the

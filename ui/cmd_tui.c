@@ -179,7 +179,7 @@ static size_t capture_settings(struct tui *t, struct profile *p, char *skipped, 
 	settings_scheduler(&t->st, sched, sizeof(sched), detail, sizeof(detail));
 	char err[256];
 	if (sched[0] && strcmp(sched, "mixed") != 0)
-		profile_set(p, PROFILE_CLASS_ALL, "scheduler", sched, err, sizeof(err));
+		profile_capture(p, PROFILE_CLASS_ALL, "scheduler", sched, err, sizeof(err));
 	for (size_t i = 0; i < n; i++) {
 		char v[TUNABLE_VALUE_LEN];
 		settings_current(&t->st, &keys[i], v, sizeof(v));
@@ -187,7 +187,7 @@ static size_t capture_settings(struct tui *t, struct profile *p, char *skipped, 
 		if (!v[0] || strcmp(v, "(differs)") == 0 || (partner && strcmp(v, "0") == 0))
 			continue;
 		const char *k = keys[i].kind == TUNABLE_IOSCHED ? keys[i].attr : keys[i].name;
-		if (profile_set(p, PROFILE_CLASS_ALL, k, v, err, sizeof(err)) < 0 && o < len)
+		if (profile_capture(p, PROFILE_CLASS_ALL, k, v, err, sizeof(err)) < 0 && o < len)
 			o += (size_t)snprintf(skipped + o, len - o, "%s%s", o ? ", " : "", k);
 	}
 	return p->n_settings;
@@ -254,26 +254,17 @@ static int save_profile(void *ctx, const char *name, char *msg, size_t len)
 	if (pid == 0) {
 		char out[512];
 		int rc = fileio_mkdir_p(udir, 0755);
-		int fd = rc < 0 ? -1 : open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 		if (rc < 0)
 			snprintf(out, sizeof(out), "cannot create %.300s: %s\n", udir, strerror(-rc));
-		else if (fd < 0)
-			snprintf(out, sizeof(out), "%.300s: %s%s\n", path, strerror(errno),
-				 errno == EEXIST ? " (pick another name)" : "");
-		if (fd >= 0) {
-			FILE *f = fdopen(fd, "w");
-			rc = f ? profile_write(f, p, err, sizeof(err)) : -errno;
-			if (f && fclose(f) != 0 && rc == 0)
-				rc = -errno;
-			if (rc < 0) {
-				unlink(path);
-				snprintf(out, sizeof(out), "cannot save %.200s: %.200s\n", path,
-					 err[0] ? err : strerror(-rc));
-			} else {
-				snprintf(out, sizeof(out), "saved %.300s (%zu settings%s%.100s)\n", path,
-					 ns, skipped[0] ? "; left out: " : "", skipped);
-			}
-		}
+		else if ((rc = profile_save(p, path, 0, err, sizeof(err))) == -EEXIST)
+			snprintf(out, sizeof(out), "%.300s: %s (pick another name)\n", path,
+				 strerror(EEXIST));
+		else if (rc < 0)
+			snprintf(out, sizeof(out), "cannot save %.200s: %.200s\n", path,
+				 rc == -EINVAL ? err : strerror(-rc));
+		else
+			snprintf(out, sizeof(out), "saved %.300s (%zu settings%s%.100s)\n", path,
+				 ns, skipped[0] ? "; left out: " : "", skipped);
 		ssize_t w = write(t->job[1], out, strlen(out));
 		_exit(w < 0);
 	}

@@ -184,7 +184,8 @@ static int cmd_check(int n, char **files)
 
 /* ---------- output ---------- */
 
-/* Write the profile to path (via a temporary file and rename) or stdout. */
+/* Write the profile to path (profile_save: temporary file, fsync, rename)
+ * or stdout. */
 static int emit(const struct profile *p, const char *path, int force)
 {
 	char err[PROFILE_ERR_LEN];
@@ -195,40 +196,12 @@ static int emit(const struct profile *p, const char *path, int force)
 		}
 		return 0;
 	}
-	if (!force && access(path, F_OK) == 0) {
+	int rc = profile_save(p, path, force, err, sizeof(err));
+	if (rc == -EEXIST)
 		fprintf(stderr, "brisk profile: %s exists; use --force to replace it\n", path);
-		return 2;
-	}
-	char tmp[PATH_MAX];
-	if (snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path) >= (int)sizeof(tmp)) {
-		fprintf(stderr, "brisk profile: %s: path too long\n", path);
-		return 2;
-	}
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		fprintf(stderr, "brisk profile: cannot write %s: %s\n", path, strerror(errno));
-		return 1;
-	}
-	FILE *f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		unlink(tmp);
-		return 1;
-	}
-	int rc = profile_write(f, p, err, sizeof(err));
-	int werr = fflush(f) != 0 || fsync(fd) != 0;
-	fchmod(fd, 0644);
-	if (fclose(f) != 0)
-		werr = 1;
-	if (rc < 0 || werr || rename(tmp, path) < 0) {
-		if (rc < 0)
-			fprintf(stderr, "brisk profile: %s\n", err);
-		else
-			fprintf(stderr, "brisk profile: cannot write %s: %s\n", path, strerror(errno));
-		unlink(tmp);
-		return rc < 0 ? 2 : 1;
-	}
-	return 0;
+	else if (rc < 0)
+		fprintf(stderr, "brisk profile: %s\n", err);
+	return rc == 0 ? 0 : rc == -EEXIST || rc == -EINVAL || rc == -ENAMETOOLONG ? 2 : 1;
 }
 
 /* ---------- save ---------- */
@@ -236,20 +209,13 @@ static int emit(const struct profile *p, const char *path, int force)
 static void capture_one(struct profile *p, enum profile_class cls, const char *dev,
 			const char *key, const char *value)
 {
-	char err[256];
-	enum profile_scope scope;
-	if (profile_setting_info(key, &scope, NULL) < 0)
-		return;
-	for (size_t i = 0; i < p->n_settings; i++)
-		if (p->settings[i].cls == cls && strcmp(p->settings[i].key, key) == 0) {
-			if (strcmp(p->settings[i].value, value) != 0)
-				fprintf(stderr, "brisk profile: warning: %s: %s=%s differs from the "
-					"first %s disk's %s; saved %s\n", text_show(dev), key, text_show(value),
-					profile_class_name(cls), p->settings[i].value,
-					p->settings[i].value);
-			return;
-		}
-	if (profile_set(p, cls, key, value, err, sizeof(err)) < 0)
+	char err[256] = "";
+	int rc = profile_capture(p, cls, key, value, err, sizeof(err));
+	if (rc == -EEXIST)
+		fprintf(stderr, "brisk profile: warning: %s: %s=%s differs from the first %s disk's "
+			"%s; saved %s\n", text_show(dev), key, text_show(value),
+			profile_class_name(cls), err, err);
+	else if (rc < 0 && rc != -ENOENT)
 		fprintf(stderr, "brisk profile: warning: %s: %s=%s not saved: %s\n", text_show(dev),
 			key, text_show(value), err);
 }
@@ -314,6 +280,141 @@ static void capture_vm(struct profile *p)
 		}
 }
 
+/* One option of `profile save` that shapes the profile (--load, --action,
+ * --description, --runtime).  0, or -1 after a message. */
+static int save_option(struct profile *p, int c, const char *arg, size_t *nloads)
+{
+	char err[PROFILE_ERR_LEN];
+	switch (c) {
+	case 'l': {
+		struct load_spec s;
+		if (load_spec_parse(arg, &s, err, sizeof(err)) < 0) {
+			fprintf(stderr, "brisk profile save: %s\n", err);
+			return -1;
+		}
+		if (*nloads >= PROFILE_MAX_LOADS) {
+			fprintf(stderr, "brisk profile save: at most %d loads\n", PROFILE_MAX_LOADS);
+			return -1;
+		}
+		struct profile_load *l = &p->loads[*nloads];
+		memset(l, 0, sizeof(*l));
+		snprintf(l->name, sizeof(l->name), "%s-%zu", load_kind_name(s.kind), *nloads + 1);
+		l->spec = s;
+		p->n_loads = ++*nloads;
+		return 0;
+	}
+	case 'a': {
+		unsigned mask;
+		if (action_parse_list(arg, &mask, err, sizeof(err)) < 0) {
+			fprintf(stderr, "brisk profile save: %s\n", err);
+			return -1;
+		}
+		p->n_actions = 0;
+		for (int k = 0; k < ACTION_KIND_COUNT; k++) {
+			if (!(mask & (1u << k)))
+				continue;
+			struct profile_action *a = &p->actions[p->n_actions++];
+			memset(a, 0, sizeof(*a));
+			snprintf(a->name, sizeof(a->name), "%s", action_kind_name((enum action_kind)k));
+			a->kind = (enum action_kind)k;
+			action_config_default(&a->cfg);
+			a->cfg.exec_cmd = NULL;
+		}
+		return 0;
+	}
+	case 'd':
+		if (strlen(arg) >= sizeof(p->description) || strchr(arg, '\n')) {
+			fprintf(stderr, "brisk profile save: description: at most %zu "
+				"characters on one line\n", sizeof(p->description) - 1);
+			return -1;
+		}
+		snprintf(p->description, sizeof(p->description), "%s", arg);
+		return 0;
+	case 'r':
+		if (parse_duration(arg, &p->runtime_ns) < 0 || p->runtime_ns % 1000000) {
+			fprintf(stderr, "brisk profile save: bad --runtime '%s', expected "
+				"e.g. 60s or 2m\n", arg);
+			return -1;
+		}
+		return 0;
+	}
+	return -1;
+}
+
+/* The directory and the settings of the disks behind dir, and vm.*.
+ * 0, or the exit status after a message. */
+static int capture_dir(struct profile *p, const char *dir)
+{
+	struct stack *st = NULL;
+	int rc = stack_resolve_path(dir, &st);
+	if (rc < 0 && !(rc == -ENODEV && st)) {
+		fprintf(stderr, "brisk profile save: %s: %s\n", text_show(dir), strerror(-rc));
+		stack_free(st);
+		return rc == -ENOENT || rc == -ENOTDIR ? 2 : 1;
+	}
+	if (strlen(st->path) >= sizeof(p->directory)) {
+		fprintf(stderr, "brisk profile save: %s: path longer than %zu characters\n",
+			text_show(st->path), sizeof(p->directory) - 1);
+		stack_free(st);
+		return 2;
+	}
+	snprintf(p->directory, sizeof(p->directory), "%s", st->path);
+	const struct blockdev *leaves[32];
+	size_t nl = rc == 0 ? stack_leaves(st, leaves, 32) : 0;
+	if (nl > 32)
+		nl = 32;
+	if (!nl)
+		fprintf(stderr, "brisk profile save: warning: %s has no block device (%s); "
+			"saving vm.* settings only\n", text_show(dir), text_show(st->mount.fstype));
+	for (size_t i = 0; i < nl; i++)
+		capture_device(p, leaves[i]);
+	stack_free(st);
+	capture_vm(p);
+	return 0;
+}
+
+/* USERDIR/NAME.profile, the directory made.  0, or the exit status after
+ * a message. */
+static int user_path(const char *name, char *path, size_t len)
+{
+	char udir[PATH_MAX];
+	int rc;
+	if (profile_user_dir(udir, sizeof(udir)) < 0) {
+		fprintf(stderr, "brisk profile save: no HOME or XDG_CONFIG_HOME; use -o FILE\n");
+		return 1;
+	}
+	if ((rc = fileio_mkdir_p(udir, 0755)) < 0) {
+		fprintf(stderr, "brisk profile save: cannot create %s: %s\n", udir, strerror(-rc));
+		return 1;
+	}
+	if (strlen(udir) + strlen(name) + 10 > len) {
+		fprintf(stderr, "brisk profile save: path too long\n");
+		return 2;
+	}
+	strcpy(path, udir);
+	strcat(path, "/");
+	strcat(path, name);
+	strcat(path, ".profile");
+	return 0;
+}
+
+/* NAME: no '/', and a name the loader takes.  0, or -1 after a message. */
+static int check_save_name(const char *name, size_t max)
+{
+	char tmp[PATH_MAX], err[PROFILE_ERR_LEN];
+	if (strchr(name, '/') || strlen(name) >= max) {
+		fprintf(stderr, "brisk profile save: bad name '%s', expected letters, digits, "
+			"'-', '_' or '.' (use -o FILE for a path)\n", name);
+		return -1;
+	}
+	/* Validate the name the way the loader will. */
+	if (profile_resolve(name, tmp, sizeof(tmp), err, sizeof(err)) == -EINVAL) {
+		fprintf(stderr, "brisk profile save: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
 static int cmd_save(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -333,63 +434,13 @@ static int cmd_save(int argc, char **argv)
 	size_t nloads = 0;
 	int force = 0, c, status = 2;
 	const char *out = NULL;
-	char err[PROFILE_ERR_LEN];
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "l:a:d:r:o:fh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'l': {
-			struct load_spec s;
-			if (load_spec_parse(optarg, &s, err, sizeof(err)) < 0) {
-				fprintf(stderr, "brisk profile save: %s\n", err);
+		case 'l': case 'a': case 'd': case 'r':
+			if (save_option(p, c, optarg, &nloads) < 0)
 				goto out;
-			}
-			if (nloads >= PROFILE_MAX_LOADS) {
-				fprintf(stderr, "brisk profile save: at most %d loads\n",
-					PROFILE_MAX_LOADS);
-				goto out;
-			}
-			struct profile_load *l = &p->loads[nloads];
-			memset(l, 0, sizeof(*l));
-			snprintf(l->name, sizeof(l->name), "%s-%zu", load_kind_name(s.kind), nloads + 1);
-			l->spec = s;
-			p->n_loads = ++nloads;
 			break;
-		}
-		case 'a': {
-			unsigned mask;
-			if (action_parse_list(optarg, &mask, err, sizeof(err)) < 0) {
-				fprintf(stderr, "brisk profile save: %s\n", err);
-				goto out;
-			}
-			p->n_actions = 0;
-			for (int k = 0; k < ACTION_KIND_COUNT; k++) {
-				if (!(mask & (1u << k)))
-					continue;
-				struct profile_action *a = &p->actions[p->n_actions++];
-				memset(a, 0, sizeof(*a));
-				snprintf(a->name, sizeof(a->name), "%s", action_kind_name((enum action_kind)k));
-				a->kind = (enum action_kind)k;
-				action_config_default(&a->cfg);
-				a->cfg.exec_cmd = NULL;
-			}
-			break;
-		}
-		case 'd':
-			if (strlen(optarg) >= sizeof(p->description) || strchr(optarg, '\n')) {
-				fprintf(stderr, "brisk profile save: description: at most %zu "
-					"characters on one line\n", sizeof(p->description) - 1);
-				goto out;
-			}
-			snprintf(p->description, sizeof(p->description), "%s", optarg);
-			break;
-		case 'r': {
-			if (parse_duration(optarg, &p->runtime_ns) < 0 || p->runtime_ns % 1000000) {
-				fprintf(stderr, "brisk profile save: bad --runtime '%s', expected "
-					"e.g. 60s or 2m\n", optarg);
-				goto out;
-			}
-			break;
-		}
 		case 'o': out = optarg; break;
 		case 'f': force = 1; break;
 		case 'h': usage(stdout); status = 0; goto out;
@@ -402,68 +453,15 @@ static int cmd_save(int argc, char **argv)
 	}
 	const char *name = argv[optind];
 	const char *dir = optind + 1 < argc ? argv[optind + 1] : ".";
-	if (strchr(name, '/') || strlen(name) >= sizeof(p->name)) {
-		fprintf(stderr, "brisk profile save: bad name '%s', expected letters, digits, "
-			"'-', '_' or '.' (use -o FILE for a path)\n", name);
+	if (check_save_name(name, sizeof(p->name)) < 0)
 		goto out;
-	}
 	snprintf(p->name, sizeof(p->name), "%s", name);
-	{
-		/* Validate the name the way the loader will. */
-		char tmp[PATH_MAX];
-		if (profile_resolve(name, tmp, sizeof(tmp), err, sizeof(err)) == -EINVAL) {
-			fprintf(stderr, "brisk profile save: %s\n", err);
-			goto out;
-		}
-	}
-	struct stack *st = NULL;
-	int rc = stack_resolve_path(dir, &st);
-	if (rc < 0 && !(rc == -ENODEV && st)) {
-		fprintf(stderr, "brisk profile save: %s: %s\n", text_show(dir), strerror(-rc));
-		status = rc == -ENOENT || rc == -ENOTDIR ? 2 : 1;
-		stack_free(st);
+	if ((status = capture_dir(p, dir)) != 0)
 		goto out;
-	}
-	if (strlen(st->path) >= sizeof(p->directory)) {
-		fprintf(stderr, "brisk profile save: %s: path longer than %zu characters\n",
-			text_show(st->path), sizeof(p->directory) - 1);
-		stack_free(st);
-		goto out;
-	}
-	snprintf(p->directory, sizeof(p->directory), "%s", st->path);
-	const struct blockdev *leaves[32];
-	size_t nl = rc == 0 ? stack_leaves(st, leaves, 32) : 0;
-	if (nl > 32)
-		nl = 32;
-	if (!nl)
-		fprintf(stderr, "brisk profile save: warning: %s has no block device (%s); "
-			"saving vm.* settings only\n", text_show(dir), text_show(st->mount.fstype));
-	for (size_t i = 0; i < nl; i++)
-		capture_device(p, leaves[i]);
-	stack_free(st);
-	capture_vm(p);
 	char path[PATH_MAX];
 	if (!out) {
-		char udir[PATH_MAX];
-		if (profile_user_dir(udir, sizeof(udir)) < 0) {
-			fprintf(stderr, "brisk profile save: no HOME or XDG_CONFIG_HOME; use -o FILE\n");
-			status = 1;
+		if ((status = user_path(name, path, sizeof(path))) != 0)
 			goto out;
-		}
-		if ((rc = fileio_mkdir_p(udir, 0755)) < 0) {
-			fprintf(stderr, "brisk profile save: cannot create %s: %s\n", udir,
-				strerror(-rc));
-			status = 1;
-			goto out;
-		}
-		if (strlen(udir) + strlen(name) + 10 > sizeof(path)) {
-			fprintf(stderr, "brisk profile save: path too long\n");
-			goto out;
-		}
-		strcpy(path, udir);
-		strcat(path, "/");
-		strcat(path, name);
-		strcat(path, ".profile");
 		out = path;
 	}
 	status = emit(p, out, force);

@@ -1,0 +1,471 @@
+/* loadkeys — fio-style keys -> loads and actions.  See loadkeys.h. */
+#include "loadkeys.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "parse.h"
+
+#define MiB (1024ull * 1024ull)
+
+#define FAIL(k, line, ...) msg_first_at((k)->fail, (line), __VA_ARGS__)
+
+static const char *const key_names[LK_COUNT] = {
+	[LK_RW] = "rw", [LK_BS] = "bs", [LK_BSRANGE] = "bsrange", [LK_SIZE] = "size",
+	[LK_FILESIZE] = "filesize", [LK_IOSIZE] = "io_size", [LK_NUMJOBS] = "numjobs",
+	[LK_RATE] = "rate", [LK_FSYNC] = "fsync", [LK_DIRECT] = "direct",
+	[LK_BUFFERED] = "buffered", [LK_PRIO] = "prio", [LK_PRIOCLASS] = "prioclass",
+	[LK_LOOPS] = "loops", [LK_TIMEBASED] = "time_based", [LK_NRFILES] = "nrfiles",
+	[LK_STARTDELAY] = "startdelay",
+};
+
+static const char *const rw_names[LOAD_KIND_COUNT] = {
+	[LOAD_SEQ_WRITE] = "write", [LOAD_SEQ_READ] = "read",
+	[LOAD_RAND_READ] = "randread", [LOAD_RAND_WRITE] = "randwrite",
+	[LOAD_FSYNC_WRITE] = "write",
+};
+
+static const char *const type_names[ACTION_KIND_COUNT] = {
+	[ACTION_EXEC] = "exec", [ACTION_LS] = "ls", [ACTION_SSH] = "ssh-like",
+	[ACTION_SAVE] = "save",
+};
+
+void loadkeys_set(struct loadkeys *k, enum loadkeys_key key, const char *value, int line)
+{
+	k->k[key].v = value;
+	k->k[key].line = line;
+}
+
+const char *loadkeys_rw_name(enum load_kind kind)
+{
+	return (unsigned)kind < LOAD_KIND_COUNT ? rw_names[kind] : "?";
+}
+
+const char *loadkeys_type_name(enum action_kind kind)
+{
+	return (unsigned)kind < ACTION_KIND_COUNT ? type_names[kind] : "?";
+}
+
+int loadkeys_type_parse(const char *s)
+{
+	int kind = -1;
+	for (int i = 0; i < ACTION_KIND_COUNT; i++)
+		if (strcmp(s, type_names[i]) == 0)
+			kind = i;
+	if (strcmp(s, "ssh") == 0)
+		kind = ACTION_SSH;
+	return kind;
+}
+
+static const struct loadkeys_val *get(const struct loadkeys *k, enum loadkeys_key key)
+{
+	return k->k[key].line ? &k->k[key] : NULL;
+}
+
+/* A size of at least min (a fio job file: at least 1). */
+static int get_size(const struct loadkeys *k, enum loadkeys_key key, uint64_t min, uint64_t *out)
+{
+	const struct loadkeys_val *v = &k->k[key];
+	uint64_t b;
+	if (k->fio) {
+		if (parse_size(v->v, &b) < 0 || b == 0) {
+			FAIL(k, v->line, "bad value '%s' for fio key %s, expected a size such as 4k, "
+			     "30m or 10240m", v->v, key_names[key]);
+			return -1;
+		}
+	} else if (parse_size(v->v, &b) < 0 || b < min) {
+		FAIL(k, v->line, "bad value '%s' for %s, expected a size such as 4k, 30m or "
+		     "10g%s", v->v, key_names[key], min ? " (not 0)" : "");
+		return -1;
+	}
+	*out = b;
+	return 0;
+}
+
+static int get_int(const struct loadkeys *k, enum loadkeys_key key, int64_t min, int64_t max,
+		   int64_t *out)
+{
+	const struct loadkeys_val *v = &k->k[key];
+	if (parse_int(v->v, min, max, out) < 0) {
+		FAIL(k, v->line, "bad value '%s' for %s%s, expected an integer from %" PRId64
+		     " to %" PRId64, v->v, k->fio ? "fio key " : "", key_names[key], min, max);
+		return -1;
+	}
+	return 0;
+}
+
+/* rw -> kind; a profile must say, a fio job reads by default. */
+static int read_kind(const struct loadkeys *k, enum load_kind *kind)
+{
+	const struct loadkeys_val *v = get(k, LK_RW);
+	if (!v && !k->fio) {
+		FAIL(k, k->line, "%s has no rw, expected rw = write, read, randread or randwrite",
+		     k->what);
+		return -1;
+	}
+	const char *rw = v ? v->v : "read";
+	if (strcmp(rw, "write") == 0)
+		*kind = !k->fio && get(k, LK_FSYNC) ? LOAD_FSYNC_WRITE : LOAD_SEQ_WRITE;
+	else if (strcmp(rw, "read") == 0)
+		*kind = LOAD_SEQ_READ;
+	else if (strcmp(rw, "randread") == 0)
+		*kind = LOAD_RAND_READ;
+	else if (strcmp(rw, "randwrite") == 0)
+		*kind = LOAD_RAND_WRITE;
+	else if (k->fio) {
+		FAIL(k, v->line, "fio key 'rw=%s' cannot be honoured: brisk runs write, read, "
+		     "randread and randwrite jobs (mixed rw/randrw/trim and offset modifiers are "
+		     "not loads it has)", rw);
+		return -1;
+	} else {
+		FAIL(k, v->line, "bad value '%s' for rw, expected write, read, randread or "
+		     "randwrite (mixed rw/randrw cannot be honoured: use two loads)", rw);
+		return -1;
+	}
+	return 0;
+}
+
+/* bs or bsrange: at most max bytes (an action's reads: 64m); *lo and *hi
+ * are left alone when neither is given. */
+static int read_bs(const struct loadkeys *k, uint64_t max, uint64_t *lo, uint64_t *hi)
+{
+	const struct loadkeys_val *bs = get(k, LK_BS), *bsr = get(k, LK_BSRANGE);
+	if (bs && bsr) {
+		if (k->fio)
+			FAIL(k, bs->line > bsr->line ? bs->line : bsr->line, "fio keys bs and "
+			     "bsrange both apply to job [%s], expected one of them", k->what);
+		else
+			FAIL(k, bsr->line, "bs and bsrange both given, expected one of them");
+		return -1;
+	}
+	const struct loadkeys_val *b = bsr ? bsr : bs;
+	if (!b)
+		return 0;
+	uint64_t l, h;
+	if (k->fio) {
+		if (strchr(b->v, ',') || parse_size_range(b->v, &l, &h) < 0 || l == 0 ||
+		    h > 64 * MiB) {
+			FAIL(k, b->line, "fio key '%s=%s' cannot be honoured: expected one size such "
+			     "as 1024k or a range such as 4k-44k, at most 64m (separate read,write "
+			     "sizes are not supported)", b == bs ? "bs" : "bsrange", b->v);
+			return -1;
+		}
+	} else if (parse_size_range(b->v, &l, &h) < 0 || l == 0 || h > max) {
+		FAIL(k, b->line, "bad value '%s' for %s, expected a size such as 4k or a range "
+		     "such as 4k-44k%s", b->v, b == bs ? "bs" : "bsrange",
+		     max < UINT64_MAX ? " (at most 64m)" : "");
+		return -1;
+	}
+	*lo = l;
+	*hi = h;
+	return 0;
+}
+
+/* fio: size, filesize, io_size (at least one of the first two), each
+ * defaulting from the others as in fio. */
+static int read_fio_sizes(const struct loadkeys *k, struct loadkeys_io *io)
+{
+	if (get(k, LK_SIZE) && get_size(k, LK_SIZE, 1, &io->size) < 0)
+		return -1;
+	if (get(k, LK_FILESIZE) && get_size(k, LK_FILESIZE, 1, &io->filesize) < 0)
+		return -1;
+	if (get(k, LK_IOSIZE) && get_size(k, LK_IOSIZE, 1, &io->iosize) < 0)
+		return -1;
+	if (!io->size && !io->filesize) {
+		FAIL(k, k->line, "fio job [%s] has no size, expected size= (or filesize=)", k->what);
+		return -1;
+	}
+	if (!io->size)
+		io->size = io->filesize;
+	if (!io->filesize)
+		io->filesize = io->size;
+	if (!io->iosize)
+		io->iosize = io->size;
+	return 0;
+}
+
+/* fio: direct= and buffered= (each other's opposite), time_based. */
+static int read_fio_direct(const struct loadkeys *k, struct loadkeys_io *io)
+{
+	int64_t d = 0, b = 1, t = 0;
+	const struct loadkeys_val *dv = get(k, LK_DIRECT), *bv = get(k, LK_BUFFERED);
+	if (dv && get_int(k, LK_DIRECT, 0, 1, &d) < 0)
+		return -1;
+	if (bv && get_int(k, LK_BUFFERED, 0, 1, &b) < 0)
+		return -1;
+	if (bv && !dv) {
+		d = !b;
+	} else if (bv && d == b) {
+		FAIL(k, bv->line, "fio keys direct=%d and buffered=%d contradict each other, "
+		     "expected one of them", (int)d, (int)b);
+		return -1;
+	}
+	if (get(k, LK_TIMEBASED) && get_int(k, LK_TIMEBASED, 0, 1, &t) < 0)
+		return -1;
+	io->direct = (int)d;
+	io->time_based = (int)t;
+	return 0;
+}
+
+int loadkeys_read(const struct loadkeys *k, struct loadkeys_io *io)
+{
+	memset(io, 0, sizeof(*io));
+	io->numjobs = io->loops = 1;
+	if (read_kind(k, &io->kind) < 0)
+		return -1;
+	if (k->fio)
+		io->bs_lo = io->bs_hi = 4096;   /* fio's default bs */
+	if (read_bs(k, UINT64_MAX, &io->bs_lo, &io->bs_hi) < 0)
+		return -1;
+	int64_t n;
+	const struct loadkeys_val *sd = get(k, LK_STARTDELAY);
+	if (k->fio) {
+		if (read_fio_sizes(k, io) < 0)
+			return -1;
+		if (sd && (strchr(sd->v, '-') || parse_duration(sd->v, &io->delay_ns) < 0)) {
+			FAIL(k, sd->line, "fio key 'startdelay=%s' cannot be honoured: expected one "
+			     "duration such as 4 (seconds), 4s or 500ms (random ranges are not "
+			     "supported)", sd->v);
+			return -1;
+		}
+	} else {
+		if (get(k, LK_SIZE) && get_size(k, LK_SIZE, 0, &io->size) < 0)
+			return -1;
+		if (get(k, LK_IOSIZE) && get_size(k, LK_IOSIZE, 1, &io->iosize) < 0)
+			return -1;
+	}
+	if (get(k, LK_NUMJOBS)) {
+		if (get_int(k, LK_NUMJOBS, 1, 256, &n) < 0)
+			return -1;
+		io->numjobs = (unsigned)n;
+	}
+	if (!k->fio)
+		return 0;
+	if (get(k, LK_LOOPS)) {
+		if (get_int(k, LK_LOOPS, 1, 1000000, &n) < 0)
+			return -1;
+		io->loops = (unsigned)n;
+	}
+	return read_fio_direct(k, io);
+}
+
+/* fio: a load's size times the scale, rounded up to a whole number of
+ * blocks (of `align` bytes, at least 4 KiB). */
+static uint64_t scale_size(const struct loadkeys *k, uint64_t v, uint64_t align)
+{
+	if (!(k->scale > 0 && k->scale < 1.0))
+		return v;
+	if (align < 4096)
+		align = 4096;
+	double d = ceil((double)v * k->scale / (double)align) * (double)align;
+	return d < (double)align ? align : (uint64_t)d;
+}
+
+/* The sizes, rate and direct flag of a load. */
+static int load_amounts(const struct loadkeys *k, const struct loadkeys_io *io,
+			struct load_spec *s)
+{
+	if (k->fio) {
+		uint64_t align = s->bs_lo == s->bs_hi ? s->bs_hi : 4096;
+		s->size = scale_size(k, io->filesize, align);
+		if (s->size < s->bs_hi)
+			s->size = s->bs_hi;
+		s->total = io->time_based ? 0 : scale_size(k, io->iosize, align) * io->loops;
+		s->count = io->numjobs;
+		s->direct = io->direct;
+		s->fsync_every = 0;
+	} else {
+		if (get(k, LK_SIZE))
+			s->size = io->size;
+		if (get(k, LK_IOSIZE))
+			s->total = io->iosize;
+		if (get(k, LK_NUMJOBS))
+			s->count = io->numjobs;
+	}
+	const struct loadkeys_val *r = get(k, LK_RATE);
+	if (r && k->fio) {
+		if (strchr(r->v, ',') || parse_size(r->v, &s->rate) < 0 || !s->rate) {
+			FAIL(k, r->line, "fio key 'rate=%s' cannot be honoured: expected one rate in "
+			     "bytes per second such as 20m (separate read,write rates are not "
+			     "supported)", r->v);
+			return -1;
+		}
+	} else if (r && get_size(k, LK_RATE, 1, &s->rate) < 0) {
+		return -1;
+	}
+	int64_t n;
+	if (!k->fio && get(k, LK_DIRECT)) {
+		if (get_int(k, LK_DIRECT, 0, 1, &n) < 0)
+			return -1;
+		s->direct = (int)n;
+	}
+	return 0;
+}
+
+/* fsync= (every N writes) and the I/O priority. */
+static int load_fsync_prio(const struct loadkeys *k, struct load_spec *s)
+{
+	const struct loadkeys_val *f = get(k, LK_FSYNC);
+	int reader = s->kind == LOAD_SEQ_READ || s->kind == LOAD_RAND_READ;
+	int64_t n;
+	if (f) {
+		if (k->fio && reader) {
+			FAIL(k, f->line, "fio key 'fsync=%s' cannot be honoured for a reader, "
+			     "expected it on writers only", f->v);
+			return -1;
+		}
+		if (get_int(k, LK_FSYNC, 1, 1 << 20, &n) < 0)
+			return -1;
+		if (reader) {
+			FAIL(k, f->line, "fsync applies to writers, not to rw=%s", rw_names[s->kind]);
+			return -1;
+		}
+		s->fsync_every = (uint64_t)n * s->bs_hi;
+	}
+	const struct loadkeys_val *pc = get(k, LK_PRIOCLASS), *pr = get(k, LK_PRIO);
+	if (pc || pr) {
+		int64_t cls = 2, lvl = 4;
+		if (pc && get_int(k, LK_PRIOCLASS, 1, 3, &cls) < 0)
+			return -1;
+		if (pr && get_int(k, LK_PRIO, 0, 7, &lvl) < 0)
+			return -1;
+		if (!k->fio && cls == 3 && pr) {
+			FAIL(k, pr->line, "prio does not apply to prioclass=3 (idle), expected no prio");
+			return -1;
+		}
+		s->ioprio_class = (int)cls;
+		s->ioprio_level = cls == 3 ? 0 : (int)lvl;
+	}
+	return 0;
+}
+
+int loadkeys_load(const struct loadkeys *k, struct load_spec *out)
+{
+	struct loadkeys_io io;
+	if (loadkeys_read(k, &io) < 0)
+		return -1;
+	enum load_kind kind = io.kind;
+	if (kind == LOAD_SEQ_WRITE && get(k, LK_FSYNC))
+		kind = LOAD_FSYNC_WRITE;
+	char e[256];
+	struct load_spec s;
+	load_spec_parse(load_kind_name(kind), &s, e, sizeof(e));
+	if (io.bs_hi) {
+		s.bs_lo = io.bs_lo;
+		s.bs_hi = io.bs_hi;
+	}
+	if (load_amounts(k, &io, &s) < 0 || load_fsync_prio(k, &s) < 0)
+		return -1;
+	if (load_spec_check(&s, e, sizeof(e)) < 0) {
+		FAIL(k, k->line, "%s%s%s is not a load brisk can run: %s", k->fio ? "fio job [" : "",
+		     k->what, k->fio ? "]" : "", e);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
+/* An ssh-like action's reads: block sizes, region and file. */
+static int action_ssh(const struct loadkeys *k, struct action_config *a)
+{
+	if (k->fio) {
+		struct loadkeys_io io;
+		if (loadkeys_read(k, &io) < 0)
+			return -1;
+		/* The reads are the interactive workload being measured: their
+		 * sizes are not scaled, only when they start. */
+		a->ssh_bs_lo = io.bs_lo;
+		a->ssh_bs_hi = io.bs_hi;
+		a->ssh_region = io.iosize;
+		a->ssh_file = io.filesize;
+		if (a->ssh_bs_hi > a->ssh_region) {
+			FAIL(k, k->line, "fio job [%s] reads %" PRIu64 " bytes, less than its "
+			     "largest block (%" PRIu64 "), expected size >= bs", k->what,
+			     a->ssh_region, a->ssh_bs_hi);
+			return -1;
+		}
+		if (a->ssh_region > a->ssh_file) {
+			FAIL(k, k->line, "fio job [%s] reads %" PRIu64 " bytes of a %" PRIu64
+			     "-byte file, expected size <= filesize", k->what, a->ssh_region,
+			     a->ssh_file);
+			return -1;
+		}
+		return 0;
+	}
+	if (read_bs(k, 64 * MiB, &a->ssh_bs_lo, &a->ssh_bs_hi) < 0)
+		return -1;
+	if (get(k, LK_SIZE) && get_size(k, LK_SIZE, 1, &a->ssh_region) < 0)
+		return -1;
+	if (get(k, LK_FILESIZE) && get_size(k, LK_FILESIZE, 1, &a->ssh_file) < 0)
+		return -1;
+	if (a->ssh_region > a->ssh_file) {
+		FAIL(k, k->line, "%s reads size=%" PRIu64 " bytes of a %" PRIu64 "-byte file, "
+		     "expected size <= filesize", k->what, a->ssh_region, a->ssh_file);
+		return -1;
+	}
+	if (a->ssh_bs_hi > a->ssh_region) {
+		FAIL(k, k->line, "%s: the largest block (%" PRIu64 ") exceeds size (%" PRIu64
+		     "), expected size >= bs", k->what, a->ssh_bs_hi, a->ssh_region);
+		return -1;
+	}
+	return 0;
+}
+
+/* A save action: how much it writes, and that it fsyncs once. */
+static int action_save(const struct loadkeys *k, struct action_config *a)
+{
+	const struct loadkeys_val *v;
+	if (get(k, LK_SIZE) && get_size(k, LK_SIZE, 1, &a->save_size) < 0)
+		return -1;
+	if (a->save_size > 64 * MiB) {
+		FAIL(k, k->line, "%s saves %" PRIu64 " bytes, expected at most 64m", k->what,
+		     a->save_size);
+		return -1;
+	}
+	if ((v = get(k, LK_FSYNC)) && strcmp(v->v, "1") != 0) {
+		FAIL(k, v->line, "bad value '%s' for fsync, a save action fsyncs once: expected "
+		     "fsync=1", v->v);
+		return -1;
+	}
+	return 0;
+}
+
+int loadkeys_action(const struct loadkeys *k, enum action_kind kind, struct action_config *out)
+{
+	struct action_config a;
+	action_config_default(&a);
+	a.exec_cmd = NULL;
+	const struct loadkeys_val *v;
+	int64_t n;
+	/* fio jobs resolve direct/buffered in loadkeys_read(); the caller
+	 * refuses direct I/O for them with its own words. */
+	if (!k->fio && (v = get(k, LK_DIRECT)) && strcmp(v->v, "0") != 0) {
+		FAIL(k, v->line, "direct=%s cannot be honoured for an action, it times buffered "
+		     "I/O as programs do: use direct=0 (or leave it out)", v->v);
+		return -1;
+	}
+	if (!k->fio && get(k, LK_NRFILES)) {
+		if (get_int(k, LK_NRFILES, 1, 1000000, &n) < 0)
+			return -1;
+		a.ls_files = (unsigned)n;
+	}
+	if (!k->fio && (v = get(k, LK_RW))) {
+		const char *want = kind == ACTION_SSH ? "randread" : "write";
+		if (strcmp(v->v, want) != 0) {
+			FAIL(k, v->line, "bad value '%s' for rw, an action of type %s does rw=%s",
+			     v->v, type_names[kind], want);
+			return -1;
+		}
+	}
+	if (!k->fio && get(k, LK_BS) && get(k, LK_BSRANGE)) {
+		FAIL(k, k->k[LK_BSRANGE].line, "bs and bsrange both given, expected one of them");
+		return -1;
+	}
+	if (kind == ACTION_SSH && action_ssh(k, &a) < 0)
+		return -1;
+	if (kind == ACTION_SAVE && action_save(k, &a) < 0)
+		return -1;
+	*out = a;
+	return 0;
+}

@@ -1,0 +1,81 @@
+/* loadkeys — fio-style keys (rw, bs, bsrange, size, filesize, io_size,
+ * numjobs, rate, fsync, direct, prio, prioclass, ...) turned into a brisk
+ * load (struct load_spec) or a timed action's configuration: the one place
+ * that reads them, for profile [load NAME] / [action NAME] sections and
+ * for fio job files alike.
+ *
+ * Contract:
+ *  - The caller collects one section's keys into a struct loadkeys (value
+ *    text and line, line 0 = not given) and says which dialect it is:
+ *    a profile (strict: every key explicit, the engine's defaults
+ *    otherwise) or a fio job file (fio's defaults: rw=read, bs=4k; size
+ *    or filesize required; buffered=; scale and loops applied to sizes).
+ *    The dialect decides the wording of the messages, which stay the ones
+ *    each format has always given.
+ *  - Errors go to k->fail ("FILE:LINE: ..." via msg_first_at()); the
+ *    functions return 0 or -1 and never print.  Nothing here knows the
+ *    profile struct: the callers own names, sections and limits.
+ *  - loadkeys_read() reads what both a load and fio's choice between load
+ *    and action need; loadkeys_load() builds the load (it calls
+ *    loadkeys_read()); loadkeys_action() builds an action's config.
+ */
+#ifndef BRISK_LOADKEYS_H
+#define BRISK_LOADKEYS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "action.h"
+#include "load.h"
+#include "msg.h"
+
+enum loadkeys_key {
+	LK_RW, LK_BS, LK_BSRANGE, LK_SIZE, LK_FILESIZE, LK_IOSIZE, LK_NUMJOBS, LK_RATE,
+	LK_FSYNC, LK_DIRECT, LK_BUFFERED, LK_PRIO, LK_PRIOCLASS, LK_LOOPS, LK_TIMEBASED,
+	LK_NRFILES, LK_STARTDELAY, LK_COUNT
+};
+
+struct loadkeys_val {
+	const char *v;              /* the value as written */
+	int line;                   /* 0 = not given */
+};
+
+struct loadkeys {
+	int fio;                    /* 1: a fio job file; 0: a profile section */
+	struct msg_first *fail;     /* where errors go */
+	const char *what;           /* profile: "[load NAME]"; fio: the job's section name */
+	int line;                   /* the section header's line */
+	double scale;               /* fio: sizes times this (0 < scale <= 1) */
+	struct loadkeys_val k[LK_COUNT];
+};
+
+/* What the keys say, before it becomes a load or an action. */
+struct loadkeys_io {
+	enum load_kind kind;        /* from rw (LOAD_SEQ_WRITE also for fsync writers) */
+	uint64_t bs_lo, bs_hi;      /* 0 = not given (profile) */
+	uint64_t size, filesize, iosize;   /* 0 = not given (fio: defaulted from each other) */
+	unsigned numjobs, loops;    /* fio: numjobs, loops (1 when not given) */
+	int direct, time_based;     /* fio: direct/buffered resolved, time_based */
+	uint64_t delay_ns;          /* fio: startdelay (unscaled) */
+};
+
+/* Set a key (line 0 leaves it unset). */
+void loadkeys_set(struct loadkeys *k, enum loadkeys_key key, const char *value, int line);
+/* The profile key name of a load kind ("write", "randread", ...) and of an
+ * action kind ("exec", "ls", "ssh-like", "save"). */
+const char *loadkeys_rw_name(enum load_kind kind);
+const char *loadkeys_type_name(enum action_kind kind);
+/* "exec", "ls", "ssh-like" (or "ssh"), "save" -> kind; -1 otherwise. */
+int loadkeys_type_parse(const char *s);
+
+/* rw, bs/bsrange, sizes, numjobs; fio also startdelay, loops,
+ * direct/buffered, time_based.  0 or -1 (error in k->fail). */
+int loadkeys_read(const struct loadkeys *k, struct loadkeys_io *io);
+/* A load from the keys, checked by the engine (load_spec_check()). */
+int loadkeys_load(const struct loadkeys *k, struct load_spec *out);
+/* An action's config for kind (defaults from action_config_default(),
+ * exec_cmd NULL): nrfiles, rw, bs/bsrange, size, filesize, fsync, direct.
+ * Schedule keys (startdelay, interval, loops) and cmd stay the caller's. */
+int loadkeys_action(const struct loadkeys *k, enum action_kind kind, struct action_config *out);
+
+#endif

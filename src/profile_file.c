@@ -1,0 +1,144 @@
+/* profile_file — where profiles live: the user directory, NAME -> path
+ * (user, system, shipped), loading by name, and saving (the one writer of
+ * profile files: temporary file, fsync, rename).  Contract in profile.h. */
+#include "profile.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "datadir.h"
+#include "msg.h"
+#include "str.h"
+
+int profile_user_dir(char *out, size_t len)
+{
+	const char *x = getenv("XDG_CONFIG_HOME");
+	if (x && x[0] == '/') {
+		snprintf(out, len, "%s/brisk/profiles", x);
+		return 0;
+	}
+	const char *h = getenv("HOME");
+	if (!h || !*h)
+		return -ENOENT;
+	snprintf(out, len, "%s/.config/brisk/profiles", h);
+	return 0;
+}
+
+static int is_file(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int profile_resolve(const char *name, char *path, size_t len, char *err, size_t errlen)
+{
+	size_t nl = strlen(name);
+	if (strchr(name, '/') || (nl > 8 && strcmp(name + nl - 8, ".profile") == 0 &&
+				  is_file(name))) {
+		if (strlen(name) >= len)
+			return msg_fail(-EINVAL, err, errlen, "%s: path too long", name);
+		str_copy(path, len, name);
+		if (!is_file(name)) {
+			snprintf(err, errlen, "%s: no such profile file", name);
+			return -ENOENT;
+		}
+		return 0;
+	}
+	if (!profile_name_ok(name, PROFILE_NAME_LEN))
+		return msg_fail(-EINVAL, err, errlen, "bad profile name '%s', expected letters, digits, '-', '_' "
+			    "or '.' (or a path with a '/')", name);
+	char dirs[3][PATH_MAX];
+	int nd = 0;
+	if (profile_user_dir(dirs[nd], sizeof(dirs[nd])) == 0)
+		nd++;
+	str_copy(dirs[nd++], sizeof(dirs[0]), PROFILE_SYSTEM_DIR);
+	datadir_profiles(dirs[nd++], sizeof(dirs[0]));
+	for (int i = 0; i < nd; i++) {
+		char p[PATH_MAX];
+		if (strlen(dirs[i]) + strlen(name) + 10 > sizeof(p))
+			continue;
+		strcpy(p, dirs[i]);
+		strcat(p, "/");
+		strcat(p, name);
+		strcat(p, ".profile");
+		if (is_file(p)) {
+			if (strlen(p) >= len)
+				return msg_fail(-EINVAL, err, errlen, "%s: path too long", p);
+			str_copy(path, len, p);
+			return 0;
+		}
+	}
+	snprintf(err, errlen, "no profile '%s' (looked in %s%s%s, %s)", name,
+		 nd == 3 ? dirs[0] : "", nd == 3 ? ", " : "", dirs[nd - 2], dirs[nd - 1]);
+	return -ENOENT;
+}
+
+int profile_load_named(const char *name, struct profile *out, char *path, size_t pathlen,
+		       char *err, size_t errlen)
+{
+	int rc = profile_resolve(name, path, pathlen, err, errlen);
+	if (rc < 0)
+		return rc;
+	return profile_parse_file(path, path, out, err, errlen);
+}
+
+/* Without force: put tmp at path only if path does not exist, atomically
+ * (link fails on an existing name); where the file system has no hard
+ * links, check and rename.  0 or -errno. */
+static int place(const char *tmp, const char *path, int force)
+{
+	if (force)
+		return rename(tmp, path) < 0 ? -errno : 0;
+	if (link(tmp, path) == 0) {
+		unlink(tmp);
+		return 0;
+	}
+	if (errno != EPERM && errno != ENOTSUP && errno != ENOSYS)
+		return -errno;
+	if (access(path, F_OK) == 0)
+		return -EEXIST;
+	return rename(tmp, path) < 0 ? -errno : 0;
+}
+
+int profile_save(const struct profile *p, const char *path, int force, char *err,
+		 size_t errlen)
+{
+	if (!force && access(path, F_OK) == 0)
+		return msg_fail(-EEXIST, err, errlen, "%s exists", path);
+	char tmp[PATH_MAX];
+	if (snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path) >= (int)sizeof(tmp))
+		return msg_fail(-ENAMETOOLONG, err, errlen, "%s: path too long", path);
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+		return msg_fail(-errno, err, errlen, "cannot write %s: %s", path, strerror(errno));
+	FILE *f = fdopen(fd, "w");
+	if (!f) {
+		int e = errno;
+		close(fd);
+		unlink(tmp);
+		return msg_fail(-e, err, errlen, "cannot write %s: %s", path, strerror(e));
+	}
+	int rc = profile_write(f, p, err, errlen);
+	int e = fflush(f) != 0 || fsync(fd) != 0 ? errno : 0;
+	fchmod(fd, 0644);
+	if (fclose(f) != 0 && !e)
+		e = errno;
+	if (rc < 0) {
+		unlink(tmp);
+		return rc;
+	}
+	if (!e)
+		e = -place(tmp, path, force);
+	if (e) {
+		unlink(tmp);
+		if (e == EEXIST)
+			return msg_fail(-EEXIST, err, errlen, "%s exists", path);
+		return msg_fail(-e, err, errlen, "cannot write %s: %s", path, strerror(e));
+	}
+	return 0;
+}

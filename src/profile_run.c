@@ -1,0 +1,256 @@
+/* profile_run — the glue to the engine: what `brisk run --profile NAME` /
+ * `--fio JOBFILE` hand to session_run() (profile_to_session_config(),
+ * profile_run_args()).  Contract in profile.h.  This is the one file of
+ * the profile module that knows fio job files (fiojob builds profiles;
+ * the rest of the module does not include it). */
+#include "profile.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fiojob.h"
+#include "msg.h"
+#include "session.h"
+#include "str.h"
+
+/* What the actions ask for, per type. */
+struct schedule {
+	const struct profile_action *first[ACTION_KIND_COUNT];
+	unsigned count[ACTION_KIND_COUNT], samples[ACTION_KIND_COUNT];
+	uint64_t dmin[ACTION_KIND_COUNT], dmax[ACTION_KIND_COUNT];
+	uint64_t interval;
+	int any_delay, any_loops, intervals_differ;
+};
+
+static int same_action_cfg(const struct profile_action *a, const struct profile_action *b)
+{
+	switch (a->kind) {
+	case ACTION_EXEC: return strcmp(a->cmd, b->cmd) == 0;
+	case ACTION_LS: return a->cfg.ls_files == b->cfg.ls_files;
+	case ACTION_SSH:
+		return a->cfg.ssh_file == b->cfg.ssh_file && a->cfg.ssh_region == b->cfg.ssh_region &&
+		       a->cfg.ssh_bs_lo == b->cfg.ssh_bs_lo && a->cfg.ssh_bs_hi == b->cfg.ssh_bs_hi;
+	case ACTION_SAVE: return a->cfg.save_size == b->cfg.save_size;
+	case ACTION_KIND_COUNT: break;
+	}
+	return 1;
+}
+
+/* One configuration per action type; counts, loops, delays, intervals. */
+static int scan_actions(const struct profile *p, const char *display, struct schedule *sc,
+			char *err, size_t errlen)
+{
+	memset(sc, 0, sizeof(*sc));
+	for (size_t i = 0; i < p->n_actions; i++) {
+		const struct profile_action *a = &p->actions[i];
+		if ((unsigned)a->kind >= ACTION_KIND_COUNT)
+			return msg_fail(-EINVAL, err, errlen, "%s:%d: bad action type", display, a->line);
+		if (!sc->first[a->kind]) {
+			sc->first[a->kind] = a;
+			sc->dmin[a->kind] = sc->dmax[a->kind] = a->startdelay_ns;
+		} else if (!same_action_cfg(sc->first[a->kind], a)) {
+			return msg_fail(-EINVAL, err, errlen, "%s:%d: [action %s] is configured unlike [action %s] "
+				    "(line %d); brisk run takes one configuration per action type, "
+				    "expected the same cmd, nrfiles or sizes", display, a->line,
+				    a->name, sc->first[a->kind]->name, sc->first[a->kind]->line);
+		}
+		sc->count[a->kind]++;
+		sc->samples[a->kind] += a->loops;
+		sc->any_loops |= a->loops != 0;
+		sc->any_delay |= a->startdelay_ns != 0;
+		if (a->startdelay_ns < sc->dmin[a->kind])
+			sc->dmin[a->kind] = a->startdelay_ns;
+		if (a->startdelay_ns > sc->dmax[a->kind])
+			sc->dmax[a->kind] = a->startdelay_ns;
+		if (a->interval_ns) {
+			if (sc->interval && a->interval_ns != sc->interval)
+				sc->intervals_differ = 1;
+			if (!sc->interval || a->interval_ns < sc->interval)
+				sc->interval = a->interval_ns;
+		}
+	}
+	return 0;
+}
+
+/* Loads, the action mask and the one action_config. */
+static void apply_workload(const struct profile *p, const struct schedule *sc,
+			   struct session_config *c)
+{
+	if (p->n_loads || p->n_actions) {
+		c->n_loads = p->n_loads;
+		for (size_t i = 0; i < p->n_loads; i++)
+			c->loads[i] = p->loads[i].spec;
+	}
+	if (!p->n_actions)
+		return;
+	c->actions = 0;
+	action_config_default(&c->action);
+	for (int k = 0; k < ACTION_KIND_COUNT; k++) {
+		const struct profile_action *a = sc->first[k];
+		if (!a)
+			continue;
+		c->actions |= 1u << k;
+		switch (a->kind) {
+		case ACTION_EXEC: c->action.exec_cmd = a->cmd[0] ? a->cmd : NULL; break;
+		case ACTION_LS: c->action.ls_files = a->cfg.ls_files; break;
+		case ACTION_SSH:
+			c->action.ssh_file = a->cfg.ssh_file;
+			c->action.ssh_region = a->cfg.ssh_region;
+			c->action.ssh_bs_lo = a->cfg.ssh_bs_lo;
+			c->action.ssh_bs_hi = a->cfg.ssh_bs_hi;
+			break;
+		case ACTION_SAVE: c->action.save_size = a->cfg.save_size; break;
+		case ACTION_KIND_COUNT: break;
+		}
+	}
+}
+
+/* Start delays: the type with the most actions sets the pace, its samples
+ * spread evenly over the span of its delays.  Returns 1 when that made a
+ * schedule; notes go to note at *o. */
+static int spread_delays(const struct schedule *sc, struct session_config *c, char *note,
+			 size_t notelen, size_t *o)
+{
+	int k = 0;
+	for (int i = 1; i < ACTION_KIND_COUNT; i++)
+		if (sc->count[i] > sc->count[k])
+			k = i;
+	unsigned n = sc->samples[k] ? sc->samples[k] : sc->count[k];
+	uint64_t span = sc->dmax[k] - sc->dmin[k];
+	if (n > 1 && span) {
+		c->interval_ns = span / (n - 1);
+		c->jitter_pct = 0;
+		if (c->loaded_max_ns && c->loaded_max_ns < sc->dmax[k] + c->interval_ns)
+			c->loaded_max_ns = 0;   /* the samples decide when it ends */
+		if (note && *o < notelen)
+			*o += (size_t)snprintf(note + *o, notelen - *o, "startdelay schedule "
+					       "approximated: %u %s samples every %.3gs "
+					       "(the engine has no per-sample start times). ",
+					       n, action_kind_name((enum action_kind)k),
+					       (double)c->interval_ns / 1e9);
+		return 1;
+	}
+	if (note && *o < notelen)
+		*o += (size_t)snprintf(note + *o, notelen - *o, "startdelay ignored: sampling "
+				       "starts with the loaded phase. ");
+	return 0;
+}
+
+/* loops, interval, startdelays, runtime and ramp_time; 1 when any is given. */
+static int apply_schedule(const struct profile *p, const struct schedule *sc,
+			  struct session_config *c, char *note, size_t notelen, size_t *o)
+{
+	int scheduled = 0;
+	if (sc->any_loops) {
+		unsigned most = 0;
+		for (int k = 0; k < ACTION_KIND_COUNT; k++)
+			if (sc->samples[k] > most)
+				most = sc->samples[k];
+		c->loaded_samples = most;
+		scheduled = 1;
+	}
+	if (sc->interval) {
+		c->interval_ns = sc->interval;
+		scheduled = 1;
+		if (sc->intervals_differ && note && *o < notelen)
+			*o += (size_t)snprintf(note + *o, notelen - *o, "actions have different "
+					       "intervals; all use the smallest, %.3gs. ",
+					       (double)sc->interval / 1e9);
+	}
+	if (sc->any_delay && spread_delays(sc, c, note, notelen, o))
+		scheduled = 1;
+	if (p->runtime_ns) {
+		c->loaded_max_ns = p->runtime_ns;
+		scheduled = 1;
+	}
+	if (p->ramp_time_ns) {
+		c->warmup_max_ns = p->ramp_time_ns;
+		if (c->warmup_min_ns > c->warmup_max_ns)
+			c->warmup_min_ns = c->warmup_max_ns;
+		scheduled = 1;
+	}
+	return scheduled;
+}
+
+int profile_to_session_config(const struct profile *p, const char *display,
+			      struct session_config *c, char *note, size_t notelen,
+			      char *err, size_t errlen)
+{
+	if (!display)
+		display = p->name;
+	if (note && notelen)
+		note[0] = '\0';
+	if (p->n_loads > SESSION_MAX_LOAD_SPECS)
+		return msg_fail(-EINVAL, err, errlen, "%s:%d: %zu loads, brisk run takes at most %d", display,
+			    p->loads[SESSION_MAX_LOAD_SPECS].line, p->n_loads,
+			    SESSION_MAX_LOAD_SPECS);
+	struct schedule sc;
+	int rc = scan_actions(p, display, &sc, err, errlen);
+	if (rc < 0)
+		return rc;
+	apply_workload(p, &sc, c);
+	size_t o = 0;
+	if (apply_schedule(p, &sc, c, note, notelen, &o))
+		c->max_time_ns = 0;
+	if (p->directory[0]) {
+		if (strlen(p->directory) >= sizeof(c->dir))
+			return msg_fail(-EINVAL, err, errlen, "%s: directory too long", display);
+		str_copy(c->dir, sizeof(c->dir), p->directory);
+	}
+	if (note && o > 0 && o < notelen && note[o - 1] == ' ')
+		note[o - 1] = '\0';
+	return 0;
+}
+
+/* "--opt VALUE" / "--opt=VALUE" at argv[*i]: the value, advancing *i. */
+static const char *opt_value(int argc, char **argv, int *i, const char *opt)
+{
+	size_t n = strlen(opt);
+	if (strncmp(argv[*i], opt, n) != 0)
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n] == '\0' && *i + 1 < argc)
+		return argv[++*i];
+	return NULL;
+}
+
+int profile_run_args(int argc, char **argv, struct profile *p, struct session_config *c,
+		     char *note, size_t notelen, char *err, size_t errlen)
+{
+	const char *prof = NULL, *fio = NULL, *scale_arg = NULL;
+	if (note && notelen)
+		note[0] = '\0';
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		const char *v;
+		if ((v = opt_value(argc, argv, &i, "--profile"))) {
+			if (prof || fio)
+				return msg_fail(-EINVAL, err, errlen, "one --profile or --fio only");
+			prof = v;
+		} else if ((v = opt_value(argc, argv, &i, "--fio"))) {
+			if (prof || fio)
+				return msg_fail(-EINVAL, err, errlen, "one --profile or --fio only");
+			fio = v;
+		} else if ((v = opt_value(argc, argv, &i, "--scale"))) {
+			scale_arg = v;
+		}
+	}
+	double scale = 1;
+	if (scale_arg && (!fio || fiojob_parse_scale(scale_arg, &scale) < 0))
+		return msg_fail(-EINVAL, err, errlen, fio ? "--scale '%s': expected a factor in (0, 1] such as "
+			    "0.01, 1/100 or 1%%" : "--scale%s%s goes with --fio", fio ? scale_arg : "",
+			    "");
+	if (!prof && !fio)
+		return 0;
+	char path[PATH_MAX];
+	int rc = prof ? profile_load_named(prof, p, path, sizeof(path), err, errlen) :
+			fiojob_parse_file(fio, scale, p, err, errlen);
+	if (rc < 0)
+		return rc;
+	rc = profile_to_session_config(p, prof ? path : fio, c, note, notelen, err, errlen);
+	return rc < 0 ? rc : 1;
+}
