@@ -24,7 +24,7 @@
 enum testdir_end { TESTDIR_EMPTY, TESTDIR_TREE };
 
 struct testdir {
-	char path[64];   /* build/ut-NAME.XXXXXX */
+	char path[40];   /* build/ut-NAME.XXXXXX (short: tests append to it) */
 	int fd;          /* O_DIRECTORY; -1 when not open */
 };
 
