@@ -17,6 +17,7 @@
 
 #include <json-c/json.h>
 
+#include "cliopt.h"
 #include "report.h"
 #include "session.h"
 #include "testdir.h"
@@ -356,6 +357,28 @@ static void test_shared_dir(void **state)
 	assert_int_equal(chmod(td.path, 0700), 0);
 }
 
+/* run and tui map the end of a session to one exit status (cliopt). */
+static void test_exit_status(void **state)
+{
+	(void)state;
+	struct session s;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(cliopt_exit_status("run", &s, 0, 0), 0);
+	assert_int_equal(cliopt_exit_status("run", &s, -EOVERFLOW, 0), 2);   /* absurd sizes */
+	assert_int_equal(cliopt_exit_status("run", &s, -EIO, 0), 1);
+	s.stop_signal = 2;
+	assert_int_equal(cliopt_exit_status("run", &s, 0, 0), 130);
+	assert_int_equal(cliopt_exit_status("tui", &s, 0, CLIOPT_END_LOST), 130);
+	assert_int_equal(cliopt_exit_status("tui", &s, 0, CLIOPT_END_FAILED), 1);
+	s.n_failed = 1;   /* a failure is the more specific news than the signal */
+	assert_int_equal(cliopt_exit_status("tui", &s, 0, 0), 1);
+	s.stop_signal = 0;
+	s.n_failed = 0;
+	assert_int_equal(cliopt_exit_status("tui", &s, 0, CLIOPT_END_LOST), 1);
+	s.t_idle_start = 1;   /* it measured: an overflow then is a runtime failure */
+	assert_int_equal(cliopt_exit_status("run", &s, -EOVERFLOW, 0), 1);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -378,6 +401,7 @@ int main(void)
 		cmocka_unit_test(test_orphans),
 		cmocka_unit_test(test_overflow),
 		cmocka_unit_test(test_shared_dir),
+		cmocka_unit_test(test_exit_status),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
