@@ -2,6 +2,10 @@
 # tests/lib.sh).  Each test drives `brisk tui` in its own detached tmux
 # session and reads the screen with capture-pane.
 TUI_S=""
+# A tmux server of this test's own: a shared one (another test run, another
+# checkout) would start the pane with its environment, not ours
+# (BRISK_RUNTIME_DIR, PATH, HOME).  It exits with its last session.
+tmux() { command tmux -L "brisk-test-$$" "$@"; }
 # tui_start NAME COLSxLINES ENV... -- ARGS...: start brisk tui in a tmux
 # session; the pane prints BRISK-EXIT=<status> when brisk ends.  TUI_WRAP
 # (e.g. a setpriv command) goes in front of brisk.
