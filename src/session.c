@@ -30,6 +30,7 @@
 #define WRITEBACK_UNDER_WAY (1 * MiB)
 #define ORPHAN_EMPTY_AGE 60      /* s: an empty .brisk-X this old is nobody's */
 #define TEST_PAUSE_MAX_MS 30000
+#define SAMPLES_UNREAPED 8       /* ended samples the loop has not reaped yet */
 
 struct session_at {
 	struct session_at *next;
@@ -54,9 +55,28 @@ struct session_watch {
 	void *ctx;
 };
 
-/* State of the loop, private to this file. */
+/* What only this file touches: made by session_create(), the loop's
+ * state from session_run() on. */
 struct session_run {
+	int ran;                  /* session_run() was called */
+	struct session_at *ats;
+	struct session_hook *hooks, *tick_hooks;
+	struct session_watch *watches;
+	int hooks_done;
+	int sigfd, timerfd;
+	int owner_fd;             /* locked DIR/.brisk-X/owner: marks it live */
+	int dir_fd;               /* DIR, opened once by session_create() */
+	int work_fd;              /* DIR/.brisk-X, checked; -1 when none */
+	char work_name[16];       /* ".brisk-X" in dir_fd; "" when none */
+	dev_t work_dev;
+	ino_t work_ino;
+	uint64_t rng;
+	session_child_fn on_child;   /* a front end's own children */
+	void *on_child_ctx;
+
 	pid_t pid;                /* sample in flight, 0 if none */
+	pid_t ended[SAMPLES_UNREAPED];   /* samples whose pipe closed, not yet
+					  * reaped (0 = free slot) */
 	int fd;
 	unsigned action;
 	uint64_t started;         /* absolute, when it was forked */
@@ -149,7 +169,7 @@ int session_new_epoch(struct session *s, const char *label)
 		return -ENOMEM;
 	s->epochs = e;
 	e = &s->epochs[s->n_epochs++];
-	if (s->run && s->phase == SESSION_LOADED)   /* each loaded epoch gets its samples */
+	if (s->run->ran && s->phase == SESSION_LOADED)   /* each loaded epoch gets its samples */
 		memset(s->run->counts, 0, sizeof(s->run->counts));
 	snprintf(e->label, sizeof(e->label), "%s", label ? label : "");
 	e->t_ns = s->t0 ? now_ns() - s->t0 : 0;
@@ -301,18 +321,24 @@ int session_create(const struct session_config *cfg, struct session **out,
 		return rc;
 	}
 	struct session *s = calloc(1, sizeof(*s));
+	if (s && !(s->run = calloc(1, sizeof(*s->run)))) {
+		free(s);
+		s = NULL;
+	}
 	if (!s) {
 		close(dfd);
 		return -ENOMEM;
 	}
+	s->run->fd = -1;
 	s->cfg = *cfg;
-	s->sigfd = s->timerfd = s->owner_fd = s->work_fd = -1;
-	s->dir_fd = dfd;
-	s->rng = cfg->seed ? cfg->seed : now_ns() ^ (uint64_t)getpid();
+	s->run->sigfd = s->run->timerfd = s->run->owner_fd = s->run->work_fd = -1;
+	s->run->dir_fd = dfd;
+	s->run->rng = cfg->seed ? cfg->seed : now_ns() ^ (uint64_t)getpid();
 	devices_init(s);
 	kstat_vm_dirty_read(&s->vm);
 	if (session_new_epoch(s, "start") < 0) {
 		close(dfd);
+		free(s->run);
 		free(s);
 		return -ENOMEM;
 	}
@@ -332,12 +358,12 @@ static int hook_add(struct session_hook **list, session_hook_fn fn, void *ctx)
 
 int session_on_exit(struct session *s, session_hook_fn fn, void *ctx)
 {
-	return hook_add(&s->hooks, fn, ctx);
+	return hook_add(&s->run->hooks, fn, ctx);
 }
 
 int session_on_tick(struct session *s, session_hook_fn fn, void *ctx)
 {
-	return hook_add(&s->tick_hooks, fn, ctx);
+	return hook_add(&s->run->tick_hooks, fn, ctx);
 }
 
 int session_at(struct session *s, uint64_t t_ns, session_at_fn fn, void *ctx,
@@ -350,7 +376,7 @@ int session_at(struct session *s, uint64_t t_ns, session_at_fn fn, void *ctx,
 	a->fn = fn;
 	a->ctx = ctx;
 	snprintf(a->label, sizeof(a->label), "%s", label ? label : "");
-	struct session_at **p = &s->ats;     /* keep sorted by time */
+	struct session_at **p = &s->run->ats;     /* keep sorted by time */
 	while (*p && (*p)->t_ns <= t_ns)
 		p = &(*p)->next;
 	a->next = *p;
@@ -363,8 +389,8 @@ int session_watch_fd(struct session *s, int fd, short events, session_fd_fn fn, 
 	struct session_watch *w = malloc(sizeof(*w));
 	if (!w)
 		return -ENOMEM;
-	*w = (struct session_watch){ s->watches, fd, events, fn, ctx };
-	s->watches = w;
+	*w = (struct session_watch){ s->run->watches, fd, events, fn, ctx };
+	s->run->watches = w;
 	return 0;
 }
 
@@ -375,10 +401,10 @@ void session_stop(struct session *s)
 
 static void run_exit_hooks(struct session *s)
 {
-	if (s->hooks_done)
+	if (s->run->hooks_done)
 		return;
-	s->hooks_done = 1;
-	for (struct session_hook *h = s->hooks; h; h = h->next)
+	s->run->hooks_done = 1;
+	for (struct session_hook *h = s->run->hooks; h; h = h->next)
 		h->fn(h->ctx);
 }
 
@@ -417,7 +443,7 @@ static uint64_t jittered(struct session *s)
 	if (!s->cfg.jitter_pct || !base)
 		return base;
 	uint64_t span = base * s->cfg.jitter_pct / 100;
-	return base - span + stats_rand_range(&s->rng, 0, 2 * span);
+	return base - span + stats_rand_range(&s->run->rng, 0, 2 * span);
 }
 
 /* The action with the fewest samples in this phase (and epoch, when
@@ -444,6 +470,12 @@ static void sample_close(struct session *s)
 	if (r->fd >= 0)
 		close(r->fd);
 	r->fd = -1;
+	if (r->pid) {   /* its pipe said how it ended; reap() only collects it */
+		size_t i = 0;
+		while (i < SAMPLES_UNREAPED - 1 && r->ended[i])
+			i++;
+		r->ended[i] = r->pid;   /* full (never seen): the last slot is reused */
+	}
 	r->pid = 0;
 	r->have_first = 0;
 }
@@ -616,7 +648,7 @@ static void tick(struct session *s)
 	for (size_t i = 0; i < s->n_loads; i++)
 		if (s->loads[i].pid > 0 || s->loads[i].fd >= 0)
 			load_sample(&s->loads[i], now);
-	for (struct session_hook *h = s->tick_hooks; h; h = h->next)
+	for (struct session_hook *h = s->run->tick_hooks; h; h = h->next)
 		h->fn(h->ctx);
 }
 
@@ -711,36 +743,69 @@ int session_loads_resume(struct session *s)
 	return rc < 0 ? rc : first_err;
 }
 
+/* A load's end: what the report says of it. */
+static void load_ended(struct session *s, struct load *l, int status)
+{
+	load_reaped(l, status);
+	const char *name = load_kind_name(l->spec.kind);
+	if (l->end == LOAD_END_FLOOR)
+		session_msg(s, "%s #%u ended: free-space floor (%.2f GiB) reached, "
+			    "the writer stopped", name, l->index,
+			    (double)s->floor_bytes / (1 << 30));
+	else if (l->end == LOAD_END_DIED)
+		session_msg(s, "%s #%u died (%s %d)", name, l->index,
+			    WIFSIGNALED(status) ? "signal" : "exit status", l->err);
+	else if (l->end != LOAD_END_STOPPED && l->end != LOAD_END_DONE)
+		session_msg(s, "%s #%u ended: %s%s%s", name, l->index,
+			    load_end_name(l->end), l->err ? ": " : "",
+			    l->err ? strerror(l->err) : "");
+	/* a load that failed (or died before brisk killed it) makes
+	 * the run an error */
+	if (l->end == LOAD_END_ERROR ||
+	    (l->end == LOAD_END_DIED && s->run->stop_stage < 2))
+		s->n_failed++;
+}
+
+/* A sample's pid (in flight or ended): its pipe says how it went. */
+static int sample_reaped(struct session *s, pid_t pid)
+{
+	struct session_run *r = s->run;
+	if (pid == r->pid)
+		return 1;
+	for (size_t i = 0; i < SAMPLES_UNREAPED; i++)
+		if (r->ended[i] == pid) {
+			r->ended[i] = 0;
+			return 1;
+		}
+	return 0;
+}
+
+/* Every child of the process: a load, a sample, or the front end's own
+ * (session.h: its status goes to the session_on_child() hook). */
 static void reap(struct session *s)
 {
 	int status;
 	pid_t pid;
 	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-		for (size_t i = 0; i < s->n_loads; i++) {
-			struct load *l = &s->loads[i];
-			if (l->pid != pid)
-				continue;
-			load_reaped(l, status);
-			const char *name = load_kind_name(l->spec.kind);
-			if (l->end == LOAD_END_FLOOR)
-				session_msg(s, "%s #%u ended: free-space floor (%.2f GiB) reached, "
-					    "the writer stopped", name, l->index,
-					    (double)s->floor_bytes / (1 << 30));
-			else if (l->end == LOAD_END_DIED)
-				session_msg(s, "%s #%u died (%s %d)", name, l->index,
-					    WIFSIGNALED(status) ? "signal" : "exit status", l->err);
-			else if (l->end != LOAD_END_STOPPED && l->end != LOAD_END_DONE)
-				session_msg(s, "%s #%u ended: %s%s%s", name, l->index,
-					    load_end_name(l->end), l->err ? ": " : "",
-					    l->err ? strerror(l->err) : "");
-			/* a load that failed (or died before brisk killed it) makes
-			 * the run an error */
-			if (l->end == LOAD_END_ERROR ||
-			    (l->end == LOAD_END_DIED && s->run->stop_stage < 2))
-				s->n_failed++;
-		}
-		/* a sample's pid is handled by its pipe; others were killed */
+		struct load *l = NULL;
+		for (size_t i = 0; i < s->n_loads && !l; i++)
+			if (s->loads[i].pid == pid)
+				l = &s->loads[i];
+		if (l)
+			load_ended(s, l, status);
+		else if (sample_reaped(s, pid))
+			continue;
+		else if (s->run->on_child)
+			s->run->on_child(s->run->on_child_ctx, pid, status);
+		/* else: a front end's child nobody asked about (session.h) */
 	}
+}
+
+int session_on_child(struct session *s, session_child_fn fn, void *ctx)
+{
+	s->run->on_child = fn;
+	s->run->on_child_ctx = ctx;
+	return 0;
 }
 
 /* ---- phases ---- */
@@ -761,7 +826,7 @@ static void enter(struct session *s, enum session_phase p, uint64_t now)
 
 static int ats_pending(const struct session *s)
 {
-	for (const struct session_at *a = s->ats; a; a = a->next)
+	for (const struct session_at *a = s->run->ats; a; a = a->next)
 		if (!a->done)
 			return 1;
 	return 0;
@@ -771,7 +836,7 @@ static void run_ats(struct session *s, uint64_t now)
 {
 	if (!s->t_load_start || s->phase > SESSION_LOADED)
 		return;
-	for (struct session_at *a = s->ats; a; a = a->next) {
+	for (struct session_at *a = s->run->ats; a; a = a->next) {
 		if (a->done || s->t0 + s->t_load_start + a->t_ns > now)
 			continue;
 		a->done = 1;
@@ -914,7 +979,7 @@ static int poll_timeout_ms(struct session *s, uint64_t now)
 		due = min_due(due, r->stop_deadline);
 	if (s->cfg.max_time_ns)
 		due = min_due(due, s->t0 + s->cfg.max_time_ns);
-	for (struct session_at *a = s->ats; a && s->t_load_start; a = a->next)
+	for (struct session_at *a = s->run->ats; a && s->t_load_start; a = a->next)
 		if (!a->done)
 			due = min_due(due, s->t0 + s->t_load_start + a->t_ns);
 	if (due <= now)
@@ -925,7 +990,7 @@ static int poll_timeout_ms(struct session *s, uint64_t now)
 static void read_signals(struct session *s)
 {
 	struct signalfd_siginfo si;
-	while (read(s->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+	while (read(s->run->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		if (si.ssi_signo == SIGCHLD)
 			reap(s);
 		else if (!s->stop_signal)
@@ -937,7 +1002,7 @@ static int loop(struct session *s)
 {
 	struct session_run *r = s->run;
 	size_t nw = 0, cap = 0;
-	for (struct session_watch *w = s->watches; w; w = w->next)
+	for (struct session_watch *w = s->run->watches; w; w = w->next)
 		nw++;
 	struct pollfd *pf = NULL;
 	while (s->phase != SESSION_DONE) {
@@ -955,12 +1020,12 @@ static int loop(struct session *s)
 			cap = 3 + s->n_loads + nw;
 		}
 		size_t n = 0;
-		pf[n++] = (struct pollfd){ .fd = s->sigfd, .events = POLLIN };
-		pf[n++] = (struct pollfd){ .fd = s->timerfd, .events = POLLIN };
+		pf[n++] = (struct pollfd){ .fd = s->run->sigfd, .events = POLLIN };
+		pf[n++] = (struct pollfd){ .fd = s->run->timerfd, .events = POLLIN };
 		pf[n++] = (struct pollfd){ .fd = r->pid ? r->fd : -1, .events = POLLIN };
 		for (size_t i = 0; i < s->n_loads; i++)
 			pf[n++] = (struct pollfd){ .fd = s->loads[i].fd, .events = POLLIN };
-		for (struct session_watch *w = s->watches; w; w = w->next)
+		for (struct session_watch *w = s->run->watches; w; w = w->next)
 			pf[n++] = (struct pollfd){ .fd = w->fd, .events = w->events };
 		int rc = poll(pf, n, poll_timeout_ms(s, now));
 		if (rc < 0) {
@@ -974,7 +1039,7 @@ static int loop(struct session *s)
 			read_signals(s);
 		if (pf[1].revents) {
 			uint64_t exp;
-			if (read(s->timerfd, &exp, sizeof(exp)) == (ssize_t)sizeof(exp))
+			if (read(s->run->timerfd, &exp, sizeof(exp)) == (ssize_t)sizeof(exp))
 				tick(s);
 		}
 		if (pf[2].revents && r->pid)
@@ -984,7 +1049,7 @@ static int loop(struct session *s)
 				session_msg(s, "%s #%u: garbled report", load_kind_name(s->loads[i].spec.kind),
 					    s->loads[i].index);
 		size_t k = 3 + s->n_loads;
-		for (struct session_watch *w = s->watches; w; w = w->next, k++)
+		for (struct session_watch *w = s->run->watches; w; w = w->next, k++)
 			if (pf[k].revents)
 				w->fn(w->ctx, w->fd, pf[k].revents);
 	}
@@ -1051,33 +1116,33 @@ static int empty_dir(int dfd, dev_t dev, int depth)
  * from DIR only if that name still is our directory. */
 static int remove_workdir(struct session *s)
 {
-	if (!s->work_name[0])
+	if (!s->run->work_name[0])
 		return 0;
 	int rc = 0;
-	if (s->work_fd >= 0) {
-		rc = empty_dir(s->work_fd, s->work_dev, 0);
-		s->work_fd = -1;
+	if (s->run->work_fd >= 0) {
+		rc = empty_dir(s->run->work_fd, s->run->work_dev, 0);
+		s->run->work_fd = -1;
 		if (rc < 0)
 			session_msg(s, "could not remove all of %s: %s", s->workdir, strerror(-rc));
 	}
 	struct stat st;
-	int ours = fstatat(s->dir_fd, s->work_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	int ours = fstatat(s->run->dir_fd, s->run->work_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		   S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
-		   (s->work_ino ? st.st_dev == s->work_dev && st.st_ino == s->work_ino
+		   (s->run->work_ino ? st.st_dev == s->run->work_dev && st.st_ino == s->run->work_ino
 				: (st.st_mode & 07777) == 0700);
 	if (!ours) {
 		session_msg(s, "%s was renamed or replaced while brisk ran (by someone who can "
 			    "write %s): nothing was followed there; brisk's files were removed "
 			    "and its empty directory is left where it was moved", s->workdir,
 			    s->cfg.dir);
-		s->work_name[0] = '\0';
+		s->run->work_name[0] = '\0';
 		return -EXDEV;
 	}
-	if (unlinkat(s->dir_fd, s->work_name, AT_REMOVEDIR) < 0 && errno != ENOENT) {
+	if (unlinkat(s->run->dir_fd, s->run->work_name, AT_REMOVEDIR) < 0 && errno != ENOENT) {
 		rc = -errno;
 		session_msg(s, "could not remove %s: %s", s->workdir, strerror(errno));
 	}
-	s->work_name[0] = '\0';
+	s->run->work_name[0] = '\0';
 	return rc;
 }
 
@@ -1120,7 +1185,7 @@ static int workdir_name(const char *n)
  * only directories of ours on DIR's file system, never through a link. */
 static void reap_orphans(struct session *s)
 {
-	int fd = openat(s->dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = openat(s->run->dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = fd < 0 ? NULL : fdopendir(fd);
 	if (!d) {
 		if (fd >= 0)
@@ -1128,7 +1193,7 @@ static void reap_orphans(struct session *s)
 		return;
 	}
 	struct stat dst;
-	if (fstat(s->dir_fd, &dst) < 0) {
+	if (fstat(s->run->dir_fd, &dst) < 0) {
 		closedir(d);
 		return;
 	}
@@ -1137,10 +1202,10 @@ static void reap_orphans(struct session *s)
 		if (!workdir_name(e->d_name))
 			continue;
 		struct stat st, wst;
-		if (fstatat(s->dir_fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		if (fstatat(s->run->dir_fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 		    !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || st.st_dev != dst.st_dev)
 			continue;
-		int wfd = openat(s->dir_fd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int wfd = openat(s->run->dir_fd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (wfd < 0)
 			continue;
 		if (fstat(wfd, &wst) < 0 || wst.st_ino != st.st_ino || wst.st_dev != st.st_dev ||
@@ -1150,9 +1215,9 @@ static void reap_orphans(struct session *s)
 		}
 		int rc = empty_dir(wfd, wst.st_dev, 0);
 		/* the name must still be the directory just emptied */
-		if (rc == 0 && fstatat(s->dir_fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		if (rc == 0 && fstatat(s->run->dir_fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		    st.st_ino == wst.st_ino && st.st_dev == wst.st_dev &&
-		    unlinkat(s->dir_fd, e->d_name, AT_REMOVEDIR) == 0)
+		    unlinkat(s->run->dir_fd, e->d_name, AT_REMOVEDIR) == 0)
 			session_msg(s, "removed %s/%s, left by a brisk run that was killed",
 				    s->cfg.dir, e->d_name);
 	}
@@ -1163,7 +1228,7 @@ static void reap_orphans(struct session *s)
  * locks are not inherited by the children, and go when we die). */
 static int own_workdir(struct session *s)
 {
-	int fd = openat(s->work_fd, "owner", O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	int fd = openat(s->run->work_fd, "owner", O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 			0600);
 	if (fd < 0)
 		return -errno;
@@ -1174,7 +1239,7 @@ static int own_workdir(struct session *s)
 		return -e;
 	}
 	dprintf(fd, "%ld\n", (long)getpid());
-	s->owner_fd = fd;
+	s->run->owner_fd = fd;
 	return 0;
 }
 
@@ -1184,27 +1249,27 @@ static int make_workdir(struct session *s, char *err, size_t errlen)
 {
 	static const char chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 	struct stat dst, st;
-	if (fstat(s->dir_fd, &dst) < 0)
+	if (fstat(s->run->dir_fd, &dst) < 0)
 		return msg_fail(-errno, err, errlen, "%s: %s", s->cfg.dir, strerror(errno));
 	int rc = -EEXIST;
 	for (int tries = 0; tries < 100 && rc == -EEXIST; tries++) {
 		unsigned char rnd[6];
 		if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
 			for (size_t i = 0; i < sizeof(rnd); i++)
-				rnd[i] = (unsigned char)stats_rand_next(&s->rng);
+				rnd[i] = (unsigned char)stats_rand_next(&s->run->rng);
 		char name[16] = ".brisk-";
 		for (size_t i = 0; i < sizeof(rnd); i++)
 			name[7 + i] = chars[rnd[i] % (sizeof(chars) - 1)];
 		name[13] = '\0';
-		rc = mkdirat(s->dir_fd, name, 0700) < 0 ? -errno : 0;
+		rc = mkdirat(s->run->dir_fd, name, 0700) < 0 ? -errno : 0;
 		if (rc == 0)
-			memcpy(s->work_name, name, sizeof(name));
+			memcpy(s->run->work_name, name, sizeof(name));
 	}
 	if (rc < 0)
 		return msg_fail(rc, err, errlen, "%s: cannot create a work directory: %s", s->cfg.dir,
 			    strerror(-rc));
-	snprintf(s->workdir, sizeof(s->workdir), "%.4000s/%s", s->cfg.dir, s->work_name);
-	int fd = openat(s->dir_fd, s->work_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	snprintf(s->workdir, sizeof(s->workdir), "%.4000s/%s", s->cfg.dir, s->run->work_name);
+	int fd = openat(s->run->dir_fd, s->run->work_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return msg_fail(-errno, err, errlen, "%s: cannot open the work directory just made: "
 			    "%s", s->workdir, strerror(errno));
@@ -1216,13 +1281,13 @@ static int make_workdir(struct session *s, char *err, size_t errlen)
 	if (st.st_uid != geteuid() || (st.st_mode & 07777) != 0700 || st.st_dev != dst.st_dev) {
 		close(fd);
 		/* not the directory we made: someone swapped it; leave that name */
-		s->work_name[0] = '\0';
+		s->run->work_name[0] = '\0';
 		return msg_fail(-EPERM, err, errlen, "%s was replaced as soon as it was made (by "
 			    "someone who can write %s): nothing was run", s->workdir, s->cfg.dir);
 	}
-	s->work_fd = fd;
-	s->work_dev = st.st_dev;
-	s->work_ino = st.st_ino;
+	s->run->work_fd = fd;
+	s->run->work_dev = st.st_dev;
+	s->run->work_ino = st.st_ino;
 	return 0;
 }
 
@@ -1241,7 +1306,7 @@ static void test_pause(struct session *s)
 	const char *p = getenv("BRISK_TEST_PAUSE");
 	if (!p || p[0] != '/')
 		return;
-	fprintf(stderr, "brisk: test pause: %s made; waiting for %s\n", s->work_name, p);
+	fprintf(stderr, "brisk: test pause: %s made; waiting for %s\n", s->run->work_name, p);
 	for (int ms = 0; ms < TEST_PAUSE_MAX_MS && access(p, F_OK) < 0 && !interrupted(s); ms += 10)
 		poll(NULL, 0, 10);
 }
@@ -1264,14 +1329,14 @@ static int prepare(struct session *s, char *err, size_t errlen)
 		return msg_fail(-EOVERFLOW, err, errlen, "the loads' sizes add up to more than "
 			    "16 EiB: an absurd size (see size= and count=)");
 	reap_orphans(s);   /* first: their space counts as free below */
-	int rc = load_floor(s->dir_fd, c->floor_pct, c->floor_min, &s->floor_bytes);
+	int rc = load_floor(s->run->dir_fd, c->floor_pct, c->floor_min, &s->floor_bytes);
 	if (rc == 0 && c->floor_bytes)
 		s->floor_bytes = c->floor_bytes;
 	if (c->no_floor)
 		s->floor_bytes = 0;
 	uint64_t avail = 0, want;
 	if (rc == 0)
-		rc = load_avail(s->dir_fd, &avail);
+		rc = load_avail(s->run->dir_fd, &avail);
 	if (rc < 0)
 		return msg_fail(rc, err, errlen, "%s: statvfs: %s", c->dir, strerror(-rc));
 	if (__builtin_add_overflow(need, s->floor_bytes, &want) || avail < want)
@@ -1292,7 +1357,7 @@ static int prepare(struct session *s, char *err, size_t errlen)
 		if (interrupted(s))
 			return 0;
 		rc = action_prepare(&s->actions[s->n_actions], (enum action_kind)k, &c->action,
-				    s->work_fd, c->evict, err, errlen);
+				    s->run->work_fd, c->evict, err, errlen);
 		if (rc < 0)
 			return rc;
 		if (s->actions[s->n_actions].note[0])
@@ -1308,7 +1373,7 @@ static int prepare(struct session *s, char *err, size_t errlen)
 			if (interrupted(s))
 				return 0;
 			struct load *l = &s->loads[s->n_loads];
-			rc = load_prepare(l, &c->loads[i], j, s->work_fd);
+			rc = load_prepare(l, &c->loads[i], j, s->run->work_fd);
 			s->n_loads++;
 			if (rc < 0)
 				return msg_fail(rc, err, errlen, "%s: cannot prepare %s/%s: %s",
@@ -1330,17 +1395,17 @@ static int setup_fds(struct session *s, char *err, size_t errlen)
 	sigaddset(&set, SIGCHLD);
 	if (sigprocmask(SIG_BLOCK, &set, &s->run->oldmask) < 0)
 		return msg_fail(-errno, err, errlen, "sigprocmask: %s", strerror(errno));
-	s->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
-	if (s->sigfd < 0)
+	s->run->sigfd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (s->run->sigfd < 0)
 		return msg_fail(-errno, err, errlen, "signalfd: %s", strerror(errno));
-	s->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	if (s->timerfd < 0)
+	s->run->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (s->run->timerfd < 0)
 		return msg_fail(-errno, err, errlen, "timerfd: %s", strerror(errno));
 	struct itimerspec its = {
 		.it_interval = { (time_t)(s->cfg.tick_ns / SEC), (long)(s->cfg.tick_ns % SEC) },
 		.it_value = { (time_t)(s->cfg.tick_ns / SEC), (long)(s->cfg.tick_ns % SEC) },
 	};
-	if (timerfd_settime(s->timerfd, 0, &its, NULL) < 0)
+	if (timerfd_settime(s->run->timerfd, 0, &its, NULL) < 0)
 		return msg_fail(-errno, err, errlen, "timerfd: %s", strerror(errno));
 	return 0;
 }
@@ -1355,7 +1420,7 @@ static void stop_everything(struct session *s)
 		uint64_t end = now_ns() + STOP_GRACE_NS;
 		int killed = 0;
 		while (loads_running(s)) {
-			struct pollfd p = { .fd = s->sigfd, .events = POLLIN };
+			struct pollfd p = { .fd = s->run->sigfd, .events = POLLIN };
 			poll(&p, 1, 100);
 			read_signals(s);
 			for (size_t i = 0; i < s->n_loads; i++)
@@ -1377,12 +1442,9 @@ static void stop_everything(struct session *s)
 
 int session_run(struct session *s, char *err, size_t errlen)
 {
-	if (s->run || s->hooks_done)
+	if (s->run->ran || s->run->hooks_done)
 		return msg_fail(-EALREADY, err, errlen, "a session runs once");
-	s->run = calloc(1, sizeof(*s->run));
-	if (!s->run)
-		return -ENOMEM;
-	s->run->fd = -1;
+	s->run->ran = 1;
 	s->t0 = now_ns();
 	s->epochs[0].t_ns = 0;
 	int rc = setup_fds(s, err, errlen);
@@ -1399,22 +1461,22 @@ int session_run(struct session *s, char *err, size_t errlen)
 	stop_everything(s);
 	run_exit_hooks(s);
 	remove_workdir(s);
-	if (s->owner_fd >= 0)
-		close(s->owner_fd);
-	s->owner_fd = -1;
-	if (s->work_fd >= 0)
-		close(s->work_fd);
-	s->work_fd = -1;
+	if (s->run->owner_fd >= 0)
+		close(s->run->owner_fd);
+	s->run->owner_fd = -1;
+	if (s->run->work_fd >= 0)
+		close(s->run->work_fd);
+	s->run->work_fd = -1;
 	s->t_end = now_ns() - s->t0;
 	s->phase = SESSION_DONE;
-	if (s->sigfd >= 0) {
+	if (s->run->sigfd >= 0) {
 		read_signals(s);
-		close(s->sigfd);
-		s->sigfd = -1;
+		close(s->run->sigfd);
+		s->run->sigfd = -1;
 	}
-	if (s->timerfd >= 0)
-		close(s->timerfd);
-	s->timerfd = -1;
+	if (s->run->timerfd >= 0)
+		close(s->run->timerfd);
+	s->run->timerfd = -1;
 	sigprocmask(SIG_SETMASK, &s->run->oldmask, NULL);
 	return rc;
 }
@@ -1433,24 +1495,24 @@ void session_free(struct session *s)
 	free(s->samples);
 	free(s->ticks);
 	free(s->ticks_disk);
-	for (struct session_at *a = s->ats, *n; a; a = n) {
+	for (struct session_at *a = s->run->ats, *n; a; a = n) {
 		n = a->next;
 		free(a);
 	}
-	struct session_hook *lists[] = { s->hooks, s->tick_hooks };
+	struct session_hook *lists[] = { s->run->hooks, s->run->tick_hooks };
 	for (size_t i = 0; i < 2; i++)
 		for (struct session_hook *h = lists[i], *n; h; h = n) {
 			n = h->next;
 			free(h);
 		}
-	for (struct session_watch *w = s->watches, *n; w; w = n) {
+	for (struct session_watch *w = s->run->watches, *n; w; w = n) {
 		n = w->next;
 		free(w);
 	}
-	if (s->work_fd >= 0)
-		close(s->work_fd);
-	if (s->dir_fd >= 0)
-		close(s->dir_fd);
+	if (s->run->work_fd >= 0)
+		close(s->run->work_fd);
+	if (s->run->dir_fd >= 0)
+		close(s->run->dir_fd);
 	free(s->run);
 	free(s);
 }
@@ -1462,7 +1524,7 @@ void session_progress(const struct session *s, size_t *done, size_t *planned, ui
 	*done = s->n_samples;
 	*planned = (size_t)per * (s->n_actions ? s->n_actions : __builtin_popcount(c->actions));
 	*eta_ns = 0;
-	if (!s->run || s->phase >= SESSION_STOP || (s->cfg.open_ended && s->phase >= SESSION_WARMUP))
+	if (!s->run->ran || s->phase >= SESSION_STOP || (s->cfg.open_ended && s->phase >= SESSION_WARMUP))
 		return;
 	uint64_t now = now_ns(), el = now - s->t0, in_phase = now - s->run->phase_start;
 	uint64_t left = 0;

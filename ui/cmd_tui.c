@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -169,6 +170,24 @@ static void on_job(void *ctx, int fd, short revents)
 	buf[strcspn(buf, "\n")] = '\0';
 	dash_message(&t->d, strncmp(buf, "saved ", 6) == 0 ? SCREEN_GOOD : SCREEN_BAD,
 		     "%s", buf);
+	dash_draw(&t->d, 0);
+}
+
+/* A background job (the profile save's child) ended: the loop reaped it
+ * (session.h).  Its result came over the job pipe; say so only when it
+ * could not have. */
+static void on_child(void *ctx, pid_t pid, int status)
+{
+	struct tui *t = ctx;
+	(void)pid;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return;
+	if (WIFSIGNALED(status))
+		dash_message(&t->d, SCREEN_BAD, "the background job (profile save) died: signal %d",
+			     WTERMSIG(status));
+	else
+		dash_message(&t->d, SCREEN_BAD, "the background job (profile save) could not "
+			     "report (exit status %d)", WEXITSTATUS(status));
 	dash_draw(&t->d, 0);
 }
 
@@ -452,6 +471,7 @@ static void tui_wire(struct tui *t, int stack_ok, int root, const char *note, in
 		dash_message(&t->d, 0, "%s", note);
 	session_on_tick(s, on_tick, t);
 	session_on_exit(s, on_exit_restore, t);
+	session_on_child(s, on_child, t);
 	session_watch_fd(s, STDIN_FILENO, POLLIN, on_keys, t);
 	if (wfd >= 0)
 		session_watch_fd(s, wfd, POLLIN, on_winch, t);

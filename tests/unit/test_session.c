@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -190,6 +191,58 @@ static void test_stop_from_tick(void **state)
 	assert_true(s->n_samples > 0);
 	assert_true(empty_dir(td.path));
 	assert_int_equal(session_run(s, err, sizeof(err)), -EALREADY);
+	session_free(s);
+}
+
+/* A front end's own child (the dashboard's profile save): the loop reaps
+ * it and hands its status to session_on_child(); samples never go there. */
+struct kid {
+	struct session *s;
+	int ticks, calls, status;
+	pid_t pid, seen;
+};
+
+static void kid_tick(void *ctx)
+{
+	struct kid *k = ctx;
+	if (++k->ticks == 2) {
+		k->pid = fork();
+		if (k->pid == 0)
+			_exit(7);
+	}
+	if (k->ticks == 8)
+		session_stop(k->s);
+}
+
+static void kid_reaped(void *ctx, pid_t pid, int status)
+{
+	struct kid *k = ctx;
+	k->calls++;
+	k->seen = pid;
+	k->status = status;
+}
+
+static void test_front_end_child(void **state)
+{
+	(void)state;
+	struct session_config c;
+	base(&c);
+	c.idle_samples = 1000;
+	c.idle_max_ns = 0;
+	struct session *s;
+	char err[300];
+	assert_int_equal(session_create(&c, &s, err, sizeof(err)), 0);
+	struct kid k = { .s = s };
+	session_on_tick(s, kid_tick, &k);
+	session_on_child(s, kid_reaped, &k);
+	assert_int_equal(session_run(s, err, sizeof(err)), 0);
+	assert_true(k.pid > 0);
+	assert_true(s->n_samples > 0);    /* samples ran and were reaped too */
+	assert_int_equal(k.calls, 1);     /* only the front end's child */
+	assert_int_equal(k.seen, k.pid);
+	assert_true(WIFEXITED(k.status));
+	assert_int_equal(WEXITSTATUS(k.status), 7);
+	assert_true(empty_dir(td.path));
 	session_free(s);
 }
 
@@ -396,6 +449,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_epochs),
 		cmocka_unit_test(test_stop_from_tick),
+		cmocka_unit_test(test_front_end_child),
 		cmocka_unit_test(test_load_only),
 		cmocka_unit_test(test_bad_config),
 		cmocka_unit_test(test_orphans),
