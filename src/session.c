@@ -665,6 +665,14 @@ static void stop_everything(struct session *s)
 	}
 	for (size_t i = 0; i < s->n_loads; i++)
 		load_read(&s->loads[i]);
+	/* Samples that ended (the one just killed too) are collected here, not
+	 * left to whoever reaps the process's children next. */
+	uint64_t end = now_ns() + STOP_GRACE_NS;
+	while (session_samples_unreaped(s) && now_ns() < end) {
+		struct pollfd p = { .fd = s->run->sigfd, .events = POLLIN };
+		poll(&p, 1, 100);
+		read_signals(s);
+	}
 }
 
 int session_run(struct session *s, char *err, size_t errlen)

@@ -77,7 +77,9 @@
  *    hook (without a hook the status is dropped: the child must report
  *    over a pipe the front end watches).  Such a child must be short and
  *    must not touch the work area; one still running when session_run()
- *    returns is the front end's to reap.
+ *    returns is the front end's to reap.  The session's own children are
+ *    collected before session_run() returns (a killed sample or load
+ *    stuck in the kernel is waited for a few seconds at most).
  *  - The struct is readable by front ends (report, dashboard); change it
  *    only through these functions.
  */

@@ -67,6 +67,7 @@ struct session_run {
 	void *on_child_ctx;
 
 	pid_t pid;                /* sample in flight, 0 if none */
+	int pid_reaped;           /* ... and already reaped (its pipe not closed) */
 	pid_t ended[SAMPLES_UNREAPED];   /* samples whose pipe closed, not yet
 					  * reaped (0 = free slot) */
 	int fd;
@@ -110,5 +111,7 @@ int session_loads_running(const struct session *s);
 int session_loads_failed(const struct session *s);
 void session_loads_start(struct session *s);
 void session_reap(struct session *s);
+/* Ended samples not reaped yet. */
+size_t session_samples_unreaped(const struct session *s);
 
 #endif

@@ -86,13 +86,15 @@ static void sample_close(struct session *s)
 	if (r->fd >= 0)
 		close(r->fd);
 	r->fd = -1;
-	if (r->pid) {   /* its pipe said how it ended; session_reap() only collects it */
+	if (r->pid && !r->pid_reaped) {   /* its pipe said how it ended; session_reap()
+					   * only collects it */
 		size_t i = 0;
 		while (i < SAMPLES_UNREAPED - 1 && r->ended[i])
 			i++;
 		r->ended[i] = r->pid;   /* full (never seen): the last slot is reused */
 	}
 	r->pid = 0;
+	r->pid_reaped = 0;
 	r->have_first = 0;
 }
 
@@ -386,14 +388,24 @@ static void load_ended(struct session *s, struct load *l, int status)
 static int sample_reaped(struct session *s, pid_t pid)
 {
 	struct session_run *r = s->run;
-	if (pid == r->pid)
+	if (pid && pid == r->pid) {   /* before its pipe closed */
+		r->pid_reaped = 1;
 		return 1;
+	}
 	for (size_t i = 0; i < SAMPLES_UNREAPED; i++)
 		if (r->ended[i] == pid) {
 			r->ended[i] = 0;
 			return 1;
 		}
 	return 0;
+}
+
+size_t session_samples_unreaped(const struct session *s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < SAMPLES_UNREAPED; i++)
+		n += s->run->ended[i] != 0;
+	return n;
 }
 
 /* Every child of the process: a load, a sample, or the front end's own
