@@ -1,6 +1,7 @@
 #include "cliopt.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,4 +145,43 @@ int cliopt_dir(const char *cmd, int argc, char **argv, int optind, struct sessio
 		snprintf(c->dir, sizeof(c->dir), "%s", argv[optind]);
 	}
 	return 0;
+}
+
+int cliopt_parse(const struct cliopt_cmd *cmd, int argc, char **argv,
+		 struct session_config *c, int *user_loads)
+{
+	int opt;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, cmd->shortopts, cmd->longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			cmd->usage(stdout);
+			return CLIOPT_HELP;
+		}
+		int rc = cmd->own ? cmd->own(cmd->ctx, opt, optarg) : 1;
+		if (rc == 1)
+			rc = cliopt_session(cmd->name, opt, optarg, c, user_loads);
+		if (rc == 1) {   /* getopt said what was wrong ('?') */
+			cmd->usage(stderr);
+			return 2;
+		}
+		if (rc)
+			return rc;
+	}
+	return cliopt_dir(cmd->name, argc, argv, optind, c);
+}
+
+int cliopt_exit_status(const char *cmd, const struct session *s, int rc, unsigned end)
+{
+	if (rc < 0)
+		return rc == -EOVERFLOW && !s->t_idle_start ? 2 : 1;   /* absurd sizes */
+	if (end & CLIOPT_END_FAILED)
+		return 1;
+	if (s->n_failed) {
+		fprintf(stderr, "brisk %s: %u load(s) or action(s) failed or could not start%s\n",
+			cmd, s->n_failed, end & CLIOPT_END_REPORTED ? " (see the report)" : "");
+		return 1;
+	}
+	if (s->stop_signal)
+		return 128 + s->stop_signal;
+	return end & CLIOPT_END_LOST ? 1 : 0;
 }

@@ -6,7 +6,10 @@
 #define BRISK_CLIOPT_H
 
 #include <stdint.h>
+#include <stdio.h>
 
+struct option;
+struct session;
 struct session_config;
 
 /* getopt_long codes of the options run and tui share; a command's own
@@ -44,5 +47,43 @@ int cliopt_session_status(int rc);
 
 /* At most one positional DIR (argv[optind]) into c->dir: 0, or 2. */
 int cliopt_dir(const char *cmd, int argc, char **argv, int optind, struct session_config *c);
+
+/* A command that starts a session: its options and its own ones. */
+struct cliopt_cmd {
+	const char *name;                 /* "run": messages say "brisk run: ..." */
+	const char *shortopts;            /* getopt_long's, with 'h' */
+	const struct option *longopts;    /* the shared codes above and its own */
+	void (*usage)(FILE *f);
+	/* One of the command's own options: 0 stored, 2 bad value (message
+	 * printed), 1 not one of its own (then cliopt_session() is asked). */
+	int (*own)(void *ctx, int opt, const char *arg);
+	void *ctx;
+};
+
+#define CLIOPT_HELP (-1)   /* cliopt_parse(): -h printed the usage: exit 0 */
+
+/* The whole command line: every option (the command's own first, then the
+ * shared ones into c), then DIR.  0 to go on; CLIOPT_HELP after -h/--help
+ * (usage on stdout); else the exit status (2: a bad value was named, or an
+ * unknown option, then the usage goes to stderr). */
+int cliopt_parse(const struct cliopt_cmd *cmd, int argc, char **argv,
+		 struct session_config *c, int *user_loads);
+
+/* What the front end itself saw go wrong, for cliopt_exit_status(). */
+#define CLIOPT_END_FAILED 1u   /* a report, stdout or the restore failed (said) */
+#define CLIOPT_END_LOST   2u   /* the terminal went away (dashboard) */
+#define CLIOPT_END_REPORTED 4u /* a report was printed (messages point to it) */
+
+/* The exit status of a session that was created, after session_run()
+ * returned rc (its message already printed), for run and tui alike:
+ *   2  rc is -EOVERFLOW before the idle phase began (absurd sizes: input);
+ *   1  rc < 0 otherwise, or CLIOPT_END_FAILED, or loads/actions failed
+ *      (s->n_failed: says so on stderr);
+ *   128+N  signal N ended the run (a failure above wins: it is the more
+ *      specific news; a stopped run is still reported);
+ *   1  CLIOPT_END_LOST (a lost terminal usually also brings SIGHUP, which
+ *      then wins);
+ *   0  otherwise. */
+int cliopt_exit_status(const char *cmd, const struct session *s, int rc, unsigned end);
 
 #endif

@@ -70,7 +70,16 @@
  *    session_run() — or from session_free() if the session never ran.
  *  - While session_run() runs, SIGINT, SIGTERM, SIGHUP and SIGCHLD are
  *    blocked and read from the signalfd, and every child of the process is
- *    reaped by the loop: a front end must not fork children of its own.
+ *    reaped by the loop.  A front end may fork a short child of its own
+ *    (the dashboard writes a saved profile in one, so its process never
+ *    waits on a disk) but must not waitpid() for it while the loop runs:
+ *    the loop reaps it and hands its wait status to the session_on_child()
+ *    hook (without a hook the status is dropped: the child must report
+ *    over a pipe the front end watches).  Such a child must be short and
+ *    must not touch the work area; one still running when session_run()
+ *    returns is the front end's to reap.  The session's own children are
+ *    collected before session_run() returns (a killed sample or load
+ *    stuck in the kernel is waited for a few seconds at most).
  *  - The struct is readable by front ends (report, dashboard); change it
  *    only through these functions.
  */
@@ -163,10 +172,9 @@ struct session_dev {
 typedef int (*session_at_fn)(void *ctx, char *err, size_t errlen);
 typedef void (*session_hook_fn)(void *ctx);
 typedef void (*session_fd_fn)(void *ctx, int fd, short revents);
+typedef void (*session_child_fn)(void *ctx, pid_t pid, int status);
 
-struct session_at;
-struct session_hook;
-struct session_watch;
+struct session_run;
 
 struct session {
 	struct session_config cfg;
@@ -205,20 +213,7 @@ struct session {
 	char msgs[SESSION_MAX_MSGS][256];
 	size_t n_msgs;
 
-	/* internal */
-	struct session_at *ats;
-	struct session_hook *hooks, *tick_hooks;
-	struct session_watch *watches;
-	int hooks_done;
-	int sigfd, timerfd;
-	int owner_fd;                 /* locked DIR/.brisk-X/owner: marks it live */
-	int dir_fd;                   /* DIR, opened once by session_create() */
-	int work_fd;                  /* DIR/.brisk-X, checked; -1 when none */
-	char work_name[16];           /* ".brisk-X" in dir_fd; "" when none */
-	dev_t work_dev;
-	ino_t work_ino;
-	uint64_t rng;
-	struct session_run *run;
+	struct session_run *run;      /* session.c's own: descriptors, hooks, the loop */
 };
 
 /* Validate and copy cfg, open DIR.  0, or -errno with a message in err:
@@ -242,6 +237,9 @@ int session_on_exit(struct session *s, session_hook_fn fn, void *ctx);
 int session_on_tick(struct session *s, session_hook_fn fn, void *ctx);
 /* Add an fd to the loop (a dashboard's terminal). */
 int session_watch_fd(struct session *s, int fd, short events, session_fd_fn fn, void *ctx);
+/* The wait status of every child the loop reaps that is not a load or a
+ * sample: a front end's own (see the contract above).  One hook; 0. */
+int session_on_child(struct session *s, session_child_fn fn, void *ctx);
 /* End the run as a signal would (from a hook or fd callback). */
 void session_stop(struct session *s);
 /* Stop the loads now / start them again (open-ended or not), each with a

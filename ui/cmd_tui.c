@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -76,7 +77,7 @@ static void usage(FILE *f)
 		"  -h, --help             this text\n"
 		"\n"
 		"Keys: l load on/off, s scheduler, t tunables, p save as a profile,\n"
-		"? or F1 help, q quit.\n"
+		"?, F1 or h help, q quit.\n"
 		"See brisk-tui(1).\n");
 }
 
@@ -116,6 +117,11 @@ struct tui {
 	int restore_failed;
 	int term_lost;
 	int job[2];            /* results of background jobs (profile saves) */
+	struct stack *stack;   /* read once, before the load */
+	struct advisory_db adv;
+	int adv_ok;            /* the advisory data was read */
+	int no_report;
+	unsigned bench;        /* --bench-redraw N */
 };
 
 static void on_tick(void *ctx)
@@ -164,6 +170,24 @@ static void on_job(void *ctx, int fd, short revents)
 	buf[strcspn(buf, "\n")] = '\0';
 	dash_message(&t->d, strncmp(buf, "saved ", 6) == 0 ? SCREEN_GOOD : SCREEN_BAD,
 		     "%s", buf);
+	dash_draw(&t->d, 0);
+}
+
+/* A background job (the profile save's child) ended: the loop reaped it
+ * (session.h).  Its result came over the job pipe; say so only when it
+ * could not have. */
+static void on_child(void *ctx, pid_t pid, int status)
+{
+	struct tui *t = ctx;
+	(void)pid;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return;
+	if (WIFSIGNALED(status))
+		dash_message(&t->d, SCREEN_BAD, "the background job (profile save) died: signal %d",
+			     WTERMSIG(status));
+	else
+		dash_message(&t->d, SCREEN_BAD, "the background job (profile save) could not "
+			     "report (exit status %d)", WEXITSTATUS(status));
 	dash_draw(&t->d, 0);
 }
 
@@ -307,60 +331,60 @@ static void bench_redraw(struct tui *t, unsigned n, double out[4])
 	free(v);
 }
 
-int cmd_tui_main(int argc, char **argv)
-{
-	struct session_config c;
-	session_config_default(&c);
-	c.open_ended = 1;
-	c.max_time_ns = 0;
-	c.loaded_max_ns = 0;
-	int user_loads = 0, no_report = 0, rc;
-	unsigned iterations = 0, bench = 0;
-	char err[512];
+/* The command line of the dashboard, beyond the session options. */
+struct tui_args {
+	struct session_config *c;
+	unsigned iterations, bench;
+	int no_report;
+};
 
-	optind = 1;
-	int opt;
-	while ((opt = getopt_long(argc, argv, "l:a:i:n:d:h", longopts, NULL)) != -1) {
-		rc = 0;
-		switch (opt) {
-		case 'i':
-			rc = cliopt_count(CMD, "--idle-samples", optarg, 1, 1000000, &c.idle_samples);
-			break;
-		case OPT_TICK:
-			rc = cliopt_time(CMD, "--tick", optarg, &c.tick_ns);
-			if (!rc && c.tick_ns < 100000000)
-				rc = cliopt_bad(CMD, "--tick", optarg, "must be at least 100ms");
-			break;
-		case 'n':
-			rc = cliopt_count(CMD, "--iterations", optarg, 1, 100000000, &iterations);
-			break;
-		case 'd':
-			rc = cliopt_time(CMD, "--duration", optarg, &c.max_time_ns);
-			if (!rc && !c.max_time_ns)
-				rc = cliopt_bad(CMD, "--duration", optarg, "must be above zero");
-			break;
-		case OPT_NO_REPORT:
-			no_report = 1;
-			break;
-		case OPT_BENCH:
-			rc = cliopt_count(CMD, "--bench-redraw", optarg, 1, 1000000, &bench);
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			rc = cliopt_session(CMD, opt, optarg, &c, &user_loads);
-			if (rc == 1) {
-				usage(stderr);
-				return 2;
-			}
-		}
-		if (rc)
-			return rc;
+/* One of tui's own options (cliopt_cmd.own): 0, 2 bad, 1 not tui's. */
+static int tui_opt(void *ctx, int opt, const char *arg)
+{
+	struct tui_args *a = ctx;
+	struct session_config *c = a->c;
+	int rc = 0;
+	switch (opt) {
+	case 'i':
+		rc = cliopt_count(CMD, "--idle-samples", arg, 1, 1000000, &c->idle_samples);
+		break;
+	case OPT_TICK:
+		rc = cliopt_time(CMD, "--tick", arg, &c->tick_ns);
+		if (!rc && c->tick_ns < 100000000)
+			rc = cliopt_bad(CMD, "--tick", arg, "must be at least 100ms");
+		break;
+	case 'n':
+		rc = cliopt_count(CMD, "--iterations", arg, 1, 100000000, &a->iterations);
+		break;
+	case 'd':
+		rc = cliopt_time(CMD, "--duration", arg, &c->max_time_ns);
+		if (!rc && !c->max_time_ns)
+			rc = cliopt_bad(CMD, "--duration", arg, "must be above zero");
+		break;
+	case OPT_NO_REPORT:
+		a->no_report = 1;
+		break;
+	case OPT_BENCH:
+		rc = cliopt_count(CMD, "--bench-redraw", arg, 1, 1000000, &a->bench);
+		break;
+	default:
+		return 1;
 	}
-	if ((rc = cliopt_dir(CMD, argc, argv, optind, &c)))
+	return rc;
+}
+
+/* Options and the terminal: 0, CLIOPT_HELP, or an exit status. */
+static int tui_parse(int argc, char **argv, struct tui_args *a)
+{
+	int user_loads = 0;
+	const struct cliopt_cmd cmd = {
+		.name = CMD, .shortopts = "l:a:i:n:d:h", .longopts = longopts,
+		.usage = usage, .own = tui_opt, .ctx = a,
+	};
+	int rc = cliopt_parse(&cmd, argc, argv, a->c, &user_loads);
+	if (rc)
 		return rc;
-	if (!c.n_loads) {
+	if (!a->c->n_loads) {
 		fprintf(stderr, "brisk tui: the dashboard needs a load (it can be stopped with l)\n");
 		return 2;
 	}
@@ -369,134 +393,160 @@ int cmd_tui_main(int argc, char **argv)
 			"(use 'brisk run' for the batch mode)\n");
 		return 2;
 	}
+	return 0;
+}
 
-	struct tui *t = calloc(1, sizeof(*t));
-	if (!t)
-		return 1;
-	t->iterations = iterations;
-	rc = session_create(&c, &t->s, err, sizeof(err));
-	if (rc < 0) {
-		fprintf(stderr, "brisk tui: %s\n", err);
-		free(t);
-		return cliopt_session_status(rc);
+/* Everything cmd_tui_main() set up, in reverse (the screen is closed). */
+static void tui_free(struct tui *t)
+{
+	if (t->d.s)
+		dash_free(&t->d);
+	if (t->job[0] >= 0) {
+		close(t->job[0]);
+		close(t->job[1]);
 	}
-	struct session *s = t->s;
+	if (t->restore_log)
+		fclose(t->restore_log);
+	free(t->restore_text);
+	session_free(t->s);
+	stack_free(t->stack);
+	advisory_free(&t->adv);
+	free(t);
+}
 
-	/* The stack, its leaf disks, advisories: read once, before the load. */
-	struct stack *stack = NULL;
-	int src = stack_resolve_path(c.dir, &stack);
+/* The stack, its leaf disks (the settings), the advisories, the restore
+ * log and the job pipe: before the screen opens.  The first message for
+ * the dashboard goes into note (may be ""). */
+static void tui_prepare(struct tui *t, int root, int *stack_ok, char *note, size_t len)
+{
+	const struct session_config *c = &t->s->cfg;
+	int src = stack_resolve_path(c->dir, &t->stack);
 	const struct blockdev *leaves[SETTINGS_MAX_DEVS];
 	const char *names[SETTINGS_MAX_DEVS];
 	size_t nl = 0;
-	if (src == 0 && stack) {
-		nl = stack_leaves(stack, leaves, SETTINGS_MAX_DEVS);
+	if (src == 0 && t->stack) {
+		nl = stack_leaves(t->stack, leaves, SETTINGS_MAX_DEVS);
 		if (nl > SETTINGS_MAX_DEVS)
 			nl = SETTINGS_MAX_DEVS;
 		for (size_t i = 0; i < nl; i++)
 			names[i] = leaves[i]->name;
 	}
-	char what[256], note[256];
-	snprintf(what, sizeof(what), "brisk tui %.200s", c.dir);
-	int root = geteuid() == 0;
-	settings_init(&t->st, JOURNAL_TUI, names, nl, root, what, note, sizeof(note));
-	struct advisory_db adv = { 0 };
+	*stack_ok = src == 0 || src == -ENODEV;
+	char what[256];
+	snprintf(what, sizeof(what), "brisk tui %.200s", c->dir);
+	settings_init(&t->st, JOURNAL_TUI, names, nl, root, what, note, len);
 	char advpath[1024], adverr[256] = "";
-	int adv_ok = datadir_find("advisories.conf", advpath, sizeof(advpath)) == 0 &&
-		     advisory_load(advpath, &adv, adverr, sizeof(adverr)) == 0;
-
+	t->adv_ok = datadir_find("advisories.conf", advpath, sizeof(advpath)) == 0 &&
+		    advisory_load(advpath, &t->adv, adverr, sizeof(adverr)) == 0;
+	if (!note[0] && !t->adv_ok)
+		snprintf(note, len, "no firmware advisory data (%.400s): advisories are not checked",
+			 adverr[0] ? adverr : advpath);
+	else if (!note[0] && !root)
+		snprintf(note, len, "read-only: run as root to change the scheduler and tunables");
 	t->restore_log = open_memstream(&t->restore_text, &t->restore_len);
-	t->job[0] = t->job[1] = -1;
 	if (pipe2(t->job, O_CLOEXEC | O_NONBLOCK) < 0)
 		t->job[0] = t->job[1] = -1;
-	int wfd = screen_winch_fd();
-	if (screen_open(err, sizeof(err)) < 0) {
-		fprintf(stderr, "brisk tui: %s\n", err);
-		if (t->job[0] >= 0) {
-			close(t->job[0]);
-			close(t->job[1]);
-		}
-		if (t->restore_log)
-			fclose(t->restore_log);
-		free(t->restore_text);
-		session_free(s);
-		stack_free(stack);
-		advisory_free(&adv);
-		free(t);
-		return 1;
-	}
-	dash_init(&t->d, s, &t->st, src == 0 || src == -ENODEV ? stack : NULL,
-		  adv_ok ? &adv : NULL, root);
+}
+
+/* The dashboard on the open screen, wired into the session's loop. */
+static void tui_wire(struct tui *t, int stack_ok, int root, const char *note, int wfd)
+{
+	struct session *s = t->s;
+	dash_init(&t->d, s, &t->st, stack_ok ? t->stack : NULL, t->adv_ok ? &t->adv : NULL,
+		  root);
 	if (t->job[0] >= 0) {
 		t->d.save_profile = save_profile;
 		t->d.save_ctx = t;
 	}
 	if (note[0])
 		dash_message(&t->d, 0, "%s", note);
-	else if (!adv_ok)
-		dash_message(&t->d, 0, "no firmware advisory data (%s): advisories are not checked",
-			     adverr[0] ? adverr : advpath);
-	else if (!root)
-		dash_message(&t->d, 0, "read-only: run as root to change the scheduler and tunables");
 	session_on_tick(s, on_tick, t);
 	session_on_exit(s, on_exit_restore, t);
+	session_on_child(s, on_child, t);
 	session_watch_fd(s, STDIN_FILENO, POLLIN, on_keys, t);
 	if (wfd >= 0)
 		session_watch_fd(s, wfd, POLLIN, on_winch, t);
 	if (t->job[0] >= 0)
 		session_watch_fd(s, t->job[0], POLLIN, on_job, t);
 	dash_draw(&t->d, 1);
+}
 
-	rc = session_run(s, err, sizeof(err));
-
+/* After the loop: close the screen, then say what happened; the exit
+ * status (cliopt_exit_status: the same mapping as brisk run). */
+static int tui_finish(struct tui *t, int rc, const char *err)
+{
+	struct session *s = t->s;
 	double b[4] = { NAN, NAN, NAN, NAN };
 	int bw = 0, bh = 0;
-	if (bench) {
-		bench_redraw(t, bench, b);
+	if (t->bench) {
+		bench_redraw(t, t->bench, b);
 		bw = screen_cols();
 		bh = screen_lines();
 	}
 	screen_close();
 	if (t->restore_log)
 		fclose(t->restore_log);
-
-	int status = 0;
-	if (rc < 0) {
+	t->restore_log = NULL;
+	unsigned end = t->term_lost ? CLIOPT_END_LOST : 0;
+	if (rc < 0)
 		fprintf(stderr, "brisk tui: %s\n", err);
-		status = rc == -EOVERFLOW && !s->t_idle_start ? 2 : 1;   /* absurd sizes */
-	}
 	if (t->restore_len)
 		fprintf(stderr, "%s", t->restore_text);
 	if (t->restore_failed) {
 		fprintf(stderr, "brisk tui: some settings could not be restored; the journal keeps "
 			"them for 'brisk restore'\n");
-		status = 1;
+		end |= CLIOPT_END_FAILED;
 	}
-	if (rc == 0 && !no_report)
+	if (rc == 0 && !t->no_report) {
 		report_text(stdout, s);
-	if (bench)
+		end |= CLIOPT_END_REPORTED;
+	}
+	if (t->bench)
 		printf("redraw %dx%d, %u times: compose+refresh mean %.0f us (p99 %.0f us); "
-		       "full repaint mean %.0f us (p99 %.0f us)\n", bw, bh, bench, b[0], b[1], b[2],
+		       "full repaint mean %.0f us (p99 %.0f us)\n", bw, bh, t->bench, b[0], b[1], b[2],
 		       b[3]);
 	if (fflush(stdout) != 0)
-		status = 1;
-	if (!status && s->stop_signal)
-		status = 128 + s->stop_signal;
-	if (!status && t->term_lost)
-		status = 1;
-	if (!status && s->n_failed) {
-		fprintf(stderr, "brisk tui: %u load(s) or action(s) failed or could not start\n",
-			s->n_failed);
-		status = 1;
+		end |= CLIOPT_END_FAILED;
+	return cliopt_exit_status(CMD, s, rc, end);
+}
+
+int cmd_tui_main(int argc, char **argv)
+{
+	struct session_config c;
+	session_config_default(&c);
+	c.open_ended = 1;
+	c.max_time_ns = 0;
+	c.loaded_max_ns = 0;
+	struct tui_args a = { .c = &c };
+	char err[512], note[512];
+	int rc = tui_parse(argc, argv, &a);
+	if (rc)
+		return rc == CLIOPT_HELP ? 0 : rc;
+
+	struct tui *t = calloc(1, sizeof(*t));
+	if (!t)
+		return 1;
+	t->iterations = a.iterations;
+	t->no_report = a.no_report;
+	t->bench = a.bench;
+	t->job[0] = t->job[1] = -1;
+	rc = session_create(&c, &t->s, err, sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "brisk tui: %s\n", err);
+		free(t);
+		return cliopt_session_status(rc);
 	}
-	dash_free(&t->d);
-	if (t->job[0] >= 0) {
-		close(t->job[0]);
-		close(t->job[1]);
+	int root = geteuid() == 0, stack_ok;
+	tui_prepare(t, root, &stack_ok, note, sizeof(note));
+	int wfd = screen_winch_fd();   /* SIGWINCH blocked before curses starts */
+	if (screen_open(err, sizeof(err)) < 0) {
+		fprintf(stderr, "brisk tui: %s\n", err);
+		tui_free(t);
+		return 1;
 	}
-	session_free(s);
-	stack_free(stack);
-	advisory_free(&adv);
-	free(t->restore_text);
-	free(t);
+	tui_wire(t, stack_ok, root, note, wfd);
+	rc = session_run(t->s, err, sizeof(err));
+	int status = tui_finish(t, rc, err);
+	tui_free(t);
 	return status;
 }

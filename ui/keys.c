@@ -9,22 +9,6 @@
 #include "screen.h"
 #include "now.h"
 
-static const struct keys_binding bindings[] = {
-	{ "l", "load", "start or stop the background load (each starts an epoch)", 0 },
-	{ "s", "scheduler", "pick the I/O scheduler of all disks in the stack", 1 },
-	{ "t", "tunables", "tunables: queue, iosched, vm.dirty_* values", 1 },
-	{ "p", "profile", "save the settings and workload as a profile", 0 },
-	{ "?/F1", "help", "this help (any of ? F1 Esc q closes it)", 0 },
-	{ "^L", NULL, "repaint the whole screen", 0 },
-	{ "q", "quit", "stop the load, restore every changed setting, exit", 0 },
-};
-
-const struct keys_binding *keys_bindings(size_t *n)
-{
-	*n = sizeof(bindings) / sizeof(bindings[0]);
-	return bindings;
-}
-
 /* Can settings change now?  0, or a message in msg. */
 static int settings_allowed(struct dash *d, char *msg, size_t len)
 {
@@ -167,78 +151,126 @@ static unsigned overlay_key(struct dash *d, int ch)
 	return 0;
 }
 
-unsigned keys_handle(struct dash *d, int ch)
+/* ---- the handlers of the table below ---- */
+
+static unsigned key_quit(struct dash *d)
+{
+	(void)d;
+	return KEYS_QUIT;
+}
+
+static unsigned key_help(struct dash *d)
+{
+	d->overlay = DASH_HELP;
+	return KEYS_REDRAW;
+}
+
+static unsigned key_load(struct dash *d)
+{
+	toggle_load(d);
+	return KEYS_REDRAW;
+}
+
+static unsigned key_scheduler(struct dash *d)
 {
 	char msg[320];
+	if (settings_allowed(d, msg, sizeof(msg)) < 0) {
+		dash_message(d, SCREEN_WARN, "%s", msg);
+		return KEYS_REDRAW;
+	}
+	char list[256];
+	settings_schedulers(d->st, list, sizeof(list));
+	if (!list[0]) {
+		dash_message(d, SCREEN_WARN, "no scheduler is offered by every disk of the stack");
+		return KEYS_REDRAW;
+	}
+	menu_init(&d->menu, "I/O scheduler", list,
+		  strcmp(d->sched, "mixed") == 0 ? NULL : d->sched, "(active)");
+	snprintf(d->menu.note, sizeof(d->menu.note), "applies to %s%s", d->st->devs[0],
+		 d->st->n_devs > 1 ? " and every other disk in the stack" : "");
+	d->overlay = DASH_SCHED;
+	return KEYS_REDRAW;
+}
+
+static unsigned key_tunables(struct dash *d)
+{
+	char msg[320];
+	if (!d->st->n_devs) {
+		dash_message(d, SCREEN_WARN, "no disk with an I/O scheduler behind %.200s", d->dir);
+		return KEYS_REDRAW;
+	}
+	tuneedit_open(&d->te, d->st);
+	if (d->root && settings_allowed(d, msg, sizeof(msg)) < 0)
+		snprintf(d->te.note, sizeof(d->te.note), "%.250s", msg);
+	d->overlay = DASH_TUNE;
+	return KEYS_REDRAW;
+}
+
+static unsigned key_profile(struct dash *d)
+{
+	if (!d->save_profile) {
+		dash_message(d, SCREEN_WARN, "saving profiles is not available here");
+		return KEYS_REDRAW;
+	}
+	prompt_init(&d->prompt, "Save as a profile", "name:",
+		    "letters, digits, '-', '_', '.'; saved in your profiles directory");
+	d->overlay = DASH_SAVE;
+	return KEYS_REDRAW;
+}
+
+static unsigned key_repaint(struct dash *d)
+{
+	dash_draw(d, 1);
+	return 0;
+}
+
+/* The one key table: the bottom line and the help overlay show it, and
+ * keys_handle() dispatches through it. */
+static const struct keys_binding bindings[] = {
+	{ "l", { 'l', 'L' }, "load", "start or stop the background load (each starts an epoch)",
+	  0, key_load },
+	{ "s", { 's', 'S' }, "scheduler", "pick the I/O scheduler of all disks in the stack", 1,
+	  key_scheduler },
+	{ "t", { 't', 'T' }, "tunables", "tunables: queue, iosched, vm.dirty_* values", 1,
+	  key_tunables },
+	{ "p", { 'p', 'P' }, "profile", "save the settings and workload as a profile", 0,
+	  key_profile },
+	{ "?/F1/h", { '?', KEY_F(1), 'h' }, "help", "this help (any of ? F1 Esc q closes it)", 0,
+	  key_help },
+	{ "^L", { 12 }, NULL, "repaint the whole screen", 0, key_repaint },
+	{ "q", { 'q', 'Q' }, "quit", "stop the load, restore every changed setting, exit", 0,
+	  key_quit },
+};
+
+const struct keys_binding *keys_bindings(size_t *n)
+{
+	*n = sizeof(bindings) / sizeof(bindings[0]);
+	return bindings;
+}
+
+const struct keys_binding *keys_lookup(int ch)
+{
+	if (ch <= 0)   /* ERR, and the 0 that ends a codes list */
+		return NULL;
+	for (size_t i = 0; i < sizeof(bindings) / sizeof(bindings[0]); i++)
+		for (size_t j = 0; j < KEYS_MAX_CODES && bindings[i].codes[j]; j++)
+			if (bindings[i].codes[j] == ch)
+				return &bindings[i];
+	return NULL;
+}
+
+unsigned keys_handle(struct dash *d, int ch)
+{
 	if (ch == KEY_RESIZE) {
 		dash_resize(d);
 		return 0;
 	}
-	if (COLS < DASH_MIN_COLS || LINES < DASH_MIN_LINES)
-		return ch == 'q' || ch == 'Q' ? KEYS_QUIT : 0;
+	const struct keys_binding *b = keys_lookup(ch);
+	if (COLS < DASH_MIN_COLS || LINES < DASH_MIN_LINES)   /* only quitting works */
+		return b && b->fn == key_quit ? KEYS_QUIT : 0;
 	if (d->overlay != DASH_NONE)
 		return overlay_key(d, ch);
-	switch (ch) {
-	case 'q':
-	case 'Q':
-		return KEYS_QUIT;
-	case '?':
-	case 'h':
-	case KEY_F(1):
-		d->overlay = DASH_HELP;
-		return KEYS_REDRAW;
-	case 'l':
-	case 'L':
-		toggle_load(d);
-		return KEYS_REDRAW;
-	case 's':
-	case 'S': {
-		if (settings_allowed(d, msg, sizeof(msg)) < 0) {
-			dash_message(d, SCREEN_WARN, "%s", msg);
-			return KEYS_REDRAW;
-		}
-		char list[256];
-		settings_schedulers(d->st, list, sizeof(list));
-		if (!list[0]) {
-			dash_message(d, SCREEN_WARN, "no scheduler is offered by every disk of the stack");
-			return KEYS_REDRAW;
-		}
-		menu_init(&d->menu, "I/O scheduler", list,
-			  strcmp(d->sched, "mixed") == 0 ? NULL : d->sched, "(active)");
-		snprintf(d->menu.note, sizeof(d->menu.note), "applies to %s%s", d->st->devs[0],
-			 d->st->n_devs > 1 ? " and every other disk in the stack" : "");
-		d->overlay = DASH_SCHED;
-		return KEYS_REDRAW;
-	}
-	case 't':
-	case 'T':
-		if (!d->st->n_devs) {
-			dash_message(d, SCREEN_WARN, "no disk with an I/O scheduler behind %.200s", d->dir);
-			return KEYS_REDRAW;
-		}
-		tuneedit_open(&d->te, d->st);
-		if (d->root && settings_allowed(d, msg, sizeof(msg)) < 0)
-			snprintf(d->te.note, sizeof(d->te.note), "%.250s", msg);
-		d->overlay = DASH_TUNE;
-		return KEYS_REDRAW;
-	case 'p':
-	case 'P':
-		if (!d->save_profile) {
-			dash_message(d, SCREEN_WARN, "saving profiles is not available here");
-			return KEYS_REDRAW;
-		}
-		prompt_init(&d->prompt, "Save as a profile", "name:",
-			    "letters, digits, '-', '_', '.'; saved in your profiles directory");
-		d->overlay = DASH_SAVE;
-		return KEYS_REDRAW;
-	case 12:   /* ^L */
-		dash_draw(d, 1);
-		return 0;
-	case ERR:
-		return 0;
-	default:
-		return 0;
-	}
+	return b ? b->fn(d) : 0;
 }
 
 unsigned keys_read(struct dash *d)

@@ -1,6 +1,10 @@
-/* keys — what each key does.  Handlers return flags; the caller redraws
- * or quits on them.  The same table feeds the bottom line and the help
- * overlay, so what is shown is what is bound.
+/* keys — what each key does.  One table: each binding holds the key codes
+ * it answers to, what the bottom line and the help overlay show, and its
+ * handler; keys_handle() looks the key up there, so what is shown is what
+ * is bound.  Handlers return flags; the caller redraws or quits on them.
+ * An open overlay (help, scheduler menu, tunables editor, save prompt)
+ * takes every key first; on a terminal below the minimum size only the
+ * quit binding works.
  *
  * Contract:
  *  - keys_handle() never blocks on the test directory; a settings change
@@ -20,14 +24,20 @@
 #define KEYS_REDRAW 1u
 #define KEYS_QUIT 2u
 
+#define KEYS_MAX_CODES 4
+
 struct keys_binding {
-	const char *key;      /* as shown: "l", "?/F1" */
-	const char *name;     /* bottom line: "load" */
+	const char *key;      /* as shown: "l", "?/F1/h" */
+	int codes[KEYS_MAX_CODES];   /* what is bound (curses codes), 0-ended */
+	const char *name;     /* bottom line: "load"; NULL = help overlay only */
 	const char *help;     /* help overlay */
 	int needs_root;
+	unsigned (*fn)(struct dash *d);   /* KEYS_* flags */
 };
 
 const struct keys_binding *keys_bindings(size_t *n);
+/* The binding of a key code, or NULL. */
+const struct keys_binding *keys_lookup(int ch);
 unsigned keys_handle(struct dash *d, int ch);
 /* Every pending key (never blocks); flags or'ed; redraws when flagged. */
 unsigned keys_read(struct dash *d);

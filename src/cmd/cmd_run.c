@@ -455,13 +455,160 @@ static int schedule_ats(struct session *s)
 	return n_run_ats || run_settings.journal ? session_on_exit(s, run_at_restore, NULL) : 0;
 }
 
+/* The command line of a run, beyond the session options. */
+struct run_args {
+	struct session_config *c;
+	const char *json, *csv;
+	int quiet, no_load, phase_opt, max_time_set, no_settings;
+};
+
+/* One of run's own options (cliopt_cmd.own): 0, 2 bad, 1 not run's. */
+static int run_opt(void *ctx, int opt, const char *arg)
+{
+	struct run_args *a = ctx;
+	struct session_config *c = a->c;
+	int rc = 0;
+	switch (opt) {
+	case OPT_NO_LOAD:
+		a->no_load = 1;
+		break;
+	case 'i':
+		rc = cliopt_count(CMD, "--idle-samples", arg, 0, 1000000, &c->idle_samples);
+		a->phase_opt = 1;
+		break;
+	case 'n':
+		rc = cliopt_count(CMD, "--samples", arg, 1, 1000000, &c->loaded_samples);
+		a->phase_opt = 1;
+		break;
+	case OPT_IDLE_MAX:
+		rc = cliopt_time(CMD, "--idle-max", arg, &c->idle_max_ns);
+		a->phase_opt = 1;
+		break;
+	case OPT_WARMUP:
+		rc = cliopt_time(CMD, "--warmup", arg, &c->warmup_max_ns);
+		if (!rc && c->warmup_min_ns > c->warmup_max_ns)
+			c->warmup_min_ns = c->warmup_max_ns;
+		break;
+	case 'd':
+		rc = cliopt_time(CMD, "--duration", arg, &c->loaded_max_ns);
+		a->phase_opt = 1;
+		break;
+	case OPT_JITTER:
+		rc = cliopt_count(CMD, "--jitter", arg, 0, 100, &c->jitter_pct);
+		break;
+	case OPT_MAX_TIME:
+		rc = cliopt_time(CMD, "--max-time", arg, &c->max_time_ns);
+		a->max_time_set = 1;
+		break;
+	case OPT_TICK:
+		rc = cliopt_time(CMD, "--tick", arg, &c->tick_ns);
+		if (!rc && c->tick_ns < 10000000)
+			rc = cliopt_bad(CMD, "--tick", arg, "must be at least 10ms");
+		break;
+	case OPT_SEED: {
+		int64_t n;
+		if (parse_int(arg, 0, INT64_MAX, &n) < 0)
+			rc = cliopt_bad(CMD, "--seed", arg, "expected a whole number");
+		c->seed = (uint64_t)n;
+		break;
+	}
+	case 'j':
+		a->json = arg;
+		break;
+	case OPT_CSV:
+		a->csv = arg;
+		break;
+	case 'q':
+		a->quiet = 1;
+		break;
+	case OPT_AT:
+		rc = parse_at(arg);
+		break;
+	case OPT_NO_SETTINGS:
+		a->no_settings = 1;
+		break;
+	case 'p':
+	case OPT_FIO:
+	case OPT_SCALE:
+		break;   /* applied before (profile_run_args) */
+	default:
+		return 1;
+	}
+	return rc;
+}
+
+/* The options after the profile: 0, CLIOPT_HELP, or an exit status. */
+static int run_parse(int argc, char **argv, struct run_args *a, int *user_loads)
+{
+	const struct cliopt_cmd cmd = {
+		.name = CMD, .shortopts = "l:a:i:n:d:j:p:qh", .longopts = longopts,
+		.usage = usage, .own = run_opt, .ctx = a,
+	};
+	int rc = cliopt_parse(&cmd, argc, argv, a->c, user_loads);
+	if (rc)
+		return rc;
+	if (a->no_load) {
+		if (*user_loads) {
+			fprintf(stderr, "brisk run: --no-load and --load exclude each other\n");
+			return 2;
+		}
+		a->c->n_loads = 0;
+	}
+	if (!a->max_time_set && a->phase_opt)
+		a->c->max_time_ns = 0;
+	if (a->json && a->csv && strcmp(a->json, "-") == 0 && strcmp(a->csv, "-") == 0) {
+		fprintf(stderr, "brisk run: --json and --csv cannot both go to stdout\n");
+		return 2;
+	}
+	return 0;
+}
+
+/* The reports of a run that measured something; CLIOPT_END_* flags. */
+static unsigned run_report(const struct run_args *a, struct session *s)
+{
+	char err[512];
+	unsigned end = 0;
+	if (!(a->json && strcmp(a->json, "-") == 0) && !(a->csv && strcmp(a->csv, "-") == 0)) {
+		report_text(stdout, s);
+		end |= CLIOPT_END_REPORTED;
+	}
+	if (a->json && report_json(s, a->json, err, sizeof(err)) < 0) {
+		fprintf(stderr, "brisk run: --json %s\n", err);
+		end |= CLIOPT_END_FAILED;
+	}
+	if (a->csv && report_csv(s, a->csv, err, sizeof(err)) < 0) {
+		fprintf(stderr, "brisk run: --csv %s\n", err);
+		end |= CLIOPT_END_FAILED;
+	}
+	if (fflush(stdout) != 0)
+		end |= CLIOPT_END_FAILED;
+	return end;
+}
+
+/* Run the session and report: the exit status. */
+static int run_session(const struct run_args *a, struct session *s)
+{
+	char err[512];
+	struct progress prog = { s, 0 };
+	if (!a->quiet && isatty(STDERR_FILENO))
+		session_on_tick(s, show_progress, &prog);
+	int rc = session_run(s, err, sizeof(err));
+	if (prog.shown)
+		fprintf(stderr, "\r\033[K");
+	if (rc < 0)
+		fprintf(stderr, "brisk run: %s\n", err);
+	unsigned end = 0;
+	if (rc == 0 || s->t_idle_start)   /* else nothing was measured */
+		end = run_report(a, s);
+	return cliopt_exit_status(CMD, s, rc, end);
+}
+
 int cmd_run_main(int argc, char **argv)
 {
 	struct session_config c;
 	session_config_default(&c);
-	const char *json = NULL, *csv = NULL;
-	int quiet = 0, user_loads = 0, no_load = 0, phase_opt = 0, max_time_set = 0, rc;
-	int no_settings = 0, have_profile;
+	struct run_args a = { .c = &c };
+	int user_loads = 0, have_profile, rc;
 	char err[512];
 
 	/* --profile / --fio first: every other option overrides them. */
@@ -474,106 +621,12 @@ int cmd_run_main(int argc, char **argv)
 	have_profile = rc == 1;
 	if (note[0])
 		fprintf(stderr, "brisk run: %s\n", note);
-
-	optind = 1;
-	int opt;
-	while ((opt = getopt_long(argc, argv, "l:a:i:n:d:j:p:qh", longopts, NULL)) != -1) {
-		rc = 0;
-		switch (opt) {
-		case OPT_NO_LOAD:
-			no_load = 1;
-			break;
-		case 'i':
-			rc = cliopt_count(CMD, "--idle-samples", optarg, 0, 1000000, &c.idle_samples);
-			phase_opt = 1;
-			break;
-		case 'n':
-			rc = cliopt_count(CMD, "--samples", optarg, 1, 1000000, &c.loaded_samples);
-			phase_opt = 1;
-			break;
-		case OPT_IDLE_MAX:
-			rc = cliopt_time(CMD, "--idle-max", optarg, &c.idle_max_ns);
-			phase_opt = 1;
-			break;
-		case OPT_WARMUP:
-			rc = cliopt_time(CMD, "--warmup", optarg, &c.warmup_max_ns);
-			if (!rc && c.warmup_min_ns > c.warmup_max_ns)
-				c.warmup_min_ns = c.warmup_max_ns;
-			break;
-		case 'd':
-			rc = cliopt_time(CMD, "--duration", optarg, &c.loaded_max_ns);
-			phase_opt = 1;
-			break;
-		case OPT_JITTER:
-			rc = cliopt_count(CMD, "--jitter", optarg, 0, 100, &c.jitter_pct);
-			break;
-		case OPT_MAX_TIME:
-			rc = cliopt_time(CMD, "--max-time", optarg, &c.max_time_ns);
-			max_time_set = 1;
-			break;
-		case OPT_TICK:
-			rc = cliopt_time(CMD, "--tick", optarg, &c.tick_ns);
-			if (!rc && c.tick_ns < 10000000)
-				rc = cliopt_bad(CMD, "--tick", optarg, "must be at least 10ms");
-			break;
-		case OPT_SEED: {
-			int64_t n;
-			if (parse_int(optarg, 0, INT64_MAX, &n) < 0)
-				rc = cliopt_bad(CMD, "--seed", optarg, "expected a whole number");
-			c.seed = (uint64_t)n;
-			break;
-		}
-		case 'j':
-			json = optarg;
-			break;
-		case OPT_CSV:
-			csv = optarg;
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		case OPT_AT:
-			rc = parse_at(optarg);
-			break;
-		case OPT_NO_SETTINGS:
-			no_settings = 1;
-			break;
-		case 'p':
-		case OPT_FIO:
-		case OPT_SCALE:
-			break;   /* applied above */
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			rc = cliopt_session(CMD, opt, optarg, &c, &user_loads);
-			if (rc == 1) {
-				usage(stderr);
-				return 2;
-			}
-		}
-		if (rc)
-			return rc;
-	}
-	if ((rc = cliopt_dir(CMD, argc, argv, optind, &c)))
-		return rc;
-	if (no_load) {
-		if (user_loads) {
-			fprintf(stderr, "brisk run: --no-load and --load exclude each other\n");
-			return 2;
-		}
-		c.n_loads = 0;
-	}
-	if (!max_time_set && phase_opt)
-		c.max_time_ns = 0;
-	if (json && csv && strcmp(json, "-") == 0 && strcmp(csv, "-") == 0) {
-		fprintf(stderr, "brisk run: --json and --csv cannot both go to stdout\n");
-		return 2;
-	}
+	if ((rc = run_parse(argc, argv, &a, &user_loads)))
+		return rc == CLIOPT_HELP ? 0 : rc;
 
 	char what[256];
 	journal_what(what, sizeof(what), argc, argv);
-	if (have_profile && !no_settings &&
+	if (have_profile && !a.no_settings &&
 	    (rc = plan_run_profile(&run_profile, c.dir[0] ? c.dir : ".", what)))
 		return rc;
 	if (n_run_ats && (rc = check_ats(c.dir[0] ? c.dir : ".", what)))
@@ -594,40 +647,7 @@ int cmd_run_main(int argc, char **argv)
 		session_free(s);
 		return 1;
 	}
-	struct progress prog = { s, 0 };
-	if (!quiet && isatty(STDERR_FILENO))
-		session_on_tick(s, show_progress, &prog);
-	rc = session_run(s, err, sizeof(err));
-	if (prog.shown)
-		fprintf(stderr, "\r\033[K");
-	int status = 0;
-	if (rc < 0) {
-		fprintf(stderr, "brisk run: %s\n", err);
-		status = rc == -EOVERFLOW && !s->t_idle_start ? 2 : 1;   /* absurd sizes */
-	}
-	if (rc < 0 && !s->t_idle_start) {   /* nothing was measured */
-		session_free(s);
-		return status;
-	}
-	if (!(json && strcmp(json, "-") == 0) && !(csv && strcmp(csv, "-") == 0))
-		report_text(stdout, s);
-	if (json && report_json(s, json, err, sizeof(err)) < 0) {
-		fprintf(stderr, "brisk run: --json %s\n", err);
-		status = 1;
-	}
-	if (csv && report_csv(s, csv, err, sizeof(err)) < 0) {
-		fprintf(stderr, "brisk run: --csv %s\n", err);
-		status = 1;
-	}
-	if (fflush(stdout) != 0)
-		status = 1;
-	if (!status && s->n_failed) {
-		fprintf(stderr, "brisk run: %u load(s) or action(s) failed or could not start "
-			"(see the report)\n", s->n_failed);
-		status = 1;
-	}
-	if (!status && s->stop_signal)
-		status = 128 + s->stop_signal;
+	int status = run_session(&a, s);
 	session_free(s);
 	return status;
 }

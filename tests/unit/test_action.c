@@ -6,7 +6,6 @@
 #include <stdint.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +15,9 @@
 #include <cmocka.h>
 
 #include "action.h"
+#include "testdir.h"
 
-static char dir[] = "build/ut-action.XXXXXX";
-static int dfd = -1;
+static struct testdir td;
 
 static void test_parse_list(void **state)
 {
@@ -65,18 +64,18 @@ static void test_ssh_like(void **state)
 	c.ssh_region = 1 << 20;
 	struct action a;
 	char err[300];
-	assert_int_equal(action_prepare(&a, ACTION_SSH, &c, dfd, ACTION_EVICT_FADVISE, err,
+	assert_int_equal(action_prepare(&a, ACTION_SSH, &c, td.fd, ACTION_EVICT_FADVISE, err,
 					sizeof(err)), 0);
 	struct stat st;
-	assert_int_equal(fstatat(dfd, a.path, &st, 0), 0);
+	assert_int_equal(fstatat(td.fd, a.path, &st, 0), 0);
 	assert_int_equal(st.st_size, 3 << 20);
-	assert_int_equal(action_resident_pages_at(dfd, a.path), 0);   /* prepare evicted it */
+	assert_int_equal(action_resident_pages_at(td.fd, a.path), 0);   /* prepare evicted it */
 	struct action_result r = sample(&a, ACTION_EVICT_FADVISE);
 	assert_int_equal(r.err, 0);
 	assert_int_equal(r.cold, 1);
 	assert_true(r.dur_ns > 0);
 	/* it read the region: those pages are now cached, the rest is not */
-	long res = action_resident_pages_at(dfd, a.path);
+	long res = action_resident_pages_at(td.fd, a.path);
 	assert_true(res > 0 && res <= (1 << 20) / 4096);
 	action_free(&a);
 }
@@ -89,7 +88,7 @@ static void test_ls_and_save(void **state)
 	c.ls_files = 95;
 	struct action a;
 	char err[300];
-	assert_int_equal(action_prepare(&a, ACTION_LS, &c, dfd, ACTION_EVICT_FADVISE, err,
+	assert_int_equal(action_prepare(&a, ACTION_LS, &c, td.fd, ACTION_EVICT_FADVISE, err,
 					sizeof(err)), 0);
 	assert_int_equal(a.ls_expect, 95 + 10 + 1);   /* files, leaf dirs, one top dir */
 	assert_non_null(strstr(a.note, "warm"));
@@ -98,13 +97,13 @@ static void test_ls_and_save(void **state)
 	assert_int_equal(r.cold, 0);      /* no dentry eviction without drop_caches */
 	action_free(&a);
 
-	assert_int_equal(action_prepare(&a, ACTION_SAVE, &c, dfd, ACTION_EVICT_FADVISE, err,
+	assert_int_equal(action_prepare(&a, ACTION_SAVE, &c, td.fd, ACTION_EVICT_FADVISE, err,
 					sizeof(err)), 0);
 	r = sample(&a, ACTION_EVICT_FADVISE);
 	assert_int_equal(r.err, 0);
 	assert_int_equal(r.cold, 1);
 	struct stat st;
-	assert_int_equal(fstatat(dfd, a.path, &st, 0), 0);
+	assert_int_equal(fstatat(td.fd, a.path, &st, 0), 0);
 	assert_int_equal(st.st_size, 4096);
 	action_free(&a);
 }
@@ -119,7 +118,7 @@ static void test_drop_caches(void **state)
 	c.ls_files = 20;
 	struct action a;
 	char err[300], sub[64];
-	snprintf(sub, sizeof(sub), "%s/drop", dir);
+	snprintf(sub, sizeof(sub), "%s/drop", td.path);
 	assert_int_equal(mkdir(sub, 0700), 0);
 	int sfd = open(sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	assert_true(sfd >= 0);
@@ -140,7 +139,7 @@ static void test_exec(void **state)
 	action_config_default(&c);
 	struct action a;
 	char err[300];
-	assert_int_equal(action_prepare(&a, ACTION_EXEC, &c, dfd, ACTION_EVICT_FADVISE, err,
+	assert_int_equal(action_prepare(&a, ACTION_EXEC, &c, td.fd, ACTION_EVICT_FADVISE, err,
 					sizeof(err)), 0);
 	assert_string_equal(a.argv[1], "--version");
 	assert_true(a.argv[0][0] == '/');
@@ -157,7 +156,7 @@ static void test_exec(void **state)
 	action_free(&a);
 
 	c.exec_cmd = "false";
-	assert_int_equal(action_prepare(&a, ACTION_EXEC, &c, dfd, ACTION_EVICT_FADVISE, err,
+	assert_int_equal(action_prepare(&a, ACTION_EXEC, &c, td.fd, ACTION_EVICT_FADVISE, err,
 					sizeof(err)), 0);
 	r = sample(&a, ACTION_EVICT_FADVISE);
 	assert_int_equal(r.err, 1000 + 1);   /* exit status recorded, not hidden */
@@ -165,7 +164,7 @@ static void test_exec(void **state)
 
 	/* a program that cannot be started: its errno, not an exit status */
 	c.exec_cmd = "true";
-	assert_int_equal(action_prepare(&a, ACTION_EXEC, &c, dfd, ACTION_EVICT_FADVISE, err,
+	assert_int_equal(action_prepare(&a, ACTION_EXEC, &c, td.fd, ACTION_EVICT_FADVISE, err,
 					sizeof(err)), 0);
 	free(a.argv[0]);
 	a.argv[0] = strdup("/nonexistent/brisk-no-program");
@@ -174,7 +173,7 @@ static void test_exec(void **state)
 	action_free(&a);
 
 	c.exec_cmd = "no-such-program-brisk";
-	assert_int_equal(action_prepare(&a, ACTION_EXEC, &c, dfd, ACTION_EVICT_FADVISE, err,
+	assert_int_equal(action_prepare(&a, ACTION_EXEC, &c, td.fd, ACTION_EVICT_FADVISE, err,
 					sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "no-such-program-brisk"));
 	action_free(&a);
@@ -184,7 +183,7 @@ static void test_resident(void **state)
 {
 	(void)state;
 	char p[64];
-	snprintf(p, sizeof(p), "%s/r", dir);
+	snprintf(p, sizeof(p), "%s/r", td.path);
 	int fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	assert_true(fd >= 0);
 	char buf[8192] = { 1 };
@@ -211,7 +210,7 @@ static void test_no_follow(void **state)
 	close(vfd);
 	char target[PATH_MAX], sub[64], err[300];
 	assert_non_null(realpath(victim, target));
-	snprintf(sub, sizeof(sub), "%s/nf", dir);
+	snprintf(sub, sizeof(sub), "%s/nf", td.path);
 	assert_int_equal(mkdir(sub, 0700), 0);
 	int sfd = open(sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	assert_true(sfd >= 0);
@@ -223,7 +222,7 @@ static void test_no_follow(void **state)
 	struct action a;
 	assert_int_equal(symlinkat(target, sfd, "save.dat"), 0);
 	assert_int_equal(symlinkat(target, sfd, "ssh-like.dat"), 0);
-	assert_int_equal(symlinkat(dir, sfd, "tree"), 0);
+	assert_int_equal(symlinkat(td.path, sfd, "tree"), 0);
 	assert_int_equal(action_prepare(&a, ACTION_SAVE, &c, sfd, ACTION_EVICT_FADVISE, err,
 					sizeof(err)), -EEXIST);
 	action_free(&a);
@@ -249,28 +248,16 @@ static void test_no_follow(void **state)
 	unlink(victim);
 }
 
-static int rm(const char *p, const struct stat *sb, int f, struct FTW *w)
-{
-	(void)sb;
-	(void)w;
-	return f == FTW_DP ? rmdir(p) : unlink(p);
-}
-
 static int setup(void **state)
 {
 	(void)state;
-	mkdir("build", 0755);
-	if (!mkdtemp(dir))
-		return -1;
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	return dfd < 0 ? -1 : 0;
+	return testdir_make(&td, "action");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	close(dfd);
-	return nftw(dir, rm, 8, FTW_DEPTH | FTW_PHYS);
+	return testdir_remove(&td, TESTDIR_TREE);
 }
 
 int main(void)

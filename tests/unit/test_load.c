@@ -15,11 +15,11 @@
 #include <cmocka.h>
 
 #include "load.h"
+#include "testdir.h"
 
 #define MiB (1024ull * 1024)
 
-static char dir[] = "build/ut-load.XXXXXX";
-static int dfd = -1;
+static struct testdir td;
 
 static void test_spec_parse(void **state)
 {
@@ -95,16 +95,16 @@ static void test_write_total(void **state)
 	char err[256];
 	assert_int_equal(load_spec_parse("seq-write:total=8m,bs=256k", &s, err, sizeof(err)), 0);
 	struct load l;
-	assert_int_equal(load_prepare(&l, &s, 1, dfd), 0);
+	assert_int_equal(load_prepare(&l, &s, 1, td.fd), 0);
 	run_to_end(&l, 0, 0);
 	assert_int_equal(l.end, LOAD_END_DONE);
 	assert_int_equal(l.bytes, 8 * MiB);
 	struct stat st;
-	assert_int_equal(fstatat(dfd, l.name, &st, 0), 0);
+	assert_int_equal(fstatat(td.fd, l.name, &st, 0), 0);
 	assert_int_equal(st.st_size, 0);     /* the writer frees its data on the way out */
 	assert_true(l.worst_ns > 0);
 	assert_true(l.t_start > 0 && l.t_last >= l.t_start);
-	unlinkat(dfd, l.name, 0);
+	unlinkat(td.fd, l.name, 0);
 	load_free(&l);
 }
 
@@ -115,18 +115,18 @@ static void test_floor(void **state)
 	char err[256];
 	assert_int_equal(load_spec_parse("seq-write", &s, err, sizeof(err)), 0);
 	struct load l;
-	assert_int_equal(load_prepare(&l, &s, 2, dfd), 0);
+	assert_int_equal(load_prepare(&l, &s, 2, td.fd), 0);
 	uint64_t avail;
-	assert_int_equal(load_avail(dfd, &avail), 0);
+	assert_int_equal(load_avail(td.fd, &avail), 0);
 	run_to_end(&l, avail, 0);        /* already under the floor: writes nothing */
 	assert_int_equal(l.end, LOAD_END_FLOOR);
 	assert_int_equal(l.bytes, 0);
-	unlinkat(dfd, l.name, 0);
+	unlinkat(td.fd, l.name, 0);
 	load_free(&l);
 	uint64_t f;
-	assert_int_equal(load_floor(dfd, 0, 12345, &f), 0);
+	assert_int_equal(load_floor(td.fd, 0, 12345, &f), 0);
 	assert_int_equal(f, 12345);
-	assert_int_equal(load_floor(dfd, 100, 0, &f), 0);
+	assert_int_equal(load_floor(td.fd, 100, 0, &f), 0);
 	assert_true(f >= avail);
 }
 
@@ -138,16 +138,16 @@ static void test_reader_stop(void **state)
 	assert_int_equal(load_spec_parse("rand-read:size=4m,bs=4k-16k,ionice=idle", &s, err,
 					 sizeof(err)), 0);
 	struct load l;
-	assert_int_equal(load_prepare(&l, &s, 1, dfd), 0);
+	assert_int_equal(load_prepare(&l, &s, 1, td.fd), 0);
 	struct stat st;
-	assert_int_equal(fstatat(dfd, l.name, &st, 0), 0);
+	assert_int_equal(fstatat(td.fd, l.name, &st, 0), 0);
 	assert_int_equal(st.st_size, 4 * MiB);
 	int status = run_to_end(&l, 0, 300);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(l.end, LOAD_END_STOPPED);
 	assert_true(l.bytes > 0);
 	assert_true(load_sample(&l, l.t_last) == 0 && l.n_timeline == 1);
-	unlinkat(dfd, l.name, 0);
+	unlinkat(td.fd, l.name, 0);
 	load_free(&l);
 }
 
@@ -158,7 +158,7 @@ static void test_killed(void **state)
 	char err[256];
 	assert_int_equal(load_spec_parse("seq-write:rate=1m", &s, err, sizeof(err)), 0);
 	struct load l;
-	assert_int_equal(load_prepare(&l, &s, 3, dfd), 0);
+	assert_int_equal(load_prepare(&l, &s, 3, td.fd), 0);
 	assert_int_equal(load_start(&l, 0), 0);
 	usleep(100000);
 	pid_t pid = l.pid;
@@ -168,7 +168,7 @@ static void test_killed(void **state)
 	load_reaped(&l, st);
 	assert_int_equal(l.end, LOAD_END_DIED);
 	assert_int_equal(l.err, 9);
-	unlinkat(dfd, l.name, 0);
+	unlinkat(td.fd, l.name, 0);
 	load_free(&l);
 }
 
@@ -214,13 +214,13 @@ static void test_no_follow(void **state)
 	char err[256];
 	struct load l;
 	assert_int_equal(load_spec_parse("seq-write:total=1m", &s, err, sizeof(err)), 0);
-	assert_int_equal(symlinkat(target, dfd, "load-seq-write-7"), 0);
-	assert_int_equal(load_prepare(&l, &s, 7, dfd), -EEXIST);
+	assert_int_equal(symlinkat(target, td.fd, "load-seq-write-7"), 0);
+	assert_int_equal(load_prepare(&l, &s, 7, td.fd), -EEXIST);
 	/* even if the file is swapped for a link after prepare */
-	assert_int_equal(unlinkat(dfd, "load-seq-write-7", 0), 0);
-	assert_int_equal(load_prepare(&l, &s, 7, dfd), 0);
-	assert_int_equal(unlinkat(dfd, l.name, 0), 0);
-	assert_int_equal(symlinkat(target, dfd, l.name), 0);
+	assert_int_equal(unlinkat(td.fd, "load-seq-write-7", 0), 0);
+	assert_int_equal(load_prepare(&l, &s, 7, td.fd), 0);
+	assert_int_equal(unlinkat(td.fd, l.name, 0), 0);
+	assert_int_equal(symlinkat(target, td.fd, l.name), 0);
 	run_to_end(&l, 0, 0);
 	assert_int_equal(l.end, LOAD_END_ERROR);
 	assert_int_equal(l.err, ELOOP);
@@ -228,7 +228,7 @@ static void test_no_follow(void **state)
 	struct stat st;
 	assert_int_equal(stat(victim, &st), 0);
 	assert_int_equal(st.st_size, 4);
-	unlinkat(dfd, l.name, 0);
+	unlinkat(td.fd, l.name, 0);
 	unlink(victim);
 	load_free(&l);
 }
@@ -236,18 +236,13 @@ static void test_no_follow(void **state)
 static int setup(void **state)
 {
 	(void)state;
-	mkdir("build", 0755);
-	if (!mkdtemp(dir))
-		return -1;
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	return dfd < 0 ? -1 : 0;
+	return testdir_make(&td, "load");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	close(dfd);
-	return rmdir(dir);    /* fails if a test left a file behind */
+	return testdir_remove(&td, TESTDIR_EMPTY);   /* fails if a test left a file behind */
 }
 
 int main(void)

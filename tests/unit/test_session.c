@@ -11,23 +11,26 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include <json-c/json.h>
 
+#include "cliopt.h"
 #include "report.h"
 #include "session.h"
+#include "testdir.h"
 
 #define MS 1000000ull
 
-static char dir[] = "build/ut-session.XXXXXX";
+static struct testdir td;
 
 static void base(struct session_config *c)
 {
 	session_config_default(c);
-	snprintf(c->dir, sizeof(c->dir), "%s", dir);
+	snprintf(c->dir, sizeof(c->dir), "%s", td.path);
 	c->actions = 1u << ACTION_SAVE;
 	c->interval_ns = 20 * MS;
 	c->idle_samples = 2;
@@ -133,7 +136,7 @@ static void test_epochs(void **state)
 	assert_int_equal(session_durations(s, ACTION_SAVE, 1, SESSION_LOADED, ms, 64), e1);
 	assert_int_equal(s->loads[0].end, LOAD_END_STOPPED);
 	assert_true(s->n_ticks > 0);
-	assert_true(empty_dir(dir));
+	assert_true(empty_dir(td.path));
 
 	/* the reports split by epoch, the load's throughput too */
 	char *text = NULL;
@@ -146,7 +149,7 @@ static void test_epochs(void **state)
 	assert_non_null(strstr(text, "seq-write#1 by epoch (MiB/s, worst-ms): 0:"));
 	free(text);
 	char path[64];
-	snprintf(path, sizeof(path), "%s.json", dir);
+	snprintf(path, sizeof(path), "%s.json", td.path);
 	assert_int_equal(report_json(s, path, err, sizeof(err)), 0);
 	struct json_object *root = json_object_from_file(path), *v;
 	unlink(path);
@@ -186,8 +189,60 @@ static void test_stop_from_tick(void **state)
 	assert_int_equal(s->stop_requested, 1);
 	assert_int_equal(s->t_load_start, 0);      /* never got to the load */
 	assert_true(s->n_samples > 0);
-	assert_true(empty_dir(dir));
+	assert_true(empty_dir(td.path));
 	assert_int_equal(session_run(s, err, sizeof(err)), -EALREADY);
+	session_free(s);
+}
+
+/* A front end's own child (the dashboard's profile save): the loop reaps
+ * it and hands its status to session_on_child(); samples never go there. */
+struct kid {
+	struct session *s;
+	int ticks, calls, status;
+	pid_t pid, seen;
+};
+
+static void kid_tick(void *ctx)
+{
+	struct kid *k = ctx;
+	if (++k->ticks == 2) {
+		k->pid = fork();
+		if (k->pid == 0)
+			_exit(7);
+	}
+	if (k->ticks == 8)
+		session_stop(k->s);
+}
+
+static void kid_reaped(void *ctx, pid_t pid, int status)
+{
+	struct kid *k = ctx;
+	k->calls++;
+	k->seen = pid;
+	k->status = status;
+}
+
+static void test_front_end_child(void **state)
+{
+	(void)state;
+	struct session_config c;
+	base(&c);
+	c.idle_samples = 1000;
+	c.idle_max_ns = 0;
+	struct session *s;
+	char err[300];
+	assert_int_equal(session_create(&c, &s, err, sizeof(err)), 0);
+	struct kid k = { .s = s };
+	session_on_tick(s, kid_tick, &k);
+	session_on_child(s, kid_reaped, &k);
+	assert_int_equal(session_run(s, err, sizeof(err)), 0);
+	assert_true(k.pid > 0);
+	assert_true(s->n_samples > 0);    /* samples ran and were reaped too */
+	assert_int_equal(k.calls, 1);     /* only the front end's child */
+	assert_int_equal(k.seen, k.pid);
+	assert_true(WIFEXITED(k.status));
+	assert_int_equal(WEXITSTATUS(k.status), 7);
+	assert_true(empty_dir(td.path));
 	session_free(s);
 }
 
@@ -205,7 +260,7 @@ static void test_load_only(void **state)
 	assert_int_equal(s->n_samples, 0);
 	assert_true(s->t_stop >= s->t_loaded_start + 300 * MS);
 	assert_true(s->loads[0].bytes > 0);
-	assert_true(empty_dir(dir));
+	assert_true(empty_dir(td.path));
 	session_free(s);
 }
 
@@ -216,7 +271,7 @@ static void test_bad_config(void **state)
 	struct session *s;
 	char err[300];
 	base(&c);
-	snprintf(c.dir, sizeof(c.dir), "%s/missing", dir);
+	snprintf(c.dir, sizeof(c.dir), "%s/missing", td.path);
 	assert_int_equal(session_create(&c, &s, err, sizeof(err)), -ENOENT);
 	base(&c);
 	c.actions = 0;
@@ -238,7 +293,7 @@ static int exists(const char *name)
 {
 	char p[PATH_MAX];
 	struct stat st;
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	snprintf(p, sizeof(p), "%s/%s", td.path, name);
 	return lstat(p, &st) == 0;
 }
 
@@ -249,29 +304,29 @@ static void test_orphans(void **state)
 {
 	(void)state;
 	char p[PATH_MAX], other[64];
-	snprintf(other, sizeof(other), "%s/other", dir);
+	snprintf(other, sizeof(other), "%s/other", td.path);
 	assert_int_equal(mkdir(other, 0700), 0);
 	snprintf(p, sizeof(p), "%s/owner", other);
 	int fd = open(p, O_RDWR | O_CREAT, 0600);
 	assert_true(fd >= 0);
 	close(fd);
-	snprintf(p, sizeof(p), "%s/.brisk-linkto", dir);
+	snprintf(p, sizeof(p), "%s/.brisk-linkto", td.path);
 	assert_int_equal(symlink("other", p), 0);
-	snprintf(p, sizeof(p), "%s/.brisk-oldemp", dir);
+	snprintf(p, sizeof(p), "%s/.brisk-oldemp", td.path);
 	assert_int_equal(mkdir(p, 0700), 0);
 	struct timespec old[2] = { { time(NULL) - 3600, 0 }, { time(NULL) - 3600, 0 } };
 	assert_int_equal(utimensat(AT_FDCWD, p, old, 0), 0);
-	snprintf(p, sizeof(p), "%s/.brisk-newemp", dir);
+	snprintf(p, sizeof(p), "%s/.brisk-newemp", td.path);
 	assert_int_equal(mkdir(p, 0700), 0);
-	snprintf(p, sizeof(p), "%s/.brisk-killed", dir);
+	snprintf(p, sizeof(p), "%s/.brisk-killed", td.path);
 	assert_int_equal(mkdir(p, 0700), 0);
-	snprintf(p, sizeof(p), "%s/.brisk-killed/owner", dir);
+	snprintf(p, sizeof(p), "%s/.brisk-killed/owner", td.path);
 	fd = open(p, O_RDWR | O_CREAT, 0600);
 	assert_true(fd >= 0);
 	close(fd);
-	snprintf(p, sizeof(p), "%s/.brisk-killed/sub", dir);
+	snprintf(p, sizeof(p), "%s/.brisk-killed/sub", td.path);
 	assert_int_equal(mkdir(p, 0700), 0);
-	snprintf(p, sizeof(p), "%s/.brisk-killed/sub/f", dir);
+	snprintf(p, sizeof(p), "%s/.brisk-killed/sub/f", td.path);
 	fd = open(p, O_RDWR | O_CREAT, 0600);
 	close(fd);
 
@@ -289,14 +344,14 @@ static void test_orphans(void **state)
 	assert_true(exists(".brisk-newemp"));
 	assert_true(exists(".brisk-linkto"));
 	assert_true(exists("other/owner"));
-	snprintf(p, sizeof(p), "%s/.brisk-newemp", dir);
+	snprintf(p, sizeof(p), "%s/.brisk-newemp", td.path);
 	rmdir(p);
-	snprintf(p, sizeof(p), "%s/.brisk-linkto", dir);
+	snprintf(p, sizeof(p), "%s/.brisk-linkto", td.path);
 	unlink(p);
 	snprintf(p, sizeof(p), "%s/owner", other);
 	unlink(p);
 	rmdir(other);
-	assert_true(empty_dir(dir));
+	assert_true(empty_dir(td.path));
 }
 
 /* Sizes that wrap when added up are bad input, found before anything is made. */
@@ -314,7 +369,7 @@ static void test_overflow(void **state)
 	assert_int_equal(session_run(s, err, sizeof(err)), -EOVERFLOW);
 	assert_non_null(strstr(err, "absurd"));
 	session_free(s);
-	assert_true(empty_dir(dir));
+	assert_true(empty_dir(td.path));
 }
 
 /* Root refuses a DIR others can write, unless allowed; the user who ran sudo
@@ -333,39 +388,60 @@ static void test_shared_dir(void **state)
 		skip();
 	base(&c);
 	c.trusted_uid = (uid_t)-1;
-	assert_int_equal(chmod(dir, 0777), 0);
+	assert_int_equal(chmod(td.path, 0777), 0);
 	assert_int_equal(session_create(&c, &s, err, sizeof(err)), -EPERM);
-	assert_non_null(strstr(err, dir));
+	assert_non_null(strstr(err, td.path));
 	assert_non_null(strstr(err, "without the sticky bit"));
 	c.allow_shared_dir = 1;
 	assert_int_equal(session_create(&c, &s, err, sizeof(err)), 0);
 	session_free(s);
 	c.allow_shared_dir = 0;
-	assert_int_equal(chmod(dir, 01777), 0);
+	assert_int_equal(chmod(td.path, 01777), 0);
 	assert_int_equal(session_create(&c, &s, err, sizeof(err)), 0);
 	session_free(s);
-	assert_int_equal(chmod(dir, 0755), 0);
-	assert_int_equal(chown(dir, 65534, (gid_t)-1), 0);
+	assert_int_equal(chmod(td.path, 0755), 0);
+	assert_int_equal(chown(td.path, 65534, (gid_t)-1), 0);
 	assert_int_equal(session_create(&c, &s, err, sizeof(err)), -EPERM);
 	assert_non_null(strstr(err, "belongs to uid 65534"));
 	c.trusted_uid = 65534;          /* sudo brisk run ~/dir by its owner */
 	assert_int_equal(session_create(&c, &s, err, sizeof(err)), 0);
 	session_free(s);
-	assert_int_equal(chown(dir, 0, (gid_t)-1), 0);
-	assert_int_equal(chmod(dir, 0700), 0);
+	assert_int_equal(chown(td.path, 0, (gid_t)-1), 0);
+	assert_int_equal(chmod(td.path, 0700), 0);
+}
+
+/* run and tui map the end of a session to one exit status (cliopt). */
+static void test_exit_status(void **state)
+{
+	(void)state;
+	struct session s;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(cliopt_exit_status("run", &s, 0, 0), 0);
+	assert_int_equal(cliopt_exit_status("run", &s, -EOVERFLOW, 0), 2);   /* absurd sizes */
+	assert_int_equal(cliopt_exit_status("run", &s, -EIO, 0), 1);
+	s.stop_signal = 2;
+	assert_int_equal(cliopt_exit_status("run", &s, 0, 0), 130);
+	assert_int_equal(cliopt_exit_status("tui", &s, 0, CLIOPT_END_LOST), 130);
+	assert_int_equal(cliopt_exit_status("tui", &s, 0, CLIOPT_END_FAILED), 1);
+	s.n_failed = 1;   /* a failure is the more specific news than the signal */
+	assert_int_equal(cliopt_exit_status("tui", &s, 0, 0), 1);
+	s.stop_signal = 0;
+	s.n_failed = 0;
+	assert_int_equal(cliopt_exit_status("tui", &s, 0, CLIOPT_END_LOST), 1);
+	s.t_idle_start = 1;   /* it measured: an overflow then is a runtime failure */
+	assert_int_equal(cliopt_exit_status("run", &s, -EOVERFLOW, 0), 1);
 }
 
 static int setup(void **state)
 {
 	(void)state;
-	mkdir("build", 0755);
-	return mkdtemp(dir) ? 0 : -1;
+	return testdir_make(&td, "session");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	return rmdir(dir);
+	return testdir_remove(&td, TESTDIR_EMPTY);   /* fails if a test left a file behind */
 }
 
 int main(void)
@@ -373,11 +449,13 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_epochs),
 		cmocka_unit_test(test_stop_from_tick),
+		cmocka_unit_test(test_front_end_child),
 		cmocka_unit_test(test_load_only),
 		cmocka_unit_test(test_bad_config),
 		cmocka_unit_test(test_orphans),
 		cmocka_unit_test(test_overflow),
 		cmocka_unit_test(test_shared_dir),
+		cmocka_unit_test(test_exit_status),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,117 @@
+/* session_priv — what src/session.c, session_sample.c and session_work.c
+ * share and nothing else includes: the state behind struct session's
+ * opaque `run` pointer, the loop's constants, and the functions one of
+ * them calls in another.  The contract is session.h's.
+ *
+ *   session.c         create, hooks, phases, the poll loop, run, free
+ *   session_sample.c  action samples, system ticks, loads, reaping children
+ *   session_work.c    DIR checks and the work area DIR/.brisk-XXXXXX
+ */
+#ifndef BRISK_SESSION_PRIV_H
+#define BRISK_SESSION_PRIV_H
+
+#include <signal.h>
+#include <sys/types.h>
+
+#include "session.h"
+
+#define MS 1000000ull
+#define SEC 1000000000ull
+#define MiB (1024ull * 1024)
+#define STOP_GRACE_NS (3 * SEC)
+#define WRITEBACK_UNDER_WAY (1 * MiB)
+#define ORPHAN_EMPTY_AGE 60      /* s: an empty .brisk-X this old is nobody's */
+#define TEST_PAUSE_MAX_MS 30000
+#define SAMPLES_UNREAPED 8       /* ended samples the loop has not reaped yet */
+
+struct session_at {
+	struct session_at *next;
+	uint64_t t_ns;
+	session_at_fn fn;
+	void *ctx;
+	int done;
+	char label[96];
+};
+
+struct session_hook {
+	struct session_hook *next;
+	session_hook_fn fn;
+	void *ctx;
+};
+
+struct session_watch {
+	struct session_watch *next;
+	int fd;
+	short events;
+	session_fd_fn fn;
+	void *ctx;
+};
+
+/* What only the session's files touch: made by session_create(), the
+ * loop's state from session_run() on. */
+struct session_run {
+	int ran;                  /* session_run() was called */
+	struct session_at *ats;
+	struct session_hook *hooks, *tick_hooks;
+	struct session_watch *watches;
+	int hooks_done;
+	int sigfd, timerfd;
+	int owner_fd;             /* locked DIR/.brisk-X/owner: marks it live */
+	int dir_fd;               /* DIR, opened once by session_create() */
+	int work_fd;              /* DIR/.brisk-X, checked; -1 when none */
+	char work_name[16];       /* ".brisk-X" in dir_fd; "" when none */
+	dev_t work_dev;
+	ino_t work_ino;
+	uint64_t rng;
+	session_child_fn on_child;   /* a front end's own children */
+	void *on_child_ctx;
+
+	pid_t pid;                /* sample in flight, 0 if none */
+	int pid_reaped;           /* ... and already reaped (its pipe not closed) */
+	pid_t ended[SAMPLES_UNREAPED];   /* samples whose pipe closed, not yet
+					  * reaped (0 = free slot) */
+	int fd;
+	unsigned action;
+	uint64_t started;         /* absolute, when it was forked */
+	uint64_t deadline;        /* watchdog, absolute */
+	unsigned counts[ACTION_KIND_COUNT];   /* samples in this phase (and
+					       * loaded epoch), by action slot */
+	struct action_result res;
+	int have_first;
+	uint32_t epoch;
+	uint8_t phase;
+	uint64_t next_due;        /* absolute */
+	unsigned rr;
+	uint64_t phase_start;     /* absolute */
+	uint64_t stop_deadline;
+	int stop_stage;           /* 0 none, 1 SIGTERM sent, 2 SIGKILL sent */
+	int writeback_seen;
+	sigset_t oldmask;
+	struct kstat_psi psi_last;
+	int psi_last_ok;
+	uint64_t tick_last;
+};
+
+/* session_work.c */
+int session_dir_check(const struct session_config *cfg, int dfd, char *err, size_t errlen);
+int session_work_remove(struct session *s);
+void session_work_reap_orphans(struct session *s);
+int session_work_own(struct session *s);
+int session_work_make(struct session *s, char *err, size_t errlen);
+
+/* session_sample.c */
+int session_next_action(struct session *s, unsigned want);
+void session_sample_start(struct session *s, unsigned idx, uint64_t now);
+void session_sample_record(struct session *s, int timeout, int err);
+void session_sample_input(struct session *s);
+void session_sample_abandon(struct session *s, const char *why);
+void session_sys_baseline(struct session *s);
+void session_sys_tick(struct session *s);
+int session_loads_running(const struct session *s);
+int session_loads_failed(const struct session *s);
+void session_loads_start(struct session *s);
+void session_reap(struct session *s);
+/* Ended samples not reaped yet. */
+size_t session_samples_unreaped(const struct session *s);
+
+#endif

@@ -1,0 +1,62 @@
+/* testdir — the scratch directory of a unit test that does real I/O:
+ * build/ut-NAME.XXXXXX (on the disk the tree is on, not a tmpfs), opened
+ * as a directory descriptor for the *at() calls the engine makes, and
+ * removed after the group.  Header-only: each tests/unit/test_*.c is one
+ * program linked against build/libbrisk.a.
+ *
+ *   static struct testdir td;
+ *   static int setup(void **s) { (void)s; return testdir_make(&td, "load"); }
+ *   static int teardown(void **s) { (void)s; return testdir_remove(&td, TESTDIR_EMPTY); }
+ *
+ * TESTDIR_EMPTY makes the teardown fail when a test left a file behind
+ * (the engine must clean up after itself); TESTDIR_TREE removes whatever
+ * is there, never following a symbolic link. */
+#ifndef BRISK_TESTS_TESTDIR_H
+#define BRISK_TESTS_TESTDIR_H
+
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum testdir_end { TESTDIR_EMPTY, TESTDIR_TREE };
+
+struct testdir {
+	char path[40];   /* build/ut-NAME.XXXXXX (short: tests append to it) */
+	int fd;          /* O_DIRECTORY; -1 when not open */
+};
+
+/* 0, or -1 (then cmocka skips the group's tests as failed setup). */
+static inline int testdir_make(struct testdir *t, const char *name)
+{
+	t->fd = -1;
+	mkdir("build", 0755);
+	if (snprintf(t->path, sizeof(t->path), "build/ut-%s.XXXXXX", name) >= (int)sizeof(t->path))
+		return -1;
+	if (!mkdtemp(t->path))
+		return -1;
+	t->fd = open(t->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return t->fd < 0 ? -1 : 0;
+}
+
+static inline int testdir_rm_(const char *p, const struct stat *sb, int f, struct FTW *w)
+{
+	(void)sb;
+	(void)w;
+	return f == FTW_DP ? rmdir(p) : unlink(p);
+}
+
+/* Close the descriptor and remove the directory: 0, or -1. */
+static inline int testdir_remove(struct testdir *t, enum testdir_end how)
+{
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+	if (how == TESTDIR_TREE)
+		return nftw(t->path, testdir_rm_, 8, FTW_DEPTH | FTW_PHYS);
+	return rmdir(t->path);
+}
+
+#endif
