@@ -3,6 +3,7 @@
 #include "stack.h"
 #include "stats.h"
 #include "now.h"
+#include "trace.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -463,6 +464,7 @@ static void sample_start(struct session *s, unsigned idx, uint64_t now)
 	fcntl(r->fd, F_SETFL, O_NONBLOCK);
 	r->action = idx;
 	r->started = now;
+	trace(TRACE_SESSION, "sample of action %u started: pid %ld", idx, (long)r->pid);
 	r->deadline = now + s->cfg.timeout_ns;
 	r->epoch = (uint32_t)(s->n_epochs - 1);
 	r->phase = (uint8_t)s->phase;
@@ -716,6 +718,7 @@ static void reap(struct session *s)
 	int status;
 	pid_t pid;
 	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		trace(TRACE_SESSION, "child %ld ended: wait status 0x%x", (long)pid, (unsigned)status);
 		for (size_t i = 0; i < s->n_loads; i++) {
 			struct load *l = &s->loads[i];
 			if (l->pid != pid)
@@ -748,6 +751,7 @@ static void reap(struct session *s)
 static void enter(struct session *s, enum session_phase p, uint64_t now)
 {
 	s->phase = p;
+	trace(TRACE_SESSION, "phase %s", session_phase_name(p));
 	s->run->phase_start = now;
 	s->run->next_due = now;
 	memset(s->run->counts, 0, sizeof(s->run->counts));
