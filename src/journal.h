@@ -5,24 +5,11 @@
  * else /run/brisk for root, else $XDG_RUNTIME_DIR/brisk), opened once and
  * checked; every file in it is reached from that descriptor (openat,
  * O_NOFOLLOW, new files O_EXCL).  One file per session, session-PID.journal
- * (session-PID-N.journal if that name is taken), text, one line each:
- *
- *   brisk-journal 1
- *   kind run|tui|set
- *   pid 4242
- *   boot <kernel boot_id>
- *   created <CLOCK_BOOTTIME ns>
- *   what <free text: the command line>
- *   orig TARGET DISKSEQ KEY SCHED VIA VALUE
- *
- * TARGET is the device's kernel name ("-" for vm.* sysctls), DISKSEQ its
- * /sys/block/DEV/diskseq when recorded ("-" if none: a different device
- * that reuses the name is then not detected), KEY the canonical key, SCHED
- * the scheduler active when an iosched tunable was recorded ("-" else), VIA
- * "-" or the key whose change made this entry necessary ("scheduler" for
- * the old scheduler's iosched set, nr_requests and wbt_lat_usec, which a
- * switch resets; the partner of a vm.dirty_*ratio/bytes pair), VALUE the
- * original.  Fields hold no white space.
+ * (session-PID-N.journal if that name is taken); its format, its parser and
+ * its formatter are journal_file.h.  The pieces: journal_file (the format,
+ * pure), journal_disk (locks, atomic rewrite), journal_restore (deciding
+ * and applying each entry's restore), journal_stale (journals left behind),
+ * this file (sessions, reporting).
  *
  * Invariants:
  *  - An entry is appended and fsync'ed before the first change of that
@@ -61,29 +48,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "journal_file.h"
 #include "tunable.h"
-
-enum journal_kind { JOURNAL_RUN, JOURNAL_TUI, JOURNAL_SET };
-
-struct journal_entry {
-	char target[32];
-	char diskseq[24];
-	char key[TUNABLE_NAME_LEN];
-	char sched[TUNABLE_SCHED_LEN];
-	char via[TUNABLE_NAME_LEN];
-	char value[TUNABLE_VALUE_LEN];
-};
-
-/* A journal file's contents. */
-struct journal_file {
-	enum journal_kind kind;
-	pid_t pid;
-	char boot[40];
-	uint64_t created;
-	char what[256];
-	size_t n, cap;
-	struct journal_entry *e;   /* malloc'ed */
-};
 
 enum journal_outcome {
 	JOURNAL_RESTORED,    /* written and read back (dry run: would write) */
@@ -122,8 +88,6 @@ int journal_event_noteworthy(const struct journal_event *ev);
 
 /* A ready-made reporter: one line per event on the FILE * given as arg. */
 void journal_report_print(const struct journal_event *ev, void *file);
-
-const char *journal_kind_name(enum journal_kind kind);
 
 /* Why the last journal_open failed: "PATH: what is wrong" (or the error's
  * text when no path was reached); "" before any failure. */
@@ -191,15 +155,5 @@ int journal_restore_all(const char *dir, int dry_run, journal_report_fn fn, void
  * via it) from the journals of dead set sessions, so `brisk restore` no
  * longer undoes it.  DEV "-" for sysctls.  Returns entries removed. */
 int journal_forget(const char *dev, const char *key);
-
-/* ---- the file format (pure; unit-tested) ---- */
-/* Parse journal text.  0, or -EINVAL with *line set to the bad line. */
-int journal_parse(const char *text, struct journal_file *out, int *line);
-/* Format a whole journal; malloc'ed string in *out. */
-int journal_format(const struct journal_file *f, char **out);
-int journal_file_add(struct journal_file *f, const struct journal_entry *e);
-void journal_file_free(struct journal_file *f);
-/* Is this entry valid as a journal line (fields, key whitelist)? */
-int journal_entry_valid(const struct journal_entry *e);
 
 #endif
