@@ -17,6 +17,7 @@
 #include "rundir.h"
 #include "sysfs.h"
 #include "text.h"
+#include "trace.h"
 #include "fileio.h"
 
 struct journal {
@@ -75,6 +76,7 @@ int journal_open(enum journal_kind kind, const char *what, struct journal **out)
 	int rc = rundir_open(RUNDIR_CREATE, &j->dfd, j->dir, sizeof(j->dir), last_error,
 			     sizeof(last_error));
 	if (rc < 0) {
+		trace(TRACE_JOURNAL, "cannot open the runtime directory: %s", last_error);
 		free(j);
 		return rc;
 	}
@@ -121,9 +123,11 @@ int journal_open(enum journal_kind kind, const char *what, struct journal **out)
 	j->next = open_sessions;
 	open_sessions = j;
 	*out = j;
+	trace(TRACE_JOURNAL, "opened %s (%s)", j->path, journal_kind_name(kind));
 	return 0;
 fail:
 	snprintf(last_error, sizeof(last_error), "%s: %s", j->dir, strerror(-rc));
+	trace(TRACE_JOURNAL, "cannot open a journal: %s", last_error);
 	close(j->dfd);
 	free(j);
 	return rc;
@@ -175,6 +179,8 @@ static int record(struct journal *j, const char *target, const char *key,
 		rc = -errno;
 	if (rc == 0)
 		rc = journal_file_add(&j->f, &e);
+	trace(TRACE_JOURNAL, "record %s %s=%s%s%s: %s", target, key, value, e.via[0] != '-' ? " via " :
+	      "", e.via[0] != '-' ? e.via : "", rc ? strerror(-rc) : "ok");
 	return rc;
 }
 

@@ -53,9 +53,37 @@ const char *journal_kind_name(enum journal_kind kind)
 	return "?";
 }
 
+static const char *const attr_keys[] = {
+	"queue/rotational", "bdi/strict_limit", "bdi/max_ratio_fine", NULL,
+};
+
+int journal_attr_key(const char *key)
+{
+	for (size_t i = 0; attr_keys[i]; i++)
+		if (strcmp(key, attr_keys[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* loopN */
+static int loop_name(const char *s)
+{
+	return strncmp(s, "loop", 4) == 0 && digits(s + 4) && strlen(s) < 16;
+}
+
+static int attr_entry_valid(const struct journal_entry *e)
+{
+	const char *v = e->value[0] == '-' ? e->value + 1 : e->value;
+	return loop_name(e->target) && dash_or(e->diskseq, digits) &&
+	       strcmp(e->sched, "-") == 0 && strcmp(e->via, "-") == 0 && digits(v) &&
+	       strlen(e->value) < 24;
+}
+
 int journal_entry_valid(const struct journal_entry *e)
 {
 	struct tunable_key k;
+	if (journal_attr_key(e->key))
+		return attr_entry_valid(e);
 	if (!dash_or(e->target, tunable_valid_devname) || !dash_or(e->diskseq, digits) ||
 	    !canonical_key(e->key) || !dash_or(e->sched, sched_name) ||
 	    !dash_or(e->via, canonical_key) || !token_ok(e->value, sizeof(e->value)))

@@ -25,7 +25,9 @@
  * entry parsed or formatted is journal_entry_valid: fields are tokens of
  * printable non-blank bytes that fit, KEY is a canonical tunable key (the
  * tunable whitelist), a device key has a plain kernel device name and a
- * sysctl "-".  Sessions, locks and restore are in journal.h.
+ * sysctl "-" -- or KEY is one of the few attributes `brisk lab` sets on
+ * its own loop device (journal_attr_key): then TARGET is loopN, SCHED and
+ * VIA "-", VALUE a decimal integer.  Sessions, locks and restore are in journal.h.
  */
 #ifndef BRISK_JOURNAL_FILE_H
 #define BRISK_JOURNAL_FILE_H
@@ -73,6 +75,11 @@ void journal_file_free(struct journal_file *f);
 /* Keep only the entries i with keep[i] set, in order; returns how many
  * are left. */
 size_t journal_file_compact(struct journal_file *f, const unsigned char *keep);
+/* Is KEY an attribute outside the tunable whitelist that only `brisk lab`
+ * changes, on its own loop device: "queue/rotational", "bdi/strict_limit",
+ * "bdi/max_ratio_fine" (the path under /sys/block/loopN/; bdi/max_bytes is
+ * kept by the kernel as max_ratio_fine, so that one is what is recorded)? */
+int journal_attr_key(const char *key);
 /* Is this entry valid as a journal line (fields, key whitelist)? */
 int journal_entry_valid(const struct journal_entry *e);
 /* Read the whole open file FD (from offset 0, at most JOURNAL_FILE_MAX:

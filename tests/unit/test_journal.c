@@ -459,6 +459,138 @@ static void test_forget(void **state)
 }
 
 
+/* Outcomes of one restore, in order: "DEV KEY outcome" lines. */
+struct outcomes {
+	char text[4096];
+};
+
+static void outcomes_fn(const struct journal_event *ev, void *arg)
+{
+	struct outcomes *o = arg;
+	size_t n = strlen(o->text);
+	if (ev->entry)
+		snprintf(o->text + n, sizeof(o->text) - n, "%s %s %d\n", ev->entry->target,
+			 ev->entry->key, (int)ev->outcome);
+}
+
+static char loopdev[64];
+
+static int teardown_loop(void **state)
+{
+	if (loopdev[0]) {
+		char cmd[128];
+		snprintf(cmd, sizeof(cmd), "losetup -d /dev/%s", loopdev);
+		if (system(cmd) != 0)
+			fprintf(stderr, "could not detach /dev/%s\n", loopdev);
+		loopdev[0] = '\0';
+	}
+	return teardown_rt(state);
+}
+
+static void put(const char *dev, const char *attr, const char *value)
+{
+	char p[256];
+	snprintf(p, sizeof(p), "/sys/block/%s/%s", dev, attr);
+	assert_int_equal(sysfs_write(p, value), 0);
+}
+
+static void get(const char *dev, const char *attr, char *buf, size_t len)
+{
+	assert_int_equal(sysfs_readf(buf, len, "/sys/block/%s/%s", dev, attr), 0);
+}
+
+/* A dry run and the real restore decide with the same code: for the same
+ * journal they report the same outcome for every entry (a real loop
+ * device: a scheduler, a queue attribute and a lab attribute to write
+ * back, one already in place, an iosched entry of another scheduler, a
+ * device that is gone), and the real one puts the values back. */
+static void test_dry_run_matches_restore(void **state)
+{
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	char cmd[8400], out[64] = "", boot[40], ra[32], nr[32], sched[64];
+	snprintf(cmd, sizeof(cmd), "truncate -s 64M '%s/img' && losetup -f --show '%s/img'",
+		 rtdir, rtdir);
+	FILE *p = popen(cmd, "r");
+	if (!p || !fgets(out, sizeof(out), p) || strncmp(out, "/dev/loop", 9) != 0) {
+		if (p)
+			pclose(p);
+		skip();
+	}
+	pclose(p);
+	out[strcspn(out, "\n")] = '\0';
+	snprintf(loopdev, sizeof(loopdev), "%s", out + 5);
+	const char *d = loopdev;
+	if (sysfs_readf(sched, sizeof(sched), "/sys/block/%s/queue/scheduler", d) < 0 ||
+	    !strstr(sched, "mq-deadline") || !strstr(sched, "none"))
+		skip();
+	put(d, "queue/scheduler", "mq-deadline");
+	put(d, "queue/read_ahead_kb", "256");
+	put(d, "queue/rotational", "0");
+	get(d, "queue/nr_requests", nr, sizeof(nr));
+	current_boot(boot, sizeof(boot));
+	struct journal_file f;
+	memset(&f, 0, sizeof(f));
+	f.kind = JOURNAL_SET;
+	f.pid = 999990;
+	snprintf(f.boot, sizeof(f.boot), "%s", boot);
+	snprintf(f.what, sizeof(f.what), "test");
+	struct journal_entry es[] = {
+		entry(d, "-", "scheduler", "-", "-", "none"),
+		entry(d, "-", "read_ahead_kb", "-", "-", "128"),
+		entry(d, "-", "queue/rotational", "-", "-", "1"),
+		entry(d, "-", "nr_requests", "-", "-", nr),
+		entry(d, "-", "iosched/slice_idle", "bfq", "-", "8"),
+		entry("nosuchdisk9", "-", "read_ahead_kb", "-", "-", "128"),
+	};
+	for (size_t i = 0; i < sizeof(es) / sizeof(es[0]); i++) {
+		assert_true(journal_entry_valid(&es[i]));
+		assert_int_equal(journal_file_add(&f, &es[i]), 0);
+	}
+	write_journal("session-999990.journal", &f);
+	journal_file_free(&f);
+
+	struct outcomes dry = { "" }, real = { "" };
+	assert_int_equal(journal_restore_all(NULL, 1, outcomes_fn, &dry), 0);
+	get(d, "queue/read_ahead_kb", ra, sizeof(ra));
+	assert_string_equal(ra, "256");   /* the dry run changed nothing */
+	assert_int_equal(count_journals(), 1);
+	assert_int_equal(journal_restore_all(NULL, 0, outcomes_fn, &real), 0);
+	assert_string_equal(dry.text, real.text);
+	char want[1024];
+	snprintf(want, sizeof(want), "nosuchdisk9 read_ahead_kb %d\n%s iosched/slice_idle %d\n"
+		 "%s nr_requests %d\n%s queue/rotational %d\n%s read_ahead_kb %d\n"
+		 "%s scheduler %d\n", JOURNAL_VANISHED, d, JOURNAL_SKIPPED, d, JOURNAL_UNCHANGED,
+		 d, JOURNAL_RESTORED, d, JOURNAL_RESTORED, d, JOURNAL_RESTORED);
+	assert_string_equal(real.text, want);
+	get(d, "queue/read_ahead_kb", ra, sizeof(ra));
+	assert_string_equal(ra, "128");
+	get(d, "queue/rotational", ra, sizeof(ra));
+	assert_string_equal(ra, "1");
+	get(d, "queue/scheduler", sched, sizeof(sched));
+	assert_non_null(strstr(sched, "[none]"));
+	assert_int_equal(count_journals(), 0);
+}
+
+/* The lab's attributes are journal keys only on a loop device. */
+static void test_attr_keys(void **state)
+{
+	(void)state;
+	struct journal_entry e = entry("loop3", "12", "bdi/max_ratio_fine", "-", "-", "1000000");
+	assert_true(journal_attr_key("queue/rotational"));
+	assert_false(journal_attr_key("queue/scheduler"));
+	assert_true(journal_entry_valid(&e));
+	e = entry("sda", "-", "bdi/strict_limit", "-", "-", "0");
+	assert_false(journal_entry_valid(&e));
+	e = entry("loop3", "-", "bdi/strict_limit", "-", "scheduler", "0");
+	assert_false(journal_entry_valid(&e));
+	e = entry("loop3", "-", "queue/rotational", "-", "-", "x");
+	assert_false(journal_entry_valid(&e));
+	e = entry("loop3", "-", "bdi/../../x", "-", "-", "1");
+	assert_false(journal_entry_valid(&e));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -469,6 +601,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_recovery, setup_rt, teardown_rt),
 		cmocka_unit_test_setup_teardown(test_forget, setup_rt, teardown_rt),
 		cmocka_unit_test_setup_teardown(test_leftovers_and_refused, setup_rt, teardown_rt),
+		cmocka_unit_test(test_attr_keys),
+		cmocka_unit_test_setup_teardown(test_dry_run_matches_restore, setup_rt,
+						teardown_loop),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
