@@ -47,6 +47,11 @@ const char *journal_path(const struct journal *j)
 	return j->path;
 }
 
+const char *journal_name(const struct journal *j)
+{
+	return j->name;
+}
+
 const struct journal_file *journal_contents(const struct journal *j)
 {
 	return &j->f;
@@ -198,6 +203,21 @@ static int record_current(struct journal *j, const char *dev,
 		return rc;
 	return record(j, target, key->name, key->kind == TUNABLE_IOSCHED ? sched : "-",
 		      via, val);
+}
+
+int journal_record_attr(struct journal *j, const char *dev, const char *attr)
+{
+	char val[TUNABLE_VALUE_LEN];
+	if (!journal_attr_key(attr) || strncmp(dev, "loop", 4) != 0 ||
+	    !tunable_valid_devname(dev))
+		return -EINVAL;
+	int rc = journal_lock(j, dev, NULL);
+	if (rc < 0 || journaled(j, dev, attr))
+		return rc;
+	rc = sysfs_readf(val, sizeof(val), "/sys/block/%s/%s", dev, attr);
+	if (rc < 0)
+		return rc;
+	return record(j, dev, attr, NULL, NULL, val);
 }
 
 int journal_set(struct journal *j, const char *dev, const struct tunable_key *key,

@@ -26,7 +26,13 @@
  *    partner restores it; the kernel refuses 0 for *_bytes).  Entries that
  *    could not be restored stay in the file; the file goes when empty.
  *  - run/tui journals of dead sessions are restored at the next start
- *    (journal_recover_stale); set journals wait for `brisk restore`.
+ *    (journal_recover_stale); set journals wait for `brisk restore`; a lab
+ *    journal (the loop device settings of a lab disk, which outlives the
+ *    `brisk lab up` that made it) is restored only by name, when its lab
+ *    is taken apart (lab down, or `brisk restore` / the next lab up taking
+ *    a stale lab apart): journal_restore_file.  Recovery and `brisk
+ *    restore` otherwise leave lab journals alone (an empty one, of a lab up
+ *    killed before it recorded anything, is removed).
  *    Journals from an earlier boot are dropped (the settings reset).
  *  - Trust: a runtime directory that is not the effective uid's, is
  *    group/other-writable (sticky or not) or is reached through a symbolic
@@ -106,6 +112,8 @@ void journal_what(char *buf, size_t len, int argc, char **argv);
  * command line, for reports. */
 int journal_open(enum journal_kind kind, const char *what, struct journal **out);
 const char *journal_path(const struct journal *j);
+/* Its file name in the runtime directory (for journal_restore_file). */
+const char *journal_name(const struct journal *j);
 const struct journal_file *journal_contents(const struct journal *j);
 
 /* Lock DEV (kernel name, or "-" for the vm sysctls) for this session until
@@ -121,6 +129,11 @@ int journal_lock(struct journal *j, const char *dev, pid_t *holder);
  * -EINVAL also when an original cannot be recorded (empty or odd value). */
 int journal_set(struct journal *j, const char *dev, const struct tunable_key *key,
 		const char *value, struct tunable_result *res, pid_t *holder);
+
+/* Record the current value of a lab attribute (journal_attr_key: KEY is
+ * the path under /sys/block/DEV/, DEV a loopN) before the caller changes
+ * it itself; 0 if this session has it already.  Locks DEV (-EBUSY). */
+int journal_record_attr(struct journal *j, const char *dev, const char *attr);
 
 /* Restore every entry of this session, newest first; report each.
  * Returns how many could not be restored (0 = all back), or -errno. */
@@ -150,6 +163,13 @@ int journal_recover_stale(FILE *report);
  * root DIR may be root's).  Returns entries not restored (+1 per refused
  * directory or journal), or -errno. */
 int journal_restore_all(const char *dir, int dry_run, journal_report_fn fn, void *arg);
+
+/* Restore the journal NAME (journal_name) in the runtime directory, of
+ * any kind, unless its session is alive; removed when nothing is left.
+ * Returns entries not restored, -ENOENT when there is no runtime
+ * directory, -EINVAL for a name that is not a journal's; a journal
+ * already gone is 0. */
+int journal_restore_file(const char *name, journal_report_fn fn, void *arg);
 
 /* `brisk set --persist`: remove entries for KEY on DEV (and those recorded
  * via it) from the journals of dead set sessions, so `brisk restore` no

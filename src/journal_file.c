@@ -49,6 +49,7 @@ const char *journal_kind_name(enum journal_kind kind)
 	case JOURNAL_RUN: return "run";
 	case JOURNAL_TUI: return "tui";
 	case JOURNAL_SET: return "set";
+	case JOURNAL_LAB: return "lab";
 	}
 	return "?";
 }
@@ -188,6 +189,8 @@ int journal_parse(const char *text, struct journal_file *out, int *line)
 				out->kind = JOURNAL_TUI;
 			else if (strcmp(v, "set") == 0)
 				out->kind = JOURNAL_SET;
+			else if (strcmp(v, "lab") == 0)
+				out->kind = JOURNAL_LAB;
 			else
 				goto bad;
 			have_kind = 1;

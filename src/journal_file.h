@@ -1,7 +1,7 @@
 /* journal_file — the restore journal's file format: text, one line each,
  *
  *   brisk-journal 1
- *   kind run|tui|set
+ *   kind run|tui|set|lab
  *   pid 4242
  *   boot <kernel boot_id>
  *   created <CLOCK_BOOTTIME ns>
@@ -41,7 +41,7 @@
 /* Largest journal file read (bytes). */
 #define JOURNAL_FILE_MAX (1 << 20)
 
-enum journal_kind { JOURNAL_RUN, JOURNAL_TUI, JOURNAL_SET };
+enum journal_kind { JOURNAL_RUN, JOURNAL_TUI, JOURNAL_SET, JOURNAL_LAB };
 
 struct journal_entry {
 	char target[32];

@@ -17,6 +17,7 @@
 #include "journal_restore.h"
 #include "rundir.h"
 #include "text.h"
+#include "trace.h"
 
 static void report(journal_report_fn fn, void *arg, const struct journal_event *ev)
 {
@@ -125,7 +126,9 @@ static int list_journals(int dfd, const char *dir, int rflags, struct found **ou
 	return 0;
 }
 
-enum mode { MODE_STALE, MODE_ALL, MODE_HINT };
+/* STALE: run/tui journals at start; ALL: `brisk restore`; HINT: point at
+ * them without root; ONE: the one journal a lab names (any kind). */
+enum mode { MODE_STALE, MODE_ALL, MODE_HINT, MODE_ONE };
 
 static void report_refused(const char *path, const char *why, int dry_run,
 			   journal_report_fn fn, void *arg)
@@ -264,7 +267,7 @@ static void handle_file(int dfd, const char *dir, const char *name, int rflags,
 		goto out;
 	}
 	ev.file = &jf;
-	if (mode != MODE_ALL && jf.kind == JOURNAL_SET)
+	if ((mode == MODE_STALE || mode == MODE_HINT) && jf.kind == JOURNAL_SET)
 		goto done;
 	char boot[40];
 	journal_disk_boot_id(boot, sizeof(boot));
@@ -272,6 +275,16 @@ static void handle_file(int dfd, const char *dir, const char *name, int rflags,
 		ev.outcome = JOURNAL_OLD_BOOT;
 		report(fn, arg, &ev);
 		if (writing) {
+			unlinkat(dfd, name, 0);
+			journal_disk_sync_dir(dfd);
+		}
+		goto done;
+	}
+	/* A lab's journal is its lab's: restored when the lab is taken apart
+	 * (journal_restore_file); one killed before it recorded anything
+	 * holds nothing. */
+	if (jf.kind == JOURNAL_LAB && mode != MODE_ONE) {
+		if (writing && jf.n == 0) {
 			unlinkat(dfd, name, 0);
 			journal_disk_sync_dir(dfd);
 		}
@@ -358,6 +371,21 @@ int journal_restore_all(const char *dir, int dry_run, journal_report_fn fn, void
 	}
 	int rflags = dry_run && geteuid() != 0 ? RUNDIR_READ : 0;
 	return handle_dir(dir, rflags, MODE_ALL, dry_run, fn, arg);
+}
+
+int journal_restore_file(const char *name, journal_report_fn fn, void *arg)
+{
+	char dir[PATH_MAX];
+	int dfd, failed = 0;
+	if (!is_journal_name(name) || strchr(name, '/'))
+		return -EINVAL;
+	int rc = rundir_open(0, &dfd, dir, sizeof(dir), NULL, 0);
+	if (rc < 0)
+		return rc;
+	handle_file(dfd, dir, name, 0, MODE_ONE, 0, fn, arg, &failed);
+	close(dfd);
+	trace(TRACE_JOURNAL, "restored %s/%s: %d not restored", dir, name, failed);
+	return failed;
 }
 
 struct stale_ctx {

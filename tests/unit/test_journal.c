@@ -591,6 +591,45 @@ static void test_attr_keys(void **state)
 	assert_false(journal_entry_valid(&e));
 }
 
+/* A lab's journal is left alone by recovery and `brisk restore` and
+ * restored by name (journal_restore_file); an empty one is removed. */
+static void test_lab_journal(void **state)
+{
+	(void)state;
+	char boot[40];
+	current_boot(boot, sizeof(boot));
+	struct journal_file f;
+	memset(&f, 0, sizeof(f));
+	f.kind = JOURNAL_LAB;
+	f.pid = 999990;
+	snprintf(f.boot, sizeof(f.boot), "%s", boot);
+	snprintf(f.what, sizeof(f.what), "brisk lab up lab0");
+	write_journal("session-999991.journal", &f);   /* empty */
+	struct journal_entry e = entry("loop999", "-", "queue/rotational", "-", "-", "1");
+	journal_file_add(&f, &e);
+	write_journal("session-999990.journal", &f);
+	char *text;
+	struct journal_file g;
+	assert_int_equal(journal_format(&f, &text), 0);
+	assert_non_null(strstr(text, "\nkind lab\n"));
+	assert_int_equal(journal_parse(text, &g, NULL), 0);
+	assert_int_equal(g.kind, JOURNAL_LAB);
+	journal_file_free(&g);
+	free(text);
+	journal_file_free(&f);
+
+	assert_int_equal(journal_recover_stale(NULL), 0);
+	struct tally t = { 0 };
+	assert_int_equal(journal_restore_all(NULL, 0, tally_fn, &t), 0);
+	assert_int_equal(t.n[JOURNAL_VANISHED], 0);
+	assert_int_equal(count_journals(), 1);   /* the empty one went */
+	assert_int_equal(journal_restore_file("../x.journal", tally_fn, &t), -EINVAL);
+	assert_int_equal(journal_restore_file("session-999990.journal", tally_fn, &t), 0);
+	assert_int_equal(t.n[JOURNAL_VANISHED], 1);
+	assert_int_equal(count_journals(), 0);
+	assert_int_equal(journal_restore_file("session-999990.journal", tally_fn, &t), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -602,6 +641,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_forget, setup_rt, teardown_rt),
 		cmocka_unit_test_setup_teardown(test_leftovers_and_refused, setup_rt, teardown_rt),
 		cmocka_unit_test(test_attr_keys),
+		cmocka_unit_test_setup_teardown(test_lab_journal, setup_rt, teardown_rt),
 		cmocka_unit_test_setup_teardown(test_dry_run_matches_restore, setup_rt,
 						teardown_loop),
 	};
