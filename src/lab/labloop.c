@@ -274,9 +274,14 @@ void labloop_restore(const struct lab_state *s)
 
 int labloop_detach(const struct lab_state *s, char *err, size_t errlen)
 {
-	if (!s->loop[0] || !s->fusefile[0] || !labloop_bound_to(s->loop, s->fusefile))
-		return 0;
+	int bound = s->loop[0] && s->fusefile[0] && labloop_bound_to(s->loop, s->fusefile);
+	/* Not bound (any more): its journal still goes.  Each entry carries the
+	 * device's diskseq, new at every attach: a device bound again since is
+	 * reported gone and dropped, never written; a free one gets its
+	 * settings back. */
 	labloop_restore(s);
+	if (!bound)
+		return 0;
 	int fd = open(s->loop, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		if (ioctl(fd, LOOP_CLR_FD, 0) < 0 && errno != ENXIO) {

@@ -10,8 +10,9 @@
  *    the first entry.  labloop_restore puts them back from it (lab down, a
  *    stale lab taken apart by lab up or `brisk restore`) and removes it.
  *    The orig_* fields of the state are what was found, for information.
- *  - Only the loop device the state names, and only while it is bound to
- *    the lab's FUSE file (the caller checks), is written.
+ *  - Only the loop device the state names is written: restoring checks
+ *    each entry's diskseq, which changes at every attach, so a device
+ *    that someone bound again after the lab lost it is left alone.
  *  - Nothing prints; 0 or -errno with a message in err.
  */
 #ifndef BRISK_LABLOOP_H
@@ -35,9 +36,9 @@ int labloop_attach(struct lab_state *s, char *err, size_t errlen);
 /* Journal, then set rotational, scheduler and dirty limit per model M. */
 int labloop_configure(struct lab_state *s, const struct labmodel *m, char *err,
 		      size_t errlen);
-/* If DEV is still bound to the lab's FUSE file: its settings back
- * (labloop_restore), detach, wait until the kernel lets go.  -EBUSY when
- * someone holds it open. */
+/* The loop device's settings back (labloop_restore); then, if it is still
+ * bound to the lab's FUSE file, detach and wait until the kernel lets go.
+ * -EBUSY when someone holds it open. */
 int labloop_detach(const struct lab_state *s, char *err, size_t errlen);
 /* Put back what labloop_configure changed, from the journal s->journal
  * (nothing when none was made); best effort, like the detach it precedes. */
