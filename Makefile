@@ -4,6 +4,10 @@
 #   make check      install missing test deps, build, run every test
 #   make bench      benchmarks (not timed tests)
 #   make V=1        show commands;  make SANITIZE=1  ASan + UBSan
+#   make WERROR=1   warnings are errors (CI: .ci/run)
+#   make HARDEN=0   no hardening flags of our own (packaging that brings its
+#                   own: dpkg-buildflags, %{optflags}); or override
+#                   HARDEN_CFLAGS / HARDEN_LDFLAGS / FORTIFY
 #   make install PREFIX=/usr/local DESTDIR=
 VERSION  := 0.1.0
 PREFIX   ?= /usr/local
@@ -24,7 +28,28 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
 CPPFLAGS += -D_GNU_SOURCE -DBRISK_VERSION='"$(VERSION)"' \
             -DBRISK_DATADIR='"$(DATADIR)"' -Iprobes -Isrc -Isrc/lab -Isrc/cmd -Iui
-ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(PKG_CFLAGS)
+ifeq ($(WERROR),1)
+WARN     += -Werror
+endif
+# Hardening, on by default: brisk runs as root.  _FORTIFY_SOURCE needs an
+# optimising build (none with -O0 or no -O at all) and is left out under
+# SANITIZE=1 (ASan replaces the same functions); level 3 where the compiler
+# has __builtin_dynamic_object_size, else 2.
+HARDEN   ?= 1
+FORTIFY_LEVEL := $(shell printf 'int main(void){char b[4];return (int)__builtin_dynamic_object_size(b,0);}' | \
+                   $(CC) -x c -o /dev/null - >/dev/null 2>&1 && echo 3 || echo 2)
+OPT_LEVEL := $(lastword $(filter -O%,$(CFLAGS)))
+ifneq ($(filter-out -O0,$(OPT_LEVEL)),)
+ifneq ($(SANITIZE),1)
+FORTIFY  ?= -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=$(FORTIFY_LEVEL)
+endif
+endif
+ifeq ($(HARDEN),1)
+HARDEN_CFLAGS  ?= -fstack-protector-strong -fPIE $(FORTIFY)
+HARDEN_LDFLAGS ?= -pie -Wl,-z,relro,-z,now
+endif
+ALL_CFLAGS = -std=c11 $(WARN) $(HARDEN_CFLAGS) $(CFLAGS) $(PKG_CFLAGS)
+LDFLAGS   := $(HARDEN_LDFLAGS) $(LDFLAGS)
 ifeq ($(SANITIZE),1)
 ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS    += -fsanitize=address,undefined
@@ -49,7 +74,7 @@ HELPER_BIN:= $(patsubst tests/helpers/%.c,build/tests/helpers/%,$(HELPER_SRC))
 all: brisk
 
 # Objects are rebuilt when the compiled-in paths or the flags change.
-CONFIG_ID    := $(shell echo '$(DATADIR) $(SANITIZE) $(CFLAGS) $(CC)' | cksum | cut -d' ' -f1)
+CONFIG_ID    := $(shell echo '$(DATADIR) $(SANITIZE) $(CFLAGS) $(CC) $(HARDEN) $(WERROR) $(HARDEN_CFLAGS) $(HARDEN_LDFLAGS)' | cksum | cut -d' ' -f1)
 CONFIG_STAMP := build/.config-$(CONFIG_ID)
 $(CONFIG_STAMP):
 	@mkdir -p build && rm -f build/.config-* && touch $@

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "mountinfo.h"
+#include "trace.h"
 #include "sysfs.h"
 
 #define STACK_MAX_DEPTH 16   /* dm on md on loop on ... : far more than real stacks */
@@ -87,6 +88,9 @@ static int build_node(const char *name, int depth, struct stack_node **out)
 	if (!n)
 		return -ENOMEM;
 	int rc = blockdev_probe(name, &n->dev);
+	if (rc == 0)
+		trace(TRACE_PROBE, "stack: %*s%s (%zu slaves%s%s)", depth * 2, "", name,
+		      n->dev.n_slaves, n->dev.parent[0] ? ", partition of " : "", n->dev.parent);
 	if (rc == 0)
 		rc = build_from(n, depth);
 	if (rc < 0) {
@@ -178,6 +182,9 @@ static int resolve_at(const char *canon, const struct stat *st, int depth, struc
 	if (rc == 0)
 		rc = resolve_dev(bdev, depth, &s->root);
 	*out = s;
+	trace(TRACE_PROBE, "stack %s: mount %u:%u %s, %s", canon, s->mount.major, s->mount.minor,
+	      s->mount.fstype, rc == 0 ? s->root->dev.name : rc == -ENODEV ? "no block device"
+	      : strerror(-rc));
 	if (rc < 0 && rc != -ENODEV) {
 		stack_free(s);
 		*out = NULL;
@@ -218,6 +225,7 @@ int stack_resolve_device(const char *name, struct stack **out)
 	if (!s)
 		return -ENOMEM;
 	int rc = build_node(name, 0, &s->root);
+	trace(TRACE_PROBE, "stack of device %s: %s", name, rc < 0 ? strerror(-rc) : "ok");
 	if (rc < 0) {
 		free(s);
 		return rc;

@@ -12,6 +12,8 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include "trace.h"
+
 static int read_fd(int fd, char *buf, size_t len, size_t *n);
 
 int sysfs_read_raw(const char *path, char *buf, size_t len, size_t *n)
@@ -19,9 +21,10 @@ int sysfs_read_raw(const char *path, char *buf, size_t len, size_t *n)
 	if (len == 0)
 		return -EINVAL;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	return read_fd(fd, buf, len, n);
+	int rc = fd < 0 ? -errno : read_fd(fd, buf, len, n);
+	if (rc < 0 && rc != -EOVERFLOW)
+		trace(TRACE_PROBE, "read %s: %s", path, strerror(-rc));
+	return rc;
 }
 
 /* Read and close fd. */
@@ -115,11 +118,18 @@ int sysfs_read_at(int dirfd, const char *rel, char *buf, size_t len)
 	if (len == 0)
 		return -EINVAL;
 	int fd = openat(dirfd, rel, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	int rc = read_fd(fd, buf, len, NULL);
-	if (rc < 0 && rc != -EOVERFLOW)
+	int rc = fd < 0 ? -errno : read_fd(fd, buf, len, NULL);
+	if (rc < 0 && rc != -EOVERFLOW) {
+		if (trace_on(TRACE_PROBE)) {
+			char fdp[64], dir[512];
+			snprintf(fdp, sizeof(fdp), "/proc/self/fd/%d", dirfd);
+			ssize_t l = readlink(fdp, dir, sizeof(dir) - 1);
+			dir[l > 0 ? l : 0] = '\0';
+			trace_print(TRACE_PROBE, "read %s/%s: %s", l > 0 ? dir : "...", rel,
+				    strerror(-rc));
+		}
 		return rc;
+	}
 	sysfs_trim(buf);
 	return rc;
 }
@@ -161,7 +171,7 @@ int sysfs_read_u64(const char *path, uint64_t *out)
 	return 0;
 }
 
-int sysfs_write(const char *path, const char *value)
+static int write_attr(const char *path, const char *value)
 {
 	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0)
@@ -178,6 +188,13 @@ int sysfs_write(const char *path, const char *value)
 		rc = -EIO;
 	if (close(fd) < 0 && rc == 0)
 		rc = -errno;
+	return rc;
+}
+
+int sysfs_write(const char *path, const char *value)
+{
+	int rc = write_attr(path, value);
+	trace(TRACE_PROBE, "write %s \"%s\": %s", path, value, rc ? strerror(-rc) : "ok");
 	return rc;
 }
 

@@ -1,5 +1,9 @@
-/* sysfs — the one place brisk touches /sys and /proc (and, for blockdev,
- * udev's database files under /run/udev/data).
+/* sysfs — the one place brisk reads and writes kernel and udev state:
+ * not only /sys but /proc (mountinfo, meminfo, pressure, vm sysctls,
+ * boot_id, /proc/PID/stat) and udev's database files under /run/udev/data
+ * (blockdev_list).  The name is the historical one: read "sysfs_*" as
+ * "kernel attribute files", for any absolute path.  Nothing here checks
+ * that a path is under /sys; the callers build the paths.
  *
  * Contract:
  *  - Every function returns 0 on success or a negative errno; nothing prints.
@@ -11,6 +15,8 @@
  *    umockdev testbeds, whose attributes are plain files, need),
  *    and report the kernel's errno (EINVAL for a refused value).
  *  - Paths are absolute; the *f variants format the path with printf rules.
+ *  - BRISK_DEBUG=probe (trace.h) traces every write with its result and
+ *    every failed read (a missing attribute too) on stderr.
  */
 #ifndef BRISK_SYSFS_H
 #define BRISK_SYSFS_H

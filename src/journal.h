@@ -5,24 +5,11 @@
  * else /run/brisk for root, else $XDG_RUNTIME_DIR/brisk), opened once and
  * checked; every file in it is reached from that descriptor (openat,
  * O_NOFOLLOW, new files O_EXCL).  One file per session, session-PID.journal
- * (session-PID-N.journal if that name is taken), text, one line each:
- *
- *   brisk-journal 1
- *   kind run|tui|set
- *   pid 4242
- *   boot <kernel boot_id>
- *   created <CLOCK_BOOTTIME ns>
- *   what <free text: the command line>
- *   orig TARGET DISKSEQ KEY SCHED VIA VALUE
- *
- * TARGET is the device's kernel name ("-" for vm.* sysctls), DISKSEQ its
- * /sys/block/DEV/diskseq when recorded ("-" if none: a different device
- * that reuses the name is then not detected), KEY the canonical key, SCHED
- * the scheduler active when an iosched tunable was recorded ("-" else), VIA
- * "-" or the key whose change made this entry necessary ("scheduler" for
- * the old scheduler's iosched set, nr_requests and wbt_lat_usec, which a
- * switch resets; the partner of a vm.dirty_*ratio/bytes pair), VALUE the
- * original.  Fields hold no white space.
+ * (session-PID-N.journal if that name is taken); its format, its parser and
+ * its formatter are journal_file.h.  The pieces: journal_file (the format,
+ * pure), journal_disk (locks, atomic rewrite), journal_restore (deciding
+ * and applying each entry's restore), journal_stale (journals left behind),
+ * this file (sessions, reporting).
  *
  * Invariants:
  *  - An entry is appended and fsync'ed before the first change of that
@@ -39,7 +26,13 @@
  *    partner restores it; the kernel refuses 0 for *_bytes).  Entries that
  *    could not be restored stay in the file; the file goes when empty.
  *  - run/tui journals of dead sessions are restored at the next start
- *    (journal_recover_stale); set journals wait for `brisk restore`.
+ *    (journal_recover_stale); set journals wait for `brisk restore`; a lab
+ *    journal (the loop device settings of a lab disk, which outlives the
+ *    `brisk lab up` that made it) is restored only by name, when its lab
+ *    is taken apart (lab down, or `brisk restore` / the next lab up taking
+ *    a stale lab apart): journal_restore_file.  Recovery and `brisk
+ *    restore` otherwise leave lab journals alone (an empty one, of a lab up
+ *    killed before it recorded anything, is removed).
  *    Journals from an earlier boot are dropped (the settings reset).
  *  - Trust: a runtime directory that is not the effective uid's, is
  *    group/other-writable (sticky or not) or is reached through a symbolic
@@ -61,29 +54,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "journal_file.h"
 #include "tunable.h"
-
-enum journal_kind { JOURNAL_RUN, JOURNAL_TUI, JOURNAL_SET };
-
-struct journal_entry {
-	char target[32];
-	char diskseq[24];
-	char key[TUNABLE_NAME_LEN];
-	char sched[TUNABLE_SCHED_LEN];
-	char via[TUNABLE_NAME_LEN];
-	char value[TUNABLE_VALUE_LEN];
-};
-
-/* A journal file's contents. */
-struct journal_file {
-	enum journal_kind kind;
-	pid_t pid;
-	char boot[40];
-	uint64_t created;
-	char what[256];
-	size_t n, cap;
-	struct journal_entry *e;   /* malloc'ed */
-};
 
 enum journal_outcome {
 	JOURNAL_RESTORED,    /* written and read back (dry run: would write) */
@@ -123,8 +95,6 @@ int journal_event_noteworthy(const struct journal_event *ev);
 /* A ready-made reporter: one line per event on the FILE * given as arg. */
 void journal_report_print(const struct journal_event *ev, void *file);
 
-const char *journal_kind_name(enum journal_kind kind);
-
 /* Why the last journal_open failed: "PATH: what is wrong" (or the error's
  * text when no path was reached); "" before any failure. */
 const char *journal_error(void);
@@ -142,6 +112,8 @@ void journal_what(char *buf, size_t len, int argc, char **argv);
  * command line, for reports. */
 int journal_open(enum journal_kind kind, const char *what, struct journal **out);
 const char *journal_path(const struct journal *j);
+/* Its file name in the runtime directory (for journal_restore_file). */
+const char *journal_name(const struct journal *j);
 const struct journal_file *journal_contents(const struct journal *j);
 
 /* Lock DEV (kernel name, or "-" for the vm sysctls) for this session until
@@ -157,6 +129,11 @@ int journal_lock(struct journal *j, const char *dev, pid_t *holder);
  * -EINVAL also when an original cannot be recorded (empty or odd value). */
 int journal_set(struct journal *j, const char *dev, const struct tunable_key *key,
 		const char *value, struct tunable_result *res, pid_t *holder);
+
+/* Record the current value of a lab attribute (journal_attr_key: KEY is
+ * the path under /sys/block/DEV/, DEV a loopN) before the caller changes
+ * it itself; 0 if this session has it already.  Locks DEV (-EBUSY). */
+int journal_record_attr(struct journal *j, const char *dev, const char *attr);
 
 /* Restore every entry of this session, newest first; report each.
  * Returns how many could not be restored (0 = all back), or -errno. */
@@ -187,19 +164,16 @@ int journal_recover_stale(FILE *report);
  * directory or journal), or -errno. */
 int journal_restore_all(const char *dir, int dry_run, journal_report_fn fn, void *arg);
 
+/* Restore the journal NAME (journal_name) in the runtime directory, of
+ * any kind, unless its session is alive; removed when nothing is left.
+ * Returns entries not restored, -ENOENT when there is no runtime
+ * directory, -EINVAL for a name that is not a journal's; a journal
+ * already gone is 0. */
+int journal_restore_file(const char *name, journal_report_fn fn, void *arg);
+
 /* `brisk set --persist`: remove entries for KEY on DEV (and those recorded
  * via it) from the journals of dead set sessions, so `brisk restore` no
  * longer undoes it.  DEV "-" for sysctls.  Returns entries removed. */
 int journal_forget(const char *dev, const char *key);
-
-/* ---- the file format (pure; unit-tested) ---- */
-/* Parse journal text.  0, or -EINVAL with *line set to the bad line. */
-int journal_parse(const char *text, struct journal_file *out, int *line);
-/* Format a whole journal; malloc'ed string in *out. */
-int journal_format(const struct journal_file *f, char **out);
-int journal_file_add(struct journal_file *f, const struct journal_entry *e);
-void journal_file_free(struct journal_file *f);
-/* Is this entry valid as a journal line (fields, key whitelist)? */
-int journal_entry_valid(const struct journal_entry *e);
 
 #endif

@@ -3,6 +3,7 @@
 #include "stack.h"
 #include "stats.h"
 #include "now.h"
+#include "trace.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -274,6 +275,7 @@ static void run_exit_hooks(struct session *s)
 static void enter(struct session *s, enum session_phase p, uint64_t now)
 {
 	s->phase = p;
+	trace(TRACE_SESSION, "phase %s", session_phase_name(p));
 	s->run->phase_start = now;
 	s->run->next_due = now;
 	memset(s->run->counts, 0, sizeof(s->run->counts));

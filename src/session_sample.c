@@ -6,6 +6,7 @@
 #include "stack.h"
 #include "stats.h"
 #include "now.h"
+#include "trace.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -113,6 +114,7 @@ void session_sample_start(struct session *s, unsigned idx, uint64_t now)
 	fcntl(r->fd, F_SETFL, O_NONBLOCK);
 	r->action = idx;
 	r->started = now;
+	trace(TRACE_SESSION, "sample of action %u started: pid %ld", idx, (long)r->pid);
 	r->deadline = now + s->cfg.timeout_ns;
 	r->epoch = (uint32_t)(s->n_epochs - 1);
 	r->phase = (uint8_t)s->phase;
@@ -415,6 +417,7 @@ void session_reap(struct session *s)
 	int status;
 	pid_t pid;
 	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		trace(TRACE_SESSION, "child %ld ended: wait status 0x%x", (long)pid, (unsigned)status);
 		struct load *l = NULL;
 		for (size_t i = 0; i < s->n_loads && !l; i++)
 			if (s->loads[i].pid == pid)

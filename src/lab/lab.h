@@ -18,7 +18,8 @@
  * what it can prove is the lab's: a mount whose source is the recorded loop
  * device, a loop device whose backing file is the recorded FUSE file, a
  * FUSE mount of type fuse.brisk-lab, a server process whose start time
- * matches.  Order: umount fs, put back the loop device's settings, detach
+ * matches.  Order: umount fs, put back the loop device's settings (from the
+ * restore journal, labloop.h), detach
  * loop, unmount FUSE, stop server, remove image and directories, remove
  * the state file.
  *
@@ -32,6 +33,11 @@
  *
  * Functions return 0 or -errno and put a message for the user in err; they
  * never print.  Changing functions take a lock (RUNTIME/lock).
+ *
+ * The pieces: lab (making and taking apart, calibration, the server's
+ * entry point), labstate (state files, directories, lock), labloop (the
+ * loop device and its journaled settings), labproc (process identity),
+ * labfs (the FUSE server), labmodel (the timing model).
  */
 #ifndef BRISK_LAB_H
 #define BRISK_LAB_H
@@ -72,8 +78,11 @@ struct lab_state {
 	int rotational;
 	uint64_t dirty_limit;		/* bdi max_bytes set (strict), 0 = none
 					 * (also when the global limit is lower) */
-	/* The loop device's own settings before lab up, put back by lab down
-	 * (a loop device outlives its binding): "" / -1 = not recorded. */
+	/* The restore journal (journal.h, kind lab) holding the loop device's
+	 * own settings before lab up, which lab down puts back from it (a
+	 * loop device outlives its binding): its file name, "" = none. */
+	char journal[64];
+	/* Those settings as found, for information: "" / -1 = not read. */
 	char orig_scheduler[32];
 	int orig_rotational, orig_strict_limit;
 	long long orig_max_ratio_fine;

@@ -58,6 +58,8 @@ if lab_up --size 256M --name crash3; then
   t_eq "restore after kill -9 of the server exits 0" "$rc" 0
   t_match "restore says it took the lab apart" "$out" "took apart 1 stale lab"
   check_gone "restore after server killed"
+  t_eq "restore put the loop settings back from the lab's journal" \
+    "$(ls "$LAB_T/run" | grep -c '\.journal$')" 0
 else
   t_fail "lab up (crash3)" "$LAB_OUT"
 fi

@@ -29,6 +29,16 @@ fi
 t_eq "mount point open to all (1777)" "$(stat -c %a "$LAB_MNT")" 1777
 st=$("$BRISK" lab status)
 t_match "status lists the lab as ok" "$st" "$LAB_NAME +hdd-7200 .*$LAB_LOOP +mq-deadline +on .* ok +$LAB_MNT"
+# The loop device's originals are in a restore journal of kind lab, which
+# recovery and 'brisk restore' leave alone while the lab is up.
+jn=$(lab_state_val "$LAB_NAME" journal)
+t_match "the state names the lab's journal" "$jn" '^session-[0-9]+(-[0-9]+)?\.journal$'
+t_match "a journal of kind lab" "$(cat "$LAB_T/run/$jn" 2>/dev/null)" $'\nkind lab\n'
+t_match "the scheduler is journaled" "$(cat "$LAB_T/run/$jn" 2>/dev/null)" "orig $dev [0-9-]+ scheduler - - [a-z-]+"
+t_match "queue/rotational is journaled" "$(cat "$LAB_T/run/$jn" 2>/dev/null)" "orig $dev [0-9-]+ queue/rotational - - [01]"
+"$BRISK" restore >/dev/null 2>&1
+t_check "brisk restore leaves a live lab's journal" test -f "$LAB_T/run/$jn"
+t_match "and its settings" "$(cat /sys/block/$dev/queue/scheduler)" "\[mq-deadline\]"
 pid=$(lab_state_val "$LAB_NAME" server | cut -d: -f1)
 t_match "the server runs as 'brisk lab serve'" "$(tr '\0' ' ' </proc/$pid/cmdline 2>/dev/null)" "lab serve .*--model hdd-7200"
 
@@ -112,5 +122,6 @@ out=$("$BRISK" lab down "$LAB_NAME" 2>&1); rc=$?
 t_eq "lab down exits 0" "$rc" 0
 check_gone "lab down"
 t_match "loop device's scheduler put back" "$(cat /sys/block/$dev/queue/scheduler)" "\[$orig\]"
+t_check "the lab's journal went with it" test ! -e "$LAB_T/run/$jn"
 gone_or_zombie "$pid" && t_pass "server stopped" || t_fail "server stopped" "pid $pid still runs"
 "$BRISK" lab down "$LAB_NAME" >/dev/null 2>&1; t_eq "down of a lab that is gone exits 2" "$?" 2

@@ -357,7 +357,8 @@ static void test_lab_state_and_describe(void **state)
 		 "loop=/dev/loop9\n"
 		 "creator=%d:1\nserver=%d:%llu\ndio=1\nready=1\nscheduler=bfq\n"
 		 "rotational=0\ndirty_limit=1048576\norig_scheduler=none\n"
-		 "orig_rotational=0\norig_strict_limit=0\norig_max_ratio_fine=1000000\n",
+		 "orig_rotational=0\norig_strict_limit=0\norig_max_ratio_fine=1000000\n"
+		 "journal=session-77.journal\n",
 		 (int)child, (int)getpid(), start_of(getpid()));
 	put_state("lab7", body);
 	snprintf(body, sizeof body, "name=lab3\nmodel=hdd-7200\ndir=/y/lab3\n"
@@ -390,6 +391,8 @@ static void test_lab_state_and_describe(void **state)
 	assert_string_equal(s->orig_scheduler, "none");
 	assert_int_equal(s->orig_max_ratio_fine, 1000000);
 	assert_int_equal(ls[0].orig_strict_limit, -1); /* not recorded */
+	assert_string_equal(s->journal, "session-77.journal");
+	assert_string_equal(ls[0].journal, "");        /* none */
 
 	/* Our own process as the server: alive; lab3's server is gone. */
 	assert_false(lab_is_stale(&ls[1]));
