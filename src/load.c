@@ -371,30 +371,25 @@ static uint64_t pick_len(const struct load_spec *s, uint64_t *rng)
 	return s->bs_lo + stats_rand_range(rng, 0, (s->bs_hi - s->bs_lo) / g) * g;
 }
 
-static void __attribute__((noreturn)) child_main(struct load *l, int wfd, uint64_t floor,
-						 uint64_t parent)
+/* The child's I/O priority and its file, the one load_prepare() made,
+ * reached from the work directory's descriptor (never a path that could
+ * have been swapped).  The fd, or -1 with m->end and m->err set. */
+static int child_open(const struct load_spec *s, const char *name, int writer, int random,
+		      struct load_msg *m)
 {
-	const struct load_spec *s = &l->spec;
-	struct load_msg m = { 0 };
-	int writer = is_writer(s->kind);
-	int random = s->kind == LOAD_RAND_READ || s->kind == LOAD_RAND_WRITE;
-	uint64_t rng = now_ns() ^ ((uint64_t)getpid() << 32) ^ parent;
-
 	if (s->ioprio_class > 0 &&
 	    syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0,
 		    (s->ioprio_class << IOPRIO_CLASS_SHIFT) | s->ioprio_level) < 0) {
-		m.end = LOAD_END_ERROR;
-		m.err = errno;
-		goto out;
+		m->end = LOAD_END_ERROR;
+		m->err = errno;
+		return -1;
 	}
 	int flags = O_CLOEXEC | O_NOFOLLOW | (s->direct ? O_DIRECT : 0);
 	if (writer)
 		flags |= O_WRONLY | (s->kind == LOAD_RAND_WRITE ? 0 : O_TRUNC);
 	else
 		flags |= O_RDONLY;
-	/* the file load_prepare() made, reached from the work directory's
-	 * descriptor (never a path that could have been swapped) */
-	int fd = openat(CHILD_DIR_FD, l->name, flags);
+	int fd = openat(CHILD_DIR_FD, name, flags);
 	struct stat fst;
 	if (fd >= 0 && (fstat(fd, &fst) < 0 || !S_ISREG(fst.st_mode))) {
 		close(fd);
@@ -402,45 +397,65 @@ static void __attribute__((noreturn)) child_main(struct load *l, int wfd, uint64
 		errno = EINVAL;
 	}
 	if (fd < 0) {
-		m.end = LOAD_END_ERROR;
-		m.err = errno;
-		goto out;
+		m->end = LOAD_END_ERROR;
+		m->err = errno;
+		return -1;
 	}
 	if (!s->direct)
 		posix_fadvise(fd, 0, 0, random ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
-	void *buf;
-	if (posix_memalign(&buf, 4096, s->bs_hi)) {
-		m.end = LOAD_END_ERROR;
-		m.err = ENOMEM;
-		goto out;
-	}
-	fill_pattern(buf, s->bs_hi, rng);
+	return fd;
+}
 
+/* A call that took from a to b: the worst one so far? */
+static void note_call(struct load_msg *m, uint64_t a, uint64_t b)
+{
+	if (b - a > m->worst_ns) {
+		m->worst_ns = b - a;
+		m->worst_at_ns = a;
+	}
+}
+
+/* Where the next call goes, and how long it is (a random slot, or on from
+ * *off, wrapping at the size). */
+static uint64_t next_call(const struct load_spec *s, int random, uint64_t bytes, uint64_t *off,
+			  uint64_t *rng)
+{
+	uint64_t len = pick_len(s, rng);
+	if (s->total && s->total - bytes < len && !s->direct)
+		len = s->total - bytes;
+	if (random) {
+		uint64_t slots = (s->size - len) / 4096;
+		*off = stats_rand_range(rng, 0, slots) * 4096;
+	} else if (s->size && *off + len > s->size) {
+		*off = 0;
+	}
+	return len;
+}
+
+/* The load's loop: calls until stopped, done, at the floor or an error
+ * (m->end says which); reports every LOAD_REPORT_NS.  Bytes moved. */
+static uint64_t child_loop(const struct load_spec *s, int fd, void *buf, int wfd,
+			   uint64_t floor, uint64_t *rng, struct load_msg *m)
+{
+	int writer = is_writer(s->kind);
+	int random = s->kind == LOAD_RAND_READ || s->kind == LOAD_RAND_WRITE;
 	uint64_t t0 = now_ns(), last_report = t0, bytes = 0, off = 0;
 	uint64_t since_sync = 0, since_evict = 0, since_floor = UINT64_MAX;
-	m.t_ns = t0;
-	send_msg(wfd, &m);   /* a first point at time zero */
+	m->t_ns = t0;
+	send_msg(wfd, m);   /* a first point at time zero */
 	while (!child_stop) {
 		if (s->total && bytes >= s->total) {
-			m.end = LOAD_END_DONE;
+			m->end = LOAD_END_DONE;
 			break;
 		}
-		uint64_t len = pick_len(s, &rng);
-		if (s->total && s->total - bytes < len && !s->direct)
-			len = s->total - bytes;
-		if (random) {
-			uint64_t slots = (s->size - len) / 4096;
-			off = stats_rand_range(&rng, 0, slots) * 4096;
-		} else if (s->size && off + len > s->size) {
-			off = 0;
-		}
+		uint64_t len = next_call(s, random, bytes, &off, rng);
 		if (writer && floor && since_floor >= FLOOR_CHECK) {
 			/* Between two checks at most FLOOR_CHECK + one call more
 			 * is written: stop while that still fits above the floor. */
 			uint64_t avail;
 			since_floor = 0;
 			if (load_avail(fd, &avail) == 0 && avail < floor + FLOOR_CHECK + s->bs_hi) {
-				m.end = LOAD_END_FLOOR;
+				m->end = LOAD_END_FLOOR;
 				break;
 			}
 		}
@@ -450,18 +465,15 @@ static void __attribute__((noreturn)) child_main(struct load *l, int wfd, uint64
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
-			m.end = errno_end(errno);
-			m.err = errno;
+			m->end = errno_end(errno);
+			m->err = errno;
 			break;
 		}
 		if (r == 0 && !writer) {     /* EOF: the file was shorter */
 			off = 0;
 			continue;
 		}
-		if (b - a > m.worst_ns) {
-			m.worst_ns = b - a;
-			m.worst_at_ns = a;
-		}
+		note_call(m, a, b);
 		bytes += (uint64_t)r;
 		since_sync += (uint64_t)r;
 		since_evict += (uint64_t)r;
@@ -471,15 +483,11 @@ static void __attribute__((noreturn)) child_main(struct load *l, int wfd, uint64
 			since_sync = 0;
 			a = now_ns();
 			if (fsync(fd) < 0 && errno != EINTR) {
-				m.end = errno_end(errno);
-				m.err = errno;
+				m->end = errno_end(errno);
+				m->err = errno;
 				break;
 			}
-			b = now_ns();
-			if (b - a > m.worst_ns) {
-				m.worst_ns = b - a;
-				m.worst_at_ns = a;
-			}
+			note_call(m, a, now_ns());
 		}
 		if (!writer && !s->direct && since_evict >= s->size) {
 			since_evict = 0;
@@ -487,24 +495,43 @@ static void __attribute__((noreturn)) child_main(struct load *l, int wfd, uint64
 		}
 		rate_wait(s, t0, bytes);
 		if (b - last_report >= LOAD_REPORT_NS) {
-			m.t_ns = last_report = now_ns();
-			m.bytes = bytes;
-			send_msg(wfd, &m);
-			m.worst_ns = 0;
+			m->t_ns = last_report = now_ns();
+			m->bytes = bytes;
+			send_msg(wfd, m);
+			m->worst_ns = 0;
 		}
 	}
+	return bytes;
+}
+
+static void __attribute__((noreturn)) child_main(struct load *l, int wfd, uint64_t floor,
+						 uint64_t parent)
+{
+	const struct load_spec *s = &l->spec;
+	struct load_msg m = { 0 };
+	int writer = is_writer(s->kind);
+	int random = s->kind == LOAD_RAND_READ || s->kind == LOAD_RAND_WRITE;
+	uint64_t rng = now_ns() ^ ((uint64_t)getpid() << 32) ^ parent;
+	void *buf = NULL;
+	int fd = child_open(s, l->name, writer, random, &m);
+	if (fd >= 0 && posix_memalign(&buf, 4096, s->bs_hi)) {
+		m.end = LOAD_END_ERROR;
+		m.err = ENOMEM;
+	}
+	if (fd < 0 || !buf) {
+		m.t_ns = now_ns();
+		send_msg(wfd, &m);
+		_exit(0);
+	}
+	fill_pattern(buf, s->bs_hi, rng);
+	m.bytes = child_loop(s, fd, buf, wfd, floor, &rng, &m);
 	if (m.end == LOAD_RUNNING)
 		m.end = LOAD_END_STOPPED;
-	m.bytes = bytes;
 	m.t_ns = now_ns();
 	send_msg(wfd, &m);
 	/* Drop what was written here, not in the parent's cleanup: freeing
 	 * gigabytes of dirty page cache is the load's cost. */
 	if (writer && ftruncate(fd, 0) < 0) { /* best effort: the parent removes the file */ }
-	_exit(0);
-out:
-	m.t_ns = now_ns();
-	send_msg(wfd, &m);
 	_exit(0);
 }
 
