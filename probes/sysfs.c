@@ -27,17 +27,25 @@ int sysfs_read_raw(const char *path, char *buf, size_t len, size_t *n)
 	return rc;
 }
 
+/* read(2) that goes on after a signal: bytes read, 0 at the end, -errno. */
+static ssize_t read_retry(int fd, char *buf, size_t len)
+{
+	for (;;) {
+		ssize_t r = read(fd, buf, len);
+		if (r >= 0 || errno != EINTR)
+			return r < 0 ? -errno : r;
+	}
+}
+
 /* Read and close fd. */
 static int read_fd(int fd, char *buf, size_t len, size_t *n)
 {
 	size_t off = 0;
 	int rc = 0;
 	while (off + 1 < len) {
-		ssize_t r = read(fd, buf + off, len - 1 - off);
+		ssize_t r = read_retry(fd, buf + off, len - 1 - off);
 		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			rc = -errno;
+			rc = (int)r;
 			break;
 		}
 		if (r == 0)
@@ -261,11 +269,9 @@ int sysfs_read_alloc(const char *path, char **buf, size_t *n)
 			b = nb;
 			cap *= 2;
 		}
-		ssize_t r = read(fd, b + off, cap - 1 - off);
+		ssize_t r = read_retry(fd, b + off, cap - 1 - off);
 		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			rc = -errno;
+			rc = (int)r;
 			break;
 		}
 		if (r == 0)

@@ -19,6 +19,19 @@ enum {
 	CLIOPT_DROP, CLIOPT_ALLOW_SHARED, CLIOPT_NEXT
 };
 
+/* Their getopt_long entries, for the start of a command's option table
+ * (needs <getopt.h>). */
+#define CLIOPT_LONGOPTS \
+	{ "load", required_argument, NULL, 'l' }, \
+	{ "actions", required_argument, NULL, 'a' }, \
+	{ "exec", required_argument, NULL, CLIOPT_EXEC }, \
+	{ "ls-files", required_argument, NULL, CLIOPT_LS_FILES }, \
+	{ "interval", required_argument, NULL, CLIOPT_INTERVAL }, \
+	{ "timeout", required_argument, NULL, CLIOPT_TIMEOUT }, \
+	{ "floor", required_argument, NULL, CLIOPT_FLOOR }, \
+	{ "drop-caches", no_argument, NULL, CLIOPT_DROP }, \
+	{ "allow-shared-dir", no_argument, NULL, CLIOPT_ALLOW_SHARED }
+
 int cliopt_bad(const char *cmd, const char *opt, const char *val, const char *want);
 /* A whole number in [min, max]. */
 int cliopt_count(const char *cmd, const char *opt, const char *v, int64_t min, int64_t max,

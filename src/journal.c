@@ -270,6 +270,19 @@ int journal_set(struct journal *j, const char *dev, const struct tunable_key *ke
 	return tunable_apply(dev, key, value, res);
 }
 
+/* Put this session's entries on disk as they are now (atomic replace; the
+ * new file is locked and kept open in place of the old one). */
+static int rewrite(struct journal *j)
+{
+	int fd;
+	int rc = journal_disk_replace(j->dfd, j->name, &j->f, &fd);
+	if (rc < 0)
+		return rc;
+	close(j->fd);
+	j->fd = fd;
+	return 0;
+}
+
 int journal_restore(struct journal *j, journal_report_fn fn, void *arg)
 {
 	if (j->f.n == 0)
@@ -280,25 +293,14 @@ int journal_restore(struct journal *j, journal_report_fn fn, void *arg)
 	int failed = journal_restore_entries(j->dfd, j->path, &j->f, 0, &j->locks, keep, fn, arg);
 	journal_file_compact(&j->f, keep);
 	free(keep);
-	int fd;
-	int rc = journal_disk_replace(j->dfd, j->name, &j->f, &fd);
-	if (rc < 0)
-		return rc;
-	close(j->fd);
-	j->fd = fd;
-	return failed;
+	int rc = rewrite(j);
+	return rc < 0 ? rc : failed;
 }
 
 int journal_discard(struct journal *j)
 {
 	j->f.n = 0;
-	int fd;
-	int rc = journal_disk_replace(j->dfd, j->name, &j->f, &fd);
-	if (rc < 0)
-		return rc;
-	close(j->fd);
-	j->fd = fd;
-	return 0;
+	return rewrite(j);
 }
 
 void journal_close(struct journal *j)

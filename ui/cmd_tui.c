@@ -86,17 +86,9 @@ enum {   /* this command's own options; the shared ones are cliopt.h's */
 };
 
 static const struct option longopts[] = {
-	{ "load", required_argument, NULL, 'l' },
-	{ "actions", required_argument, NULL, 'a' },
-	{ "exec", required_argument, NULL, CLIOPT_EXEC },
-	{ "ls-files", required_argument, NULL, CLIOPT_LS_FILES },
+	CLIOPT_LONGOPTS,
 	{ "idle-samples", required_argument, NULL, 'i' },
-	{ "interval", required_argument, NULL, CLIOPT_INTERVAL },
-	{ "timeout", required_argument, NULL, CLIOPT_TIMEOUT },
 	{ "tick", required_argument, NULL, OPT_TICK },
-	{ "floor", required_argument, NULL, CLIOPT_FLOOR },
-	{ "drop-caches", no_argument, NULL, CLIOPT_DROP },
-	{ "allow-shared-dir", no_argument, NULL, CLIOPT_ALLOW_SHARED },
 	{ "iterations", required_argument, NULL, 'n' },
 	{ "duration", required_argument, NULL, 'd' },
 	{ "no-report", no_argument, NULL, OPT_NO_REPORT },

@@ -14,6 +14,7 @@
 
 #include "fiojob.h"
 #include "profile.h"
+#include "roundtrip.h"
 
 #define MiB (1024ull * 1024ull)
 #define S(x) (x##ull * 1000000000ull)
@@ -24,32 +25,6 @@ static struct profile *P(void)
 	if (!p)
 		p = malloc(sizeof(*p));
 	return p;
-}
-
-static void roundtrip(struct profile *p)
-{
-	char *buf = NULL, err[PROFILE_ERR_LEN], why[256];
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	if (profile_write(f, p, err, sizeof(err)) < 0)
-		fail_msg("write: %s", err);
-	fclose(f);
-	struct profile *q = malloc(sizeof(*q));
-	if (profile_parse_buffer(buf, len, "rt", q, err, sizeof(err)) < 0)
-		fail_msg("reparse: %s\n%s", err, buf);
-	if (!profile_equal(p, q, why, sizeof(why)))
-		fail_msg("not equal after round trip: %s\n%s", why, buf);
-	/* and the text is stable */
-	char *buf2 = NULL;
-	size_t len2 = 0;
-	f = open_memstream(&buf2, &len2);
-	assert_int_equal(profile_write(f, q, err, sizeof(err)), 0);
-	fclose(f);
-	assert_string_equal(buf, buf2);
-	free(buf);
-	free(buf2);
-	free(q);
 }
 
 static const uint64_t lkml_delays[41] = {
