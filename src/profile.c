@@ -34,9 +34,6 @@
 /* The one settings table is tunable's (tunable_defs, in application
  * order: the scheduler first, its tunables next, then the queue, the
  * device and the system-wide vm knobs); a profile key is its key. */
-#define setting_defs tunable_defs
-#define N_SETTING_DEFS tunable_n_defs
-
 static enum profile_scope setting_scope(const struct tunable_def *d)
 {
 	switch (d->kind) {
@@ -82,7 +79,7 @@ int profile_class_parse(const char *s, enum profile_class *out)
 static size_t setting_rank(const char *key)
 {
 	const struct tunable_def *d = tunable_def_find(key);
-	return d ? (size_t)(d - setting_defs) : N_SETTING_DEFS;
+	return d ? (size_t)(d - tunable_defs) : tunable_n_defs;
 }
 
 int profile_setting_info(const char *key, enum profile_scope *scope, const char **sched)
@@ -180,20 +177,20 @@ size_t profile_effective(const struct profile *p, enum profile_class cls,
 			 const struct profile_setting **out, size_t max)
 {
 	size_t n = 0;
-	for (size_t r = 0; r < N_SETTING_DEFS; r++) {
+	for (size_t r = 0; r < tunable_n_defs; r++) {
 		const struct profile_setting *hit = NULL;
 		for (size_t i = 0; i < p->n_settings; i++) {
 			const struct profile_setting *s = &p->settings[i];
-			if (strcmp(s->key, setting_defs[r].key) != 0)
+			if (strcmp(s->key, tunable_defs[r].key) != 0)
 				continue;
 			if (s->cls == cls && cls != PROFILE_CLASS_ALL)
 				hit = s;
 			else if (s->cls == PROFILE_CLASS_ALL && (!hit || hit->cls == PROFILE_CLASS_ALL))
 				hit = s;
 		}
-		if (hit && setting_defs[r].kind == TUNABLE_IOSCHED && n > 0 &&
+		if (hit && tunable_defs[r].kind == TUNABLE_IOSCHED && n > 0 &&
 		    strcmp(out[0]->key, "scheduler") == 0 &&
-		    strcmp(out[0]->value, setting_defs[r].sched) != 0)
+		    strcmp(out[0]->value, tunable_defs[r].sched) != 0)
 			hit = NULL;   /* a tunable of another scheduler: not for this class */
 		if (hit) {
 			if (n < max)
@@ -340,7 +337,7 @@ size_t profile_class_settings(const struct profile *p, enum profile_class cls,
 			      const struct profile_setting **out, size_t max)
 {
 	size_t n = 0;
-	for (size_t r = 0; r <= N_SETTING_DEFS; r++)
+	for (size_t r = 0; r <= tunable_n_defs; r++)
 		for (size_t i = 0; i < p->n_settings; i++)
 			if (p->settings[i].cls == cls && setting_rank(p->settings[i].key) == r &&
 			    n < max)
