@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared helpers for shell tests; source it.  Each check prints one line:
 #   PASS name | FAIL name: why | SKIP name: reason
 # tests/run.sh counts those lines.  Scripts run from the repository root.

@@ -1,3 +1,4 @@
+#!/bin/bash
 # BRISK_DEBUG: trace lines on stderr, stdout unchanged, unknown names warned.
 source tests/lib.sh
 T_TMP_ERR=$(t_tmpdir)/err

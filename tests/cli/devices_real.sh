@@ -1,3 +1,4 @@
+#!/bin/bash
 # brisk devices on the real machine: the disk under /, bad input, a loop device.
 source tests/lib.sh
 

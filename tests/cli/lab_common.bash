@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by tests/cli/lab_*.sh (not a test itself: the runner takes *.sh).
 # Source after tests/lib.sh.  Every lab made here lives under LAB_T (a
 # t_tmpdir) with its state in LAB_T/run, so nothing of the user's is touched.

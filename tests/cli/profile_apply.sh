@@ -1,3 +1,4 @@
+#!/bin/bash
 # brisk export --apply: a profile's settings on a loop device for this boot,
 # journaled like `brisk set`; `brisk restore` puts them back.  Needs root and
 # losetup (else SKIP).  Never touches vm.* or real disks.

@@ -1,3 +1,4 @@
+#!/bin/bash
 # brisk profile list/show/check/import: every shipped profile passes check,
 # every malformed one is rejected with FILE:LINE and exit 2, resolution order.
 source tests/lib.sh

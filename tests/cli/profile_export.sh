@@ -1,3 +1,4 @@
+#!/bin/bash
 # brisk export: formats through the CLI, golden comparison, udevadm verify
 # when the installed udev has it, sysctl and tuned parsed back, bad input.
 source tests/lib.sh

@@ -1,3 +1,4 @@
+#!/bin/bash
 # brisk profile save: the settings of the disk behind a directory and the
 # workload, saved -> loaded -> the same settings (compared with sysfs) and
 # the same workload.  Reads only; works without root.

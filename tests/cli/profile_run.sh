@@ -1,3 +1,4 @@
+#!/bin/bash
 # Profiles and fio jobs through the engine (tests/helpers/profile_run drives
 # profile_to_session_config + session_run as `brisk run --profile/--fio`
 # will): the LKML job runs as posted, scaled down; a small profile runs with

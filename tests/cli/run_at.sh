@@ -1,3 +1,4 @@
+#!/bin/bash
 # brisk run --at TIME:KEY=VALUE on a real loop device (root): the change
 # happens mid-run as a new epoch, and everything is put back at the end —
 # after a normal exit and after SIGINT; bad --at values change nothing.

@@ -1,3 +1,4 @@
+#!/bin/bash
 # brisk run with tiny sizes on a real directory: sample counts, reports,
 # cold flags, cleanup, bad input.
 source tests/lib.sh

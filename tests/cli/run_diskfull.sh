@@ -1,3 +1,4 @@
+#!/bin/bash
 # Disk full (root): on a small loop-mounted ext4 the writer stops at the
 # free-space floor, or ends cleanly on ENOSPC without a floor; the run
 # reports it and leaves nothing behind.

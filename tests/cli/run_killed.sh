@@ -1,3 +1,4 @@
+#!/bin/bash
 # A brisk run that is SIGKILLed cannot clean up; the next run on the same
 # directory removes the work directory it left (its owner lock is free),
 # says so, and never touches a live run's directory or other files.

@@ -1,3 +1,4 @@
+#!/bin/bash
 # brisk run without root: everything but drop_caches works, and the cold
 # flags say what really happened.
 source tests/lib.sh

@@ -1,3 +1,4 @@
+#!/bin/bash
 # An interrupted brisk run (SIGINT, SIGTERM, SIGHUP) still reports what it
 # gathered, exits 128+signal, and leaves no file and no process behind.
 source tests/lib.sh

@@ -1,3 +1,4 @@
+#!/bin/bash
 # brisk run's part-5 holes of issue 11: absurd sizes are bad input (no
 # wrap-around in the free-space check), every process brisk starts dies
 # with it (the exec action's program too), a load that cannot start makes

@@ -130,14 +130,14 @@ else
   t_match "leftovers: restore reports the temporary journal" "$out" \
     "$RT/.tmp-$DEAD.journal: a temporary journal left by a killed brisk \\(pid $DEAD\\); removed"
   t_eq "leftovers: restore removed the dead pid's files" \
-    "$(ls -A "$RT" | grep -c -- "-$DEAD[.-]")" 0
+    "$(ls -A "$RT" | grep -c -- "-${DEAD}[.-]")" 0
   t_eq "leftovers: a live pid's files stay" "$(ls -A "$RT" | grep -c -- "-$LIVE\.journal")" 2
   t_check "leftovers: the live session's journal stays" test -s "$RT/session-$HP.journal"
   t_eq "leftovers: the live session's change stays" "$(sysfs_q $DEV read_ahead_kb)" 512
   plant
   out=$("$BRISK" get $DEV scheduler 2>&1 >/dev/null)
   t_match "leftovers: the next start reports them" "$out" "session-$DEAD.journal: an empty journal"
-  t_eq "leftovers: the next start removed them" "$(ls -A "$RT" | grep -c -- "-$DEAD[.-]")" 0
+  t_eq "leftovers: the next start removed them" "$(ls -A "$RT" | grep -c -- "-${DEAD}[.-]")" 0
   t_eq "leftovers: the live pid's files still stay" "$(ls -A "$RT" | grep -c -- "-$LIVE\.journal")" 2
   kill -TERM $HP; wait $HP 2>/dev/null
   rm -f "$RT/session-$LIVE.journal" "$RT/.tmp-$LIVE.journal"

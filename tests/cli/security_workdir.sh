@@ -1,3 +1,4 @@
+#!/bin/bash
 # The work area is reached only by descriptor (issue 11): a user who owns DIR
 # swaps brisk's .brisk-XXXXXX for a directory of links while the run
 # prepares, and gains nothing; root refuses a DIR others can write unless

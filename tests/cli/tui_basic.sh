@@ -1,3 +1,4 @@
+#!/bin/bash
 # brisk tui in tmux: it opens and shows the stack, the load stops and
 # starts from the keyboard (each an epoch), help, resize to 80x24 and
 # 200x60 without garbage, too small, NO_COLOR, ASCII fallback, q leaves the

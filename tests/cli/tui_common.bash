@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Helpers for the dashboard tests (sourced by tests/cli/tui_*.sh, after
 # tests/lib.sh).  Each test drives `brisk tui` in its own detached tmux
 # session and reads the screen with capture-pane.

@@ -1,3 +1,4 @@
+#!/bin/bash
 # brisk tui without root: a read-only dashboard that still measures; the
 # settings keys say they need root and nothing is journaled or written.
 source tests/lib.sh

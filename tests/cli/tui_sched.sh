@@ -1,3 +1,4 @@
+#!/bin/bash
 # brisk tui as root on a loop device: the scheduler is switched from the
 # keyboard (a new epoch, a marker, a row in the table), the tunables editor
 # shows current and original values and refuses bad input, q restores

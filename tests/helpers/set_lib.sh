@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared setup for the tests/cli/set_*.sh tests: source it after tests/lib.sh.
 # Gives: BRISK_RUNTIME_DIR (private), HOLD (helper), set_loop_attach,
 # snapshot DEV, journals (count of session journals), sysfs_q DEV ATTR.
