@@ -1,6 +1,7 @@
-/* roundtrip — the profile round-trip check test_profile.c and test_fiojob.c
- * share: a profile written and read back is equal to itself, and writing
- * it again gives the same text.  Header-only, like testdir.h (each
+/* roundtrip — what test_profile.c and test_fiojob.c share: P(), one
+ * profile buffer (a struct profile is too large for the stack of a test),
+ * MiB and S(seconds), and the round-trip check: a profile written and read
+ * back is equal to itself, and writing it again gives the same text.  Header-only, like testdir.h (each
  * tests/unit/test_*.c is its own program); include after <cmocka.h>. */
 #ifndef BRISK_TESTS_ROUNDTRIP_H
 #define BRISK_TESTS_ROUNDTRIP_H
@@ -9,6 +10,17 @@
 #include <stdlib.h>
 
 #include "profile.h"
+
+#define MiB (1024ull * 1024ull)
+#define S(x) (x##ull * 1000000000ull)
+
+static struct profile *P(void)
+{
+	static struct profile *p;
+	if (!p)
+		p = malloc(sizeof(*p));
+	return p;
+}
 
 static void roundtrip(struct profile *p)
 {

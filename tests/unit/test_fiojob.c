@@ -16,16 +16,6 @@
 #include "profile.h"
 #include "roundtrip.h"
 
-#define MiB (1024ull * 1024ull)
-#define S(x) (x##ull * 1000000000ull)
-
-static struct profile *P(void)
-{
-	static struct profile *p;
-	if (!p)
-		p = malloc(sizeof(*p));
-	return p;
-}
 
 static const uint64_t lkml_delays[41] = {
 	0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64, 68, 72, 76, 80,

@@ -17,16 +17,6 @@
 #include "session.h"
 #include "roundtrip.h"
 
-#define MiB (1024ull * 1024ull)
-#define S(x) (x##ull * 1000000000ull)
-
-static struct profile *P(void)
-{
-	static struct profile *p;
-	if (!p)
-		p = malloc(sizeof(*p));
-	return p;
-}
 
 static int parse(const char *text, struct profile *p, char *err, size_t n)
 {
