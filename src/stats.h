@@ -69,15 +69,16 @@ int stats_bootstrap_median_diff(const double *a, size_t na,
  *   ratio's distribution, which is skewed for latencies.  Measured on
  *   lognormal latencies with a known ratio (tests/bench/compare_stats.sh,
  *   sigma 0.5 and 1, ratio 1, 1.5, 3, 2000 replicates): the 95 % interval
- *   of the ratio of medians covers 95.5-97.3 % at n = 8, 16, 32 per arm
+ *   of the ratio of medians covers 95-98 % at n = 8, 16, 32 per arm
  *   (slightly conservative: the bootstrap distribution of a median is
  *   discrete); of p90 ratios 94-97 % at n >= 16 but only about 90 % at
  *   n = 8, where a resample cannot exceed the sample's max; a caller should
  *   not rest a p90 verdict on fewer than 16 runs per arm.  Alternatives
  *   measured on the same replicates and not taken: the basic interval on
  *   the log scale undercovers (74-93 %); BCa (jackknife acceleration, which
- *   is not consistent for sample quantiles) is near 95 % for medians but
- *   worse than percentile for p90 (84-95 %).
+ *   is not consistent for sample quantiles) is a little closer to 95 % for
+ *   medians (95-98 %) but worse than percentile for p90 (84-96 %); one
+ *   method for every quantile keeps the rule simple.
  *   Non-positive baseline: a latency ratio needs a positive base, and any
  *   baseline value <= 0 could make some resample's quantile <= 0, so the
  *   call then returns -EDOM without resampling (whether a replicate hits
