@@ -170,12 +170,19 @@ uint64_t stats_rand_range(uint64_t *state, uint64_t lo, uint64_t hi)
 	return lo + stats_rand_next(state) % (span + 1);
 }
 
-static double resampled_median(const double *v, size_t n, double *tmp, uint64_t *st)
+/* The q-quantile (0..1) of one resample of v drawn into tmp. */
+static double resampled_quantile(const double *v, size_t n, double q,
+				 double *tmp, uint64_t *st)
 {
 	for (size_t i = 0; i < n; i++)
 		tmp[i] = v[stats_rand_range(st, 0, n - 1)];
 	stats_sort(tmp, n);
-	return stats_percentile_sorted(tmp, n, 50);
+	return stats_percentile_sorted(tmp, n, q * 100.0);
+}
+
+static double resampled_median(const double *v, size_t n, double *tmp, uint64_t *st)
+{
+	return resampled_quantile(v, n, 0.5, tmp, st);
 }
 
 int stats_bootstrap_median_diff(const double *a, size_t na,
@@ -205,4 +212,175 @@ int stats_bootstrap_median_diff(const double *a, size_t na,
 	free(tmp);
 	free(d);
 	return 0;
+}
+
+static int all_finite(const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(v[i]))
+			return 0;
+	return 1;
+}
+
+static int all_positive(const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(v[i] > 0))
+			return 0;
+	return 1;
+}
+
+/* The q-quantile (0..1) of v, through a sorted copy; NaN when out of memory. */
+static double quantile_of(const double *v, size_t n, double q)
+{
+	double *s = malloc(n * sizeof(*s));
+	if (!s)
+		return NAN;
+	memcpy(s, v, n * sizeof(*s));
+	stats_sort(s, n);
+	double r = stats_percentile_sorted(s, n, q * 100.0);
+	free(s);
+	return r;
+}
+
+/* Percentile interval from `iters` bootstrap replicates (sorted in place). */
+static void percentile_interval(double *rep, unsigned iters, double level,
+				double *lo, double *hi)
+{
+	stats_sort(rep, iters);
+	double tail = (1 - level) / 2 * 100;
+	*lo = stats_percentile_sorted(rep, iters, tail);
+	*hi = stats_percentile_sorted(rep, iters, 100 - tail);
+}
+
+static int boot_args_ok(double q, unsigned iters, double level)
+{
+	return q >= 0 && q <= 1 && iters > 0 && level > 0 && level < 1;
+}
+
+int stats_bootstrap_ci(const double *v, size_t n, double q, unsigned iters,
+		       double level, uint64_t seed,
+		       double *est, double *lo, double *hi)
+{
+	*est = *lo = *hi = NAN;
+	if (n == 0 || !boot_args_ok(q, iters, level) || !all_finite(v, n))
+		return -EINVAL;
+	double *tmp = malloc(n * sizeof(*tmp));
+	double *rep = malloc(iters * sizeof(*rep));
+	if (!tmp || !rep) {
+		free(tmp);
+		free(rep);
+		return -ENOMEM;
+	}
+	memcpy(tmp, v, n * sizeof(*tmp));
+	stats_sort(tmp, n);
+	double e = stats_percentile_sorted(tmp, n, q * 100.0);
+	uint64_t st = seed;
+	for (unsigned i = 0; i < iters; i++)
+		rep[i] = resampled_quantile(v, n, q, tmp, &st);
+	percentile_interval(rep, iters, level, lo, hi);
+	*est = e;
+	free(tmp);
+	free(rep);
+	return 0;
+}
+
+int stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
+			  double q, unsigned iters, double level, uint64_t seed,
+			  double *est, double *lo, double *hi)
+{
+	*est = *lo = *hi = NAN;
+	if (na == 0 || nb == 0 || !boot_args_ok(q, iters, level) ||
+	    !all_finite(a, na) || !all_finite(b, nb))
+		return -EINVAL;
+	double qa = quantile_of(a, na, q), qb = quantile_of(b, nb, q);
+	if (isnan(qa) || isnan(qb))
+		return -ENOMEM;
+	if (!all_positive(a, na)) {
+		*est = stats_ratio(qb, qa);   /* may still be defined; the CI is not */
+		return -EDOM;
+	}
+	double *tmp = malloc((na > nb ? na : nb) * sizeof(*tmp));
+	double *rep = malloc(iters * sizeof(*rep));
+	if (!tmp || !rep) {
+		free(tmp);
+		free(rep);
+		return -ENOMEM;
+	}
+	uint64_t st = seed;
+	for (unsigned i = 0; i < iters; i++) {
+		double ra = resampled_quantile(a, na, q, tmp, &st);
+		double rb = resampled_quantile(b, nb, q, tmp, &st);
+		rep[i] = rb / ra;   /* ra > 0: every base value is */
+	}
+	percentile_interval(rep, iters, level, lo, hi);
+	*est = qb / qa;
+	free(tmp);
+	free(rep);
+	return 0;
+}
+
+struct pidx {
+	double p;
+	size_t i;
+};
+
+static int cmp_pidx(const void *x, const void *y)
+{
+	const struct pidx *a = x, *b = y;
+	int c = cmp_double(&a->p, &b->p);
+	if (c)
+		return c;
+	return (a->i > b->i) - (a->i < b->i);   /* stable: qsort is not */
+}
+
+int stats_holm(const double *p, size_t n, double *adjusted)
+{
+	if (n == 0)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		if (!(p[i] >= 0 && p[i] <= 1))
+			return -EINVAL;
+	struct pidx *o = malloc(n * sizeof(*o));
+	if (!o)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		o[i] = (struct pidx){ p[i], i };
+	qsort(o, n, sizeof(*o), cmp_pidx);
+	/* R: pmin(1, cummax((n - i + 1) * p[o]))[ro], i = 1..n */
+	double run = 0;
+	for (size_t k = 0; k < n; k++) {
+		double v = (double)(n - k) * o[k].p;
+		if (v > run)
+			run = v;
+		adjusted[o[k].i] = run < 1 ? run : 1;
+	}
+	free(o);
+	return 0;
+}
+
+enum stats_verdict stats_verdict(double ratio_lo, double ratio_hi,
+				 double p_adjusted, double alpha)
+{
+	if (!(alpha > 0 && alpha < 1) || !(p_adjusted >= 0 && p_adjusted < alpha) ||
+	    isnan(ratio_lo) || isnan(ratio_hi) || ratio_lo > ratio_hi)
+		return STATS_NO_DIFFERENCE;
+	if (ratio_hi < 1)
+		return STATS_FASTER;
+	if (ratio_lo > 1)
+		return STATS_SLOWER;
+	return STATS_NO_DIFFERENCE;
+}
+
+const char *stats_verdict_name(enum stats_verdict v)
+{
+	switch (v) {
+	case STATS_FASTER:
+		return "faster";
+	case STATS_SLOWER:
+		return "slower";
+	case STATS_NO_DIFFERENCE:
+		break;
+	}
+	return "no difference detectable";
 }

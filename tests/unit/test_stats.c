@@ -1,6 +1,7 @@
 /* Statistics against known data: numpy/R type-7 percentiles, sample sd,
  * threshold shares, slowdown ratios, Mann-Whitney (R wilcox.test with
- * exact=FALSE, correct=TRUE) and the seeded bootstrap. */
+ * exact=FALSE, correct=TRUE), the seeded bootstrap (quantile and ratio
+ * intervals), Holm adjustment (R p.adjust) and the compare verdict rule. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -119,6 +120,172 @@ static void test_bootstrap(void **state)
 	assert_int_equal(stats_bootstrap_median_diff(x, 8, y, 8, 10, 1.5, 1, &lo, &hi), -EINVAL);
 }
 
+static void test_bootstrap_ci(void **state)
+{
+	(void)state;
+	double est, lo, hi, est2, lo2, hi2;
+	assert_int_equal(stats_bootstrap_ci(one_to_ten, 10, 0.5, 2000, 0.95, 3, &est, &lo, &hi), 0);
+	assert_float_equal(est, 5.5, 1e-12);              /* median(1..10) */
+	assert_true(lo >= 1 && lo < 5.5 && hi > 5.5 && hi <= 10);
+	/* same seed, same interval, bit for bit */
+	assert_int_equal(stats_bootstrap_ci(one_to_ten, 10, 0.5, 2000, 0.95, 3, &est2, &lo2, &hi2), 0);
+	assert_true(lo == lo2 && hi == hi2 && est == est2);
+	/* p90: type 7 like stats_summarize */
+	assert_int_equal(stats_bootstrap_ci(one_to_ten, 10, 0.9, 2000, 0.95, 3, &est, &lo, &hi), 0);
+	assert_float_equal(est, 9.1, 1e-12);
+	assert_true(lo <= 9.1 && hi >= 9.1 && hi <= 10);
+	/* every value equal: a zero-width interval at that value */
+	const double same[] = { 4, 4, 4, 4, 4 };
+	assert_int_equal(stats_bootstrap_ci(same, 5, 0.5, 100, 0.95, 1, &est, &lo, &hi), 0);
+	assert_true(est == 4 && lo == 4 && hi == 4);
+	/* many ties: the interval stays on the data */
+	const double tied[] = { 7, 7, 7, 7, 7, 7, 9, 7, 7, 30 };
+	assert_int_equal(stats_bootstrap_ci(tied, 10, 0.5, 2000, 0.95, 5, &est, &lo, &hi), 0);
+	assert_true(est == 7 && lo == 7 && hi >= 7 && hi <= 30);
+	/* degenerate input: -EINVAL and NaN, never a number */
+	const double bad[] = { 1, NAN, 3 };
+	assert_int_equal(stats_bootstrap_ci(one_to_ten, 0, 0.5, 100, 0.95, 1, &est, &lo, &hi), -EINVAL);
+	assert_true(isnan(est) && isnan(lo) && isnan(hi));
+	assert_int_equal(stats_bootstrap_ci(bad, 3, 0.5, 100, 0.95, 1, &est, &lo, &hi), -EINVAL);
+	assert_true(isnan(est) && isnan(lo) && isnan(hi));
+	assert_int_equal(stats_bootstrap_ci(one_to_ten, 10, 1.5, 100, 0.95, 1, &est, &lo, &hi), -EINVAL);
+	assert_int_equal(stats_bootstrap_ci(one_to_ten, 10, NAN, 100, 0.95, 1, &est, &lo, &hi), -EINVAL);
+	assert_int_equal(stats_bootstrap_ci(one_to_ten, 10, 0.5, 0, 0.95, 1, &est, &lo, &hi), -EINVAL);
+	assert_int_equal(stats_bootstrap_ci(one_to_ten, 10, 0.5, 100, 1, 1, &est, &lo, &hi), -EINVAL);
+	assert_true(isnan(est) && isnan(lo) && isnan(hi));
+}
+
+static void test_bootstrap_ratio(void **state)
+{
+	(void)state;
+	const double x[] = { 10, 12, 9, 11, 10, 13, 8, 10 };
+	const double y[] = { 20, 22, 19, 25, 21, 18, 20, 23 };   /* about 2x */
+	double est, lo, hi, est2, lo2, hi2;
+	/* identical samples: ratio 1 and the interval contains it */
+	assert_int_equal(stats_bootstrap_ratio(x, 8, x, 8, 0.5, 2000, 0.95, 11, &est, &lo, &hi), 0);
+	assert_float_equal(est, 1, 1e-12);
+	assert_true(lo < 1 && hi > 1);
+	/* a clear 2x shift: median 20.5 / 10 and the interval excludes 1 */
+	assert_int_equal(stats_bootstrap_ratio(x, 8, y, 8, 0.5, 2000, 0.95, 11, &est, &lo, &hi), 0);
+	assert_float_equal(est, 2.05, 1e-12);
+	assert_true(lo > 1 && lo <= 2.05 && hi >= 2.05);
+	/* and the other way round: the arm faster, the interval below 1 */
+	assert_int_equal(stats_bootstrap_ratio(y, 8, x, 8, 0.5, 2000, 0.95, 11, &est, &lo, &hi), 0);
+	assert_true(hi < 1 && lo <= est && est <= hi);
+	/* reproducible with a fixed seed */
+	assert_int_equal(stats_bootstrap_ratio(x, 8, y, 8, 0.9, 2000, 0.95, 99, &est, &lo, &hi), 0);
+	assert_int_equal(stats_bootstrap_ratio(x, 8, y, 8, 0.9, 2000, 0.95, 99, &est2, &lo2, &hi2), 0);
+	assert_true(est == est2 && lo == lo2 && hi == hi2);
+	/* many ties on both sides do not break it */
+	const double ta[] = { 10, 10, 10, 10, 10, 10, 11, 10 };
+	const double tb[] = { 20, 20, 20, 21, 20, 20, 20, 20 };
+	assert_int_equal(stats_bootstrap_ratio(ta, 8, tb, 8, 0.5, 2000, 0.95, 4, &est, &lo, &hi), 0);
+	assert_float_equal(est, 2, 1e-12);
+	assert_true(isfinite(lo) && isfinite(hi) && lo > 1 && lo <= 2 && hi >= 2);
+	assert_int_equal(stats_bootstrap_ratio(ta, 8, ta, 8, 0.5, 2000, 0.95, 4, &est, &lo, &hi), 0);
+	assert_true(est == 1 && lo <= 1 && hi >= 1);
+	/* a non-positive baseline value: -EDOM, no interval; the observed
+	 * ratio is still given while it is defined */
+	const double z[] = { 0, 10, 10, 12 }, zz[] = { 0, 0, 0 }, neg[] = { -1, 5, 6 };
+	assert_int_equal(stats_bootstrap_ratio(z, 4, x, 8, 0.5, 100, 0.95, 1, &est, &lo, &hi), -EDOM);
+	assert_float_equal(est, 1, 1e-12);   /* 10 / 10 */
+	assert_true(isnan(lo) && isnan(hi));
+	assert_int_equal(stats_bootstrap_ratio(zz, 3, x, 8, 0.5, 100, 0.95, 1, &est, &lo, &hi), -EDOM);
+	assert_true(isnan(est) && isnan(lo) && isnan(hi));
+	assert_int_equal(stats_bootstrap_ratio(neg, 3, x, 8, 0.5, 100, 0.95, 1, &est, &lo, &hi), -EDOM);
+	assert_true(isnan(lo) && isnan(hi));
+	/* empty or invalid: -EINVAL and NaN */
+	const double inf[] = { 1, INFINITY };
+	assert_int_equal(stats_bootstrap_ratio(x, 0, y, 8, 0.5, 100, 0.95, 1, &est, &lo, &hi), -EINVAL);
+	assert_true(isnan(est) && isnan(lo) && isnan(hi));
+	assert_int_equal(stats_bootstrap_ratio(x, 8, y, 0, 0.5, 100, 0.95, 1, &est, &lo, &hi), -EINVAL);
+	assert_int_equal(stats_bootstrap_ratio(x, 8, inf, 2, 0.5, 100, 0.95, 1, &est, &lo, &hi), -EINVAL);
+	assert_int_equal(stats_bootstrap_ratio(x, 8, y, 8, -0.1, 100, 0.95, 1, &est, &lo, &hi), -EINVAL);
+	assert_int_equal(stats_bootstrap_ratio(x, 8, y, 8, 0.5, 100, 0, 1, &est, &lo, &hi), -EINVAL);
+	assert_true(isnan(est) && isnan(lo) && isnan(hi));
+}
+
+static void test_mann_whitney_ties(void **state)
+{
+	(void)state;
+	/* mostly one value on both sides: a finite p, symmetric in a and b */
+	const double a[] = { 10, 10, 10, 10, 10, 10, 10, 11 };
+	const double b[] = { 10, 10, 10, 10, 10, 10, 11, 11 };
+	double u, p, u2, p2;
+	assert_int_equal(stats_mann_whitney(a, 8, b, 8, &u, &p), 0);
+	assert_true(isfinite(p) && p > 0.3 && p <= 1);
+	assert_int_equal(stats_mann_whitney(b, 8, a, 8, &u2, &p2), 0);
+	assert_float_equal(p, p2, 1e-12);
+	assert_float_equal(u + u2, 64, 1e-12);   /* U_a + U_b = na * nb */
+	/* ties within each side but separated: clearly significant */
+	const double c[] = { 10, 10, 10, 10, 10, 10, 10, 10 };
+	const double d[] = { 20, 20, 20, 20, 20, 20, 20, 20 };
+	assert_int_equal(stats_mann_whitney(c, 8, d, 8, &u, &p), 0);
+	assert_float_equal(u, 0, 0);
+	assert_true(isfinite(p) && p < 0.001);
+}
+
+static void test_holm(void **state)
+{
+	(void)state;
+	double adj[5];
+	/* R: p.adjust(c(0.01, 0.04, 0.03, 0.005), "holm")
+	 *   = 0.03 0.06 0.06 0.02, by hand: sorted 0.005 0.01 0.03 0.04 times
+	 *   4 3 2 1 = 0.02 0.03 0.06 0.04, cummax 0.02 0.03 0.06 0.06 */
+	const double p1[] = { 0.01, 0.04, 0.03, 0.005 };
+	assert_int_equal(stats_holm(p1, 4, adj), 0);
+	assert_float_equal(adj[0], 0.03, 1e-12);
+	assert_float_equal(adj[1], 0.06, 1e-12);
+	assert_float_equal(adj[2], 0.06, 1e-12);
+	assert_float_equal(adj[3], 0.02, 1e-12);
+	/* R: p.adjust(c(0.5, 0.2, 0.8), "holm") = 1.0 0.6 1.0
+	 *   (0.2*3 = 0.6, 0.5*2 = 1.0, 0.8*1 = 0.8 -> cummax 1.0; capped at 1) */
+	const double p2[] = { 0.5, 0.2, 0.8 };
+	assert_int_equal(stats_holm(p2, 3, adj), 0);
+	assert_float_equal(adj[0], 1, 1e-12);
+	assert_float_equal(adj[1], 0.6, 1e-12);
+	assert_float_equal(adj[2], 1, 1e-12);
+	/* R: p.adjust(c(0.01, 0.02, 0.01, 0.9, 0.3), "holm")
+	 *   = 0.05 0.06 0.05 0.90 0.60: sorted 0.01 0.01 0.02 0.3 0.9 times
+	 *   5 4 3 2 1 = 0.05 0.04 0.06 0.6 0.9, cummax 0.05 0.05 0.06 0.6 0.9 */
+	const double p3[] = { 0.01, 0.02, 0.01, 0.9, 0.3 };
+	assert_int_equal(stats_holm(p3, 5, adj), 0);
+	assert_float_equal(adj[0], 0.05, 1e-12);
+	assert_float_equal(adj[1], 0.06, 1e-12);
+	assert_float_equal(adj[2], 0.05, 1e-12);
+	assert_float_equal(adj[3], 0.9, 1e-12);
+	assert_float_equal(adj[4], 0.6, 1e-12);
+	/* one hypothesis: unchanged; in place works */
+	double one[] = { 0.07 };
+	assert_int_equal(stats_holm(one, 1, one), 0);
+	assert_float_equal(one[0], 0.07, 0);
+	const double bad[] = { 0.1, NAN }, big[] = { 0.1, 1.2 };
+	assert_int_equal(stats_holm(p1, 0, adj), -EINVAL);
+	assert_int_equal(stats_holm(bad, 2, adj), -EINVAL);
+	assert_int_equal(stats_holm(big, 2, adj), -EINVAL);
+}
+
+static void test_verdict(void **state)
+{
+	(void)state;
+	assert_int_equal(stats_verdict(0.5, 0.8, 0.01, 0.05), STATS_FASTER);
+	assert_int_equal(stats_verdict(1.2, 3.0, 0.01, 0.05), STATS_SLOWER);
+	/* interval includes 1: no difference, however small p */
+	assert_int_equal(stats_verdict(0.7, 1.1, 0.0001, 0.05), STATS_NO_DIFFERENCE);
+	assert_int_equal(stats_verdict(1.0, 2.0, 0.0001, 0.05), STATS_NO_DIFFERENCE);
+	/* interval excludes 1 but not significant after correction */
+	assert_int_equal(stats_verdict(0.5, 0.8, 0.05, 0.05), STATS_NO_DIFFERENCE);
+	assert_int_equal(stats_verdict(1.2, 3.0, 0.2, 0.05), STATS_NO_DIFFERENCE);
+	/* NaN or nonsense never gives a verdict */
+	assert_int_equal(stats_verdict(NAN, NAN, 0.01, 0.05), STATS_NO_DIFFERENCE);
+	assert_int_equal(stats_verdict(0.5, 0.8, NAN, 0.05), STATS_NO_DIFFERENCE);
+	assert_int_equal(stats_verdict(0.5, 0.8, 0.01, 0), STATS_NO_DIFFERENCE);
+	assert_int_equal(stats_verdict(0.8, 0.5, 0.01, 0.05), STATS_NO_DIFFERENCE);
+	assert_string_equal(stats_verdict_name(STATS_FASTER), "faster");
+	assert_string_equal(stats_verdict_name(STATS_SLOWER), "slower");
+	assert_string_equal(stats_verdict_name(STATS_NO_DIFFERENCE), "no difference detectable");
+}
+
 static void test_rand(void **state)
 {
 	(void)state;
@@ -141,6 +308,11 @@ int main(void)
 		cmocka_unit_test(test_slowdown),
 		cmocka_unit_test(test_mann_whitney),
 		cmocka_unit_test(test_bootstrap),
+		cmocka_unit_test(test_bootstrap_ci),
+		cmocka_unit_test(test_bootstrap_ratio),
+		cmocka_unit_test(test_mann_whitney_ties),
+		cmocka_unit_test(test_holm),
+		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_rand),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
