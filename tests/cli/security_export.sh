@@ -63,6 +63,7 @@ for k in cr esc del c1 ff; do
 		else t_pass "refuse-$k-$where-nothing-written"; fi
 		out=$("$BRISK" profile check "$f" 2>&1); rc=$?
 		t_eq "check-$k-$where-exit" "$rc" 2
+		t_match "check-$k-$where-fileline" "$out" "$f:$line: .*${SHOWN[$k]}"
 	done
 done
 
