@@ -383,6 +383,73 @@ static int load_profile(const char *name, struct profile **out, char *path, size
 	return 0;
 }
 
+/* The options of writing a file (not --apply): the format, --match and
+ * --device that go together.  0, or 2 after saying why. */
+static int write_opts(const char *fmt_arg, const char *match, const char *device,
+		      enum export_format *fmt, int *this_device)
+{
+	if (!match)
+		match = "class";
+	if (!fmt_arg || export_format_parse(fmt_arg, fmt) < 0) {
+		fprintf(stderr, "brisk export: %s%s%s, expected --format udev, tuned, sysctl, "
+			"sysfs.conf or tmpfiles\n", fmt_arg ? "unknown format '" : "no --format",
+			fmt_arg ? fmt_arg : "", fmt_arg ? "'" : "");
+		return 2;
+	}
+	if (strcmp(match, "class") == 0)
+		*this_device = 0;
+	else if (strcmp(match, "this-device") == 0)
+		*this_device = 1;
+	else {
+		fprintf(stderr, "brisk export: unknown --match '%s', expected class or "
+			"this-device\n", match);
+		return 2;
+	}
+	if (*this_device && *fmt != EXPORT_UDEV) {
+		fprintf(stderr, "brisk export: --match applies to --format udev; the other "
+			"formats take --device\n");
+		return 2;
+	}
+	if (device && *fmt == EXPORT_SYSCTL) {
+		fprintf(stderr, "brisk export: --device does not apply to --format sysctl "
+			"(vm.* settings are system-wide)\n");
+		return 2;
+	}
+	if (device && *fmt == EXPORT_UDEV && !*this_device) {
+		fprintf(stderr, "brisk export: --device with --format udev needs --match "
+			"this-device\n");
+		return 2;
+	}
+	return 0;
+}
+
+/* Write profile p as fmt to out (stdout when NULL). */
+static int write_export(const struct profile *p, enum export_format fmt, int this_device,
+			const char *device, const char *out, int force)
+{
+	struct export_device dev;
+	int rc;
+	int need_dev = this_device || fmt == EXPORT_SYSFS_CONF || fmt == EXPORT_TMPFILES ||
+		       (fmt == EXPORT_TUNED && device);
+	if (need_dev && (rc = pick_device(p, device, &dev)) != 0)
+		return rc;
+	char *buf = NULL, err[PROFILE_ERR_LEN];
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (!m)
+		return 1;
+	rc = export_write(m, p, fmt, need_dev ? &dev : NULL, err, sizeof(err));
+	fclose(m);
+	if (rc < 0) {
+		fprintf(stderr, "brisk export: %s\n", err);
+		free(buf);
+		return 2;
+	}
+	rc = write_out(buf, len, out, force);
+	free(buf);
+	return rc;
+}
+
 int cmd_export_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -416,83 +483,25 @@ int cmd_export_main(int argc, char **argv)
 		fprintf(stderr, "brisk export: expected one profile NAME or FILE (see --help)\n");
 		return 2;
 	}
+	enum export_format fmt = EXPORT_UDEV;
+	int this_device = 0, rc;
 	if (apply || dry_run) {
 		if (!apply || fmt_arg || match || out || force) {
 			fprintf(stderr, "brisk export: %s\n", apply ? "--apply takes only --device "
 				"and --dry-run" : "--dry-run goes with --apply");
 			return 2;
 		}
-		char path[PATH_MAX];
-		struct profile *p;
-		int rc = load_profile(argv[optind], &p, path, sizeof(path));
-		if (rc)
-			return rc;
-		rc = do_apply(p, path, device, dry_run, argc, argv);
-		free(p);
+	} else if ((rc = write_opts(fmt_arg, match, device, &fmt, &this_device)) != 0) {
 		return rc;
-	}
-	if (!match)
-		match = "class";
-	enum export_format fmt;
-	if (!fmt_arg || export_format_parse(fmt_arg, &fmt) < 0) {
-		fprintf(stderr, "brisk export: %s%s%s, expected --format udev, tuned, sysctl, "
-			"sysfs.conf or tmpfiles\n", fmt_arg ? "unknown format '" : "no --format",
-			fmt_arg ? fmt_arg : "", fmt_arg ? "'" : "");
-		return 2;
-	}
-	int this_device;
-	if (strcmp(match, "class") == 0)
-		this_device = 0;
-	else if (strcmp(match, "this-device") == 0)
-		this_device = 1;
-	else {
-		fprintf(stderr, "brisk export: unknown --match '%s', expected class or "
-			"this-device\n", match);
-		return 2;
-	}
-	if (this_device && fmt != EXPORT_UDEV) {
-		fprintf(stderr, "brisk export: --match applies to --format udev; the other "
-			"formats take --device\n");
-		return 2;
-	}
-	if (device && fmt == EXPORT_SYSCTL) {
-		fprintf(stderr, "brisk export: --device does not apply to --format sysctl "
-			"(vm.* settings are system-wide)\n");
-		return 2;
-	}
-	if (device && fmt == EXPORT_UDEV && !this_device) {
-		fprintf(stderr, "brisk export: --device with --format udev needs --match "
-			"this-device\n");
-		return 2;
 	}
 	char path[PATH_MAX];
 	struct profile *p;
-	int rc = load_profile(argv[optind], &p, path, sizeof(path));
-	if (rc)
+	if ((rc = load_profile(argv[optind], &p, path, sizeof(path))) != 0)
 		return rc;
-	struct export_device dev;
-	int need_dev = this_device || fmt == EXPORT_SYSFS_CONF || fmt == EXPORT_TMPFILES ||
-		       (fmt == EXPORT_TUNED && device);
-	if (need_dev && (rc = pick_device(p, device, &dev)) != 0) {
-		free(p);
-		return rc;
-	}
-	char *buf = NULL, err[PROFILE_ERR_LEN];
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	if (!m) {
-		free(p);
-		return 1;
-	}
-	rc = export_write(m, p, fmt, need_dev ? &dev : NULL, err, sizeof(err));
-	fclose(m);
+	if (apply)
+		rc = do_apply(p, path, device, dry_run, argc, argv);
+	else
+		rc = write_export(p, fmt, this_device, device, out, force);
 	free(p);
-	if (rc < 0) {
-		fprintf(stderr, "brisk export: %s\n", err);
-		free(buf);
-		return 2;
-	}
-	rc = write_out(buf, len, out, force);
-	free(buf);
 	return rc;
 }
