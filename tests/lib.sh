@@ -31,3 +31,17 @@ t_cleanup() {
   return 0
 }
 trap t_cleanup EXIT
+# t_umockdev: 0 when umockdev-run is installed and redirects /sys here (the
+# sata-hdd testbed's sda reads back 8:0), else 1 with the reason in
+# T_UMOCKDEV_WHY.  Lets an ASan build of brisk run under umockdev's preload.
+t_umockdev() {
+  export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+  if ! command -v umockdev-run >/dev/null 2>&1; then
+    T_UMOCKDEV_WHY="umockdev-run is not installed (Debian: apt-get install umockdev)"
+    return 1
+  fi
+  if [ "$(umockdev-run -d tests/fixtures/sata-hdd.umockdev -- cat /sys/class/block/sda/dev 2>/dev/null)" != 8:0 ]; then
+    T_UMOCKDEV_WHY="umockdev-run cannot redirect /sys here (LD_PRELOAD blocked?)"
+    return 1
+  fi
+}

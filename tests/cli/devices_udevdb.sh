@@ -9,7 +9,6 @@
 source tests/lib.sh
 
 FIX=tests/fixtures
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 if ! command -v jq >/dev/null 2>&1; then
 	t_skip devices_udevdb "jq is not installed (Debian: apt-get install jq)"
 	exit 0
@@ -19,10 +18,7 @@ if [ ! -x "$BRISK" ]; then
 	exit 0
 fi
 HAVE_UMOCKDEV=0
-if command -v umockdev-run >/dev/null 2>&1 &&
-   [ "$(umockdev-run -d $FIX/sata-hdd.umockdev -- cat /sys/class/block/sda/dev 2>/dev/null)" = "8:0" ]; then
-	HAVE_UMOCKDEV=1
-fi
+t_umockdev && HAVE_UMOCKDEV=1
 
 # SAME_BOTH: run inside the system under test (a testbed or the real
 # machine).  Prints one "=NAME" line per device whose --all entry equals its

@@ -83,8 +83,7 @@ fi
 # --match this-device matches on udev's property when udev gave the value,
 # else on the sysfs attribute it came from (udev sets only ID_SERIAL for a
 # virtio disk, so ENV{ID_SERIAL_SHORT} would never match it).
-if command -v umockdev-run >/dev/null 2>&1; then
-  export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+if t_umockdev; then
   this_device() {
     umockdev-run -d "tests/fixtures/$1.umockdev" -- \
       "$BRISK" export $G/server.profile --format udev --match this-device --device "$2" 2>&1 |

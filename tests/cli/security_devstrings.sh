@@ -14,15 +14,7 @@
 source tests/lib.sh
 
 FIX=tests/fixtures
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
-if ! command -v umockdev-run >/dev/null 2>&1; then
-	t_skip security_devstrings "umockdev-run is not installed"
-	exit 0
-fi
-if [ "$(umockdev-run -d $FIX/usb-stick.umockdev -- cat /sys/class/block/sdc/dev 2>/dev/null)" != "8:32" ]; then
-	t_skip security_devstrings "umockdev-run cannot redirect /sys here"
-	exit 0
-fi
+t_umockdev || { t_skip security_devstrings "$T_UMOCKDEV_WHY"; exit 0; }
 d=$(t_tmpdir)
 P=$FIX/usb-stick-poisoned.umockdev
 # raw_ctl FILE: 0 when FILE holds a C0 control byte other than TAB/LF, DEL,

@@ -20,11 +20,7 @@ if ! is_root; then
 	t_skip security_export "needs root (setpriv to nobody, root runs brisk)"
 	exit 0
 fi
-if ! command -v umockdev-run >/dev/null 2>&1; then
-	t_skip security_export "umockdev-run is not installed"
-	exit 0
-fi
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+t_umockdev || { t_skip security_export "$T_UMOCKDEV_WHY"; exit 0; }
 d=$(t_tmpdir)
 chown 65534:65534 "$d"
 chmod 755 "$d"

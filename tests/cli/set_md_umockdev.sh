@@ -7,15 +7,14 @@
 # addressed by device here; tests/cli/set_loop.sh covers real sysfs.)
 source tests/lib.sh
 FIX=$PWD/tests/fixtures/tune-md-raid1.umockdev
-command -v umockdev-run >/dev/null || { t_skip set_md_umockdev "umockdev-run not installed"; exit 0; }
+t_umockdev || { t_skip set_md_umockdev "$T_UMOCKDEV_WHY"; exit 0; }
 if ! is_root; then t_skip set_md_umockdev "brisk set writes only as root"; exit 0; fi
 source tests/helpers/set_lib.sh
 T=$(t_tmpdir)
 # in_bed SCRIPT: run bash SCRIPT inside a fresh testbed; T and BRISK exported
-# (an ASan build (make SANITIZE=1) must accept umockdev's LD_PRELOAD)
+# (t_umockdev exported ASAN_OPTIONS for an ASan build)
 in_bed() {
-  T=$T BRISK=$BRISK ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-    umockdev-run -d "$FIX" -- bash -c "$1"
+  T=$T BRISK=$BRISK umockdev-run -d "$FIX" -- bash -c "$1"
 }
 # every attribute file of the testbed as PATH:VALUE lines (values, not
 # bytes: a testbed file keeps no trailing newline once written)
