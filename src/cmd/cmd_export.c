@@ -50,6 +50,31 @@ static void usage(FILE *f)
 		"See brisk-export(1).\n");
 }
 
+#define APPLY_MAX_DEVS 64
+
+/* The disks under the profile's directory (at most max) into names: how
+ * many, or -1 after saying why.  one: exactly one disk is wanted. */
+static int dir_disks(const struct profile *p, char names[][BLOCKDEV_NAME_LEN], size_t max,
+		     int one)
+{
+	struct stack *st = NULL;
+	int rc = stack_resolve_path(p->directory, &st);
+	const struct blockdev *leaves[APPLY_MAX_DEVS];
+	size_t k = rc == 0 ? stack_leaves(st, leaves, APPLY_MAX_DEVS) : 0;
+	if (rc < 0 || !k || (one && k != 1)) {
+		fprintf(stderr, "brisk export: the profile's directory %s %s; give "
+			"--device DEV\n", text_show(p->directory),
+			rc < 0 ? "cannot be resolved" : one ? "is not on exactly one disk" :
+			"has no disk under it");
+		stack_free(st);
+		return -1;
+	}
+	for (size_t i = 0; i < k && i < max; i++)
+		snprintf(names[i], sizeof(names[0]), "%s", leaves[i]->name);
+	stack_free(st);
+	return (int)(k < max ? k : max);
+}
+
 /* The device a fixed-device export is about. 0, or exit status. */
 static int pick_device(const struct profile *p, const char *arg, struct export_device *out)
 {
@@ -68,20 +93,12 @@ static int pick_device(const struct profile *p, const char *arg, struct export_d
 	} else if (p->n_devices == 1) {
 		snprintf(name, sizeof(name), "%s", p->devices[0]);
 	} else if (p->directory[0]) {
-		struct stack *st = NULL;
-		rc = stack_resolve_path(p->directory, &st);
-		const struct blockdev *leaves[4];
-		size_t n = rc == 0 ? stack_leaves(st, leaves, 4) : 0;
-		if (n != 1) {
-			fprintf(stderr, "brisk export: the profile's directory %s %s; give "
-				"--device DEV\n", text_show(p->directory),
-				rc < 0 ? "cannot be resolved" : "is not on exactly one disk");
-			stack_free(st);
+		char found[4][BLOCKDEV_NAME_LEN];
+		if (dir_disks(p, found, 4, 1) < 0) {
 			free(d);
 			return 2;
 		}
-		snprintf(name, sizeof(name), "%s", leaves[0]->name);
-		stack_free(st);
+		snprintf(name, sizeof(name), "%s", found[0]);
 	} else {
 		fprintf(stderr, "brisk export: this format needs a device: give --device DEV\n");
 		free(d);
@@ -145,7 +162,6 @@ static int write_out(const char *buf, size_t len, const char *path, int force)
 
 /* ---------- --apply ---------- */
 
-#define APPLY_MAX_DEVS 64
 
 /* The disks to apply to.  0 or an exit status. */
 static int apply_devices(const struct profile *p, const char *arg,
@@ -168,21 +184,12 @@ static int apply_devices(const struct profile *p, const char *arg,
 		for (size_t i = 0; i < p->n_devices && nl < APPLY_MAX_DEVS; i++)
 			snprintf(list[nl++], sizeof(list[0]), "%s", p->devices[i]);
 	} else if (p->directory[0]) {
-		struct stack *st = NULL;
-		int rc = stack_resolve_path(p->directory, &st);
-		const struct blockdev *leaves[APPLY_MAX_DEVS];
-		size_t k = rc == 0 ? stack_leaves(st, leaves, APPLY_MAX_DEVS) : 0;
-		if (rc < 0 || !k) {
-			fprintf(stderr, "brisk export: the profile's directory %s %s; give "
-				"--device DEV\n", text_show(p->directory),
-				rc < 0 ? "cannot be resolved" : "has no disk under it");
-			stack_free(st);
+		int k = dir_disks(p, list, APPLY_MAX_DEVS, 0);
+		if (k < 0) {
 			free(d);
 			return 2;
 		}
-		for (size_t i = 0; i < k && i < APPLY_MAX_DEVS; i++)
-			snprintf(list[nl++], sizeof(list[0]), "%s", leaves[i]->name);
-		stack_free(st);
+		nl = (size_t)k;
 	} else {
 		struct blockdev *all = NULL;
 		size_t na = 0;
