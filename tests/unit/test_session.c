@@ -170,9 +170,9 @@ static void test_epochs(void **state)
 	assert_int_equal(p.exits, 1);      /* not again */
 }
 
-static void test_stop_from_tick(void **state)
+/* A session whose idle phase goes on until something stops it. */
+static struct session *endless_idle(void)
 {
-	(void)state;
 	struct session_config c;
 	base(&c);
 	c.idle_samples = 1000;
@@ -180,6 +180,14 @@ static void test_stop_from_tick(void **state)
 	struct session *s;
 	char err[300];
 	assert_int_equal(session_create(&c, &s, err, sizeof(err)), 0);
+	return s;
+}
+
+static void test_stop_from_tick(void **state)
+{
+	(void)state;
+	struct session *s = endless_idle();
+	char err[300];
 	struct probe p = { .s = s, .stop_after_ticks = 4 };
 	session_on_tick(s, on_tick, &p);
 	session_on_exit(s, on_exit_hook, &p);
@@ -225,13 +233,8 @@ static void kid_reaped(void *ctx, pid_t pid, int status)
 static void test_front_end_child(void **state)
 {
 	(void)state;
-	struct session_config c;
-	base(&c);
-	c.idle_samples = 1000;
-	c.idle_max_ns = 0;
-	struct session *s;
+	struct session *s = endless_idle();
 	char err[300];
-	assert_int_equal(session_create(&c, &s, err, sizeof(err)), 0);
 	struct kid k = { .s = s };
 	session_on_tick(s, kid_tick, &k);
 	session_on_child(s, kid_reaped, &k);
