@@ -1,0 +1,255 @@
+/* compare — `brisk compare`'s engine: settings ("arms") measured side by
+ * side in interleaved rounds, and the verdicts drawn from them.  The batch
+ * command (src/cmd/cmd_compare.c) and the dashboard's compare screen
+ * (ui/) both drive this one engine.
+ *
+ *   compare_create -> compare_run: for each round, every arm once in a
+ *   rotated order:  apply arm (settings_transaction, read back)
+ *                   -> one session (prepare, settle, warm-up, loaded
+ *                      samples, stop, files removed)
+ *                   -> settings put back (journal)
+ *                   -> compare_analyze at each look
+ *   -> compare_analyze(final)
+ *
+ * Contract:
+ *  - Arms are checked completely before anything runs (compare_arm_parse
+ *    against every leaf disk of the stack): a key the disk lacks, a bad
+ *    value or a scheduler a disk does not offer is refused with a message
+ *    and nothing is changed.  Arm 0 is the baseline.
+ *  - Settings are changed only through settings_apply_plan() (one
+ *    journaled transaction, verified by read-back) and every one is put
+ *    back (settings_restore) after each arm-run, whatever happened in it,
+ *    before the next arm is applied.  SIGINT, SIGTERM and SIGHUP are
+ *    blocked from compare_run()'s start to its end and read by the
+ *    running session's signalfd or checked between arm-runs: either way
+ *    the current arm-run ends early, its settings are put back, its files
+ *    are removed, and compare_run() returns with stop_signal set.  After
+ *    SIGKILL the journal is left for `brisk restore` (as with run).
+ *  - Each arm-run is a fresh session with the workload template of the
+ *    config, idle_samples 0, loaded_samples = samples per action, and a
+ *    settle step (session_config.settle_*): after the arm is applied and
+ *    the files are made, the session syncs the file system in a child and
+ *    waits until Dirty + Writeback fall to the level measured when the
+ *    comparison started (+ a margin), or settle_max_ns (reported).
+ *  - Order: round r runs arm (r + k) mod n_arms at position k, rotated by
+ *    a seeded random offset; every arm is in every position equally
+ *    often over n_arms rounds.  The seed is stored.
+ *  - Budget: rounds_max from cfg.rounds, else as many rounds as fit into
+ *    cfg.budget_ns at the mean round time seen so far (at least
+ *    COMPARE_MIN_ROUNDS unless stopped).
+ *  - Sequential stopping: at most `looks` analyses are allowed to stop
+ *    the comparison (interim ones at about 1/L, 2/L, ... of the rounds,
+ *    the last is the final one), each at family-wise level alpha / L
+ *    (Bonferroni over looks: the false-positive rate of the whole
+ *    comparison stays <= alpha however the looks fall).  At a look, an
+ *    arm x action is settled when its verdict is faster or slower at
+ *    that level, or when its median-ratio CI lies inside
+ *    [1/COMPARE_EQUIV, COMPARE_EQUIV] (no difference that matters;
+ *    stopping for it can only cost power).  The comparison stops early
+ *    when every cell is settled.
+ *  - Statistics (compare_analyze): per arm and action, cold samples only
+ *    (warm and timed-out samples are counted apart; a timed-out sample
+ *    counts at its watchdog limit).  Quantile CIs and the ratio CIs
+ *    against the baseline are two-stage bootstraps (resample the
+ *    arm-runs, then the samples within each: samples of one arm-run share
+ *    its load state and are not independent).  Mann-Whitney per arm x
+ *    action against the baseline, Holm-corrected over all of them;
+ *    verdict by stats_verdict() at alpha / looks.
+ *  - Ranking: the geometric mean of the arm's p90 ratios over the actions
+ *    (baseline = 1; lower is better), among the arms whose mean load
+ *    throughput is at least (100 - COMPARE_LOAD_TOLERANCE_PCT) % of the
+ *    best arm's (arms below it are ranked after, and said to starve the
+ *    load).  The recommendation is the first arm of the ranking when it is
+ *    faster than the baseline on at least one action and slower on none;
+ *    else the text says no arm is distinguishable from (or better than)
+ *    the baseline.
+ *  - Nothing here prints: progress and the per-run news go through the
+ *    hooks; messages land in result.msgs.
+ */
+#ifndef BRISK_COMPARE_H
+#define BRISK_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "action.h"
+#include "session.h"
+#include "settings.h"
+#include "stats.h"
+
+#define COMPARE_MAX_ARMS 8
+#define COMPARE_MIN_ROUNDS 2
+#define COMPARE_MAX_ROUNDS 1000
+#define COMPARE_DEFAULT_BUDGET_NS (10ull * 60 * 1000000000ull)   /* a coffee break */
+#define COMPARE_DEFAULT_SAMPLES 4         /* per action and arm-run */
+#define COMPARE_EQUIV 1.10                /* equivalence margin for settling */
+#define COMPARE_LOAD_TOLERANCE_PCT 20.0   /* ranking: load throughput kept */
+#define COMPARE_ALPHA 0.05
+#define COMPARE_LEVEL 0.95
+#define COMPARE_BOOT_ITERS 2000
+#define COMPARE_MAX_MSGS 32
+
+struct compare_arm {
+	char name[160];          /* as given: "current", "scheduler=bfq,low_latency=1",
+				  * "desktop", "./my.ini" */
+	char label[48];          /* short, for tables and the plot: "bfq" */
+	char settings[256];      /* what it sets, "scheduler=bfq low_latency=1";
+				  * "" for current */
+	struct settings_step *steps;   /* per disk, checked and canonical; dev
+					* points into compare.st.devs */
+	size_t n_steps;
+};
+
+struct compare_config {
+	struct session_config run;    /* the workload (loads, actions, timing) */
+	unsigned samples;             /* loaded samples per action and arm-run */
+	unsigned rounds;              /* 0: by budget */
+	uint64_t budget_ns;           /* when rounds is 0 */
+	uint64_t seed;
+	unsigned looks;               /* L, >= 1 (default 3) */
+	double alpha;                 /* family-wise, default COMPARE_ALPHA */
+	uint64_t settle_max_ns;       /* default 60 s */
+	int keep_warm;                /* warm samples count in the statistics */
+};
+
+/* One sample of one arm-run. */
+struct compare_sample {
+	uint32_t arm, round, order;   /* order: the arm's position in its round */
+	uint32_t run;                 /* index into result.runs */
+	uint8_t action;               /* enum action_kind */
+	uint8_t cold, timeout;
+	int32_t err;                  /* 0 ok, else as session_sample.err */
+	double ms;                    /* duration; NaN when it failed */
+	uint64_t t_ns;                /* start, relative to the comparison's start */
+};
+
+/* One arm-run. */
+struct compare_run {
+	uint32_t arm, round, order;
+	uint64_t t_ns, dur_ns;        /* start (relative), length */
+	double load_mibps;            /* all loads, over the loaded phase; NaN: none */
+	double worst_stall_ms;        /* worst single load call in it; NaN: none */
+	double settle_s;              /* time the settle step took */
+	int settle_timeout;           /* it gave up (settle_max_ns) */
+	double settle_left_mib;       /* Dirty + Writeback above the level, then */
+	int failed;                   /* settings or the session failed */
+	char note[200];
+};
+
+struct compare_ci {
+	double est, lo, hi;           /* NaN when not defined */
+};
+
+/* One arm x action. */
+struct compare_cell {
+	size_t n;                     /* samples in the statistics */
+	unsigned cold, warm, timeouts, errors;
+	double min, mean, max;        /* runt-min/avg/max, ms */
+	struct compare_ci p50, p90, p99, pmax;
+	struct compare_ci ratio50, ratio90;   /* arm / baseline; NaN for arm 0 */
+	double p, p_adj;              /* Mann-Whitney, Holm-adjusted; NaN arm 0 */
+	enum stats_verdict verdict;
+	int settled;                  /* at the last look */
+};
+
+struct compare_armstat {
+	size_t runs, failed_runs;
+	struct compare_ci load_mibps;   /* mean over its arm-runs, CI over them */
+	double worst_stall_ms;
+	double score;                 /* geometric mean of p90 ratios; NaN */
+	int load_ok;                  /* throughput within the tolerance */
+};
+
+struct compare_result {
+	struct compare_arm arms[COMPARE_MAX_ARMS];
+	size_t n_arms;
+	unsigned actions;             /* mask of 1 << enum action_kind */
+	struct compare_sample *samples;
+	size_t n_samples, cap_samples;
+	struct compare_run *runs;
+	size_t n_runs, cap_runs;
+
+	struct compare_cell cells[COMPARE_MAX_ARMS][ACTION_KIND_COUNT];
+	struct compare_armstat armstat[COMPARE_MAX_ARMS];
+	size_t ranking[COMPARE_MAX_ARMS];   /* arm indexes, best first */
+	size_t n_ranked;
+	int best;                     /* recommended arm, -1 when none */
+	char recommendation[512];
+	char rule[400];               /* the ranking rule, in words */
+
+	unsigned rounds_done, rounds_max;
+	unsigned looks, looks_taken;
+	double alpha, alpha_look;
+	int stopped_early;            /* every verdict settled at a look */
+	int stop_signal;              /* signal that stopped it, 0 if none */
+	int stop_requested;           /* compare_stop() */
+	uint64_t seed;
+	uint64_t t_start_real;        /* CLOCK_REALTIME s at the start */
+	uint64_t t_ns;                /* elapsed */
+	uint64_t dirty_level;         /* Dirty + Writeback bytes at the start */
+	char dir[4096];
+	char stackline[512];          /* "ext4 on loop0 (FUSE hdd-7200)" */
+	char disks[512];              /* "loop0: model X fw Y; ..." */
+	char workload[512];           /* loads and actions in words */
+	char msgs[COMPARE_MAX_MSGS][256];
+	size_t n_msgs;
+};
+
+struct compare;
+
+/* Hooks for a front end; any may be NULL.
+ *  session: a new arm-run's session was created (wire ticks, fds to it);
+ *  armrun:  an arm-run ended (its settings were put back) and, when it
+ *           was a look or the end, the result was re-analysed. */
+struct compare_hooks {
+	void (*session)(void *ctx, struct compare *c, struct session *s);
+	void (*armrun)(void *ctx, struct compare *c);
+	void *ctx;
+};
+
+void compare_config_default(struct compare_config *cfg);
+
+/* Parse one ARM (see above) against the disks of st into *out:
+ * "current"; KEY=VALUE[,KEY=VALUE...] as brisk set takes them (a
+ * scheduler first makes iosched keys check against it, whatever the
+ * order given); else a profile name or file (its [settings], per disk
+ * class).  0; -EINVAL/-ENOENT/-ERANGE with a message in err (nothing
+ * is changed); -ENOMEM. */
+int compare_arm_parse(const char *text, const struct settings *st, struct compare_arm *out,
+		      char *err, size_t errlen);
+void compare_arm_free(struct compare_arm *a);
+/* "--schedulers": current, then one arm per other scheduler that every
+ * disk of st offers.  Returns the count (<= max). */
+size_t compare_arms_schedulers(const struct settings *st, struct compare_arm *out, size_t max,
+			       char *err, size_t errlen);
+
+/* Take arms[0..n) (moved: the caller's copies are emptied), the
+ * settings (devs of the stack, root) and the config.  0, or -EINVAL
+ * (fewer than 2 arms, more than COMPARE_MAX_ARMS, no action, bad
+ * config; message in err), -EPERM (not root: arms change settings),
+ * -ENOMEM. */
+int compare_create(const struct compare_config *cfg, struct settings *st,
+		   struct compare_arm *arms, size_t n, struct compare **out,
+		   char *err, size_t errlen);
+/* Run the rounds.  0 when it ran to its end, was stopped early by the
+ * sequential rule, by a signal (result.stop_signal) or compare_stop();
+ * -errno with a message when it could not run (settings could not be
+ * applied or put back: the run stops at once, the journal keeps what is
+ * left for brisk restore). */
+int compare_run(struct compare *c, const struct compare_hooks *hooks, char *err,
+		size_t errlen);
+/* Stop after the current arm-run's session ends (it is told to stop). */
+void compare_stop(struct compare *c);
+/* Recompute the statistics, verdicts and ranking from the samples so far
+ * (also done by compare_run at each look and at the end).  0 or -ENOMEM. */
+int compare_analyze(struct compare *c);
+const struct compare_result *compare_result(const struct compare *c);
+/* Progress: the arm-run under way (arm index, round), rounds done and
+ * planned, estimated time left (0 unknown). */
+void compare_progress(const struct compare *c, size_t *arm, unsigned *round,
+		      unsigned *rounds_max, uint64_t *eta_ns);
+/* The session of the arm-run under way, NULL between arm-runs. */
+struct session *compare_session(const struct compare *c);
+void compare_free(struct compare *c);
+
+#endif
