@@ -167,6 +167,8 @@ int cliopt_parse(const struct cliopt_cmd *cmd, int argc, char **argv,
 		if (rc)
 			return rc;
 	}
+	if (cmd->positional)
+		return cmd->positional(cmd->ctx, argc, argv, optind, c);
 	return cliopt_dir(cmd->name, argc, argv, optind, c);
 }
 

@@ -71,6 +71,10 @@ struct cliopt_cmd {
 	 * printed), 1 not one of its own (then cliopt_session() is asked). */
 	int (*own)(void *ctx, int opt, const char *arg);
 	void *ctx;
+	/* The positional arguments argv[first..argc) after the options: 0 or
+	 * an exit status.  NULL: at most one, DIR (cliopt_dir). */
+	int (*positional)(void *ctx, int argc, char **argv, int first,
+			  struct session_config *c);
 };
 
 #define CLIOPT_HELP (-1)   /* cliopt_parse(): -h printed the usage: exit 0 */

@@ -223,6 +223,15 @@ void compare_arm_free(struct compare_arm *a);
 size_t compare_arms_schedulers(const struct settings *st, struct compare_arm *out, size_t max,
 			       char *err, size_t errlen);
 
+/* A profile's [settings] (per disk class) as a checked plan on the disks
+ * of st, as `brisk run --profile` and a profile arm apply it: 0 with *n
+ * steps (a key a disk lacks is skipped, said in note); -EINVAL and the
+ * others of tunable_check() with the line in err; -E2BIG over max. */
+struct profile;
+int compare_plan_profile(const struct profile *p, const struct settings *st,
+			 struct settings_step *out, size_t max, size_t *n,
+			 char *note, size_t notelen, char *err, size_t errlen);
+
 /* Take arms[0..n) (moved: the caller's copies are emptied), the
  * settings (devs of the stack, root) and the config.  0, or -EINVAL
  * (fewer than 2 arms, more than COMPARE_MAX_ARMS, no action, bad
@@ -231,6 +240,11 @@ size_t compare_arms_schedulers(const struct settings *st, struct compare_arm *ou
 int compare_create(const struct compare_config *cfg, struct settings *st,
 		   struct compare_arm *arms, size_t n, struct compare **out,
 		   char *err, size_t errlen);
+/* What the front end knows of the comparison, for the reports (copied,
+ * any may be NULL): "ext4 on loop0", the disks' models/firmware, the
+ * workload in words. */
+void compare_set_context(struct compare *c, const char *stackline, const char *disks,
+			 const char *workload);
 /* Run the rounds.  0 when it ran to its end, was stopped early by the
  * sequential rule, by a signal (result.stop_signal) or compare_stop();
  * -errno with a message when it could not run (settings could not be

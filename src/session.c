@@ -29,6 +29,7 @@ const char *session_phase_name(enum session_phase p)
 {
 	switch (p) {
 	case SESSION_PREPARE: return "prepare";
+	case SESSION_SETTLE: return "settle";
 	case SESSION_IDLE: return "idle";
 	case SESSION_WARMUP: return "warm-up";
 	case SESSION_LOADED: return "loaded";
@@ -324,6 +325,39 @@ static int has_buffered_writer(const struct session *s)
 	return 0;
 }
 
+/* The settle step: a child syncs the file system; the phase ends when it
+ * has and Dirty + Writeback are down to the target, or at the limit. */
+static void settle_start(struct session *s, uint64_t now)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		syncfs(s->run->work_fd);
+		_exit(0);
+	}
+	if (pid < 0)
+		session_msg(s, "settle: cannot fork the sync: %s", strerror(errno));
+	s->run->settle_pid = pid > 0 ? pid : 0;
+	enter(s, SESSION_SETTLE, now);
+}
+
+static void settle_step(struct session *s, uint64_t now, uint64_t in_phase)
+{
+	struct kstat_mem m;
+	uint64_t level = kstat_mem_read(&m) == 0 ? m.dirty + m.writeback : 0;
+	if (!s->run->settle_pid && level <= s->cfg.settle_target) {
+		s->settle_ns = in_phase;
+		enter(s, SESSION_IDLE, now);
+	} else if (in_phase >= s->cfg.settle_max_ns) {
+		s->settle_ns = in_phase;
+		s->settle_timeout = 1;
+		s->settle_left = level > s->cfg.settle_target ? level - s->cfg.settle_target : 0;
+		session_msg(s, "settle: gave up after %.0fs with %.0f MiB of dirty and writeback "
+			    "data above the starting level%s", (double)in_phase / 1e9,
+			    (double)s->settle_left / MiB, s->run->settle_pid ? " (sync still running)" : "");
+		enter(s, SESSION_IDLE, now);
+	}
+}
+
 static void advance(struct session *s, uint64_t now)
 {
 	struct session_run *r = s->run;
@@ -352,6 +386,9 @@ static void advance(struct session *s, uint64_t now)
 	}
 	uint64_t in_phase = now - r->phase_start;
 	switch (s->phase) {
+	case SESSION_SETTLE:
+		settle_step(s, now, in_phase);
+		break;
 	case SESSION_IDLE:
 		if (r->pid)
 			break;
@@ -440,6 +477,8 @@ static int poll_timeout_ms(struct session *s, uint64_t now)
 		due = min_due(due, r->phase_start + s->cfg.loaded_max_ns);
 	if (s->phase == SESSION_STOP)
 		due = min_due(due, r->stop_deadline);
+	if (s->phase == SESSION_SETTLE)
+		due = min_due(due, now + 100 * MS);
 	if (s->cfg.max_time_ns)
 		due = min_due(due, s->t0 + s->cfg.max_time_ns);
 	for (struct session_at *a = s->run->ats; a && s->t_load_start; a = a->next)
@@ -689,7 +728,10 @@ int session_run(struct session *s, char *err, size_t errlen)
 		rc = prepare(s, err, errlen);
 	if (rc == 0 && !interrupted(s)) {
 		session_sys_baseline(s);
-		enter(s, SESSION_IDLE, now_ns());
+		if (s->cfg.settle_max_ns)
+			settle_start(s, now_ns());
+		else
+			enter(s, SESSION_IDLE, now_ns());
 		rc = loop(s);
 		if (rc < 0)
 			msg_fail(rc, err, errlen, "event loop: %s", strerror(-rc));

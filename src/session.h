@@ -1,7 +1,7 @@
 /* session — one measurement run: the phases, the event loop, epochs.
  *
- *   prepare -> idle baseline -> start load -> warm-up -> loaded -> stop
- *   -> exit hooks -> cleanup
+ *   prepare -> [settle] -> idle baseline -> start load -> warm-up -> loaded
+ *   -> stop -> exit hooks -> cleanup
  *
  * One process, one loop: poll() over the children's pipes, a timerfd that
  * samples /sys/block/X/stat, /proc/pressure/io and /proc/meminfo at a fixed
@@ -47,6 +47,14 @@
  *    (at most 30s, or until a signal) for PATH to exist before making any
  *    other file.  It only reads; a test uses it to swap the directory at a
  *    known moment.
+ *  - Settle (cfg.settle_max_ns > 0; brisk compare): after prepare, a child
+ *    syncs DIR's file system (syncfs, so the loop never waits on the disk)
+ *    and the phase SESSION_SETTLE lasts until that child has ended and
+ *    Dirty + Writeback (/proc/meminfo) are at most cfg.settle_target, or
+ *    until settle_max_ns: then settle_timeout is set, settle_left says by
+ *    how much it missed, and a message says so.  A sync child still
+ *    running when the session ends is left to finish (and to be reaped by
+ *    whoever reaps the process's children next).
  *  - Times are CLOCK_MONOTONIC nanoseconds; stored times are relative to
  *    t0 (session_run() start).
  *  - Epochs: every sample carries the epoch current when it started.
@@ -101,6 +109,7 @@
 
 enum session_phase {
 	SESSION_PREPARE,
+	SESSION_SETTLE,
 	SESSION_IDLE,
 	SESSION_WARMUP,
 	SESSION_LOADED,
@@ -133,6 +142,8 @@ struct session_config {
 	int open_ended;                  /* loaded phase until stopped (see above) */
 	int allow_shared_dir;            /* root: run in a DIR others can write */
 	uid_t trusted_uid;               /* SUDO_UID; (uid_t)-1 when none */
+	uint64_t settle_max_ns;          /* 0 = no settle step (see above) */
+	uint64_t settle_target;          /* bytes of Dirty + Writeback to wait for */
 };
 
 struct session_sample {
@@ -188,6 +199,9 @@ struct session {
 	int stop_requested;
 	int cut_by_max_time;
 	uint64_t floor_bytes;
+	uint64_t settle_ns;           /* how long the settle step took */
+	int settle_timeout;           /* it gave up at settle_max_ns */
+	uint64_t settle_left;         /* bytes above settle_target, then */
 
 	struct action actions[ACTION_KIND_COUNT];
 	unsigned n_actions;           /* prepared, in kind order */

@@ -63,6 +63,7 @@ struct session_run {
 	dev_t work_dev;
 	ino_t work_ino;
 	uint64_t rng;
+	pid_t settle_pid;         /* the settle step's syncfs child, 0 when done */
 	session_child_fn on_child;   /* a front end's own children */
 	void *on_child_ctx;
 

@@ -424,6 +424,8 @@ void session_reap(struct session *s)
 				l = &s->loads[i];
 		if (l)
 			load_ended(s, l, status);
+		else if (pid == s->run->settle_pid)
+			s->run->settle_pid = 0;
 		else if (sample_reaped(s, pid))
 			continue;
 		else if (s->run->on_child)

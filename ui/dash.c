@@ -343,6 +343,9 @@ static void draw_header(struct dash *d, int W)
 		snprintf(left, sizeof(left), "preparing test files in %.200s",
 			 s->workdir[0] ? s->workdir : s->cfg.dir);
 		break;
+	case SESSION_SETTLE:
+		snprintf(left, sizeof(left), "settling: waiting for dirty data to be written back");
+		break;
 	case SESSION_IDLE:
 		snprintf(left, sizeof(left), "idle baseline: %zu of %u samples, no load yet", done,
 			 s->cfg.idle_samples * s->n_actions);

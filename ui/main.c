@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 /* Subcommand headers: one line each. */
+#include "cmd_compare.h"
 #include "cmd_devices.h"
 #include "cmd_export.h"
 #include "cmd_get.h"
@@ -30,6 +31,7 @@ struct subcommand {
 /* One line per subcommand, in the order --help lists them. */
 static const struct subcommand subcommands[] = {
 	{ "run", cmd_run_main, "measure how the machine feels while its disk is busy" },
+	{ "compare", cmd_compare_main, "compare settings side by side, with verdicts" },
 	{ "tui", cmd_tui_main, "the dashboard: watch, switch schedulers, compare live" },
 	{ "devices", cmd_devices_main, "show the storage stack behind a directory" },
 	{ "set", cmd_set_main, "change scheduler/tunables (journaled)" },

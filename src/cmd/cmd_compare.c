@@ -1,0 +1,498 @@
+#include "cmd_compare.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cliopt.h"
+#include "compare.h"
+#include "compare_plot.h"
+#include "compare_report.h"
+#include "journal.h"
+#include "parse.h"
+#include "profile.h"
+#include "stack.h"
+#include "text.h"
+
+static const char CMD[] = "compare";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: brisk compare [DIR] ARM ARM... [options]\n"
+		"       brisk compare [DIR] --schedulers [ARM...] [options]\n"
+		"\n"
+		"Measure settings side by side on the disks behind DIR (default: the current\n"
+		"directory) in interleaved rounds and say, per action, whether each is faster,\n"
+		"slower or not distinguishable from the first (the baseline).  Each round runs\n"
+		"every arm once, in a rotated order: apply it, sync and wait for dirty data to\n"
+		"drain, start the load, warm up, take the samples, stop, put every setting back.\n"
+		"\n"
+		"An ARM is 'current' (the settings in place), KEY=VALUE[,KEY=VALUE...] as\n"
+		"'brisk set' takes them (scheduler=bfq,iosched/low_latency=0), or a profile\n"
+		"name or file (its [settings]).  The first positional is DIR when it is a\n"
+		"directory and holds no '='.  Changing settings needs root.\n"
+		"\n"
+		"      --schedulers       arms: current, then every other scheduler all the\n"
+		"                         disks offer (ARMs given too are added after them)\n"
+		"  -r, --rounds N         exactly N rounds (default: as many as fit the budget)\n"
+		"  -b, --budget T         time for the whole comparison (default 10m); it stops\n"
+		"                         earlier when every verdict is settled\n"
+		"  -n, --samples N        samples per action in each arm-run (default %d)\n"
+		"      --looks L          analyses that may stop it early (default 3; each at\n"
+		"                         alpha / L, so the false-positive rate stays <= alpha)\n"
+		"      --keep-warm        count samples that were not cold in the statistics\n"
+		"      --settle-max T     wait at most T for dirty data to drain (default 60s)\n"
+		"  -l, --load SPEC        the load, as brisk run (default seq-write)\n"
+		"  -a, --actions LIST     exec,ls,ssh-like,save (default: all)\n"
+		"      --exec CMD         program the exec action starts\n"
+		"      --ls-files N       files in the ls tree (default 2000)\n"
+		"      --warmup T         warm-up at most T (default 5s)\n"
+		"      --interval T       mean pause between samples (default 200ms)\n"
+		"      --timeout T        a sample past T is killed, counted at T (60s)\n"
+		"      --drop-caches      evict with /proc/sys/vm/drop_caches (root)\n"
+		"      --floor SIZE|PCT%%  free space writers leave (default: max(5%%, 2GiB))\n"
+		"  -p, --profile NAME     the workload of a profile (its settings are not applied:\n"
+		"                         name it as an ARM for that)\n"
+		"      --fio JOBFILE      the workload of a fio job file\n"
+		"      --scale F          shrink --fio/--profile sizes and delays\n"
+		"      --seed N           seed for the order, jitter and bootstrap\n"
+		"      --allow-shared-dir as root, run even when others can write DIR\n"
+		"  -j, --json FILE        every sample and figure as JSON ('-' = stdout)\n"
+		"      --csv FILE         the samples as CSV ('-' = stdout)\n"
+		"      --plot FILE        a picture: FILE.svg or FILE.png\n"
+		"      --save NAME        save the recommended arm's settings as profile NAME\n"
+		"      --force            --save replaces an existing profile NAME\n"
+		"  -q, --quiet            no progress on stderr\n"
+		"  -h, --help             this text\n"
+		"\n"
+		"Exit status: 0 done, 1 failed (an arm-run failed, a setting could not be\n"
+		"applied or put back, an output could not be written), 2 bad input, 128+N\n"
+		"stopped by signal N (the report still shows what was measured).  See\n"
+		"brisk-compare(1).\n", COMPARE_DEFAULT_SAMPLES);
+}
+
+enum {
+	OPT_SCHEDULERS = CLIOPT_NEXT, OPT_LOOKS, OPT_KEEP_WARM, OPT_SETTLE, OPT_WARMUP, OPT_SEED,
+	OPT_CSV, OPT_PLOT, OPT_SAVE, OPT_FORCE, OPT_FIO, OPT_SCALE,
+};
+
+static const struct option longopts[] = {
+	CLIOPT_LONGOPTS,
+	{ "schedulers", no_argument, NULL, OPT_SCHEDULERS },
+	{ "rounds", required_argument, NULL, 'r' },
+	{ "budget", required_argument, NULL, 'b' },
+	{ "samples", required_argument, NULL, 'n' },
+	{ "looks", required_argument, NULL, OPT_LOOKS },
+	{ "keep-warm", no_argument, NULL, OPT_KEEP_WARM },
+	{ "settle-max", required_argument, NULL, OPT_SETTLE },
+	{ "warmup", required_argument, NULL, OPT_WARMUP },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "json", required_argument, NULL, 'j' },
+	{ "csv", required_argument, NULL, OPT_CSV },
+	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "save", required_argument, NULL, OPT_SAVE },
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "profile", required_argument, NULL, 'p' },
+	{ "fio", required_argument, NULL, OPT_FIO },
+	{ "scale", required_argument, NULL, OPT_SCALE },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct cmp_args {
+	struct compare_config *cfg;
+	const char *json, *csv, *plot, *save;
+	int force, quiet, schedulers, seed_set;
+	const char *arms[COMPARE_MAX_ARMS];
+	size_t n_arms;
+};
+
+static int cmp_opt(void *ctx, int opt, const char *arg)
+{
+	struct cmp_args *a = ctx;
+	struct compare_config *c = a->cfg;
+	int rc = 0;
+	switch (opt) {
+	case OPT_SCHEDULERS:
+		a->schedulers = 1;
+		break;
+	case 'r':
+		rc = cliopt_count(CMD, "--rounds", arg, 1, COMPARE_MAX_ROUNDS, &c->rounds);
+		break;
+	case 'b':
+		rc = cliopt_time(CMD, "--budget", arg, &c->budget_ns);
+		if (!rc && c->budget_ns < 1000000000ull)
+			rc = cliopt_bad(CMD, "--budget", arg, "at least 1s");
+		break;
+	case 'n':
+		rc = cliopt_count(CMD, "--samples", arg, 1, 10000, &c->samples);
+		break;
+	case OPT_LOOKS:
+		rc = cliopt_count(CMD, "--looks", arg, 1, 20, &c->looks);
+		break;
+	case OPT_KEEP_WARM:
+		c->keep_warm = 1;
+		break;
+	case OPT_SETTLE:
+		rc = cliopt_time(CMD, "--settle-max", arg, &c->settle_max_ns);
+		break;
+	case OPT_WARMUP:
+		rc = cliopt_time(CMD, "--warmup", arg, &c->run.warmup_max_ns);
+		if (!rc && c->run.warmup_min_ns > c->run.warmup_max_ns)
+			c->run.warmup_min_ns = c->run.warmup_max_ns;
+		break;
+	case OPT_SEED: {
+		int64_t n;
+		if (parse_int(arg, 0, INT64_MAX, &n) < 0)
+			return cliopt_bad(CMD, "--seed", arg, "expected a whole number");
+		c->seed = (uint64_t)n;
+		a->seed_set = 1;
+		break;
+	}
+	case 'j':
+		a->json = arg;
+		break;
+	case OPT_CSV:
+		a->csv = arg;
+		break;
+	case OPT_PLOT:
+		a->plot = arg;
+		break;
+	case OPT_SAVE:
+		a->save = arg;
+		break;
+	case OPT_FORCE:
+		a->force = 1;
+		break;
+	case 'q':
+		a->quiet = 1;
+		break;
+	case 'p':
+	case OPT_FIO:
+	case OPT_SCALE:
+		break;   /* applied before (profile_run_args) */
+	default:
+		return 1;
+	}
+	return rc;
+}
+
+/* [DIR] ARM...: DIR when the first is a directory without '='. */
+static int cmp_positional(void *ctx, int argc, char **argv, int first,
+			  struct session_config *c)
+{
+	struct cmp_args *a = ctx;
+	struct stat st;
+	if (first < argc && !strchr(argv[first], '=') && strcmp(argv[first], "current") &&
+	    stat(argv[first], &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (strlen(argv[first]) >= sizeof(c->dir))
+			return cliopt_bad(CMD, "DIR", argv[first], "path too long");
+		snprintf(c->dir, sizeof(c->dir), "%s", argv[first]);
+		first++;
+	}
+	for (int i = first; i < argc; i++) {
+		if (a->n_arms == COMPARE_MAX_ARMS) {
+			fprintf(stderr, "brisk compare: at most %d arms\n", COMPARE_MAX_ARMS);
+			return 2;
+		}
+		a->arms[a->n_arms++] = argv[i];
+	}
+	return 0;
+}
+
+static int cmp_parse(int argc, char **argv, struct cmp_args *a, int *user_loads)
+{
+	const struct cliopt_cmd cmd = {
+		.name = CMD, .shortopts = "l:a:r:b:n:j:p:qh", .longopts = longopts,
+		.usage = usage, .own = cmp_opt, .ctx = a, .positional = cmp_positional,
+	};
+	int rc = cliopt_parse(&cmd, argc, argv, &a->cfg->run, user_loads);
+	if (rc)
+		return rc;
+	if (!a->schedulers && a->n_arms < 2) {
+		fprintf(stderr, "brisk compare: give at least two arms (the first is the baseline), "
+			"or --schedulers\n");
+		usage(stderr);
+		return 2;
+	}
+	if (!a->cfg->run.n_loads) {
+		fprintf(stderr, "brisk compare: compares under a load; give one with -l\n");
+		return 2;
+	}
+	int out = 0;
+	out += a->json && !strcmp(a->json, "-");
+	out += a->csv && !strcmp(a->csv, "-");
+	if (out > 1) {
+		fprintf(stderr, "brisk compare: --json and --csv cannot both go to stdout\n");
+		return 2;
+	}
+	if (a->plot) {
+		size_t l = strlen(a->plot);
+		if (l < 5 || (strcasecmp(a->plot + l - 4, ".svg") && strcasecmp(a->plot + l - 4, ".png")))
+			return cliopt_bad(CMD, "--plot", a->plot, "a file name ending in .svg or .png");
+	}
+	if (a->save && !profile_name_ok(a->save, PROFILE_NAME_LEN - 1))
+		return cliopt_bad(CMD, "--save", a->save, "a profile name (letters, digits, - _ .)");
+	return 0;
+}
+
+/* ---- the stack: its disks are where arms apply ---- */
+
+struct cmp_ctx {
+	struct cmp_args *a;
+	struct settings st;
+	struct stack *stack;
+	char stackline[512], disks[512], workload[512];
+	int progress_shown;
+};
+
+static int cmp_stack(struct cmp_ctx *x, const char *dir, const char *what)
+{
+	int rc = stack_resolve_path(dir, &x->stack);
+	if (rc < 0) {
+		fprintf(stderr, "brisk compare: cannot find the disks behind %s: %s\n", dir,
+			strerror(-rc));
+		return 2;
+	}
+	const struct blockdev *leaves[SETTINGS_MAX_DEVS];
+	const char *names[SETTINGS_MAX_DEVS];
+	size_t nl = stack_leaves(x->stack, leaves, SETTINGS_MAX_DEVS);
+	if (nl > SETTINGS_MAX_DEVS)
+		nl = SETTINGS_MAX_DEVS;
+	size_t sl = (size_t)snprintf(x->stackline, sizeof(x->stackline), "%s on",
+				     x->stack->mount.fstype[0] ? x->stack->mount.fstype : "?");
+	size_t dl = 0;
+	for (size_t i = 0; i < nl; i++) {
+		const struct blockdev *b = leaves[i];
+		names[i] = b->name;
+		if (sl < sizeof(x->stackline))
+			sl += (size_t)snprintf(x->stackline + sl, sizeof(x->stackline) - sl, " %s",
+					       b->name);
+		if (dl < sizeof(x->disks))
+			dl += (size_t)snprintf(x->disks + dl, sizeof(x->disks) - dl,
+					       "%s%s: %s%s%s%s%s, %s", dl ? "; " : "", b->name,
+					       b->vendor, b->vendor[0] ? " " : "",
+					       b->model[0] ? b->model : "model unknown",
+					       b->firmware[0] ? " fw " : "", b->firmware,
+					       b->rotational == 1 ? "rotational" :
+					       b->rotational == 0 ? "non-rotational" : "rotation unknown");
+	}
+	char note[256];
+	settings_init(&x->st, JOURNAL_RUN, names, nl, geteuid() == 0, what, note, sizeof(note));
+	if (note[0])
+		fprintf(stderr, "brisk compare: %s\n", note);
+	if (!x->st.n_devs) {
+		fprintf(stderr, "brisk compare: no disk with an I/O scheduler behind %s: nothing "
+			"to compare\n", dir);
+		return 2;
+	}
+	return 0;
+}
+
+/* Arms from the command line (and --schedulers): 0 or 2, nothing changed. */
+static int cmp_arms(struct cmp_ctx *x, struct compare_arm *arms, size_t *n)
+{
+	char err[512] = "";
+	*n = 0;
+	if (x->a->schedulers) {
+		*n = compare_arms_schedulers(&x->st, arms, COMPARE_MAX_ARMS, err, sizeof(err));
+		if (*n < 2) {
+			fprintf(stderr, "brisk compare: --schedulers: %s\n",
+				err[0] ? err : "fewer than two arms");
+			return 2;
+		}
+	}
+	for (size_t i = 0; i < x->a->n_arms; i++) {
+		if (*n == COMPARE_MAX_ARMS) {
+			fprintf(stderr, "brisk compare: at most %d arms\n", COMPARE_MAX_ARMS);
+			return 2;
+		}
+		if (compare_arm_parse(x->a->arms[i], &x->st, &arms[*n], err, sizeof(err)) < 0) {
+			fprintf(stderr, "brisk compare: %s; nothing was run or changed\n", err);
+			return 2;
+		}
+		(*n)++;
+	}
+	return 0;
+}
+
+static void describe_workload(struct cmp_ctx *x, const struct compare_config *c)
+{
+	size_t l = 0;
+	for (size_t i = 0; i < c->run.n_loads && l < sizeof(x->workload); i++) {
+		char spec[160];
+		load_spec_format(&c->run.loads[i], spec, sizeof(spec));
+		l += (size_t)snprintf(x->workload + l, sizeof(x->workload) - l, "%s%s",
+				      l ? " + " : "load ", spec);
+	}
+	if (l < sizeof(x->workload))
+		l += (size_t)snprintf(x->workload + l, sizeof(x->workload) - l, "; actions");
+	for (unsigned k = 0; k < ACTION_KIND_COUNT && l < sizeof(x->workload); k++)
+		if (c->run.actions & (1u << k))
+			l += (size_t)snprintf(x->workload + l, sizeof(x->workload) - l, " %s",
+					      action_kind_name((enum action_kind)k));
+	if (l < sizeof(x->workload))
+		snprintf(x->workload + l, sizeof(x->workload) - l, "; %u samples per action and "
+			 "arm-run", c->samples);
+}
+
+/* Progress after each arm-run: round k of n, the leader, its ratio. */
+static void on_armrun(void *ctx, struct compare *c)
+{
+	struct cmp_ctx *x = ctx;
+	if (x->a->quiet)
+		return;
+	const struct compare_result *r = compare_result(c);
+	if (!r->n_runs)
+		return;
+	compare_analyze(c);
+	const struct compare_run *run = &r->runs[r->n_runs - 1];
+	size_t arm;
+	unsigned round, rmax;
+	uint64_t eta;
+	compare_progress(c, &arm, &round, &rmax, &eta);
+	char lead[256] = "";
+	size_t best = r->n_ranked ? r->ranking[0] : 0;
+	if (best) {
+		const struct compare_cell *top = NULL;
+		unsigned ta = 0;
+		for (unsigned k = 0; k < ACTION_KIND_COUNT; k++) {
+			const struct compare_cell *cell = &r->cells[best][k];
+			if ((r->actions & (1u << k)) && !isnan(cell->ratio50.est) &&
+			    (!top || cell->ratio50.est < top->ratio50.est)) {
+				top = cell;
+				ta = k;
+			}
+		}
+		char label[96];
+		text_escape(label, sizeof(label), r->arms[best].label);
+		if (top)
+			snprintf(lead, sizeof(lead), "; leader %s: %s %.2fx [%.2f, %.2f]", label,
+				 action_kind_name((enum action_kind)ta), top->ratio50.est,
+				 top->ratio50.lo, top->ratio50.hi);
+	} else {
+		snprintf(lead, sizeof(lead), "; no leader yet");
+	}
+	char label[96];
+	text_escape(label, sizeof(label), r->arms[run->arm].label);
+	fprintf(stderr, "brisk compare: round %u of %s%u, %s done in %.0fs%s%s; ETA %s%.0fs\n",
+		run->round + 1, rmax ? "" : "~", rmax ? rmax : run->round + 1, label,
+		(double)run->dur_ns / 1e9, run->failed ? " (FAILED)" : "", lead, eta ? "" : "~",
+		(double)eta / 1e9);
+}
+
+static unsigned cmp_outputs(const struct cmp_args *a, const struct compare_result *r)
+{
+	char err[512];
+	unsigned end = 0;
+	int to_stdout = (a->json && !strcmp(a->json, "-")) || (a->csv && !strcmp(a->csv, "-"));
+	if (!to_stdout)
+		compare_report_text(stdout, r);
+	if (a->json && compare_report_json(r, a->json, err, sizeof(err)) < 0) {
+		fprintf(stderr, "brisk compare: --json %s\n", err);
+		end |= CLIOPT_END_FAILED;
+	}
+	if (a->csv && compare_report_csv(r, a->csv, err, sizeof(err)) < 0) {
+		fprintf(stderr, "brisk compare: --csv %s\n", err);
+		end |= CLIOPT_END_FAILED;
+	}
+	if (a->plot && compare_plot(r, a->plot, err, sizeof(err)) < 0) {
+		fprintf(stderr, "brisk compare: --plot %s\n", err);
+		end |= CLIOPT_END_FAILED;
+	}
+	if (a->save) {
+		if (compare_report_save(r, a->save, a->force, err, sizeof(err)) < 0) {
+			fprintf(stderr, "brisk compare: --save %s\n", err);
+			end |= CLIOPT_END_FAILED;
+		} else {
+			fprintf(stderr, "brisk compare: saved the recommended settings as profile %s "
+				"(brisk export %s --format udev makes them a default)\n", a->save,
+				a->save);
+		}
+	}
+	if (fflush(stdout) != 0)
+		end |= CLIOPT_END_FAILED;
+	return end;
+}
+
+static int cmp_exit(const struct compare_result *r, int rc, unsigned end)
+{
+	if (rc < 0 || (end & CLIOPT_END_FAILED))
+		return 1;
+	size_t failed = 0;
+	for (size_t i = 0; i < r->n_runs; i++)
+		failed += (size_t)r->runs[i].failed;
+	if (failed) {
+		fprintf(stderr, "brisk compare: %zu arm-run(s) failed (see the report)\n", failed);
+		return 1;
+	}
+	return r->stop_signal ? 128 + r->stop_signal : 0;
+}
+
+static struct profile cmp_profile;   /* --profile/--fio: exec points into it */
+
+int cmd_compare_main(int argc, char **argv)
+{
+	struct compare_config cfg;
+	compare_config_default(&cfg);
+	struct cmp_args a = { .cfg = &cfg };
+	char err[512], note[256];
+	int user_loads = 0;
+	int rc = profile_run_args(argc, argv, &cmp_profile, &cfg.run, note, sizeof(note), err,
+				  sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "brisk compare: %s\n", err);
+		return rc == -EINVAL || rc == -ENOENT ? 2 : 1;
+	}
+	if (note[0])
+		fprintf(stderr, "brisk compare: %s\n", note);
+	if ((rc = cmp_parse(argc, argv, &a, &user_loads)))
+		return rc == CLIOPT_HELP ? 0 : rc;
+	if (!a.seed_set)
+		cfg.seed = cfg.run.seed;
+
+	struct cmp_ctx x = { .a = &a };
+	char what[256];
+	journal_what(what, sizeof(what), argc, argv);
+	const char *dir = cfg.run.dir[0] ? cfg.run.dir : ".";
+	struct compare_arm arms[COMPARE_MAX_ARMS];
+	size_t n = 0;
+	struct compare *c = NULL;
+	memset(arms, 0, sizeof(arms));
+	if ((rc = cmp_stack(&x, dir, what)) || (rc = cmp_arms(&x, arms, &n)))
+		goto out;
+	rc = compare_create(&cfg, &x.st, arms, n, &c, err, sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "brisk compare: %s\n", err);
+		rc = 2;
+		goto out;
+	}
+	describe_workload(&x, &cfg);
+	compare_set_context(c, x.stackline, x.disks, x.workload);
+	if (!a.quiet)
+		fprintf(stderr, "brisk compare: %zu arms on %s (%s), seed %llu, %s\n", n, dir,
+			x.stackline, (unsigned long long)cfg.seed, cfg.rounds ? "fixed rounds" :
+			"rounds by budget");
+	const struct compare_hooks hooks = { .armrun = on_armrun, .ctx = &x };
+	int run_rc = compare_run(c, &hooks, err, sizeof(err));
+	if (run_rc < 0)
+		fprintf(stderr, "brisk compare: %s\n", err);
+	const struct compare_result *r = compare_result(c);
+	unsigned end = r->n_runs ? cmp_outputs(&a, r) : 0;
+	rc = cmp_exit(r, run_rc, end);
+out:
+	for (size_t i = 0; i < COMPARE_MAX_ARMS; i++)
+		compare_arm_free(&arms[i]);
+	compare_free(c);
+	if (x.st.journal)
+		settings_restore(&x.st, stderr);
+	stack_free(x.stack);
+	return rc;
+}

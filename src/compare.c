@@ -1,0 +1,385 @@
+#include "compare_priv.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kstat.h"
+#include "msg.h"
+#include "now.h"
+#include "trace.h"
+
+#define SEC 1000000000ull
+#define MiB (1024.0 * 1024.0)
+#define SETTLE_MARGIN (64ull << 20)   /* Dirty + Writeback above the start level */
+
+void compare_config_default(struct compare_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	session_config_default(&cfg->run);
+	cfg->samples = COMPARE_DEFAULT_SAMPLES;
+	cfg->budget_ns = COMPARE_DEFAULT_BUDGET_NS;
+	cfg->looks = 3;
+	cfg->alpha = COMPARE_ALPHA;
+	cfg->settle_max_ns = 60 * SEC;
+}
+
+static void cmsg(struct compare *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void cmsg(struct compare *c, const char *fmt, ...)
+{
+	struct compare_result *r = &c->r;
+	if (r->n_msgs == COMPARE_MAX_MSGS)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->msgs[r->n_msgs++], sizeof(r->msgs[0]), fmt, ap);
+	va_end(ap);
+}
+
+int compare_create(const struct compare_config *cfg, struct settings *st,
+		   struct compare_arm *arms, size_t n, struct compare **out,
+		   char *err, size_t errlen)
+{
+	*out = NULL;
+	if (n < 2 || n > COMPARE_MAX_ARMS)
+		return msg_fail(-EINVAL, err, errlen, "%zu arms: compare needs 2 to %d (the first "
+				"is the baseline)", n, COMPARE_MAX_ARMS);
+	if (!cfg->run.actions)
+		return msg_fail(-EINVAL, err, errlen, "no action to time (see --actions)");
+	if (!cfg->samples || !cfg->looks || !(cfg->alpha > 0 && cfg->alpha < 1) ||
+	    (!cfg->rounds && !cfg->budget_ns) || cfg->rounds > COMPARE_MAX_ROUNDS)
+		return msg_fail(-EINVAL, err, errlen, "bad compare settings (samples, rounds, "
+				"budget, looks or alpha)");
+	for (size_t i = 0; i < n; i++)
+		if (arms[i].n_steps && !st->root)
+			return msg_fail(-EPERM, err, errlen, "arm '%s' changes settings, which needs "
+					"root; nothing was run (try sudo)", arms[i].name);
+	struct compare *c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->cfg = *cfg;
+	c->st = st;
+	c->r.n_arms = n;
+	for (size_t i = 0; i < n; i++) {
+		c->r.arms[i] = arms[i];
+		arms[i].steps = NULL;
+		arms[i].n_steps = 0;
+	}
+	c->r.actions = cfg->run.actions;
+	c->r.seed = cfg->seed;
+	c->r.looks = cfg->looks;
+	c->r.alpha = cfg->alpha;
+	c->r.alpha_look = cfg->alpha / cfg->looks;
+	c->r.best = -1;
+	c->r.rounds_max = cfg->rounds;
+	snprintf(c->r.dir, sizeof(c->r.dir), "%s", cfg->run.dir);
+	*out = c;
+	return 0;
+}
+
+void compare_set_context(struct compare *c, const char *stackline, const char *disks,
+			 const char *workload)
+{
+	if (stackline)
+		snprintf(c->r.stackline, sizeof(c->r.stackline), "%s", stackline);
+	if (disks)
+		snprintf(c->r.disks, sizeof(c->r.disks), "%s", disks);
+	if (workload)
+		snprintf(c->r.workload, sizeof(c->r.workload), "%s", workload);
+}
+
+void compare_free(struct compare *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->r.n_arms; i++)
+		compare_arm_free(&c->r.arms[i]);
+	free(c->r.samples);
+	free(c->r.runs);
+	free(c);
+}
+
+const struct compare_result *compare_result(const struct compare *c)
+{
+	return &c->r;
+}
+
+struct session *compare_session(const struct compare *c)
+{
+	return c->cur;
+}
+
+void compare_stop(struct compare *c)
+{
+	c->r.stop_requested = 1;
+	if (c->cur)
+		session_stop(c->cur);
+}
+
+void compare_progress(const struct compare *c, size_t *arm, unsigned *round,
+		      unsigned *rounds_max, uint64_t *eta_ns)
+{
+	*arm = c->cur_arm;
+	*round = c->cur_round;
+	*rounds_max = c->r.rounds_max;
+	*eta_ns = 0;
+	if (!c->run_ns_n || !c->r.rounds_max)
+		return;
+	size_t total = (size_t)c->r.rounds_max * c->r.n_arms;
+	size_t left = total > c->r.n_runs ? total - c->r.n_runs : 0;
+	*eta_ns = c->run_ns_sum / c->run_ns_n * left;
+}
+
+/* ---- one arm-run ---- */
+
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	size_t nc = *cap ? *cap * 2 : 64;
+	while (nc < need)
+		nc *= 2;
+	void *np = realloc(*p, nc * size);
+	if (!np)
+		return -ENOMEM;
+	*p = np;
+	*cap = nc;
+	return 0;
+}
+
+/* The loaded samples and the loads' figures of a finished session. */
+static int collect(struct compare *c, const struct session *s, struct compare_run *run,
+		   uint32_t run_idx)
+{
+	struct compare_result *r = &c->r;
+	for (size_t i = 0; i < s->n_samples; i++) {
+		const struct session_sample *x = &s->samples[i];
+		if (x->phase != SESSION_LOADED)
+			continue;
+		if (grow((void **)&r->samples, &r->cap_samples, r->n_samples + 1,
+			 sizeof(*r->samples)) < 0)
+			return -ENOMEM;
+		r->samples[r->n_samples++] = (struct compare_sample){
+			.arm = run->arm, .round = run->round, .order = run->order, .run = run_idx,
+			.action = x->action, .cold = x->cold, .timeout = x->timeout, .err = x->err,
+			.ms = x->err ? NAN : (double)x->dur_ns / 1e6,
+			.t_ns = run->t_ns + x->t_ns,
+		};
+	}
+	double mibps = 0, worst = 0;
+	int have = 0;
+	for (size_t i = 0; i < s->n_loads; i++) {
+		double m = load_mibps(&s->loads[i]);
+		if (!isnan(m)) {
+			mibps += m;
+			have = 1;
+		}
+		if (s->loads[i].t_start && (double)s->loads[i].worst_ns / 1e6 > worst)
+			worst = (double)s->loads[i].worst_ns / 1e6;
+	}
+	run->load_mibps = have ? mibps : NAN;
+	run->worst_stall_ms = have ? worst : NAN;
+	run->settle_s = (double)s->settle_ns / 1e9;
+	run->settle_timeout = s->settle_timeout;
+	run->settle_left_mib = (double)s->settle_left / MiB;
+	return 0;
+}
+
+static void plan_event(const struct settings_event *ev, void *arg)
+{
+	struct compare_run *run = arg;
+	if (ev->kind == SETTINGS_EV_LOCKED_OUT)
+		snprintf(run->note, sizeof(run->note), "%s is being changed by another brisk "
+			 "(pid %d)", strcmp(ev->dev, "-") ? ev->dev : "vm.*", (int)ev->holder);
+	else if (ev->kind == SETTINGS_EV_FAILED && ev->step)
+		snprintf(run->note, sizeof(run->note), "%s%s%s=%s: the kernel refused: %s",
+			 ev->step->dev ? ev->step->dev : "", ev->step->dev ? " " : "",
+			 ev->step->key.name, ev->step->value, strerror(-ev->err));
+}
+
+/* Apply arm, run its session, put everything back.  0, or -errno with a
+ * message (settings could not be applied or put back, no session). */
+static int arm_run(struct compare *c, const struct compare_hooks *h, size_t arm,
+		   unsigned round, unsigned order, char *err, size_t errlen)
+{
+	struct compare_result *r = &c->r;
+	const struct compare_arm *a = &r->arms[arm];
+	if (grow((void **)&r->runs, &r->cap_runs, r->n_runs + 1, sizeof(*r->runs)) < 0)
+		return -ENOMEM;
+	uint32_t idx = (uint32_t)r->n_runs;
+	struct compare_run *run = &r->runs[idx];
+	uint64_t t = now_ns();
+	*run = (struct compare_run){ .arm = (uint32_t)arm, .round = round, .order = order,
+				     .t_ns = t - c->t0, .load_mibps = NAN, .worst_stall_ms = NAN };
+	r->n_runs++;
+	c->cur_arm = arm;
+	c->cur_round = round;
+	trace(TRACE_SESSION, "compare: round %u, arm %zu (%s)", round + 1, arm, a->label);
+	char msg[256] = "";
+	int rc = 0;
+	if (a->n_steps && settings_apply_plan(c->st, a->steps, a->n_steps, plan_event, run, NULL,
+					      msg, sizeof(msg)) < 0) {
+		run->failed = 1;
+		int left = settings_restore(c->st, NULL);
+		return msg_fail(-EIO, err, errlen, "arm '%s' could not be applied: %s%s", a->label,
+				run->note[0] ? run->note : msg,
+				left ? "; some values could not be put back (see brisk restore)" : "");
+	}
+	struct session_config sc = c->cfg.run;
+	sc.idle_samples = 0;
+	sc.loaded_samples = c->cfg.samples;
+	sc.max_time_ns = 0;
+	sc.settle_max_ns = c->cfg.settle_max_ns;
+	sc.settle_target = r->dirty_level + SETTLE_MARGIN;
+	sc.seed = c->cfg.seed ^ ((uint64_t)idx * 0x9e3779b97f4a7c15ull);
+	struct session *s = NULL;
+	char serr[512];
+	rc = session_create(&sc, &s, serr, sizeof(serr));
+	if (rc == 0) {
+		c->cur = s;
+		if (h && h->session)
+			h->session(h->ctx, c, s);
+		if (r->stop_requested)
+			session_stop(s);
+		rc = session_run(s, serr, sizeof(serr));
+		c->cur = NULL;
+		if (s->stop_signal && !r->stop_signal)
+			r->stop_signal = s->stop_signal;
+		if (collect(c, s, run, idx) < 0)
+			rc = -ENOMEM;
+		if (s->n_failed) {
+			run->failed = 1;
+			snprintf(run->note, sizeof(run->note), "%.190s",
+				 s->n_msgs ? s->msgs[s->n_msgs - 1] : "a load or action failed");
+		}
+		for (size_t i = 0; i < s->n_msgs; i++)
+			if (strstr(s->msgs[i], "settle:"))
+				cmsg(c, "round %u, %s: %.200s", round + 1, a->label, s->msgs[i]);
+	}
+	session_free(s);
+	int left = c->st->journal ? settings_restore(c->st, NULL) : 0;
+	run->dur_ns = now_ns() - t;
+	c->run_ns_sum += run->dur_ns;
+	c->run_ns_n++;
+	if (rc < 0) {
+		run->failed = 1;
+		return msg_fail(rc, err, errlen, "%s", serr);
+	}
+	if (left)
+		return msg_fail(-EIO, err, errlen, "after arm '%s', %d setting(s) could not be put "
+				"back; they stay journaled for 'brisk restore'", a->label, left);
+	return 0;
+}
+
+/* ---- the rounds ---- */
+
+/* A signal that came between arm-runs (they are blocked). */
+static void pending_signal(struct compare *c, const sigset_t *set)
+{
+	struct timespec zero = { 0, 0 };
+	int sig = sigtimedwait(set, NULL, &zero);
+	if (sig > 0 && !c->r.stop_signal)
+		c->r.stop_signal = sig;
+}
+
+/* Rounds that fit into the budget at the mean round time so far. */
+static void plan_rounds(struct compare *c)
+{
+	if (c->cfg.rounds || !c->run_ns_n)
+		return;
+	uint64_t per_round = c->run_ns_sum / c->run_ns_n * c->r.n_arms;
+	uint64_t k = per_round ? c->cfg.budget_ns / per_round : COMPARE_MIN_ROUNDS;
+	if (k < COMPARE_MIN_ROUNDS)
+		k = COMPARE_MIN_ROUNDS;
+	if (k > COMPARE_MAX_ROUNDS)
+		k = COMPARE_MAX_ROUNDS;
+	c->r.rounds_max = (unsigned)k;
+}
+
+/* Is an interim look due after `done` rounds?  Looks i = 1..L-1 at
+ * ceil(i * K / L) rounds; the final one is at the end. */
+static int look_due(const struct compare *c, unsigned done)
+{
+	unsigned L = c->r.looks, K = c->r.rounds_max, i = c->r.looks_taken + 1;
+	if (i >= L || done >= K)
+		return 0;
+	return (uint64_t)done * L >= (uint64_t)i * K;
+}
+
+static int stopping(const struct compare *c)
+{
+	return c->r.stop_signal || c->r.stop_requested;
+}
+
+int compare_run(struct compare *c, const struct compare_hooks *h, char *err, size_t errlen)
+{
+	struct compare_result *r = &c->r;
+	sigset_t set, old;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &set, &old) < 0)
+		return msg_fail(-errno, err, errlen, "sigprocmask: %s", strerror(errno));
+	c->t0 = now_ns();
+	r->t_start_real = (uint64_t)time(NULL);
+	struct kstat_mem m;
+	r->dirty_level = kstat_mem_read(&m) == 0 ? m.dirty + m.writeback : 0;
+	uint64_t rng = c->cfg.seed;
+	unsigned offset = (unsigned)(stats_rand_next(&rng) % r->n_arms);
+	int rc = 0;
+	for (unsigned round = 0; rc == 0 && !stopping(c); round++) {
+		plan_rounds(c);
+		if (r->rounds_max && round >= r->rounds_max)
+			break;
+		/* a budget: do not start a round that cannot end in it */
+		if (!c->cfg.rounds && round >= COMPARE_MIN_ROUNDS && c->run_ns_n &&
+		    now_ns() - c->t0 + c->run_ns_sum / c->run_ns_n * r->n_arms > c->cfg.budget_ns)
+			break;
+		for (unsigned k = 0; k < r->n_arms && rc == 0; k++) {
+			pending_signal(c, &set);
+			if (stopping(c))
+				break;
+			size_t arm = (offset + round + k) % r->n_arms;
+			rc = arm_run(c, h, arm, round, k, err, errlen);
+			pending_signal(c, &set);
+			if (h && h->armrun && rc == 0)
+				h->armrun(h->ctx, c);
+		}
+		if (rc < 0 || stopping(c))
+			break;
+		r->rounds_done = round + 1;
+		plan_rounds(c);
+		if (look_due(c, r->rounds_done)) {
+			r->looks_taken++;
+			int settled = compare_analyze_look(c);
+			if (settled < 0)
+				rc = msg_fail(settled, err, errlen, "out of memory");
+			else if (settled) {
+				r->stopped_early = 1;
+				cmsg(c, "stopped early after round %u of %u: every verdict was settled "
+				     "at look %u of %u", r->rounds_done, r->rounds_max, r->looks_taken,
+				     r->looks);
+				break;
+			}
+		}
+	}
+	r->t_ns = now_ns() - c->t0;
+	if (!r->stopped_early) {
+		r->looks_taken++;
+		int a = compare_analyze_look(c);
+		if (a < 0 && rc == 0)
+			rc = msg_fail(a, err, errlen, "out of memory");
+	}
+	if (h && h->armrun)
+		h->armrun(h->ctx, c);
+	pending_signal(c, &set);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}

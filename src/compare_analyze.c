@@ -1,0 +1,286 @@
+#include "compare_priv.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NCELL (COMPARE_MAX_ARMS * ACTION_KIND_COUNT)
+
+static const struct compare_ci NO_CI = { NAN, NAN, NAN };
+
+/* The values and arm-run ids that enter the statistics of one cell. */
+static size_t cell_values(const struct compare *c, size_t arm, unsigned action,
+			  struct compare_cell *cell, double *v, uint32_t *g)
+{
+	const struct compare_result *r = &c->r;
+	size_t n = 0;
+	double sum = 0;
+	cell->min = cell->max = NAN;
+	for (size_t i = 0; i < r->n_samples; i++) {
+		const struct compare_sample *x = &r->samples[i];
+		if (x->arm != arm || x->action != action)
+			continue;
+		if (x->err) {
+			cell->errors++;
+			continue;
+		}
+		cell->timeouts += x->timeout;
+		if (x->cold)
+			cell->cold++;
+		else
+			cell->warm++;
+		if (!x->cold && !c->cfg.keep_warm)
+			continue;
+		v[n] = x->ms;
+		g[n++] = x->run;
+		sum += x->ms;
+		cell->min = isnan(cell->min) || x->ms < cell->min ? x->ms : cell->min;
+		cell->max = isnan(cell->max) || x->ms > cell->max ? x->ms : cell->max;
+	}
+	cell->n = n;
+	cell->mean = n ? sum / (double)n : NAN;
+	return n;
+}
+
+static void ci(const double *v, const uint32_t *g, size_t n, double q, uint64_t seed,
+	       struct compare_ci *out)
+{
+	*out = NO_CI;
+	if (n)
+		stats_bootstrap_ci_grouped(v, g, n, q, COMPARE_BOOT_ITERS, COMPARE_LEVEL, seed,
+					   &out->est, &out->lo, &out->hi);
+}
+
+static void ratio(const double *a, const uint32_t *ga, size_t na, const double *b,
+		  const uint32_t *gb, size_t nb, double q, uint64_t seed, struct compare_ci *out)
+{
+	*out = NO_CI;
+	if (na && nb)
+		stats_bootstrap_ratio_grouped(a, ga, na, b, gb, nb, q, COMPARE_BOOT_ITERS,
+					      COMPARE_LEVEL, seed, &out->est, &out->lo, &out->hi);
+}
+
+/* Per cell: counts, quantiles with CIs, ratio CIs and the raw p. */
+static int cells(struct compare *c)
+{
+	struct compare_result *r = &c->r;
+	size_t cap = r->n_samples ? r->n_samples : 1;
+	double *base = malloc(cap * sizeof(double)), *v = malloc(cap * sizeof(double));
+	uint32_t *gb = malloc(cap * sizeof(uint32_t)), *g = malloc(cap * sizeof(uint32_t));
+	int rc = base && v && gb && g ? 0 : -ENOMEM;
+	for (unsigned a = 0; rc == 0 && a < ACTION_KIND_COUNT; a++) {
+		if (!(r->actions & (1u << a)))
+			continue;
+		size_t nb = 0;
+		for (size_t arm = 0; arm < r->n_arms; arm++) {
+			struct compare_cell *cell = &r->cells[arm][a];
+			memset(cell, 0, sizeof(*cell));
+			double *x = arm ? v : base;
+			uint32_t *gx = arm ? g : gb;
+			size_t n = cell_values(c, arm, a, cell, x, gx);
+			if (!arm)
+				nb = n;
+			uint64_t seed = c->cfg.seed + 1000003ull * (arm * ACTION_KIND_COUNT + a);
+			ci(x, gx, n, 0.5, seed, &cell->p50);
+			ci(x, gx, n, 0.9, seed + 1, &cell->p90);
+			ci(x, gx, n, 0.99, seed + 2, &cell->p99);
+			ci(x, gx, n, 1.0, seed + 3, &cell->pmax);
+			cell->ratio50 = cell->ratio90 = NO_CI;
+			cell->p = cell->p_adj = NAN;
+			if (!arm || !n || !nb)
+				continue;
+			ratio(base, gb, nb, x, gx, n, 0.5, seed + 4, &cell->ratio50);
+			ratio(base, gb, nb, x, gx, n, 0.9, seed + 5, &cell->ratio90);
+			double u;
+			if (stats_mann_whitney(base, nb, x, n, &u, &cell->p) < 0)
+				cell->p = NAN;
+		}
+	}
+	free(base);
+	free(v);
+	free(gb);
+	free(g);
+	return rc;
+}
+
+/* Holm over every arm x action that has a p; verdicts at alpha / looks;
+ * 1 when every comparison is settled. */
+static int verdicts(struct compare *c)
+{
+	struct compare_result *r = &c->r;
+	double p[NCELL];
+	struct compare_cell *which[NCELL];
+	size_t n = 0, want = 0;
+	for (size_t arm = 1; arm < r->n_arms; arm++)
+		for (unsigned a = 0; a < ACTION_KIND_COUNT; a++) {
+			if (!(r->actions & (1u << a)))
+				continue;
+			want++;
+			struct compare_cell *cell = &r->cells[arm][a];
+			if (!isnan(cell->p)) {
+				p[n] = cell->p;
+				which[n++] = cell;
+			}
+		}
+	if (n && stats_holm(p, n, p) < 0)
+		return -ENOMEM;
+	size_t settled = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct compare_cell *cell = which[i];
+		cell->p_adj = p[i];
+		cell->verdict = stats_verdict(cell->ratio50.lo, cell->ratio50.hi, cell->p_adj,
+					      r->alpha_look);
+		cell->settled = cell->verdict != STATS_NO_DIFFERENCE ||
+				(cell->ratio50.lo >= 1.0 / COMPARE_EQUIV &&
+				 cell->ratio50.hi <= COMPARE_EQUIV);
+		settled += (size_t)cell->settled;
+	}
+	return want && settled == want;
+}
+
+/* Load throughput per arm (mean of its arm-runs, t interval), worst
+ * stall, the score, and whether the arm keeps the load going. */
+static void armstats(struct compare *c)
+{
+	struct compare_result *r = &c->r;
+	double best = NAN;
+	for (size_t arm = 0; arm < r->n_arms; arm++) {
+		struct compare_armstat *as = &r->armstat[arm];
+		memset(as, 0, sizeof(*as));
+		double v[COMPARE_MAX_ROUNDS];
+		size_t n = 0;
+		as->worst_stall_ms = NAN;
+		for (size_t i = 0; i < r->n_runs; i++) {
+			const struct compare_run *run = &r->runs[i];
+			if (run->arm != arm)
+				continue;
+			as->runs++;
+			as->failed_runs += (size_t)run->failed;
+			if (!isnan(run->load_mibps) && n < COMPARE_MAX_ROUNDS)
+				v[n++] = run->load_mibps;
+			if (!isnan(run->worst_stall_ms) &&
+			    (isnan(as->worst_stall_ms) || run->worst_stall_ms > as->worst_stall_ms))
+				as->worst_stall_ms = run->worst_stall_ms;
+		}
+		as->load_mibps = NO_CI;
+		if (n)
+			stats_mean_ci(v, n, COMPARE_LEVEL, &as->load_mibps.est, &as->load_mibps.lo,
+				      &as->load_mibps.hi);
+		if (!isnan(as->load_mibps.est) && (isnan(best) || as->load_mibps.est > best))
+			best = as->load_mibps.est;
+		double logsum = 0;
+		size_t k = 0;
+		for (unsigned a = 0; a < ACTION_KIND_COUNT; a++) {
+			if (!(r->actions & (1u << a)))
+				continue;
+			double x = arm ? r->cells[arm][a].ratio90.est : 1.0;
+			if (x > 0 && isfinite(x)) {
+				logsum += log(x);
+				k++;
+			}
+		}
+		as->score = k ? exp(logsum / (double)k) : NAN;
+	}
+	for (size_t arm = 0; arm < r->n_arms; arm++) {
+		struct compare_armstat *as = &r->armstat[arm];
+		as->load_ok = isnan(best) || isnan(as->load_mibps.est) ||
+			      as->load_mibps.est >= best * (1.0 - COMPARE_LOAD_TOLERANCE_PCT / 100.0);
+	}
+}
+
+static int rank_cmp(const struct compare_result *r, size_t x, size_t y)
+{
+	const struct compare_armstat *a = &r->armstat[x], *b = &r->armstat[y];
+	if (a->load_ok != b->load_ok)
+		return a->load_ok ? -1 : 1;
+	if (isnan(a->score) != isnan(b->score))
+		return isnan(a->score) ? 1 : -1;
+	if (!isnan(a->score) && a->score != b->score)
+		return a->score < b->score ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static void ranking(struct compare *c)
+{
+	struct compare_result *r = &c->r;
+	r->n_ranked = r->n_arms;
+	for (size_t i = 0; i < r->n_arms; i++)
+		r->ranking[i] = i;
+	for (size_t i = 1; i < r->n_arms; i++)   /* insertion sort: 8 at most */
+		for (size_t j = i; j > 0 && rank_cmp(r, r->ranking[j], r->ranking[j - 1]) < 0; j--) {
+			size_t t = r->ranking[j];
+			r->ranking[j] = r->ranking[j - 1];
+			r->ranking[j - 1] = t;
+		}
+	snprintf(r->rule, sizeof(r->rule),
+		 "arms are ranked by the geometric mean of their p90 ratios against the baseline "
+		 "over the actions (lower is better), among the arms whose load throughput is "
+		 "within %.0f %% of the best; an arm is recommended when it is faster than the "
+		 "baseline on at least one action and slower on none (verdict: median-ratio 95 %% "
+		 "CI excludes 1 and Mann-Whitney, Holm-corrected, p < %.3g = alpha %.2g / %u looks)",
+		 COMPARE_LOAD_TOLERANCE_PCT, r->alpha_look, r->alpha, r->looks);
+	r->best = -1;
+	const struct compare_arm *base = &r->arms[0];
+	for (size_t k = 0; k < r->n_ranked; k++) {
+		size_t arm = r->ranking[k];
+		if (arm == 0)
+			continue;
+		unsigned faster = 0, slower = 0;
+		char why[300] = "";
+		size_t wl = 0;
+		for (unsigned a = 0; a < ACTION_KIND_COUNT; a++) {
+			if (!(r->actions & (1u << a)))
+				continue;
+			const struct compare_cell *cell = &r->cells[arm][a];
+			slower += cell->verdict == STATS_SLOWER;
+			if (cell->verdict == STATS_FASTER) {
+				faster++;
+				if (wl < sizeof(why))
+					wl += (size_t)snprintf(why + wl, sizeof(why) - wl,
+							       "%s%s %.2fx [%.2f, %.2f]", wl ? ", " : "",
+							       action_kind_name((enum action_kind)a),
+							       cell->ratio50.est, cell->ratio50.lo,
+							       cell->ratio50.hi);
+			}
+		}
+		if (r->armstat[arm].load_ok && faster && !slower) {
+			r->best = (int)arm;
+			snprintf(r->recommendation, sizeof(r->recommendation),
+				 "recommended: %s (%s) - faster than %s on %s", r->arms[arm].label,
+				 r->arms[arm].settings, base->label, why);
+			return;
+		}
+		break;   /* only the first of the ranking can be recommended */
+	}
+	int any = 0;
+	for (size_t arm = 1; arm < r->n_arms; arm++)
+		for (unsigned a = 0; a < ACTION_KIND_COUNT; a++)
+			any |= (r->actions & (1u << a)) &&
+			       r->cells[arm][a].verdict != STATS_NO_DIFFERENCE;
+	snprintf(r->recommendation, sizeof(r->recommendation), any ?
+		 "no recommendation: no arm is faster than %s on some action without being "
+		 "slower on another or starving the load; keep %s" :
+		 "no arm is distinguishable from %s: keep %s (or measure longer)",
+		 base->label, base->label);
+}
+
+int compare_analyze_look(struct compare *c)
+{
+	int rc = cells(c);
+	if (rc < 0)
+		return rc;
+	int settled = verdicts(c);
+	if (settled < 0)
+		return settled;
+	armstats(c);
+	ranking(c);
+	return settled;
+}
+
+int compare_analyze(struct compare *c)
+{
+	int rc = compare_analyze_look(c);
+	return rc < 0 ? rc : 0;
+}

@@ -1,0 +1,259 @@
+#include "compare_priv.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blockdev.h"
+#include "export.h"
+#include "msg.h"
+#include "profile.h"
+#include "str.h"
+#include "text.h"
+
+#define ARM_MAX_KEYS 16
+#define ARM_MAX_STEPS (SETTINGS_MAX_DEVS * PROFILE_MAX_SETTINGS)
+
+void compare_arm_free(struct compare_arm *a)
+{
+	free(a->steps);
+	a->steps = NULL;
+	a->n_steps = 0;
+}
+
+/* Append one checked step; the words of `settings` say what the arm sets
+ * (once per key, whatever the number of disks). */
+static int add_step(struct compare_arm *a, const char *dev, const struct tunable_key *key,
+		    const char *canon)
+{
+	if (a->n_steps == ARM_MAX_STEPS)
+		return -E2BIG;
+	struct settings_step *sp = &a->steps[a->n_steps++];
+	sp->dev = dev;
+	sp->key = *key;
+	snprintf(sp->value, sizeof(sp->value), "%s", canon);
+	char word[TUNABLE_NAME_LEN + TUNABLE_VALUE_LEN + 2];
+	snprintf(word, sizeof(word), "%s=%s", key->name, canon);
+	for (size_t i = 0; i + 1 < a->n_steps; i++)
+		if (!strcmp(a->steps[i].key.name, key->name) && !strcmp(a->steps[i].value, canon))
+			return 0;   /* said already (another disk) */
+	size_t l = strlen(a->settings);
+	snprintf(a->settings + l, sizeof(a->settings) - l, "%s%s", l ? " " : "", word);
+	return 0;
+}
+
+/* KEY=VALUE[,KEY=VALUE...] on every disk of st: the scheduler first. */
+static int parse_pairs(const char *text, const struct settings *st, struct compare_arm *a,
+		       char *err, size_t errlen)
+{
+	char buf[sizeof(a->name)], *save = NULL;
+	char *keys[ARM_MAX_KEYS], *vals[ARM_MAX_KEYS];
+	size_t n = 0;
+	snprintf(buf, sizeof(buf), "%s", text);
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		if (!eq || eq == tok || !eq[1])
+			return msg_fail(-EINVAL, err, errlen, "arm '%s': '%s' is not KEY=VALUE "
+					"(e.g. scheduler=bfq,iosched/low_latency=1)", text, tok);
+		if (n == ARM_MAX_KEYS)
+			return msg_fail(-EINVAL, err, errlen, "arm '%s': at most %d settings", text,
+					ARM_MAX_KEYS);
+		*eq = '\0';
+		keys[n] = tok;
+		vals[n++] = eq + 1;
+	}
+	if (!n)
+		return msg_fail(-EINVAL, err, errlen, "arm '%s': no setting", text);
+	struct tunable_key k[ARM_MAX_KEYS];
+	const char *sched = NULL;
+	size_t order[ARM_MAX_KEYS], no = 0;
+	for (size_t i = 0; i < n; i++) {
+		char why[TUNABLE_WHY_LEN];
+		if (tunable_parse_key(keys[i], &k[i], why, sizeof(why)) < 0)
+			return msg_fail(-EINVAL, err, errlen, "arm '%s': %s", text, why);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(k[j].name, k[i].name))
+				return msg_fail(-EINVAL, err, errlen, "arm '%s': %s is given twice",
+						text, k[i].name);
+		if (k[i].kind == TUNABLE_SCHEDULER) {
+			sched = vals[i];
+			order[no++] = i;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		if (k[i].kind != TUNABLE_SCHEDULER)
+			order[no++] = i;
+	int vm_done = 0;
+	for (size_t d = 0; d < st->n_devs; d++) {
+		const char *dev = st->devs[d];
+		for (size_t o = 0; o < no; o++) {
+			size_t i = order[o];
+			int sys = tunable_is_sysctl(&k[i]);
+			if (sys && vm_done)
+				continue;
+			char canon[TUNABLE_VALUE_LEN], why[TUNABLE_WHY_LEN];
+			int rc = tunable_check(sys ? NULL : dev, &k[i], vals[i],
+					       k[i].kind == TUNABLE_SCHEDULER ? NULL : sched, canon,
+					       sizeof(canon), why, sizeof(why));
+			if (rc < 0)
+				return msg_fail(rc, err, errlen, "arm '%s': %s=%s refused on %s: %s",
+						text, keys[i], vals[i], sys ? "vm" : dev, why);
+			if ((rc = add_step(a, sys ? NULL : dev, &k[i], canon)) < 0)
+				return msg_fail(rc, err, errlen, "arm '%s': too many settings", text);
+		}
+		vm_done = 1;
+	}
+	return 0;
+}
+
+int compare_plan_profile(const struct profile *p, const struct settings *st,
+			 struct settings_step *out, size_t max, size_t *n,
+			 char *note, size_t notelen, char *err, size_t errlen)
+{
+	struct blockdev *bd = calloc(1, sizeof(*bd));
+	if (!bd)
+		return -ENOMEM;
+	int vm_done = 0, rc = 0;
+	*n = 0;
+	if (note && notelen)
+		note[0] = '\0';
+	for (size_t d = 0; d < st->n_devs && rc == 0; d++) {
+		const char *dev = st->devs[d];
+		if (blockdev_probe(dev, bd) < 0)
+			continue;
+		const struct profile_setting *s[PROFILE_MAX_SETTINGS];
+		size_t k = profile_effective(p, export_device_class(bd), s, PROFILE_MAX_SETTINGS);
+		char after[TUNABLE_SCHED_LEN] = "";
+		for (size_t i = 0; i < k && i < PROFILE_MAX_SETTINGS && rc == 0; i++) {
+			struct tunable_key key;
+			char why[TUNABLE_WHY_LEN], canon[TUNABLE_VALUE_LEN];
+			if (tunable_parse_key(s[i]->key, &key, why, sizeof(why)) < 0) {
+				rc = msg_fail(-EINVAL, err, errlen, "line %d: %s", s[i]->line, why);
+				break;
+			}
+			int sys = tunable_is_sysctl(&key);
+			if (sys && vm_done)
+				continue;
+			int e = tunable_check(sys ? NULL : dev, &key, s[i]->value,
+					      after[0] ? after : NULL, canon, sizeof(canon), why,
+					      sizeof(why));
+			if (e == -ENOENT && key.kind != TUNABLE_SCHEDULER) {
+				if (note && notelen)
+					snprintf(note, notelen, "setting %s is not on %s: skipped",
+						 s[i]->key, dev);
+				continue;
+			}
+			if (e < 0) {
+				rc = msg_fail(e, err, errlen, "line %d: %s=%s refused on %s: %s",
+					      s[i]->line, s[i]->key, s[i]->value, sys ? "vm" : dev, why);
+				break;
+			}
+			if (*n == max) {
+				rc = msg_fail(-E2BIG, err, errlen, "more than %zu settings", max);
+				break;
+			}
+			if (key.kind == TUNABLE_SCHEDULER)
+				snprintf(after, sizeof(after), "%.31s", canon);
+			out[*n].dev = sys ? NULL : dev;
+			out[*n].key = key;
+			snprintf(out[*n].value, sizeof(out[*n].value), "%s", canon);
+			(*n)++;
+		}
+		vm_done = 1;
+	}
+	free(bd);
+	return rc;
+}
+
+static int parse_profile(const char *text, const struct settings *st, struct compare_arm *a,
+			 char *err, size_t errlen)
+{
+	struct profile *p = calloc(1, sizeof(*p));
+	struct settings_step *tmp = calloc(ARM_MAX_STEPS, sizeof(*tmp));
+	char path[4096], e[400], note[200];
+	size_t n = 0;
+	int rc = p && tmp ? 0 : -ENOMEM;
+	if (rc == 0 && (rc = profile_load_named(text, p, path, sizeof(path), e, sizeof(e))) < 0)
+		msg_fail(rc, err, errlen, "arm '%s' is neither 'current', KEY=VALUE,... nor a "
+			 "profile: %s", text, e);
+	else if (rc == 0 && (rc = compare_plan_profile(p, st, tmp, ARM_MAX_STEPS, &n, note,
+						       sizeof(note), e, sizeof(e))) < 0)
+		msg_fail(rc, err, errlen, "arm '%s' (%s): %s", text, path, e);
+	else if (rc == 0 && !n)
+		rc = msg_fail(-EINVAL, err, errlen, "arm '%s' (%s): the profile sets nothing on "
+			      "these disks", text, path);
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		rc = add_step(a, tmp[i].dev, &tmp[i].key, tmp[i].value);
+	if (rc == 0)
+		snprintf(a->label, sizeof(a->label), "%.47s", p->name[0] ? p->name : text);
+	free(tmp);
+	free(p);
+	return rc;
+}
+
+/* A short label: the scheduler alone ("bfq"), else the settings. */
+static void make_label(struct compare_arm *a)
+{
+	if (a->label[0])
+		return;
+	if (a->n_steps && !strchr(a->settings, ' ') && !strncmp(a->settings, "scheduler=", 10))
+		snprintf(a->label, sizeof(a->label), "%.47s", a->settings + 10);
+	else
+		snprintf(a->label, sizeof(a->label), "%.47s", a->settings);
+}
+
+int compare_arm_parse(const char *text, const struct settings *st, struct compare_arm *out,
+		      char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	size_t len = strlen(text);
+	if (!len || len >= sizeof(out->name))
+		return msg_fail(-EINVAL, err, errlen, "arm '%.60s': empty or longer than %zu bytes",
+				text, sizeof(out->name) - 1);
+	if (text_check(text, NULL) < 0)
+		return msg_fail(-EINVAL, err, errlen, "an arm holds control bytes or invalid UTF-8");
+	snprintf(out->name, sizeof(out->name), "%s", text);
+	if (!strcmp(text, "current")) {
+		snprintf(out->label, sizeof(out->label), "current");
+		return 0;
+	}
+	out->steps = calloc(ARM_MAX_STEPS, sizeof(*out->steps));
+	if (!out->steps)
+		return -ENOMEM;
+	int rc = strchr(text, '=') ? parse_pairs(text, st, out, err, errlen)
+				   : parse_profile(text, st, out, err, errlen);
+	if (rc < 0) {
+		compare_arm_free(out);
+		return rc;
+	}
+	make_label(out);
+	return 0;
+}
+
+size_t compare_arms_schedulers(const struct settings *st, struct compare_arm *out, size_t max,
+			       char *err, size_t errlen)
+{
+	char offered[256], active[64], detail[256];
+	if (errlen)
+		err[0] = '\0';
+	settings_schedulers(st, offered, sizeof(offered));
+	settings_scheduler(st, active, sizeof(active), detail, sizeof(detail));
+	size_t n = 0;
+	if (max && compare_arm_parse("current", st, &out[n], err, errlen) == 0)
+		n++;
+	char *save = NULL;
+	for (char *w = strtok_r(offered, " ", &save); w && n < max; w = strtok_r(NULL, " ", &save)) {
+		if (!strcmp(w, active))
+			continue;
+		char text[96];
+		snprintf(text, sizeof(text), "scheduler=%s", w);
+		if (compare_arm_parse(text, st, &out[n], err, errlen) == 0)
+			n++;
+		else
+			break;
+	}
+	if (n == 1 && max > 1 && !err[0])
+		snprintf(err, errlen, "the disks offer no scheduler but %s", active);
+	return n;
+}
