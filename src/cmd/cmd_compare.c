@@ -14,6 +14,7 @@
 #include "compare_plot.h"
 #include "compare_report.h"
 #include "journal.h"
+#include "now.h"
 #include "parse.h"
 #include "profile.h"
 #include "stack.h"
@@ -456,7 +457,7 @@ int cmd_compare_main(int argc, char **argv)
 	if ((rc = cmp_parse(argc, argv, &a, &user_loads)))
 		return rc == CLIOPT_HELP ? 0 : rc;
 	if (!a.seed_set)
-		cfg.seed = cfg.run.seed;
+		cfg.seed = cfg.run.seed ? cfg.run.seed : (now_ns() ^ (uint64_t)getpid()) % 1000000007u;
 
 	struct cmp_ctx x = { .a = &a };
 	char what[256];
