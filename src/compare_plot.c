@@ -515,11 +515,16 @@ static double action_panel(cairo_t *cr, const struct compare_result *r, enum act
 		char v[160], med[32];
 		struct rgb vc = c_dim;
 		ms_value(c->p50.est, med, sizeof(med));
-		if (i == 0) {
+		if (i == 0 && !isfinite(c->p50.est)) {
+			snprintf(v, sizeof(v), "no data");
+		} else if (i == 0 && isfinite(c->p50.lo) && isfinite(c->p50.hi) &&
+			   c->p50.lo <= c->p50.hi) {
 			char lo[32], hi[32];
 			ms_value(c->p50.lo, lo, sizeof(lo));
 			ms_value(c->p50.hi, hi, sizeof(hi));
 			snprintf(v, sizeof(v), "median %s [%s, %s]", med, lo, hi);
+		} else if (i == 0) {
+			snprintf(v, sizeof(v), "median %s", med);
 		} else if (isfinite(c->ratio50.est)) {
 			const char *word = c->verdict == STATS_FASTER ? "faster"
 					   : c->verdict == STATS_SLOWER ? "slower" : "no difference";

@@ -383,6 +383,58 @@ static void test_write_error(void **state)
 	}
 }
 
+/* Degenerate and hostile numbers: nothing finite, out-of-range indexes,
+ * invalid UTF-8 and control bytes in the texts, no action: still a picture
+ * (a cairo error would make it fail). */
+static void test_degenerate(void **state)
+{
+	(void)state;
+	struct compare_result *r = synth(2, 0);
+	static const double bad[] = { NAN, INFINITY, -INFINITY, -5, 0, 1e300, 1e-300 };
+	for (size_t i = 0; i < r->n_samples; i++) {
+		r->samples[i].ms = bad[i % (sizeof(bad) / sizeof(bad[0]))];
+		r->samples[i].timeout = i % 3 == 0;
+	}
+	r->samples[0].arm = 7;       /* no such arm */
+	r->samples[1].arm = 1000000;
+	r->samples[2].action = 200;  /* no such action */
+	for (size_t a = 0; a < 2; a++) {
+		for (int k = 0; k < ACTION_KIND_COUNT; k++) {
+			r->cells[a][k].p50 = (struct compare_ci){ NAN, INFINITY, -1 };
+			r->cells[a][k].ratio50 = (struct compare_ci){ NAN, NAN, NAN };
+		}
+		r->armstat[a].load_mibps = (struct compare_ci){ NAN, NAN, NAN };
+	}
+	snprintf(r->arms[1].label, sizeof(r->arms[1].label), "bad \xff\xfe utf8 \x1b[31m");
+	snprintf(r->dir, sizeof(r->dir), "/\xc0\xaf\n");
+	r->recommendation[0] = 0;
+	r->rule[0] = 0;
+	r->stackline[0] = 0;
+	char p[PATH_MAX], err[512] = "";
+	uint32_t h = 0;
+	path_in(p, sizeof(p), "degenerate.png");
+	if (compare_plot(r, p, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	check_png(p, &h);
+	assert_true(h > 0);
+	keep(r, "degenerate.png");
+	/* A very long recommendation is wrapped and cut, not drawn off the page. */
+	memset(r->recommendation, 'w', sizeof(r->recommendation) - 1);
+	r->recommendation[sizeof(r->recommendation) - 1] = 0;
+	memset(r->dir, 'd', sizeof(r->dir) - 1);
+	r->dir[sizeof(r->dir) - 1] = 0;
+	r->actions = 0;
+	path_in(p, sizeof(p), "degenerate.svg");
+	if (compare_plot(r, p, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(entries(td.path), 2);
+	path_in(p, sizeof(p), "degenerate.png");
+	unlink(p);
+	path_in(p, sizeof(p), "degenerate.svg");
+	unlink(p);
+	synth_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -392,6 +444,7 @@ int main(void)
 		cmocka_unit_test(test_symlink_replaced),
 		cmocka_unit_test(test_unwritable_dir),
 		cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_degenerate),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
