@@ -616,10 +616,22 @@ static double load_panel(cairo_t *cr, const struct compare_result *r, double y)
 		font(cr, FONT_BODY, 0);
 		colour(cr, c_dim, 1);
 		double w = draw_fit(cr, RIGHT_X, cy + 4, v, RIGHT_W, CUT_END);
-		if (isfinite(c->est) && !a->load_ok && RIGHT_W - w > 40) {
+		/* Its place in the ranking, and what that means. */
+		for (size_t j = 0; j < r->n_ranked && j < COMPARE_MAX_ARMS; j++) {
+			if (r->ranking[j] != i)
+				continue;
+			char rank[16];
+			snprintf(rank, sizeof(rank), "  #%zu", j + 1);
+			if (RIGHT_W - w > 20)
+				w += draw_fit(cr, RIGHT_X + w, cy + 4, rank, RIGHT_W - w, CUT_END);
+			break;
+		}
+		const char *note = (int)i == r->best ? "  recommended"
+				   : isfinite(c->est) && !a->load_ok ? "  starves the load" : NULL;
+		if (note && RIGHT_W - w > 40) {
 			font(cr, FONT_BODY, 1);
-			colour(cr, c_slower, 1);
-			draw_fit(cr, RIGHT_X + w, cy + 4, "  starves the load", RIGHT_W - w, CUT_END);
+			colour(cr, (int)i == r->best ? c_faster : c_slower, 1);
+			draw_fit(cr, RIGHT_X + w, cy + 4, note, RIGHT_W - w, CUT_END);
 		}
 	}
 	cairo_set_source_rgba(cr, 0, 0, 0, 0.35);

@@ -15,7 +15,9 @@
  *               segment; a dashed line at the baseline's median; at the
  *               right the verdict: "0.21x [0.15, 0.30] faster"
  *   load panel  each arm's load MiB/s (armstat.load_mibps) as a bar with
- *               its CI whisker
+ *               its CI whisker; at the right its place in the ranking and
+ *               "recommended" (r->best, whose label is bold everywhere) or
+ *               "starves the load" (!load_ok)
  *   footer      the recommendation and the ranking rule, wrapped
  *
  * Contract:

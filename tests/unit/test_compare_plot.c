@@ -116,11 +116,29 @@ static struct compare_result *synth(size_t n_arms, int long_labels)
 		r->armstat[a].load_mibps = (struct compare_ci){ mib, mib * 0.9, mib * 1.08 };
 		r->armstat[a].load_ok = a != 1;
 	}
-	r->best = -1;
-	snprintf(r->recommendation, sizeof(r->recommendation),
-		 "no arm is better than the baseline on every action without starving the load: "
-		 "%s is faster on exec and ls but keeps only 64 %% of the best load throughput. "
-		 "Run longer (more rounds) or accept the trade.", hostile);
+	/* Ranked by the factor, the arm that starves the load last. */
+	for (size_t a = 0; a < n_arms; a++)
+		r->ranking[a] = a;
+	for (size_t a = 0; a < n_arms; a++)
+		for (size_t b = a + 1; b < n_arms; b++) {
+			size_t x = r->ranking[a], y = r->ranking[b];
+			double fx = factor[x] + (x == 1 ? 10 : 0), fy = factor[y] + (y == 1 ? 10 : 0);
+			if (fy < fx) {
+				r->ranking[a] = y;
+				r->ranking[b] = x;
+			}
+		}
+	r->n_ranked = n_arms;
+	r->best = n_arms > 4 ? 4 : -1;
+	if (r->best >= 0)
+		snprintf(r->recommendation, sizeof(r->recommendation),
+			 "%s: faster than the baseline on exec (0.60x) and ls (0.60x), slower on "
+			 "none, and keeps the load's throughput.", r->arms[4].label);
+	else
+		snprintf(r->recommendation, sizeof(r->recommendation),
+			 "no arm is better than the baseline on every action without starving the "
+			 "load: %s is faster on exec and ls but keeps only 64 %% of the best load "
+			 "throughput. Run longer (more rounds) or accept the trade.", hostile);
 	snprintf(r->rule, sizeof(r->rule),
 		 "geometric mean of each arm's p90 ratios over the actions (lower is better), among "
 		 "arms keeping at least 80 %% of the best load throughput");
