@@ -530,8 +530,11 @@ static double action_panel(cairo_t *cr, const struct compare_result *r, enum act
 					   : c->verdict == STATS_SLOWER ? "slower" : "no difference";
 			vc = c->verdict == STATS_FASTER ? c_faster
 			     : c->verdict == STATS_SLOWER ? c_slower : c_dim;
-			snprintf(v, sizeof(v), "%.2fx [%.2f, %.2f] %s", c->ratio50.est,
-				 c->ratio50.lo, c->ratio50.hi, word);
+			if (isfinite(c->ratio50.lo) && isfinite(c->ratio50.hi))
+				snprintf(v, sizeof(v), "%.2fx [%.2f, %.2f] %s", c->ratio50.est,
+					 c->ratio50.lo, c->ratio50.hi, word);
+			else
+				snprintf(v, sizeof(v), "%.2fx %s", c->ratio50.est, word);
 		} else {
 			snprintf(v, sizeof(v), "no data");
 		}

@@ -419,7 +419,7 @@ static void test_degenerate(void **state)
 	for (size_t a = 0; a < 2; a++) {
 		for (int k = 0; k < ACTION_KIND_COUNT; k++) {
 			r->cells[a][k].p50 = (struct compare_ci){ NAN, INFINITY, -1 };
-			r->cells[a][k].ratio50 = (struct compare_ci){ NAN, NAN, NAN };
+			r->cells[a][k].ratio50 = (struct compare_ci){ a ? 0.5 : NAN, NAN, NAN };
 		}
 		r->armstat[a].load_mibps = (struct compare_ci){ NAN, NAN, NAN };
 	}
