@@ -85,8 +85,9 @@ static const char *esc_cell(char *buf, size_t w, const char *s)
 
 /* prefix, then text (trusted ASCII) wrapped at word boundaries so that no
  * line passes COLS; continuation lines are indented by indent spaces. */
-static void wrap_plain(FILE *f, const char *prefix, size_t indent, const char *text)
+static void wrap_plain(FILE *f, const char *prefix, const char *cont, const char *text)
 {
+	size_t indent = strlen(cont);
 	size_t col = strlen(prefix);
 	fputs(prefix, f);
 	const char *p = text;
@@ -98,7 +99,7 @@ static void wrap_plain(FILE *f, const char *prefix, size_t indent, const char *t
 			break;
 		size_t wl = strcspn(p, " ");
 		if (!first && col + 1 + wl > COLS) {
-			fprintf(f, "\n%*s", (int)indent, "");
+			fprintf(f, "\n%s", cont);
 			col = indent;
 			first = 1;
 		}
@@ -120,7 +121,7 @@ static void wrap_plain(FILE *f, const char *prefix, size_t indent, const char *t
 			fwrite(p, 1, take, f);
 			p += take;
 			wl -= take;
-			fprintf(f, "\n%*s", (int)indent, "");
+			fprintf(f, "\n%s", cont);
 			col = indent;
 		}
 		fwrite(p, 1, wl, f);
@@ -131,11 +132,18 @@ static void wrap_plain(FILE *f, const char *prefix, size_t indent, const char *t
 	fputc('\n', f);
 }
 
+/* n spaces (n <= 40), for continuation lines under a prefix. */
+static const char *indent(size_t n)
+{
+	static const char sp[] = "                                        ";
+	return sp + sizeof(sp) - 1 - (n < sizeof(sp) ? n : sizeof(sp) - 1);
+}
+
 /* The same for untrusted text. */
-static void wrap(FILE *f, const char *prefix, size_t indent, const char *text)
+static void wrap(FILE *f, const char *prefix, const char *cont, const char *text)
 {
 	char *e = esc_dup(text);
-	wrap_plain(f, prefix, indent, e ? e : "(out of memory)");
+	wrap_plain(f, prefix, cont, e ? e : "(out of memory)");
 	free(e);
 }
 
@@ -239,18 +247,19 @@ static const char *utc_date(char *b, size_t n, uint64_t t)
 static void text_header(FILE *f, const struct compare_result *r)
 {
 	char b[256], d[64], how[128];
-	wrap(f, "brisk " BRISK_VERSION " compare on ", 2, r->dir);
-	wrap(f, "stack: ", 2, r->stackline[0] ? r->stackline : "-");
-	wrap(f, "disks: ", 2, r->disks[0] ? r->disks : "-");
-	wrap(f, "workload: ", 2, r->workload[0] ? r->workload : "-");
-	snprintf(b, sizeof(b), "rounds: %u of %u, seed %" PRIu64 ", started %s, %.0fs; %s",
+	wrap(f, "brisk " BRISK_VERSION " compare on ", "  ", r->dir);
+	wrap(f, "stack: ", "  ", r->stackline[0] ? r->stackline : "-");
+	wrap(f, "disks: ", "  ", r->disks[0] ? r->disks : "-");
+	wrap(f, "workload: ", "  ", r->workload[0] ? r->workload : "-");
+	snprintf(b, sizeof(b), "rounds: %u of %u, seed %" PRIu64 ", started %s, took %.0fs",
 		 r->rounds_done, r->rounds_max, r->seed, utc_date(d, sizeof(d), r->t_start_real),
-		 (double)r->t_ns / 1e9, stop_words(r, how, sizeof(how)));
-	wrap_plain(f, "", 2, b);
+		 (double)r->t_ns / 1e9);
+	wrap_plain(f, "", "  ", b);
+	wrap_plain(f, "end: ", "  ", stop_words(r, how, sizeof(how)));
 	snprintf(b, sizeof(b), "alpha %.3g family-wise, %.3g per look (%u look%s, %u taken); "
 		 "%.0f%% CIs", r->alpha, r->alpha_look, r->looks, r->looks == 1 ? "" : "s",
 		 r->looks_taken, COMPARE_LEVEL * 100);
-	wrap_plain(f, "", 2, b);
+	wrap_plain(f, "", "  ", b);
 }
 
 static void text_arms(FILE *f, const struct compare_result *r)
@@ -266,13 +275,13 @@ static void text_arms(FILE *f, const struct compare_result *r)
 		size_t need = (s ? strlen(s) : 0) + (nm ? strlen(nm) : 0) + 16;
 		char *line = malloc(need);
 		if (s && nm && line) {
-			if (strcmp(arm->name, arm->settings) != 0)
+			if (arm->settings[0] && strcmp(arm->name, arm->settings) != 0)
 				snprintf(line, need, "%s (from %s)", s, nm);
 			else
 				snprintf(line, need, "%s", s);
-			wrap_plain(f, pre, strlen(pre), line);
+			wrap_plain(f, pre, indent(strlen(pre)), line);
 		} else {
-			wrap_plain(f, pre, strlen(pre), "(out of memory)");
+			wrap_plain(f, pre, indent(strlen(pre)), "(out of memory)");
 		}
 		free(line);
 		free(s);
@@ -340,8 +349,8 @@ static void text_ranking(FILE *f, const struct compare_result *r)
 		fputc('\n', f);
 	}
 	fputc('\n', f);
-	wrap(f, "recommendation: ", 2, r->recommendation[0] ? r->recommendation : "-");
-	wrap(f, "rule: ", 2, r->rule[0] ? r->rule : "-");
+	wrap(f, "recommendation: ", "  ", r->recommendation[0] ? r->recommendation : "-");
+	wrap(f, "rule: ", "  ", r->rule[0] ? r->rule : "-");
 }
 
 void compare_report_text(FILE *f, const struct compare_result *r)
@@ -354,7 +363,7 @@ void compare_report_text(FILE *f, const struct compare_result *r)
 	if (r->n_msgs) {
 		fprintf(f, "\nnotes:\n");
 		for (size_t i = 0; i < r->n_msgs && i < COMPARE_MAX_MSGS; i++)
-			wrap(f, "  ", 4, r->msgs[i]);
+			wrap(f, "  ", "    ", r->msgs[i]);
 	}
 }
 
@@ -786,9 +795,9 @@ static int arm_to_profile(const struct compare_arm *arm, struct profile *p, char
 static void comment(FILE *f, const char *text, int trusted)
 {
 	if (trusted)
-		wrap_plain(f, "; ", 4, text);
+		wrap_plain(f, "; ", ";   ", text);
 	else
-		wrap(f, "; ", 4, text);
+		wrap(f, "; ", ";   ", text);
 }
 
 static void save_comment(FILE *f, const struct compare_result *r, size_t best,
@@ -805,10 +814,10 @@ static void save_comment(FILE *f, const struct compare_result *r, size_t best,
 	comment(f, b, 1);
 	snprintf(b, sizeof(b), "machine: %s, Linux %s", u.nodename, u.release);
 	comment(f, b, 0);
-	wrap(f, "; dir: ", 4, r->dir);
-	wrap(f, "; stack: ", 4, r->stackline);
-	wrap(f, "; disks: ", 4, r->disks);
-	wrap(f, "; workload: ", 4, r->workload);
+	wrap(f, "; dir: ", ";   ", r->dir);
+	wrap(f, "; stack: ", ";   ", r->stackline);
+	wrap(f, "; disks: ", ";   ", r->disks);
+	wrap(f, "; workload: ", ";   ", r->workload);
 	const struct compare_arm *arm = &r->arms[best];
 	snprintf(b, sizeof(b), "winner: arm %zu %s (%s), of %zu arms; baseline %s; %u of %u "
 		 "rounds, seed %" PRIu64, best, arm->label, arm->settings, r->n_arms,
