@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -163,12 +164,14 @@ static const char *fms(char *b, size_t n, double v)
 	return b;
 }
 
+/* Ratios: two decimals below 10 ("0.21"), fewer above, so that a CI
+ * keeps to its column. */
 static const char *fratio(char *b, size_t n, double v)
 {
 	if (isnan(v) || isinf(v))
 		snprintf(b, n, "-");
 	else
-		snprintf(b, n, "%.2f", v);
+		snprintf(b, n, "%.*f", fabs(v) < 10 ? 2 : fabs(v) < 100 ? 1 : 0, v);
 	return b;
 }
 
@@ -244,6 +247,22 @@ static const char *utc_date(char *b, size_t n, uint64_t t)
 
 #define LABEL_W 10
 
+/* One table row: as formatted when it fits in COLS, else wrapped at its
+ * spaces (padding collapsed) under the label column. */
+__attribute__((format(printf, 2, 3)))
+static void row(FILE *f, const char *fmt, ...)
+{
+	char b[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(b, sizeof(b), fmt, ap);
+	va_end(ap);
+	if (strlen(b) <= COLS)
+		fprintf(f, "%s\n", b);
+	else
+		wrap_plain(f, "", indent(LABEL_W + 1), b);
+}
+
 static void text_header(FILE *f, const struct compare_result *r)
 {
 	char b[256], d[64], how[128];
@@ -302,7 +321,7 @@ static void text_actions(FILE *f, const struct compare_result *r)
 		for (size_t a = 0; a < r->n_arms; a++) {
 			const struct compare_cell *c = &r->cells[a][k];
 			char cell[LABEL_W + 1], mn[32], av[32], mx[32], med[96], rat[96];
-			fprintf(f, "%-*s %-8s %4zu %4u %6s %6s %6s  %-20s %-17s %s\n", LABEL_W,
+			row(f, "%-*s %-8s %4zu %4u %6s %6s %6s  %-20s %-17s %s", LABEL_W,
 				esc_cell(cell, LABEL_W, r->arms[a].label),
 				action_kind_name((enum action_kind)k), c->n, c->cold,
 				fms(mn, sizeof(mn), c->min), fms(av, sizeof(av), c->mean),
@@ -323,7 +342,7 @@ static void text_loads(FILE *f, const struct compare_result *r)
 	for (size_t a = 0; a < r->n_arms; a++) {
 		const struct compare_armstat *s = &r->armstat[a];
 		char cell[LABEL_W + 1], ld[96], ws[32];
-		fprintf(f, "%-*s %5zu %6zu  %-26s %14s\n", LABEL_W,
+		row(f, "%-*s %5zu %6zu  %-26s %14s", LABEL_W,
 			esc_cell(cell, LABEL_W, r->arms[a].label), s->runs, s->failed_runs,
 			fci(ld, sizeof(ld), &s->load_mibps, fmibps), fms(ws, sizeof(ws), s->worst_stall_ms));
 	}
@@ -338,15 +357,14 @@ static void text_ranking(FILE *f, const struct compare_result *r)
 			continue;
 		const struct compare_armstat *s = &r->armstat[a];
 		char cell[LABEL_W + 1], sc[32], ld[32];
-		fprintf(f, "  %zu. %-*s score %6s", i + 1, LABEL_W,
-			esc_cell(cell, LABEL_W, r->arms[a].label), fratio(sc, sizeof(sc), s->score));
+		char starve[128] = "";
 		if (!s->load_ok)
-			fprintf(f, "  starves the load (%s MiB/s, below %.0f%% of the best)",
-				fmibps(ld, sizeof(ld), s->load_mibps.est),
-				100.0 - COMPARE_LOAD_TOLERANCE_PCT);
-		if ((int)a == r->best)
-			fprintf(f, "  <- recommended");
-		fputc('\n', f);
+			snprintf(starve, sizeof(starve), "  starves the load (%s MiB/s, below %.0f%% "
+				 "of the best)", fmibps(ld, sizeof(ld), s->load_mibps.est),
+				 100.0 - COMPARE_LOAD_TOLERANCE_PCT);
+		row(f, "  %zu. %-*s score %6s%s%s", i + 1, LABEL_W,
+		    esc_cell(cell, LABEL_W, r->arms[a].label), fratio(sc, sizeof(sc), s->score),
+		    starve, (int)a == r->best ? "  <- recommended" : "");
 	}
 	fputc('\n', f);
 	wrap(f, "recommendation: ", "  ", r->recommendation[0] ? r->recommendation : "-");

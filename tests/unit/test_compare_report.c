@@ -236,8 +236,6 @@ static void test_text(void **state)
 	(void)state;
 	struct compare_result *r = make();
 	char *t = text_of(r);
-	if (getenv("CR_DUMP"))
-		fputs(t, stderr);
 	assert_clean_lines(t, COMPARE_REPORT_COLS);
 	assert_null(memchr(t, 0x1b, strlen(t)));
 	assert_non_null(strstr(t, "/mnt/te\\x1bst dir"));
@@ -298,10 +296,19 @@ static void test_text_wraps(void **state)
 	char *p = r->stackline;
 	for (int i = 0; i < 40; i++)
 		p += sprintf(p, "dm-%d ", i);
+	/* extreme figures keep the table inside the width */
+	cell(&r->cells[2][ACTION_LS], 99999, 99999, 90000, 120000, 123.4, 100.2, 1500.9,
+	     STATS_NO_DIFFERENCE);
+	r->cells[2][ACTION_LS].min = 0.001;
+	r->cells[2][ACTION_LS].max = 654321;
+	ci(&r->armstat[2].load_mibps, 12345.6, 12000.1, 13000.9);
+	r->armstat[2].worst_stall_ms = 123456789;
+	r->armstat[2].runs = 99999;
 	memset(r->disks, '\x1b', 200);
 	r->disks[200] = '\0';
 	char *t = text_of(r);
 	assert_clean_lines(t, COMPARE_REPORT_COLS);
+	assert_non_null(strstr(t, "123 [100, 1501]"));
 	assert_non_null(strstr(t, "dm-0 dm-1"));
 	assert_non_null(strstr(t, "dm-39"));
 	/* every ESC is there, as whole escapes, none cut */
