@@ -117,8 +117,13 @@ static void wrap_plain(FILE *f, const char *prefix, const char *cont, const char
 					break;
 				take += u;
 			}
-			if (!take)
-				break;
+			if (!take) {
+				if (col <= indent)
+					break;   /* cannot happen: a unit is 4 columns */
+				fprintf(f, "\n%s", cont);
+				col = indent;
+				continue;
+			}
 			fwrite(p, 1, take, f);
 			p += take;
 			wl -= take;

@@ -533,6 +533,34 @@ static void test_csv(void **state)
 	assert_non_null(strstr(err, "cannot write"));
 }
 
+/* "-" is stdout. */
+static void test_stdout(void **state)
+{
+	(void)state;
+	struct compare_result *r = make();
+	char path[sizeof(base) + 32], err[512];
+	snprintf(path, sizeof(path), "%s/stdout.txt", base);
+	fflush(stdout);
+	int saved = dup(STDOUT_FILENO);
+	assert_true(saved >= 0);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	assert_true(dup2(fileno(f), STDOUT_FILENO) >= 0);
+	fclose(f);
+	int rc1 = compare_report_csv(r, "-", err, sizeof(err));
+	int rc2 = compare_report_json(r, "-", err, sizeof(err));
+	fflush(stdout);
+	assert_true(dup2(saved, STDOUT_FILENO) >= 0);
+	close(saved);
+	assert_int_equal(rc1, 0);
+	assert_int_equal(rc2, 0);
+	assert_int_equal(access("-", F_OK), -1);
+	const char *t = slurp(path);
+	assert_memory_equal(t, "arm,arm_label,", 14);
+	assert_non_null(strstr(t, "\"kind\":\"compare\""));
+	unlink(path);
+}
+
 static void set_xdg(const char *sub, char *udir, size_t len)
 {
 	char x[sizeof(base) + 32];
@@ -705,6 +733,7 @@ int main(void)
 		cmocka_unit_test(test_text_wraps),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_stdout),
 		cmocka_unit_test(test_save),
 		cmocka_unit_test(test_save_per_class),
 	};
