@@ -789,3 +789,26 @@ int stats_mean_ci(const double *v, size_t n, double level, double *est, double *
 	*hi = m + half;
 	return 0;
 }
+
+int stats_welch(const double *a, size_t na, const double *b, size_t nb, double *t,
+		double *df, double *p)
+{
+	*t = *df = *p = NAN;
+	if (na < 2 || nb < 2 || !all_finite(a, na) || !all_finite(b, nb))
+		return -EINVAL;
+	double ma = stats_mean(a, na), mb = stats_mean(b, nb);
+	double sa = stats_sd(a, na), sb = stats_sd(b, nb);
+	double va = sa * sa / (double)na, vb = sb * sb / (double)nb;
+	double se2 = va + vb;
+	if (!(se2 > 0)) {   /* no spread on either side */
+		*t = mb == ma ? 0 : mb > ma ? INFINITY : -INFINITY;
+		*p = mb == ma ? 1 : 0;
+		return 0;
+	}
+	double tt = (mb - ma) / sqrt(se2);
+	double d = se2 * se2 / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
+	*t = tt;
+	*df = d;
+	*p = beta_inc(d / 2, 0.5, d / (d + tt * tt));
+	return 0;
+}

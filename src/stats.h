@@ -173,6 +173,17 @@ int stats_mean_ci(const double *v, size_t n, double level, double *est, double *
 		  double *hi);
 double stats_t_quantile(double p, double df);
 
+/* stats_welch: Welch's two-sample t test of mean(b) - mean(a) (unequal
+ *   variances, Welch-Satterthwaite df); *p two-sided, from the same
+ *   incomplete beta as stats_t_quantile.  Meant for the log of per-run
+ *   medians (stats_cluster_quantiles), where a rank test on a handful of
+ *   runs cannot reach a Holm-corrected level: see stats_verdict.  When
+ *   neither side has any spread, *t is 0 (*p 1) for equal means, else
+ *   +-inf (*p 0), and *df NaN.  0; -EINVAL (outputs NaN) when a side has
+ *   fewer than 2 values or a non-finite one. */
+int stats_welch(const double *a, size_t na, const double *b, size_t nb, double *t,
+		double *df, double *p);
+
 enum stats_verdict {
 	STATS_NO_DIFFERENCE = 0,
 	STATS_FASTER,

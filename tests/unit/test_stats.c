@@ -3,7 +3,8 @@
  * exact=FALSE, correct=TRUE), the seeded bootstrap (quantile and ratio
  * intervals), Holm adjustment (R p.adjust) and the compare verdict rule;
  * the grouped (two-stage) bootstrap over arm-runs, per-cluster quantiles,
- * Student-t quantiles (tables) and the mean's t interval (R t.test). */
+ * Student-t quantiles (tables), the mean's t interval and Welch's test
+ * (t.test, values from mpmath). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -510,7 +511,7 @@ static void test_mean_ci(void **state)
 {
 	(void)state;
 	double e, lo, hi;
-	/* R: t.test(1:10)$conf.int = 3.334149 7.665851 */
+	/* t.test(1:10)$conf.int = 3.334149 7.665851 (mpmath) */
 	assert_int_equal(stats_mean_ci(one_to_ten, 10, 0.95, &e, &lo, &hi), 0);
 	assert_float_equal(e, 5.5, 1e-12);
 	assert_float_equal(lo, 3.334149, 1e-6);
@@ -584,6 +585,42 @@ static void test_rand_index(void **state)
 	assert_true(stats_rand_index(&s, (uint64_t)1 << 40) < ((uint64_t)1 << 40));
 }
 
+static void test_welch(void **state)
+{
+	(void)state;
+	/* t.test(b, a) (Welch), computed with mpmath at 30 digits (the p by
+	 * quadrature of the t density, not through the incomplete beta) */
+	const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 3, 4, 5, 6, 7, 8 };
+	double t, df, p;
+	assert_int_equal(stats_welch(a, 5, b, 6, &t, &df, &p), 0);
+	assert_float_equal(t, 2.401922307, 1e-8);
+	assert_float_equal(df, 8.989361702, 1e-8);
+	assert_float_equal(p, 0.03980308202, 1e-9);
+	const double c[] = { 10.1, 9.8, 10.4, 10.0 };
+	const double d[] = { 10.2, 10.9, 11.5, 10.8, 11.1, 12.0, 10.6 };
+	assert_int_equal(stats_welch(c, 4, d, 7, &t, &df, &p), 0);
+	assert_float_equal(t, 3.660908033, 1e-8);
+	assert_float_equal(df, 8.641785321, 1e-8);
+	assert_float_equal(p, 0.005601243781, 1e-10);
+	/* swapped: t changes sign, p does not */
+	double t2, df2, p2;
+	assert_int_equal(stats_welch(d, 7, c, 4, &t2, &df2, &p2), 0);
+	assert_float_equal(t2, -t, 1e-12);
+	assert_float_equal(p2, p, 1e-12);
+	/* no spread at all */
+	const double s1[] = { 2, 2, 2 }, s2[] = { 3, 3 };
+	assert_int_equal(stats_welch(s1, 3, s1, 3, &t, &df, &p), 0);
+	assert_true(t == 0 && p == 1 && isnan(df));
+	assert_int_equal(stats_welch(s1, 3, s2, 2, &t, &df, &p), 0);
+	assert_true(isinf(t) && t > 0 && p == 0);
+	/* too few or non-finite: -EINVAL, NaN */
+	const double bad[] = { 1, NAN, 2 };
+	assert_int_equal(stats_welch(a, 1, b, 6, &t, &df, &p), -EINVAL);
+	assert_true(isnan(t) && isnan(df) && isnan(p));
+	assert_int_equal(stats_welch(a, 5, bad, 3, &t, &df, &p), -EINVAL);
+	assert_true(isnan(t) && isnan(df) && isnan(p));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -608,6 +645,7 @@ int main(void)
 		cmocka_unit_test(test_mean_ci),
 		cmocka_unit_test(test_holm_ties),
 		cmocka_unit_test(test_rand_index),
+		cmocka_unit_test(test_welch),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
