@@ -45,7 +45,7 @@ t_match "CSV header" "$(head -1 "$d/c.csv")" '^arm,'
 t_eq "CSV: one row per sample" "$(($(wc -l <"$d/c.csv") - 1))" "$(jq '.samples|length' "$d/c.json")"
 # every arm-run of an arm with settings is followed by a restore before the
 # next arm-run starts (the trace orders them)
-seq=$(grep -oE 'compare: round [0-9]+, arm [0-9]|restore [a-z0-9]+ scheduler' "$d/err" |
+seq=$(grep -oE 'compare: round [0-9]+, arm [0-9]|restore [^ ]+ [a-z0-9]+ scheduler=' "$d/err" |
       sed -E 's/compare: round [0-9]+, arm /A/; s/restore .*/R/' | tr -d '\n')
 t_match "each changed arm-run is put back before the next" "$seq" '^(A0|A[12]R)+$'
 t_eq "restores: one per changed arm-run" "$(grep -o R <<<"$seq" | wc -l)" 4
