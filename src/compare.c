@@ -368,6 +368,7 @@ int compare_run(struct compare *c, const struct compare_hooks *h, char *err, siz
 				break;
 			size_t arm = (offset + round + k) % r->n_arms;
 			rc = arm_run(c, h, arm, round, k, err, errlen);
+			plan_rounds(c);
 			pending_signal(c, &set);
 			if (h && h->armrun && rc == 0)
 				h->armrun(h->ctx, c);
