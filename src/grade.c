@@ -179,7 +179,7 @@ void grade_action(const struct grade_input *in, const struct grade_system *sys,
 	if (in->loaded && !isnan(in->p50_ms) && !isnan(in->idle_p50_ms) && in->idle_p50_ms > 0)
 		v->slowdown = in->p50_ms / in->idle_p50_ms;
 	v->p90_worse = v->grade != GRADE_UNKNOWN && v->p90_grade != GRADE_UNKNOWN &&
-		       v->p90_grade > v->grade && v->p90_seconds >= GRADE_P90_FAR * v->seconds;
+		       v->p90_grade > GRADE_INSTANT && v->p90_seconds >= GRADE_P90_FAR * v->seconds;
 	v->cause = GRADE_CAUSE_NONE;
 	if (!sys || !in->loaded || v->grade == GRADE_UNKNOWN || v->grade < GRADE_NOTICEABLE)
 		return;
@@ -214,11 +214,11 @@ void grade_format_seconds(char *buf, size_t len, double s)
 	if (isnan(s))
 		snprintf(buf, len, "-");
 	else if (s < GRADE_INSTANT_S)
-		snprintf(buf, len, "%.0f ms", floor(s * 1000.0));
+		snprintf(buf, len, "%.0f ms", floor(s * 1000.0 + 1e-6));
 	else if (s < GRADE_ATTENTION_S)
-		snprintf(buf, len, "%.2f s", floor(s * 100.0) / 100.0);
+		snprintf(buf, len, "%.2f s", floor(s * 100.0 + 1e-6) / 100.0);
 	else
-		snprintf(buf, len, "%.1f s", floor(s * 10.0) / 10.0);
+		snprintf(buf, len, "%.1f s", floor(s * 10.0 + 1e-6) / 10.0);
 }
 
 void grade_format(const struct grade_verdict *v, char *buf, size_t len)

@@ -17,8 +17,8 @@
  *   noticeable   0.1 s <= p50 < 1 s    (delay seen, flow kept)
  *   disruptive   1 s   <= p50 < 10 s   (flow of thought broken)
  *   unusable     p50 >= 10 s           (attention lost)
- * The p90 is named too ("1 in 10 took 4.2 s") when it falls in a worse
- * grade than the median and is at least GRADE_P90_FAR times it.
+ * The p90 is named too ("1 in 10 took 9.20 s") when it is at least
+ * GRADE_P90_FAR times the median and not itself instant.
  *
  * Contract:
  *  - A figure that does not exist is NaN; a verdict without a median has
