@@ -232,7 +232,8 @@ void grade_format(const struct grade_verdict *v, char *buf, size_t len)
 	grade_format_seconds(sec, sizeof(sec), v->seconds);
 	grade_format_seconds(p90, sizeof(p90), v->p90_seconds);
 	if (!isnan(v->slowdown))
-		snprintf(slow, sizeof(slow), " (%.1fx idle)", v->slowdown);
+		snprintf(slow, sizeof(slow), v->slowdown < 1 ? " (%.2gx idle)" : " (%.1fx idle)",
+			 v->slowdown);
 	size_t o = (size_t)snprintf(buf, len, "%s: %s %s%s - %s", name, sec,
 				    v->loaded ? "under load" : "idle", slow, grade_name(v->grade));
 	if (o < len && v->p90_worse)

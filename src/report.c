@@ -343,6 +343,9 @@ int report_verdicts(const struct session *s, uint32_t epoch, const struct blockd
 {
 	*n = 0;
 	int loaded = epoch != UINT32_MAX;
+	/* the dashboard's "load off" epochs keep phase LOADED: graded as idle
+	 * (epoch 0 starts before the loads, its load_on says nothing) */
+	int under_load = loaded && !(epoch > 0 && epoch < s->n_epochs && !s->epochs[epoch].load_on);
 	struct grade_system sys;
 	report_system(s, loaded ? SESSION_LOADED : SESSION_IDLE, epoch, devs, &sys);
 	for (unsigned i = 0; i < s->n_actions && i < ACTION_KIND_COUNT; i++) {
@@ -357,7 +360,7 @@ int report_verdicts(const struct session *s, uint32_t epoch, const struct blockd
 			continue;
 		struct grade_input in = {
 			.action = a,
-			.loaded = loaded,
+			.loaded = under_load,
 			.p50_ms = use->st.n ? use->st.p50 : NAN,
 			.p90_ms = use->st.n ? use->st.p90 : NAN,
 			.idle_p50_ms = idle.st.n ? idle.st.p50 : NAN,
@@ -545,7 +548,8 @@ static struct json_object *json_verdict(const struct session *s, const struct gr
 	char line[640], cmd[PATH_MAX + 96];
 	add(o, "action", jout_string(action_kind_name(v->action)));
 	add(o, "name", jout_string(grade_action_name(v->action)));
-	add(o, "phase", jout_string(v->loaded ? "loaded" : "idle"));
+	add(o, "phase", jout_string(epoch != UINT32_MAX ? "loaded" : "idle"));
+	add(o, "under_load", jout_bool(v->loaded));
 	add(o, "epoch", epoch == UINT32_MAX ? NULL : jout_int64(epoch));
 	add(o, "grade", jout_string(grade_name(v->grade)));
 	add(o, "seconds", jd(v->seconds));
@@ -739,7 +743,7 @@ static struct json_object *json_session(const struct session *s)
 				struct json_object *o = json_group(&g);
 				for (size_t i = 0; i < nv; i++)
 					if (v[i].action == g.action &&
-					    (v[i].loaded ? phases[p] == SESSION_LOADED && e == ve
+					    (ve != UINT32_MAX ? phases[p] == SESSION_LOADED && e == ve
 					     : phases[p] == SESSION_IDLE && e == 0))
 						add(o, "verdict", json_verdict(s, &v[i], ve));
 				if (s->actions[ai].note[0] && !notes)

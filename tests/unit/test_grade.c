@@ -287,6 +287,9 @@ static void test_format(void **state)
 					    .idle_p50_ms = 12 }, &s, &v);
 	grade_format(&v, b, sizeof(b));
 	assert_string_equal(b, "directory listing: 12 ms idle - instant");
+	v = run(ACTION_SAVE, 9, 9, 200, &s);         /* faster than idle */
+	grade_format(&v, b, sizeof(b));
+	assert_string_equal(b, "save: 9 ms under load (0.045x idle) - instant");
 	v = run(ACTION_SSH, NAN, NAN, 10, &s);
 	grade_format(&v, b, sizeof(b));
 	assert_string_equal(b, "remote shell read: no successful sample - unknown");
