@@ -22,6 +22,7 @@
 #include "fileio.h"
 #include "jout.h"
 #include "msg.h"
+#include "outfile.h"
 #include "profile.h"
 #include "text.h"
 
@@ -390,99 +391,6 @@ void compare_report_text(FILE *f, const struct compare_result *r)
 	}
 }
 
-/* ---------- output files: "-" or temporary file + rename ---------- */
-
-struct out {
-	FILE *f;
-	const char *path;
-	char tmp[PATH_MAX];
-};
-
-static int out_open(struct out *o, const char *path, char *err, size_t errlen)
-{
-	o->path = path;
-	o->tmp[0] = '\0';
-	if (strcmp(path, "-") == 0) {
-		o->f = stdout;
-		return 0;
-	}
-	if (snprintf(o->tmp, sizeof(o->tmp), "%s.tmpXXXXXX", path) >= (int)sizeof(o->tmp))
-		return msg_fail(-ENAMETOOLONG, err, errlen, "%s: path too long", path);
-	int fd = mkostemp(o->tmp, O_CLOEXEC);
-	if (fd < 0) {
-		int e = errno;
-		o->tmp[0] = '\0';
-		return msg_fail(-e, err, errlen, "cannot write %s: %s (is the directory there "
-				"and writable?)", path, strerror(e));
-	}
-	fchmod(fd, 0644);
-	o->f = fdopen(fd, "w");
-	if (!o->f) {
-		int e = errno;
-		close(fd);
-		unlink(o->tmp);
-		return msg_fail(-e, err, errlen, "cannot write %s: %s", path, strerror(e));
-	}
-	return 0;
-}
-
-/* Put tmp at path; without clobber only when path does not exist,
- * atomically (link), or by check-and-rename where there are no hard
- * links.  0 or -errno. */
-static int out_place(const char *tmp, const char *path, int clobber)
-{
-	if (clobber)
-		return rename(tmp, path) < 0 ? -errno : 0;
-	if (link(tmp, path) == 0) {
-		unlink(tmp);
-		return 0;
-	}
-	if (errno != EPERM && errno != ENOTSUP && errno != ENOSYS)
-		return -errno;
-	if (access(path, F_OK) == 0)
-		return -EEXIST;
-	return rename(tmp, path) < 0 ? -errno : 0;
-}
-
-/* Flush, fsync and close; when ok and a file, check (NULL or 0) and move
- * into place; on any failure the temporary file is removed. */
-static int out_close(struct out *o, int ok, int clobber, int (*check)(struct out *o, char *err,
-								       size_t errlen),
-		     char *err, size_t errlen)
-{
-	int e = ferror(o->f) ? (errno ? errno : EIO) : 0;
-	if (o->f == stdout) {
-		if (fflush(stdout) != 0 && !e)
-			e = errno;
-		if (e && ok)
-			return msg_fail(-EIO, err, errlen, "stdout: write failed: %s", strerror(e));
-		return 0;
-	}
-	if (fflush(o->f) != 0 && !e)
-		e = errno;
-	if (!e && fsync(fileno(o->f)) != 0)
-		e = errno;
-	if (fclose(o->f) != 0 && !e)
-		e = errno;
-	o->f = NULL;
-	int rc = 0;
-	if (!ok)
-		rc = -1;
-	else if (e)
-		rc = msg_fail(-e, err, errlen, "cannot write %s: %s", o->path, strerror(e));
-	else if (check && (rc = check(o, err, errlen)) < 0)
-		;
-	else if ((rc = out_place(o->tmp, o->path, clobber)) < 0) {
-		if (rc == -EEXIST)
-			msg_set(err, errlen, "%s exists", o->path);
-		else
-			msg_set(err, errlen, "cannot write %s: %s", o->path, strerror(-rc));
-	}
-	if (rc < 0)
-		unlink(o->tmp);
-	return rc;
-}
-
 /* ---------- JSON ---------- */
 
 static struct json_object *jd(double v)
@@ -691,8 +599,8 @@ static struct json_object *json_result(const struct compare_result *r)
 int compare_report_json(const struct compare_result *r, const char *path, char *err,
 			size_t errlen)
 {
-	struct out o;
-	int rc = out_open(&o, path, err, errlen);
+	struct outfile o;
+	int rc = outfile_open(&o, path, err, errlen);
 	if (rc < 0)
 		return rc;
 	rc = jout_write(o.f, json_result(r), JSON_C_TO_STRING_PRETTY |
@@ -701,7 +609,7 @@ int compare_report_json(const struct compare_result *r, const char *path, char *
 		msg_set(err, errlen, "%s: out of memory while writing JSON", path);
 	else if (rc < 0)
 		msg_set(err, errlen, "cannot write %s: %s", path, strerror(-rc));
-	int wrc = out_close(&o, rc == 0, 1, NULL, err, errlen);
+	int wrc = outfile_close(&o, rc == 0, 1, NULL, err, errlen);
 	return rc < 0 ? rc : wrc;
 }
 
@@ -724,8 +632,8 @@ static void csv_text(FILE *f, const char *s)
 int compare_report_csv(const struct compare_result *r, const char *path, char *err,
 		       size_t errlen)
 {
-	struct out o;
-	int rc = out_open(&o, path, err, errlen);
+	struct outfile o;
+	int rc = outfile_open(&o, path, err, errlen);
 	if (rc < 0)
 		return rc;
 	FILE *f = o.f;
@@ -744,7 +652,7 @@ int compare_report_csv(const struct compare_result *r, const char *path, char *e
 		fprintf(f, ",%u,%u,%" PRId32 ",%.6f\n", x->cold, x->timeout, x->err,
 			(double)x->t_ns / 1e9);
 	}
-	return out_close(&o, 1, 1, NULL, err, errlen);
+	return outfile_close(&o, 1, 1, NULL, err, errlen);
 }
 
 /* ---------- --save NAME ---------- */
@@ -866,11 +774,11 @@ static void save_comment(FILE *f, const struct compare_result *r, size_t best,
 /* The check before the file is moved into place: it reads back as the
  * profile meant. */
 struct save_ctx {
-	struct out o;
+	struct outfile o;
 	const struct profile *p;
 };
 
-static int save_check(struct out *o, char *err, size_t errlen)
+static int save_check(struct outfile *o, char *err, size_t errlen)
 {
 	struct save_ctx *c = (struct save_ctx *)o;
 	struct profile *back = malloc(sizeof(*back));
@@ -935,14 +843,14 @@ int compare_report_save(const struct compare_result *r, const char *name, int fo
 		goto out;
 	}
 	struct save_ctx c = { .p = p };
-	if ((rc = out_open(&c.o, path, err, errlen)) < 0)
+	if ((rc = outfile_open(&c.o, path, err, errlen)) < 0)
 		goto out;
 	save_comment(c.o.f, r, best, name);
 	char e[PROFILE_ERR_LEN];
 	int wrc = profile_write(c.o.f, p, e, sizeof(e));
 	if (wrc < 0)
 		msg_set(err, errlen, "cannot save %s: %s", path, e);
-	rc = out_close(&c.o, wrc == 0, force, save_check, err, errlen);
+	rc = outfile_close(&c.o, wrc == 0, force, save_check, err, errlen);
 	if (rc == -EEXIST)
 		msg_set(err, errlen, "%s exists; pick another name or use --force", path);
 	if (wrc < 0)

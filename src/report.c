@@ -1,4 +1,5 @@
 #include "report.h"
+#include "outfile.h"
 #include "text.h"
 
 #include <errno.h>
@@ -777,42 +778,15 @@ static struct json_object *json_session(const struct session *s)
 	return root;
 }
 
-static FILE *open_out(const char *path, char *err, size_t errlen, int *rc)
-{
-	*rc = 0;
-	if (strcmp(path, "-") == 0)
-		return stdout;
-	FILE *f = fopen(path, "we");
-	if (!f) {
-		*rc = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-	}
-	return f;
-}
-
-static int close_out(FILE *f, const char *path, char *err, size_t errlen)
-{
-	int bad = ferror(f);
-	if (f == stdout)
-		bad |= fflush(f) != 0;
-	else
-		bad |= fclose(f) != 0;
-	if (bad) {
-		snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
-		return -EIO;
-	}
-	return 0;
-}
-
 int report_json(const struct session *s, const char *path, char *err, size_t errlen)
 {
-	int rc;
-	FILE *f = open_out(path, err, errlen, &rc);
-	if (!f)
+	struct outfile o;
+	int rc = outfile_open(&o, path, err, errlen);
+	if (rc < 0)
 		return rc;
-	rc = jout_write(f, json_session(s), JSON_C_TO_STRING_PRETTY |
+	rc = jout_write(o.f, json_session(s), JSON_C_TO_STRING_PRETTY |
 			JSON_C_TO_STRING_NOSLASHESCAPE);
-	int wrc = close_out(f, path, err, errlen);
+	int wrc = outfile_close(&o, rc == 0, 1, NULL, err, errlen);
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "%s: out of memory while writing JSON", path);
 	return rc == -ENOMEM ? rc : wrc;
@@ -820,10 +794,11 @@ int report_json(const struct session *s, const char *path, char *err, size_t err
 
 int report_csv(const struct session *s, const char *path, char *err, size_t errlen)
 {
-	int rc;
-	FILE *f = open_out(path, err, errlen, &rc);
-	if (!f)
+	struct outfile o;
+	int rc = outfile_open(&o, path, err, errlen);
+	if (rc < 0)
 		return rc;
+	FILE *f = o.f;
 	fprintf(f, "t_s,epoch,phase,action,ms,cold,timeout,error\n");
 	for (size_t i = 0; i < s->n_samples; i++) {
 		const struct session_sample *x = &s->samples[i];
@@ -832,5 +807,5 @@ int report_csv(const struct session *s, const char *path, char *err, size_t errl
 			action_kind_name((enum action_kind)x->action), (double)x->dur_ns / 1e6,
 			x->cold, x->timeout, x->err);
 	}
-	return close_out(f, path, err, errlen);
+	return outfile_close(&o, 1, 1, NULL, err, errlen);
 }
