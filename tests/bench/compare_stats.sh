@@ -19,6 +19,8 @@
 #     the contract's rule and the alternatives side by side (target <= 5 %
 #     family-wise)
 #  6. their power for a true ratio of 0.5 and 0.8 on one arm x action
+#  7. the same with outlier runs (10 % of arm-runs 4x slower): heavy tails
+#     in the run effects, which Welch's normal model does not have
 # REPS (default 1000), ITERS (bootstrap replicates, default 2000), SEED for
 # 1, 2 and 4; GREPS (default 1000), PREPS (default 500) and GITERS (default
 # 1000) for 5 and 6.  The whole run takes about 30 minutes on the 2-core VM.
@@ -50,4 +52,11 @@ for ratio in 50 80; do
       "$SIM" gaa "$preps" "$giters" "$seed" "$r" 4 "$sb" "$ratio" || exit 1
     done
   done
+done
+echo "--- 7. A/A and power with outlier runs (10 % of arm-runs x 4)"
+for r in 6 12; do
+  "$SIM" gaa "$greps" "$giters" "$seed" "$r" 4 30 100 10 || exit 1
+done
+for r in 6 12; do
+  "$SIM" gaa "$preps" "$giters" "$seed" "$r" 4 30 50 10 || exit 1
 done
