@@ -36,8 +36,6 @@ void compare_config_default(struct compare_config *cfg)
 	cfg->looks = 3;
 	cfg->alpha = COMPARE_ALPHA;
 	cfg->settle_max_ns = 60 * SEC;
-	cfg->run.warmup_min_ns = 2 * SEC;    /* then until the writer's steady state */
-	cfg->run.warmup_max_ns = 30 * SEC;
 }
 
 static void cmsg(struct compare *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -243,7 +241,7 @@ static int arm_run(struct compare *c, const struct compare_hooks *h, size_t arm,
 	}
 	struct session_config sc = c->cfg.run;
 	sc.idle_samples = 0;
-	sc.warmup_plateau = 1;
+	sc.warmup_plateau = c->cfg.steady;
 	sc.loaded_samples = c->cfg.samples;
 	sc.max_time_ns = 0;
 	sc.settle_max_ns = c->cfg.settle_max_ns;

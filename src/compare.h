@@ -26,7 +26,9 @@
  *    are removed, and compare_run() returns with stop_signal set.  After
  *    SIGKILL the journal is left for `brisk restore` (as with run).
  *  - Each arm-run is a fresh session with the workload template of the
- *    config, idle_samples 0, loaded_samples = samples per action, and a
+ *    config (its warm-up: as brisk run's, the samples begin once writeback
+ *    is under way, when a desktop stalls most; cfg.steady: once the
+ *    writer is held at the dirty limits), idle_samples 0, loaded_samples = samples per action, and a
  *    settle step (session_config.settle_*): after the arm is applied and
  *    the files are made, the session syncs the file system in a child and
  *    waits until Dirty + Writeback fall to the level measured when the
@@ -118,6 +120,9 @@ struct compare_config {
 	double alpha;                 /* family-wise, default COMPARE_ALPHA */
 	uint64_t settle_max_ns;       /* default 60 s */
 	int keep_warm;                /* warm samples count in the statistics */
+	int steady;                   /* sample the load's steady state: warm-up
+				       * until Dirty + Writeback stop growing
+				       * (session warmup_plateau) */
 };
 
 /* One sample of one arm-run. */

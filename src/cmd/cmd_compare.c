@@ -53,8 +53,11 @@ static void usage(FILE *f)
 		"  -a, --actions LIST     exec,ls,ssh-like,save (default: all)\n"
 		"      --exec CMD         program the exec action starts\n"
 		"      --ls-files N       files in the ls tree (default 2000)\n"
-		"      --warmup T         warm-up at most T (default 30s; it ends after 2s once\n"
-		"                         Dirty + Writeback stop growing: the load's steady state)\n"
+		"      --warmup T         warm-up at most T (default 5s; ends after 1s once\n"
+		"                         writeback is under way, as brisk run)\n"
+		"      --steady-state     sample the load's steady state instead: warm up until\n"
+		"                         Dirty + Writeback stop growing (at least 2s; --warmup\n"
+		"                         30s unless given)\n"
 		"      --interval T       mean pause between samples (default 200ms)\n"
 		"      --timeout T        a sample past T is killed, counted at T (60s)\n"
 		"      --drop-caches      evict with /proc/sys/vm/drop_caches (root; the default\n"
@@ -82,7 +85,7 @@ static void usage(FILE *f)
 
 enum {
 	OPT_SCHEDULERS = CLIOPT_NEXT, OPT_LOOKS, OPT_KEEP_WARM, OPT_SETTLE, OPT_WARMUP, OPT_SEED,
-	OPT_CSV, OPT_PLOT, OPT_SAVE, OPT_FORCE, OPT_FIO, OPT_SCALE,
+	OPT_CSV, OPT_PLOT, OPT_SAVE, OPT_FORCE, OPT_FIO, OPT_SCALE, OPT_STEADY,
 };
 
 static const struct option longopts[] = {
@@ -93,6 +96,7 @@ static const struct option longopts[] = {
 	{ "samples", required_argument, NULL, 'n' },
 	{ "looks", required_argument, NULL, OPT_LOOKS },
 	{ "keep-warm", no_argument, NULL, OPT_KEEP_WARM },
+	{ "steady-state", no_argument, NULL, OPT_STEADY },
 	{ "settle-max", required_argument, NULL, OPT_SETTLE },
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
 	{ "seed", required_argument, NULL, OPT_SEED },
@@ -112,7 +116,7 @@ static const struct option longopts[] = {
 struct cmp_args {
 	struct compare_config *cfg;
 	const char *json, *csv, *plot, *save;
-	int force, quiet, schedulers, seed_set;
+	int force, quiet, schedulers, seed_set, warmup_set;
 	const char *arms[COMPARE_MAX_ARMS];
 	size_t n_arms;
 };
@@ -143,11 +147,15 @@ static int cmp_opt(void *ctx, int opt, const char *arg)
 	case OPT_KEEP_WARM:
 		c->keep_warm = 1;
 		break;
+	case OPT_STEADY:
+		c->steady = 1;
+		break;
 	case OPT_SETTLE:
 		rc = cliopt_time(CMD, "--settle-max", arg, &c->settle_max_ns);
 		break;
 	case OPT_WARMUP:
 		rc = cliopt_time(CMD, "--warmup", arg, &c->run.warmup_max_ns);
+		a->warmup_set = 1;
 		if (!rc && c->run.warmup_min_ns > c->run.warmup_max_ns)
 			c->run.warmup_min_ns = c->run.warmup_max_ns;
 		break;
@@ -224,6 +232,13 @@ static int cmp_parse(int argc, char **argv, struct cmp_args *a, int *user_loads)
 			"or --schedulers\n");
 		usage(stderr);
 		return 2;
+	}
+	if (a->cfg->steady) {
+		if (!a->warmup_set)
+			a->cfg->run.warmup_max_ns = 30000000000ull;
+		if (a->cfg->run.warmup_min_ns < 2000000000ull)
+			a->cfg->run.warmup_min_ns = a->cfg->run.warmup_max_ns < 2000000000ull ?
+						    a->cfg->run.warmup_max_ns : 2000000000ull;
 	}
 	if (!a->cfg->run.n_loads) {
 		fprintf(stderr, "brisk compare: compares under a load; give one with -l\n");

@@ -1,0 +1,59 @@
+#!/bin/bash
+# A/A comparisons: brisk compare of a setting against itself must say "no
+# difference detectable" for every action.  Runs, on vda (a directory under
+# /var/tmp) and on a lab hdd-7200 disk, AA_RUNS comparisons of each kind:
+#   current current                       (nothing changed at all)
+#   scheduler=mq-deadline scheduler=mq-deadline   (the same value applied)
+# each on a small fixed number of rounds, and prints per disk and kind the
+# false-positive rate per verdict (arm x action) and per comparison (any
+# verdict), with the commands.  Root, /dev/fuse.  Env: AA_RUNS (default 5),
+# AA_ROUNDS (3), AA_SAMPLES (2), AA_DISKS ("vda lab"), AA_ACTIONS
+# (exec,ls,ssh-like,save), AA_KEEP=DIR keeps every JSON.  vda's scheduler is
+# put back by brisk itself (journal); the bench checks it is unchanged.
+cd "$(dirname "$0")/../.." || exit 1
+BRISK=${BRISK:-./brisk}
+[ "$(id -u)" = 0 ] || { echo "SKIP compare_aa: needs root"; exit 0; }
+command -v jq >/dev/null || { echo "SKIP compare_aa: needs jq"; exit 0; }
+runs=${AA_RUNS:-5} rounds=${AA_ROUNDS:-3} samples=${AA_SAMPLES:-2}
+actions=${AA_ACTIONS:-exec,ls,ssh-like,save}
+T=$(mktemp -d /var/tmp/brisk-aa.XXXXXX) || exit 1
+export BRISK_RUNTIME_DIR=$T/run
+keep=${AA_KEEP:-$T/json}
+mkdir -p "$keep"
+trap '"$BRISK" lab down --all >/dev/null 2>&1; rm -rf "$T"' EXIT
+
+vda_sched=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/block/vda/queue/scheduler 2>/dev/null)
+printf '%-5s %-44s %5s %9s %8s %11s %8s\n' disk "arms" runs verdicts "false+" "comparisons" "any-false+"
+for disk in ${AA_DISKS:-vda lab}; do
+  case $disk in
+    vda) dir=$T/vda; mkdir -p "$dir"; extra=();;
+    lab)
+      [ -c /dev/fuse ] || { echo "lab: no /dev/fuse, skipped"; continue; }
+      out=$("$BRISK" lab up --dir "$T" --model hdd-7200 --size 4G --name aa 2>&1) ||
+        { echo "$out"; continue; }
+      dir=$(printf '%s\n' "$out" | sed -n 's/^mounted at //p')
+      extra=();;
+  esac
+  for kind in current mq-deadline; do
+    if [ "$kind" = current ]; then arms=(current current); else
+      arms=(scheduler=mq-deadline scheduler=mq-deadline); fi
+    n=0 v=0 fp=0 anyfp=0
+    for i in $(seq "$runs"); do
+      j=$keep/$disk-$kind-$i.json
+      "$BRISK" compare "$dir" "${arms[@]}" -r "$rounds" -n "$samples" -a "$actions" \
+        --seed "$i" -q --json "$j" "${extra[@]}" >/dev/null 2>"$T/err" ||
+        { echo "run $disk $kind $i failed:"; cat "$T/err"; continue; }
+      n=$((n + 1))
+      v=$((v + $(jq '[.verdicts[]|select(.arm!=0)]|length' "$j")))
+      f=$(jq '[.verdicts[]|select(.arm!=0 and .verdict!="no difference detectable")]|length' "$j")
+      fp=$((fp + f))
+      [ "$f" -gt 0 ] && anyfp=$((anyfp + 1))
+    done
+    printf '%-5s %-44s %5d %9d %8d %11d %8d   (%s per verdict)\n' "$disk" "${arms[*]}" "$n" "$v" \
+      "$fp" "$n" "$anyfp" "$(awk -v a="$fp" -v b="$v" 'BEGIN{ if (b) printf "%.1f %%", 100*a/b; else print "-" }')"
+  done
+  [ "$disk" = lab ] && "$BRISK" lab down aa >/dev/null 2>&1
+done
+echo "each: brisk compare DIR ARM ARM -r $rounds -n $samples -a $actions --seed I --json F"
+now=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/block/vda/queue/scheduler 2>/dev/null)
+[ "$now" = "$vda_sched" ] || { echo "vda's scheduler is $now, was $vda_sched"; exit 1; }
