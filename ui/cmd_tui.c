@@ -792,7 +792,6 @@ static int tui_compare(struct tui *t)
 		.session = cmp_on_session, .armrun = cmp_on_armrun, .ctx = t,
 	};
 	cs->running = 1;
-	comparescr_message(cs, SCREEN_DIM, "%s", cs->workload);
 	cmp_redraw(t, 1);
 	rc = compare_run(t->cmp, &hooks, err, sizeof(err));
 	cs->running = 0;

@@ -9,6 +9,7 @@
 #include "dash.h"
 #include "now.h"
 #include "screen.h"
+#include "tunable.h"
 
 #define SEC 1000000000ull
 
@@ -59,6 +60,39 @@ void comparescr_workload(const struct session_config *c, unsigned samples, char 
 		snprintf(out + l, len - l, "; %u samples per action and arm-run", samples);
 }
 
+/* Text over at most maxl rows of width w, broken at spaces (a word
+ * longer than a row is cut).  Rows used. */
+static int put_wrapped(int y, int x, int w, int maxl, enum screen_role r, const char *text)
+{
+	char line[512];
+	int rows = 0;
+	while (*text && rows < maxl) {
+		size_t n = strlen(text), b = n;
+		if (n >= sizeof(line))
+			n = b = sizeof(line) - 1;
+		snprintf(line, sizeof(line), "%.*s", (int)n, text);
+		if (screen_width(line) > w) {
+			b = 0;
+			for (size_t i = 1; i < n; i++) {
+				if (text[i] != ' ')
+					continue;
+				snprintf(line, sizeof(line), "%.*s", (int)i, text);
+				if (screen_width(line) > w)
+					break;
+				b = i;
+			}
+			if (!b)
+				b = n;
+		}
+		snprintf(line, sizeof(line), "%.*s", (int)b, text);
+		screen_put(y + rows++, x, w, r, line);
+		text += b;
+		while (*text == ' ')
+			text++;
+	}
+	return rows;
+}
+
 /* ------------------------------------------------------------- the picker */
 
 void comparescr_pick_init(struct comparescr *cs, const struct settings *st, int changed)
@@ -74,6 +108,17 @@ void comparescr_pick_init(struct comparescr *cs, const struct settings *st, int 
 	memcpy(cs->workload, keep_work, sizeof(keep_work));
 	char detail[256], list[256];
 	settings_scheduler(st, cs->active, sizeof(cs->active), detail, sizeof(detail));
+	/* the baseline is what the dashboard started with (its changes are put
+	 * back before the comparison) */
+	struct tunable_key key;
+	char orig[TUNABLE_VALUE_LEN], why[128];
+	if (tunable_parse_key("scheduler", &key, why, sizeof(why)) == 0 &&
+	    settings_original(st, &key, orig, sizeof(orig)) == 1) {
+		char act[32];
+		tunable_active_scheduler(orig, act, sizeof(act));
+		if (act[0])
+			snprintf(cs->active, sizeof(cs->active), "%s", act);
+	}
 	settings_schedulers(st, list, sizeof(list));
 	snprintf(cs->arm_text[0], sizeof(cs->arm_text[0]), "current");
 	snprintf(cs->arm_label[0], sizeof(cs->arm_label[0]), "current");
@@ -191,8 +236,7 @@ void comparescr_pick_draw(const struct comparescr *cs)
 	int W = COLS, H = LINES, utf8 = screen_utf8();
 	erase();
 	draw_top(cs, "- pick the arms (the dashboard's workload, interleaved rounds)", W);
-	screen_put(2, 0, W, SCREEN_DIM, cs->workload);
-	int y = 4;
+	int y = 2 + put_wrapped(2, 0, W, 2, SCREEN_DIM, cs->workload) + 1;
 	screen_rule(y++, 0, W, "Arms");
 	for (size_t i = 0; i < cs->n_arms && y < H - 6; i++, y++) {
 		enum screen_role r = cs->sel == i ? SCREEN_SELECT : SCREEN_NORMAL;
@@ -217,10 +261,11 @@ void comparescr_pick_draw(const struct comparescr *cs)
 	screen_put(y + 1, 1, W - 1, SCREEN_DIM, "as many rounds as fit; it stops earlier when "
 		   "every verdict is settled");
 	y += 3;
-	screen_put(y++, 0, W, SCREEN_WARN, "Starting stops the dashboard's load; the "
-		   "comparison applies each arm in turn and puts every setting back.");
+	y += put_wrapped(y, 0, W, 2, SCREEN_WARN, "Starting stops the dashboard's load; the "
+			 "comparison applies each arm in turn (each arm-run: settle, warm-up, "
+			 "samples) and puts every setting back after each.  q/Esc stops it.");
 	if (cs->changed[0])
-		screen_put(y++, 0, W, SCREEN_WARN, cs->changed);
+		y += put_wrapped(y, 0, W, 2, SCREEN_WARN, cs->changed);
 	screen_put(H - 2, 0, W, SCREEN_WARN, cs->pick_note);
 	x = 0;
 	static const char *const k[][2] = {
@@ -251,6 +296,22 @@ static void fmt_ms(char *b, size_t n, double ms)
 		snprintf(b, n, "%.1f", ms);
 	else
 		snprintf(b, n, "%.0f", ms);
+}
+
+/* MiB/s in at most 6 columns; a CI bound below 0 is shown as 0 (a
+ * throughput cannot be negative; the mean's interval can reach below). */
+static void fmt_mibps(char *b, size_t n, double v)
+{
+	if (isnan(v))
+		snprintf(b, n, "-");
+	else if (v < 0)
+		snprintf(b, n, "0");
+	else if (v < 100)
+		snprintf(b, n, "%.1f", v);
+	else if (v < 100000)
+		snprintf(b, n, "%.0f", v);
+	else
+		snprintf(b, n, "%.0fG", v / 1024);
 }
 
 static void fmt_dur(char *b, size_t n, uint64_t ns)
@@ -322,7 +383,7 @@ static size_t arm_now(const struct comparescr *cs, const struct compare *c)
 static void label_cell(int y, int w, const struct compare_result *r, size_t i, size_t now)
 {
 	int utf8 = screen_utf8();
-	screen_printf(y, 0, w, i == now ? SCREEN_KEY : SCREEN_NORMAL, "%s%-9.9s",
+	screen_printf(y, 0, w, i == now ? SCREEN_KEY : SCREEN_NORMAL, "%s%-11.11s",
 		      i == now ? (utf8 ? "▶" : ">") : " ", r->arms[i].label);
 }
 
@@ -352,19 +413,26 @@ static int draw_action(const struct compare_result *r, enum action_kind a, size_
 		snprintf(t, sizeof(t), "%s: median ms, bar = its 95%% CI (log %s %s %s)",
 			 action_kind_name(a), l, utf8 ? "…" : "..", h);
 	} else {
+		unsigned warm = 0;
+		for (size_t i = 0; i < r->n_arms; i++)
+			warm += r->cells[i][a].warm;
 		alo = ahi = NAN;
-		snprintf(t, sizeof(t), "%s: median ms (no sample yet)", action_kind_name(a));
+		if (warm)
+			snprintf(t, sizeof(t), "%s: no cold sample (%u warm, not counted: "
+				 "--drop-caches makes them cold)", action_kind_name(a), warm);
+		else
+			snprintf(t, sizeof(t), "%s: median ms (no sample yet)", action_kind_name(a));
 	}
 	screen_rule(y, 0, W, t);
 	int rows = 1;
 	/* columns: label 10, n 5, bar, median [lo, hi] 24, ratio 7, verdict 12 */
-	int bx = 16, nx = W - 43, bw = nx - bx - 1;
+	int bx = 17, nx = W - 43, bw = nx - bx - 1;
 	double ref = r->cells[0][a].n ? r->cells[0][a].p50.est : NAN;
 	for (size_t i = 0; i < r->n_arms && rows < max_rows; i++, rows++) {
 		const struct compare_cell *cell = &r->cells[i][a];
 		int yy = y + rows;
-		label_cell(yy, 10, r, i, now);
-		screen_printf(yy, 10, 6, SCREEN_DIM, "%5zu", cell->n);
+		label_cell(yy, 12, r, i, now);
+		screen_printf(yy, 12, 5, SCREEN_DIM, "%4zu", cell->n);
 		enum screen_role role = verdict_role(cell, i);
 		if (i == 0)
 			role = SCREEN_TITLE;
@@ -403,12 +471,12 @@ static int draw_load(const struct compare_result *r, size_t now, int y, int W, i
 	}
 	screen_rule(y, 0, W, "writers: MiB/s per arm (mean of its arm-runs, 95% CI)");
 	int rows = 1;
-	int bx = 16, nx = W - 43, bw = nx - bx - 1;
+	int bx = 17, nx = W - 43, bw = nx - bx - 1;
 	for (size_t i = 0; i < r->n_arms && rows < max_rows; i++, rows++) {
 		const struct compare_armstat *a = &r->armstat[i];
 		int yy = y + rows;
-		label_cell(yy, 10, r, i, now);
-		screen_printf(yy, 10, 6, SCREEN_DIM, "%5zu", a->runs);
+		label_cell(yy, 12, r, i, now);
+		screen_printf(yy, 12, 5, SCREEN_DIM, "%4zu", a->runs);
 		if (!a->runs || isnan(a->load_mibps.est)) {
 			screen_put(yy, nx, W - nx, SCREEN_DIM, "     - (no arm-run yet)");
 			continue;
@@ -418,11 +486,14 @@ static int draw_load(const struct compare_result *r, size_t now, int y, int W, i
 			draw_bar(yy, bx, bw, &a->load_mibps, NAN, 0, top, 0,
 				 i == 0 ? SCREEN_TITLE : role);
 		int x = nx;
+		char m[16], lo[16], hi[16];
+		fmt_mibps(m, sizeof(m), a->load_mibps.est);
+		fmt_mibps(lo, sizeof(lo), a->load_mibps.lo);
+		fmt_mibps(hi, sizeof(hi), a->load_mibps.hi);
 		if (isnan(a->load_mibps.lo))
-			x += screen_printf(yy, x, W - x, SCREEN_NORMAL, "%6.1f", a->load_mibps.est);
+			x += screen_printf(yy, x, W - x, SCREEN_NORMAL, "%6s", m);
 		else
-			x += screen_printf(yy, x, W - x, SCREEN_NORMAL, "%6.1f [%5.1f, %5.1f]",
-					   a->load_mibps.est, a->load_mibps.lo, a->load_mibps.hi);
+			x += screen_printf(yy, x, W - x, SCREEN_NORMAL, "%6s [%5s, %5s]", m, lo, hi);
 		if (r->n_ranked && !a->load_ok)
 			screen_put(yy, x, W - x, SCREEN_BAD, "  starves the load");
 		else if (a->failed_runs)
@@ -463,9 +534,7 @@ static void draw_header(struct comparescr *cs, const struct compare *c, int W)
 		size_t done, planned;
 		uint64_t e;
 		session_progress(s, &done, &planned, &e);
-		screen_printf(2, 0, W, SCREEN_KEY, "under way: %s (%s), %s; %zu of %zu samples",
-			      now, arm < r->n_arms && r->arms[arm].settings[0] ?
-			      r->arms[arm].settings : "the settings in place",
+		screen_printf(2, 0, W, SCREEN_KEY, "under way: %s, %s, %zu of %zu samples", now,
 			      s->phase == SESSION_SETTLE ? "settling (dirty data drains)" :
 			      session_phase_name(s->phase), done, planned);
 	} else {
@@ -494,8 +563,8 @@ void comparescr_draw(struct comparescr *cs, const struct compare *c, int full)
 	draw_header(cs, c, W);
 	int y = 3;
 	if (cs->restored && y < H - 6)
-		screen_put(y++, 0, W, SCREEN_WARN, "the dashboard's own changes were put back "
-			   "first: current = the settings it started with");
+		screen_put(y++, 0, W, SCREEN_WARN, "current = the settings the dashboard started "
+			   "with (its changes were put back)");
 	if (cs->dropped[0] && y < H - 6)
 		screen_put(y++, 0, W, SCREEN_WARN, cs->dropped);
 	size_t now = arm_now(cs, c);
@@ -515,8 +584,20 @@ void comparescr_draw(struct comparescr *cs, const struct compare *c, int full)
 	if (y + 1 < bottom)
 		y += draw_load(r, now, y, W, bottom - y);
 	if (shown < total)
-		screen_printf(y, 0, W, SCREEN_WARN, "%u more action(s): enlarge the terminal to "
+		screen_printf(y++, 0, W, SCREEN_WARN, "%u more action(s): enlarge the terminal to "
 			      "see them", total - shown);
+	/* the free rows: the legend, then the workload */
+	if (y + 1 < bottom) {
+		char leg[320];
+		int utf8 = screen_utf8();
+		snprintf(leg, sizeof(leg), "%s median  %s 95%% CI  %s baseline's median  %s settled"
+			 "  (n: cold samples; alpha %.3g per look, %u looks)",
+			 utf8 ? "●" : "o", utf8 ? "━" : "-", utf8 ? "┊" : ":", utf8 ? "✓" : "+",
+			 r->alpha_look, r->looks);
+		y += 1 + put_wrapped(y + 1, 0, W, bottom - y - 1, SCREEN_DIM, leg);
+	}
+	if (y + 1 < bottom)
+		put_wrapped(y + 1, 0, W, bottom - y - 1, SCREEN_DIM, cs->workload);
 	/* the recommendation: two lines at most, broken at a space */
 	const char *rec = r->recommendation[0] ? r->recommendation : r->n_runs ?
 			  "no recommendation yet (after the first analysis)" :
@@ -592,8 +673,8 @@ unsigned comparescr_key(struct comparescr *cs, const struct compare *c, int ch)
 	}
 	if ((ch == 's' || ch == 'S') && r) {
 		if (r->best < 0 || (size_t)r->best >= r->n_arms) {
-			comparescr_message(cs, SCREEN_WARN, "no recommended arm %s: nothing to save",
-					   cs->final ? "" : "yet");
+			comparescr_message(cs, SCREEN_WARN, "no recommended arm%s: nothing to save",
+					   cs->final ? "" : " yet");
 			return COMPARESCR_REDRAW;
 		}
 		char name[PROMPT_LEN], note[160];
