@@ -61,7 +61,7 @@ void comparescr_workload(const struct session_config *c, unsigned samples, char 
 }
 
 /* Text over at most maxl rows of width w, broken at spaces (a word
- * longer than a row is cut).  Rows used. */
+ * longer than a row is cut).  Rows used; y < 0 only counts them. */
 static int put_wrapped(int y, int x, int w, int maxl, enum screen_role r, const char *text)
 {
 	char line[512];
@@ -85,7 +85,9 @@ static int put_wrapped(int y, int x, int w, int maxl, enum screen_role r, const 
 				b = n;
 		}
 		snprintf(line, sizeof(line), "%.*s", (int)b, text);
-		screen_put(y + rows++, x, w, r, line);
+		if (y >= 0)
+			screen_put(y + rows, x, w, r, line);
+		rows++;
 		text += b;
 		while (*text == ' ')
 			text++;
@@ -517,6 +519,8 @@ static void draw_header(struct comparescr *cs, const struct compare *c, int W)
 	fmt_dur(el, sizeof(el), now_ns() - cs->t_start);
 	if (eta)
 		fmt_dur(eta_s, sizeof(eta_s), eta);
+	else if (rmax && r->n_runs >= (size_t)rmax * r->n_arms)
+		snprintf(eta_s, sizeof(eta_s), "this arm-run");
 	else
 		snprintf(eta_s, sizeof(eta_s), "?");
 	char what[200], rm[16];
@@ -568,8 +572,16 @@ void comparescr_draw(struct comparescr *cs, const struct compare *c, int full)
 	if (cs->dropped[0] && y < H - 6)
 		screen_put(y++, 0, W, SCREEN_WARN, cs->dropped);
 	size_t now = arm_now(cs, c);
-	/* rows: per action 1 + arms, the load 1 + arms, recommendation 2, msg, keys */
-	int bottom = H - 4;
+	/* rows: per action 1 + arms, the load 1 + arms, the recommendation (1
+	 * or 2), the message (1 or 2), keys */
+	const char *m = cs->msg[0] ? cs->msg : r->n_msgs ? r->msgs[r->n_msgs - 1] : "";
+	int msg_y = H - 1 - (m[0] ? put_wrapped(-1, 0, W, 2, SCREEN_NORMAL, m) : 1);
+	const char *rec = r->recommendation[0] ? r->recommendation : r->n_runs ?
+			  "no recommendation yet (after the first analysis)" :
+			  "no recommendation yet: the first arm-run is under way";
+	int rx = screen_width("recommendation: ");
+	int rec_rows = put_wrapped(-1, rx, W - rx, 3, SCREEN_NORMAL, rec);
+	int bottom = msg_y - rec_rows;
 	unsigned shown = 0, total = 0;
 	for (unsigned k = 0; k < ACTION_KIND_COUNT; k++) {
 		if (!(r->actions & (1u << k)))
@@ -598,35 +610,16 @@ void comparescr_draw(struct comparescr *cs, const struct compare *c, int full)
 	}
 	if (y + 1 < bottom)
 		put_wrapped(y + 1, 0, W, bottom - y - 1, SCREEN_DIM, cs->workload);
-	/* the recommendation: two lines at most, broken at a space */
-	const char *rec = r->recommendation[0] ? r->recommendation : r->n_runs ?
-			  "no recommendation yet (after the first analysis)" :
-			  "no recommendation yet: the first arm-run is under way";
+	/* the recommendation and the message: each two rows at most */
 	enum screen_role rr = r->best >= 0 ? SCREEN_GOOD : SCREEN_NORMAL;
-	int x = screen_put(H - 4, 0, W, SCREEN_TITLE, "recommendation: ");
-	if (screen_width(rec) <= W - x) {
-		screen_put(H - 4, x, W - x, rr, rec);
-	} else {
-		char first[sizeof(r->recommendation)];
-		size_t b = 0;
-		for (size_t i = 0; rec[i] && i < sizeof(first); i++) {
-			if (rec[i] != ' ')
-				continue;
-			snprintf(first, sizeof(first), "%.*s", (int)i, rec);
-			if (screen_width(first) > W - x)
-				break;
-			b = i;
-		}
-		snprintf(first, sizeof(first), "%.*s", (int)b, rec);
-		screen_put(H - 4, x, W - x, rr, first);
-		screen_put(H - 3, 2, W - 2, rr, rec + b + (rec[b] == ' '));
-	}
+	screen_put(msg_y - rec_rows, 0, W, SCREEN_TITLE, "recommendation: ");
+	put_wrapped(msg_y - rec_rows, rx, W - rx, rec_rows, rr, rec);
 	if (cs->msg[0])
-		screen_put(H - 2, 0, W, cs->msg_role, cs->msg);
+		put_wrapped(msg_y, 0, W, H - 1 - msg_y, cs->msg_role, cs->msg);
 	else if (r->n_msgs)
-		screen_put(H - 2, 0, W, SCREEN_DIM, r->msgs[r->n_msgs - 1]);
+		put_wrapped(msg_y, 0, W, H - 1 - msg_y, SCREEN_DIM, r->msgs[r->n_msgs - 1]);
+	int x = 0;
 	/* keys */
-	x = 0;
 	x += screen_put(H - 1, x, W - x, r->best >= 0 ? SCREEN_KEY : SCREEN_DIM, "s");
 	x += screen_put(H - 1, x, W - x, r->best >= 0 ? SCREEN_NORMAL : SCREEN_DIM,
 			" save the winner as a profile  ");
@@ -687,8 +680,8 @@ unsigned comparescr_key(struct comparescr *cs, const struct compare *c, int ch)
 			name[o++] = ok ? k : '-';
 		}
 		name[o] = '\0';
-		snprintf(note, sizeof(note), "the settings of %.40s, the winner%s; saved in your "
-			 "profiles directory", l, cs->final ? "" : " so far");
+		snprintf(note, sizeof(note), "the settings of %.40s (the winner%s), into your "
+			 "profiles", l, cs->final ? "" : " so far");
 		prompt_init(&cs->prompt, "Save the winner as a profile", "name:", note);
 		snprintf(cs->prompt.input, sizeof(cs->prompt.input), "%s", name);
 		cs->prompting = 1;
