@@ -312,6 +312,26 @@ static int look_due(const struct compare *c, unsigned done)
 	return (uint64_t)done * L >= (uint64_t)i * K;
 }
 
+/* Say which actions lost samples to the cold-only rule. */
+static void warm_note(struct compare *c)
+{
+	struct compare_result *r = &c->r;
+	if (c->cfg.keep_warm)
+		return;
+	for (unsigned a = 0; a < ACTION_KIND_COUNT; a++) {
+		unsigned warm = 0, all = 0;
+		for (size_t arm = 0; arm < r->n_arms; arm++) {
+			warm += r->cells[arm][a].warm;
+			all += r->cells[arm][a].warm + r->cells[arm][a].cold;
+		}
+		if (warm)
+			cmsg(c, "%s: %u of %u samples were not cold and are left out of the "
+			     "statistics (--keep-warm counts them%s)", action_kind_name((enum action_kind)a),
+			     warm, all, c->cfg.run.evict == ACTION_EVICT_DROP_CACHES ? "" :
+			     "; as root, --drop-caches makes them cold");
+	}
+}
+
 static int stopping(const struct compare *c)
 {
 	return c->r.stop_signal || c->r.stop_requested;
@@ -348,6 +368,7 @@ int compare_run(struct compare *c, const struct compare_hooks *h, char *err, siz
 				break;
 			size_t arm = (offset + round + k) % r->n_arms;
 			rc = arm_run(c, h, arm, round, k, err, errlen);
+			plan_rounds(c);
 			pending_signal(c, &set);
 			if (h && h->armrun && rc == 0)
 				h->armrun(h->ctx, c);
@@ -377,6 +398,7 @@ int compare_run(struct compare *c, const struct compare_hooks *h, char *err, siz
 		if (a < 0 && rc == 0)
 			rc = msg_fail(a, err, errlen, "out of memory");
 	}
+	warm_note(c);
 	if (h && h->armrun)
 		h->armrun(h->ctx, c);
 	pending_signal(c, &set);

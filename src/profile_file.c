@@ -13,6 +13,7 @@
 
 #include "datadir.h"
 #include "msg.h"
+#include "outfile.h"
 #include "str.h"
 
 int profile_user_dir(char *out, size_t len)
@@ -87,24 +88,6 @@ int profile_load_named(const char *name, struct profile *out, char *path, size_t
 	return profile_parse_file(path, path, out, err, errlen);
 }
 
-/* Without force: put tmp at path only if path does not exist, atomically
- * (link fails on an existing name); where the file system has no hard
- * links, check and rename.  0 or -errno. */
-static int place(const char *tmp, const char *path, int force)
-{
-	if (force)
-		return rename(tmp, path) < 0 ? -errno : 0;
-	if (link(tmp, path) == 0) {
-		unlink(tmp);
-		return 0;
-	}
-	if (errno != EPERM && errno != ENOTSUP && errno != ENOSYS)
-		return -errno;
-	if (access(path, F_OK) == 0)
-		return -EEXIST;
-	return rename(tmp, path) < 0 ? -errno : 0;
-}
-
 int profile_save(const struct profile *p, const char *path, int force, char *err,
 		 size_t errlen)
 {
@@ -133,7 +116,7 @@ int profile_save(const struct profile *p, const char *path, int force, char *err
 		return rc;
 	}
 	if (!e)
-		e = -place(tmp, path, force);
+		e = -outfile_place(tmp, path, force);
 	if (e) {
 		unlink(tmp);
 		if (e == EEXIST)

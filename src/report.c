@@ -1,4 +1,5 @@
 #include "report.h"
+#include "outfile.h"
 #include "text.h"
 
 #include <errno.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <json-c/json.h>
 
+#include "export.h"
 #include "jout.h"
 
 #define MiB (1024.0 * 1024.0)
@@ -202,13 +204,15 @@ struct sys_acc {
 	double dirty, wb, dirty_max, wb_max;
 };
 
-static void sys_accumulate(const struct session *s, enum session_phase ph, size_t dev,
-			   struct sys_acc *a)
+/* One phase's ticks (of one epoch; UINT32_MAX: all), one device's rates
+ * (dev >= n_devs: none). */
+static void sys_accumulate(const struct session *s, enum session_phase ph, uint32_t epoch,
+			   size_t dev, struct sys_acc *a)
 {
 	memset(a, 0, sizeof(*a));
 	for (size_t i = 0; i < s->n_ticks; i++) {
 		const struct session_tick *t = &s->ticks[i];
-		if (t->phase != ph)
+		if (t->phase != ph || (epoch != UINT32_MAX && t->epoch != epoch))
 			continue;
 		if (dev < s->n_devs) {
 			const struct kstat_rates *r = &s->ticks_disk[i * s->n_devs + dev];
@@ -249,7 +253,7 @@ static void text_system(FILE *f, const struct session *s)
 	for (size_t d = 0; d < s->n_devs; d++)
 		for (size_t p = 0; p < 3; p++) {
 			struct sys_acc a;
-			sys_accumulate(s, phases[p], d, &a);
+			sys_accumulate(s, phases[p], UINT32_MAX, d, &a);
 			if (!a.n)
 				continue;
 			fprintf(f, "%-10s %-7s", text_show(s->devs[d].name), session_phase_name(phases[p]));
@@ -265,7 +269,7 @@ static void text_system(FILE *f, const struct session *s)
 		"psi-full%", "dirty-MiB", "dirty-max", "wback-MiB", "wback-max");
 	for (size_t p = 0; p < 3; p++) {
 		struct sys_acc a;
-		sys_accumulate(s, phases[p], SIZE_MAX, &a);
+		sys_accumulate(s, phases[p], UINT32_MAX, SIZE_MAX, &a);
 		if (!a.n)
 			continue;
 		fprintf(f, "%-18s", session_phase_name(phases[p]));
@@ -276,6 +280,166 @@ static void text_system(FILE *f, const struct session *s)
 		num(f, 10, 1, avg(a.wb, a.n_mem));
 		num(f, 10, 1, a.n_mem ? a.wb_max : NAN);
 		fputc('\n', f);
+	}
+}
+
+/* ---- verdict ---- */
+
+uint32_t report_verdict_epoch(const struct session *s)
+{
+	uint32_t e = UINT32_MAX;
+	for (size_t i = 0; i < s->n_samples; i++)
+		if (s->samples[i].phase == SESSION_LOADED && !s->samples[i].err &&
+		    (e == UINT32_MAX || s->samples[i].epoch > e))
+			e = s->samples[i].epoch;
+	return e;
+}
+
+const char *report_device_class(const struct blockdev *d)
+{
+	if (!d)
+		return NULL;
+	if (strcmp(d->transport, "usb") == 0)
+		return "a USB disk";
+	switch (export_device_class(d)) {
+	case PROFILE_CLASS_NVME:
+		return "an NVMe disk";
+	case PROFILE_CLASS_MMC:
+		return "an SD/MMC card";
+	case PROFILE_CLASS_ROTATIONAL:
+		return "a rotational disk";
+	default:
+		return d->rotational == 0 ? "an SSD" : NULL;
+	}
+}
+
+void report_system(const struct session *s, enum session_phase ph, uint32_t epoch,
+		   const struct blockdev *const *devs, struct grade_system *out)
+{
+	memset(out, 0, sizeof(*out));
+	struct sys_acc a;
+	sys_accumulate(s, ph, epoch, SIZE_MAX, &a);
+	out->dirty_avg = avg(a.dirty, a.n_mem);
+	out->dirty_max = a.n_mem ? a.dirty_max : NAN;
+	out->wb_avg = avg(a.wb, a.n_mem);
+	out->wb_max = a.n_mem ? a.wb_max : NAN;
+	out->psi_full = avg(a.psi_full, a.n_psi);
+	for (size_t d = 0; d < s->n_devs && d < GRADE_MAX_DISKS; d++) {
+		struct grade_disk *g = &out->disks[out->n_disks++];
+		const struct blockdev *b = devs ? devs[d] : NULL;
+		snprintf(g->name, sizeof(g->name), "%s", s->devs[d].name);
+		sys_accumulate(s, ph, epoch, d, &a);
+		g->aqu = avg(a.aqu, a.n);
+		g->util_pct = avg(a.util, a.n);
+		g->cls = report_device_class(b);
+		g->settings_matter = b && (strcmp(b->transport, "usb") == 0 ||
+					   export_device_class(b) == PROFILE_CLASS_MMC ||
+					   export_device_class(b) == PROFILE_CLASS_ROTATIONAL);
+		g->nr_requests = b && b->queue.nr_requests > 0 ? (double)b->queue.nr_requests : NAN;
+	}
+}
+
+int report_verdicts(const struct session *s, uint32_t epoch, const struct blockdev *const *devs,
+		    struct grade_verdict *out, size_t *n)
+{
+	*n = 0;
+	int loaded = epoch != UINT32_MAX;
+	/* the dashboard's "load off" epochs keep phase LOADED: graded as idle
+	 * (epoch 0 starts before the loads, its load_on says nothing) */
+	int under_load = loaded && !(epoch > 0 && epoch < s->n_epochs && !s->epochs[epoch].load_on);
+	struct grade_system sys;
+	report_system(s, loaded ? SESSION_LOADED : SESSION_IDLE, epoch, devs, &sys);
+	for (unsigned i = 0; i < s->n_actions && i < ACTION_KIND_COUNT; i++) {
+		enum action_kind a = s->actions[i].kind;
+		struct report_group g, idle;
+		if (report_group(s, a, UINT32_MAX, SESSION_IDLE, &idle) < 0)
+			return -ENOMEM;
+		if (loaded && report_group(s, a, epoch, SESSION_LOADED, &g) < 0)
+			return -ENOMEM;
+		const struct report_group *use = loaded ? &g : &idle;
+		if (!use->st.n && !use->errors)
+			continue;
+		struct grade_input in = {
+			.action = a,
+			.loaded = under_load,
+			.p50_ms = use->st.n ? use->st.p50 : NAN,
+			.p90_ms = use->st.n ? use->st.p90 : NAN,
+			.idle_p50_ms = idle.st.n ? idle.st.p50 : NAN,
+		};
+		grade_action(&in, &sys, &out[(*n)++]);
+	}
+	return 0;
+}
+
+/* DIR as a shell word: as is when plain, else in single quotes. */
+static void shell_word(char *b, size_t n, const char *dir)
+{
+	int plain = dir[0] != '\0';
+	for (const char *p = dir; *p && plain; p++)
+		plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			       "/._-+,:@%=", *p) != NULL;
+	if (plain) {
+		snprintf(b, n, "%s", dir);
+		return;
+	}
+	size_t o = 0;
+	if (o + 1 < n)
+		b[o++] = '\'';
+	for (const char *p = dir; *p && o + 5 < n; p++) {
+		if (*p == '\'') {
+			memcpy(b + o, "'\\''", 4);
+			o += 4;
+		} else {
+			b[o++] = *p;
+		}
+	}
+	if (o + 1 < n)
+		b[o++] = '\'';
+	b[o < n ? o : n - 1] = '\0';
+}
+
+void report_next_command(const struct session *s, char *buf, size_t len)
+{
+	char w[PATH_MAX + 64];
+	shell_word(w, sizeof(w), s->cfg.dir);
+	snprintf(buf, len, "brisk compare %s --schedulers", w);
+}
+
+/* The leaf devices as probed now (NULL where a probe failed); free(*mem). */
+static void probe_devs(const struct session *s, const struct blockdev *devs[SESSION_MAX_DEVS],
+		       struct blockdev **mem)
+{
+	memset(devs, 0, SESSION_MAX_DEVS * sizeof(devs[0]));
+	*mem = s->n_devs ? calloc(s->n_devs, sizeof(**mem)) : NULL;
+	for (size_t d = 0; *mem && d < s->n_devs; d++)
+		if (blockdev_probe(s->devs[d].name, &(*mem)[d]) == 0)
+			devs[d] = &(*mem)[d];
+}
+
+static void text_verdict(FILE *f, const struct session *s, const struct grade_verdict *v,
+			 size_t n, uint32_t epoch)
+{
+	if (!n)
+		return;
+	fprintf(f, "\nVerdict (median of the %s samples", epoch == UINT32_MAX ? "idle" : "loaded");
+	if (epoch != UINT32_MAX && s->n_epochs > 1)
+		fprintf(f, " of epoch %u \"%s\"", epoch, text_show(s->epochs[epoch].label));
+	fprintf(f, "; instant < %.1f s, noticeable < %.0f s, disruptive < %.0f s, "
+		"else unusable):\n", GRADE_INSTANT_S, GRADE_FLOW_S, GRADE_ATTENTION_S);
+	int next = -1;
+	for (size_t i = 0; i < n; i++) {
+		char line[640];
+		grade_format(&v[i], line, sizeof(line));
+		fprintf(f, "  %s\n", text_show(line));
+		if (v[i].next && (next < 0 || v[i].grade > v[next].grade))
+			next = (int)i;
+	}
+	if (next >= 0) {
+		char cmd[PATH_MAX + 96];
+		report_next_command(s, cmd, sizeof(cmd));
+		fputs("Next: ", f);
+		text_fputs(cmd, f);
+		fprintf(f, " (%s)\n", text_show(v[next].next_why));
 	}
 }
 
@@ -329,6 +493,17 @@ void report_text(FILE *f, const struct session *s)
 		for (size_t i = 0; i < s->n_msgs; i++)
 			fprintf(f, "  %s\n", text_show(s->msgs[i]));
 	}
+	const struct blockdev *devs[SESSION_MAX_DEVS];
+	struct blockdev *mem;
+	probe_devs(s, devs, &mem);
+	struct grade_verdict v[ACTION_KIND_COUNT];
+	size_t nv;
+	uint32_t ve = report_verdict_epoch(s);
+	if (report_verdicts(s, ve, devs, v, &nv) == 0)
+		text_verdict(f, s, v, nv, ve);
+	else
+		fprintf(f, "\nVerdict: out of memory\n");
+	free(mem);
 }
 
 /* ---- JSON ---- */
@@ -364,6 +539,33 @@ static struct json_object *json_group(const struct report_group *g)
 	add(o, "pct_over_10s", jd(g->st.pct_over_10s));
 	add(o, "slowdown_p50", jd(g->slow_p50));
 	add(o, "slowdown_p99", jd(g->slow_p99));
+	return o;
+}
+
+static struct json_object *json_verdict(const struct session *s, const struct grade_verdict *v,
+					uint32_t epoch)
+{
+	struct json_object *o = jout_object();
+	char line[640], cmd[PATH_MAX + 96];
+	add(o, "action", jout_string(action_kind_name(v->action)));
+	add(o, "name", jout_string(grade_action_name(v->action)));
+	add(o, "phase", jout_string(epoch != UINT32_MAX ? "loaded" : "idle"));
+	add(o, "under_load", jout_bool(v->loaded));
+	add(o, "epoch", epoch == UINT32_MAX ? NULL : jout_int64(epoch));
+	add(o, "grade", jout_string(grade_name(v->grade)));
+	add(o, "seconds", jd(v->seconds));
+	add(o, "p90_seconds", jd(v->p90_seconds));
+	add(o, "p90_grade", jout_string(grade_name(v->p90_grade)));
+	add(o, "idle_seconds", jd(v->idle_seconds));
+	add(o, "idle_grade", jout_string(grade_name(v->idle_grade)));
+	add(o, "slowdown", jd(v->slowdown));
+	add(o, "cause", jout_string(grade_cause_name(v->cause)));
+	add(o, "cause_text", v->cause != GRADE_CAUSE_NONE ? jout_string(v->cause_text) : NULL);
+	report_next_command(s, cmd, sizeof(cmd));
+	add(o, "next", v->next ? jout_string(cmd) : NULL);
+	add(o, "next_why", v->next ? jout_string(v->next_why) : NULL);
+	grade_format(v, line, sizeof(line));
+	add(o, "text", jout_string(line));
 	return o;
 }
 
@@ -517,6 +719,18 @@ static struct json_object *json_session(const struct session *s)
 		json_object_array_add(eps, o);
 	}
 	add(root, "epochs", eps);
+	const struct blockdev *bdevs[SESSION_MAX_DEVS];
+	struct blockdev *mem;
+	probe_devs(s, bdevs, &mem);
+	struct grade_verdict v[ACTION_KIND_COUNT];
+	size_t nv = 0;
+	uint32_t ve = report_verdict_epoch(s);
+	if (report_verdicts(s, ve, bdevs, v, &nv) < 0)
+		nv = 0;
+	free(mem);
+	struct json_object *verdicts = jout_array();
+	for (size_t i = 0; i < nv; i++)
+		json_object_array_add(verdicts, json_verdict(s, &v[i], ve));
 	struct json_object *acts = jout_array();
 	static const enum session_phase phases[] = { SESSION_IDLE, SESSION_LOADED };
 	for (unsigned ai = 0; ai < s->n_actions; ai++) {
@@ -528,12 +742,18 @@ static struct json_object *json_session(const struct session *s)
 				    (!g.st.n && !g.errors))
 					continue;
 				struct json_object *o = json_group(&g);
+				for (size_t i = 0; i < nv; i++)
+					if (v[i].action == g.action &&
+					    (ve != UINT32_MAX ? phases[p] == SESSION_LOADED && e == ve
+					     : phases[p] == SESSION_IDLE && e == 0))
+						add(o, "verdict", json_verdict(s, &v[i], ve));
 				if (s->actions[ai].note[0] && !notes)
 					add(o, "note", notes = jout_string(s->actions[ai].note));
 				json_object_array_add(acts, o);
 			}
 	}
 	add(root, "actions", acts);
+	add(root, "verdicts", verdicts);
 	add(root, "loads", json_loads(s));
 	add(root, "system", json_system(s));
 	struct json_object *samples = jout_array();
@@ -558,42 +778,15 @@ static struct json_object *json_session(const struct session *s)
 	return root;
 }
 
-static FILE *open_out(const char *path, char *err, size_t errlen, int *rc)
-{
-	*rc = 0;
-	if (strcmp(path, "-") == 0)
-		return stdout;
-	FILE *f = fopen(path, "we");
-	if (!f) {
-		*rc = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-	}
-	return f;
-}
-
-static int close_out(FILE *f, const char *path, char *err, size_t errlen)
-{
-	int bad = ferror(f);
-	if (f == stdout)
-		bad |= fflush(f) != 0;
-	else
-		bad |= fclose(f) != 0;
-	if (bad) {
-		snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
-		return -EIO;
-	}
-	return 0;
-}
-
 int report_json(const struct session *s, const char *path, char *err, size_t errlen)
 {
-	int rc;
-	FILE *f = open_out(path, err, errlen, &rc);
-	if (!f)
+	struct outfile o;
+	int rc = outfile_open(&o, path, err, errlen);
+	if (rc < 0)
 		return rc;
-	rc = jout_write(f, json_session(s), JSON_C_TO_STRING_PRETTY |
+	rc = jout_write(o.f, json_session(s), JSON_C_TO_STRING_PRETTY |
 			JSON_C_TO_STRING_NOSLASHESCAPE);
-	int wrc = close_out(f, path, err, errlen);
+	int wrc = outfile_close(&o, rc == 0, 1, NULL, err, errlen);
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "%s: out of memory while writing JSON", path);
 	return rc == -ENOMEM ? rc : wrc;
@@ -601,10 +794,11 @@ int report_json(const struct session *s, const char *path, char *err, size_t err
 
 int report_csv(const struct session *s, const char *path, char *err, size_t errlen)
 {
-	int rc;
-	FILE *f = open_out(path, err, errlen, &rc);
-	if (!f)
+	struct outfile o;
+	int rc = outfile_open(&o, path, err, errlen);
+	if (rc < 0)
 		return rc;
+	FILE *f = o.f;
 	fprintf(f, "t_s,epoch,phase,action,ms,cold,timeout,error\n");
 	for (size_t i = 0; i < s->n_samples; i++) {
 		const struct session_sample *x = &s->samples[i];
@@ -613,5 +807,5 @@ int report_csv(const struct session *s, const char *path, char *err, size_t errl
 			action_kind_name((enum action_kind)x->action), (double)x->dur_ns / 1e6,
 			x->cold, x->timeout, x->err);
 	}
-	return close_out(f, path, err, errlen);
+	return outfile_close(&o, 1, 1, NULL, err, errlen);
 }

@@ -13,6 +13,16 @@
  *  - Slowdown = loaded / idle for p50 and p99, idle taken over the baseline
  *    samples of every epoch.
  *  - report_json/report_csv: 0 or -errno with a message in err.
+ *  - Verdict (grade.h): report_text ends with one plain line per action,
+ *    graded on the median of the loaded samples of the last epoch that
+ *    has any (idle samples when there are none), the cause from that
+ *    epoch's loaded ticks (Dirty/Writeback, PSI full, each leaf disk's
+ *    aqu-sz against its nr_requests, else its utilisation), then one
+ *    "Next: brisk compare DIR --schedulers (why)" line when a verdict
+ *    asks for it.  report_json carries the same per action: "verdicts"
+ *    at the top, and "verdict" in the action group it was drawn from.
+ *    The disks' class and nr_requests are probed when the report is
+ *    written (blockdev_probe); a disk that cannot be probed has none.
  */
 #ifndef BRISK_REPORT_H
 #define BRISK_REPORT_H
@@ -21,6 +31,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "blockdev.h"
+#include "grade.h"
 #include "session.h"
 #include "stats.h"
 
@@ -39,5 +51,25 @@ int report_group(const struct session *s, enum action_kind a, uint32_t epoch,
 void report_text(FILE *f, const struct session *s);
 int report_json(const struct session *s, const char *path, char *err, size_t errlen);
 int report_csv(const struct session *s, const char *path, char *err, size_t errlen);
+
+/* The epoch a verdict grades: the last one with a successful loaded
+ * sample; UINT32_MAX when there is none (the idle samples are graded). */
+uint32_t report_verdict_epoch(const struct session *s);
+/* "a rotational disk", "an SD/MMC card", "a USB disk", "an SSD", "an NVMe
+ * disk"; NULL when d is NULL or unknown. */
+const char *report_device_class(const struct blockdev *d);
+/* The system figures of one phase and epoch (UINT32_MAX: all) for
+ * grade.h; devs[d] is the device of s->devs[d] or NULL (class and
+ * nr_requests unknown); devs itself may be NULL.  No I/O. */
+void report_system(const struct session *s, enum session_phase ph, uint32_t epoch,
+		   const struct blockdev *const *devs, struct grade_system *out);
+/* One verdict per prepared action with samples, in s->actions order, of
+ * epoch (report_verdict_epoch()).  out holds ACTION_KIND_COUNT.  No I/O.
+ * 0 or -ENOMEM. */
+int report_verdicts(const struct session *s, uint32_t epoch, const struct blockdev *const *devs,
+		    struct grade_verdict *out, size_t *n);
+/* "brisk compare DIR --schedulers", DIR a shell word (raw: escape it to
+ * show it). */
+void report_next_command(const struct session *s, char *buf, size_t len);
 
 #endif

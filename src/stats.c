@@ -170,12 +170,20 @@ uint64_t stats_rand_range(uint64_t *state, uint64_t lo, uint64_t hi)
 	return lo + stats_rand_next(state) % (span + 1);
 }
 
+uint64_t stats_rand_index(uint64_t *state, uint64_t n)
+{
+	uint64_t x = stats_rand_next(state);
+	if (n <= UINT32_MAX)   /* multiply-shift on the high half: no division */
+		return ((x >> 32) * n) >> 32;
+	return x % n;
+}
+
 /* The q-quantile (0..1) of one resample of v drawn into tmp. */
 static double resampled_quantile(const double *v, size_t n, double q,
 				 double *tmp, uint64_t *st)
 {
 	for (size_t i = 0; i < n; i++)
-		tmp[i] = v[stats_rand_range(st, 0, n - 1)];
+		tmp[i] = v[stats_rand_index(st, n)];
 	stats_sort(tmp, n);
 	return stats_percentile_sorted(tmp, n, q * 100.0);
 }
@@ -383,4 +391,424 @@ const char *stats_verdict_name(enum stats_verdict v)
 		break;
 	}
 	return "no difference detectable";
+}
+
+/* ---- Clustered samples (two-stage bootstrap) ---- */
+
+struct vkey {
+	double v;
+	size_t i;
+};
+
+static int cmp_vkey(const void *x, const void *y)
+{
+	const struct vkey *a = x, *b = y;
+	int c = cmp_double(&a->v, &b->v);
+	if (c)
+		return c;
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+struct gkey {
+	uint32_t g;
+	size_t i;
+};
+
+static int cmp_gkey(const void *x, const void *y)
+{
+	const struct gkey *a = x, *b = y;
+	if (a->g != b->g)
+		return (a->g > b->g) - (a->g < b->g);
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+/* One side's samples for resampling by rank.  sorted[] holds the values
+ * ascending; rank[] the rank (index into sorted) of each sample, ordered
+ * by cluster id and, within a cluster, by input position: cluster c is
+ * rank[off[c] .. off[c + 1]).  A replicate only counts how often each rank
+ * was drawn (count[]), and reads its order statistics off the counts: no
+ * sort, no comparison of values. */
+struct clusters {
+	double *sorted;
+	uint32_t *rank, *count;
+	size_t *off;
+	size_t nc, n;
+};
+
+/* Bytes of one side's arrays in the scratch buffer, 8-aligned parts. */
+static size_t align8(size_t x)
+{
+	return (x + 7) & ~(size_t)7;
+}
+
+static size_t clusters_bytes(size_t n)
+{
+	return n * sizeof(double) + align8(2 * n * sizeof(uint32_t)) + (n + 1) * sizeof(size_t);
+}
+
+/* Lay c out at mem (clusters_bytes(n)) and fill it; keys: n * 16 bytes
+ * of work space. */
+static void clusters_build(const double *v, const uint32_t *g, size_t n, char *mem,
+			   void *keys, struct clusters *c)
+{
+	c->n = n;
+	c->sorted = (double *)(void *)mem;
+	c->rank = (uint32_t *)(void *)(mem + n * sizeof(double));
+	c->count = c->rank + n;
+	c->off = (size_t *)(void *)(mem + n * sizeof(double) + align8(2 * n * sizeof(uint32_t)));
+	struct vkey *vk = keys;
+	for (size_t i = 0; i < n; i++)
+		vk[i] = (struct vkey){ v[i], i };
+	qsort(vk, n, sizeof(*vk), cmp_vkey);
+	for (size_t j = 0; j < n; j++) {
+		c->sorted[j] = vk[j].v;
+		c->count[vk[j].i] = (uint32_t)j;   /* for now: rank of sample i */
+	}
+	struct gkey *gk = keys;
+	for (size_t i = 0; i < n; i++)
+		gk[i] = (struct gkey){ g[i], i };
+	qsort(gk, n, sizeof(*gk), cmp_gkey);
+	c->nc = 0;
+	for (size_t j = 0; j < n; j++) {
+		c->rank[j] = c->count[gk[j].i];
+		if (j == 0 || gk[j].g != gk[j - 1].g)
+			c->off[c->nc++] = j;
+	}
+	c->off[c->nc] = n;
+}
+
+/* The value of order statistic k (from 0) of the counted multiset, from
+ * rank *r on with *cum drawn below it (scans go upward only). */
+static double counted_order(const struct clusters *c, size_t k, size_t *r, size_t *cum)
+{
+	while (*cum + c->count[*r] <= k) {
+		*cum += c->count[*r];
+		(*r)++;
+	}
+	return c->sorted[*r];
+}
+
+/* The q-quantile of the m drawn samples counted in c->count, as
+ * stats_percentile_sorted() gives it on the sorted draw, bit for bit. */
+static double counted_quantile(const struct clusters *c, size_t m, double q)
+{
+	double p = q * 100.0;
+	size_t r = 0, cum = 0;
+	if (p <= 0)
+		return counted_order(c, 0, &r, &cum);
+	double h = (double)(m - 1) * p / 100.0;
+	size_t lo = (size_t)floor(h);
+	if (p >= 100 || lo + 1 >= m)
+		return counted_order(c, m - 1, &r, &cum);
+	double frac = h - (double)lo;
+	double a = counted_order(c, lo, &r, &cum);
+	double b = counted_order(c, lo + 1, &r, &cum);
+	return a + frac * (b - a);
+}
+
+/* One two-stage replicate's q-quantile: nc clusters drawn with
+ * replacement (no draw when there is one), then within each drawn cluster
+ * its size of samples with replacement. */
+static double cluster_replicate(const struct clusters *c, double q, uint64_t *st)
+{
+	size_t m = 0;
+	memset(c->count, 0, c->n * sizeof(*c->count));
+	for (size_t k = 0; k < c->nc; k++) {
+		size_t ci = c->nc == 1 ? 0 : (size_t)stats_rand_index(st, c->nc);
+		const uint32_t *cr = c->rank + c->off[ci];
+		size_t sz = c->off[ci + 1] - c->off[ci];
+		for (size_t j = 0; j < sz; j++)
+			c->count[cr[stats_rand_index(st, sz)]]++;
+		m += sz;
+	}
+	return counted_quantile(c, m, q);
+}
+
+/* The k-th smallest (from 0) of a[0..n), by selection (Wirth): afterwards
+ * a[0..k) <= a[k] <= a[k+1..n). */
+static double kth_smallest(double *a, size_t n, size_t k)
+{
+	ptrdiff_t l = 0, r = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
+	while (l < r) {
+		double x = a[kk];
+		ptrdiff_t i = l, j = r;
+		do {
+			while (a[i] < x)
+				i++;
+			while (x < a[j])
+				j--;
+			if (i <= j) {
+				double t = a[i];
+				a[i] = a[j];
+				a[j] = t;
+				i++;
+				j--;
+			}
+		} while (i <= j);
+		if (j < kk)
+			l = i;
+		if (kk < i)
+			r = j;
+	}
+	return a[kk];
+}
+
+/* stats_percentile_sorted() of v once sorted, bit for bit, by selecting
+ * the two order statistics it interpolates (v is reordered). */
+static double select_percentile(double *v, size_t n, double p)
+{
+	if (p <= 0)
+		return kth_smallest(v, n, 0);
+	double h = (double)(n - 1) * p / 100.0;
+	size_t lo = (size_t)floor(h);
+	if (p >= 100 || lo + 1 >= n)
+		return kth_smallest(v, n, n - 1);
+	double frac = h - (double)lo;
+	double a = kth_smallest(v, n, lo), b = v[lo + 1];
+	for (size_t i = lo + 2; i < n; i++)
+		if (v[i] < b)
+			b = v[i];
+	return a + frac * (b - a);
+}
+
+/* percentile_interval() without sorting (and without qsort's allocation). */
+static void select_interval(double *rep, unsigned iters, double level, double *lo, double *hi)
+{
+	double tail = (1 - level) / 2 * 100;
+	*lo = select_percentile(rep, iters, tail);
+	*hi = select_percentile(rep, iters, 100 - tail);
+}
+
+/* The one scratch buffer: [rep: iters doubles][side 0][side 1][keys]. */
+static void *boot_scratch(unsigned iters, const size_t *n, int sides, double **rep,
+			  char **side, void **keys)
+{
+	size_t total = align8((size_t)iters * sizeof(double)), kmax = 0;
+	for (int k = 0; k < sides; k++) {
+		/* ranks are uint32; bound n well below any size_t overflow */
+		if (n[k] > UINT32_MAX || n[k] > SIZE_MAX / 64)
+			return NULL;
+		side[k] = (char *)(uintptr_t)total;   /* offset for now */
+		total += align8(clusters_bytes(n[k]));
+		if (n[k] > kmax)
+			kmax = n[k];
+	}
+	char *b = malloc(total + kmax * sizeof(struct vkey));
+	if (!b)
+		return NULL;
+	for (int k = 0; k < sides; k++)
+		side[k] = b + (uintptr_t)side[k];
+	*rep = (double *)(void *)b;
+	*keys = b + total;
+	return b;
+}
+
+int stats_bootstrap_ci_grouped(const double *v, const uint32_t *g, size_t n, double q,
+			       unsigned iters, double level, uint64_t seed,
+			       double *est, double *lo, double *hi)
+{
+	*est = *lo = *hi = NAN;
+	if (n == 0 || !g || !boot_args_ok(q, iters, level) || !all_finite(v, n))
+		return -EINVAL;
+	double *rep;
+	char *side[1];
+	void *keys;
+	void *buf = boot_scratch(iters, &n, 1, &rep, side, &keys);
+	if (!buf)
+		return -ENOMEM;
+	struct clusters c;
+	clusters_build(v, g, n, side[0], keys, &c);
+	double e = stats_percentile_sorted(c.sorted, n, q * 100.0);
+	uint64_t st = seed;
+	for (unsigned i = 0; i < iters; i++)
+		rep[i] = cluster_replicate(&c, q, &st);
+	select_interval(rep, iters, level, lo, hi);
+	*est = e;
+	free(buf);
+	return 0;
+}
+
+int stats_bootstrap_ratio_grouped(const double *a, const uint32_t *ga, size_t na,
+				  const double *b, const uint32_t *gb, size_t nb,
+				  double q, unsigned iters, double level, uint64_t seed,
+				  double *est, double *lo, double *hi)
+{
+	*est = *lo = *hi = NAN;
+	if (na == 0 || nb == 0 || !ga || !gb || !boot_args_ok(q, iters, level) ||
+	    !all_finite(a, na) || !all_finite(b, nb))
+		return -EINVAL;
+	double *rep;
+	char *side[2];
+	void *keys;
+	const size_t ns[2] = { na, nb };
+	void *buf = boot_scratch(iters, ns, 2, &rep, side, &keys);
+	if (!buf)
+		return -ENOMEM;
+	struct clusters ca, cb;
+	clusters_build(a, ga, na, side[0], keys, &ca);
+	clusters_build(b, gb, nb, side[1], keys, &cb);
+	double qa = stats_percentile_sorted(ca.sorted, na, q * 100.0);
+	double qb = stats_percentile_sorted(cb.sorted, nb, q * 100.0);
+	if (!(ca.sorted[0] > 0)) {   /* some baseline value <= 0 */
+		*est = stats_ratio(qb, qa);   /* may still be defined; the CI is not */
+		free(buf);
+		return -EDOM;
+	}
+	uint64_t st = seed;
+	for (unsigned i = 0; i < iters; i++) {
+		double ra = cluster_replicate(&ca, q, &st);
+		double rb = cluster_replicate(&cb, q, &st);
+		rep[i] = rb / ra;   /* ra > 0: every base value is */
+	}
+	select_interval(rep, iters, level, lo, hi);
+	*est = qb / qa;
+	free(buf);
+	return 0;
+}
+
+int stats_cluster_quantiles(const double *v, const uint32_t *g, size_t n, double q,
+			    double *out, size_t *n_out)
+{
+	*n_out = 0;
+	if (n == 0 || !g || !(q >= 0 && q <= 1) || !all_finite(v, n))
+		return -EINVAL;
+	if (n > SIZE_MAX / (sizeof(struct gkey) + sizeof(double)))
+		return -ENOMEM;
+	/* one buffer: the keys, then one cluster's values to sort */
+	char *b = malloc(n * (sizeof(struct gkey) + sizeof(double)));
+	if (!b)
+		return -ENOMEM;
+	struct gkey *gk = (struct gkey *)(void *)b;
+	double *tmp = (double *)(void *)(b + n * sizeof(struct gkey));
+	for (size_t i = 0; i < n; i++)
+		gk[i] = (struct gkey){ g[i], i };
+	qsort(gk, n, sizeof(*gk), cmp_gkey);
+	size_t nc = 0;
+	for (size_t j = 0; j < n;) {
+		size_t e = j, m = 0;
+		while (e < n && gk[e].g == gk[j].g)
+			tmp[m++] = v[gk[e++].i];
+		stats_sort(tmp, m);
+		out[nc++] = stats_percentile_sorted(tmp, m, q * 100.0);
+		j = e;
+	}
+	*n_out = nc;
+	free(b);
+	return 0;
+}
+
+/* ---- Student t ---- */
+
+/* Continued fraction of the incomplete beta (Lentz; Numerical Recipes'
+ * betacf), converging for x < (a + 1) / (a + b + 2). */
+static double beta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double qab = a + b, qap = a + 1, qam = a - 1;
+	double c = 1, d = 1 - qab * x / qap;
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	double h = d;
+	for (int m = 1; m <= 300; m++) {
+		double m2 = 2.0 * m;
+		double aa = m * (b - m) * x / ((qam + m2) * (a + m2));
+		d = 1 + aa * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		h *= d * c;
+		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+		d = 1 + aa * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		double del = d * c;
+		h *= del;
+		if (fabs(del - 1) < 1e-15)
+			break;
+	}
+	return h;
+}
+
+/* Regularized incomplete beta I_x(a, b). */
+static double beta_inc(double a, double b, double x)
+{
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	double lbt = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
+	double bt = exp(lbt);
+	if (x < (a + 1) / (a + b + 2))
+		return bt * beta_cf(a, b, x) / a;
+	return 1 - bt * beta_cf(b, a, 1 - x) / b;
+}
+
+double stats_t_quantile(double p, double df)
+{
+	if (!(p > 0 && p < 1) || !(df > 0) || isinf(df))
+		return NAN;
+	if (p == 0.5)
+		return 0;
+	/* P(T > t) = I_x(df/2, 1/2) / 2 with x = df / (df + t^2), decreasing
+	 * in t: solve I_x = 2 * tail for x by bisection (I_x increases in x) */
+	double tail = p > 0.5 ? 1 - p : p, target = 2 * tail;
+	double xlo = 0, xhi = 1;
+	for (int i = 0; i < 200 && xhi - xlo > 1e-17 * xhi; i++) {
+		double mid = (xlo + xhi) / 2;
+		if (beta_inc(df / 2, 0.5, mid) < target)
+			xlo = mid;
+		else
+			xhi = mid;
+	}
+	double x = (xlo + xhi) / 2;
+	double t = sqrt(df * (1 - x) / x);
+	return p > 0.5 ? t : -t;
+}
+
+int stats_mean_ci(const double *v, size_t n, double level, double *est, double *lo,
+		  double *hi)
+{
+	*est = *lo = *hi = NAN;
+	if (n == 0 || !(level > 0 && level < 1) || !all_finite(v, n))
+		return -EINVAL;
+	double m = stats_mean(v, n);
+	*est = m;
+	if (n == 1)
+		return 0;
+	double half = stats_t_quantile(1 - (1 - level) / 2, (double)(n - 1)) *
+		      stats_sd(v, n) / sqrt((double)n);
+	*lo = m - half;
+	*hi = m + half;
+	return 0;
+}
+
+int stats_welch(const double *a, size_t na, const double *b, size_t nb, double *t,
+		double *df, double *p)
+{
+	*t = *df = *p = NAN;
+	if (na < 2 || nb < 2 || !all_finite(a, na) || !all_finite(b, nb))
+		return -EINVAL;
+	double ma = stats_mean(a, na), mb = stats_mean(b, nb);
+	double sa = stats_sd(a, na), sb = stats_sd(b, nb);
+	double va = sa * sa / (double)na, vb = sb * sb / (double)nb;
+	double se2 = va + vb;
+	if (!(se2 > 0)) {   /* no spread on either side */
+		*t = mb == ma ? 0 : mb > ma ? INFINITY : -INFINITY;
+		*p = mb == ma ? 1 : 0;
+		return 0;
+	}
+	double tt = (mb - ma) / sqrt(se2);
+	double d = se2 * se2 / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
+	*t = tt;
+	*df = d;
+	*p = beta_inc(d / 2, 0.5, d / (d + tt * tt));
+	return 0;
 }

@@ -8,9 +8,9 @@
  *  - sd is the sample standard deviation (n - 1); 0 for n < 2.
  *  - Empty input gives n = 0 and every figure NaN (never a fake zero).
  *  - stats_ratio() is NaN when either side is NaN or the base is <= 0.
- *  - Nothing prints; only stats_summarize(), the significance, bootstrap
- *    and Holm helpers allocate (a sorted copy), and they return -ENOMEM
- *    when that fails.
+ *  - Nothing prints; only stats_summarize(), the Mann-Whitney, bootstrap,
+ *    Holm and cluster helpers allocate (a sorted copy or one scratch
+ *    buffer), and they return -ENOMEM when that fails.
  */
 #ifndef BRISK_STATS_H
 #define BRISK_STATS_H
@@ -95,7 +95,7 @@ int stats_bootstrap_median_diff(const double *a, size_t na,
  *
  * stats_verdict: the rule for one arm x action against the baseline, from
  *   the ratio interval [ratio_lo, ratio_hi] (arm / baseline, latency) and
- *   the Holm-adjusted Mann-Whitney p of that comparison:
+ *   the Holm-adjusted p of a test of that comparison (which test: below):
  *     STATS_FASTER  ratio_hi < 1 and p_adjusted < alpha
  *     STATS_SLOWER  ratio_lo > 1 and p_adjusted < alpha
  *     STATS_NO_DIFFERENCE otherwise ("no difference detectable"): the
@@ -104,6 +104,38 @@ int stats_bootstrap_median_diff(const double *a, size_t na,
  *   Both must agree, so a verdict never rests on the interval alone (which
  *   is not multiplicity-corrected) nor on the test alone (which says
  *   nothing about the size or the quantile).
+ *   Which test, for clustered samples (arm-runs of k samples): measured
+ *   with the whole rule of `brisk compare` (compare_stats.sh parts 5, 6:
+ *   4 arms x 4 actions, 12 comparisons against arm 0, Holm over them, 3
+ *   looks at rounds ceil(R/3), ceil(2R/3), R at alpha 0.05 / 3 each, the
+ *   grouped 95 % ratio-of-medians interval; k = 4, sigma_w 0.5; A/A 1000
+ *   simulated comparisons per setting, power 500), family-wise false
+ *   positive rate over all looks / power for a ratio of 0.5 on one cell:
+ *                             R = 4       6           9           12
+ *     sigma_b 0.3
+ *       MW on samples         15 / 39 %   17 / 66 %   22 / 83 %   22 / 94 %
+ *       MW on run medians      0 /  0 %    0 /  0 %  0.2 / 22 %  1.7 / 50 %
+ *       Welch, log run medians 1.5 / 3 %  1.6 / 17 %  1.8 / 47 %  3.3 / 64 %
+ *     sigma_b 0.6
+ *       MW on samples         43 / 41 %   42 / 49 %   44 / 57 %   45 / 69 %
+ *       MW on run medians      0 /  0 %    0 /  0 %  0.4 /  2 %  0.8 / 12 %
+ *       Welch, log run medians 1.8 / 1 %  2.3 /  5 %  2.3 /  8 %  2.5 / 17 %
+ *   Mann-Whitney on all samples treats a run's samples as independent:
+ *   its "power" is bought with 15-45 % false positives, and the grouped
+ *   interval does not stop them (the interval alone, uncorrected: 41-74 %).
+ *   A rank test on the per-run medians is valid but cannot reach the Holm
+ *   level 0.05 / 3 / 12 with fewer than about 7 runs per arm.  So the rule
+ *   is: p from stats_welch() on the log of the per-run medians
+ *   (stats_cluster_quantiles, q 0.5; baseline a, arm b), Holm over the
+ *   comparisons, stats_verdict at alpha / looks with the grouped interval.
+ *   With outlier runs (10 % of arm-runs 4x slower, sigma_b 0.3, part 7)
+ *   Welch stays valid: 1.3 / 1.1 % family-wise at R 6 / 12 (MW on
+ *   samples 32 %), power for 0.5 drops to 6 / 35 % (MW on run medians 0 /
+ *   32 %).
+ *   With one run on a side, or a run median <= 0 (no log), stats_welch
+ *   gives -EINVAL: count that comparison's p as 1 (no verdict).  A ratio of 0.8 is found under 3 % of the time in every setting above
+ *   (MW on samples 4-16 %, with its false positives): the spread between
+ *   runs, not the samples per run, limits what a comparison can tell.
  */
 int stats_bootstrap_ci(const double *v, size_t n, double q, unsigned iters,
 		       double level, uint64_t seed,
@@ -112,6 +144,97 @@ int stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb
 			  double q, unsigned iters, double level, uint64_t seed,
 			  double *est, double *lo, double *hi);
 int stats_holm(const double *p, size_t n, double *adjusted);
+
+/* Clustered samples: the arm-runs of `brisk compare`.
+ *
+ * g[i] is the cluster of v[i] (the arm-run id: any uint32 values, in any
+ * order, not necessarily contiguous).  Samples of one arm-run share its
+ * load state, so they are not independent; resampling them as if they were
+ * makes intervals too narrow (measured below).
+ *
+ * stats_bootstrap_ci_grouped: two-stage percentile bootstrap of the
+ *   q-quantile of v.  Each replicate draws as many clusters as there are,
+ *   with replacement, then within each drawn cluster as many samples as it
+ *   has, with replacement, and takes the q-quantile of the pooled draw.
+ *   *est is the q-quantile of v itself.  Same generator, seeding and
+ *   errors as stats_bootstrap_ci (and -EINVAL for g NULL).  With one
+ *   cluster no cluster is drawn, so the interval is stats_bootstrap_ci's
+ *   for the same v and seed, bit for bit (samples keep their input order
+ *   within a cluster; clusters are taken in ascending id order).
+ *
+ * stats_bootstrap_ratio_grouped: interval of quantile_q(b) / quantile_q(a),
+ *   b the arm and a the baseline, each side resampled two-stage as above
+ *   (b's replicate drawn after a's, each replicate in turn; one cluster on
+ *   each side gives stats_bootstrap_ratio's interval bit for bit).
+ *   Non-positive baseline: -EDOM, *est as stats_bootstrap_ratio.
+ *
+ * Both allocate one scratch buffer per call (grown once when clusters are
+ * unequal) and select quantiles instead of sorting: 2000 replicates of a
+ * p50, p90, p99 and max interval for each of 4 arms x 4 actions plus the
+ * 3 x 4 ratio intervals of p50 and p90, 10 arm-runs x 4 samples each, take
+ * 32 ms of CPU on the 2-core VM; the CI of p50 and the p50 ratio alone
+ * 12 ms (tests/bench/compare_stats.sh part 3, best of 5, CPU time; up to
+ * 41 / 13 ms while other jobs share the cores; with qsort per replicate
+ * instead of counting ranks and selecting it was 120 / 55 ms).
+ *
+ * Coverage of the 95 % ratio interval on clustered lognormal latencies
+ * with a known ratio (1.5 for every quantile: the arm is the baseline
+ * scaled), each arm-run a random effect of sigma_b 0.3 or 0.6 times
+ * within-run noise of sigma 0.5, R = 3, 5, 8, 12 rounds x k = 4, 8
+ * samples, 1000 data sets per row, 2000 replicates (compare_stats.sh
+ * part 4; Monte Carlo s.e. 0.7 points):
+ *                       plain (ungrouped)          grouped (two-stage)
+ *   sigma_b 0.3, p50    81-93 % (k 8: 81-84 %)     93-98 %
+ *   sigma_b 0.3, p90    84-93 %                    95-98.5 %
+ *   sigma_b 0.6, p50    68-84 %                    R 3: 90.5-92.5 %, R >= 5: 93.5-97 %
+ *   sigma_b 0.6, p90    64-85 %                    R 3: 89.5-90 %, R >= 5: 93-97.5 %
+ * The plain interval treats the samples of a run as independent and is
+ * far too narrow, the more so the more samples per run.  The grouped one
+ * is slightly conservative when runs differ little (its within-run stage
+ * counts the within-run spread a second time) and undercovers with 3
+ * runs per arm, where three clusters cannot show the spread between runs:
+ * rest no verdict on fewer than 5 rounds.  Its hi/lo is 1.3-2.2 times the
+ * plain one's: the price of the runs' own variation.
+ */
+int stats_bootstrap_ci_grouped(const double *v, const uint32_t *g, size_t n, double q,
+			       unsigned iters, double level, uint64_t seed,
+			       double *est, double *lo, double *hi);
+int stats_bootstrap_ratio_grouped(const double *a, const uint32_t *ga, size_t na,
+				  const double *b, const uint32_t *gb, size_t nb,
+				  double q, unsigned iters, double level, uint64_t seed,
+				  double *est, double *lo, double *hi);
+
+/* stats_mean_ci: the mean of v with a Student-t interval at `level`
+ *   (mean +- t(1 - (1 - level) / 2, n - 1) * sd / sqrt(n)).  0; n == 1
+ *   gives *est with NaN bounds and 0; -EINVAL (every output NaN) for
+ *   n == 0, a non-finite value or level outside (0, 1).  No allocation.
+ * stats_t_quantile: the p-quantile of Student's t with df degrees of
+ *   freedom (df > 0, need not be whole), by bisection on the regularized
+ *   incomplete beta (continued fraction): within 1e-9 of the tables.  NaN
+ *   for p outside (0, 1), df <= 0 or not finite. */
+/* stats_cluster_quantiles: the q-quantile of each cluster of v (g as
+ *   above), written to out[0 .. *n_out) in ascending cluster id order;
+ *   out must hold n values (there are at most n clusters).  For a test on
+ *   the arm-runs rather than on the samples (stats_welch on the log of the
+ *   per-run medians: see stats_verdict).  0; -EINVAL (*n_out 0) for
+ *   n == 0, g NULL, q outside [0, 1] or a non-finite value; -ENOMEM. */
+int stats_cluster_quantiles(const double *v, const uint32_t *g, size_t n, double q,
+			    double *out, size_t *n_out);
+
+int stats_mean_ci(const double *v, size_t n, double level, double *est, double *lo,
+		  double *hi);
+double stats_t_quantile(double p, double df);
+
+/* stats_welch: Welch's two-sample t test of mean(b) - mean(a) (unequal
+ *   variances, Welch-Satterthwaite df); *p two-sided, from the same
+ *   incomplete beta as stats_t_quantile.  Meant for the log of per-run
+ *   medians (stats_cluster_quantiles), where a rank test on a handful of
+ *   runs cannot reach a Holm-corrected level: see stats_verdict.  When
+ *   neither side has any spread, *t is 0 (*p 1) for equal means, else
+ *   +-inf (*p 0), and *df NaN.  0; -EINVAL (outputs NaN) when a side has
+ *   fewer than 2 values or a non-finite one. */
+int stats_welch(const double *a, size_t na, const double *b, size_t nb, double *t,
+		double *df, double *p);
 
 enum stats_verdict {
 	STATS_NO_DIFFERENCE = 0,
@@ -127,5 +250,9 @@ const char *stats_verdict_name(enum stats_verdict v);
 uint64_t stats_rand_next(uint64_t *state);
 /* Uniform in [lo, hi] (inclusive); lo <= hi. */
 uint64_t stats_rand_range(uint64_t *state, uint64_t lo, uint64_t hi);
+/* Uniform in [0, n), n >= 1: one draw, multiply-shift of its high 32 bits
+ * when n < 2^32 (no division; bias below n / 2^32), else modulo.  The
+ * bootstraps draw their indexes with it. */
+uint64_t stats_rand_index(uint64_t *state, uint64_t n);
 
 #endif

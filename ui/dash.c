@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "keys.h"
+#include "grade.h"
 #include "report.h"
 #include "screen.h"
 #include "spark.h"
@@ -184,6 +185,7 @@ void dash_message(struct dash *d, int role, const char *fmt, ...)
 	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
 	va_end(ap);
 	d->msg_role = role;
+	d->msg_is_verdict = 0;
 }
 
 /* ---------------------------------------------------------------- series */
@@ -250,6 +252,32 @@ static void series_update(struct dash *d)
 
 /* ----------------------------------------------------------------- table */
 
+/* The verdict of the worst action in the current epoch, for the message
+ * line: only when that epoch has loaded samples. */
+static void verdict_update(struct dash *d)
+{
+	struct session *s = d->s;
+	d->verdict[0] = '\0';
+	uint32_t e = report_verdict_epoch(s);
+	if (e == UINT32_MAX || !s->n_epochs || e != s->n_epochs - 1)
+		return;
+	const struct blockdev *devs[SESSION_MAX_DEVS] = { 0 };
+	for (size_t i = 0; d->stack && i < s->n_devs && i < SESSION_MAX_DEVS; i++)
+		devs[i] = stack_find(d->stack, s->devs[i].name);
+	struct grade_verdict v[ACTION_KIND_COUNT];
+	size_t n;
+	if (report_verdicts(s, e, devs, v, &n) < 0)
+		return;
+	int w = grade_worst(v, n);
+	if (w < 0)
+		return;
+	char line[300];
+	grade_format(&v[w], line, sizeof(line));
+	snprintf(d->verdict, sizeof(d->verdict), "worst now: %s", line);
+	d->verdict_role = v[w].grade >= GRADE_DISRUPTIVE ? SCREEN_BAD :
+			  v[w].grade == GRADE_NOTICEABLE ? SCREEN_WARN : SCREEN_GOOD;
+}
+
 static void table_update(struct dash *d)
 {
 	struct session *s = d->s;
@@ -291,6 +319,7 @@ static void table_update(struct dash *d)
 			r->warm = r->n > g.cold ? (unsigned)(r->n - g.cold) : 0;
 		}
 	}
+	verdict_update(d);
 }
 
 /* ---------------------------------------------------------------- panels */
@@ -718,10 +747,13 @@ void dash_draw(struct dash *d, int full)
 		return;
 	}
 	erase();
-	if (s->n_msgs > d->msgs_seen && now_ns() >= d->msg_until) {
+	uint64_t now = now_ns();
+	if (s->n_msgs > d->msgs_seen && now >= d->msg_until) {
 		d->msgs_seen = s->n_msgs;
 		snprintf(d->msg, sizeof(d->msg), "%s", s->msgs[s->n_msgs - 1]);
 		d->msg_role = SCREEN_WARN;
+		d->msg_until = now + 3000000000ull;
+		d->msg_is_verdict = 0;
 	}
 	draw_header(d, W);
 	/* top panels: stack tree (left) and load (right) */
@@ -750,7 +782,13 @@ void dash_draw(struct dash *d, int full)
 	screen_rule(ay, 0, W, s->cfg.evict == ACTION_EVICT_DROP_CACHES ?
 		    "Actions (cold: drop_caches)" : "Actions (cold: fadvise)");
 	draw_actions(d, ay + 1, W, H - 2 - (ay + 1));
-	/* message and keys */
+	/* message and keys: a reply or a note first, then the verdict (the
+	 * table above has just refreshed it); a stale verdict goes */
+	if (now >= d->msg_until && (d->verdict[0] || d->msg_is_verdict)) {
+		snprintf(d->msg, sizeof(d->msg), "%s", d->verdict);
+		d->msg_role = d->verdict_role;
+		d->msg_is_verdict = 1;
+	}
 	screen_put(H - 2, 0, W, d->msg_role, d->msg);
 	draw_keys(H - 1, W, d->root);
 	switch (d->overlay) {

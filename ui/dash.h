@@ -20,7 +20,12 @@
  *  - The actions table is recomputed only when samples or epochs changed.
  *  - A figure that does not exist is "-", never a made-up zero.
  *  - The message line answers the last key for at least 3 s; the
- *    session's own notes (kept for the report anyway) wait until then.
+ *    session's own notes (kept for the report anyway) wait until then and
+ *    then stay at least 3 s themselves.  After that, once the current
+ *    epoch has loaded samples, it shows the verdict (grade.h) of the
+ *    action that is worst there ("worst now: save 4.13 s under load
+ *    (20.6x idle) - disruptive; likely cause: ..."), refreshed with the
+ *    actions table; the disks' classes come from the stack (no I/O).
  *  - Below 80x24 the screen says so and shows nothing else.
  */
 #ifndef BRISK_UI_DASH_H
@@ -87,8 +92,11 @@ struct dash {
 
 	char msg[320];
 	int msg_role;                  /* enum screen_role */
-	uint64_t msg_until;            /* a reply to a key stays until then */
+	uint64_t msg_until;            /* a reply to a key (or a note) stays until then */
 	size_t msgs_seen;
+	char verdict[320];             /* worst action now; "" when none */
+	int verdict_role;
+	int msg_is_verdict;            /* msg holds the verdict (not a reply or note) */
 
 	/* per tick, parallel to s->ticks */
 	double *mbps, *stall_ms;

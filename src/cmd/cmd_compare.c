@@ -14,6 +14,7 @@
 #include "compare_plot.h"
 #include "compare_report.h"
 #include "journal.h"
+#include "now.h"
 #include "parse.h"
 #include "profile.h"
 #include "stack.h"
@@ -55,7 +56,8 @@ static void usage(FILE *f)
 		"      --warmup T         warm-up at most T (default 5s)\n"
 		"      --interval T       mean pause between samples (default 200ms)\n"
 		"      --timeout T        a sample past T is killed, counted at T (60s)\n"
-		"      --drop-caches      evict with /proc/sys/vm/drop_caches (root)\n"
+		"      --drop-caches      evict with /proc/sys/vm/drop_caches (root; the default\n"
+		"                         as root: a directory listing is cold only so)\n"
 		"      --floor SIZE|PCT%%  free space writers leave (default: max(5%%, 2GiB))\n"
 		"  -p, --profile NAME     the workload of a profile (its settings are not applied:\n"
 		"                         name it as an ARM for that)\n"
@@ -247,6 +249,7 @@ static int cmp_parse(int argc, char **argv, struct cmp_args *a, int *user_loads)
 
 struct cmp_ctx {
 	struct cmp_args *a;
+	size_t runs_shown;
 	struct settings st;
 	struct stack *stack;
 	char stackline[512], disks[512], workload[512];
@@ -350,8 +353,9 @@ static void on_armrun(void *ctx, struct compare *c)
 	if (x->a->quiet)
 		return;
 	const struct compare_result *r = compare_result(c);
-	if (!r->n_runs)
+	if (!r->n_runs || r->n_runs == x->runs_shown)
 		return;
+	x->runs_shown = r->n_runs;
 	compare_analyze(c);
 	const struct compare_run *run = &r->runs[r->n_runs - 1];
 	size_t arm;
@@ -455,8 +459,10 @@ int cmd_compare_main(int argc, char **argv)
 		fprintf(stderr, "brisk compare: %s\n", note);
 	if ((rc = cmp_parse(argc, argv, &a, &user_loads)))
 		return rc == CLIOPT_HELP ? 0 : rc;
+	if (geteuid() == 0)   /* a directory listing is cold only this way */
+		cfg.run.evict = ACTION_EVICT_DROP_CACHES;
 	if (!a.seed_set)
-		cfg.seed = cfg.run.seed;
+		cfg.seed = cfg.run.seed ? cfg.run.seed : (now_ns() ^ (uint64_t)getpid()) % 1000000007u;
 
 	struct cmp_ctx x = { .a = &a };
 	char what[256];

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cliopt.h"
+#include "compare.h"
 #include "blockdev.h"
 #include "parse.h"
 #include "export.h"
@@ -221,66 +222,10 @@ static int init_run_settings(const char *dir, const char *what)
 
 #define RUN_MAX_PSET (SETTINGS_MAX_DEVS * PROFILE_MAX_SETTINGS)
 
-struct pset {
-	const char *dev;             /* NULL for vm.* */
-	struct tunable_key key;
-	char canon[TUNABLE_VALUE_LEN];
-};
-
-static int plan_profile_settings(const struct profile *p, struct pset *out, size_t *n)
-{
-	struct blockdev *bd = calloc(1, sizeof(*bd));
-	if (!bd)
-		return 1;
-	int vm_done = 0, bad = 0;
-	*n = 0;
-	for (size_t d = 0; d < run_settings.n_devs; d++) {
-		const char *dev = run_settings.devs[d];
-		if (blockdev_probe(dev, bd) < 0)
-			continue;
-		const struct profile_setting *s[PROFILE_MAX_SETTINGS];
-		size_t k = profile_effective(p, export_device_class(bd), s, PROFILE_MAX_SETTINGS);
-		char after[TUNABLE_SCHED_LEN] = "";
-		for (size_t i = 0; i < k && i < PROFILE_MAX_SETTINGS; i++) {
-			struct pset *x = &out[*n];
-			char why[TUNABLE_WHY_LEN];
-			if (tunable_parse_key(s[i]->key, &x->key, why, sizeof(why)) < 0) {
-				fprintf(stderr, "brisk run: profile line %d: %s\n", s[i]->line, why);
-				bad = 1;
-				continue;
-			}
-			int sys = tunable_is_sysctl(&x->key);
-			if (sys && vm_done)
-				continue;
-			int e = tunable_check(sys ? NULL : dev, &x->key, s[i]->value,
-					      after[0] ? after : NULL, x->canon, sizeof(x->canon),
-					      why, sizeof(why));
-			if (e == -ENOENT && x->key.kind != TUNABLE_SCHEDULER) {
-				fprintf(stderr, "brisk run: profile setting %s: not on %s, skipped\n",
-					s[i]->key, dev);
-				continue;
-			}
-			if (e < 0) {
-				fprintf(stderr, "brisk run: profile line %d: %s=%s refused on %s: %s\n",
-					s[i]->line, s[i]->key, s[i]->value, sys ? "vm" : dev, why);
-				bad = 1;
-				continue;
-			}
-			if (x->key.kind == TUNABLE_SCHEDULER)
-				snprintf(after, sizeof(after), "%.31s", x->canon);
-			x->dev = sys ? NULL : dev;
-			(*n)++;
-		}
-		vm_done = 1;
-	}
-	free(bd);
-	return bad ? 2 : 0;
-}
-
 /* The profile's settings as planned for this run, made before --at is
  * checked (an --at iosched key may follow the profile's scheduler) and
  * applied after the session is created. */
-static struct pset *run_plan;
+static struct settings_step *run_plan;
 static size_t n_run_plan;
 
 static int plan_run_profile(const struct profile *p, const char *dir, const char *what)
@@ -299,9 +244,14 @@ static int plan_run_profile(const struct profile *p, const char *dir, const char
 	run_plan = calloc(RUN_MAX_PSET, sizeof(*run_plan));
 	if (!run_plan)
 		return 1;
-	rc = plan_profile_settings(p, run_plan, &n_run_plan);
+	char note[256], err[512];
+	rc = compare_plan_profile(p, &run_settings, run_plan, RUN_MAX_PSET, &n_run_plan, note,
+				  sizeof(note), err, sizeof(err));
+	if (note[0])
+		fprintf(stderr, "brisk run: profile %s\n", note);
 	if (rc) {
-		fprintf(stderr, "brisk run: nothing was run or changed\n");
+		fprintf(stderr, "brisk run: profile %s; nothing was run or changed\n", err);
+		rc = rc == -ENOMEM ? 1 : 2;
 		free(run_plan);
 		run_plan = NULL;
 		n_run_plan = 0;
@@ -315,7 +265,7 @@ static const char *planned_scheduler(const char *dev)
 	for (size_t i = 0; i < n_run_plan; i++)
 		if (run_plan[i].dev && !strcmp(run_plan[i].dev, dev) &&
 		    run_plan[i].key.kind == TUNABLE_SCHEDULER)
-			return run_plan[i].canon;
+			return run_plan[i].value;
 	return NULL;
 }
 
@@ -360,22 +310,15 @@ static int apply_run_plan(void)
 {
 	if (!n_run_plan)
 		return 0;
-	struct settings_step *plan = calloc(n_run_plan, sizeof(*plan));
-	int rc = plan ? 0 : 1;
-	for (size_t i = 0; plan && i < n_run_plan; i++) {
-		plan[i].dev = run_plan[i].dev;
-		plan[i].key = run_plan[i].key;
-		snprintf(plan[i].value, sizeof(plan[i].value), "%s", run_plan[i].canon);
-	}
+	int rc = 0;
 	char msg[256] = "";
-	if (plan && settings_apply_plan(&run_settings, plan, n_run_plan, run_plan_event, NULL,
-					stderr, msg, sizeof(msg)) < 0) {
+	if (settings_apply_plan(&run_settings, run_plan, n_run_plan, run_plan_event, NULL,
+				stderr, msg, sizeof(msg)) < 0) {
 		if (msg[0])
 			fprintf(stderr, "brisk run: profile settings: %s\n", msg);
 		settings_restore(&run_settings, stderr);
 		rc = 1;
 	}
-	free(plan);
 	free(run_plan);
 	run_plan = NULL;
 	n_run_plan = 0;

@@ -9,14 +9,30 @@
  *     all of them, stats_verdict() on each: how often anything but "no
  *     difference detectable" comes out.
  *
+ *  3. Clustered data, as `brisk compare` gets it: each arm-run has a
+ *     random effect exp(sigma_b * N(0,1)) shared by all its samples (and
+ *     actions), times within-run noise exp(0.5 * N(0,1)).  The arm is the
+ *     baseline scaled by r, so every population quantile's ratio is r.
+ *     gcoverage: coverage of the 95 % ratio interval, plain
+ *     (stats_bootstrap_ratio) and grouped (stats_bootstrap_ratio_grouped)
+ *     on the same data.
+ *     gaa: the whole verdict rule with sequential looks, A/A (r = 1) or the
+ *     power for r on arm 1 x action 0; several candidate rules side by side.
+ *  4. timing: the grouped intervals of one analysis of 4 arms x 4 actions.
+ *
  * usage: compare_stats coverage REPS ITERS SEED
  *        compare_stats aa REPS ITERS SEED ARMS ACTIONS N
+ *        compare_stats gcoverage REPS ITERS SEED
+ *        compare_stats gaa REPS ITERS SEED ROUNDS K SIGMA_B_PERCENT RATIO_PERCENT
+ *                          [OUTLIER_RUNS_PERCENT]
+ *        compare_stats timing ITERS
  */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "stats.h"
 
@@ -107,7 +123,7 @@ static void alternatives(const double *a, size_t na, const double *b, size_t nb,
 			const double *v = g ? b : a;
 			size_t n = g ? nb : na;
 			for (size_t k = 0; k < n; k++)
-				tmp[k] = v[stats_rand_range(&st, 0, n - 1)];
+				tmp[k] = v[stats_rand_index(&st, n)];
 			stats_sort(tmp, n);
 			r[g] = stats_percentile_sorted(tmp, n, q * 100);
 		}
@@ -286,6 +302,352 @@ static int aa(unsigned reps, unsigned iters, uint64_t seed, size_t arms, size_t 
 	return 0;
 }
 
+
+/* ---- clustered data ---- */
+
+#define SIGMA_W 0.5
+#define MAX_R 16
+#define MAX_K 8
+#define MAX_CN (MAX_R * MAX_K)
+
+/* R arm-runs of k samples: run r gets id (r * 7 + salt) * 3 + 1 (not
+ * contiguous, as compare's run indexes are not, per arm), effects eff[r]. */
+static void draw_clustered(double *v, uint32_t *g, size_t R, size_t k, double scale,
+			   const double *eff, uint32_t salt, uint64_t *st)
+{
+	for (size_t r = 0; r < R; r++)
+		for (size_t j = 0; j < k; j++) {
+			v[r * k + j] = scale * eff[r] * exp(SIGMA_W * normal(st));
+			g[r * k + j] = (uint32_t)((r * 7 + salt) * 3 + 1);
+		}
+}
+
+/* share of arm-runs hit by an outlier load state (x 4), for gaa: heavy
+ * tails that a normal model of the run effects does not have */
+static double contam;
+
+static void draw_effects(double *eff, size_t R, double sigma_b, uint64_t *st)
+{
+	for (size_t r = 0; r < R; r++) {
+		eff[r] = exp(sigma_b * normal(st));
+		if (contam > 0 && uniform01(st) < contam)
+			eff[r] *= 4;
+	}
+}
+
+static int gcoverage(unsigned reps, unsigned iters, uint64_t seed)
+{
+	static const double qs[] = { 0.5, 0.9 }, sbs[] = { 0.3, 0.6 };
+	static const size_t Rs[] = { 3, 5, 8, 12 }, ks[] = { 4, 8 };
+	const double r = 1.5;
+	double a[MAX_CN], b[MAX_CN], ea[MAX_R], eb[MAX_R];
+	uint32_t ga[MAX_CN], gb[MAX_CN];
+	printf("coverage of the 95 %% ratio interval on clustered data (true ratio %.1f, "
+	       "within-run sigma %.1f), %u replicates, %u repetitions per row; "
+	       "Monte Carlo s.e. %.1f points at 95 %%\n", r, SIGMA_W, iters, reps,
+	       100 * sqrt(0.95 * 0.05 / reps));
+	printf("%-4s %-7s %-6s %-3s | %8s %7s %7s %9s | %8s %7s %7s %9s\n", "q", "sigma_b", "rounds",
+	       "k", "plain", "below", "above", "med width", "grouped", "below", "above",
+	       "med width");
+	double *w1 = malloc(reps * sizeof(*w1)), *w2 = malloc(reps * sizeof(*w2));
+	if (!w1 || !w2)
+		return 1;
+	for (size_t iq = 0; iq < 2; iq++)
+	for (size_t is = 0; is < 2; is++)
+	for (size_t ir = 0; ir < sizeof(Rs) / sizeof(*Rs); ir++)
+	for (size_t ik = 0; ik < 2; ik++) {
+		size_t R = Rs[ir], k = ks[ik], n = R * k;
+		uint64_t st = seed ^ (0x100000001b3ULL * (iq * 1000 + is * 100 + ir * 10 + ik + 1));
+		unsigned cov[2] = { 0, 0 }, below[2] = { 0, 0 }, above[2] = { 0, 0 };
+		for (unsigned t = 0; t < reps; t++) {
+			draw_effects(ea, R, sbs[is], &st);
+			draw_effects(eb, R, sbs[is], &st);
+			draw_clustered(a, ga, R, k, 100, ea, 0, &st);
+			draw_clustered(b, gb, R, k, 100 * r, eb, 3, &st);
+			uint64_t bs = stats_rand_next(&st);
+			double est, lo[2], hi[2];
+			if (stats_bootstrap_ratio(a, n, b, n, qs[iq], iters, 0.95, bs, &est,
+						  &lo[0], &hi[0]) ||
+			    stats_bootstrap_ratio_grouped(a, ga, n, b, gb, n, qs[iq], iters, 0.95,
+							  bs, &est, &lo[1], &hi[1]))
+				return 1;
+			for (int m = 0; m < 2; m++) {
+				if (r < lo[m])
+					below[m]++;
+				else if (r > hi[m])
+					above[m]++;
+				else
+					cov[m]++;
+			}
+			w1[t] = log(hi[0] / lo[0]);
+			w2[t] = log(hi[1] / lo[1]);
+		}
+		stats_sort(w1, reps);
+		stats_sort(w2, reps);
+		printf("%-4.1f %-7.1f %-6zu %-3zu | %7.1f%% %6.1f%% %6.1f%% %8.2fx | %7.1f%% %6.1f%% "
+		       "%6.1f%% %8.2fx\n", qs[iq], sbs[is], R, k,
+		       100.0 * cov[0] / reps, 100.0 * below[0] / reps, 100.0 * above[0] / reps,
+		       exp(stats_percentile_sorted(w1, reps, 50)),
+		       100.0 * cov[1] / reps, 100.0 * below[1] / reps, 100.0 * above[1] / reps,
+		       exp(stats_percentile_sorted(w2, reps, 50)));
+		fflush(stdout);
+	}
+	free(w1);
+	free(w2);
+	return 0;
+}
+
+#define ARMS 4
+#define ACTS 4
+#define CMP ((ARMS - 1) * ACTS)
+#define LOOKS 3
+#define ALPHA 0.05
+
+/* Candidate verdict rules, each: a test (p per comparison, Holm over the
+ * CMP comparisons) and an interval that must exclude 1, at alpha / LOOKS. */
+enum rule {
+	RULE_MW_SAMPLES_GCI,    /* the contract: MW on samples + grouped CI */
+	RULE_MW_SAMPLES_PCI,    /* MW on samples + plain (ungrouped) CI */
+	RULE_MW_MEDIANS_GCI,    /* MW on per-run medians + grouped CI */
+	RULE_WELCH_GCI,         /* Welch t on log per-run medians + grouped CI */
+	RULE_MW_SAMPLES,        /* MW on samples alone (Holm): diagnosis */
+	RULE_MW_MEDIANS,        /* MW on per-run medians alone (Holm) */
+	RULE_WELCH,             /* Welch on log per-run medians alone (Holm) */
+	RULE_GCI,               /* grouped CI alone, uncorrected: diagnosis */
+	N_RULES
+};
+static const char *const rule_name[N_RULES] = {
+	"MW samples + grouped CI (contract)",
+	"MW samples + plain CI",
+	"MW run medians + grouped CI",
+	"Welch log run medians + grouped CI",
+	"MW samples alone (Holm)",
+	"MW run medians alone (Holm)",
+	"Welch log run medians alone (Holm)",
+	"grouped CI alone (no Holm)",
+};
+
+struct cell_data {
+	double v[MAX_CN];
+	uint32_t g[MAX_CN];
+};
+
+/* verdict of every comparison at one look of `rounds` rounds, by rule;
+ * CIs computed only where the rule's test needs them */
+static int look(struct cell_data d[ARMS][ACTS], size_t rounds, size_t k, unsigned iters,
+		uint64_t *st, int verdict[N_RULES][CMP])
+{
+	size_t n = rounds * k;
+	double p_s[CMP], p_m[CMP], p_w[CMP], adj_s[CMP], adj_m[CMP], adj_w[CMP];
+	double glo[CMP], ghi[CMP], plo[CMP], phi_[CMP];
+	int have_g[CMP] = { 0 }, have_p[CMP] = { 0 };
+	uint64_t seeds[CMP];
+	double alpha = ALPHA / LOOKS;
+	for (size_t arm = 1; arm < ARMS; arm++)
+		for (size_t act = 0; act < ACTS; act++) {
+			size_t c = (arm - 1) * ACTS + act;
+			struct cell_data *a = &d[0][act], *b = &d[arm][act];
+			double u, ma[MAX_R], mb[MAX_R];
+			size_t na, nb;
+			seeds[c] = stats_rand_next(st);
+			if (stats_mann_whitney(a->v, n, b->v, n, &u, &p_s[c]) ||
+			    stats_cluster_quantiles(a->v, a->g, n, 0.5, ma, &na) ||
+			    stats_cluster_quantiles(b->v, b->g, n, 0.5, mb, &nb) ||
+			    stats_mann_whitney(ma, na, mb, nb, &u, &p_m[c]))
+				return -1;
+			double t, df;
+			for (size_t i = 0; i < na; i++)
+				ma[i] = log(ma[i]);
+			for (size_t i = 0; i < nb; i++)
+				mb[i] = log(mb[i]);
+			/* one run per arm (the first look of R = 1..3): no test */
+			if (stats_welch(ma, na, mb, nb, &t, &df, &p_w[c]))
+				p_w[c] = 1;
+		}
+	if (stats_holm(p_s, CMP, adj_s) || stats_holm(p_m, CMP, adj_m) ||
+	    stats_holm(p_w, CMP, adj_w))
+		return -1;
+	for (size_t c = 0; c < CMP; c++) {
+		struct cell_data *a = &d[0][c % ACTS], *b = &d[1 + c / ACTS][c % ACTS];
+		double est;
+		/* the grouped CI is needed by the CI-alone diagnosis anyway */
+		if (stats_bootstrap_ratio_grouped(a->v, a->g, n, b->v, b->g, n, 0.5, iters,
+						  0.95, seeds[c], &est, &glo[c], &ghi[c]))
+			return -1;
+		have_g[c] = 1;
+		if (adj_s[c] < alpha) {
+			if (stats_bootstrap_ratio(a->v, n, b->v, n, 0.5, iters, 0.95, seeds[c],
+						  &est, &plo[c], &phi_[c]))
+				return -1;
+			have_p[c] = 1;
+		}
+		verdict[RULE_MW_SAMPLES_GCI][c] = stats_verdict(glo[c], ghi[c], adj_s[c], alpha);
+		verdict[RULE_MW_SAMPLES_PCI][c] =
+			have_p[c] ? (int)stats_verdict(plo[c], phi_[c], adj_s[c], alpha) : 0;
+		verdict[RULE_MW_MEDIANS_GCI][c] = stats_verdict(glo[c], ghi[c], adj_m[c], alpha);
+		verdict[RULE_WELCH_GCI][c] = stats_verdict(glo[c], ghi[c], adj_w[c], alpha);
+		verdict[RULE_WELCH][c] = adj_w[c] < alpha ? 1 : 0;
+		verdict[RULE_MW_SAMPLES][c] = adj_s[c] < alpha ? 1 : 0;
+		verdict[RULE_MW_MEDIANS][c] = adj_m[c] < alpha ? 1 : 0;
+		verdict[RULE_GCI][c] = glo[c] > 1 ? STATS_SLOWER : ghi[c] < 1 ? STATS_FASTER : 0;
+	}
+	(void)have_g;
+	return 0;
+}
+
+/* gaa: REPS simulated comparisons of ARMS x ACTS with ROUNDS rounds of K
+ * samples, looks at ceil(R/3), ceil(2R/3), R; ratio != 1 scales arm 1 x
+ * action 0 (power), else A/A.  A comparison stops at the first look where
+ * a verdict is not "no difference"; so a simulated comparison has a false
+ * positive when any comparison but the scaled one (or that one in the
+ * wrong direction) gets a verdict at any look, and it finds the true
+ * difference when the scaled one is called right at some look (the other
+ * cells, not settled, keep the comparison going). */
+static int gaa(unsigned reps, unsigned iters, uint64_t seed, size_t R, size_t k,
+	       double sigma_b, double ratio)
+{
+	static struct cell_data d[ARMS][ACTS];
+	unsigned fam[N_RULES] = { 0 }, hit[N_RULES] = { 0 };
+	unsigned long cmp[N_RULES] = { 0 };
+	uint64_t st = seed ^ (R * 1315423911ULL + k * 2654435761ULL +
+			      (uint64_t)(sigma_b * 1000) * 97 + (uint64_t)(ratio * 1000));
+	size_t at[LOOKS];
+	for (size_t l = 0; l < LOOKS; l++)
+		at[l] = (R * (l + 1) + LOOKS - 1) / LOOKS;
+	int want = ratio < 1 ? STATS_FASTER : STATS_SLOWER;
+	for (unsigned t = 0; t < reps; t++) {
+		for (size_t arm = 0; arm < ARMS; arm++) {
+			double eff[MAX_R];
+			draw_effects(eff, R, sigma_b, &st);   /* one per arm-run, all actions */
+			for (size_t act = 0; act < ACTS; act++) {
+				double scale = 20.0 * (double)(act + 1);
+				if (arm == 1 && act == 0)
+					scale *= ratio;
+				draw_clustered(d[arm][act].v, d[arm][act].g, R, k, scale, eff,
+					       (uint32_t)(arm * 101 + 5), &st);
+			}
+		}
+		int fp_cell[N_RULES][CMP] = { { 0 } }, found[N_RULES] = { 0 };
+		for (size_t l = 0; l < LOOKS; l++) {
+			if (l > 0 && at[l] == at[l - 1])
+				continue;
+			int v[N_RULES][CMP];
+			if (look(d, at[l], k, iters, &st, v))
+				return 1;
+			for (int m = 0; m < N_RULES; m++)
+				for (size_t c = 0; c < CMP; c++) {
+					if (ratio != 1 && c == 0 && v[m][c] == want)
+						found[m] = 1;
+					else if (v[m][c])
+						fp_cell[m][c] = 1;
+				}
+		}
+		for (int m = 0; m < N_RULES; m++) {
+			int any = 0;
+			for (size_t c = 0; c < CMP; c++) {
+				any |= fp_cell[m][c];
+				cmp[m] += (unsigned long)fp_cell[m][c];
+			}
+			fam[m] += (unsigned)any;
+			hit[m] += (unsigned)found[m];
+		}
+	}
+	double se = 100 * sqrt(0.05 * 0.95 / reps);
+	printf("%s: %u simulated comparisons, %d arms x %d actions, %zu rounds x %zu samples, "
+	       "sigma_b %.1f, sigma_w %.1f, looks at rounds %zu/%zu/%zu, alpha %.2f / %d, "
+	       "%u replicates\n", ratio == 1 ? "A/A" : "power", reps, ARMS, ACTS, R, k, sigma_b,
+	       SIGMA_W, at[0], at[1], at[2], ALPHA, LOOKS, iters);
+	if (contam > 0)
+		printf("  (%.0f %% of the arm-runs x 4 slower: outlier runs)\n", 100 * contam);
+	if (ratio == 1)
+		printf("  (Monte Carlo s.e. of a 5 %% rate: %.1f points)\n", se);
+	for (int m = 0; m < N_RULES; m++) {
+		if (ratio == 1)
+			printf("  %-36s family-wise %5.1f%%  per comparison %5.2f%%\n",
+			       rule_name[m], 100.0 * fam[m] / reps,
+			       100.0 * (double)cmp[m] / ((double)reps * CMP));
+		else
+			printf("  %-36s power (ratio %.2f called %s) %5.1f%%  a false verdict "
+			       "elsewhere %5.1f%%\n", rule_name[m], ratio,
+			       ratio < 1 ? "faster" : "slower", 100.0 * hit[m] / reps,
+			       100.0 * fam[m] / reps);
+	}
+	fflush(stdout);
+	return 0;
+}
+
+static double ms_since(const struct timespec *t0)
+{
+	struct timespec t1;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+/* One analysis' worth of grouped intervals: 4 arms x 4 actions x 10 runs
+ * x 4 samples. */
+static int timing(unsigned iters)
+{
+	static struct cell_data d[ARMS][ACTS];
+	uint64_t st = 77;
+	const size_t R = 10, k = 4, n = R * k;
+	for (size_t arm = 0; arm < ARMS; arm++) {
+		double eff[MAX_R];
+		draw_effects(eff, R, 0.3, &st);
+		for (size_t act = 0; act < ACTS; act++)
+			draw_clustered(d[arm][act].v, d[arm][act].g, R, k, 20.0 * (double)(act + 1),
+				       eff, (uint32_t)arm, &st);
+	}
+	static const double qs[] = { 0.5, 0.9, 0.99, 1.0 };
+	double best_full = 1e30, best_min = 1e30, sink = 0;
+	for (int rep = 0; rep < 5; rep++) {
+		struct timespec t0;
+		double est, lo, hi;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+		for (size_t arm = 0; arm < ARMS; arm++)
+			for (size_t act = 0; act < ACTS; act++) {
+				struct cell_data *b = &d[arm][act], *a = &d[0][act];
+				for (size_t iq = 0; iq < 4; iq++) {
+					if (stats_bootstrap_ci_grouped(b->v, b->g, n, qs[iq], iters,
+								       0.95, 1, &est, &lo, &hi))
+						return 1;
+					sink += lo;
+				}
+				for (size_t iq = 0; arm > 0 && iq < 2; iq++) {
+					if (stats_bootstrap_ratio_grouped(a->v, a->g, n, b->v, b->g, n,
+									  qs[iq], iters, 0.95, 2,
+									  &est, &lo, &hi))
+						return 1;
+					sink += lo;
+				}
+			}
+		double full = ms_since(&t0);
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+		for (size_t arm = 0; arm < ARMS; arm++)
+			for (size_t act = 0; act < ACTS; act++) {
+				struct cell_data *b = &d[arm][act], *a = &d[0][act];
+				if (stats_bootstrap_ci_grouped(b->v, b->g, n, 0.5, iters, 0.95, 1,
+							       &est, &lo, &hi))
+					return 1;
+				sink += lo;
+				if (arm > 0 && stats_bootstrap_ratio_grouped(a->v, a->g, n, b->v, b->g,
+									     n, 0.5, iters, 0.95, 2,
+									     &est, &lo, &hi))
+					return 1;
+				sink += lo;
+			}
+		double min = ms_since(&t0);
+		if (full < best_full)
+			best_full = full;
+		if (min < best_min)
+			best_min = min;
+	}
+	printf("timing, %d arms x %d actions x %zu runs x %zu samples, %u replicates (best of 5):\n"
+	       "  p50, p90, p99, max CIs of every cell + p50 and p90 ratios of arms 1..3: %.1f ms\n"
+	       "  p50 CI of every cell + p50 ratio of arms 1..3:                          %.1f ms\n",
+	       ARMS, ACTS, R, k, iters, best_full, best_min);
+	return !(sink == sink);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 5 && !strcmp(argv[1], "coverage"))
@@ -297,7 +659,23 @@ int main(int argc, char **argv)
 		return aa((unsigned)parse(argv[2]), (unsigned)parse(argv[3]), parse(argv[4]),
 			  parse(argv[5]), parse(argv[6]), n);
 	}
+	if (argc == 5 && !strcmp(argv[1], "gcoverage"))
+		return gcoverage((unsigned)parse(argv[2]), (unsigned)parse(argv[3]), parse(argv[4]));
+	if ((argc == 9 || argc == 10) && !strcmp(argv[1], "gaa")) {
+		size_t R = parse(argv[5]), k = parse(argv[6]);
+		if (argc == 10)
+			contam = (double)parse(argv[9]) / 100;
+		if (R < 1 || R > MAX_R || k < 1 || k > MAX_K)
+			return 2;
+		return gaa((unsigned)parse(argv[2]), (unsigned)parse(argv[3]), parse(argv[4]), R, k,
+			   (double)parse(argv[7]) / 100, (double)parse(argv[8]) / 100);
+	}
+	if (argc == 3 && !strcmp(argv[1], "timing"))
+		return timing((unsigned)parse(argv[2]));
 	fprintf(stderr, "usage: compare_stats coverage REPS ITERS SEED\n"
-			"       compare_stats aa REPS ITERS SEED ARMS ACTIONS N\n");
+			"       compare_stats aa REPS ITERS SEED ARMS ACTIONS N\n"
+			"       compare_stats gcoverage REPS ITERS SEED\n"
+			"       compare_stats gaa REPS ITERS SEED ROUNDS K SIGMA_B%% RATIO%% [OUTLIER_RUNS%%]\n"
+			"       compare_stats timing ITERS\n");
 	return 2;
 }

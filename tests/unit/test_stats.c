@@ -1,7 +1,10 @@
 /* Statistics against known data: numpy/R type-7 percentiles, sample sd,
  * threshold shares, slowdown ratios, Mann-Whitney (R wilcox.test with
  * exact=FALSE, correct=TRUE), the seeded bootstrap (quantile and ratio
- * intervals), Holm adjustment (R p.adjust) and the compare verdict rule. */
+ * intervals), Holm adjustment (R p.adjust) and the compare verdict rule;
+ * the grouped (two-stage) bootstrap over arm-runs, per-cluster quantiles,
+ * Student-t quantiles (tables), the mean's t interval and Welch's test
+ * (t.test, values from mpmath). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -299,6 +302,325 @@ static void test_rand(void **state)
 	assert_int_equal(stats_rand_range(&s1, 5, 5), 5);
 }
 
+/* x of the ratio tests, and one cluster id for all */
+static const double gx[] = { 10, 12, 9, 11, 10, 13, 8, 10 };
+static const double gy[] = { 20, 22, 19, 25, 21, 18, 20, 23 };
+
+static void test_grouped_one_cluster(void **state)
+{
+	(void)state;
+	/* one cluster: no cluster draw, so exactly the plain bootstrap's
+	 * interval for the same seed (the documented equivalence) */
+	const uint32_t g10[10] = { 7, 7, 7, 7, 7, 7, 7, 7, 7, 7 };
+	const uint32_t g8[8] = { 3, 3, 3, 3, 3, 3, 3, 3 };
+	static const double qs[] = { 0, 0.5, 0.9, 0.99, 1 };
+	for (size_t i = 0; i < sizeof(qs) / sizeof(*qs); i++)
+		for (uint64_t seed = 1; seed < 4; seed++) {
+			double e1, l1, h1, e2, l2, h2;
+			assert_int_equal(stats_bootstrap_ci(one_to_ten, 10, qs[i], 999, 0.95, seed,
+							    &e1, &l1, &h1), 0);
+			assert_int_equal(stats_bootstrap_ci_grouped(one_to_ten, g10, 10, qs[i], 999,
+								    0.95, seed, &e2, &l2, &h2), 0);
+			assert_true(e1 == e2 && l1 == l2 && h1 == h2);
+			assert_int_equal(stats_bootstrap_ratio(gx, 8, gy, 8, qs[i], 999, 0.9, seed,
+							       &e1, &l1, &h1), 0);
+			assert_int_equal(stats_bootstrap_ratio_grouped(gx, g8, 8, gy, g10, 8, qs[i],
+								       999, 0.9, seed,
+								       &e2, &l2, &h2), 0);
+			assert_true(e1 == e2 && l1 == l2 && h1 == h2);
+		}
+}
+
+static void test_grouped_clusters(void **state)
+{
+	(void)state;
+	/* three arm-runs at very different load levels, 6 samples each */
+	const double v[] = { 10, 11, 9, 10, 12, 10,   20, 22, 19, 21, 20, 18,
+			     30, 29, 33, 31, 30, 32 };
+	const uint32_t g[] = { 900, 900, 900, 900, 900, 900, 5, 5, 5, 5, 5, 5,
+			       77, 77, 77, 77, 77, 77 };
+	double e, lo, hi, e2, lo2, hi2, pe, plo, phi;
+	assert_int_equal(stats_bootstrap_ci_grouped(v, g, 18, 0.5, 2000, 0.95, 9, &e, &lo, &hi), 0);
+	assert_float_equal(e, 20, 1e-12);   /* median of the 18 */
+	/* the same seed, the same interval bit for bit */
+	assert_int_equal(stats_bootstrap_ci_grouped(v, g, 18, 0.5, 2000, 0.95, 9, &e2, &lo2, &hi2), 0);
+	assert_true(e == e2 && lo == lo2 && hi == hi2);
+	/* clustering counts: resampling the runs reaches the 10 ms and the
+	 * 30 ms run's levels, the plain bootstrap of 18 "independent" samples
+	 * stays near 20 */
+	assert_int_equal(stats_bootstrap_ci(v, 18, 0.5, 2000, 0.95, 9, &pe, &plo, &phi), 0);
+	assert_true(lo < plo && hi > phi);
+	assert_true(lo <= 12 && hi >= 29);
+	assert_true(plo >= 12 && phi <= 29);
+	/* ids are labels: relabelled in the same order (5 < 77 < 900 becomes
+	 * 1 < 2 < 3) and the samples interleaved across clusters (each
+	 * cluster's own order kept), the interval is the same bit for bit */
+	const double w[] = { 20, 10, 30, 22, 11, 29, 19, 9, 33, 21, 10, 31, 20, 12, 30,
+			     18, 10, 32 };
+	const uint32_t h[] = { 1, 3, 2, 1, 3, 2, 1, 3, 2, 1, 3, 2, 1, 3, 2, 1, 3, 2 };
+	assert_int_equal(stats_bootstrap_ci_grouped(w, h, 18, 0.5, 2000, 0.95, 9, &e2, &lo2, &hi2), 0);
+	assert_true(e == e2 && lo == lo2 && hi == hi2);
+	/* unequal cluster sizes (1, 5, 2): the replicates vary in size */
+	const double u[] = { 50, 10, 11, 12, 9, 10, 30, 31 };
+	const uint32_t gu[] = { 4000000000u, 2, 2, 2, 2, 2, 17, 17 };
+	assert_int_equal(stats_bootstrap_ci_grouped(u, gu, 8, 0.9, 2000, 0.95, 5, &e, &lo, &hi), 0);
+	assert_true(lo >= 9 && lo <= e && e <= hi && hi <= 50);
+	assert_int_equal(stats_bootstrap_ci_grouped(u, gu, 8, 1, 500, 0.95, 5, &e, &lo, &hi), 0);
+	assert_true(e == 50 && hi == 50 && lo >= 12);   /* max: some replicates miss the 50 */
+	/* every sample its own cluster: still a sane interval */
+	const uint32_t own[] = { 9, 8, 7, 6, 5, 4, 3, 2, 1, 0 };
+	assert_int_equal(stats_bootstrap_ci_grouped(one_to_ten, own, 10, 0.5, 2000, 0.95, 3,
+						    &e, &lo, &hi), 0);
+	assert_true(e == 5.5 && lo >= 1 && lo < 5.5 && hi > 5.5 && hi <= 10);
+}
+
+static void test_grouped_ties_and_errors(void **state)
+{
+	(void)state;
+	double e, lo, hi;
+	const uint32_t g5[] = { 1, 1, 2, 2, 3 };
+	const double same[] = { 4, 4, 4, 4, 4 };
+	assert_int_equal(stats_bootstrap_ci_grouped(same, g5, 5, 0.5, 200, 0.95, 1, &e, &lo, &hi), 0);
+	assert_true(e == 4 && lo == 4 && hi == 4);
+	assert_int_equal(stats_bootstrap_ratio_grouped(same, g5, 5, same, g5, 5, 0.9, 200, 0.95, 1,
+						       &e, &lo, &hi), 0);
+	assert_true(e == 1 && lo == 1 && hi == 1);
+	const double tied[] = { 7, 7, 7, 7, 7, 7, 9, 7, 7, 30 };
+	const uint32_t gt[] = { 1, 1, 2, 2, 3, 3, 4, 4, 5, 5 };
+	assert_int_equal(stats_bootstrap_ci_grouped(tied, gt, 10, 0.5, 2000, 0.95, 5, &e, &lo, &hi), 0);
+	assert_true(e == 7 && lo == 7 && hi >= 7 && hi <= 30);
+	/* empty, NULL ids, NaN, bad q / level / iters: -EINVAL, NaN */
+	const double bad[] = { 1, NAN, 3 };
+	const uint32_t g3[] = { 1, 2, 3 };
+	assert_int_equal(stats_bootstrap_ci_grouped(same, g5, 0, 0.5, 10, 0.95, 1, &e, &lo, &hi), -EINVAL);
+	assert_true(isnan(e) && isnan(lo) && isnan(hi));
+	assert_int_equal(stats_bootstrap_ci_grouped(same, NULL, 5, 0.5, 10, 0.95, 1, &e, &lo, &hi), -EINVAL);
+	assert_int_equal(stats_bootstrap_ci_grouped(bad, g3, 3, 0.5, 10, 0.95, 1, &e, &lo, &hi), -EINVAL);
+	assert_true(isnan(e) && isnan(lo) && isnan(hi));
+	assert_int_equal(stats_bootstrap_ci_grouped(same, g5, 5, 1.01, 10, 0.95, 1, &e, &lo, &hi), -EINVAL);
+	assert_int_equal(stats_bootstrap_ci_grouped(same, g5, 5, 0.5, 0, 0.95, 1, &e, &lo, &hi), -EINVAL);
+	assert_int_equal(stats_bootstrap_ci_grouped(same, g5, 5, 0.5, 10, 0, 1, &e, &lo, &hi), -EINVAL);
+	assert_int_equal(stats_bootstrap_ci_grouped(same, g5, 5, 0.5, 10, NAN, 1, &e, &lo, &hi), -EINVAL);
+	assert_true(isnan(e) && isnan(lo) && isnan(hi));
+	assert_int_equal(stats_bootstrap_ratio_grouped(same, g5, 5, bad, g3, 3, 0.5, 10, 0.95, 1,
+						       &e, &lo, &hi), -EINVAL);
+	assert_true(isnan(e) && isnan(lo) && isnan(hi));
+	assert_int_equal(stats_bootstrap_ratio_grouped(same, g5, 5, same, NULL, 5, 0.5, 10, 0.95, 1,
+						       &e, &lo, &hi), -EINVAL);
+	assert_int_equal(stats_bootstrap_ratio_grouped(same, g5, 0, same, g5, 5, 0.5, 10, 0.95, 1,
+						       &e, &lo, &hi), -EINVAL);
+	assert_int_equal(stats_bootstrap_ratio_grouped(same, g5, 5, same, g5, 0, 0.5, 10, 0.95, 1,
+						       &e, &lo, &hi), -EINVAL);
+	assert_true(isnan(e) && isnan(lo) && isnan(hi));
+	/* a non-positive baseline value: -EDOM, the observed ratio while it
+	 * is defined, never an interval; zero in the arm is fine */
+	const double z[] = { 0, 10, 10, 12 }, zz[] = { 0, 0, 0 }, neg[] = { -1, 5, 6 };
+	const uint32_t g4[] = { 8, 8, 9, 9 };
+	assert_int_equal(stats_bootstrap_ratio_grouped(z, g4, 4, gx, g4, 4, 0.5, 100, 0.95, 1,
+						       &e, &lo, &hi), -EDOM);
+	assert_float_equal(e, 1.05, 1e-12);   /* median(10, 12, 9, 11) / median(z) = 10.5 / 10 */
+	assert_true(isnan(lo) && isnan(hi));
+	assert_int_equal(stats_bootstrap_ratio_grouped(zz, g3, 3, gx, g4, 4, 0.5, 100, 0.95, 1,
+						       &e, &lo, &hi), -EDOM);
+	assert_true(isnan(e) && isnan(lo) && isnan(hi));
+	assert_int_equal(stats_bootstrap_ratio_grouped(neg, g3, 3, gx, g4, 4, 0.5, 100, 0.95, 1,
+						       &e, &lo, &hi), -EDOM);
+	assert_true(isnan(lo) && isnan(hi));
+	assert_int_equal(stats_bootstrap_ratio_grouped(gx, g4, 4, z, g4, 4, 0.5, 100, 0.95, 1,
+						       &e, &lo, &hi), 0);
+	assert_true(isfinite(lo) && lo >= 0 && lo <= e && e <= hi);
+}
+
+static void test_grouped_ratio(void **state)
+{
+	(void)state;
+	/* arm about 2x the baseline in every run: the interval excludes 1 */
+	const uint32_t ga[] = { 10, 10, 10, 10, 20, 20, 20, 20 };
+	const uint32_t gb[] = { 11, 11, 21, 21, 31, 31, 41, 41 };
+	double e, lo, hi, e2, lo2, hi2;
+	assert_int_equal(stats_bootstrap_ratio_grouped(gx, ga, 8, gy, gb, 8, 0.5, 2000, 0.95, 11,
+						       &e, &lo, &hi), 0);
+	assert_float_equal(e, 2.05, 1e-12);
+	assert_true(lo > 1 && lo <= 2.05 && hi >= 2.05);
+	assert_int_equal(stats_bootstrap_ratio_grouped(gx, ga, 8, gy, gb, 8, 0.5, 2000, 0.95, 11,
+						       &e2, &lo2, &hi2), 0);
+	assert_true(e == e2 && lo == lo2 && hi == hi2);
+	/* arm == baseline: ratio 1 inside */
+	assert_int_equal(stats_bootstrap_ratio_grouped(gx, ga, 8, gx, ga, 8, 0.5, 2000, 0.95, 11,
+						       &e, &lo, &hi), 0);
+	assert_true(e == 1 && lo < 1 && hi > 1);
+	/* the baseline's two runs far apart: the ratio is not known to 2x */
+	const double wide[] = { 5, 6, 5, 6, 20, 19, 21, 20 };
+	assert_int_equal(stats_bootstrap_ratio_grouped(wide, ga, 8, gy, gb, 8, 0.5, 2000, 0.95, 11,
+						       &e, &lo, &hi), 0);
+	assert_true(lo <= 1.1 && hi >= 3.3);
+}
+
+static void test_cluster_quantiles(void **state)
+{
+	(void)state;
+	const double v[] = { 3, 100, 1, 200, 2, 300, 9 };
+	const uint32_t g[] = { 50, 7, 50, 7, 50, 7, 4000000000u };
+	double out[7];
+	size_t n;
+	assert_int_equal(stats_cluster_quantiles(v, g, 7, 0.5, out, &n), 0);
+	assert_int_equal(n, 3);
+	assert_float_equal(out[0], 200, 0);   /* id 7 */
+	assert_float_equal(out[1], 2, 0);     /* id 50 */
+	assert_float_equal(out[2], 9, 0);     /* id 4e9 */
+	assert_int_equal(stats_cluster_quantiles(v, g, 7, 0.9, out, &n), 0);
+	assert_float_equal(out[0], 280, 1e-12);   /* type 7: 200 + 0.8 * 100 */
+	assert_float_equal(out[1], 2.8, 1e-12);
+	assert_int_equal(stats_cluster_quantiles(v, g, 0, 0.5, out, &n), -EINVAL);
+	assert_int_equal(n, 0);
+	assert_int_equal(stats_cluster_quantiles(v, NULL, 7, 0.5, out, &n), -EINVAL);
+	assert_int_equal(stats_cluster_quantiles(v, g, 7, -1, out, &n), -EINVAL);
+	const double bad[] = { 1, INFINITY };
+	assert_int_equal(stats_cluster_quantiles(bad, g, 2, 0.5, out, &n), -EINVAL);
+}
+
+static void test_t_quantile(void **state)
+{
+	(void)state;
+	/* two-sided 95 % and 99 % critical values (any t table; checked with
+	 * mpmath at 30 digits: root of 1 - betainc(df/2, 1/2, 0, x) / 2) */
+	static const struct { double df, t975, t995; } tab[] = {
+		{ 1, 12.706205, 63.656741 },
+		{ 2, 4.302653, 9.924843 },
+		{ 5, 2.570582, 4.032143 },
+		{ 10, 2.228139, 3.169273 },
+		{ 30, 2.042272, 2.749996 },
+	};
+	for (size_t i = 0; i < sizeof(tab) / sizeof(*tab); i++) {
+		assert_float_equal(stats_t_quantile(0.975, tab[i].df), tab[i].t975, 1e-6);
+		assert_float_equal(stats_t_quantile(0.995, tab[i].df), tab[i].t995, 1e-6);
+		assert_float_equal(stats_t_quantile(0.025, tab[i].df), -tab[i].t975, 1e-6);
+	}
+	assert_float_equal(stats_t_quantile(0.95, 3), 2.353363, 1e-6);    /* one-sided */
+	assert_float_equal(stats_t_quantile(0.975, 2.5), 3.574655, 1e-6); /* qt(.975, 2.5) */
+	assert_float_equal(stats_t_quantile(0.975, 1e6), 1.959966, 1e-5); /* the normal */
+	assert_float_equal(stats_t_quantile(0.5, 4), 0, 0);
+	assert_true(isnan(stats_t_quantile(0, 4)));
+	assert_true(isnan(stats_t_quantile(1, 4)));
+	assert_true(isnan(stats_t_quantile(NAN, 4)));
+	assert_true(isnan(stats_t_quantile(0.9, 0)));
+	assert_true(isnan(stats_t_quantile(0.9, INFINITY)));
+}
+
+static void test_mean_ci(void **state)
+{
+	(void)state;
+	double e, lo, hi;
+	/* t.test(1:10)$conf.int = 3.334149 7.665851 (mpmath) */
+	assert_int_equal(stats_mean_ci(one_to_ten, 10, 0.95, &e, &lo, &hi), 0);
+	assert_float_equal(e, 5.5, 1e-12);
+	assert_float_equal(lo, 3.334149, 1e-6);
+	assert_float_equal(hi, 7.665851, 1e-6);
+	/* t.test(c(12.5, 14.1, 13.2), conf.level = 0.99)$conf.int, by mpmath
+	 * at 30 digits: 13.26667 -+ 9.924843 * 0.8020806 / sqrt(3) */
+	const double three[] = { 12.5, 14.1, 13.2 };
+	assert_int_equal(stats_mean_ci(three, 3, 0.99, &e, &lo, &hi), 0);
+	assert_float_equal(e, 13.266667, 1e-6);
+	assert_float_equal(lo, 8.670656, 1e-6);
+	assert_float_equal(hi, 17.862678, 1e-6);
+	/* one value: the mean, no interval */
+	assert_int_equal(stats_mean_ci(three, 1, 0.95, &e, &lo, &hi), 0);
+	assert_true(e == 12.5 && isnan(lo) && isnan(hi));
+	/* equal values: zero width */
+	const double same[] = { 3, 3, 3 };
+	assert_int_equal(stats_mean_ci(same, 3, 0.95, &e, &lo, &hi), 0);
+	assert_true(e == 3 && lo == 3 && hi == 3);
+	const double bad[] = { 1, NAN };
+	assert_int_equal(stats_mean_ci(three, 0, 0.95, &e, &lo, &hi), -EINVAL);
+	assert_true(isnan(e) && isnan(lo) && isnan(hi));
+	assert_int_equal(stats_mean_ci(bad, 2, 0.95, &e, &lo, &hi), -EINVAL);
+	assert_true(isnan(e) && isnan(lo) && isnan(hi));
+	assert_int_equal(stats_mean_ci(three, 3, 1, &e, &lo, &hi), -EINVAL);
+	assert_int_equal(stats_mean_ci(three, 3, 0, &e, &lo, &hi), -EINVAL);
+	assert_true(isnan(e) && isnan(lo) && isnan(hi));
+}
+
+static void test_holm_ties(void **state)
+{
+	(void)state;
+	double adj[4];
+	/* R: p.adjust(c(0.01, 0.01, 0.01), "holm") = 0.03 0.03 0.03 */
+	const double t3[] = { 0.01, 0.01, 0.01 };
+	assert_int_equal(stats_holm(t3, 3, adj), 0);
+	for (int i = 0; i < 3; i++)
+		assert_float_equal(adj[i], 0.03, 1e-12);
+	/* R: p.adjust(c(0.02, 0.001, 0.02, 0.5), "holm") = 0.060 0.004 0.060 0.500 */
+	const double t4[] = { 0.02, 0.001, 0.02, 0.5 };
+	assert_int_equal(stats_holm(t4, 4, adj), 0);
+	assert_float_equal(adj[0], 0.06, 1e-12);
+	assert_float_equal(adj[1], 0.004, 1e-12);
+	assert_float_equal(adj[2], 0.06, 1e-12);
+	assert_float_equal(adj[3], 0.5, 1e-12);
+	/* ties at the cap: R gives 1 1 1 1 */
+	const double c4[] = { 0.4, 0.4, 0.4, 0.4 };
+	assert_int_equal(stats_holm(c4, 4, adj), 0);
+	for (int i = 0; i < 4; i++)
+		assert_float_equal(adj[i], 1, 0);
+	/* n = 1 at the edges: unchanged */
+	const double z[] = { 0 }, o[] = { 1 };
+	assert_int_equal(stats_holm(z, 1, adj), 0);
+	assert_float_equal(adj[0], 0, 0);
+	assert_int_equal(stats_holm(o, 1, adj), 0);
+	assert_float_equal(adj[0], 1, 0);
+}
+
+static void test_rand_index(void **state)
+{
+	(void)state;
+	uint64_t s = 5;
+	unsigned hist[6] = { 0 };
+	for (int i = 0; i < 60000; i++) {
+		uint64_t v = stats_rand_index(&s, 6);
+		assert_true(v < 6);
+		hist[v]++;
+	}
+	for (int i = 0; i < 6; i++)   /* 10000 expected, sd 91 */
+		assert_true(hist[i] > 9500 && hist[i] < 10500);
+	assert_int_equal(stats_rand_index(&s, 1), 0);
+	assert_true(stats_rand_index(&s, (uint64_t)1 << 40) < ((uint64_t)1 << 40));
+}
+
+static void test_welch(void **state)
+{
+	(void)state;
+	/* t.test(b, a) (Welch), computed with mpmath at 30 digits (the p by
+	 * quadrature of the t density, not through the incomplete beta) */
+	const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 3, 4, 5, 6, 7, 8 };
+	double t, df, p;
+	assert_int_equal(stats_welch(a, 5, b, 6, &t, &df, &p), 0);
+	assert_float_equal(t, 2.401922307, 1e-8);
+	assert_float_equal(df, 8.989361702, 1e-8);
+	assert_float_equal(p, 0.03980308202, 1e-9);
+	const double c[] = { 10.1, 9.8, 10.4, 10.0 };
+	const double d[] = { 10.2, 10.9, 11.5, 10.8, 11.1, 12.0, 10.6 };
+	assert_int_equal(stats_welch(c, 4, d, 7, &t, &df, &p), 0);
+	assert_float_equal(t, 3.660908033, 1e-8);
+	assert_float_equal(df, 8.641785321, 1e-8);
+	assert_float_equal(p, 0.005601243781, 1e-10);
+	/* swapped: t changes sign, p does not */
+	double t2, df2, p2;
+	assert_int_equal(stats_welch(d, 7, c, 4, &t2, &df2, &p2), 0);
+	assert_float_equal(t2, -t, 1e-12);
+	assert_float_equal(p2, p, 1e-12);
+	/* no spread at all */
+	const double s1[] = { 2, 2, 2 }, s2[] = { 3, 3 };
+	assert_int_equal(stats_welch(s1, 3, s1, 3, &t, &df, &p), 0);
+	assert_true(t == 0 && p == 1 && isnan(df));
+	assert_int_equal(stats_welch(s1, 3, s2, 2, &t, &df, &p), 0);
+	assert_true(isinf(t) && t > 0 && p == 0);
+	/* too few or non-finite: -EINVAL, NaN */
+	const double bad[] = { 1, NAN, 2 };
+	assert_int_equal(stats_welch(a, 1, b, 6, &t, &df, &p), -EINVAL);
+	assert_true(isnan(t) && isnan(df) && isnan(p));
+	assert_int_equal(stats_welch(a, 5, bad, 3, &t, &df, &p), -EINVAL);
+	assert_true(isnan(t) && isnan(df) && isnan(p));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -314,6 +636,16 @@ int main(void)
 		cmocka_unit_test(test_holm),
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_rand),
+		cmocka_unit_test(test_grouped_one_cluster),
+		cmocka_unit_test(test_grouped_clusters),
+		cmocka_unit_test(test_grouped_ties_and_errors),
+		cmocka_unit_test(test_grouped_ratio),
+		cmocka_unit_test(test_cluster_quantiles),
+		cmocka_unit_test(test_t_quantile),
+		cmocka_unit_test(test_mean_ci),
+		cmocka_unit_test(test_holm_ties),
+		cmocka_unit_test(test_rand_index),
+		cmocka_unit_test(test_welch),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,861 @@
+/* compare_report — text, JSON, CSV and the saved profile of `brisk
+ * compare`'s result.  Contract in compare_report.h. */
+#include "compare_report.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include <json-c/json.h>
+
+#include "blockdev.h"
+#include "export.h"
+#include "fileio.h"
+#include "jout.h"
+#include "msg.h"
+#include "outfile.h"
+#include "profile.h"
+#include "text.h"
+
+#define COLS COMPARE_REPORT_COLS
+
+/* ---------- untrusted text, ASCII only ---------- */
+
+/* text_escape(s), then every byte above 0x7e as \xHH: clean, printable
+ * ASCII.  malloc'ed; NULL when out of memory. */
+static char *esc_dup(const char *s)
+{
+	if (!s)
+		s = "";
+	size_t n = strlen(s);
+	char *e = malloc(4 * n + 1);
+	if (!e)
+		return NULL;
+	text_escape(e, 4 * n + 1, s);
+	size_t high = 0;
+	for (const char *p = e; *p; p++)
+		high += (unsigned char)*p > 0x7e;
+	char *a = malloc(strlen(e) + 3 * high + 1);
+	if (!a) {
+		free(e);
+		return NULL;
+	}
+	char *o = a;
+	for (const char *p = e; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c > 0x7e)
+			o += sprintf(o, "\\x%02x", c);
+		else
+			*o++ = (char)c;
+	}
+	*o = '\0';
+	free(e);
+	return a;
+}
+
+/* s escaped (esc_dup) into buf, cut to at most w columns at a whole
+ * character or escape ("\\", "\xHH"). */
+static const char *esc_cell(char *buf, size_t w, const char *s)
+{
+	char *e = esc_dup(s);
+	size_t o = 0;
+	if (!e) {
+		snprintf(buf, w + 1, "?");
+		return buf;
+	}
+	for (size_t i = 0; e[i];) {
+		size_t u = e[i] != '\\' ? 1 : e[i + 1] == 'x' ? 4 : 2;
+		if (o + u > w)
+			break;
+		memcpy(buf + o, e + i, u);
+		o += u;
+		i += u;
+	}
+	buf[o] = '\0';
+	free(e);
+	return buf;
+}
+
+/* prefix, then text (trusted ASCII) wrapped at word boundaries so that no
+ * line passes COLS; continuation lines are indented by indent spaces. */
+static void wrap_plain(FILE *f, const char *prefix, const char *cont, const char *text)
+{
+	size_t indent = strlen(cont);
+	size_t col = strlen(prefix);
+	fputs(prefix, f);
+	const char *p = text;
+	int first = 1;
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		size_t wl = strcspn(p, " ");
+		if (!first && col + 1 + wl > COLS) {
+			fprintf(f, "\n%s", cont);
+			col = indent;
+			first = 1;
+		}
+		if (!first) {
+			fputc(' ', f);
+			col++;
+		}
+		/* a word longer than a line is cut, never inside an escape */
+		while (col + wl > COLS && COLS > col) {
+			size_t room = COLS - col, take = 0;
+			while (take < wl) {
+				size_t u = p[take] != '\\' ? 1 : p[take + 1] == 'x' ? 4 : 2;
+				if (take + u > room)
+					break;
+				take += u;
+			}
+			if (!take) {
+				if (col <= indent)
+					break;   /* cannot happen: a unit is 4 columns */
+				fprintf(f, "\n%s", cont);
+				col = indent;
+				continue;
+			}
+			fwrite(p, 1, take, f);
+			p += take;
+			wl -= take;
+			fprintf(f, "\n%s", cont);
+			col = indent;
+		}
+		fwrite(p, 1, wl, f);
+		col += wl;
+		p += wl;
+		first = 0;
+	}
+	fputc('\n', f);
+}
+
+/* n spaces (n <= 40), for continuation lines under a prefix. */
+static const char *indent(size_t n)
+{
+	static const char sp[] = "                                        ";
+	return sp + sizeof(sp) - 1 - (n < sizeof(sp) ? n : sizeof(sp) - 1);
+}
+
+/* The same for untrusted text. */
+static void wrap(FILE *f, const char *prefix, const char *cont, const char *text)
+{
+	char *e = esc_dup(text);
+	wrap_plain(f, prefix, cont, e ? e : "(out of memory)");
+	free(e);
+}
+
+/* ---------- figures ---------- */
+
+/* Milliseconds with about three significant figures; "-" for NaN. */
+static const char *fms(char *b, size_t n, double v)
+{
+	if (isnan(v) || isinf(v))
+		snprintf(b, n, "-");
+	else if (fabs(v) >= 100)
+		snprintf(b, n, "%.0f", v);
+	else if (fabs(v) >= 10)
+		snprintf(b, n, "%.1f", v);
+	else
+		snprintf(b, n, "%.2f", v);
+	return b;
+}
+
+/* Ratios: two decimals below 10 ("0.21"), fewer above, so that a CI
+ * keeps to its column. */
+static const char *fratio(char *b, size_t n, double v)
+{
+	if (isnan(v) || isinf(v))
+		snprintf(b, n, "-");
+	else
+		snprintf(b, n, "%.*f", fabs(v) < 10 ? 2 : fabs(v) < 100 ? 1 : 0, v);
+	return b;
+}
+
+/* "643 [590, 701]" (fmt: fms or fratio); "-" without an estimate. */
+static const char *fci(char *b, size_t n, const struct compare_ci *c,
+		       const char *(*fmt)(char *, size_t, double))
+{
+	char e[32], lo[32], hi[32];
+	if (isnan(c->est) || isinf(c->est))
+		snprintf(b, n, "-");
+	else
+		snprintf(b, n, "%s [%s, %s]", fmt(e, sizeof(e), c->est), fmt(lo, sizeof(lo), c->lo),
+			 fmt(hi, sizeof(hi), c->hi));
+	return b;
+}
+
+static const char *fmibps(char *b, size_t n, double v)
+{
+	if (isnan(v) || isinf(v))
+		snprintf(b, n, "-");
+	else
+		snprintf(b, n, "%.1f", v);
+	return b;
+}
+
+static const char *verdict_short(const struct compare_cell *c, size_t arm)
+{
+	if (arm == 0)
+		return "-";
+	switch (c->verdict) {
+	case STATS_FASTER:
+		return "faster";
+	case STATS_SLOWER:
+		return "slower";
+	case STATS_NO_DIFFERENCE:
+		break;
+	}
+	return "no diff";
+}
+
+static int has_action(const struct compare_result *r, int k)
+{
+	return (r->actions & (1u << k)) != 0;
+}
+
+static const char *stop_words(const struct compare_result *r, char *b, size_t n)
+{
+	if (r->stop_signal)
+		snprintf(b, n, "interrupted by SIG%s", sigabbrev_np(r->stop_signal) ?
+			 sigabbrev_np(r->stop_signal) : "?");
+	else if (r->stop_requested)
+		snprintf(b, n, "stopped on request");
+	else if (r->stopped_early)
+		snprintf(b, n, "stopped early: every verdict settled at look %u of %u",
+			 r->looks_taken, r->looks);
+	else if (r->rounds_done >= r->rounds_max)
+		snprintf(b, n, "ran all its rounds");
+	else
+		snprintf(b, n, "ended before its last round");
+	return b;
+}
+
+static const char *utc_date(char *b, size_t n, uint64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	if (!t || !gmtime_r(&tt, &tm) || !strftime(b, n, "%Y-%m-%d %H:%M UTC", &tm))
+		snprintf(b, n, "unknown date");
+	return b;
+}
+
+/* ---------- text ---------- */
+
+#define LABEL_W 10
+
+/* One table row: as formatted when it fits in COLS, else wrapped at its
+ * spaces (padding collapsed) under the label column. */
+__attribute__((format(printf, 2, 3)))
+static void row(FILE *f, const char *fmt, ...)
+{
+	char b[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(b, sizeof(b), fmt, ap);
+	va_end(ap);
+	if (strlen(b) <= COLS)
+		fprintf(f, "%s\n", b);
+	else
+		wrap_plain(f, "", indent(LABEL_W + 1), b);
+}
+
+static void text_header(FILE *f, const struct compare_result *r)
+{
+	char b[256], d[64], how[128];
+	wrap(f, "brisk " BRISK_VERSION " compare on ", "  ", r->dir);
+	wrap(f, "stack: ", "  ", r->stackline[0] ? r->stackline : "-");
+	wrap(f, "disks: ", "  ", r->disks[0] ? r->disks : "-");
+	wrap(f, "workload: ", "  ", r->workload[0] ? r->workload : "-");
+	snprintf(b, sizeof(b), "rounds: %u of %u, seed %" PRIu64 ", started %s, took %.0fs",
+		 r->rounds_done, r->rounds_max, r->seed, utc_date(d, sizeof(d), r->t_start_real),
+		 (double)r->t_ns / 1e9);
+	wrap_plain(f, "", "  ", b);
+	wrap_plain(f, "end: ", "  ", stop_words(r, how, sizeof(how)));
+	snprintf(b, sizeof(b), "alpha %.3g family-wise, %.3g per look (%u look%s, %u taken); "
+		 "%.0f%% CIs", r->alpha, r->alpha_look, r->looks, r->looks == 1 ? "" : "s",
+		 r->looks_taken, COMPARE_LEVEL * 100);
+	wrap_plain(f, "", "  ", b);
+}
+
+static void text_arms(FILE *f, const struct compare_result *r)
+{
+	fprintf(f, "\narms (0 is the baseline):\n");
+	for (size_t a = 0; a < r->n_arms; a++) {
+		const struct compare_arm *arm = &r->arms[a];
+		char cell[LABEL_W + 1], pre[40];
+		snprintf(pre, sizeof(pre), "  %zu %-*s ", a, LABEL_W,
+			 esc_cell(cell, LABEL_W, arm->label));
+		char *s = esc_dup(arm->settings[0] ? arm->settings : "(the settings as they are)");
+		char *nm = esc_dup(arm->name);
+		size_t need = (s ? strlen(s) : 0) + (nm ? strlen(nm) : 0) + 16;
+		char *line = malloc(need);
+		if (s && nm && line) {
+			if (arm->settings[0] && strcmp(arm->name, arm->settings) != 0)
+				snprintf(line, need, "%s (from %s)", s, nm);
+			else
+				snprintf(line, need, "%s", s);
+			wrap_plain(f, pre, indent(strlen(pre)), line);
+		} else {
+			wrap_plain(f, pre, indent(strlen(pre)), "(out of memory)");
+		}
+		free(line);
+		free(s);
+		free(nm);
+	}
+}
+
+static void text_actions(FILE *f, const struct compare_result *r)
+{
+	char ci_h[32];
+	snprintf(ci_h, sizeof(ci_h), "p50 [%.0f%% CI]", COMPARE_LEVEL * 100);
+	fprintf(f, "\ntimes in msec; ratio = arm p50 / baseline p50; verdict at alpha per look\n");
+	fprintf(f, "%-*s %-8s %4s %4s %6s %6s %6s  %-20s %-17s %s\n", LABEL_W, "arm", "action",
+		"n", "cold", "min", "avg", "max", ci_h, "ratio [CI]", "verdict");
+	for (int k = 0; k < ACTION_KIND_COUNT; k++) {
+		if (!has_action(r, k))
+			continue;
+		for (size_t a = 0; a < r->n_arms; a++) {
+			const struct compare_cell *c = &r->cells[a][k];
+			char cell[LABEL_W + 1], mn[32], av[32], mx[32], med[96], rat[96];
+			row(f, "%-*s %-8s %4zu %4u %6s %6s %6s  %-20s %-17s %s", LABEL_W,
+				esc_cell(cell, LABEL_W, r->arms[a].label),
+				action_kind_name((enum action_kind)k), c->n, c->cold,
+				fms(mn, sizeof(mn), c->min), fms(av, sizeof(av), c->mean),
+				fms(mx, sizeof(mx), c->max), fci(med, sizeof(med), &c->p50, fms),
+				a == 0 ? "baseline" : fci(rat, sizeof(rat), &c->ratio50, fratio),
+				verdict_short(c, a));
+		}
+	}
+	fprintf(f, "(runt-min/avg/max over cold samples; no diff = no difference detectable)\n");
+}
+
+static void text_loads(FILE *f, const struct compare_result *r)
+{
+	char ci_h[32];
+	snprintf(ci_h, sizeof(ci_h), "load MiB/s [%.0f%% CI]", COMPARE_LEVEL * 100);
+	fprintf(f, "\n%-*s %5s %6s  %-26s %14s\n", LABEL_W, "arm", "runs", "failed", ci_h,
+		"worst-stall-ms");
+	for (size_t a = 0; a < r->n_arms; a++) {
+		const struct compare_armstat *s = &r->armstat[a];
+		char cell[LABEL_W + 1], ld[96], ws[32];
+		row(f, "%-*s %5zu %6zu  %-26s %14s", LABEL_W,
+			esc_cell(cell, LABEL_W, r->arms[a].label), s->runs, s->failed_runs,
+			fci(ld, sizeof(ld), &s->load_mibps, fmibps), fms(ws, sizeof(ws), s->worst_stall_ms));
+	}
+}
+
+static void text_ranking(FILE *f, const struct compare_result *r)
+{
+	fprintf(f, "\nranking (score = geometric mean of the p90 ratios, lower is better):\n");
+	for (size_t i = 0; i < r->n_ranked && i < r->n_arms; i++) {
+		size_t a = r->ranking[i];
+		if (a >= r->n_arms)
+			continue;
+		const struct compare_armstat *s = &r->armstat[a];
+		char cell[LABEL_W + 1], sc[32], ld[32];
+		char starve[128] = "";
+		if (!s->load_ok)
+			snprintf(starve, sizeof(starve), "  starves the load (%s MiB/s, below %.0f%% "
+				 "of the best)", fmibps(ld, sizeof(ld), s->load_mibps.est),
+				 100.0 - COMPARE_LOAD_TOLERANCE_PCT);
+		row(f, "  %zu. %-*s score %6s%s%s", i + 1, LABEL_W,
+		    esc_cell(cell, LABEL_W, r->arms[a].label), fratio(sc, sizeof(sc), s->score),
+		    starve, (int)a == r->best ? "  <- recommended" : "");
+	}
+	fputc('\n', f);
+	wrap(f, "recommendation: ", "  ", r->recommendation[0] ? r->recommendation : "-");
+	wrap(f, "rule: ", "  ", r->rule[0] ? r->rule : "-");
+}
+
+void compare_report_text(FILE *f, const struct compare_result *r)
+{
+	text_header(f, r);
+	text_arms(f, r);
+	text_actions(f, r);
+	text_loads(f, r);
+	text_ranking(f, r);
+	if (r->n_msgs) {
+		fprintf(f, "\nnotes:\n");
+		for (size_t i = 0; i < r->n_msgs && i < COMPARE_MAX_MSGS; i++)
+			wrap(f, "  ", "    ", r->msgs[i]);
+	}
+}
+
+/* ---------- JSON ---------- */
+
+static struct json_object *jd(double v)
+{
+	return isnan(v) || isinf(v) ? NULL : jout_double(v);
+}
+
+static void add(struct json_object *o, const char *k, struct json_object *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+static struct json_object *jci(const struct compare_ci *c)
+{
+	struct json_object *o = jout_object();
+	add(o, "est", jd(c->est));
+	add(o, "lo", jd(c->lo));
+	add(o, "hi", jd(c->hi));
+	return o;
+}
+
+static const char *verdict_name(const struct compare_cell *c, size_t arm)
+{
+	return arm == 0 ? "baseline" : stats_verdict_name(c->verdict);
+}
+
+static struct json_object *json_cell(const struct compare_cell *c, size_t arm)
+{
+	struct json_object *o = jout_object();
+	add(o, "n", jout_uint64(c->n));
+	add(o, "cold", jout_uint64(c->cold));
+	add(o, "warm", jout_uint64(c->warm));
+	add(o, "timeouts", jout_uint64(c->timeouts));
+	add(o, "errors", jout_uint64(c->errors));
+	add(o, "min", jd(c->min));
+	add(o, "mean", jd(c->mean));
+	add(o, "max", jd(c->max));
+	add(o, "p50", jci(&c->p50));
+	add(o, "p90", jci(&c->p90));
+	add(o, "p99", jci(&c->p99));
+	add(o, "max_ci", jci(&c->pmax));
+	add(o, "ratio_p50", jci(&c->ratio50));
+	add(o, "ratio_p90", jci(&c->ratio90));
+	add(o, "p", jd(c->p));
+	add(o, "p_adjusted", jd(c->p_adj));
+	add(o, "verdict", jout_string(verdict_name(c, arm)));
+	add(o, "settled", jout_bool(c->settled));
+	return o;
+}
+
+static struct json_object *json_arms(const struct compare_result *r)
+{
+	struct json_object *arr = jout_array();
+	for (size_t a = 0; a < r->n_arms; a++) {
+		const struct compare_arm *arm = &r->arms[a];
+		const struct compare_armstat *s = &r->armstat[a];
+		struct json_object *o = jout_object();
+		add(o, "index", jout_uint64(a));
+		add(o, "name", jout_string(arm->name));
+		add(o, "label", jout_string(arm->label));
+		add(o, "settings", jout_string(arm->settings));
+		add(o, "runs", jout_uint64(s->runs));
+		add(o, "failed_runs", jout_uint64(s->failed_runs));
+		add(o, "load_mibps", jci(&s->load_mibps));
+		add(o, "worst_stall_ms", jd(s->worst_stall_ms));
+		add(o, "score", jd(s->score));
+		add(o, "load_ok", jout_bool(s->load_ok));
+		struct json_object *acts = jout_object();
+		for (int k = 0; k < ACTION_KIND_COUNT; k++)
+			if (has_action(r, k))
+				add(acts, action_kind_name((enum action_kind)k),
+				    json_cell(&r->cells[a][k], a));
+		add(o, "actions", acts);
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static struct json_object *json_ranking(const struct compare_result *r)
+{
+	struct json_object *arr = jout_array();
+	for (size_t i = 0; i < r->n_ranked && i < r->n_arms; i++) {
+		size_t a = r->ranking[i];
+		if (a >= r->n_arms)
+			continue;
+		struct json_object *o = jout_object();
+		add(o, "arm", jout_uint64(a));
+		add(o, "label", jout_string(r->arms[a].label));
+		add(o, "settings", jout_string(r->arms[a].settings));
+		add(o, "score", jd(r->armstat[a].score));
+		add(o, "load_ok", jout_bool(r->armstat[a].load_ok));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static struct json_object *json_verdicts(const struct compare_result *r)
+{
+	struct json_object *arr = jout_array();
+	for (size_t a = 1; a < r->n_arms; a++)
+		for (int k = 0; k < ACTION_KIND_COUNT; k++) {
+			if (!has_action(r, k))
+				continue;
+			const struct compare_cell *c = &r->cells[a][k];
+			struct json_object *o = jout_object();
+			add(o, "arm", jout_uint64(a));
+			add(o, "action", jout_string(action_kind_name((enum action_kind)k)));
+			add(o, "verdict", jout_string(verdict_name(c, a)));
+			add(o, "ratio_p50", jci(&c->ratio50));
+			json_object_array_add(arr, o);
+		}
+	return arr;
+}
+
+static struct json_object *json_runs(const struct compare_result *r)
+{
+	struct json_object *arr = jout_array();
+	for (size_t i = 0; i < r->n_runs; i++) {
+		const struct compare_run *x = &r->runs[i];
+		struct json_object *o = jout_object();
+		add(o, "arm", jout_uint64(x->arm));
+		add(o, "round", jout_uint64(x->round));
+		add(o, "order", jout_uint64(x->order));
+		add(o, "t_s", jout_double((double)x->t_ns / 1e9));
+		add(o, "dur_s", jout_double((double)x->dur_ns / 1e9));
+		add(o, "load_mibps", jd(x->load_mibps));
+		add(o, "worst_stall_ms", jd(x->worst_stall_ms));
+		add(o, "settle_s", jd(x->settle_s));
+		add(o, "settle_timeout", jout_bool(x->settle_timeout));
+		add(o, "settle_left_mib", jd(x->settle_left_mib));
+		add(o, "failed", jout_bool(x->failed));
+		add(o, "note", jout_string(x->note));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static struct json_object *json_samples(const struct compare_result *r)
+{
+	struct json_object *arr = jout_array();
+	for (size_t i = 0; i < r->n_samples; i++) {
+		const struct compare_sample *x = &r->samples[i];
+		struct json_object *o = jout_object();
+		add(o, "arm", jout_uint64(x->arm));
+		add(o, "round", jout_uint64(x->round));
+		add(o, "order", jout_uint64(x->order));
+		add(o, "run", jout_uint64(x->run));
+		add(o, "action", jout_string(x->action < ACTION_KIND_COUNT ?
+					     action_kind_name((enum action_kind)x->action) : "?"));
+		add(o, "ms", jd(x->ms));
+		add(o, "cold", jout_bool(x->cold));
+		add(o, "timeout", jout_bool(x->timeout));
+		add(o, "err", jout_int64(x->err));
+		add(o, "t_s", jout_double((double)x->t_ns / 1e9));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static struct json_object *json_result(const struct compare_result *r)
+{
+	struct json_object *root = jout_object();
+	add(root, "brisk_version", jout_string(BRISK_VERSION));
+	add(root, "kind", jout_string("compare"));
+	add(root, "format_version", jout_int64(COMPARE_REPORT_FORMAT_VERSION));
+	add(root, "dir", jout_string(r->dir));
+	add(root, "stack", jout_string(r->stackline));
+	add(root, "disks", jout_string(r->disks));
+	add(root, "workload", jout_string(r->workload));
+	add(root, "seed", jout_uint64(r->seed));
+	struct json_object *rounds = jout_object();
+	add(rounds, "done", jout_uint64(r->rounds_done));
+	add(rounds, "max", jout_uint64(r->rounds_max));
+	add(root, "rounds", rounds);
+	add(root, "looks", jout_uint64(r->looks));
+	add(root, "looks_taken", jout_uint64(r->looks_taken));
+	add(root, "alpha", jd(r->alpha));
+	add(root, "alpha_look", jd(r->alpha_look));
+	add(root, "stopped_early", jout_bool(r->stopped_early));
+	char sig[32];
+	if (r->stop_signal)
+		snprintf(sig, sizeof(sig), "SIG%s", sigabbrev_np(r->stop_signal) ?
+			 sigabbrev_np(r->stop_signal) : "?");
+	add(root, "stop_signal", r->stop_signal ? jout_string(sig) : NULL);
+	add(root, "stop_requested", jout_bool(r->stop_requested));
+	add(root, "started", r->t_start_real ? jout_uint64(r->t_start_real) : NULL);
+	add(root, "elapsed_s", jout_double((double)r->t_ns / 1e9));
+	add(root, "arms", json_arms(r));
+	add(root, "ranking", json_ranking(r));
+	struct json_object *rec = jout_object();
+	add(rec, "arm", r->best >= 0 && (size_t)r->best < r->n_arms ?
+	    jout_int64(r->best) : NULL);
+	add(rec, "text", jout_string(r->recommendation));
+	add(root, "recommendation", rec);
+	add(root, "rule", jout_string(r->rule));
+	add(root, "verdicts", json_verdicts(r));
+	add(root, "runs", json_runs(r));
+	add(root, "samples", json_samples(r));
+	struct json_object *msgs = jout_array();
+	for (size_t i = 0; i < r->n_msgs && i < COMPARE_MAX_MSGS; i++)
+		json_object_array_add(msgs, jout_string(r->msgs[i]));
+	add(root, "messages", msgs);
+	return root;
+}
+
+int compare_report_json(const struct compare_result *r, const char *path, char *err,
+			size_t errlen)
+{
+	struct outfile o;
+	int rc = outfile_open(&o, path, err, errlen);
+	if (rc < 0)
+		return rc;
+	rc = jout_write(o.f, json_result(r), JSON_C_TO_STRING_PRETTY |
+			JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (rc == -ENOMEM)
+		msg_set(err, errlen, "%s: out of memory while writing JSON", path);
+	else if (rc < 0)
+		msg_set(err, errlen, "cannot write %s: %s", path, strerror(-rc));
+	int wrc = outfile_close(&o, rc == 0, 1, NULL, err, errlen);
+	return rc < 0 ? rc : wrc;
+}
+
+/* ---------- CSV ---------- */
+
+/* A text field: quoted, '"' doubled, control bytes escaped. */
+static void csv_text(FILE *f, const char *s)
+{
+	char *e = esc_dup(s);
+	fputc('"', f);
+	for (const char *p = e ? e : "?"; *p; p++) {
+		if (*p == '"')
+			fputc('"', f);
+		fputc(*p, f);
+	}
+	fputc('"', f);
+	free(e);
+}
+
+int compare_report_csv(const struct compare_result *r, const char *path, char *err,
+		       size_t errlen)
+{
+	struct outfile o;
+	int rc = outfile_open(&o, path, err, errlen);
+	if (rc < 0)
+		return rc;
+	FILE *f = o.f;
+	fprintf(f, "arm,arm_label,round,order,run,action,ms,cold,timeout,err,t_s\n");
+	for (size_t i = 0; i < r->n_samples; i++) {
+		const struct compare_sample *x = &r->samples[i];
+		fprintf(f, "%" PRIu32 ",", x->arm);
+		csv_text(f, x->arm < r->n_arms ? r->arms[x->arm].label : "");
+		fprintf(f, ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",", x->round, x->order, x->run);
+		csv_text(f, x->action < ACTION_KIND_COUNT ?
+			 action_kind_name((enum action_kind)x->action) : "?");
+		if (isnan(x->ms) || isinf(x->ms))
+			fputc(',', f);
+		else
+			fprintf(f, ",%.3f", x->ms);
+		fprintf(f, ",%u,%u,%" PRId32 ",%.6f\n", x->cold, x->timeout, x->err,
+			(double)x->t_ns / 1e9);
+	}
+	return outfile_close(&o, 1, 1, NULL, err, errlen);
+}
+
+/* ---------- --save NAME ---------- */
+
+/* The profile key of a step: iosched tunables by their file name, as
+ * profiles and `brisk set` write them. */
+static const char *step_key(const struct settings_step *s)
+{
+	return s->key.kind == TUNABLE_IOSCHED ? s->key.attr : s->key.name;
+}
+
+/* Does every disk the arm sets anything on have KEY with VALUE? */
+static int same_everywhere(const struct compare_arm *arm, const struct settings_step *s)
+{
+	for (size_t i = 0; i < arm->n_steps; i++) {
+		const struct settings_step *o = &arm->steps[i];
+		if (!o->dev)
+			continue;
+		int found = 0;
+		for (size_t j = 0; j < arm->n_steps; j++) {
+			const struct settings_step *q = &arm->steps[j];
+			if (q->dev && strcmp(q->dev, o->dev) == 0 &&
+			    strcmp(step_key(q), step_key(s)) == 0) {
+				if (strcmp(q->value, s->value) != 0)
+					return 0;
+				found = 1;
+			}
+		}
+		if (!found)
+			return 0;
+	}
+	return 1;
+}
+
+static int arm_to_profile(const struct compare_arm *arm, struct profile *p, char *err,
+			  size_t errlen)
+{
+	char e[PROFILE_ERR_LEN];
+	for (size_t i = 0; i < arm->n_steps; i++) {
+		const struct settings_step *s = &arm->steps[i];
+		const char *key = step_key(s);
+		enum profile_class cls = PROFILE_CLASS_ALL;
+		if (s->dev && !same_everywhere(arm, s)) {
+			struct blockdev *d = calloc(1, sizeof(*d));
+			if (!d)
+				return -ENOMEM;
+			int rc = blockdev_probe(s->dev, d);
+			if (rc == 0)
+				cls = export_device_class(d);
+			free(d);
+			if (rc < 0)
+				return msg_fail(rc, err, errlen, "%s=%s differs between the disks and "
+						"%s cannot be probed for its class: %s", key,
+						s->value, s->dev, strerror(-rc));
+		}
+		int rc = profile_capture(p, cls, key, s->value, e, sizeof(e));
+		if (rc == -EEXIST)
+			return msg_fail(-EINVAL, err, errlen, "arm %s sets %s=%s on %s but %s on "
+					"another %s disk: a profile holds one value per class; "
+					"save a comparison whose arm sets it alike",
+					arm->label, key, s->value, s->dev ? s->dev : "vm", e,
+					profile_class_name(cls));
+		if (rc < 0)
+			return msg_fail(-EINVAL, err, errlen, "arm %s: %s=%s cannot go into a "
+					"profile: %s", arm->label, key, s->value, e);
+	}
+	return 0;
+}
+
+/* One comment paragraph: "; " + text, wrapped at COLS (escaped, ASCII). */
+static void comment(FILE *f, const char *text, int trusted)
+{
+	if (trusted)
+		wrap_plain(f, "; ", ";   ", text);
+	else
+		wrap(f, "; ", ";   ", text);
+}
+
+static void save_comment(FILE *f, const struct compare_result *r, size_t best,
+			 const char *name)
+{
+	char b[1024], d[64], e1[96], e2[96];
+	struct utsname u;
+	if (uname(&u) != 0) {
+		snprintf(u.nodename, sizeof(u.nodename), "?");
+		snprintf(u.release, sizeof(u.release), "?");
+	}
+	snprintf(b, sizeof(b), "saved by brisk %s compare --save %s from the comparison of %s",
+		 BRISK_VERSION, name, utc_date(d, sizeof(d), r->t_start_real));
+	comment(f, b, 1);
+	snprintf(b, sizeof(b), "machine: %s, Linux %s", u.nodename, u.release);
+	comment(f, b, 0);
+	wrap(f, "; dir: ", ";   ", r->dir);
+	wrap(f, "; stack: ", ";   ", r->stackline);
+	wrap(f, "; disks: ", ";   ", r->disks);
+	wrap(f, "; workload: ", ";   ", r->workload);
+	const struct compare_arm *arm = &r->arms[best];
+	snprintf(b, sizeof(b), "winner: arm %zu %s (%s), of %zu arms; baseline %s; %u of %u "
+		 "rounds, seed %" PRIu64, best, arm->label, arm->settings, r->n_arms,
+		 r->arms[0].label, r->rounds_done, r->rounds_max, r->seed);
+	comment(f, b, 0);
+	for (int k = 0; k < ACTION_KIND_COUNT; k++) {
+		if (!has_action(r, k))
+			continue;
+		const struct compare_cell *c = &r->cells[best][k];
+		snprintf(b, sizeof(b), "%s: p50 ratio %s, p90 ratio %s, %s (n %zu)",
+			 action_kind_name((enum action_kind)k), fci(e1, sizeof(e1), &c->ratio50, fratio),
+			 fci(e2, sizeof(e2), &c->ratio90, fratio), verdict_name(c, best), c->n);
+		comment(f, b, 1);
+	}
+	snprintf(b, sizeof(b), "load MiB/s: %s, baseline %s",
+		 fci(e1, sizeof(e1), &r->armstat[best].load_mibps, fmibps),
+		 fci(e2, sizeof(e2), &r->armstat[0].load_mibps, fmibps));
+	comment(f, b, 1);
+	snprintf(b, sizeof(b), "to install: brisk export %s --format udev", name);
+	comment(f, b, 1);
+}
+
+/* The check before the file is moved into place: it reads back as the
+ * profile meant. */
+struct save_ctx {
+	struct outfile o;
+	const struct profile *p;
+};
+
+static int save_check(struct outfile *o, char *err, size_t errlen)
+{
+	struct save_ctx *c = (struct save_ctx *)o;
+	struct profile *back = malloc(sizeof(*back));
+	if (!back)
+		return msg_fail(-ENOMEM, err, errlen, "out of memory");
+	char e[PROFILE_ERR_LEN], why[200] = "";
+	int rc = profile_parse_file(o->tmp, o->path, back, e, sizeof(e));
+	if (rc == 0 && !profile_equal(c->p, back, why, sizeof(why)))
+		rc = -EINVAL;
+	free(back);
+	if (rc < 0)
+		return msg_fail(-EINVAL, err, errlen, "%s: the profile did not read back as "
+				"written (%s); nothing saved", o->path, why[0] ? why : e);
+	return 0;
+}
+
+int compare_report_save(const struct compare_result *r, const char *name, int force,
+			char *err, size_t errlen)
+{
+	if (r->best < 0 || (size_t)r->best >= r->n_arms)
+		return msg_fail(-ENOENT, err, errlen, "nothing to save as %s: no arm was "
+				"recommended over the baseline (%s)", name,
+				r->recommendation[0] ? r->recommendation : "no recommendation");
+	size_t best = (size_t)r->best;
+	const struct compare_arm *arm = &r->arms[best];
+	if (!profile_name_ok(name, PROFILE_NAME_LEN))
+		return msg_fail(-EINVAL, err, errlen, "bad profile name '%s': expected 1 to %d "
+				"letters, digits, '-', '_' or '.', not starting with '.' or '-'",
+				name, PROFILE_NAME_LEN - 1);
+	if (!arm->n_steps)
+		return msg_fail(-EINVAL, err, errlen, "arm %s sets nothing: there is no setting "
+				"to save as %s", arm->label, name);
+	char udir[PATH_MAX], path[PATH_MAX];
+	if (profile_user_dir(udir, sizeof(udir)) < 0)
+		return msg_fail(-ENOENT, err, errlen, "no HOME or XDG_CONFIG_HOME: nowhere to save "
+				"profile %s; set HOME", name);
+	if (snprintf(path, sizeof(path), "%s/%s.profile", udir, name) >= (int)sizeof(path))
+		return msg_fail(-ENAMETOOLONG, err, errlen, "%s: path too long", udir);
+	if (!force && access(path, F_OK) == 0)
+		return msg_fail(-EEXIST, err, errlen, "%s exists; pick another name or use --force",
+				path);
+	struct profile *p = calloc(1, sizeof(*p));
+	if (!p)
+		return msg_fail(-ENOMEM, err, errlen, "out of memory");
+	profile_init(p, name);
+	/* the description must be one clean line the writer takes back */
+	char lab[LABEL_W * 4 + 1];
+	esc_cell(lab, sizeof(lab) - 1, arm->label);
+	snprintf(p->description, sizeof(p->description), "best of %zu arms in brisk compare: %s",
+		 r->n_arms, lab);
+	for (char *q = p->description; *q; q++)
+		if (*q == ';' || *q == '#')
+			*q = ',';
+	size_t dl = strlen(p->description);
+	while (dl && p->description[dl - 1] == ' ')
+		p->description[--dl] = '\0';
+	int rc = arm_to_profile(arm, p, err, errlen);
+	if (rc < 0)
+		goto out;
+	if ((rc = fileio_mkdir_p(udir, 0755)) < 0) {
+		msg_set(err, errlen, "cannot create %s: %s", udir, strerror(-rc));
+		goto out;
+	}
+	struct save_ctx c = { .p = p };
+	if ((rc = outfile_open(&c.o, path, err, errlen)) < 0)
+		goto out;
+	save_comment(c.o.f, r, best, name);
+	char e[PROFILE_ERR_LEN];
+	int wrc = profile_write(c.o.f, p, e, sizeof(e));
+	if (wrc < 0)
+		msg_set(err, errlen, "cannot save %s: %s", path, e);
+	rc = outfile_close(&c.o, wrc == 0, force, save_check, err, errlen);
+	if (rc == -EEXIST)
+		msg_set(err, errlen, "%s exists; pick another name or use --force", path);
+	if (wrc < 0)
+		rc = -EINVAL;
+out:
+	free(p);
+	return rc;
+}

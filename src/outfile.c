@@ -1,0 +1,92 @@
+#include "outfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "msg.h"
+
+
+int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
+{
+	o->path = path;
+	o->tmp[0] = '\0';
+	if (strcmp(path, "-") == 0) {
+		o->f = stdout;
+		return 0;
+	}
+	if (snprintf(o->tmp, sizeof(o->tmp), "%s.tmpXXXXXX", path) >= (int)sizeof(o->tmp))
+		return msg_fail(-ENAMETOOLONG, err, errlen, "%s: path too long", path);
+	int fd = mkostemp(o->tmp, O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		o->tmp[0] = '\0';
+		return msg_fail(-e, err, errlen, "cannot write %s: %s (is the directory there "
+				"and writable?)", path, strerror(e));
+	}
+	fchmod(fd, 0644);
+	o->f = fdopen(fd, "w");
+	if (!o->f) {
+		int e = errno;
+		close(fd);
+		unlink(o->tmp);
+		return msg_fail(-e, err, errlen, "cannot write %s: %s", path, strerror(e));
+	}
+	return 0;
+}
+
+int outfile_place(const char *tmp, const char *path, int clobber)
+{
+	if (clobber)
+		return rename(tmp, path) < 0 ? -errno : 0;
+	if (link(tmp, path) == 0) {
+		unlink(tmp);
+		return 0;
+	}
+	if (errno != EPERM && errno != ENOTSUP && errno != ENOSYS)
+		return -errno;
+	if (access(path, F_OK) == 0)
+		return -EEXIST;
+	return rename(tmp, path) < 0 ? -errno : 0;
+}
+
+int outfile_close(struct outfile *o, int ok, int clobber,
+		  int (*check)(struct outfile *o, char *err, size_t errlen), char *err,
+		  size_t errlen)
+{
+	int e = ferror(o->f) ? (errno ? errno : EIO) : 0;
+	if (o->f == stdout) {
+		if (fflush(stdout) != 0 && !e)
+			e = errno;
+		if (e && ok)
+			return msg_fail(-EIO, err, errlen, "stdout: write failed: %s", strerror(e));
+		return 0;
+	}
+	if (fflush(o->f) != 0 && !e)
+		e = errno;
+	if (!e && fsync(fileno(o->f)) != 0)
+		e = errno;
+	if (fclose(o->f) != 0 && !e)
+		e = errno;
+	o->f = NULL;
+	int rc = 0;
+	if (!ok)
+		rc = -1;
+	else if (e)
+		rc = msg_fail(-e, err, errlen, "cannot write %s: %s", o->path, strerror(e));
+	else if (check && (rc = check(o, err, errlen)) < 0)
+		;
+	else if ((rc = outfile_place(o->tmp, o->path, clobber)) < 0) {
+		if (rc == -EEXIST)
+			msg_set(err, errlen, "%s exists", o->path);
+		else
+			msg_set(err, errlen, "cannot write %s: %s", o->path, strerror(-rc));
+	}
+	if (rc < 0)
+		unlink(o->tmp);
+	return rc;
+}
+

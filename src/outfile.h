@@ -1,0 +1,37 @@
+/* outfile — a report or profile written whole or not at all: "-" is
+ * stdout; any other path is written to PATH.tmpXXXXXX (mode 0644) beside
+ * it, flushed, fsync'ed, closed, optionally checked, and only then moved
+ * into place; on any failure the temporary file is removed and PATH is
+ * left as it was.
+ *
+ * Contract:
+ *  - outfile_open: 0 with o->f ready; -errno with a message naming PATH.
+ *  - outfile_close: ok = the caller's writing succeeded (0: discard);
+ *    clobber = replace an existing PATH (else -EEXIST, "PATH exists");
+ *    check (may be NULL) reads o->tmp before the move: 0 or -errno with
+ *    its own message.  0, or -errno with a message; stdout is flushed
+ *    (a failed flush is -EIO when ok).
+ *  - outfile_place: move tmp to path; without clobber only when path does
+ *    not exist, atomically (link), or by check-and-rename on file systems
+ *    without hard links.  0 or -errno (-EEXIST).
+ */
+#ifndef BRISK_OUTFILE_H
+#define BRISK_OUTFILE_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct outfile {
+	FILE *f;
+	const char *path;
+	char tmp[PATH_MAX];
+};
+
+int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen);
+int outfile_close(struct outfile *o, int ok, int clobber,
+		  int (*check)(struct outfile *o, char *err, size_t errlen), char *err,
+		  size_t errlen);
+int outfile_place(const char *tmp, const char *path, int clobber);
+
+#endif

@@ -1,0 +1,101 @@
+#!/bin/bash
+# brisk compare on a real loop device (root): arms applied and put back
+# after each arm-run, every arm once per round, the outputs; SIGINT in the
+# middle of a round restores and removes the files; a bad arm, or a
+# scheduler the disk lacks, is refused before anything starts.
+source tests/lib.sh
+if ! is_root; then t_skip compare-loop "needs root (loop device, sysfs writes)"; exit 0; fi
+command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null ||
+  { t_skip compare-loop "needs losetup and mkfs.ext4"; exit 0; }
+d=$(t_tmpdir)
+export BRISK_RUNTIME_DIR=$d/rt
+truncate -s 256M "$d/img"
+L=$(losetup -f --show "$d/img") || { t_skip compare-loop "no free loop device"; exit 0; }
+dev=$(basename "$L")
+q=/sys/block/$dev/queue
+orig_sched=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $q/scheduler)
+T_CLEANUP_EXTRA="umount '$d/mnt' 2>/dev/null; echo $orig_sched > $q/scheduler; losetup -d '$L'"
+mkfs.ext4 -q "$L"; mkdir "$d/mnt"; mount "$L" "$d/mnt"
+echo none > $q/scheduler
+orig_ra=$(cat $q/read_ahead_kb)
+journals() { ls "$BRISK_RUNTIME_DIR" 2>/dev/null | grep -c journal; }
+workfiles() { ls -A "$d/mnt" | grep -v lost+found | wc -l; }
+w=(-l seq-write:size=48m,rate=16m -a ssh-like,save --ls-files 50 --interval 50ms --warmup 1s
+   --floor 10% --settle-max 10s -n 2)
+
+# 1. Two rounds of three arms: each arm once per round, rotated; the
+#    settings of an arm hold during its run and are put back after it.
+j=$(BRISK_DEBUG=session,journal "$BRISK" compare "$d/mnt" current scheduler=bfq,low_latency=0 \
+      scheduler=kyber,read_ahead_kb=512 -r 2 --seed 7 "${w[@]}" --json "$d/c.json" \
+      --csv "$d/c.csv" 2>"$d/err"); rc=$?
+t_eq "exit 0" "$rc" 0
+t_eq "three arms" "$(jq '.arms|length' "$d/c.json")" 3
+t_eq "six arm-runs" "$(jq '.runs|length' "$d/c.json")" 6
+t_eq "every arm once per round" \
+  "$(jq -c '[.runs[]|[.round,.arm]]|group_by(.[0])|map(map(.[1])|sort)' "$d/c.json")" '[[0,1,2],[0,1,2]]'
+t_eq "the order rotates" \
+  "$(jq -c '[.runs[]|select(.order==0)|.arm]|unique|length' "$d/c.json")" 2
+t_match "samples carry arm, round and order" \
+  "$(jq -c '.samples[0]|[has("arm"),has("round"),has("order")]' "$d/c.json")" 'true,true,true'
+t_eq "samples per arm and action: 2 rounds x 2" \
+  "$(jq -c '[.samples[]|select(.arm==1 and .action=="ssh-like")]|length' "$d/c.json")" 4
+t_match "the text report has the arms" "$j" "low_latency=0"
+t_match "the text report has a verdict column" "$j" "verdict"
+t_match "CSV header" "$(head -1 "$d/c.csv")" '^arm,'
+t_eq "CSV: one row per sample" "$(($(wc -l <"$d/c.csv") - 1))" "$(jq '.samples|length' "$d/c.json")"
+# every arm-run of an arm with settings is followed by a restore before the
+# next arm-run starts (the trace orders them)
+seq=$(grep -oE 'compare: round [0-9]+, arm [0-9]|restore [^ ]+ [a-z0-9]+ scheduler=' "$d/err" |
+      sed -E 's/compare: round [0-9]+, arm /A/; s/restore .*/R/' | tr -d '\n')
+t_match "each changed arm-run is put back before the next" "$seq" '^(A0|A[12]R)+$'
+t_eq "restores: one per changed arm-run" "$(grep -o R <<<"$seq" | wc -l)" 4
+t_match "scheduler back" "$(cat $q/scheduler)" '^\[none\]'
+t_eq "read_ahead_kb back" "$(cat $q/read_ahead_kb)" "$orig_ra"
+t_eq "journal gone" "$(journals)" 0
+t_eq "no work files left" "$(workfiles)" 0
+
+# 2. SIGINT in the middle of a round: the report still comes, the arm's
+#    settings are put back, the files are removed, exit 130.
+"$BRISK" compare "$d/mnt" current scheduler=bfq -r 10 "${w[@]}" -n 50 >"$d/out" 2>"$d/err" &
+pid=$!
+for _ in $(seq 300); do grep -q '\[bfq\]' $q/scheduler && [ "$(workfiles)" != 0 ] && break; sleep 0.05; done
+t_match "bfq while its arm runs" "$(cat $q/scheduler)" '\[bfq\]'
+sleep 1
+kill -INT $pid; wait $pid; rc=$?
+t_eq "SIGINT: exit 130" "$rc" 130
+t_match "SIGINT: report printed" "$(cat "$d/out")" "bfq"
+t_match "SIGINT: scheduler back" "$(cat $q/scheduler)" '^\[none\]'
+t_eq "SIGINT: journal gone" "$(journals)" 0
+t_eq "SIGINT: no work files left" "$(workfiles)" 0
+
+# 3. Bad arms: exit 2, nothing run, changed or journaled.
+bad() { # name regex args...
+  local n=$1 re=$2; shift 2
+  local err; err=$("$BRISK" compare "$d/mnt" "${w[@]}" -r 1 "$@" 2>&1 >/dev/null); local rc=$?
+  t_eq "$n: exit 2" "$rc" 2; t_match "$n: message" "$err" "$re"
+}
+bad "a scheduler the disk lacks" "cfq.*not offered" current scheduler=cfq
+bad "iosched key of another scheduler" "slice_idle" current scheduler=kyber,slice_idle=0
+bad "not KEY=VALUE" "KEY=VALUE" current scheduler=bfq,low_latency
+bad "unknown profile" "neither" current no-such-profile-here
+bad "one arm" "at least two arms" current
+bad "the same key twice" "twice" current scheduler=bfq,scheduler=kyber
+bad "bad plot name" "svg or .png" current scheduler=bfq --plot "$d/x.pdf"
+t_match "bad: scheduler untouched" "$(cat $q/scheduler)" '^\[none\]'
+t_eq "bad: no journal" "$(journals)" 0
+t_eq "bad: no work files" "$(workfiles)" 0
+if command -v setpriv >/dev/null; then
+  chmod 755 "$d"
+  err=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$BRISK" compare "$d/mnt" current \
+        scheduler=bfq -r 1 2>&1); rc=$?
+  t_eq "non-root: exit 2" "$rc" 2; t_match "non-root: says root" "$err" "needs root"
+fi
+
+# 4. --schedulers: current first, then every other scheduler the disk offers.
+offered=$(tr -d '[]' <$q/scheduler | wc -w)
+"$BRISK" compare "$d/mnt" --schedulers -r 1 "${w[@]}" -n 1 -q --json "$d/s.json" >/dev/null 2>"$d/err"
+t_eq "--schedulers: exit 0" "$?" 0
+t_eq "--schedulers: arms" "$(jq '.arms|length' "$d/s.json")" "$offered"
+t_eq "--schedulers: baseline is current" "$(jq -r '.arms[0].name' "$d/s.json")" current
+t_match "--schedulers: scheduler back" "$(cat $q/scheduler)" '^\[none\]'
+t_eq "--schedulers: journal gone" "$(journals)" 0
