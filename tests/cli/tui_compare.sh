@@ -4,8 +4,10 @@
 # dashboard's workload and really applies the arm, the screen shows a
 # median with its CI for the arms after an arm-run, q stops it and every
 # setting is back, Enter returns to a fresh dashboard, q quits with the
-# comparison's report; no journal and no work area are left.  Without
-# root the key says why.
+# comparison's report; no journal and no work area are left.  A scheduler
+# changed in the dashboard first is put back before the comparison (the
+# baseline is the original).  SIGTERM during a comparison restores and
+# exits 143.  Without root the key says why.
 source tests/lib.sh
 source tests/cli/tui_common.bash
 
@@ -36,11 +38,19 @@ ARGS=(-l seq-write:size=64m,rate=20m -a ls,ssh-like --ls-files 50 --interval 50m
 tui_start cmp 100x30 LANG=C.UTF-8 HOME="$T/home" -- "$T/mnt" "${ARGS[@]}"
 tui_wait "^stack ext4 on $dev" 20; t_eq opens-on-loop $? 0
 t_match keyline-has-compare "$(tui_line 29)" 'c compare'
+# change the scheduler in the dashboard first: the comparison puts it back
+tui_wait 'measuring under load' 40
+tui_keys s
+tui_wait '─ I/O scheduler ─' 5
+n=$(tui_cap | grep -oE "[0-9]  $want( |$)" | head -1 | cut -c1)
+tui_keys "$n"
+tui_wait "epoch #1 scheduler=$want" 10; t_eq dashboard-switched $? 0
 tui_keys c
 tui_wait 'pick the arms' 5; t_eq picker-opens $? 0
 cap=$(tui_cap)
 t_match picker-baseline "$cap" "\\[✓\\] 1  current +baseline: the settings in place \\(scheduler $orig\\)"
 t_match picker-lists-wanted "$cap" "\\[✓\\] [2-9]  $want "
+t_match picker-says-put-back "$cap" 'the settings you changed here are put back first'
 cap_orig=$(grep -cE "\\] [2-9]  $orig " <<<"$cap")
 t_eq picker-leaves-out-active "$cap_orig" 0
 # keep current and $want: toggle every other scheduler off
@@ -55,13 +65,7 @@ t_eq picker-two-arms "$(tui_cap | grep -c '\[✓\] ')" 2
 tui_keys Enter
 tui_wait 'round 1 of' 20; t_eq compare-starts $? 0
 t_match compare-header "$(tui_line 0)" '^brisk compare  - round 1 of'
-# the engine really applies the arm: the scheduler is $want while it runs
-applied=1
-for ((i = 0; i < 600; i++)); do
-  grep -q "\\[$want\\]" $q/scheduler && { applied=0; break; }
-  sleep 0.1
-done
-t_eq arm-applied "$applied" 0
+t_match compare-says-put-back "$(tui_cap)" 'current = the settings the dashboard started with'
 # after the first arm-runs: a median with its CI for an arm (ssh-like is cold)
 tui_wait '^(▶| )(current|'"$want"') +[0-9]+ .* [0-9.]+ \[ *[0-9.]+, +[0-9.]+\]' 90; t_eq shows-median-ci $? 0
 tui_wait 'ssh-like: median ms, bar = its 95% CI \(log' 5; t_eq shows-axis $? 0
@@ -87,6 +91,31 @@ t_match end-scheduler-back "$(cat $q/scheduler)" "\\[$orig\\]"
 t_eq end-work-area-removed "$(ls -A "$T/mnt" | grep -c '^\.brisk-')" 0
 t_eq end-journal-empty "$(ls "$BRISK_RUNTIME_DIR"/*.journal 2>/dev/null | wc -l)" 0
 t_eq alternate-screen-left "$(tmux display -p -t "$TUI_S" '#{alternate_on}')" 0
+tui_stop
+
+# SIGTERM while an arm is applied: everything is put back, status 143
+tui_start term 100x30 LANG=C.UTF-8 HOME="$T/home" -- "$T/mnt" "${ARGS[@]}"
+tui_wait "^stack ext4 on $dev" 20
+tui_keys c
+tui_wait 'pick the arms' 5
+cap=$(tui_cap)
+for n in $(grep -oE '\[✓\] [2-9]  [a-z-]+' <<<"$cap" | awk -v w="$want" '$3 != w { print $2 }'); do
+  tui_keys "$n"
+done
+tui_keys Left Enter
+applied=1
+for ((i = 0; i < 600; i++)); do
+  grep -q "\\[$want\\]" $q/scheduler && { applied=0; break; }
+  sleep 0.1
+done
+t_eq term-arm-applied "$applied" 0   # the engine really applies the arm
+kill -TERM "$(tui_pid)"
+tui_wait 'BRISK-EXIT=' 30; t_eq term-exits $? 0
+t_match term-status "$(tui_cap)" 'BRISK-EXIT=143'
+t_match term-scheduler-back "$(cat $q/scheduler)" "\\[$orig\\]"
+t_eq term-work-area-removed "$(ls -A "$T/mnt" | grep -c '^\.brisk-')" 0
+t_eq term-journal-empty "$(ls "$BRISK_RUNTIME_DIR"/*.journal 2>/dev/null | wc -l)" 0
+t_eq term-alternate-screen-left "$(tmux display -p -t "$TUI_S" '#{alternate_on}')" 0
 tui_stop
 
 # without root: the key says why, nothing opens
