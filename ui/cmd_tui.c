@@ -749,7 +749,7 @@ static int cmp_final(struct tui *t)
 
 /* Run the comparison the picker asked for, on the open screen.  1 back
  * to the dashboard, 0 quit. */
-static int tui_compare(struct tui *t)
+static int tui_compare_run(struct tui *t)
 {
 	struct comparescr *cs = &t->cs;
 	char err[512] = "";
@@ -827,6 +827,23 @@ fail:
 	snprintf(cs->end, sizeof(cs->end), "- could not start");
 	comparescr_message(cs, SCREEN_BAD, "%s", err);
 	return cmp_final(t);
+}
+
+/* SIGINT, SIGTERM and SIGHUP stay blocked from the start of the
+ * comparison to the end of its result screen (the arm-runs' loops and
+ * cmp_final() read them), so none lands between them with the screen
+ * open. */
+static int tui_compare(struct tui *t)
+{
+	sigset_t set, old;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	int ret = tui_compare_run(t);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ret;
 }
 
 /* After the loop: close the screen, then say what happened; the exit

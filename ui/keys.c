@@ -282,8 +282,8 @@ static const struct keys_binding bindings[] = {
 	  key_tunables },
 	{ "p", { 'p', 'P' }, "profile", "save the settings and workload as a profile", 0,
 	  key_profile },
-	{ "c", { 'c', 'C' }, "compare", "compare schedulers side by side with this workload "
-	  "(pick arms and a budget; the load restarts after)", 1, key_compare },
+	{ "c", { 'c', 'C' }, "compare", "compare schedulers with this workload (arms, budget)",
+	  1, key_compare },
 	{ "?/F1/h", { '?', KEY_F(1), 'h' }, "help", "this help (any of ? F1 Esc q closes it)", 0,
 	  key_help },
 	{ "^L", { 12 }, NULL, "repaint the whole screen", 0, key_repaint },
