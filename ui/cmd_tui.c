@@ -669,7 +669,8 @@ static size_t cmp_arms(struct tui *t, struct compare_arm *arms, char *err, size_
 	for (size_t i = 0; i < cs->n_arms; i++) {
 		if (!cs->on[i])
 			continue;
-		if (i && strcmp(cs->arm_label[i], active) == 0) {   /* it is current now */
+		if (i && strncmp(cs->arm_text[i], "scheduler=", 10) == 0 &&
+		    strcmp(cs->arm_text[i] + 10, active) == 0) {   /* it is current now */
 			if (dl < sizeof(cs->dropped))
 				dl += (size_t)snprintf(cs->dropped + dl, sizeof(cs->dropped) - dl,
 						       "%s%s", dl ? ", " : "left out (the same as "

@@ -136,6 +136,7 @@ void comparescr_pick_init(struct comparescr *cs, const struct settings *st, int 
 		cs->on[cs->n_arms++] = 1;
 	}
 	cs->budget = 1;   /* 5m */
+	cs->st = st;
 	if (changed)
 		snprintf(cs->changed, sizeof(cs->changed), "the settings you changed here are put "
 			 "back first: the baseline is the settings the dashboard started with");
@@ -156,16 +157,90 @@ static void toggle(struct comparescr *cs, size_t i)
 	if (i == 0) {
 		snprintf(cs->pick_note, sizeof(cs->pick_note), "current is the baseline: every "
 			 "other arm is measured against it");
+		cs->pick_note_bad = 1;
 		return;
 	}
 	cs->on[i] = !cs->on[i];
 	cs->pick_note[0] = '\0';
 }
 
+/* A typed arm: KEY=VALUE,... checked now; a profile name or file
+ * taken as given (read at the start).  0, or -1 with the prompt's note. */
+static int add_arm(struct comparescr *cs, const char *text)
+{
+	struct prompt *p = &cs->prompt;
+	p->note_bad = 1;
+	if (cs->n_arms == COMPARE_MAX_ARMS) {
+		snprintf(p->note, sizeof(p->note), "at most %d arms", COMPARE_MAX_ARMS);
+		return -1;
+	}
+	for (size_t i = 0; i < cs->n_arms; i++)
+		if (strcmp(cs->arm_text[i], text) == 0) {
+			snprintf(p->note, sizeof(p->note), "'%s' is arm %zu already", text, i + 1);
+			return -1;
+		}
+	char label[48];
+	if (strchr(text, '=')) {
+		struct compare_arm a;
+		char err[512];
+		memset(&a, 0, sizeof(a));
+		if (compare_arm_parse(text, cs->st, &a, err, sizeof(err)) < 0) {
+			snprintf(p->note, sizeof(p->note), "%.155s", err);
+			snprintf(cs->pick_note, sizeof(cs->pick_note), "%.310s", err);
+			cs->pick_note_bad = 1;
+			return -1;
+		}
+		snprintf(label, sizeof(label), "%s", a.label);
+		compare_arm_free(&a);
+	} else if (strcmp(text, "current") == 0) {
+		snprintf(p->note, sizeof(p->note), "current is arm 1 (the baseline)");
+		return -1;
+	} else {
+		snprintf(label, sizeof(label), "%.47s", text);
+	}
+	size_t i = cs->n_arms++;
+	snprintf(cs->arm_text[i], sizeof(cs->arm_text[i]), "%s", text);
+	snprintf(cs->arm_label[i], sizeof(cs->arm_label[i]), "%s", label);
+	cs->on[i] = 1;
+	cs->sel = i;
+	return 0;
+}
+
 enum comparescr_pick comparescr_pick_key(struct comparescr *cs, int ch)
 {
 	size_t rows = cs->n_arms + 1;
+	if (cs->prompting) {
+		switch (prompt_key(&cs->prompt, ch)) {
+		case PROMPT_SUBMIT:
+			if (add_arm(cs, cs->prompt.input) == 0) {
+				cs->prompting = 0;
+				snprintf(cs->pick_note, sizeof(cs->pick_note), "added arm %zu: %s",
+					 cs->n_arms, cs->arm_text[cs->n_arms - 1]);
+				cs->pick_note_bad = 0;
+			}
+			break;
+		case PROMPT_CANCEL:
+			cs->prompting = 0;
+			break;
+		case PROMPT_NONE:
+			break;
+		}
+		return COMPARESCR_PICK_NONE;
+	}
 	switch (ch) {
+	case 'a':
+	case 'A':
+	case '+':
+		if (cs->n_arms == COMPARE_MAX_ARMS) {
+			snprintf(cs->pick_note, sizeof(cs->pick_note), "at most %d arms: toggle one "
+				 "off instead", COMPARE_MAX_ARMS);
+			cs->pick_note_bad = 1;
+			break;
+		}
+		prompt_init(&cs->prompt, "Add an arm", "arm:", "KEY=VALUE[,KEY=VALUE...] as brisk "
+			    "set takes them, or a profile name");
+		cs->prompting = 1;
+		break;
 	case 27:
 	case 'q':
 	case 'Q':
@@ -199,6 +274,7 @@ enum comparescr_pick comparescr_pick_key(struct comparescr *cs, int ch)
 		if (picked(cs) < 2) {
 			snprintf(cs->pick_note, sizeof(cs->pick_note), "pick at least one arm "
 				 "besides current");
+			cs->pick_note_bad = 1;
 			break;
 		}
 		return COMPARESCR_PICK_START;
@@ -242,13 +318,15 @@ void comparescr_pick_draw(const struct comparescr *cs)
 	screen_rule(y++, 0, W, "Arms");
 	for (size_t i = 0; i < cs->n_arms && y < H - 6; i++, y++) {
 		enum screen_role r = cs->sel == i ? SCREEN_SELECT : SCREEN_NORMAL;
-		int x = screen_printf(y, 1, W - 1, r, "%s %zu  %-14s", cs->on[i] ?
+		int x = screen_printf(y, 1, W - 1, r, "%s %zu  %-14.24s", cs->on[i] ?
 				      (utf8 ? "[✓]" : "[x]") : "[ ]", i + 1, cs->arm_label[i]);
 		if (i == 0)
 			screen_printf(y, 1 + x, W - 1 - x, SCREEN_DIM, "  baseline: the settings in "
 				      "place (scheduler %s)", cs->active[0] ? cs->active : "-");
 		else
-			screen_printf(y, 1 + x, W - 1 - x, SCREEN_DIM, "  %s", cs->arm_text[i]);
+			screen_printf(y, 1 + x, W - 1 - x, SCREEN_DIM, "  %s%s", cs->arm_text[i],
+				      strchr(cs->arm_text[i], '=') ? "" :
+				      " (a profile: read at the start)");
 	}
 	if (cs->n_arms < 2)
 		screen_put(y++, 1, W - 1, SCREEN_WARN, "the disks offer no other scheduler: "
@@ -268,21 +346,23 @@ void comparescr_pick_draw(const struct comparescr *cs)
 			 "samples) and puts every setting back after each.  q/Esc stops it.");
 	if (cs->changed[0])
 		y += put_wrapped(y, 0, W, 2, SCREEN_WARN, cs->changed);
-	screen_put(H - 2, 0, W, SCREEN_WARN, cs->pick_note);
+	screen_put(H - 2, 0, W, cs->pick_note_bad ? SCREEN_WARN : SCREEN_GOOD, cs->pick_note);
 	x = 0;
 	static const char *const k[][2] = {
-		{ "Enter", "start" }, { "Space/1-9", "toggle" }, { "b/←→", "budget" },
-		{ "↑↓", "move" }, { "Esc/q", "back" },
+		{ "Enter", "start" }, { "Space/1-9", "toggle" }, { "a", "add an arm" },
+		{ "b/←→", "budget" }, { "↑↓", "move" }, { "Esc/q", "back" },
 	};
 	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]) && x < W; i++) {
 		const char *key = k[i][0];
-		if (!utf8 && i == 2)
-			key = "b";
 		if (!utf8 && i == 3)
+			key = "b";
+		if (!utf8 && i == 4)
 			key = "Up/Down";
 		x += screen_put(H - 1, x, W - x, SCREEN_KEY, key);
 		x += screen_printf(H - 1, x, W - x, SCREEN_NORMAL, " %s  ", k[i][1]);
 	}
+	if (cs->prompting)
+		prompt_draw(&cs->prompt);
 	refresh();
 }
 
@@ -557,9 +637,9 @@ void comparescr_draw(struct comparescr *cs, const struct compare *c, int full)
 	erase();
 	if (!c) {
 		draw_top(cs, cs->final ? cs->end : "- starting", W);
-		screen_put(3, 0, W, cs->msg_role, cs->msg);
+		put_wrapped(3, 0, W, H - 5, cs->msg_role, cs->msg);
 		screen_put(H - 1, 0, W, SCREEN_DIM, cs->final ?
-			   "any key: back to the dashboard   q quit" : "please wait");
+			   "Enter/Esc back to the dashboard   q quit brisk" : "please wait");
 		refresh();
 		return;
 	}

@@ -3,7 +3,10 @@
  * `brisk compare`, src/compare.h), then its result until a key.
  *
  *   picker   current (the baseline, always), every other scheduler all
- *            the leaf disks offer, a budget; Enter starts
+ *            the leaf disks offer, arms typed in (a: KEY=VALUE,... as
+ *            brisk set takes them, checked against the disks at once, or
+ *            a profile name, read when the comparison starts), a budget;
+ *            Enter starts
  *   running  per action, one row per arm: a bar on a log time axis from
  *            the median's CI low to high with the median marked, the
  *            numbers "median [lo, hi]", the ratio to the baseline and the
@@ -21,7 +24,10 @@
  *  - A figure that does not exist is "-", never a made-up zero.
  *  - Below 80x24 the screen says so and shows nothing else.
  *  - comparescr_pick_init() reads the active and offered schedulers
- *    (small sysfs files, through settings), nothing else.
+ *    (small sysfs files, through settings), and a typed KEY=VALUE arm
+ *    is checked against the disks' sysfs (compare_arm_parse); no other
+ *    file is read while the picker is open (a profile is read at the
+ *    start, when the dashboard's load has stopped).
  *  - The key handlers only change this struct; the front end acts on
  *    what they return (start, stop, save, leave).
  */
@@ -51,15 +57,17 @@ enum comparescr_pick { COMPARESCR_PICK_NONE, COMPARESCR_PICK_START, COMPARESCR_P
 
 struct comparescr {
 	/* the picker */
-	char arm_text[COMPARE_MAX_ARMS][48];    /* as compare_arm_parse() takes it */
-	char arm_label[COMPARE_MAX_ARMS][32];
+	char arm_text[COMPARE_MAX_ARMS][160];   /* as compare_arm_parse() takes it */
+	char arm_label[COMPARE_MAX_ARMS][48];
+	const struct settings *st;  /* what typed arms are checked against */
 	int on[COMPARE_MAX_ARMS];
 	size_t n_arms;
 	size_t sel;                /* row: arms 0..n-1, then the budget */
 	unsigned budget;           /* index into the budgets */
 	char active[32];           /* the active scheduler when it opened */
 	char changed[160];         /* the dashboard changed settings: "" or a note */
-	char pick_note[200];       /* the answer to the last key */
+	char pick_note[320];       /* the answer to the last key */
+	int pick_note_bad;
 
 	/* header, set by the front end */
 	char dir[PATH_MAX];

@@ -53,7 +53,19 @@ t_match picker-lists-wanted "$cap" "\\[✓\\] [2-9]  $want "
 t_match picker-says-put-back "$cap" 'the settings you changed here are put back first'
 cap_orig=$(grep -cE "\\] [2-9]  $orig " <<<"$cap")
 t_eq picker-leaves-out-active "$cap_orig" 0
-# keep current and $want: toggle every other scheduler off
+# an arm typed in: checked against the disk at once
+tui_keys a
+tui_wait '─ Add an arm ─' 3; t_eq add-arm-prompt $? 0
+tui_keys -l 'nosuchkey=1'
+tui_keys Enter
+tui_wait "unknown key" 3; t_eq add-arm-refuses-unknown-key $? 0
+for i in $(seq 11); do tui_keys BSpace; done
+tui_keys -l 'read_ahead_kb=256'
+tui_keys Enter
+tui_wait 'added arm [0-9]: read_ahead_kb=256' 3; t_eq add-arm-key $? 0
+t_match add-arm-listed "$(tui_cap)" '\[✓\] [2-9]  read_ahead_kb=256 '
+cap=$(tui_cap)
+# keep current and $want: toggle every other arm off
 for n in $(grep -oE '\[✓\] [2-9]  [a-z-]+' <<<"$cap" | awk -v w="$want" '$3 != w { print $2 }'); do
   tui_keys "$n"
 done
