@@ -26,11 +26,6 @@ uint64_t comparescr_budget_ns(const struct comparescr *cs)
 	return budgets[cs->budget % COMPARESCR_N_BUDGETS].ns;
 }
 
-const char *comparescr_budget_name(unsigned i)
-{
-	return budgets[i % COMPARESCR_N_BUDGETS].name;
-}
-
 void comparescr_message(struct comparescr *cs, int role, const char *fmt, ...)
 {
 	va_list ap;

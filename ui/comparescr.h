@@ -94,7 +94,6 @@ void comparescr_pick_init(struct comparescr *cs, const struct settings *st, int 
 enum comparescr_pick comparescr_pick_key(struct comparescr *cs, int ch);
 void comparescr_pick_draw(const struct comparescr *cs);
 uint64_t comparescr_budget_ns(const struct comparescr *cs);
-const char *comparescr_budget_name(unsigned i);
 
 /* The running or final screen; c may be NULL (starting, or it could not
  * start: msg says why).  full = repaint every cell. */
