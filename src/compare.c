@@ -19,6 +19,14 @@
 #define MiB (1024.0 * 1024.0)
 #define SETTLE_MARGIN (64ull << 20)   /* Dirty + Writeback above the start level */
 
+double compare_look_alpha(double alpha, unsigned looks, int final)
+{
+	if (looks <= 1)
+		return alpha;
+	double interim = alpha * COMPARE_INTERIM_SHARE;
+	return final ? alpha - interim * (looks - 1) : interim;
+}
+
 void compare_config_default(struct compare_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -28,6 +36,8 @@ void compare_config_default(struct compare_config *cfg)
 	cfg->looks = 3;
 	cfg->alpha = COMPARE_ALPHA;
 	cfg->settle_max_ns = 60 * SEC;
+	cfg->run.warmup_min_ns = 2 * SEC;    /* then until the writer's steady state */
+	cfg->run.warmup_max_ns = 30 * SEC;
 }
 
 static void cmsg(struct compare *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -75,7 +85,7 @@ int compare_create(const struct compare_config *cfg, struct settings *st,
 	c->r.seed = cfg->seed;
 	c->r.looks = cfg->looks;
 	c->r.alpha = cfg->alpha;
-	c->r.alpha_look = cfg->alpha / cfg->looks;
+	c->r.alpha_look = compare_look_alpha(cfg->alpha, cfg->looks, 1);
 	c->r.best = -1;
 	c->r.rounds_max = cfg->rounds;
 	snprintf(c->r.dir, sizeof(c->r.dir), "%s", cfg->run.dir);
@@ -233,6 +243,7 @@ static int arm_run(struct compare *c, const struct compare_hooks *h, size_t arm,
 	}
 	struct session_config sc = c->cfg.run;
 	sc.idle_samples = 0;
+	sc.warmup_plateau = 1;
 	sc.loaded_samples = c->cfg.samples;
 	sc.max_time_ns = 0;
 	sc.settle_max_ns = c->cfg.settle_max_ns;
@@ -379,6 +390,7 @@ int compare_run(struct compare *c, const struct compare_hooks *h, char *err, siz
 		plan_rounds(c);
 		if (look_due(c, r->rounds_done)) {
 			r->looks_taken++;
+			r->alpha_look = compare_look_alpha(r->alpha, r->looks, 0);
 			int settled = compare_analyze_look(c);
 			if (settled < 0)
 				rc = msg_fail(settled, err, errlen, "out of memory");
@@ -394,6 +406,7 @@ int compare_run(struct compare *c, const struct compare_hooks *h, char *err, siz
 	r->t_ns = now_ns() - c->t0;
 	if (!r->stopped_early) {
 		r->looks_taken++;
+		r->alpha_look = compare_look_alpha(r->alpha, r->looks, 1);
 		int a = compare_analyze_look(c);
 		if (a < 0 && rc == 0)
 			rc = msg_fail(a, err, errlen, "out of memory");

@@ -37,11 +37,15 @@
  *  - Budget: rounds_max from cfg.rounds, else as many rounds as fit into
  *    cfg.budget_ns at the mean round time seen so far (at least
  *    COMPARE_MIN_ROUNDS unless stopped).
- *  - Sequential stopping: at most `looks` analyses are allowed to stop
- *    the comparison (interim ones at about 1/L, 2/L, ... of the rounds,
- *    the last is the final one), each at family-wise level alpha / L
- *    (Bonferroni over looks: the false-positive rate of the whole
- *    comparison stays <= alpha however the looks fall).  At a look, an
+ *  - Sequential stopping: at most `looks` (L) analyses may stop the
+ *    comparison: interim ones after about 1/L, 2/L, ... of the rounds, and
+ *    the final one.  Each interim look tests at the family-wise level
+ *    alpha * COMPARE_INTERIM_SHARE, the final one at what is left,
+ *    alpha - (L - 1) * that (a Bonferroni split over the looks, unequal
+ *    in the Haybittle-Peto way: the levels add up to alpha, so the
+ *    false-positive rate of the whole comparison stays <= alpha however
+ *    the looks fall, while the final look keeps nearly all of the power;
+ *    only a large difference stops a comparison early).  At a look, an
  *    arm x action is settled when its verdict is faster or slower at
  *    that level, or when its median-ratio CI lies inside
  *    [1/COMPARE_EQUIV, COMPARE_EQUIV] (no difference that matters;
@@ -52,9 +56,12 @@
  *    counts at its watchdog limit).  Quantile CIs and the ratio CIs
  *    against the baseline are two-stage bootstraps (resample the
  *    arm-runs, then the samples within each: samples of one arm-run share
- *    its load state and are not independent).  Mann-Whitney per arm x
- *    action against the baseline, Holm-corrected over all of them;
- *    verdict by stats_verdict() at alpha / looks.
+ *    its load state and are not independent).  The test per arm x action
+ *    against the baseline is Welch's t on the log of the arm-runs'
+ *    medians (the arm-run is the unit; Mann-Whitney on the samples gave
+ *    15-45 % family-wise false alarms on clustered data, see stats.h),
+ *    p = 1 while a side has fewer than 2 runs; Holm-corrected over all of
+ *    them; verdict by stats_verdict() at the look's level.
  *  - Ranking: the geometric mean of the arm's p90 ratios over the actions
  *    (baseline = 1; lower is better), among the arms whose mean load
  *    throughput is at least (100 - COMPARE_LOAD_TOLERANCE_PCT) % of the
@@ -78,10 +85,11 @@
 #include "stats.h"
 
 #define COMPARE_MAX_ARMS 8
-#define COMPARE_MIN_ROUNDS 2
+#define COMPARE_MIN_ROUNDS 3
+#define COMPARE_INTERIM_SHARE 0.05        /* of alpha, per interim look */
 #define COMPARE_MAX_ROUNDS 1000
 #define COMPARE_DEFAULT_BUDGET_NS (10ull * 60 * 1000000000ull)   /* a coffee break */
-#define COMPARE_DEFAULT_SAMPLES 4         /* per action and arm-run */
+#define COMPARE_DEFAULT_SAMPLES 3         /* per action and arm-run */
 #define COMPARE_EQUIV 1.10                /* equivalence margin for settling */
 #define COMPARE_LOAD_TOLERANCE_PCT 20.0   /* ranking: load throughput kept */
 #define COMPARE_ALPHA 0.05
@@ -147,7 +155,8 @@ struct compare_cell {
 	double min, mean, max;        /* runt-min/avg/max, ms */
 	struct compare_ci p50, p90, p99, pmax;
 	struct compare_ci ratio50, ratio90;   /* arm / baseline; NaN for arm 0 */
-	double p, p_adj;              /* Mann-Whitney, Holm-adjusted; NaN arm 0 */
+	double p, p_adj;              /* Welch on log run medians, Holm-adjusted;
+				       * NaN for arm 0 */
 	enum stats_verdict verdict;
 	int settled;                  /* at the last look */
 };
@@ -175,11 +184,11 @@ struct compare_result {
 	size_t n_ranked;
 	int best;                     /* recommended arm, -1 when none */
 	char recommendation[512];
-	char rule[400];               /* the ranking rule, in words */
+	char rule[640];               /* the ranking rule, in words */
 
 	unsigned rounds_done, rounds_max;
 	unsigned looks, looks_taken;
-	double alpha, alpha_look;
+	double alpha, alpha_look;     /* family-wise; the level of the latest look */
 	int stopped_early;            /* every verdict settled at a look */
 	int stop_signal;              /* signal that stopped it, 0 if none */
 	int stop_requested;           /* compare_stop() */
@@ -208,6 +217,8 @@ struct compare_hooks {
 };
 
 void compare_config_default(struct compare_config *cfg);
+/* The family-wise level of a look (see Sequential stopping). */
+double compare_look_alpha(double alpha, unsigned looks, int final);
 
 /* Parse one ARM (see above) against the disks of st into *out:
  * "current"; KEY=VALUE[,KEY=VALUE...] as brisk set takes them (a

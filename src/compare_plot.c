@@ -692,7 +692,7 @@ static double draw(cairo_t *cr, const struct compare_result *r)
 			 r->rounds_done, r->rounds_done == 1 ? "" : "s", r->n_arms,
 			 (unsigned long long)r->seed, isfinite(r->alpha_look) ? r->alpha_look : r->alpha);
 	if (n > 0 && (size_t)n < sizeof(info) && r->looks > 1)
-		n += snprintf(info + n, sizeof(info) - (size_t)n, " (%.3g over %u looks)", r->alpha,
+		n += snprintf(info + n, sizeof(info) - (size_t)n, " (of %.3g split over %u looks)", r->alpha,
 			      r->looks);
 	if (n > 0 && (size_t)n < sizeof(info) && r->stopped_early)
 		n += snprintf(info + n, sizeof(info) - (size_t)n, "; stopped early, all settled");

@@ -281,9 +281,9 @@ static void text_header(FILE *f, const struct compare_result *r)
 		 (double)r->t_ns / 1e9);
 	wrap_plain(f, "", "  ", b);
 	wrap_plain(f, "end: ", "  ", stop_words(r, how, sizeof(how)));
-	snprintf(b, sizeof(b), "alpha %.3g family-wise, %.3g per look (%u look%s, %u taken); "
-		 "%.0f%% CIs", r->alpha, r->alpha_look, r->looks, r->looks == 1 ? "" : "s",
-		 r->looks_taken, COMPARE_LEVEL * 100);
+	snprintf(b, sizeof(b), "alpha %.3g family-wise, split over %u look%s (%u taken): %.3g at the last; "
+		 "%.0f%% CIs", r->alpha, r->looks, r->looks == 1 ? "" : "s", r->looks_taken,
+		 r->alpha_look, COMPARE_LEVEL * 100);
 	wrap_plain(f, "", "  ", b);
 }
 
@@ -318,7 +318,7 @@ static void text_actions(FILE *f, const struct compare_result *r)
 {
 	char ci_h[32];
 	snprintf(ci_h, sizeof(ci_h), "p50 [%.0f%% CI]", COMPARE_LEVEL * 100);
-	fprintf(f, "\ntimes in msec; ratio = arm p50 / baseline p50; verdict at alpha per look\n");
+	fprintf(f, "\ntimes in msec; ratio = arm p50 / baseline p50; verdict at the last look's level\n");
 	fprintf(f, "%-*s %-8s %4s %4s %6s %6s %6s  %-20s %-17s %s\n", LABEL_W, "arm", "action",
 		"n", "cold", "min", "avg", "max", ci_h, "ratio [CI]", "verdict");
 	for (int k = 0; k < ACTION_KIND_COUNT; k++) {

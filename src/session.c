@@ -358,6 +358,26 @@ static void settle_step(struct session *s, uint64_t now, uint64_t in_phase)
 	}
 }
 
+/* Dirty + Writeback have stopped growing: over the last PLATEAU_TICKS
+ * warm-up ticks the level rose by at most 5 % + 8 MiB, and writeback is
+ * under way (the writer is held at the dirty limits: its steady state). */
+#define PLATEAU_TICKS 3
+static int dirty_plateau(const struct session *s)
+{
+	uint64_t lv[PLATEAU_TICKS];
+	size_t k = 0;
+	for (size_t i = s->n_ticks; i-- > 0 && k < PLATEAU_TICKS;) {
+		const struct session_tick *t = &s->ticks[i];
+		if (t->phase != SESSION_WARMUP || !t->mem_ok)
+			break;
+		lv[k++] = t->dirty + t->writeback;
+	}
+	if (k < PLATEAU_TICKS || !s->run->writeback_seen)
+		return 0;
+	uint64_t newest = lv[0], oldest = lv[k - 1];
+	return newest <= oldest + oldest / 20 + 8 * MiB;
+}
+
 static void advance(struct session *s, uint64_t now)
 {
 	struct session_run *r = s->run;
@@ -406,7 +426,9 @@ static void advance(struct session *s, uint64_t now)
 		break;
 	case SESSION_WARMUP:
 		if (in_phase >= s->cfg.warmup_max_ns || !session_loads_running(s) ||
-		    (in_phase >= s->cfg.warmup_min_ns && (r->writeback_seen || !has_buffered_writer(s))))
+		    (in_phase >= s->cfg.warmup_min_ns && !has_buffered_writer(s)) ||
+		    (in_phase >= s->cfg.warmup_min_ns && (s->cfg.warmup_plateau ? dirty_plateau(s)
+								      : r->writeback_seen)))
 			enter(s, SESSION_LOADED, now);
 		break;
 	case SESSION_LOADED: {

@@ -47,6 +47,13 @@
  *    (at most 30s, or until a signal) for PATH to exist before making any
  *    other file.  It only reads; a test uses it to swap the directory at a
  *    known moment.
+ *  - Warm-up ends at warmup_max_ns, when no load runs, or after
+ *    warmup_min_ns when there is no buffered writer, or when writeback is
+ *    under way (>= 1 MiB) — or, with cfg.warmup_plateau (brisk compare:
+ *    every arm sampled in the same state of the load), when Dirty +
+ *    Writeback have grown by at most 5 % + 8 MiB over the last three
+ *    warm-up ticks with writeback under way: the writer is held at the
+ *    dirty limits.
  *  - Settle (cfg.settle_max_ns > 0; brisk compare): after prepare, a child
  *    syncs DIR's file system (syncfs, so the loop never waits on the disk)
  *    and the phase SESSION_SETTLE lasts until that child has ended and
@@ -128,6 +135,8 @@ struct session_config {
 	unsigned loaded_samples;         /* per action and epoch */
 	uint64_t idle_max_ns;            /* 0 = no limit */
 	uint64_t warmup_min_ns, warmup_max_ns;
+	int warmup_plateau;              /* warm-up ends when Dirty + Writeback stop
+					  * growing (see below), not at writeback */
 	uint64_t loaded_max_ns;          /* 0 = no limit */
 	uint64_t interval_ns;
 	unsigned jitter_pct;             /* interval +- this % */

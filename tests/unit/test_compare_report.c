@@ -241,7 +241,7 @@ static void test_text(void **state)
 	assert_non_null(strstr(t, "/mnt/te\\x1bst dir"));
 	assert_non_null(strstr(t, "Caf\\xc3\\xa9 \\x07Disk"));      /* UTF-8 as \xHH: ASCII */
 	assert_non_null(strstr(t, "rounds: 1 of 6, seed 12345"));
-	assert_non_null(strstr(t, "0.0167 per look"));
+	assert_non_null(strstr(t, "split over 3 looks (1 taken): 0.0167 at the last"));
 	/* the rows, one per arm and action */
 	assert_non_null(line_with(t, "current    exec", "3060 [2900, 3300]", "baseline"));
 	assert_non_null(line_with(t, "bfq        exec", "643 [590, 701]", "0.21 [0.15, 0.30]"));
