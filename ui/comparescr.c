@@ -678,9 +678,9 @@ void comparescr_draw(struct comparescr *cs, const struct compare *c, int full)
 		char leg[320];
 		int utf8 = screen_utf8();
 		snprintf(leg, sizeof(leg), "%s median  %s 95%% CI  %s baseline's median  %s settled"
-			 "  (n: cold samples; alpha %.3g per look, %u looks)",
+			 "  (n: cold samples; verdicts at alpha %.3g, look %u of %u)",
 			 utf8 ? "●" : "o", utf8 ? "━" : "-", utf8 ? "┊" : ":", utf8 ? "✓" : "+",
-			 r->alpha_look, r->looks);
+			 r->alpha_look, r->looks_taken ? r->looks_taken : 1, r->looks);
 		y += 1 + put_wrapped(y + 1, 0, W, bottom - y - 1, SCREEN_DIM, leg);
 	}
 	if (y + 1 < bottom)
