@@ -811,15 +811,17 @@ static int tui_compare_run(struct tui *t)
 	} else if (r->stop_requested) {
 		snprintf(cs->end, sizeof(cs->end), "- stopped by you after %zu arm-run(s), %u full "
 			 "round(s), %s", r->n_runs, r->rounds_done, el);
-		comparescr_message(cs, SCREEN_DIM, "every setting was put back");
 	} else if (r->stopped_early) {
 		snprintf(cs->end, sizeof(cs->end), "- done early: every verdict settled after round "
 			 "%u of %u, %s", r->rounds_done, r->rounds_max, el);
-		comparescr_message(cs, SCREEN_DIM, "every setting was put back");
 	} else {
 		snprintf(cs->end, sizeof(cs->end), "- done: %u round(s) in %s", r->rounds_done, el);
-		comparescr_message(cs, SCREEN_DIM, "every setting was put back");
 	}
+	if (rc == 0 && r->n_msgs)
+		comparescr_message(cs, SCREEN_WARN, "every setting was put back; %zu note(s), the "
+				   "last: %.200s", r->n_msgs, r->msgs[r->n_msgs - 1]);
+	else if (rc == 0)
+		comparescr_message(cs, SCREEN_DIM, "every setting was put back");
 	return cmp_final(t);
 fail:
 	for (size_t i = 0; i < COMPARE_MAX_ARMS; i++)
