@@ -11,6 +11,17 @@
  *    session exit hook (after the loads stopped); if the process dies
  *    anyway, the journal is restored at the next start.
  *  - The terminal is restored (endwin) before anything is printed.
+ *  - The compare screen (key c, ui/comparescr.h): its picker's Enter
+ *    stops the dashboard's session (its changed settings are put back
+ *    by the exit hook, as on q); then cmd_tui_main() runs compare_run()
+ *    (the engine `brisk compare` uses) with the dashboard's workload and
+ *    settings, and wires each arm-run's session to the screen (ticks
+ *    redraw, keys, resizes, the save job).  q/Esc stops it (compare_stop:
+ *    the arm-run under way ends, its settings are put back); the result
+ *    stays until a key: Enter/Esc back to the dashboard (a fresh
+ *    session), q quits (so q twice leaves from a running comparison).  A
+ *    signal or the terminal going away during it stops it and quits.
+ *    The winner is saved (s) by a child, as the dashboard's profiles.
  */
 #include "cmd_tui.h"
 
@@ -19,15 +30,20 @@
 #include <getopt.h>
 #include <math.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "advisory.h"
+#include "compare.h"
+#include "compare_report.h"
 #include "datadir.h"
 #include "cliopt.h"
 #include "parse.h"
@@ -37,6 +53,7 @@
 #include "stack.h"
 #include "stats.h"
 
+#include "comparescr.h"
 #include "dash.h"
 #include "keys.h"
 #include "screen.h"
@@ -77,7 +94,7 @@ static void usage(FILE *f)
 		"  -h, --help             this text\n"
 		"\n"
 		"Keys: l load on/off, s scheduler, t tunables, p save as a profile,\n"
-		"?, F1 or h help, q quit.\n"
+		"c compare schedulers (root), ?, F1 or h help, q quit.\n"
 		"See brisk-tui(1).\n");
 }
 
@@ -114,12 +131,46 @@ struct tui {
 	int adv_ok;            /* the advisory data was read */
 	int no_report;
 	unsigned bench;        /* --bench-redraw N */
+	/* the compare screen */
+	struct session_config cfg;   /* the dashboard's, for a fresh session after it */
+	int stack_ok, root, wfd;
+	struct comparescr cs;
+	int compare_go;        /* the picker said start: the dashboard's session stops */
+	int in_compare;        /* the compare screen owns the terminal */
+	int cmp_restored;      /* the dashboard's own changes were put back for it */
+	struct compare *cmp;   /* under way, or the last one (its report at exit) */
+	int cmp_signal;        /* a signal stopped the comparison: brisk quits */
+	pid_t save_pid;        /* the compare screen's save child, 0 none */
 };
+
+/* A one-line answer on whichever screen is shown. */
+static void tui_say(struct tui *t, int role, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void tui_say(struct tui *t, int role, const char *fmt, ...)
+{
+	char m[320];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m, sizeof(m), fmt, ap);
+	va_end(ap);
+	if (t->in_compare) {
+		comparescr_message(&t->cs, role, "%s", m);
+		comparescr_draw(&t->cs, t->cmp, 0);
+	} else {
+		dash_message(&t->d, role, "%s", m);
+		keys_draw(&t->d, 0);
+	}
+}
 
 static void on_tick(void *ctx)
 {
 	struct tui *t = ctx;
-	dash_tick(&t->d);
+	if (t->in_compare)   /* the session is stopping for the comparison */
+		comparescr_draw(&t->cs, NULL, 0);
+	else if (t->d.cmp_pick)   /* the picker owns the screen (no load figure this tick) */
+		comparescr_pick_draw(&t->cs);
+	else
+		dash_tick(&t->d);
 	if (t->iterations && ++t->ticks >= t->iterations)
 		session_stop(t->s);
 }
@@ -128,7 +179,22 @@ static void on_keys(void *ctx, int fd, short revents)
 {
 	struct tui *t = ctx;
 	(void)fd;
+	if (t->in_compare) {   /* stopping for the comparison: keys wait for its screen */
+		if (revents & (POLLHUP | POLLERR | POLLNVAL)) {
+			t->term_lost = 1;
+			session_stop(t->s);
+		}
+		return;
+	}
 	unsigned f = keys_read(&t->d);
+	if (f & KEYS_COMPARE) {
+		t->compare_go = 1;
+		t->in_compare = 1;
+		session_stop(t->s);
+		comparescr_message(&t->cs, SCREEN_DIM, "stopping the dashboard's load%s ...",
+				   t->st.journal ? " and putting its settings back" : "");
+		comparescr_draw(&t->cs, NULL, 1);
+	}
 	if (f & KEYS_QUIT) {
 		session_stop(t->s);
 		dash_message(&t->d, 0, "stopping: restoring settings after the load stops...");
@@ -146,6 +212,11 @@ static void on_winch(void *ctx, int fd, short revents)
 	struct tui *t = ctx;
 	(void)fd;
 	(void)revents;
+	if (t->in_compare) {
+		if (screen_winch_read())
+			comparescr_draw(&t->cs, t->cmp, 1);
+		return;
+	}
 	keys_winch(&t->d);
 }
 
@@ -160,9 +231,7 @@ static void on_job(void *ctx, int fd, short revents)
 		return;
 	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
-	dash_message(&t->d, strncmp(buf, "saved ", 6) == 0 ? SCREEN_GOOD : SCREEN_BAD,
-		     "%s", buf);
-	dash_draw(&t->d, 0);
+	tui_say(t, strncmp(buf, "saved ", 6) == 0 ? SCREEN_GOOD : SCREEN_BAD, "%s", buf);
 }
 
 /* A background job (the profile save's child) ended: the loop reaped it
@@ -171,16 +240,16 @@ static void on_job(void *ctx, int fd, short revents)
 static void on_child(void *ctx, pid_t pid, int status)
 {
 	struct tui *t = ctx;
-	(void)pid;
+	if (pid == t->save_pid)
+		t->save_pid = 0;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return;
 	if (WIFSIGNALED(status))
-		dash_message(&t->d, SCREEN_BAD, "the background job (profile save) died: signal %d",
-			     WTERMSIG(status));
+		tui_say(t, SCREEN_BAD, "the background job (profile save) died: signal %d",
+			WTERMSIG(status));
 	else
-		dash_message(&t->d, SCREEN_BAD, "the background job (profile save) could not "
-			     "report (exit status %d)", WEXITSTATUS(status));
-	dash_draw(&t->d, 0);
+		tui_say(t, SCREEN_BAD, "the background job (profile save) could not report (exit "
+			"status %d)", WEXITSTATUS(status));
 }
 
 /* The settings as they are now, in the keys `brisk set` takes: the
@@ -294,12 +363,12 @@ static void on_exit_restore(void *ctx)
 	struct tui *t = ctx;
 	if (!t->st.journal)
 		return;
-	if (screen_is_open()) {
-		dash_message(&t->d, 0, "restoring settings...");
-		dash_draw(&t->d, 0);
-	}
+	if (screen_is_open())
+		tui_say(t, 0, "restoring settings...");
 	int rc = settings_restore(&t->st, t->restore_log);
 	t->restore_failed = rc != 0;
+	if (t->compare_go)
+		t->cmp_restored = 1;
 }
 
 /* Time n redraws of the final screen: composed (what a tick costs) and
@@ -401,6 +470,7 @@ static void tui_free(struct tui *t)
 		fclose(t->restore_log);
 	free(t->restore_text);
 	session_free(t->s);
+	compare_free(t->cmp);
 	stack_free(t->stack);
 	advisory_free(&t->adv);
 	free(t);
@@ -452,6 +522,11 @@ static void tui_wire(struct tui *t, int stack_ok, int root, const char *note, in
 	}
 	if (note[0])
 		dash_message(&t->d, 0, "%s", note);
+	t->d.cmp = &t->cs;
+	snprintf(t->cs.dir, sizeof(t->cs.dir), "%s", t->d.dir);
+	snprintf(t->cs.stackline, sizeof(t->cs.stackline), "%s", t->d.stackline);
+	comparescr_workload(&s->cfg, COMPARE_DEFAULT_SAMPLES, t->cs.workload,
+			    sizeof(t->cs.workload));
 	session_on_tick(s, on_tick, t);
 	session_on_exit(s, on_exit_restore, t);
 	session_on_child(s, on_child, t);
@@ -461,6 +536,317 @@ static void tui_wire(struct tui *t, int stack_ok, int root, const char *note, in
 	if (t->job[0] >= 0)
 		session_watch_fd(s, t->job[0], POLLIN, on_job, t);
 	dash_draw(&t->d, 1);
+}
+
+/* ---- the compare screen's comparison (see the header comment) ---- */
+
+/* The save job of the compare screen: compare_report_save() in a child. */
+static void cmp_save(struct tui *t, const char *name)
+{
+	const struct compare_result *r = compare_result(t->cmp);
+	if (!profile_name_ok(name, PROFILE_NAME_LEN - 1)) {
+		tui_say(t, SCREEN_BAD, "'%s': a profile name is letters, digits, '-', '_' or '.'",
+			name);
+		return;
+	}
+	if (t->job[1] < 0) {
+		tui_say(t, SCREEN_BAD, "saving is not available (no pipe for the result)");
+		return;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		tui_say(t, SCREEN_BAD, "cannot save: fork: %s", strerror(errno));
+		return;
+	}
+	if (pid == 0) {
+		char err[512], out[800];
+		int rc = compare_report_save(r, name, 0, err, sizeof(err));
+		if (rc == 0)
+			snprintf(out, sizeof(out), "saved profile %.64s: the settings of %.48s (brisk "
+				 "export %.64s --format udev makes them the default)\n", name,
+				 r->best >= 0 ? r->arms[r->best].label : "?", name);
+		else
+			snprintf(out, sizeof(out), "cannot save profile %.64s: %.500s\n", name, err);
+		ssize_t w = write(t->job[1], out, strlen(out));
+		_exit(w < 0);
+	}
+	t->save_pid = pid;
+	tui_say(t, SCREEN_DIM, "saving profile %s ...", name);
+}
+
+static void cmp_redraw(struct tui *t, int full)
+{
+	comparescr_draw(&t->cs, t->cmp, full);
+}
+
+static void cmp_tick(void *ctx)
+{
+	cmp_redraw(ctx, 0);
+}
+
+/* Keys while the comparison runs (an arm-run's loop) or after it. */
+static unsigned cmp_read_keys(struct tui *t)
+{
+	unsigned f = 0;
+	int ch;
+	while ((ch = screen_key()) >= 0)
+		f |= comparescr_key(&t->cs, t->cmp, ch);
+	if ((f & COMPARESCR_STOP) && !t->cs.stopping && t->cmp) {
+		t->cs.stopping = 1;
+		compare_stop(t->cmp);
+		comparescr_message(&t->cs, SCREEN_WARN, "stopping: the arm-run under way ends and "
+				   "its settings are put back ...");
+	}
+	if (f & COMPARESCR_SAVE)
+		cmp_save(t, t->cs.prompt.input);
+	if (f & (COMPARESCR_REDRAW | COMPARESCR_REPAINT | COMPARESCR_STOP))
+		cmp_redraw(t, (f & COMPARESCR_REPAINT) != 0);
+	return f;
+}
+
+static void cmp_keys(void *ctx, int fd, short revents)
+{
+	struct tui *t = ctx;
+	(void)fd;
+	cmp_read_keys(t);
+	if (revents & (POLLHUP | POLLERR | POLLNVAL)) {
+		t->term_lost = 1;
+		compare_stop(t->cmp);
+	}
+}
+
+/* compare hook: a new arm-run's session; wire the screen into its loop. */
+static void cmp_on_session(void *ctx, struct compare *c, struct session *s)
+{
+	struct tui *t = ctx;
+	(void)c;
+	session_on_tick(s, cmp_tick, t);
+	session_on_child(s, on_child, t);
+	session_watch_fd(s, STDIN_FILENO, POLLIN, cmp_keys, t);
+	if (t->wfd >= 0)
+		session_watch_fd(s, t->wfd, POLLIN, on_winch, t);
+	if (t->job[0] >= 0)
+		session_watch_fd(s, t->job[0], POLLIN, on_job, t);
+	if (t->term_lost)
+		session_stop(s);
+	cmp_redraw(t, 0);
+}
+
+/* compare hook: an arm-run ended; the figures so far. */
+static void cmp_on_armrun(void *ctx, struct compare *c)
+{
+	struct tui *t = ctx;
+	if (compare_analyze(c) < 0)
+		comparescr_message(&t->cs, SCREEN_BAD, "out of memory: the figures are not current");
+	cmp_redraw(t, 0);
+}
+
+/* The leaf disks in words, for the comparison's report and saved profile. */
+static void tui_disks(const struct tui *t, char *out, size_t len)
+{
+	const struct blockdev *leaves[SETTINGS_MAX_DEVS];
+	size_t l = 0, nl = t->stack ? stack_leaves(t->stack, leaves, SETTINGS_MAX_DEVS) : 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < nl && i < SETTINGS_MAX_DEVS && l < len; i++) {
+		const struct blockdev *b = leaves[i];
+		l += (size_t)snprintf(out + l, len - l, "%s%s: %s%s%s%s%s", l ? "; " : "", b->name,
+				      b->vendor, b->vendor[0] ? " " : "",
+				      b->model[0] ? b->model : "model unknown",
+				      b->firmware[0] ? " fw " : "", b->firmware);
+	}
+}
+
+/* The arms picked, parsed against the disks (after the dashboard's own
+ * changes were put back).  The count; 0 with a message in err. */
+static size_t cmp_arms(struct tui *t, struct compare_arm *arms, char *err, size_t errlen)
+{
+	struct comparescr *cs = &t->cs;
+	char active[32], detail[256];
+	size_t n = 0, dl = 0;
+	settings_scheduler(&t->st, active, sizeof(active), detail, sizeof(detail));
+	cs->dropped[0] = '\0';
+	for (size_t i = 0; i < cs->n_arms; i++) {
+		if (!cs->on[i])
+			continue;
+		if (i && strncmp(cs->arm_text[i], "scheduler=", 10) == 0 &&
+		    strcmp(cs->arm_text[i] + 10, active) == 0) {   /* it is current now */
+			if (dl < sizeof(cs->dropped))
+				dl += (size_t)snprintf(cs->dropped + dl, sizeof(cs->dropped) - dl,
+						       "%s%s", dl ? ", " : "left out (the same as "
+						       "current once put back): ", cs->arm_label[i]);
+			continue;
+		}
+		if (compare_arm_parse(cs->arm_text[i], &t->st, &arms[n], err, errlen) < 0) {
+			for (size_t k = 0; k < n; k++)
+				compare_arm_free(&arms[k]);
+			return 0;
+		}
+		n++;
+	}
+	if (n < 2) {
+		for (size_t k = 0; k < n; k++)
+			compare_arm_free(&arms[k]);
+		snprintf(err, errlen, "nothing left to compare with current (scheduler %s)", active);
+		return 0;
+	}
+	return n;
+}
+
+/* After the comparison: the result until a key.  1 back to the
+ * dashboard, 0 quit.  SIGINT/SIGTERM/SIGHUP quit (read from a signalfd);
+ * the save child is reaped here (no session loop runs). */
+static int cmp_final(struct tui *t)
+{
+	sigset_t set, old;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	int sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	int ret = 1;
+	cmp_redraw(t, 0);
+	for (;;) {
+		struct pollfd p[4] = {
+			{ .fd = STDIN_FILENO, .events = POLLIN }, { .fd = t->wfd, .events = POLLIN },
+			{ .fd = t->job[0], .events = POLLIN }, { .fd = sfd, .events = POLLIN },
+		};
+		int n = poll(p, 4, 500);
+		int st;
+		if (t->save_pid > 0 && waitpid(t->save_pid, &st, WNOHANG) == t->save_pid)
+			on_child(t, t->save_pid, st);
+		if (n <= 0)
+			continue;
+		if (p[3].revents & POLLIN) {
+			struct signalfd_siginfo si;
+			if (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+				t->cmp_signal = (int)si.ssi_signo;
+			ret = 0;
+			break;
+		}
+		if (p[2].revents & POLLIN)
+			on_job(t, p[2].fd, p[2].revents);
+		if (p[1].revents & POLLIN)
+			on_winch(t, p[1].fd, p[1].revents);
+		if (p[0].revents & (POLLHUP | POLLERR | POLLNVAL)) {
+			t->term_lost = 1;
+			ret = 0;
+			break;
+		}
+		if (p[0].revents & POLLIN) {
+			unsigned f = cmp_read_keys(t);
+			if (f & (COMPARESCR_QUIT | COMPARESCR_BACK)) {
+				ret = !(f & COMPARESCR_QUIT);
+				break;
+			}
+		}
+	}
+	if (sfd >= 0)
+		close(sfd);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
+/* Run the comparison the picker asked for, on the open screen.  1 back
+ * to the dashboard, 0 quit. */
+static int tui_compare_run(struct tui *t)
+{
+	struct comparescr *cs = &t->cs;
+	char err[512] = "";
+	struct compare_arm arms[COMPARE_MAX_ARMS];
+	memset(arms, 0, sizeof(arms));
+	compare_free(t->cmp);
+	t->cmp = NULL;
+	cs->restored = t->cmp_restored;
+	cs->stopping = cs->final = cs->running = cs->prompting = 0;
+	cs->msg[0] = '\0';
+	cs->t_start = now_ns();
+	if (t->restore_failed) {
+		snprintf(err, sizeof(err), "some of the dashboard's settings could not be put back "
+			 "(see the journal, brisk restore): no comparison on changed settings");
+		goto fail;
+	}
+	size_t n = cmp_arms(t, arms, err, sizeof(err));
+	if (!n)
+		goto fail;
+	struct compare_config cfg;
+	compare_config_default(&cfg);
+	struct session_config def = cfg.run;
+	cfg.run = t->cfg;
+	cfg.run.open_ended = 0;
+	cfg.run.max_time_ns = 0;
+	cfg.run.loaded_max_ns = def.loaded_max_ns;
+	cfg.run.idle_max_ns = def.idle_max_ns;
+	cfg.seed = cfg.run.seed ^ now_ns();
+	cfg.budget_ns = comparescr_budget_ns(cs);
+	int rc = compare_create(&cfg, &t->st, arms, n, &t->cmp, err, sizeof(err));
+	for (size_t i = 0; i < COMPARE_MAX_ARMS; i++)
+		compare_arm_free(&arms[i]);
+	if (rc < 0)
+		goto fail;
+	char disks[512];
+	tui_disks(t, disks, sizeof(disks));
+	comparescr_workload(&cfg.run, cfg.samples, cs->workload, sizeof(cs->workload));
+	compare_set_context(t->cmp, t->d.stackline, disks, cs->workload);
+	const struct compare_hooks hooks = {
+		.session = cmp_on_session, .armrun = cmp_on_armrun, .ctx = t,
+	};
+	cs->running = 1;
+	cmp_redraw(t, 1);
+	rc = compare_run(t->cmp, &hooks, err, sizeof(err));
+	cs->running = 0;
+	cs->final = 1;
+	cs->prompting = 0;
+	const struct compare_result *r = compare_result(t->cmp);
+	char el[32];
+	snprintf(el, sizeof(el), "%.0fs", (double)r->t_ns / 1e9);
+	if (rc < 0) {
+		snprintf(cs->end, sizeof(cs->end), "- failed after %u round(s), %s", r->rounds_done,
+			 el);
+		comparescr_message(cs, SCREEN_BAD, "%s", err);
+	} else if (r->stop_signal || t->term_lost) {
+		t->cmp_signal = r->stop_signal;
+		return 0;
+	} else if (r->stop_requested) {
+		snprintf(cs->end, sizeof(cs->end), "- stopped by you after %zu arm-run(s), %u full "
+			 "round(s), %s", r->n_runs, r->rounds_done, el);
+	} else if (r->stopped_early) {
+		snprintf(cs->end, sizeof(cs->end), "- done early: every verdict settled after round "
+			 "%u of %u, %s", r->rounds_done, r->rounds_max, el);
+	} else {
+		snprintf(cs->end, sizeof(cs->end), "- done: %u round(s) in %s", r->rounds_done, el);
+	}
+	if (rc == 0 && r->n_msgs)
+		comparescr_message(cs, SCREEN_WARN, "every setting was put back; %zu note(s), the "
+				   "last: %.200s", r->n_msgs, r->msgs[r->n_msgs - 1]);
+	else if (rc == 0)
+		comparescr_message(cs, SCREEN_DIM, "every setting was put back");
+	return cmp_final(t);
+fail:
+	for (size_t i = 0; i < COMPARE_MAX_ARMS; i++)
+		compare_arm_free(&arms[i]);
+	cs->final = 1;
+	snprintf(cs->end, sizeof(cs->end), "- could not start");
+	comparescr_message(cs, SCREEN_BAD, "%s", err);
+	return cmp_final(t);
+}
+
+/* SIGINT, SIGTERM and SIGHUP stay blocked from the start of the
+ * comparison to the end of its result screen (the arm-runs' loops and
+ * cmp_final() read them), so none lands between them with the screen
+ * open. */
+static int tui_compare(struct tui *t)
+{
+	sigset_t set, old;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	int ret = tui_compare_run(t);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ret;
 }
 
 /* After the loop: close the screen, then say what happened; the exit
@@ -492,6 +878,10 @@ static int tui_finish(struct tui *t, int rc, const char *err)
 	if (rc == 0 && !t->no_report) {
 		report_text(stdout, s);
 		end |= CLIOPT_END_REPORTED;
+	}
+	if (t->cmp && compare_result(t->cmp)->n_runs && !t->no_report) {
+		printf("\n");
+		compare_report_text(stdout, compare_result(t->cmp));
 	}
 	if (t->bench)
 		printf("redraw %dx%d, %u times: compose+refresh mean %.0f us (p99 %.0f us); "
@@ -536,9 +926,37 @@ int cmd_tui_main(int argc, char **argv)
 		tui_free(t);
 		return 1;
 	}
+	t->cfg = t->s->cfg;
+	t->stack_ok = stack_ok;
+	t->root = root;
+	t->wfd = wfd;
 	tui_wire(t, stack_ok, root, note, wfd);
-	rc = session_run(t->s, err, sizeof(err));
-	int status = tui_finish(t, rc, err);
+	for (;;) {
+		rc = session_run(t->s, err, sizeof(err));
+		if (rc < 0 || !t->compare_go || t->term_lost || t->s->stop_signal)
+			break;
+		t->compare_go = 0;
+		if (!tui_compare(t) || t->term_lost)
+			break;
+		/* back to the dashboard: a fresh session (the figures start again) */
+		t->in_compare = 0;
+		t->cmp_restored = 0;
+		dash_free(&t->d);
+		session_free(t->s);
+		t->s = NULL;
+		if ((rc = session_create(&t->cfg, &t->s, err, sizeof(err))) < 0)
+			break;
+		t->ticks = 0;
+		tui_wire(t, stack_ok, root, "back from the comparison: a fresh session (idle "
+			 "baseline first, then the load)", wfd);
+	}
+	int status = t->s ? tui_finish(t, rc, err) : 1;
+	if (!t->s) {
+		screen_close();
+		fprintf(stderr, "brisk tui: %s\n", err);
+	}
+	if (t->cmp_signal)
+		status = 128 + t->cmp_signal;
 	tui_free(t);
 	return status;
 }

@@ -48,6 +48,8 @@
 
 enum dash_overlay { DASH_NONE, DASH_HELP, DASH_SCHED, DASH_TUNE, DASH_SAVE };
 
+struct comparescr;
+
 struct dash_row {
 	enum action_kind action;
 	uint32_t epoch;
@@ -81,6 +83,12 @@ struct dash {
 	 * -errno with msg when refused (bad name...). */
 	int (*save_profile)(void *ctx, const char *name, char *msg, size_t len);
 	void *save_ctx;
+
+	/* The compare screen (key c, ui/comparescr.h): NULL when the front
+	 * end offers none.  While cmp_pick is set its picker owns the whole
+	 * screen and every key (keys.c draws it, not dash_draw()). */
+	struct comparescr *cmp;
+	int cmp_pick;
 
 	char msg[320];
 	int msg_role;                  /* enum screen_role */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "comparescr.h"
 #include "screen.h"
 #include "now.h"
 
@@ -218,9 +219,55 @@ static unsigned key_profile(struct dash *d)
 	return KEYS_REDRAW;
 }
 
+static unsigned key_compare(struct dash *d)
+{
+	const struct session *s = d->s;
+	if (!d->cmp) {
+		dash_message(d, SCREEN_WARN, "comparing settings is not available here");
+		return KEYS_REDRAW;
+	}
+	if (!d->root) {
+		dash_message(d, SCREEN_WARN, "comparing settings needs root (each arm changes the "
+			     "scheduler): this dashboard is read-only; try sudo, or brisk compare");
+		return KEYS_REDRAW;
+	}
+	if (!d->st->n_devs) {
+		dash_message(d, SCREEN_WARN, "no disk with an I/O scheduler behind %.200s: nothing "
+			     "to compare", d->dir);
+		return KEYS_REDRAW;
+	}
+	if (s->phase >= SESSION_STOP) {
+		dash_message(d, SCREEN_WARN, "the session is ending: no comparison now");
+		return KEYS_REDRAW;
+	}
+	comparescr_pick_init(d->cmp, d->st, d->st->journal != NULL);
+	if (d->cmp->n_arms < 2) {
+		dash_message(d, SCREEN_WARN, "the disks offer no scheduler besides %s: nothing to "
+			     "compare", d->cmp->active[0] ? d->cmp->active : "the active one");
+		return KEYS_REDRAW;
+	}
+	d->cmp_pick = 1;
+	return KEYS_REDRAW;
+}
+
+static unsigned pick_key(struct dash *d, int ch)
+{
+	switch (comparescr_pick_key(d->cmp, ch)) {
+	case COMPARESCR_PICK_START:
+		d->cmp_pick = 0;
+		return KEYS_COMPARE;
+	case COMPARESCR_PICK_CANCEL:
+		d->cmp_pick = 0;
+		return KEYS_REDRAW;
+	case COMPARESCR_PICK_NONE:
+		break;
+	}
+	return KEYS_REDRAW;
+}
+
 static unsigned key_repaint(struct dash *d)
 {
-	dash_draw(d, 1);
+	keys_draw(d, 1);
 	return 0;
 }
 
@@ -235,6 +282,8 @@ static const struct keys_binding bindings[] = {
 	  key_tunables },
 	{ "p", { 'p', 'P' }, "profile", "save the settings and workload as a profile", 0,
 	  key_profile },
+	{ "c", { 'c', 'C' }, "compare", "compare schedulers with this workload (arms, budget)",
+	  1, key_compare },
 	{ "?/F1/h", { '?', KEY_F(1), 'h' }, "help", "this help (any of ? F1 Esc q closes it)", 0,
 	  key_help },
 	{ "^L", { 12 }, NULL, "repaint the whole screen", 0, key_repaint },
@@ -262,12 +311,17 @@ const struct keys_binding *keys_lookup(int ch)
 unsigned keys_handle(struct dash *d, int ch)
 {
 	if (ch == KEY_RESIZE) {
-		dash_resize(d);
+		if (d->cmp_pick)
+			comparescr_pick_draw(d->cmp);
+		else
+			dash_resize(d);
 		return 0;
 	}
 	const struct keys_binding *b = keys_lookup(ch);
 	if (COLS < DASH_MIN_COLS || LINES < DASH_MIN_LINES)   /* only quitting works */
 		return b && b->fn == key_quit ? KEYS_QUIT : 0;
+	if (d->cmp_pick)
+		return ch == 12 ? key_repaint(d) : pick_key(d, ch);
 	if (d->overlay != DASH_NONE)
 		return overlay_key(d, ch);
 	return b ? b->fn(d) : 0;
@@ -277,11 +331,25 @@ unsigned keys_read(struct dash *d)
 {
 	unsigned f = 0;
 	int ch;
-	while ((ch = screen_key()) >= 0)
+	while ((ch = screen_key()) >= 0) {
 		f |= keys_handle(d, ch);
-	if (f & KEYS_REDRAW)
-		dash_draw(d, 0);
+		if (f & KEYS_COMPARE)   /* the rest is for the compare screen */
+			break;
+	}
+	if ((f & KEYS_REDRAW) && !(f & KEYS_COMPARE))
+		keys_draw(d, 0);
 	return f;
+}
+
+void keys_draw(struct dash *d, int full)
+{
+	if (d->cmp_pick) {
+		if (full)
+			clearok(curscr, TRUE);
+		comparescr_pick_draw(d->cmp);
+	} else {
+		dash_draw(d, full);
+	}
 }
 
 unsigned keys_winch(struct dash *d)

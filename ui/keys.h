@@ -3,7 +3,8 @@
  * handler; keys_handle() looks the key up there, so what is shown is what
  * is bound.  Handlers return flags; the caller redraws or quits on them.
  * An open overlay (help, scheduler menu, tunables editor, save prompt)
- * takes every key first; on a terminal below the minimum size only the
+ * or the compare picker (d->cmp_pick, drawn here with
+ * comparescr_pick_draw() instead of dash_draw()) takes every key first; on a terminal below the minimum size only the
  * quit binding works.
  *
  * Contract:
@@ -23,6 +24,8 @@
 
 #define KEYS_REDRAW 1u
 #define KEYS_QUIT 2u
+#define KEYS_COMPARE 4u   /* the compare picker said start: the front end stops
+			   * the dashboard's session and runs the comparison */
 
 #define KEYS_MAX_CODES 4
 
@@ -39,6 +42,8 @@ const struct keys_binding *keys_bindings(size_t *n);
 /* The binding of a key code, or NULL. */
 const struct keys_binding *keys_lookup(int ch);
 unsigned keys_handle(struct dash *d, int ch);
+/* Redraw what is shown: the compare picker when open, else the dashboard. */
+void keys_draw(struct dash *d, int full);
 /* Every pending key (never blocks); flags or'ed; redraws when flagged. */
 unsigned keys_read(struct dash *d);
 /* The terminal changed size (SIGWINCH): resize curses and handle the
