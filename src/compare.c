@@ -140,7 +140,8 @@ void compare_progress(const struct compare *c, size_t *arm, unsigned *round,
 	if (!c->run_ns_n || !c->r.rounds_max)
 		return;
 	size_t total = (size_t)c->r.rounds_max * c->r.n_arms;
-	size_t left = total > c->r.n_runs ? total - c->r.n_runs : 0;
+	size_t done = c->r.n_runs - (c->cur ? 1 : 0);   /* the one under way is left */
+	size_t left = total > done ? total - done : 0;
 	*eta_ns = c->run_ns_sum / c->run_ns_n * left;
 }
 

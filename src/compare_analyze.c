@@ -198,6 +198,8 @@ static void armstats(struct compare *c)
 		if (n)
 			stats_mean_ci(v, n, COMPARE_LEVEL, &as->load_mibps.est, &as->load_mibps.lo,
 				      &as->load_mibps.hi);
+		if (as->load_mibps.lo < 0)   /* a throughput is not negative */
+			as->load_mibps.lo = 0;
 		if (!isnan(as->load_mibps.est) && (isnan(best) || as->load_mibps.est > best))
 			best = as->load_mibps.est;
 		double logsum = 0;

@@ -158,6 +158,17 @@ int profile_parse_buffer(const char *data, size_t len, const char *display,
 int profile_resolve(const char *name, char *path, size_t len, char *err, size_t errlen);
 /* The user directory ($XDG_CONFIG_HOME/brisk/profiles); -ENOENT without HOME. */
 int profile_user_dir(char *out, size_t len);
+/* Every profile NAME.profile in the search path (user, system, shipped
+ * directories; a name in an earlier one shadows the later ones), sorted by
+ * name, into a malloc'ed array (free it).  dirs (may be NULL) gets the
+ * three directories looked in ("" for a user dir that cannot be known).
+ * Names only: nothing is parsed.  0 or -ENOMEM. */
+struct profile_entry {
+	char name[PROFILE_NAME_LEN];
+	char where[16];          /* "user", "system", "shipped" */
+	char path[PATH_MAX];
+};
+int profile_list(struct profile_entry **out, size_t *n, char dirs[3][PATH_MAX]);
 #define PROFILE_SYSTEM_DIR "/etc/brisk/profiles"
 /* Resolve and parse; display is the path. */
 int profile_load_named(const char *name, struct profile *out, char *path, size_t pathlen,

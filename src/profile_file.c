@@ -3,6 +3,7 @@
  * profile files: temporary file, fsync, rename).  Contract in profile.h. */
 #include "profile.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -123,5 +124,78 @@ int profile_save(const struct profile *p, const char *path, int force, char *err
 			return msg_fail(-EEXIST, err, errlen, "%s exists", path);
 		return msg_fail(-e, err, errlen, "cannot write %s: %s", path, strerror(e));
 	}
+	return 0;
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct profile_entry *)a)->name,
+		      ((const struct profile_entry *)b)->name);
+}
+
+/* Add the profiles of one directory that no earlier one shadows. */
+static int list_dir(const char *path, const char *where, struct profile_entry **ents, size_t *n,
+		    size_t *cap)
+{
+	DIR *dir = opendir(path);
+	if (!dir)
+		return 0;
+	struct dirent *e;
+	while ((e = readdir(dir))) {
+		size_t l = strlen(e->d_name);
+		if (l <= 8 || strcmp(e->d_name + l - 8, ".profile") != 0 ||
+		    l - 8 >= PROFILE_NAME_LEN || e->d_name[0] == '.' ||
+		    strlen(path) + l + 2 > PATH_MAX)
+			continue;
+		char name[PROFILE_NAME_LEN];
+		memcpy(name, e->d_name, l - 8);
+		name[l - 8] = '\0';
+		int dup = 0;
+		for (size_t i = 0; i < *n; i++)
+			dup |= strcmp((*ents)[i].name, name) == 0;
+		if (dup)
+			continue;
+		if (*n == *cap) {
+			size_t nc = *cap ? *cap * 2 : 16;
+			struct profile_entry *ne = realloc(*ents, nc * sizeof(*ne));
+			if (!ne) {
+				closedir(dir);
+				return -ENOMEM;
+			}
+			*ents = ne;
+			*cap = nc;
+		}
+		struct profile_entry *pe = &(*ents)[(*n)++];
+		snprintf(pe->name, sizeof(pe->name), "%s", name);
+		snprintf(pe->where, sizeof(pe->where), "%s", where);
+		snprintf(pe->path, sizeof(pe->path), "%s/%s", path, e->d_name);
+	}
+	closedir(dir);
+	return 0;
+}
+
+int profile_list(struct profile_entry **out, size_t *n, char dirs[3][PATH_MAX])
+{
+	char d[3][PATH_MAX];
+	static const char *const where[3] = { "user", "system", "shipped" };
+	if (profile_user_dir(d[0], sizeof(d[0])) < 0)
+		d[0][0] = '\0';
+	snprintf(d[1], sizeof(d[1]), "%s", PROFILE_SYSTEM_DIR);
+	datadir_profiles(d[2], sizeof(d[2]));
+	*out = NULL;
+	*n = 0;
+	size_t cap = 0;
+	for (int i = 0; i < 3; i++) {
+		if (dirs)
+			memcpy(dirs[i], d[i], sizeof(d[i]));
+		if (d[i][0] && list_dir(d[i], where[i], out, n, &cap) < 0) {
+			free(*out);
+			*out = NULL;
+			*n = 0;
+			return -ENOMEM;
+		}
+	}
+	if (*n)
+		qsort(*out, *n, sizeof(**out), entry_cmp);
 	return 0;
 }

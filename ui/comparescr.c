@@ -1,9 +1,11 @@
 #include "comparescr.h"
+#include "profile.h"
 
 #include <curses.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dash.h"
@@ -90,6 +92,29 @@ static int put_wrapped(int y, int x, int w, int maxl, enum screen_role r, const 
 	return rows;
 }
 
+/* Profiles with [settings] are arms too, offered unchecked. */
+static void add_profiles(struct comparescr *cs)
+{
+	struct profile_entry *ents = NULL;
+	size_t n = 0;
+	struct profile *p = malloc(sizeof(*p));
+	if (!p || profile_list(&ents, &n, NULL) < 0) {
+		free(p);
+		return;
+	}
+	for (size_t i = 0; i < n && cs->n_arms < COMPARE_MAX_ARMS; i++) {
+		char err[PROFILE_ERR_LEN];
+		if (strlen(ents[i].name) >= sizeof(cs->arm_label[0]) ||
+		    profile_parse_file(ents[i].path, NULL, p, err, sizeof(err)) < 0 || !p->n_settings)
+			continue;
+		snprintf(cs->arm_text[cs->n_arms], sizeof(cs->arm_text[0]), "%s", ents[i].name);
+		snprintf(cs->arm_label[cs->n_arms], sizeof(cs->arm_label[0]), "%.47s", ents[i].name);
+		cs->on[cs->n_arms++] = 0;
+	}
+	free(ents);
+	free(p);
+}
+
 /* ------------------------------------------------------------- the picker */
 
 void comparescr_pick_init(struct comparescr *cs, const struct settings *st, int changed)
@@ -130,6 +155,7 @@ void comparescr_pick_init(struct comparescr *cs, const struct settings *st, int 
 		snprintf(cs->arm_label[cs->n_arms], sizeof(cs->arm_label[0]), "%s", w);
 		cs->on[cs->n_arms++] = 1;
 	}
+	add_profiles(cs);
 	cs->budget = 1;   /* 5m */
 	cs->st = st;
 	if (changed)

@@ -3,7 +3,8 @@
  * `brisk compare`, src/compare.h), then its result until a key.
  *
  *   picker   current (the baseline, always), every other scheduler all
- *            the leaf disks offer, arms typed in (a: KEY=VALUE,... as
+ *            the leaf disks offer (checked), the profiles that have
+ *            [settings] (unchecked), arms typed in (a: KEY=VALUE,... as
  *            brisk set takes them, checked against the disks at once, or
  *            a profile name, read when the comparison starts), a budget;
  *            Enter starts
@@ -24,7 +25,9 @@
  *  - A figure that does not exist is "-", never a made-up zero.
  *  - Below 80x24 the screen says so and shows nothing else.
  *  - comparescr_pick_init() reads the active and offered schedulers
- *    (small sysfs files, through settings), and a typed KEY=VALUE arm
+ *    (small sysfs files, through settings) and the profiles of the search
+ *    path (small files in /etc and the user's directory, not on the disk
+ *    under test, parsed once there), and a typed KEY=VALUE arm
  *    is checked against the disks' sysfs (compare_arm_parse); no other
  *    file is read while the picker is open (a profile is read at the
  *    start, when the dashboard's load has stopped).

@@ -49,71 +49,13 @@ static void usage(FILE *f)
 
 /* ---------- list ---------- */
 
-struct entry {
-	char name[PROFILE_NAME_LEN];
-	char where[16];
-	char path[PATH_MAX];
-};
-
-static int entry_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct entry *)a)->name, ((const struct entry *)b)->name);
-}
-
 static int cmd_list(void)
 {
+	struct profile_entry *ents = NULL;
+	size_t n = 0;
 	char dirs[3][PATH_MAX];
-	const char *where[3] = { "user", "system", "shipped" };
-	int have[3];
-	have[0] = profile_user_dir(dirs[0], sizeof(dirs[0])) == 0;
-	snprintf(dirs[1], sizeof(dirs[1]), "%s", PROFILE_SYSTEM_DIR);
-	have[1] = 1;
-	datadir_profiles(dirs[2], sizeof(dirs[2]));
-	have[2] = 1;
-	struct entry *ents = NULL;
-	size_t n = 0, cap = 0;
-	for (int d = 0; d < 3; d++) {
-		if (!have[d])
-			continue;
-		DIR *dir = opendir(dirs[d]);
-		if (!dir)
-			continue;
-		struct dirent *e;
-		while ((e = readdir(dir))) {
-			size_t l = strlen(e->d_name);
-			if (l <= 8 || strcmp(e->d_name + l - 8, ".profile") != 0 ||
-			    l - 8 >= PROFILE_NAME_LEN || e->d_name[0] == '.')
-				continue;
-			char name[PROFILE_NAME_LEN];
-			memcpy(name, e->d_name, l - 8);
-			name[l - 8] = '\0';
-			int dup = 0;
-			for (size_t i = 0; i < n; i++)
-				dup |= strcmp(ents[i].name, name) == 0;
-			if (dup)
-				continue;   /* shadowed by an earlier directory */
-			if (n == cap) {
-				cap = cap ? cap * 2 : 16;
-				struct entry *ne = realloc(ents, cap * sizeof(*ents));
-				if (!ne) {
-					closedir(dir);
-					free(ents);
-					return 1;
-				}
-				ents = ne;
-			}
-			snprintf(ents[n].name, sizeof(ents[n].name), "%s", name);
-			snprintf(ents[n].where, sizeof(ents[n].where), "%s", where[d]);
-			if (strlen(dirs[d]) + l + 2 > sizeof(ents[n].path))
-				continue;
-			strcpy(ents[n].path, dirs[d]);
-			strcat(ents[n].path, "/");
-			strcat(ents[n].path, e->d_name);
-			n++;
-		}
-		closedir(dir);
-	}
-	qsort(ents, n, sizeof(*ents), entry_cmp);
+	if (profile_list(&ents, &n, dirs) < 0)
+		return 1;
 	int bad = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct profile *p = malloc(sizeof(*p));
@@ -131,8 +73,8 @@ static int cmd_list(void)
 		free(p);
 	}
 	if (!n)
-		printf("no profiles (looked in %s%s%s, %s)\n", have[0] ? text_show(dirs[0]) : "",
-		       have[0] ? ", " : "", text_show(dirs[1]), text_show(dirs[2]));
+		printf("no profiles (looked in %s%s%s, %s)\n", dirs[0][0] ? text_show(dirs[0]) : "",
+		       dirs[0][0] ? ", " : "", text_show(dirs[1]), text_show(dirs[2]));
 	free(ents);
 	return bad ? 2 : 0;
 }
