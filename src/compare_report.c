@@ -207,15 +207,7 @@ static const char *verdict_short(const struct compare_cell *c, size_t arm)
 {
 	if (arm == 0)
 		return "-";
-	switch (c->verdict) {
-	case STATS_FASTER:
-		return "faster";
-	case STATS_SLOWER:
-		return "slower";
-	case STATS_NO_DIFFERENCE:
-		break;
-	}
-	return "no diff";
+	return c->verdict == STATS_NO_DIFFERENCE ? "no diff" : stats_verdict_name(c->verdict);
 }
 
 static int has_action(const struct compare_result *r, int k)

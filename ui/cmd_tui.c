@@ -693,17 +693,23 @@ static size_t cmp_arms(struct tui *t, struct compare_arm *arms, char *err, size_
 	return n;
 }
 
+/* Block SIGINT, SIGTERM and SIGHUP (the set in *set, the old mask in *old). */
+static void block_stop_signals(sigset_t *set, sigset_t *old)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	sigprocmask(SIG_BLOCK, set, old);
+}
+
 /* After the comparison: the result until a key.  1 back to the
  * dashboard, 0 quit.  SIGINT/SIGTERM/SIGHUP quit (read from a signalfd);
  * the save child is reaped here (no session loop runs). */
 static int cmp_final(struct tui *t)
 {
 	sigset_t set, old;
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigprocmask(SIG_BLOCK, &set, &old);
+	block_stop_signals(&set, &old);
 	int sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	int ret = 1;
 	cmp_redraw(t, 0);
@@ -839,11 +845,7 @@ fail:
 static int tui_compare(struct tui *t)
 {
 	sigset_t set, old;
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigprocmask(SIG_BLOCK, &set, &old);
+	block_stop_signals(&set, &old);
 	int ret = tui_compare_run(t);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return ret;
