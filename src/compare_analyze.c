@@ -77,18 +77,36 @@ static size_t log_run_medians(const double *v, const uint32_t *g, size_t n, doub
 	return k;
 }
 
-/* The test of an arm against the baseline: Welch's t on the log of the
- * per-run medians (the arm-run is the unit; a test on samples would take
- * the samples of one run for independent: 15-45 % false alarms measured,
- * see stats.h).  1 when it cannot be made (one run on a side). */
-static double run_test(const double *a, const uint32_t *ga, size_t na, const double *b,
-		       const uint32_t *gb, size_t nb, double *ma, double *mb)
+/* The test of an arm against the baseline, on the arm-runs (the unit;
+ * a test on samples would take the samples of one run for independent:
+ * 15-45 % false alarms measured, see stats.h): Welch's t on the log of
+ * the per-run medians, p into *p (1 when a side has fewer than 2 runs),
+ * and the ratio of the arms' typical run medians (geometric means) with
+ * the Welch 95 % interval into *ratio. */
+static void run_test(const double *a, const uint32_t *ga, size_t na, const double *b,
+		     const uint32_t *gb, size_t nb, double *ma, double *mb, double *p,
+		     struct compare_ci *ratio)
 {
 	size_t ka = log_run_medians(a, ga, na, ma), kb = log_run_medians(b, gb, nb, mb);
-	double t, df, p;
-	if (ka < 2 || kb < 2 || stats_welch(ma, ka, mb, kb, &t, &df, &p) < 0 || isnan(p))
-		return 1.0;
-	return p;
+	double t, df;
+	*p = 1.0;
+	*ratio = NO_CI;
+	if (ka && kb)
+		ratio->est = exp(stats_mean(mb, kb) - stats_mean(ma, ka));
+	if (ka < 2 || kb < 2 || stats_welch(ma, ka, mb, kb, &t, &df, p) < 0 || isnan(*p)) {
+		*p = 1.0;
+		return;
+	}
+	double sa = stats_sd(ma, ka), sb = stats_sd(mb, kb);
+	double va = sa * sa / (double)ka, vb = sb * sb / (double)kb, se = sqrt(va + vb);
+	double d = log(ratio->est);
+	if (se > 0 && isfinite(df)) {
+		double q = stats_t_quantile(0.5 + COMPARE_LEVEL / 2, df);
+		ratio->lo = exp(d - q * se);
+		ratio->hi = exp(d + q * se);
+	} else {   /* no spread on either side: the runs agree exactly */
+		ratio->lo = ratio->hi = ratio->est;
+	}
 }
 
 /* Per cell: counts, quantiles with CIs, ratio CIs and the raw p. */
@@ -117,13 +135,13 @@ static int cells(struct compare *c)
 			ci(x, gx, n, 0.9, seed + 1, &cell->p90);
 			ci(x, gx, n, 0.99, seed + 2, &cell->p99);
 			ci(x, gx, n, 1.0, seed + 3, &cell->pmax);
-			cell->ratio50 = cell->ratio90 = NO_CI;
+			cell->ratio50 = cell->ratio90 = cell->ratio_runs = NO_CI;
 			cell->p = cell->p_adj = NAN;
 			if (!arm || !n || !nb)
 				continue;
 			ratio(base, gb, nb, x, gx, n, 0.5, seed + 4, &cell->ratio50);
 			ratio(base, gb, nb, x, gx, n, 0.9, seed + 5, &cell->ratio90);
-			cell->p = run_test(base, gb, nb, x, gx, n, ma, mb);
+			run_test(base, gb, nb, x, gx, n, ma, mb, &cell->p, &cell->ratio_runs);
 		}
 	}
 	free(base);
@@ -160,11 +178,11 @@ static int verdicts(struct compare *c)
 	for (size_t i = 0; i < n; i++) {
 		struct compare_cell *cell = which[i];
 		cell->p_adj = p[i];
-		cell->verdict = stats_verdict(cell->ratio50.lo, cell->ratio50.hi, cell->p_adj,
+		cell->verdict = stats_verdict(cell->ratio_runs.lo, cell->ratio_runs.hi, cell->p_adj,
 					      r->alpha_look);
 		cell->settled = cell->verdict != STATS_NO_DIFFERENCE ||
-				(cell->ratio50.lo >= 1.0 / COMPARE_EQUIV &&
-				 cell->ratio50.hi <= COMPARE_EQUIV);
+				(cell->ratio_runs.lo >= 1.0 / COMPARE_EQUIV &&
+				 cell->ratio_runs.hi <= COMPARE_EQUIV);
 		settled += (size_t)cell->settled;
 	}
 	return want && settled == want;
@@ -250,9 +268,9 @@ static void ranking(struct compare *c)
 		 "arms are ranked by the geometric mean of their p90 ratios against the baseline "
 		 "over the actions (lower is better), among the arms whose load throughput is "
 		 "within %.0f %% of the best; an arm is recommended when it is faster than the "
-		 "baseline on at least one action and slower on none (verdict: median-ratio 95 %% "
-		 "CI excludes 1 and Welch's t on the log of the arm-runs' medians, Holm-corrected, "
-		 "p < %.3g at this look)", COMPARE_LOAD_TOLERANCE_PCT, r->alpha_look);
+		 "baseline on at least one action and slower on none (verdict: Welch's t on the log "
+		 "of the arm-runs' medians, Holm-corrected, p < %.3g at this look, and its 95 %% "
+		 "interval of the run-median ratio excludes 1)", COMPARE_LOAD_TOLERANCE_PCT, r->alpha_look);
 	r->best = -1;
 	const struct compare_arm *base = &r->arms[0];
 	for (size_t k = 0; k < r->n_ranked; k++) {
@@ -273,8 +291,8 @@ static void ranking(struct compare *c)
 					wl += (size_t)snprintf(why + wl, sizeof(why) - wl,
 							       "%s%s %.2fx [%.2f, %.2f]", wl ? ", " : "",
 							       action_kind_name((enum action_kind)a),
-							       cell->ratio50.est, cell->ratio50.lo,
-							       cell->ratio50.hi);
+							       cell->ratio_runs.est, cell->ratio_runs.lo,
+							       cell->ratio_runs.hi);
 			}
 		}
 		if (r->armstat[arm].load_ok && faster && !slower) {

@@ -525,16 +525,16 @@ static double action_panel(cairo_t *cr, const struct compare_result *r, enum act
 			snprintf(v, sizeof(v), "median %s [%s, %s]", med, lo, hi);
 		} else if (i == 0) {
 			snprintf(v, sizeof(v), "median %s", med);
-		} else if (isfinite(c->ratio50.est)) {
+		} else if (isfinite(c->ratio_runs.est)) {
 			const char *word = c->verdict == STATS_FASTER ? "faster"
 					   : c->verdict == STATS_SLOWER ? "slower" : "no difference";
 			vc = c->verdict == STATS_FASTER ? c_faster
 			     : c->verdict == STATS_SLOWER ? c_slower : c_dim;
-			if (isfinite(c->ratio50.lo) && isfinite(c->ratio50.hi))
-				snprintf(v, sizeof(v), "%.2fx [%.2f, %.2f] %s", c->ratio50.est,
-					 c->ratio50.lo, c->ratio50.hi, word);
+			if (isfinite(c->ratio_runs.lo) && isfinite(c->ratio_runs.hi))
+				snprintf(v, sizeof(v), "%.2fx [%.2f, %.2f] %s", c->ratio_runs.est,
+					 c->ratio_runs.lo, c->ratio_runs.hi, word);
 			else
-				snprintf(v, sizeof(v), "%.2fx %s", c->ratio50.est, word);
+				snprintf(v, sizeof(v), "%.2fx %s", c->ratio_runs.est, word);
 		} else {
 			snprintf(v, sizeof(v), "no data");
 		}

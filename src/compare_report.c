@@ -310,7 +310,8 @@ static void text_actions(FILE *f, const struct compare_result *r)
 {
 	char ci_h[32];
 	snprintf(ci_h, sizeof(ci_h), "p50 [%.0f%% CI]", COMPARE_LEVEL * 100);
-	fprintf(f, "\ntimes in msec; ratio = arm p50 / baseline p50; verdict at the last look's level\n");
+	fprintf(f, "\ntimes in msec; ratio = typical arm-run median, arm / baseline, with its Welch\n"
+		"95%% CI (what the verdict rests on); verdict at the last look's level\n");
 	fprintf(f, "%-*s %-8s %4s %4s %6s %6s %6s  %-20s %-17s %s\n", LABEL_W, "arm", "action",
 		"n", "cold", "min", "avg", "max", ci_h, "ratio [CI]", "verdict");
 	for (int k = 0; k < ACTION_KIND_COUNT; k++) {
@@ -324,7 +325,7 @@ static void text_actions(FILE *f, const struct compare_result *r)
 				action_kind_name((enum action_kind)k), c->n, c->cold,
 				fms(mn, sizeof(mn), c->min), fms(av, sizeof(av), c->mean),
 				fms(mx, sizeof(mx), c->max), fci(med, sizeof(med), &c->p50, fms),
-				a == 0 ? "baseline" : fci(rat, sizeof(rat), &c->ratio50, fratio),
+				a == 0 ? "baseline" : fci(rat, sizeof(rat), &c->ratio_runs, fratio),
 				verdict_short(c, a));
 		}
 	}
@@ -425,6 +426,7 @@ static struct json_object *json_cell(const struct compare_cell *c, size_t arm)
 	add(o, "p99", jci(&c->p99));
 	add(o, "max_ci", jci(&c->pmax));
 	add(o, "ratio_p50", jci(&c->ratio50));
+	add(o, "ratio_runs", jci(&c->ratio_runs));
 	add(o, "ratio_p90", jci(&c->ratio90));
 	add(o, "p", jd(c->p));
 	add(o, "p_adjusted", jd(c->p_adj));
@@ -492,6 +494,7 @@ static struct json_object *json_verdicts(const struct compare_result *r)
 			add(o, "action", jout_string(action_kind_name((enum action_kind)k)));
 			add(o, "verdict", jout_string(verdict_name(c, a)));
 			add(o, "ratio_p50", jci(&c->ratio50));
+			add(o, "ratio_runs", jci(&c->ratio_runs));
 			json_object_array_add(arr, o);
 		}
 	return arr;
@@ -750,8 +753,8 @@ static void save_comment(FILE *f, const struct compare_result *r, size_t best,
 		if (!has_action(r, k))
 			continue;
 		const struct compare_cell *c = &r->cells[best][k];
-		snprintf(b, sizeof(b), "%s: p50 ratio %s, p90 ratio %s, %s (n %zu)",
-			 action_kind_name((enum action_kind)k), fci(e1, sizeof(e1), &c->ratio50, fratio),
+		snprintf(b, sizeof(b), "%s: run-median ratio %s, p90 ratio %s, %s (n %zu)",
+			 action_kind_name((enum action_kind)k), fci(e1, sizeof(e1), &c->ratio_runs, fratio),
 			 fci(e2, sizeof(e2), &c->ratio90, fratio), verdict_name(c, best), c->n);
 		comment(f, b, 1);
 	}

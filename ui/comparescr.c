@@ -551,11 +551,11 @@ static int draw_action(const struct compare_result *r, enum action_kind a, size_
 			screen_put(yy, x, W - x, SCREEN_DIM, "  baseline");
 			continue;
 		}
-		if (!cell->n || isnan(cell->ratio50.est)) {
+		if (!cell->n || isnan(cell->ratio_runs.est)) {
 			screen_put(yy, x, W - x, SCREEN_DIM, "      -");
 			continue;
 		}
-		x += screen_printf(yy, x, W - x, role, " %5.2fx", cell->ratio50.est);
+		x += screen_printf(yy, x, W - x, role, " %5.2fx", cell->ratio_runs.est);
 		const char *v = cell->verdict == STATS_FASTER ? "faster" :
 				cell->verdict == STATS_SLOWER ? "slower" : "no diff";
 		screen_printf(yy, x, W - x, role, " %s%s", v, cell->settled ? (utf8 ? " ✓" : " +") : "");

@@ -385,8 +385,8 @@ static void on_armrun(void *ctx, struct compare *c)
 		unsigned ta = 0;
 		for (unsigned k = 0; k < ACTION_KIND_COUNT; k++) {
 			const struct compare_cell *cell = &r->cells[best][k];
-			if ((r->actions & (1u << k)) && !isnan(cell->ratio50.est) &&
-			    (!top || cell->ratio50.est < top->ratio50.est)) {
+			if ((r->actions & (1u << k)) && !isnan(cell->ratio_runs.est) &&
+			    (!top || cell->ratio_runs.est < top->ratio_runs.est)) {
 				top = cell;
 				ta = k;
 			}
@@ -395,8 +395,8 @@ static void on_armrun(void *ctx, struct compare *c)
 		text_escape(label, sizeof(label), r->arms[best].label);
 		if (top)
 			snprintf(lead, sizeof(lead), "; leader %s: %s %.2fx [%.2f, %.2f]", label,
-				 action_kind_name((enum action_kind)ta), top->ratio50.est,
-				 top->ratio50.lo, top->ratio50.hi);
+				 action_kind_name((enum action_kind)ta), top->ratio_runs.est,
+				 top->ratio_runs.lo, top->ratio_runs.hi);
 	} else {
 		snprintf(lead, sizeof(lead), "; no leader yet");
 	}

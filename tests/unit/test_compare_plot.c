@@ -104,11 +104,11 @@ static struct compare_result *synth(size_t n_arms, int long_labels)
 			c->p50 = (struct compare_ci){ m, m * 0.85, m * 1.18 };
 			c->n = 16;
 			if (a == 0) {
-				c->ratio50 = (struct compare_ci){ NAN, NAN, NAN };
+				c->ratio50 = c->ratio_runs = (struct compare_ci){ NAN, NAN, NAN };
 				continue;
 			}
 			double f = factor[a];
-			c->ratio50 = (struct compare_ci){ f, f * 0.8, f * 1.25 };
+			c->ratio50 = c->ratio_runs = (struct compare_ci){ f, f * 0.8, f * 1.25 };
 			c->verdict = f * 1.25 < 1 ? STATS_FASTER : f * 0.8 > 1 ? STATS_SLOWER
 							: STATS_NO_DIFFERENCE;
 		}
@@ -419,7 +419,7 @@ static void test_degenerate(void **state)
 	for (size_t a = 0; a < 2; a++) {
 		for (int k = 0; k < ACTION_KIND_COUNT; k++) {
 			r->cells[a][k].p50 = (struct compare_ci){ NAN, INFINITY, -1 };
-			r->cells[a][k].ratio50 = (struct compare_ci){ a ? 0.5 : NAN, NAN, NAN };
+			r->cells[a][k].ratio50 = r->cells[a][k].ratio_runs = (struct compare_ci){ a ? 0.5 : NAN, NAN, NAN };
 		}
 		r->armstat[a].load_mibps = (struct compare_ci){ NAN, NAN, NAN };
 	}

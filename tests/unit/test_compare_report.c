@@ -57,6 +57,7 @@ static void cell(struct compare_cell *c, size_t n, double p50, double lo, double
 	ci(&c->p99, p50 * 3, NAN, NAN);
 	ci(&c->pmax, p50 * 3, p50 * 2, p50 * 4);
 	ci(&c->ratio50, r50, rlo, rhi);
+	ci(&c->ratio_runs, r50, rlo, rhi);
 	ci(&c->ratio90, r50, rlo, rhi);
 	c->p = isnan(r50) ? NAN : 0.001;
 	c->p_adj = isnan(r50) ? NAN : 0.004;
@@ -601,7 +602,7 @@ static void test_save(void **state)
 	assert_non_null(strstr(t, "2025-12-01 06:03 UTC"));
 	assert_non_null(strstr(t, "; machine: "));
 	assert_non_null(strstr(t, "; disks: vda: model Caf\\xc3\\xa9 \\x07Disk fw 1.0"));
-	assert_non_null(strstr(t, "; exec: p50 ratio 0.21 [0.15, 0.30], p90 ratio 0.21 "
+	assert_non_null(strstr(t, "; exec: run-median ratio 0.21 [0.15, 0.30], p90 ratio 0.21 "
 			       "[0.15, 0.30], faster"));
 	assert_non_null(strstr(t, "; load MiB/s: 95.4 [90.1, 99.9], baseline 101.2 [98.0, 104.1]"));
 	assert_non_null(strstr(t, "brisk export cmpwin --format udev"));
