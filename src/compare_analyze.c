@@ -298,7 +298,7 @@ static void ranking(struct compare *c)
 		if (r->armstat[arm].load_ok && faster && !slower) {
 			r->best = (int)arm;
 			snprintf(r->recommendation, sizeof(r->recommendation),
-				 "recommended: %s (%s) - faster than %s on %s", r->arms[arm].label,
+				 "use %s (%s): faster than %s on %s", r->arms[arm].label,
 				 r->arms[arm].settings, base->label, why);
 			return;
 		}

@@ -393,10 +393,13 @@ static void on_armrun(void *ctx, struct compare *c)
 		}
 		char label[96];
 		text_escape(label, sizeof(label), r->arms[best].label);
-		if (top)
+		if (top && !isnan(top->ratio_runs.lo))
 			snprintf(lead, sizeof(lead), "; leader %s: %s %.2fx [%.2f, %.2f]", label,
 				 action_kind_name((enum action_kind)ta), top->ratio_runs.est,
 				 top->ratio_runs.lo, top->ratio_runs.hi);
+		else if (top)
+			snprintf(lead, sizeof(lead), "; leader %s: %s %.2fx (one run: no interval yet)",
+				 label, action_kind_name((enum action_kind)ta), top->ratio_runs.est);
 	} else {
 		snprintf(lead, sizeof(lead), "; no leader yet");
 	}
