@@ -92,21 +92,9 @@ static void run_test(const double *a, const uint32_t *ga, size_t na, const doubl
 	*p = 1.0;
 	*ratio = NO_CI;
 	if (ka && kb)
-		ratio->est = exp(stats_mean(mb, kb) - stats_mean(ma, ka));
-	if (ka < 2 || kb < 2 || stats_welch(ma, ka, mb, kb, &t, &df, p) < 0 || isnan(*p)) {
+		stats_log_ratio_ci(ma, ka, mb, kb, COMPARE_LEVEL, &ratio->est, &ratio->lo, &ratio->hi);
+	if (ka < 2 || kb < 2 || stats_welch(ma, ka, mb, kb, &t, &df, p) < 0 || isnan(*p))
 		*p = 1.0;
-		return;
-	}
-	double sa = stats_sd(ma, ka), sb = stats_sd(mb, kb);
-	double va = sa * sa / (double)ka, vb = sb * sb / (double)kb, se = sqrt(va + vb);
-	double d = log(ratio->est);
-	if (se > 0 && isfinite(df)) {
-		double q = stats_t_quantile(0.5 + COMPARE_LEVEL / 2, df);
-		ratio->lo = exp(d - q * se);
-		ratio->hi = exp(d + q * se);
-	} else {   /* no spread on either side: the runs agree exactly */
-		ratio->lo = ratio->hi = ratio->est;
-	}
 }
 
 /* Per cell: counts, quantiles with CIs, ratio CIs and the raw p. */

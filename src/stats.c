@@ -812,3 +812,29 @@ int stats_welch(const double *a, size_t na, const double *b, size_t nb, double *
 	*p = beta_inc(d / 2, 0.5, d / (d + tt * tt));
 	return 0;
 }
+
+int stats_log_ratio_ci(const double *la, size_t na, const double *lb, size_t nb, double level,
+		       double *est, double *lo, double *hi)
+{
+	*est = *lo = *hi = NAN;
+	if (!na || !nb || !(level > 0 && level < 1))
+		return -EINVAL;
+	double ma = stats_mean(la, na), mb = stats_mean(lb, nb);
+	if (!isfinite(ma) || !isfinite(mb))
+		return -EINVAL;
+	*est = exp(mb - ma);
+	if (na < 2 || nb < 2)
+		return 0;
+	double sa = stats_sd(la, na), sb = stats_sd(lb, nb);
+	double va = sa * sa / (double)na, vb = sb * sb / (double)nb, se = sqrt(va + vb);
+	if (!(se > 0)) {   /* no spread on either side */
+		*lo = *hi = *est;
+		return 0;
+	}
+	double df = (va + vb) * (va + vb) /
+		    (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
+	double q = stats_t_quantile(0.5 + level / 2, df);
+	*lo = exp(mb - ma - q * se);
+	*hi = exp(mb - ma + q * se);
+	return 0;
+}

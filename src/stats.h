@@ -236,6 +236,18 @@ double stats_t_quantile(double p, double df);
 int stats_welch(const double *a, size_t na, const double *b, size_t nb, double *t,
 		double *df, double *p);
 
+/* stats_log_ratio_ci: exp(mean(lb) - mean(la)) with the Welch t interval
+ *   at `level` (the interval of the same model as stats_welch), for logs
+ *   of per-run medians: the ratio of the typical run medians, b / a.  With
+ *   fewer than 2 values on a side *est only (bounds NaN), 0; with no spread
+ *   on either side the bounds equal *est.  -EINVAL (all NaN) for an empty
+ *   side, a non-finite mean or level outside (0, 1).  Coverage of the 95 %
+ *   interval on the clustered simulation (compare_stats.sh, part 8: true
+ *   ratio 1, 1.5, 3; sigma_b 0.3 and 0.6; 3-12 rounds x 2-4 samples; 2000
+ *   repetitions per cell): 94.0-97.0 %, 95-97 % at 3-4 rounds. */
+int stats_log_ratio_ci(const double *la, size_t na, const double *lb, size_t nb, double level,
+		       double *est, double *lo, double *hi);
+
 enum stats_verdict {
 	STATS_NO_DIFFERENCE = 0,
 	STATS_FASTER,

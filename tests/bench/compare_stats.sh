@@ -21,6 +21,9 @@
 #  6. their power for a true ratio of 0.5 and 0.8 on one arm x action
 #  7. the same with outlier runs (10 % of arm-runs 4x slower): heavy tails
 #     in the run effects, which Welch's normal model does not have
+#  8. coverage of the interval brisk compare's verdict rests on (the
+#     run-median ratio, Welch on log run medians), true ratio 1, 1.5, 3,
+#     3 to 12 rounds x 2 to 4 samples (target 93-97 %)
 # REPS (default 1000), ITERS (bootstrap replicates, default 2000), SEED for
 # 1, 2 and 4; GREPS (default 1000), PREPS (default 500) and GITERS (default
 # 1000) for 5 and 6.  The whole run takes about 30 minutes on the 2-core VM.
@@ -60,3 +63,5 @@ done
 for r in 6 12; do
   "$SIM" gaa "$preps" "$giters" "$seed" "$r" 4 30 50 10 || exit 1
 done
+echo "--- 8. run-median ratio interval coverage (the verdict's interval)"
+"$SIM" wcoverage "$reps" "$seed" || exit 1

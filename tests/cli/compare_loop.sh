@@ -93,8 +93,22 @@ fi
 
 # 4. --schedulers: current first, then every other scheduler the disk offers.
 offered=$(tr -d '[]' <$q/scheduler | wc -w)
-"$BRISK" compare "$d/mnt" --schedulers -r 1 "${w[@]}" -n 1 -q --json "$d/s.json" >/dev/null 2>"$d/err"
+export XDG_CONFIG_HOME=$d/config
+"$BRISK" compare "$d/mnt" --schedulers -r 1 "${w[@]}" -n 1 -q --json "$d/s.json" \
+  --plot "$d/s.svg" >/dev/null 2>"$d/err"
 t_eq "--schedulers: exit 0" "$?" 0
+t_match "--plot: an SVG" "$(head -c 300 "$d/s.svg")" '<svg'
+if command -v xmllint >/dev/null; then
+  t_check "--plot: the SVG parses as XML" xmllint --noout "$d/s.svg"
+else
+  t_skip "--plot: XML check" "xmllint is not installed"
+fi
+# one round gives no verdict: --save has no winner to save, says so, exit 1
+err=$("$BRISK" compare "$d/mnt" current scheduler=bfq -r 1 "${w[@]}" -n 1 -q --save cmp-test \
+      2>&1 >/dev/null); rc=$?
+t_eq "--save without a winner: exit 1" "$rc" 1
+t_match "--save without a winner: says so" "$err" "recommend"
+t_eq "--save without a winner: no profile" "$(ls "$XDG_CONFIG_HOME/brisk/profiles" 2>/dev/null | wc -l)" 0
 t_eq "--schedulers: arms" "$(jq '.arms|length' "$d/s.json")" "$offered"
 t_eq "--schedulers: baseline is current" "$(jq -r '.arms[0].name' "$d/s.json")" current
 t_match "--schedulers: scheduler back" "$(cat $q/scheduler)" '^\[none\]'

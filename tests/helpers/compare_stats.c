@@ -397,6 +397,54 @@ static int gcoverage(unsigned reps, unsigned iters, uint64_t seed)
 	return 0;
 }
 
+/* Coverage of the interval the verdict rests on: exp of the difference of
+ * the mean log run medians with Welch's t interval (stats_log_ratio_ci),
+ * on clustered data with a known ratio (the arms differ by scale only, so
+ * the ratio of typical run medians is exactly r). */
+static int wcoverage(unsigned reps, uint64_t seed)
+{
+	static const double sbs[] = { 0.3, 0.6 }, rs[] = { 1.0, 1.5, 3.0 };
+	static const size_t Rs[] = { 3, 4, 5, 8, 12 }, ks[] = { 2, 3, 4 };
+	double a[MAX_CN], b[MAX_CN], ea[MAX_R], eb[MAX_R], la[MAX_CN], lb[MAX_CN];
+	uint32_t ga[MAX_CN], gb[MAX_CN];
+	printf("coverage of the 95 %% run-median ratio interval (Welch on log run medians), "
+	       "within-run sigma %.1f, %u repetitions per row; Monte Carlo s.e. %.1f points\n",
+	       SIGMA_W, reps, 100 * sqrt(0.95 * 0.05 / reps));
+	printf("%-7s %-6s %-3s | %7s %7s %7s\n", "sigma_b", "rounds", "k", "r=1.0", "r=1.5", "r=3.0");
+	for (size_t is = 0; is < 2; is++)
+	for (size_t ir = 0; ir < sizeof(Rs) / sizeof(*Rs); ir++)
+	for (size_t ik = 0; ik < sizeof(ks) / sizeof(*ks); ik++) {
+		size_t R = Rs[ir], k = ks[ik], n = R * k;
+		printf("%-7.1f %-6zu %-3zu |", sbs[is], R, k);
+		for (size_t ix = 0; ix < 3; ix++) {
+			uint64_t st = seed ^ (0x100000001b3ULL * (is * 1000 + ir * 100 + ik * 10 + ix + 1));
+			unsigned cov = 0;
+			for (unsigned t = 0; t < reps; t++) {
+				draw_effects(ea, R, sbs[is], &st);
+				draw_effects(eb, R, sbs[is], &st);
+				draw_clustered(a, ga, R, k, 100, ea, 0, &st);
+				draw_clustered(b, gb, R, k, 100 * rs[ix], eb, 3, &st);
+				size_t ka, kb;
+				if (stats_cluster_quantiles(a, ga, n, 0.5, la, &ka) ||
+				    stats_cluster_quantiles(b, gb, n, 0.5, lb, &kb))
+					return 1;
+				for (size_t i = 0; i < ka; i++)
+					la[i] = log(la[i]);
+				for (size_t i = 0; i < kb; i++)
+					lb[i] = log(lb[i]);
+				double est, lo, hi;
+				if (stats_log_ratio_ci(la, ka, lb, kb, 0.95, &est, &lo, &hi))
+					return 1;
+				cov += rs[ix] >= lo && rs[ix] <= hi;
+			}
+			printf(" %6.1f%%", 100.0 * cov / reps);
+		}
+		printf("\n");
+		fflush(stdout);
+	}
+	return 0;
+}
+
 #define ARMS 4
 #define ACTS 4
 #define CMP ((ARMS - 1) * ACTS)
@@ -670,6 +718,8 @@ int main(int argc, char **argv)
 		return gaa((unsigned)parse(argv[2]), (unsigned)parse(argv[3]), parse(argv[4]), R, k,
 			   (double)parse(argv[7]) / 100, (double)parse(argv[8]) / 100);
 	}
+	if (argc == 4 && !strcmp(argv[1], "wcoverage"))
+		return wcoverage((unsigned)parse(argv[2]), parse(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "timing"))
 		return timing((unsigned)parse(argv[2]));
 	fprintf(stderr, "usage: compare_stats coverage REPS ITERS SEED\n"

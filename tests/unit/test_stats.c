@@ -621,6 +621,35 @@ static void test_welch(void **state)
 	assert_true(isnan(t) && isnan(df) && isnan(p));
 }
 
+static void test_log_ratio_ci(void **state)
+{
+	(void)state;
+	const double la[] = { 0.0, 0.2, 0.4 };
+	double lb[3], est, lo, hi;
+	for (int i = 0; i < 3; i++)
+		lb[i] = la[i] + log(2.0);
+	/* equal spread: se = sqrt(2 * 0.04 / 3), df = 4, t(0.975, 4) = 2.776445 */
+	assert_int_equal(stats_log_ratio_ci(la, 3, lb, 3, 0.95, &est, &lo, &hi), 0);
+	double se = sqrt(2 * 0.04 / 3);
+	assert_true(fabs(est - 2.0) < 1e-12);
+	assert_true(fabs(lo - 2.0 * exp(-2.776445 * se)) < 1e-5);
+	assert_true(fabs(hi - 2.0 * exp(2.776445 * se)) < 1e-5);
+	/* one run on a side: the estimate only */
+	assert_int_equal(stats_log_ratio_ci(la, 1, lb, 3, 0.95, &est, &lo, &hi), 0);
+	assert_true(fabs(est - exp(0.2 + log(2.0))) < 1e-12);
+	assert_true(isnan(lo) && isnan(hi));
+	/* no spread: the bounds are the estimate */
+	const double ca[] = { 1.0, 1.0 }, cb[] = { 1.5, 1.5 };
+	assert_int_equal(stats_log_ratio_ci(ca, 2, cb, 2, 0.95, &est, &lo, &hi), 0);
+	assert_true(fabs(lo - exp(0.5)) < 1e-12 && fabs(hi - exp(0.5)) < 1e-12);
+	/* bad input */
+	assert_int_equal(stats_log_ratio_ci(la, 0, lb, 3, 0.95, &est, &lo, &hi), -EINVAL);
+	assert_true(isnan(est) && isnan(lo) && isnan(hi));
+	assert_int_equal(stats_log_ratio_ci(la, 3, lb, 3, 1.0, &est, &lo, &hi), -EINVAL);
+	const double bad[] = { 0.0, NAN };
+	assert_int_equal(stats_log_ratio_ci(bad, 2, lb, 3, 0.95, &est, &lo, &hi), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -646,6 +675,7 @@ int main(void)
 		cmocka_unit_test(test_holm_ties),
 		cmocka_unit_test(test_rand_index),
 		cmocka_unit_test(test_welch),
+		cmocka_unit_test(test_log_ratio_ci),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
