@@ -9,12 +9,15 @@ failed_names=()
 filter=${TESTS:-}
 
 count() { # $1 = log file, $2 = unit name
-  local p f s
-  p=$(grep -cE '^(PASS |\[       OK \])' "$1")
-  f=$(grep -cE '^(FAIL |\[  FAILED  \] [a-z_])|^\[  ERROR   \]' "$1")
-  s=$(grep -cE '^(SKIP |\[  SKIPPED \] [a-z_])' "$1")
+  local p f s body
+  # cmocka lists failed and skipped tests again after its summary line:
+  # count each test once, from the part before it
+  body=$(sed '/^\[==========\] [0-9]* test(s) run\./q' "$1")
+  p=$(grep -cE '^(PASS |\[       OK \])' <<<"$body")
+  f=$(grep -cE '^(FAIL |\[  FAILED  \] [a-z_])' <<<"$body")
+  s=$(grep -cE '^(SKIP |\[  SKIPPED \] [a-z_])' <<<"$body")
   pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
-  grep -E '^(FAIL |SKIP )|^\[  (FAILED|SKIPPED|ERROR) *\] [a-z_]' "$1" | sed "s|^|  $2: |"
+  grep -E '^(FAIL |SKIP )|^\[  (FAILED|SKIPPED|ERROR) *\] [a-z_]' <<<"$body" | sed "s|^|  $2: |"
   [ "$f" -gt 0 ] && failed_names+=("$2")
 }
 
