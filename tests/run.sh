@@ -4,6 +4,8 @@
 # TESTS="pattern" limits the run to files whose name contains the pattern.
 cd "$(dirname "$0")/.." || exit 1
 mkdir -p build/logs
+# an ASan build (make check SANITIZE=1): libraries' caches kept until exit
+export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$PWD/tests/lsan.supp"
 pass=0 fail=0 skip=0
 failed_names=()
 filter=${TESTS:-}

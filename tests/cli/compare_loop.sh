@@ -96,7 +96,9 @@ offered=$(tr -d '[]' <$q/scheduler | wc -w)
 export XDG_CONFIG_HOME=$d/config
 "$BRISK" compare "$d/mnt" --schedulers -r 1 "${w[@]}" -n 1 -q --json "$d/s.json" \
   --plot "$d/s.svg" >/dev/null 2>"$d/err"
-t_eq "--schedulers: exit 0" "$?" 0
+rc=$?
+t_eq "--schedulers: exit 0" "$rc" 0
+[ "$rc" = 0 ] || sed 's/^/  stderr: /' "$d/err"
 t_match "--plot: an SVG" "$(head -c 300 "$d/s.svg")" '<svg'
 if command -v xmllint >/dev/null; then
   t_check "--plot: the SVG parses as XML" xmllint --noout "$d/s.svg"
