@@ -91,7 +91,20 @@ if command -v setpriv >/dev/null; then
   t_eq "non-root: exit 2" "$rc" 2; t_match "non-root: says root" "$err" "needs root"
 fi
 
-# 4. --schedulers: current first, then every other scheduler the disk offers.
+# 4. SIGKILL in the middle of a bfq arm-run: the journal keeps the
+#    original, and brisk restore puts it back.
+"$BRISK" compare "$d/mnt" current scheduler=bfq -r 10 "${w[@]}" -n 50 >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 300); do grep -q '\[bfq\]' $q/scheduler && break; sleep 0.05; done
+kill -9 $pid; wait $pid 2>/dev/null
+t_match "SIGKILL: still bfq" "$(cat $q/scheduler)" '\[bfq\]'
+t_eq "SIGKILL: journal left" "$(journals)" 1
+out=$("$BRISK" restore 2>&1)
+t_match "SIGKILL: brisk restore names it" "$out" "$dev scheduler=none"
+t_match "SIGKILL: restored" "$(cat $q/scheduler)" '^\[none\]'
+t_eq "SIGKILL: journal gone after restore" "$(journals)" 0
+
+# 5. --schedulers: current first, then every other scheduler the disk offers.
 offered=$(tr -d '[]' <$q/scheduler | wc -w)
 export XDG_CONFIG_HOME=$d/config
 "$BRISK" compare "$d/mnt" --schedulers -r 1 "${w[@]}" -n 1 -q --json "$d/s.json" \
@@ -115,3 +128,4 @@ t_eq "--schedulers: arms" "$(jq '.arms|length' "$d/s.json")" "$offered"
 t_eq "--schedulers: baseline is current" "$(jq -r '.arms[0].name' "$d/s.json")" current
 t_match "--schedulers: scheduler back" "$(cat $q/scheduler)" '^\[none\]'
 t_eq "--schedulers: journal gone" "$(journals)" 0
+t_eq "the killed run's work area is reaped by the next run" "$(workfiles)" 0
