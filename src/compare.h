@@ -249,15 +249,6 @@ void compare_arm_free(struct compare_arm *a);
 size_t compare_arms_schedulers(const struct settings *st, struct compare_arm *out, size_t max,
 			       char *err, size_t errlen);
 
-/* A profile's [settings] (per disk class) as a checked plan on the disks
- * of st, as `brisk run --profile` and a profile arm apply it: 0 with *n
- * steps (a key a disk lacks is skipped, said in note); -EINVAL and the
- * others of tunable_check() with the line in err; -E2BIG over max. */
-struct profile;
-int compare_plan_profile(const struct profile *p, const struct settings *st,
-			 struct settings_step *out, size_t max, size_t *n,
-			 char *note, size_t notelen, char *err, size_t errlen);
-
 /* Take arms[0..n) (moved: the caller's copies are emptied), the
  * settings (devs of the stack, root) and the config.  0, or -EINVAL
  * (fewer than 2 arms, more than COMPARE_MAX_ARMS, no action, bad

@@ -256,6 +256,16 @@ int profile_to_session_config(const struct profile *p, const char *display,
 			      struct session_config *c, char *note, size_t notelen,
 			      char *err, size_t errlen);
 
+/* A profile's [settings] (per disk class) as a checked plan on the disks
+ * of st, as `brisk run --profile` and a profile arm apply it: 0 with *n
+ * steps (a key a disk lacks is skipped, said in note); -EINVAL and the
+ * others of tunable_check() with the line in err; -E2BIG over max. */
+struct settings;
+struct settings_step;
+int profile_plan_settings(const struct profile *p, const struct settings *st,
+			 struct settings_step *out, size_t max, size_t *n,
+			 char *note, size_t notelen, char *err, size_t errlen);
+
 /* For `brisk run`: find --profile NAME|FILE, --fio JOBFILE and --scale F
  * in argv (any position, "--opt VALUE" or "--opt=VALUE"; at most one of
  * --profile/--fio), load it and apply it onto c with

@@ -8,11 +8,15 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "blockdev.h"
+#include "export.h"
 #include "fiojob.h"
 #include "msg.h"
 #include "session.h"
+#include "settings.h"
 #include "str.h"
 
 /* What the actions ask for, per type. */
@@ -253,4 +257,63 @@ int profile_run_args(int argc, char **argv, struct profile *p, struct session_co
 		return rc;
 	rc = profile_to_session_config(p, prof ? path : fio, c, note, notelen, err, errlen);
 	return rc < 0 ? rc : 1;
+}
+
+int profile_plan_settings(const struct profile *p, const struct settings *st,
+			 struct settings_step *out, size_t max, size_t *n,
+			 char *note, size_t notelen, char *err, size_t errlen)
+{
+	struct blockdev *bd = calloc(1, sizeof(*bd));
+	if (!bd)
+		return -ENOMEM;
+	int vm_done = 0, rc = 0;
+	*n = 0;
+	if (note && notelen)
+		note[0] = '\0';
+	for (size_t d = 0; d < st->n_devs && rc == 0; d++) {
+		const char *dev = st->devs[d];
+		if (blockdev_probe(dev, bd) < 0)
+			continue;
+		const struct profile_setting *s[PROFILE_MAX_SETTINGS];
+		size_t k = profile_effective(p, export_device_class(bd), s, PROFILE_MAX_SETTINGS);
+		char after[TUNABLE_SCHED_LEN] = "";
+		for (size_t i = 0; i < k && i < PROFILE_MAX_SETTINGS && rc == 0; i++) {
+			struct tunable_key key;
+			char why[TUNABLE_WHY_LEN], canon[TUNABLE_VALUE_LEN];
+			if (tunable_parse_key(s[i]->key, &key, why, sizeof(why)) < 0) {
+				rc = msg_fail(-EINVAL, err, errlen, "line %d: %s", s[i]->line, why);
+				break;
+			}
+			int sys = tunable_is_sysctl(&key);
+			if (sys && vm_done)
+				continue;
+			int e = tunable_check(sys ? NULL : dev, &key, s[i]->value,
+					      after[0] ? after : NULL, canon, sizeof(canon), why,
+					      sizeof(why));
+			if (e == -ENOENT && key.kind != TUNABLE_SCHEDULER) {
+				if (note && notelen)
+					snprintf(note, notelen, "setting %s is not on %s: skipped",
+						 s[i]->key, dev);
+				continue;
+			}
+			if (e < 0) {
+				rc = msg_fail(e, err, errlen, "line %d: %s=%s refused on %s: %s",
+					      s[i]->line, s[i]->key, s[i]->value, sys ? "vm" : dev, why);
+				break;
+			}
+			if (*n == max) {
+				rc = msg_fail(-E2BIG, err, errlen, "more than %zu settings", max);
+				break;
+			}
+			if (key.kind == TUNABLE_SCHEDULER)
+				snprintf(after, sizeof(after), "%.31s", canon);
+			out[*n].dev = sys ? NULL : dev;
+			out[*n].key = key;
+			snprintf(out[*n].value, sizeof(out[*n].value), "%s", canon);
+			(*n)++;
+		}
+		vm_done = 1;
+	}
+	free(bd);
+	return rc;
 }

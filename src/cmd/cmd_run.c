@@ -9,10 +9,7 @@
 #include <unistd.h>
 
 #include "cliopt.h"
-#include "compare.h"
-#include "blockdev.h"
 #include "parse.h"
-#include "export.h"
 #include "journal.h"
 #include "profile.h"
 #include "report.h"
@@ -245,7 +242,7 @@ static int plan_run_profile(const struct profile *p, const char *dir, const char
 	if (!run_plan)
 		return 1;
 	char note[256], err[512];
-	rc = compare_plan_profile(p, &run_settings, run_plan, RUN_MAX_PSET, &n_run_plan, note,
+	rc = profile_plan_settings(p, &run_settings, run_plan, RUN_MAX_PSET, &n_run_plan, note,
 				  sizeof(note), err, sizeof(err));
 	if (note[0])
 		fprintf(stderr, "brisk run: profile %s\n", note);
