@@ -380,6 +380,9 @@ int compare_run(struct compare *c, const struct compare_hooks *h, char *err, siz
 			rc = arm_run(c, h, arm, round, k, err, errlen);
 			plan_rounds(c);
 			pending_signal(c, &set);
+			if (rc == 0 && compare_analyze_look(c) < 0)
+				cmsg(c, "out of memory: the figures after round %u are not current",
+				     round + 1);
 			if (h && h->armrun && rc == 0)
 				h->armrun(h->ctx, c);
 		}

@@ -223,8 +223,10 @@ struct compare;
 
 /* Hooks for a front end; any may be NULL.
  *  session: a new arm-run's session was created (wire ticks, fds to it);
- *  armrun:  an arm-run ended (its settings were put back) and, when it
- *           was a look or the end, the result was re-analysed. */
+ *  armrun:  an arm-run ended (its settings were put back) and the result
+ *           was re-analysed (verdicts at the latest look's level: only a
+ *           look can stop the comparison); called once more at the end,
+ *           after the final analysis. */
 struct compare_hooks {
 	void (*session)(void *ctx, struct compare *c, struct session *s);
 	void (*armrun)(void *ctx, struct compare *c);
@@ -271,8 +273,9 @@ int compare_run(struct compare *c, const struct compare_hooks *hooks, char *err,
 		size_t errlen);
 /* Stop after the current arm-run's session ends (it is told to stop). */
 void compare_stop(struct compare *c);
-/* Recompute the statistics, verdicts and ranking from the samples so far
- * (also done by compare_run at each look and at the end).  0 or -ENOMEM. */
+/* Recompute the statistics, verdicts and ranking from the samples so far.
+ * compare_run does it after every arm-run, at each look and at the end;
+ * a front end needs it only for a result it changed.  0 or -ENOMEM. */
 int compare_analyze(struct compare *c);
 const struct compare_result *compare_result(const struct compare *c);
 /* Progress: the arm-run under way (arm index, round), rounds done and

@@ -20,8 +20,8 @@
  *  - Drawing reads only this struct, the compare result (compare_result,
  *    compare_progress) and the session struct under way: no file, sysfs
  *    or directory access (a stalled disk cannot freeze the screen).  The
- *    figures change only when the front end calls compare_analyze()
- *    (after each arm-run).
+ *    figures change only after an arm-run (the engine analyses them
+ *    before its armrun hook).
  *  - A figure that does not exist is "-", never a made-up zero.
  *  - Below 80x24 the screen says so and shows nothing else.
  *  - comparescr_pick_init() reads the active and offered schedulers

@@ -372,7 +372,6 @@ static void on_armrun(void *ctx, struct compare *c)
 	if (!r->n_runs || r->n_runs == x->runs_shown)
 		return;
 	x->runs_shown = r->n_runs;
-	compare_analyze(c);
 	const struct compare_run *run = &r->runs[r->n_runs - 1];
 	size_t arm;
 	unsigned round, rmax;
