@@ -12,6 +12,7 @@
 # put back by brisk itself (journal); the bench checks it is unchanged.
 cd "$(dirname "$0")/../.." || exit 1
 BRISK=${BRISK:-./brisk}
+export BRISK_LAB_MODELS=${BRISK_LAB_MODELS:-$PWD/profiles/lab-models.ini}   # BRISK may live elsewhere
 [ "$(id -u)" = 0 ] || { echo "SKIP compare_aa: needs root"; exit 0; }
 command -v jq >/dev/null || { echo "SKIP compare_aa: needs jq"; exit 0; }
 runs=${AA_RUNS:-5} rounds=${AA_ROUNDS:-3} samples=${AA_SAMPLES:-2}
@@ -26,13 +27,12 @@ vda_sched=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/block/vda/queue/scheduler 2>/dev
 printf '%-5s %-44s %5s %9s %8s %11s %8s\n' disk "arms" runs verdicts "false+" "comparisons" "any-false+"
 for disk in ${AA_DISKS:-vda lab}; do
   case $disk in
-    vda) dir=$T/vda; mkdir -p "$dir"; extra=();;
+    vda) dir=$T/vda; mkdir -p "$dir";;
     lab)
       [ -c /dev/fuse ] || { echo "lab: no /dev/fuse, skipped"; continue; }
       out=$("$BRISK" lab up --dir "$T" --model hdd-7200 --size 4G --name aa 2>&1) ||
         { echo "$out"; continue; }
-      dir=$(printf '%s\n' "$out" | sed -n 's/^mounted at //p')
-      extra=();;
+      dir=$(printf '%s\n' "$out" | sed -n 's/^mounted at //p');;
   esac
   for kind in current mq-deadline; do
     if [ "$kind" = current ]; then arms=(current current); else
@@ -41,7 +41,7 @@ for disk in ${AA_DISKS:-vda lab}; do
     for i in $(seq "$runs"); do
       j=$keep/$disk-$kind-$i.json
       "$BRISK" compare "$dir" "${arms[@]}" -r "$rounds" -n "$samples" -a "$actions" \
-        --seed "$i" -q --json "$j" "${extra[@]}" >/dev/null 2>"$T/err" ||
+        --seed "$i" -q --json "$j" >/dev/null 2>"$T/err" ||
         { echo "run $disk $kind $i failed:"; cat "$T/err"; continue; }
       n=$((n + 1))
       v=$((v + $(jq '[.verdicts[]|select(.arm!=0)]|length' "$j")))

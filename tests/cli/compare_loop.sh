@@ -18,9 +18,9 @@ T_CLEANUP_EXTRA="umount '$d/mnt' 2>/dev/null; echo $orig_sched > $q/scheduler; l
 mkfs.ext4 -q "$L"; mkdir "$d/mnt"; mount "$L" "$d/mnt"
 echo none > $q/scheduler
 orig_ra=$(cat $q/read_ahead_kb)
-journals() { ls "$BRISK_RUNTIME_DIR" 2>/dev/null | grep -c journal; }
-workfiles() { ls -A "$d/mnt" | grep -v lost+found | wc -l; }
-w=(-l seq-write:size=48m,rate=16m -a ssh-like,save --ls-files 50 --interval 50ms --warmup 1s
+journals() { find "$BRISK_RUNTIME_DIR" -maxdepth 1 -name '*journal*' 2>/dev/null | wc -l; }
+workfiles() { find "$d/mnt" -mindepth 1 -maxdepth 1 ! -name lost+found | wc -l; }
+w=(-l "seq-write:size=48m,rate=16m" -a "ssh-like,save" --ls-files 50 --interval 50ms --warmup 1s
    --floor 10% --settle-max 10s -n 2)
 
 # 1. Two rounds of three arms: each arm once per round, rotated; the

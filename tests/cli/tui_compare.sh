@@ -33,7 +33,7 @@ for s in mq-deadline bfq kyber none; do
   [ "$s" != "$orig" ] && grep -qw "$s" <<<"$offered" && { want=$s; break; }
 done
 [ -n "$want" ] || { t_skip tui-compare "$dev offers only $orig"; exit 0; }
-ARGS=(-l seq-write:size=64m,rate=20m -a ls,ssh-like --ls-files 50 --interval 50ms --floor 8m)
+ARGS=(-l "seq-write:size=64m,rate=20m" -a "ls,ssh-like" --ls-files 50 --interval 50ms --floor 8m)
 
 tui_start cmp 100x30 LANG=C.UTF-8 HOME="$T/home" -- "$T/mnt" "${ARGS[@]}"
 tui_wait "^stack ext4 on $dev" 20; t_eq opens-on-loop $? 0
@@ -86,7 +86,7 @@ t_match shows-recommendation "$(tui_cap)" '^recommendation: '
 tui_keys q
 tui_wait 'stopped by you after' 60; t_eq q-stops $? 0
 t_match stopped-scheduler-back "$(cat $q/scheduler)" "\\[$orig\\]"
-t_eq stopped-work-area-removed "$(ls -A "$T/mnt" | grep -c '^\.brisk-')" 0
+t_eq stopped-work-area-removed "$(find "$T/mnt" -mindepth 1 -maxdepth 1 -name '.brisk-*' | wc -l)" 0
 t_eq stopped-journal-empty "$(ls "$BRISK_RUNTIME_DIR"/*.journal 2>/dev/null | wc -l)" 0
 t_match final-keys "$(tui_line 29)" 'Enter/Esc back to the dashboard  q quit brisk'
 t_match final-message "$(tui_cap)" 'every setting was put back'
@@ -100,7 +100,7 @@ t_match quit-status "$out" 'BRISK-EXIT=0'
 t_match prints-compare-report "$out" 'compare on .*mnt'
 t_match report-recommendation "$out" '^recommendation: '
 t_match end-scheduler-back "$(cat $q/scheduler)" "\\[$orig\\]"
-t_eq end-work-area-removed "$(ls -A "$T/mnt" | grep -c '^\.brisk-')" 0
+t_eq end-work-area-removed "$(find "$T/mnt" -mindepth 1 -maxdepth 1 -name '.brisk-*' | wc -l)" 0
 t_eq end-journal-empty "$(ls "$BRISK_RUNTIME_DIR"/*.journal 2>/dev/null | wc -l)" 0
 t_eq alternate-screen-left "$(tmux display -p -t "$TUI_S" '#{alternate_on}')" 0
 tui_stop
@@ -125,7 +125,7 @@ kill -TERM "$(tui_pid)"
 tui_wait 'BRISK-EXIT=' 30; t_eq term-exits $? 0
 t_match term-status "$(tui_cap)" 'BRISK-EXIT=143'
 t_match term-scheduler-back "$(cat $q/scheduler)" "\\[$orig\\]"
-t_eq term-work-area-removed "$(ls -A "$T/mnt" | grep -c '^\.brisk-')" 0
+t_eq term-work-area-removed "$(find "$T/mnt" -mindepth 1 -maxdepth 1 -name '.brisk-*' | wc -l)" 0
 t_eq term-journal-empty "$(ls "$BRISK_RUNTIME_DIR"/*.journal 2>/dev/null | wc -l)" 0
 t_eq term-alternate-screen-left "$(tmux display -p -t "$TUI_S" '#{alternate_on}')" 0
 tui_stop
