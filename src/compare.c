@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "blockdev.h"
 #include "kstat.h"
 #include "msg.h"
 #include "now.h"
@@ -100,6 +101,42 @@ void compare_set_context(struct compare *c, const char *stackline, const char *d
 		snprintf(c->r.disks, sizeof(c->r.disks), "%s", disks);
 	if (workload)
 		snprintf(c->r.workload, sizeof(c->r.workload), "%s", workload);
+}
+
+void compare_describe_workload(const struct session_config *c, unsigned samples, char *out,
+			       size_t len)
+{
+	size_t l = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < c->n_loads && l < len; i++) {
+		char spec[160];
+		load_spec_format(&c->loads[i], spec, sizeof(spec));
+		l += (size_t)snprintf(out + l, len - l, "%s%s", l ? " + " : "load ", spec);
+	}
+	if (l < len)
+		l += (size_t)snprintf(out + l, len - l, "; actions");
+	for (unsigned k = 0; k < ACTION_KIND_COUNT && l < len; k++)
+		if (c->actions & (1u << k))
+			l += (size_t)snprintf(out + l, len - l, " %s",
+					      action_kind_name((enum action_kind)k));
+	if (l < len)
+		snprintf(out + l, len - l, "; %u samples per action and arm-run", samples);
+}
+
+void compare_describe_disks(const struct blockdev *const *leaves, size_t n, char *out,
+			    size_t len)
+{
+	size_t l = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < n && l < len; i++) {
+		const struct blockdev *b = leaves[i];
+		l += (size_t)snprintf(out + l, len - l, "%s%s: %s%s%s%s%s, %s", l ? "; " : "",
+				      b->name, b->vendor, b->vendor[0] ? " " : "",
+				      b->model[0] ? b->model : "model unknown",
+				      b->firmware[0] ? " fw " : "", b->firmware,
+				      b->rotational == 1 ? "rotational" :
+				      b->rotational == 0 ? "non-rotational" : "rotation unknown");
+	}
 }
 
 void compare_free(struct compare *c)

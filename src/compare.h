@@ -264,6 +264,14 @@ int compare_create(const struct compare_config *cfg, struct settings *st,
  * workload in words. */
 void compare_set_context(struct compare *c, const char *stackline, const char *disks,
 			 const char *workload);
+/* The workload in words ("load seq-write:... ; actions ls ssh-like; 3
+ * samples per action and arm-run") and the leaf disks in words ("sda:
+ * ATA WDC... fw 01.0, rotational; ..."), for compare_set_context(). */
+void compare_describe_workload(const struct session_config *c, unsigned samples, char *out,
+			       size_t len);
+struct blockdev;
+void compare_describe_disks(const struct blockdev *const *leaves, size_t n, char *out,
+			    size_t len);
 /* Run the rounds.  0 when it ran to its end, was stopped early by the
  * sequential rule, by a signal (result.stop_signal) or compare_stop();
  * -errno with a message when it could not run (settings could not be

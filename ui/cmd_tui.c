@@ -525,7 +525,7 @@ static void tui_wire(struct tui *t, int stack_ok, int root, const char *note, in
 	t->d.cmp = &t->cs;
 	snprintf(t->cs.dir, sizeof(t->cs.dir), "%s", t->d.dir);
 	snprintf(t->cs.stackline, sizeof(t->cs.stackline), "%s", t->d.stackline);
-	comparescr_workload(&s->cfg, COMPARE_DEFAULT_SAMPLES, t->cs.workload,
+	compare_describe_workload(&s->cfg, COMPARE_DEFAULT_SAMPLES, t->cs.workload,
 			    sizeof(t->cs.workload));
 	session_on_tick(s, on_tick, t);
 	session_on_exit(s, on_exit_restore, t);
@@ -638,21 +638,6 @@ static void cmp_on_armrun(void *ctx, struct compare *c)
 {
 	(void)c;
 	cmp_redraw(ctx, 0);
-}
-
-/* The leaf disks in words, for the comparison's report and saved profile. */
-static void tui_disks(const struct tui *t, char *out, size_t len)
-{
-	const struct blockdev *leaves[SETTINGS_MAX_DEVS];
-	size_t l = 0, nl = t->stack ? stack_leaves(t->stack, leaves, SETTINGS_MAX_DEVS) : 0;
-	out[0] = '\0';
-	for (size_t i = 0; i < nl && i < SETTINGS_MAX_DEVS && l < len; i++) {
-		const struct blockdev *b = leaves[i];
-		l += (size_t)snprintf(out + l, len - l, "%s%s: %s%s%s%s%s", l ? "; " : "", b->name,
-				      b->vendor, b->vendor[0] ? " " : "",
-				      b->model[0] ? b->model : "model unknown",
-				      b->firmware[0] ? " fw " : "", b->firmware);
-	}
 }
 
 /* The arms picked, parsed against the disks (after the dashboard's own
@@ -790,8 +775,11 @@ static int tui_compare_run(struct tui *t)
 	if (rc < 0)
 		goto fail;
 	char disks[512];
-	tui_disks(t, disks, sizeof(disks));
-	comparescr_workload(&cfg.run, cfg.samples, cs->workload, sizeof(cs->workload));
+	const struct blockdev *leaves[SETTINGS_MAX_DEVS];
+	size_t nl = t->stack ? stack_leaves(t->stack, leaves, SETTINGS_MAX_DEVS) : 0;
+	compare_describe_disks(leaves, nl < SETTINGS_MAX_DEVS ? nl : SETTINGS_MAX_DEVS, disks,
+			       sizeof(disks));
+	compare_describe_workload(&cfg.run, cfg.samples, cs->workload, sizeof(cs->workload));
 	compare_set_context(t->cmp, t->d.stackline, disks, cs->workload);
 	const struct compare_hooks hooks = {
 		.session = cmp_on_session, .armrun = cmp_on_armrun, .ctx = t,

@@ -37,26 +37,6 @@ void comparescr_message(struct comparescr *cs, int role, const char *fmt, ...)
 	cs->msg_role = role;
 }
 
-void comparescr_workload(const struct session_config *c, unsigned samples, char *out,
-			 size_t len)
-{
-	size_t l = 0;
-	out[0] = '\0';
-	for (size_t i = 0; i < c->n_loads && l < len; i++) {
-		char spec[160];
-		load_spec_format(&c->loads[i], spec, sizeof(spec));
-		l += (size_t)snprintf(out + l, len - l, "%s%s", l ? " + " : "load ", spec);
-	}
-	if (l < len)
-		l += (size_t)snprintf(out + l, len - l, "; actions");
-	for (unsigned k = 0; k < ACTION_KIND_COUNT && l < len; k++)
-		if (c->actions & (1u << k))
-			l += (size_t)snprintf(out + l, len - l, " %s",
-					      action_kind_name((enum action_kind)k));
-	if (l < len)
-		snprintf(out + l, len - l, "; %u samples per action and arm-run", samples);
-}
-
 /* Text over at most maxl rows of width w, broken at spaces (a word
  * longer than a row is cut).  Rows used; y < 0 only counts them. */
 static int put_wrapped(int y, int x, int w, int maxl, enum screen_role r, const char *text)

@@ -105,9 +105,4 @@ void comparescr_draw(struct comparescr *cs, const struct compare *c, int full);
 unsigned comparescr_key(struct comparescr *cs, const struct compare *c, int ch);
 void comparescr_message(struct comparescr *cs, int role, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* The workload in words ("load seq-write:... ; actions ls ssh-like; 4
- * samples per action and arm-run"). */
-void comparescr_workload(const struct session_config *c, unsigned samples, char *out,
-			 size_t len);
-
 #endif

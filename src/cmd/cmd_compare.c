@@ -287,22 +287,13 @@ static int cmp_stack(struct cmp_ctx *x, const char *dir, const char *what)
 		nl = SETTINGS_MAX_DEVS;
 	size_t sl = (size_t)snprintf(x->stackline, sizeof(x->stackline), "%s on",
 				     x->stack->mount.fstype[0] ? x->stack->mount.fstype : "?");
-	size_t dl = 0;
 	for (size_t i = 0; i < nl; i++) {
-		const struct blockdev *b = leaves[i];
-		names[i] = b->name;
+		names[i] = leaves[i]->name;
 		if (sl < sizeof(x->stackline))
 			sl += (size_t)snprintf(x->stackline + sl, sizeof(x->stackline) - sl, " %s",
-					       b->name);
-		if (dl < sizeof(x->disks))
-			dl += (size_t)snprintf(x->disks + dl, sizeof(x->disks) - dl,
-					       "%s%s: %s%s%s%s%s, %s", dl ? "; " : "", b->name,
-					       b->vendor, b->vendor[0] ? " " : "",
-					       b->model[0] ? b->model : "model unknown",
-					       b->firmware[0] ? " fw " : "", b->firmware,
-					       b->rotational == 1 ? "rotational" :
-					       b->rotational == 0 ? "non-rotational" : "rotation unknown");
+					       leaves[i]->name);
 	}
+	compare_describe_disks(leaves, nl, x->disks, sizeof(x->disks));
 	char note[256];
 	settings_init(&x->st, JOURNAL_RUN, names, nl, geteuid() == 0, what, note, sizeof(note));
 	if (note[0])
@@ -340,26 +331,6 @@ static int cmp_arms(struct cmp_ctx *x, struct compare_arm *arms, size_t *n)
 		(*n)++;
 	}
 	return 0;
-}
-
-static void describe_workload(struct cmp_ctx *x, const struct compare_config *c)
-{
-	size_t l = 0;
-	for (size_t i = 0; i < c->run.n_loads && l < sizeof(x->workload); i++) {
-		char spec[160];
-		load_spec_format(&c->run.loads[i], spec, sizeof(spec));
-		l += (size_t)snprintf(x->workload + l, sizeof(x->workload) - l, "%s%s",
-				      l ? " + " : "load ", spec);
-	}
-	if (l < sizeof(x->workload))
-		l += (size_t)snprintf(x->workload + l, sizeof(x->workload) - l, "; actions");
-	for (unsigned k = 0; k < ACTION_KIND_COUNT && l < sizeof(x->workload); k++)
-		if (c->run.actions & (1u << k))
-			l += (size_t)snprintf(x->workload + l, sizeof(x->workload) - l, " %s",
-					      action_kind_name((enum action_kind)k));
-	if (l < sizeof(x->workload))
-		snprintf(x->workload + l, sizeof(x->workload) - l, "; %u samples per action and "
-			 "arm-run", c->samples);
 }
 
 /* Progress after each arm-run: round k of n, the leader, its ratio. */
@@ -498,7 +469,7 @@ int cmd_compare_main(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
-	describe_workload(&x, &cfg);
+	compare_describe_workload(&cfg.run, cfg.samples, x.workload, sizeof(x.workload));
 	compare_set_context(c, x.stackline, x.disks, x.workload);
 	if (!a.quiet)
 		fprintf(stderr, "brisk compare: %zu arms on %s (%s), seed %llu, %s\n", n, dir,
