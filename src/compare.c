@@ -284,6 +284,10 @@ static int arm_run(struct compare *c, const struct compare_hooks *h, size_t arm,
 	sc.max_time_ns = 0;
 	sc.settle_max_ns = c->cfg.settle_max_ns;
 	sc.settle_target = r->dirty_level + SETTLE_MARGIN;
+	/* which action goes first rotates by round, the same for every arm
+	 * of a round: the first seconds of a load (often its worst) fall on
+	 * each action in turn, never on one only */
+	sc.first_action = round;
 	sc.seed = c->cfg.seed ^ ((uint64_t)idx * 0x9e3779b97f4a7c15ull);
 	struct session *s = NULL;
 	char serr[512];

@@ -49,7 +49,7 @@
  *    the looks fall, while the final look keeps nearly all of the power;
  *    only a large difference stops a comparison early).  At a look, an
  *    arm x action is settled when its verdict is faster or slower at
- *    that level, or when its run-median ratio interval lies inside
+ *    that level, or when its run ratio interval lies inside
  *    [1/COMPARE_EQUIV, COMPARE_EQUIV] (no difference that matters;
  *    stopping for it can only cost power).  The comparison stops early
  *    when every cell is settled.
@@ -60,12 +60,15 @@
  *    arm-runs, then the samples within each: samples of one arm-run share
  *    its load state and are not independent).  The test per arm x action
  *    against the baseline is Welch's t on the log of the arm-runs'
- *    medians (the arm-run is the unit; Mann-Whitney on the samples gave
+ *    geometric means (the arm-run is the unit; Mann-Whitney on the
+ *    samples gave
  *    15-45 % family-wise false alarms on clustered data, see stats.h),
  *    p = 1 while a side has fewer than 2 runs; Holm-corrected over all of
  *    them; verdict by stats_verdict() at the look's level with the Welch
  *    interval of the same model (ratio_runs: the ratio of the arms'
- *    typical arm-run medians).  The pooled two-stage bootstrap intervals
+ *    typical arm-runs, each summarised by the geometric mean of its
+ *    samples, so a stall that hits the first sample of every run counts
+ *    where a median of three would drop it).  The pooled two-stage bootstrap intervals
  *    (ratio50, ratio90) are shown beside it; they are wider where an
  *    arm-run mixes a stall with quiet samples, and they do not decide.
  *  - Ranking: the geometric mean of the arm's p90 ratios over the actions
@@ -167,10 +170,10 @@ struct compare_cell {
 					       * and p90, two-stage bootstrap; NaN
 					       * for arm 0 */
 	struct compare_ci ratio_runs; /* arm / baseline of the typical arm-run
-				       * median (geometric mean over the
-				       * arm-runs), Welch 95 % interval: what
+				       * (geometric mean of its samples, then
+				       * over the arm-runs), Welch 95 % interval: what
 				       * the test and the verdict rest on */
-	double p, p_adj;              /* Welch on log run medians, Holm-adjusted;
+	double p, p_adj;              /* Welch on log run means, Holm-adjusted;
 				       * NaN for arm 0 */
 	enum stats_verdict verdict;
 	int settled;                  /* at the last look */

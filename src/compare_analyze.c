@@ -62,32 +62,29 @@ static void ratio(const double *a, const uint32_t *ga, size_t na, const double *
 					      COMPARE_LEVEL, seed, &out->est, &out->lo, &out->hi);
 }
 
-/* log of each arm-run's median, in place; the count, or 0 when one is not
- * positive (no log). */
-static size_t log_run_medians(const double *v, const uint32_t *g, size_t n, double *out)
+/* log of each arm-run's geometric mean, in place; the count, or 0 when a
+ * sample is not above 0 (no log). */
+static size_t log_run_means(const double *v, const uint32_t *g, size_t n, double *out)
 {
 	size_t k = 0;
-	if (stats_cluster_quantiles(v, g, n, 0.5, out, &k) < 0)
+	if (stats_cluster_geomeans(v, g, n, out, &k) < 0)
 		return 0;
-	for (size_t i = 0; i < k; i++) {
-		if (!(out[i] > 0))
-			return 0;
+	for (size_t i = 0; i < k; i++)
 		out[i] = log(out[i]);
-	}
 	return k;
 }
 
 /* The test of an arm against the baseline, on the arm-runs (the unit;
  * a test on samples would take the samples of one run for independent:
  * 15-45 % false alarms measured, see stats.h): Welch's t on the log of
- * the per-run medians, p into *p (1 when a side has fewer than 2 runs),
- * and the ratio of the arms' typical run medians (geometric means) with
+ * the per-run geometric means, p into *p (1 when a side has fewer than 2 runs),
+ * and the ratio of the arms' typical runs (geometric means again) with
  * the Welch 95 % interval into *ratio. */
 static void run_test(const double *a, const uint32_t *ga, size_t na, const double *b,
 		     const uint32_t *gb, size_t nb, double *ma, double *mb, double *p,
 		     struct compare_ci *ratio)
 {
-	size_t ka = log_run_medians(a, ga, na, ma), kb = log_run_medians(b, gb, nb, mb);
+	size_t ka = log_run_means(a, ga, na, ma), kb = log_run_means(b, gb, nb, mb);
 	double t, df;
 	*p = 1.0;
 	*ratio = NO_CI;
@@ -257,8 +254,8 @@ static void ranking(struct compare *c)
 		 "over the actions (lower is better), among the arms whose load throughput is "
 		 "within %.0f %% of the best; an arm is recommended when it is faster than the "
 		 "baseline on at least one action and slower on none (verdict: Welch's t on the log "
-		 "of the arm-runs' medians, Holm-corrected, p < %.3g at this look, and its 95 %% "
-		 "interval of the run-median ratio excludes 1)", COMPARE_LOAD_TOLERANCE_PCT, r->alpha_look);
+		 "of the arm-runs' geometric means, Holm-corrected, p < %.3g at this look, and "
+		 "its 95 %% interval of the run ratio excludes 1)", COMPARE_LOAD_TOLERANCE_PCT, r->alpha_look);
 	r->best = -1;
 	const struct compare_arm *base = &r->arms[0];
 	for (size_t k = 0; k < r->n_ranked; k++) {

@@ -665,7 +665,7 @@ static double legend(cairo_t *cr, double y)
 	colour(cr, c_dim, 1);
 	x += 12 + draw_text(cr, x + 12, cy + 4, "baseline median", 0) + 22;
 	colour(cr, c_dim, 1);
-	draw_text(cr, x, cy + 4, "ratio = typical arm-run median, arm / baseline, Welch 95 % CI", 0);
+	draw_text(cr, x, cy + 4, "ratio = typical arm-run (geometric mean), arm / baseline, Welch 95 % CI", 0);
 	return y + 26;
 }
 

@@ -310,8 +310,8 @@ static void text_actions(FILE *f, const struct compare_result *r)
 {
 	char ci_h[32];
 	snprintf(ci_h, sizeof(ci_h), "p50 [%.0f%% CI]", COMPARE_LEVEL * 100);
-	fprintf(f, "\ntimes in msec; ratio = typical arm-run median, arm / baseline, with its Welch\n"
-		"95%% CI (what the verdict rests on); verdict at the last look's level\n");
+	fprintf(f, "\ntimes in msec; ratio = typical arm-run (geometric mean of its samples),\n"
+		"arm / baseline, with its Welch 95%% CI (what the verdict rests on); verdict at the last look's level\n");
 	fprintf(f, "%-*s %-8s %4s %4s %6s %6s %6s  %-20s %-17s %s\n", LABEL_W, "arm", "action",
 		"n", "cold", "min", "avg", "max", ci_h, "ratio [CI]", "verdict");
 	for (int k = 0; k < ACTION_KIND_COUNT; k++) {
@@ -753,7 +753,7 @@ static void save_comment(FILE *f, const struct compare_result *r, size_t best,
 		if (!has_action(r, k))
 			continue;
 		const struct compare_cell *c = &r->cells[best][k];
-		snprintf(b, sizeof(b), "%s: run-median ratio %s, p90 ratio %s, %s (n %zu)",
+		snprintf(b, sizeof(b), "%s: run ratio %s, p90 ratio %s, %s (n %zu)",
 			 action_kind_name((enum action_kind)k), fci(e1, sizeof(e1), &c->ratio_runs, fratio),
 			 fci(e2, sizeof(e2), &c->ratio90, fratio), verdict_name(c, best), c->n);
 		comment(f, b, 1);

@@ -196,6 +196,7 @@ int session_create(const struct session_config *cfg, struct session **out,
 	s->cfg = *cfg;
 	s->run->sigfd = s->run->timerfd = s->run->owner_fd = s->run->work_fd = -1;
 	s->run->dir_fd = dfd;
+	s->run->rr = cfg->first_action;   /* taken modulo the action count */
 	s->run->rng = cfg->seed ? cfg->seed : now_ns() ^ (uint64_t)getpid();
 	devices_init(s);
 	kstat_vm_dirty_read(&s->vm);

@@ -153,6 +153,9 @@ struct session_config {
 	uid_t trusted_uid;               /* SUDO_UID; (uid_t)-1 when none */
 	uint64_t settle_max_ns;          /* 0 = no settle step (see above) */
 	uint64_t settle_target;          /* bytes of Dirty + Writeback to wait for */
+	unsigned first_action;           /* samples begin with the configured action
+					  * at this index (modulo their count, in
+					  * kind order), then go round-robin */
 };
 
 struct session_sample {

@@ -666,12 +666,18 @@ int stats_bootstrap_ratio_grouped(const double *a, const uint32_t *ga, size_t na
 	return 0;
 }
 
-int stats_cluster_quantiles(const double *v, const uint32_t *g, size_t n, double q,
-			    double *out, size_t *n_out)
+/* One summary per cluster of v (g as in stats_cluster_quantiles): the
+ * q-quantile, or the geometric mean when geo. */
+static int cluster_summaries(const double *v, const uint32_t *g, size_t n, double q, int geo,
+			     double *out, size_t *n_out)
 {
 	*n_out = 0;
 	if (n == 0 || !g || !(q >= 0 && q <= 1) || !all_finite(v, n))
 		return -EINVAL;
+	if (geo)
+		for (size_t i = 0; i < n; i++)
+			if (!(v[i] > 0))
+				return -EDOM;
 	if (n > SIZE_MAX / (sizeof(struct gkey) + sizeof(double)))
 		return -ENOMEM;
 	/* one buffer: the keys, then one cluster's values to sort */
@@ -688,13 +694,32 @@ int stats_cluster_quantiles(const double *v, const uint32_t *g, size_t n, double
 		size_t e = j, m = 0;
 		while (e < n && gk[e].g == gk[j].g)
 			tmp[m++] = v[gk[e++].i];
-		stats_sort(tmp, m);
-		out[nc++] = stats_percentile_sorted(tmp, m, q * 100.0);
+		if (geo) {
+			double sum = 0;
+			for (size_t k = 0; k < m; k++)
+				sum += log(tmp[k]);
+			out[nc++] = exp(sum / (double)m);
+		} else {
+			stats_sort(tmp, m);
+			out[nc++] = stats_percentile_sorted(tmp, m, q * 100.0);
+		}
 		j = e;
 	}
 	*n_out = nc;
 	free(b);
 	return 0;
+}
+
+int stats_cluster_quantiles(const double *v, const uint32_t *g, size_t n, double q,
+			    double *out, size_t *n_out)
+{
+	return cluster_summaries(v, g, n, q, 0, out, n_out);
+}
+
+int stats_cluster_geomeans(const double *v, const uint32_t *g, size_t n, double *out,
+			   size_t *n_out)
+{
+	return cluster_summaries(v, g, n, 0.5, 1, out, n_out);
 }
 
 /* ---- Student t ---- */

@@ -220,6 +220,15 @@ int stats_bootstrap_ratio_grouped(const double *a, const uint32_t *ga, size_t na
  *   n == 0, g NULL, q outside [0, 1] or a non-finite value; -ENOMEM. */
 int stats_cluster_quantiles(const double *v, const uint32_t *g, size_t n, double q,
 			    double *out, size_t *n_out);
+/* stats_cluster_geomeans: the geometric mean of each cluster of v (as
+ *   stats_cluster_quantiles: ascending cluster id, out holds n values).
+ *   The arm-run summary `brisk compare` tests (stats_welch on its log):
+ *   every sample of a run counts, so a stall that hits one position of
+ *   every run (the first sample after the writer starts) is not voted
+ *   away by a median of three.  0; -EINVAL as above; -EDOM (*n_out 0)
+ *   when a value is not above 0 (no log); -ENOMEM. */
+int stats_cluster_geomeans(const double *v, const uint32_t *g, size_t n, double *out,
+			   size_t *n_out);
 
 int stats_mean_ci(const double *v, size_t n, double level, double *est, double *lo,
 		  double *hi);

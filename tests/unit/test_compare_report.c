@@ -602,7 +602,7 @@ static void test_save(void **state)
 	assert_non_null(strstr(t, "2025-12-01 06:03 UTC"));
 	assert_non_null(strstr(t, "; machine: "));
 	assert_non_null(strstr(t, "; disks: vda: model Caf\\xc3\\xa9 \\x07Disk fw 1.0"));
-	assert_non_null(strstr(t, "; exec: run-median ratio 0.21 [0.15, 0.30], p90 ratio 0.21 "
+	assert_non_null(strstr(t, "; exec: run ratio 0.21 [0.15, 0.30], p90 ratio 0.21 "
 			       "[0.15, 0.30], faster"));
 	assert_non_null(strstr(t, "; load MiB/s: 95.4 [90.1, 99.9], baseline 101.2 [98.0, 104.1]"));
 	assert_non_null(strstr(t, "brisk export cmpwin --format udev"));

@@ -479,6 +479,33 @@ static void test_cluster_quantiles(void **state)
 	assert_int_equal(stats_cluster_quantiles(bad, g, 2, 0.5, out, &n), -EINVAL);
 }
 
+static void test_cluster_geomeans(void **state)
+{
+	(void)state;
+	/* id 7: 100, 200, 300 -> (6e6)^(1/3); id 50: 1, 2, 4 -> 2; id 9: 9 */
+	const double v[] = { 1, 100, 2, 200, 4, 300, 9 };
+	const uint32_t g[] = { 50, 7, 50, 7, 50, 7, 9 };
+	double out[7];
+	size_t n;
+	assert_int_equal(stats_cluster_geomeans(v, g, 7, out, &n), 0);
+	assert_int_equal(n, 3);
+	assert_float_equal(out[0], cbrt(6e6), 1e-9);            /* id 7 */
+	assert_float_equal(out[1], 9, 1e-12);                   /* id 9 */
+	assert_float_equal(out[2], 2, 1e-12);                   /* id 50 */
+	/* a stall on one sample of three moves it (a median would not) */
+	const double st[] = { 4000, 500, 500 };
+	const uint32_t g1[] = { 1, 1, 1 };
+	assert_int_equal(stats_cluster_geomeans(st, g1, 3, out, &n), 0);
+	assert_float_equal(out[0], 1000, 1e-9);
+	const double zero[] = { 1, 0 };
+	assert_int_equal(stats_cluster_geomeans(zero, g, 2, out, &n), -EDOM);
+	assert_int_equal(n, 0);
+	const double bad[] = { 1, NAN };
+	assert_int_equal(stats_cluster_geomeans(bad, g, 2, out, &n), -EINVAL);
+	assert_int_equal(stats_cluster_geomeans(v, NULL, 7, out, &n), -EINVAL);
+	assert_int_equal(stats_cluster_geomeans(v, g, 0, out, &n), -EINVAL);
+}
+
 static void test_t_quantile(void **state)
 {
 	(void)state;
@@ -670,6 +697,7 @@ int main(void)
 		cmocka_unit_test(test_grouped_ties_and_errors),
 		cmocka_unit_test(test_grouped_ratio),
 		cmocka_unit_test(test_cluster_quantiles),
+		cmocka_unit_test(test_cluster_geomeans),
 		cmocka_unit_test(test_t_quantile),
 		cmocka_unit_test(test_mean_ci),
 		cmocka_unit_test(test_holm_ties),
