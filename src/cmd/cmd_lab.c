@@ -24,8 +24,9 @@ static void usage(FILE *f)
 		"       brisk lab models\n"
 		"\n"
 		"An emulated slow disk: a FUSE file that serves each request through a\n"
-		"device model (seek, rotation, media rate), a loop device with direct I/O\n"
-		"on it, so the kernel's I/O schedulers sit in front of it as in front of a\n"
+		"device model (seek, rotation, media rate; a command queue of the model's\n"
+		"depth served shortest positioning time first), a loop device with direct\n"
+		"I/O on it, its hardware queue as deep as the model's, so the kernel's I/O schedulers sit in front of it as in front of a\n"
 		"real disk, and an ext4 file system mounted at a directory it prints.\n"
 		"\n"
 		"  up          make a lab disk (root); cleans stale ones first\n"
@@ -186,9 +187,13 @@ static int cmd_up(int argc, char **argv)
 			fprintf(stderr, "brisk lab up: warning: %s has %d hardware tags, not %d: the "
 				"kernel did not keep the depth set under none\n", s.loop,
 				s.tag_depth, s.queue_depth);
-	} else {
+	} else if (s.orig_tag_depth > 0) {
 		printf("queue depth: left as found (%d tags; model %d)\n", s.orig_tag_depth,
 		       m->queue_depth);
+	} else {
+		fprintf(stderr, "brisk lab up: warning: the tag depth of %s cannot be read "
+			"(neither debugfs nor mq/0/nr_tags), so it could not be put back: left "
+			"as it is, not the model's %d\n", s.loop, m->queue_depth);
 	}
 	if (s.dirty_limit)
 		printf("dirty limit %" PRIu64 " MiB (strict, this disk only)\n",

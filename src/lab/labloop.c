@@ -269,8 +269,10 @@ static int set_depth(struct lab_state *s, const struct labmodel *m, struct journ
 	struct tunable_key key;
 	pid_t holder = 0;
 	int64_t got = -1;
-	if (s->orig_tag_depth > 0 && m->queue_depth >= s->orig_tag_depth)
-		return 0; /* no fewer than it has: nothing to do */
+	/* No fewer than it has: nothing to do; unknown: it could not be put
+	 * back, so it is left alone (lab up says so). */
+	if (s->orig_tag_depth <= 0 || m->queue_depth >= s->orig_tag_depth)
+		return 0;
 	int rc = tunable_parse_key("scheduler", &key, NULL, 0);
 	if (rc == 0)
 		rc = journal_set(j, labloop_base(s->loop), &key, "none", NULL, &holder);

@@ -19,7 +19,8 @@
  *    LABLOOP_MIN_DEPTH), then switches to the model's scheduler.  The tag
  *    depth found is kept in the state (orig_tag_depth: debugfs's
  *    hctx0/tags when debugfs is mounted, else the tag set's mq/0/nr_tags,
- *    saved before the change) and put back by labloop_restore before the
+ *    saved before the change; when neither can be read the depth is left
+ *    alone) and put back by labloop_restore before the
  *    journal: the journal cannot, because under none nr_requests reads the
  *    tag set's depth again (128) whatever the tags' depth, and the journal
  *    rewrites no value already in place; the depth is written as one less,
