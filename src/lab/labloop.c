@@ -302,7 +302,7 @@ static int set_depth(struct lab_state *s, const struct labmodel *m, struct journ
  * set (same diskseq). */
 static void restore_depth(const struct lab_state *s)
 {
-	char path[128], val[16], seq[24];
+	char path[128], val[16], seq[24] = "";
 	int d = s->orig_tag_depth;
 	if (s->queue_depth <= 0 || d <= 0 || !s->loop[0])
 		return;
@@ -363,8 +363,10 @@ int labloop_configure(struct lab_state *s, const struct labmodel *m, char *err, 
 		rc = set_depth(s, m, j, err, errlen);
 	if (!rc)
 		rc = set_scheduler(s, m, j, err, errlen);
-	if (!rc && s->queue_depth > 0)
-		s->tag_depth = labloop_tag_depth(s->loop);
+	if (!rc && s->queue_depth > 0) {
+		int d = labloop_tag_depth(s->loop);
+		s->tag_depth = d > 0 ? d : -1;
+	}
 	if (!rc && s->dirty_limit)
 		rc = set_dirty_limit(s, err, errlen);
 	trace(TRACE_LAB, "%s %s: rotational %d, queue depth %d (tags read %d, were %d), "
