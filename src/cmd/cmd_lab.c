@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "lab.h"
+#include "labloop.h"
 #include "labmodel.h"
 #include "parse.h"
 
@@ -23,8 +24,9 @@ static void usage(FILE *f)
 		"       brisk lab models\n"
 		"\n"
 		"An emulated slow disk: a FUSE file that serves each request through a\n"
-		"device model (seek, rotation, media rate), a loop device with direct I/O\n"
-		"on it, so the kernel's I/O schedulers sit in front of it as in front of a\n"
+		"device model (seek, rotation, media rate; a command queue of the model's\n"
+		"depth served shortest positioning time first), a loop device with direct\n"
+		"I/O on it, its hardware queue as deep as the model's, so the kernel's I/O schedulers sit in front of it as in front of a\n"
 		"real disk, and an ext4 file system mounted at a directory it prints.\n"
 		"\n"
 		"  up          make a lab disk (root); cleans stale ones first\n"
@@ -172,6 +174,27 @@ static int cmd_up(int argc, char **argv)
 		fprintf(stderr, "brisk lab up: warning: %s does not do direct I/O on its FUSE "
 			"file (loop/dio=%d): requests pass the page cache of the FUSE file and "
 			"timings are less faithful\n", s.loop, s.dio);
+	if (s.queue_depth > 0) {
+		printf("queue depth %d (model %d): hardware tags ", s.queue_depth, m->queue_depth);
+		if (s.tag_depth > 0)
+			printf("%d under %s", s.tag_depth, s.scheduler);
+		else
+			printf("not read back (debugfs is not mounted at %s)", LABLOOP_DEBUGFS);
+		if (s.orig_tag_depth > 0)
+			printf(", %d before", s.orig_tag_depth);
+		printf("\n");
+		if (s.tag_depth > 0 && s.tag_depth != s.queue_depth)
+			fprintf(stderr, "brisk lab up: warning: %s has %d hardware tags, not %d: the "
+				"kernel did not keep the depth set under none\n", s.loop,
+				s.tag_depth, s.queue_depth);
+	} else if (s.orig_tag_depth > 0) {
+		printf("queue depth: left as found (%d tags; model %d)\n", s.orig_tag_depth,
+		       m->queue_depth);
+	} else {
+		fprintf(stderr, "brisk lab up: warning: the tag depth of %s cannot be read "
+			"(neither debugfs nor mq/0/nr_tags), so it could not be put back: left "
+			"as it is, not the model's %d\n", s.loop, m->queue_depth);
+	}
 	if (s.dirty_limit)
 		printf("dirty limit %" PRIu64 " MiB (strict, this disk only)\n",
 		       (s.dirty_limit + (1u << 19)) >> 20);
@@ -279,8 +302,8 @@ static int cmd_status(int argc, char **argv)
 	if (n == 0)
 		printf("no lab disks\n");
 	else
-		printf("%-8s %-10s %8s %-11s %-12s %-4s %-12s %-10s %s\n", "NAME", "MODEL", "SIZE",
-		       "LOOP", "SCHEDULER", "DIO", "SERVER", "STATE", "MOUNT");
+		printf("%-8s %-10s %8s %-11s %-12s %-5s %-4s %-12s %-10s %s\n", "NAME", "MODEL",
+		       "SIZE", "LOOP", "SCHEDULER", "DEPTH", "DIO", "SERVER", "STATE", "MOUNT");
 	for (int i = 0; i < n; i++) {
 		struct lab_health h;
 		const struct lab_state *s = &ls[i];
@@ -291,9 +314,15 @@ static int cmd_status(int argc, char **argv)
 			: "degraded";
 		char server[24];
 		snprintf(server, sizeof server, "%d%s", (int)s->server, h.server_alive ? "" : "(dead)");
-		printf("%-8s %-10s %6.2fGi %-11s %-12s %-4s %-12s %-10s %s\n", s->name, s->model,
-		       (double)s->size / (1 << 30), h.loop_bound ? s->loop : "-",
-		       h.scheduler[0] ? h.scheduler : "-",
+		/* The tags' depth now (debugfs), else the one lab up set ("~"). */
+		char depth[16] = "-";
+		if (h.tag_depth > 0)
+			snprintf(depth, sizeof depth, "%d", h.tag_depth);
+		else if (h.loop_bound && s->queue_depth > 0)
+			snprintf(depth, sizeof depth, "~%d", s->queue_depth);
+		printf("%-8s %-10s %6.2fGi %-11s %-12s %-5s %-4s %-12s %-10s %s\n", s->name,
+		       s->model, (double)s->size / (1 << 30), h.loop_bound ? s->loop : "-",
+		       h.scheduler[0] ? h.scheduler : "-", depth,
 		       h.dio < 0 ? "-" : h.dio ? "on" : "off", s->server ? server : "-", state,
 		       h.fs_mounted ? s->mnt : "-");
 		if (strcmp(state, "ok") != 0)
@@ -318,16 +347,18 @@ static int cmd_models(int argc, char **argv)
 	int n;
 	if (load_models(ms, &n, path, sizeof path))
 		return 1;
-	printf("%-11s %5s %9s %9s %6s %6s %7s %8s %11s %s\n", "MODEL", "RPM", "SEEK-TRK",
-	       "SEEK-AVG", "READ", "WRITE", "OVERHD", "RND-WR", "SSH-LIKE", "DESCRIPTION");
+	printf("%-11s %5s %9s %9s %6s %6s %7s %8s %5s %11s %s\n", "MODEL", "RPM", "SEEK-TRK",
+	       "SEEK-AVG", "READ", "WRITE", "OVERHD", "RND-WR", "DEPTH", "SSH-LIKE",
+	       "DESCRIPTION");
 	for (int i = 0; i < n; i++) {
 		const struct labmodel *m = &ms[i];
 		char ssh[24] = "-";
 		if (m->ssh_hi_s > 0)
 			snprintf(ssh, sizeof ssh, "%.2f-%.2fs", m->ssh_lo_s, m->ssh_hi_s);
-		printf("%-11s %5.0f %7.1fms %7.1fms %4.0fMB %4.0fMB %5.2fms %6.0fms %11s %s\n",
+		printf("%-11s %5.0f %7.1fms %7.1fms %4.0fMB %4.0fMB %5.2fms %6.0fms %5d %11s %s\n",
 		       m->name, m->rpm, m->seek_track_ms, m->seek_avg_ms, m->read_mb_s,
-		       m->write_mb_s, m->overhead_ms, m->random_write_ms, ssh, m->description);
+		       m->write_mb_s, m->overhead_ms, m->random_write_ms, m->queue_depth, ssh,
+		       m->description);
 	}
 	printf("(%s; MB = 10^6 bytes per second)\n", path);
 	return 0;

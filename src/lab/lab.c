@@ -66,8 +66,11 @@ void lab_check(const struct lab_state *s, struct lab_health *h)
 		strcmp(source, s->loop) == 0;
 	h->image_exists = s->image[0] && stat(s->image, &st) == 0 && S_ISREG(st.st_mode);
 	h->dio = h->loop_bound ? labloop_dio(s->loop) : -1;
-	if (h->loop_bound)
+	h->tag_depth = -ENOENT;
+	if (h->loop_bound) {
 		labloop_scheduler(s->loop, h->scheduler, sizeof h->scheduler);
+		h->tag_depth = labloop_tag_depth(s->loop);
+	}
 }
 
 int lab_is_stale(const struct lab_state *s)
@@ -569,6 +572,7 @@ int lab_up(const struct lab_options *o, struct lab_state *out, char *err, size_t
 	memset(s, 0, sizeof *s);
 	s->dio = s->orig_rotational = s->orig_strict_limit = -1;
 	s->orig_max_ratio_fine = -1;
+	s->tag_depth = s->orig_tag_depth = -1;
 	if ((rc = up_model(o, models, mpath, sizeof mpath, &m, err, errlen)) ||
 	    (rc = up_check(o, &size, base, err, errlen)))
 		return rc;

@@ -86,6 +86,13 @@ struct lab_state {
 	char orig_scheduler[32];
 	int orig_rotational, orig_strict_limit;
 	long long orig_max_ratio_fine;
+	/* The queue depth (labloop.h): the tag depth lab up set (what
+	 * nr_requests took under none; 0 = left alone), as read back from
+	 * debugfs after the switch to the model's scheduler (-1 = debugfs not
+	 * mounted), and the one found, which lab down puts back (-1 unknown);
+	 * diskseq: the loop device's when configured ("" unknown). */
+	int queue_depth, tag_depth, orig_tag_depth;
+	char diskseq[24];
 };
 
 /* What exists of a recorded lab right now. */
@@ -93,6 +100,8 @@ struct lab_health {
 	int server_alive, fuse_mounted, loop_bound, fs_mounted, image_exists;
 	int dio;			/* current loop/dio, -1 if not bound */
 	char scheduler[32];		/* current active scheduler, "" if none */
+	int tag_depth;			/* current hardware tag depth (debugfs),
+					 * -errno unknown */
 };
 
 struct lab_options {

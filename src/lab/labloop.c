@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <linux/loop.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -51,6 +52,36 @@ void labloop_scheduler(const char *dev, char *active, size_t len)
 		sysfs_parse_choice(raw, active, len, list, sizeof list);
 }
 
+int labloop_parse_tags(const char *text)
+{
+	const char *p = strstr(text, "\nbitmap_tags:\n");
+	if (!p)
+		return -EINVAL;
+	p = strstr(p, "\ndepth=");
+	if (!p)
+		return -EINVAL;
+	p += strlen("\ndepth=");
+	int v = 0, digits = 0;
+	for (; *p >= '0' && *p <= '9' && digits < 7; p++, digits++)
+		v = v * 10 + (*p - '0');
+	if (!digits || (*p != '\n' && *p != '\0') || v < 1)
+		return -EINVAL;
+	return v;
+}
+
+int labloop_tag_depth(const char *dev)
+{
+	char path[128], *text = NULL;
+	size_t n;
+	snprintf(path, sizeof path, LABLOOP_DEBUGFS "/block/%s/hctx0/tags", labloop_base(dev));
+	int rc = sysfs_read_alloc(path, &text, &n);
+	if (rc < 0)
+		return rc;
+	rc = strlen(text) == n ? labloop_parse_tags(text) : -EINVAL;
+	free(text);
+	return rc;
+}
+
 static int loop_attr(const char *dev, const char *attr, char *path, size_t len)
 {
 	return snprintf(path, len, "/sys/block/%s/%s", labloop_base(dev), attr) >= (int)len
@@ -73,6 +104,17 @@ static void read_orig(struct lab_state *s)
 	if (!loop_attr(s->loop, "bdi/max_ratio_fine", path, sizeof path) &&
 	    !sysfs_read_s64(path, &v))
 		s->orig_max_ratio_fine = v;
+	/* The hardware tag depth as found (debugfs), else the tag set's. */
+	int d = labloop_tag_depth(s->loop);
+	if (d > 0)
+		s->orig_tag_depth = d;
+	else if (!loop_attr(s->loop, "mq/0/nr_tags", path, sizeof path) &&
+		 !sysfs_read_s64(path, &v) && v > 0 && v <= 1 << 20)
+		s->orig_tag_depth = (int)v;
+	if (sysfs_readf(s->diskseq, sizeof s->diskseq, "/sys/block/%s/diskseq",
+			labloop_base(s->loop)) < 0 ||
+	    strspn(s->diskseq, "0123456789") != strlen(s->diskseq))
+		s->diskseq[0] = '\0';
 }
 
 /* Open the lab's journal, name it in the state, and journal the loop
@@ -217,6 +259,72 @@ static int set_scheduler(struct lab_state *s, const struct labmodel *m, struct j
 	return 0;
 }
 
+/* The hardware tag depth: written as nr_requests while the scheduler is
+ * none (journaled by the switch: the old scheduler, its nr_requests and
+ * tunables); it stays when set_scheduler switches to the model's. */
+static int set_depth(struct lab_state *s, const struct labmodel *m, struct journal *j,
+		     char *err, size_t errlen)
+{
+	char path[128], val[16];
+	struct tunable_key key;
+	pid_t holder = 0;
+	int64_t got = -1;
+	/* No fewer than it has: nothing to do; unknown: it could not be put
+	 * back, so it is left alone (lab up says so). */
+	if (s->orig_tag_depth <= 0 || m->queue_depth >= s->orig_tag_depth)
+		return 0;
+	int rc = tunable_parse_key("scheduler", &key, NULL, 0);
+	if (rc == 0)
+		rc = journal_set(j, labloop_base(s->loop), &key, "none", NULL, &holder);
+	if (rc)
+		return msg_fail(rc, err, errlen, "%s: cannot switch to scheduler none to set the "
+				"queue depth: %s", s->loop, strerror(-rc));
+	/* From here the state must say a depth was set, for the restore. */
+	s->queue_depth = m->queue_depth < LABLOOP_MIN_DEPTH ? LABLOOP_MIN_DEPTH : m->queue_depth;
+	if ((rc = labstate_save(s)))
+		return msg_fail(rc, err, errlen, "cannot write the lab state file: %s",
+				strerror(-rc));
+	loop_attr(s->loop, "queue/nr_requests", path, sizeof path);
+	snprintf(val, sizeof val, "%d", m->queue_depth);
+	rc = sysfs_write(path, val);
+	sysfs_read_s64(path, &got);
+	if (rc || got != s->queue_depth)
+		return msg_fail(rc ? rc : -EINVAL, err, errlen, "%s: cannot set the queue depth "
+				"%s under scheduler none (%s; it reads %lld)", path, val,
+				rc ? strerror(-rc) : "not taken", (long long)got);
+	return 0;
+}
+
+/* Put the hardware tag depth back to what lab up found: it can only be
+ * written under scheduler none, and there nr_requests reads the tag set's
+ * depth again whatever the tags' depth is, and a write of the value it
+ * reads is ignored; so write one less first.  Only on the device lab up
+ * set (same diskseq). */
+static void restore_depth(const struct lab_state *s)
+{
+	char path[128], val[16], seq[24] = "";
+	int d = s->orig_tag_depth;
+	if (s->queue_depth <= 0 || d <= 0 || !s->loop[0])
+		return;
+	if (!s->diskseq[0] || sysfs_readf(seq, sizeof seq, "/sys/block/%s/diskseq",
+					  labloop_base(s->loop)) < 0 || strcmp(seq, s->diskseq)) {
+		trace(TRACE_LAB, "%s %s: attached again since (diskseq %s, was %s): tag depth "
+		      "left alone", s->name, s->loop, seq, s->diskseq);
+		return;
+	}
+	loop_attr(s->loop, "queue/scheduler", path, sizeof path);
+	int rc = sysfs_write(path, "none");
+	loop_attr(s->loop, "queue/nr_requests", path, sizeof path);
+	snprintf(val, sizeof val, "%d", d > LABLOOP_MIN_DEPTH ? d - 1 : d + 1);
+	if (!rc)
+		rc = sysfs_write(path, val);
+	snprintf(val, sizeof val, "%d", d);
+	if (!rc)
+		rc = sysfs_write(path, val);
+	trace(TRACE_LAB, "%s %s: tag depth back to %d: %s (reads %d)", s->name, s->loop, d,
+	      rc ? strerror(-rc) : "ok", labloop_tag_depth(s->loop));
+}
+
 static int set_dirty_limit(struct lab_state *s, char *err, size_t errlen)
 {
 	char path[128], val[32];
@@ -252,12 +360,19 @@ int labloop_configure(struct lab_state *s, const struct labmodel *m, char *err, 
 	if (!rc)
 		rc = set_rotational(s, m, err, errlen);
 	if (!rc)
+		rc = set_depth(s, m, j, err, errlen);
+	if (!rc)
 		rc = set_scheduler(s, m, j, err, errlen);
+	if (!rc && s->queue_depth > 0) {
+		int d = labloop_tag_depth(s->loop);
+		s->tag_depth = d > 0 ? d : -1;
+	}
 	if (!rc && s->dirty_limit)
 		rc = set_dirty_limit(s, err, errlen);
-	trace(TRACE_LAB, "%s %s: rotational %d, scheduler %s, dirty limit %llu: %s", s->name,
-	      s->loop, s->rotational, s->scheduler, (unsigned long long)s->dirty_limit,
-	      rc ? err : "ok");
+	trace(TRACE_LAB, "%s %s: rotational %d, queue depth %d (tags read %d, were %d), "
+	      "scheduler %s, dirty limit %llu: %s", s->name, s->loop, s->rotational,
+	      s->queue_depth, s->tag_depth, s->orig_tag_depth, s->scheduler,
+	      (unsigned long long)s->dirty_limit, rc ? err : "ok");
 	/* the entries stay in the file for labloop_restore */
 	journal_close(j);
 	return rc;
@@ -265,6 +380,7 @@ int labloop_configure(struct lab_state *s, const struct labmodel *m, char *err, 
 
 void labloop_restore(const struct lab_state *s)
 {
+	restore_depth(s);
 	if (!s->journal[0])
 		return;
 	int rc = journal_restore_file(s->journal, NULL, NULL);

@@ -33,10 +33,11 @@ uint64_t labmodel_seek_ns(const struct labmodel *m, uint64_t d, uint64_t disk_by
 	return ms_to_ns(m->seek_track_ms + k * sqrt((double)d / (double)disk_bytes));
 }
 
-uint64_t labmodel_service_ns(const struct labmodel *m, struct labmodel_head *h,
-			     uint64_t disk_bytes, int write, uint64_t off,
-			     uint64_t len, uint64_t now_ns,
-			     struct labmodel_cost *cost)
+/* The cost of a request started at now_ns with the head as *h says
+ * (transfer as for len bytes); changes nothing. */
+static void cost_of(const struct labmodel *m, const struct labmodel_head *h,
+		    uint64_t disk_bytes, int write, uint64_t off, uint64_t len,
+		    uint64_t now_ns, struct labmodel_cost *cp)
 {
 	struct labmodel_cost c = { 0 };
 	int contiguous = h->started && off == h->pos;
@@ -69,7 +70,56 @@ uint64_t labmodel_service_ns(const struct labmodel *m, struct labmodel_head *h,
 	}
 	if (m->rpm <= 0 && write && !(h->wstarted && off == h->wpos))
 		c.penalty = ms_to_ns(m->random_write_ms);
+	*cp = c;
+}
 
+uint64_t labmodel_position_ns(const struct labmodel *m, const struct labmodel_head *h,
+			      uint64_t disk_bytes, int write, uint64_t off, uint64_t now_ns)
+{
+	struct labmodel_cost c;
+	cost_of(m, h, disk_bytes, write, off, 0, now_ns, &c);
+	return c.overhead + c.seek + c.rotation + c.penalty;
+}
+
+int labmodel_pick(const struct labmodel *m, const struct labmodel_head *h,
+		  uint64_t disk_bytes, const struct labmodel_req *q, int n, uint64_t now_ns,
+		  int *aged)
+{
+	uint64_t age = ms_to_ns(m->queue_age_ms);
+	int oldest = -1, best = -1;
+	uint64_t best_t = 0;
+
+	if (aged)
+		*aged = 0;
+	for (int i = 0; i < n; i++)
+		if (oldest < 0 || q[i].arrival_ns < q[oldest].arrival_ns)
+			oldest = i;
+	if (oldest < 0 || m->queue_depth <= 1)
+		return oldest;
+	if (now_ns >= q[oldest].arrival_ns && now_ns - q[oldest].arrival_ns >= age) {
+		if (aged)
+			*aged = 1;
+		return oldest;
+	}
+	for (int i = 0; i < n; i++) {
+		uint64_t t = labmodel_position_ns(m, h, disk_bytes, q[i].write, q[i].off, now_ns);
+		if (best < 0 || t < best_t ||
+		    (t == best_t && q[i].arrival_ns < q[best].arrival_ns)) {
+			best = i;
+			best_t = t;
+		}
+	}
+	return best;
+}
+
+uint64_t labmodel_service_ns(const struct labmodel *m, struct labmodel_head *h,
+			     uint64_t disk_bytes, int write, uint64_t off,
+			     uint64_t len, uint64_t now_ns,
+			     struct labmodel_cost *cost)
+{
+	struct labmodel_cost c;
+
+	cost_of(m, h, disk_bytes, write, off, len, now_ns, &c);
 	h->pos = off + len;
 	h->started = 1;
 	if (write) {
@@ -116,6 +166,10 @@ int labmodel_validate(const struct labmodel *m, char *err, size_t errlen)
 		why = "random_write_ms must be in [0, 10000]";
 	else if (m->rotational != 0 && m->rotational != 1)
 		why = "rotational must be 0 or 1";
+	else if (m->queue_depth < 1 || m->queue_depth > LABMODEL_DEPTH_MAX)
+		why = "queue_depth must be in 1..128";
+	else if (!(m->queue_age_ms > 0 && m->queue_age_ms <= 60000))
+		why = "queue_age_ms must be in (0, 60000]";
 	else if (m->ssh_lo_s > m->ssh_hi_s)
 		why = "ssh_like_s must be LOW-HIGH with LOW <= HIGH";
 	else if (m->scheduler[0] == '\0' ||
@@ -182,6 +236,8 @@ static int on_key(void *user, const char *section, const char *name, const char 
 		memset(m, 0, sizeof *m);
 		snprintf(m->name, sizeof m->name, "%s", section);
 		snprintf(m->scheduler, sizeof m->scheduler, "mq-deadline");
+		m->queue_depth = 1;
+		m->queue_age_ms = LABMODEL_AGE_MS_DEFAULT;
 		l->keys[l->n++] = 0;
 	}
 	m = &l->out[l->n - 1];
@@ -210,6 +266,15 @@ static int on_key(void *user, const char *section, const char *name, const char 
 			goto bad;
 		return 1;
 	}
+	if (strcmp(name, "queue_depth") == 0) {
+		char *end;
+		errno = 0;
+		long d = strtol(value, &end, 10);
+		if (end == value || *end || errno || d < 1 || d > LABMODEL_DEPTH_MAX)
+			goto bad;
+		m->queue_depth = (int)d;
+		return 1;
+	}
 	if (strcmp(name, "rotational") == 0) {
 		if (strcmp(value, "0") && strcmp(value, "1"))
 			goto bad;
@@ -231,6 +296,8 @@ static int on_key(void *user, const char *section, const char *name, const char 
 		dp = &m->overhead_ms, bit = K_OVH;
 	else if (strcmp(name, "random_write_ms") == 0)
 		dp = &m->random_write_ms;
+	else if (strcmp(name, "queue_age_ms") == 0)
+		dp = &m->queue_age_ms;
 	else {
 		snprintf(l->err, sizeof l->err, "[%s]: unknown key '%s'", section, name);
 		return 0;

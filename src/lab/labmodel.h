@@ -19,6 +19,19 @@
  *     (angle = offset within a track of read_mb_s * one rotation bytes)
  *     comes under the head, the platter turning with the clock: half a
  *     rotation on average for random requests.
+ * The cost before the transfer (overhead, seek, rotational wait, flash
+ * write penalty) is the request's positioning time, labmodel_position_ns().
+ *
+ * Queueing (labmodel_pick): the device has one head and serves one request
+ * at a time; with queue_depth > 1 it holds up to that many commands (NCQ)
+ * and, when the head is free, takes the one with the shortest positioning
+ * time from where the head is at that moment (SPTF, as drive firmware
+ * does; ties: the oldest).  Aging bound: a request queued for
+ * queue_age_ms or longer is served next, the oldest of those first, so it
+ * waits at most queue_age_ms plus the service of the at most
+ * queue_depth - 1 requests that aged before it plus the one in service.
+ * With queue_depth 1 (no command queue: USB mass storage, SD cards) the
+ * device serves in arrival order.
  * Flash (rpm == 0): no seek, no rotation:
  *   - read:  overhead + len / read rate (contiguous reads stream as above);
  *   - write: overhead + len / write rate, plus random_write_ms when the
@@ -48,6 +61,18 @@ struct labmodel {
 	double random_write_ms;	/* flash: penalty of a non-sequential write */
 	double ssh_lo_s, ssh_hi_s; /* band of an idle cold 2 MiB ssh-like read */
 	char scheduler[32];	/* scheduler set on the lab disk at lab up */
+	int queue_depth;	/* commands the device queues (NCQ depth), 1..LABMODEL_DEPTH_MAX */
+	double queue_age_ms;	/* aging bound of the SPTF order */
+};
+
+#define LABMODEL_DEPTH_MAX 128
+#define LABMODEL_AGE_MS_DEFAULT 500.0
+
+/* One request waiting in the device's queue. */
+struct labmodel_req {
+	uint64_t off, len;
+	int write;
+	uint64_t arrival_ns;	/* when the device got it */
 };
 
 /* Where the device's head is; zero-initialise before the first request. */
@@ -71,6 +96,22 @@ uint64_t labmodel_service_ns(const struct labmodel *m, struct labmodel_head *h,
 			     uint64_t disk_bytes, int write, uint64_t off,
 			     uint64_t len, uint64_t now_ns,
 			     struct labmodel_cost *cost);
+
+/* Positioning time in ns of a request at byte offset off if the head,
+ * as *h says, started it at now_ns: command overhead + seek + rotational
+ * wait (+ a flash write's penalty); what labmodel_service_ns() charges
+ * before the transfer.  Changes nothing. */
+uint64_t labmodel_position_ns(const struct labmodel *m, const struct labmodel_head *h,
+			      uint64_t disk_bytes, int write, uint64_t off, uint64_t now_ns);
+
+/* The request the device serves next among q[0..n-1] when its head, as *h
+ * says, is free at now_ns (the header comment's order: aged requests
+ * oldest first, else shortest positioning time, ties to the oldest; in
+ * arrival order when m->queue_depth <= 1).  Its index, or -1 when n == 0.
+ * *aged, if not NULL, gets 1 when the aging bound decided. */
+int labmodel_pick(const struct labmodel *m, const struct labmodel_head *h,
+		  uint64_t disk_bytes, const struct labmodel_req *q, int n, uint64_t now_ns,
+		  int *aged);
 
 /* Seek time in ns over a distance of d bytes on a disk of disk_bytes
  * (0 for flash or d == 0). */

@@ -119,12 +119,14 @@ int labstate_save(const struct lab_state *s)
 		"fusefile=%s\nmnt=%s\nloop=%s\ncreator=%d:%llu\nserver=%d:%llu\n"
 		"dio=%d\nready=%d\nscheduler=%s\nrotational=%d\ndirty_limit=%" PRIu64 "\n"
 		"orig_scheduler=%s\norig_rotational=%d\norig_strict_limit=%d\n"
-		"orig_max_ratio_fine=%lld\njournal=%s\n",
+		"orig_max_ratio_fine=%lld\njournal=%s\nqueue_depth=%d\ntag_depth=%d\n"
+		"orig_tag_depth=%d\ndiskseq=%s\n",
 		s->name, s->model, s->size, s->dir, s->image, s->fusedir, s->fusefile,
 		s->mnt, s->loop, (int)s->creator, s->creator_start, (int)s->server,
 		s->server_start, s->dio, s->ready, s->scheduler, s->rotational,
 		s->dirty_limit, s->orig_scheduler, s->orig_rotational, s->orig_strict_limit,
-		s->orig_max_ratio_fine, s->journal);
+		s->orig_max_ratio_fine, s->journal, s->queue_depth, s->tag_depth,
+		s->orig_tag_depth, s->diskseq);
 	if (fflush(f) || fchmod(fileno(f), 0644) || fsync(fileno(f))) {
 		rc = -errno;
 		fclose(f);
@@ -138,6 +140,15 @@ int labstate_save(const struct lab_state *s)
 		return rc;
 	}
 	return 0;
+}
+
+/* A depth: 1..1048576, else the default given. */
+static int bounded_int(const char *v, int dflt)
+{
+	char *end;
+	errno = 0;
+	long x = strtol(v, &end, 10);
+	return end == v || *end || errno || x < 1 || x > 1 << 20 ? dflt : (int)x;
 }
 
 static void copy_field(char *dst, size_t len, const char *v)
@@ -208,6 +219,7 @@ int lab_load(const char *name, struct lab_state *s)
 	memset(s, 0, sizeof *s);
 	s->dio = s->orig_rotational = s->orig_strict_limit = -1;
 	s->orig_max_ratio_fine = -1;
+	s->tag_depth = s->orig_tag_depth = -1;
 	while (fgets(line, sizeof line, f)) {
 		line[strcspn(line, "\n")] = '\0';
 		char *v = strchr(line, '=');
@@ -236,6 +248,12 @@ int lab_load(const char *name, struct lab_state *s)
 		else if (!strcmp(line, "orig_strict_limit")) s->orig_strict_limit = atoi(v);
 		else if (!strcmp(line, "orig_max_ratio_fine")) s->orig_max_ratio_fine = atoll(v);
 		else if (!strcmp(line, "journal")) copy_field(s->journal, sizeof s->journal, v);
+		else if (!strcmp(line, "queue_depth")) s->queue_depth = bounded_int(v, 0);
+		else if (!strcmp(line, "tag_depth")) s->tag_depth = bounded_int(v, -1);
+		else if (!strcmp(line, "orig_tag_depth")) s->orig_tag_depth = bounded_int(v, -1);
+		else if (!strcmp(line, "diskseq") && strspn(v, "0123456789") == strlen(v) &&
+			 strlen(v) < sizeof s->diskseq)
+			memcpy(s->diskseq, v, strlen(v) + 1);
 		else if (!strcmp(line, "creator") && sscanf(v, "%d:%llu", &pid, &st) == 2)
 			s->creator = pid, s->creator_start = st;
 		else if (!strcmp(line, "server") && sscanf(v, "%d:%llu", &pid, &st) == 2)

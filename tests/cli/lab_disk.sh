@@ -28,7 +28,7 @@ else
 fi
 t_eq "mount point open to all (1777)" "$(stat -c %a "$LAB_MNT")" 1777
 st=$("$BRISK" lab status)
-t_match "status lists the lab as ok" "$st" "$LAB_NAME +hdd-7200 .*$LAB_LOOP +mq-deadline +on .* ok +$LAB_MNT"
+t_match "status lists the lab as ok" "$st" "$LAB_NAME +hdd-7200 .*$LAB_LOOP +mq-deadline +~?31 +on .* ok +$LAB_MNT"
 # The loop device's originals are in a restore journal of kind lab, which
 # recovery and 'brisk restore' leave alone while the lab is up.
 jn=$(lab_state_val "$LAB_NAME" journal)

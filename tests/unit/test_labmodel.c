@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "lab.h"
+#include "labloop.h"
 #include "labmodel.h"
 
 #define GiB (1024ull * 1024 * 1024)
@@ -23,7 +24,8 @@ static struct labmodel hdd(void)
 {
 	struct labmodel m = { .name = "hdd", .rotational = 1, .rpm = 7200,
 		.seek_track_ms = 1, .seek_avg_ms = 8, .read_mb_s = 120,
-		.write_mb_s = 120, .overhead_ms = 0.5, .scheduler = "mq-deadline" };
+		.write_mb_s = 120, .overhead_ms = 0.5, .scheduler = "mq-deadline",
+		.queue_depth = 31, .queue_age_ms = 500 };
 	return m;
 }
 
@@ -31,7 +33,7 @@ static struct labmodel sd(void)
 {
 	struct labmodel m = { .name = "sd", .rpm = 0, .read_mb_s = 20,
 		.write_mb_s = 8, .overhead_ms = 0.8, .random_write_ms = 330,
-		.scheduler = "mq-deadline" };
+		.scheduler = "mq-deadline", .queue_depth = 1, .queue_age_ms = 500 };
 	return m;
 }
 
@@ -196,6 +198,197 @@ static void test_ssh_like_band(void **state)
 	}
 }
 
+
+/* ---- the device queue: shortest positioning time first, aging ---- */
+
+/* A disk whose seeks (up to 186 ms across it) dwarf its rotation (3 ms):
+ * the order of a queue follows from the distances alone. */
+static struct labmodel slow_seeker(void)
+{
+	struct labmodel m = { .name = "seeker", .rotational = 1, .rpm = 20000,
+		.seek_track_ms = 1, .seek_avg_ms = 100, .read_mb_s = 100,
+		.write_mb_s = 100, .overhead_ms = 0, .scheduler = "none",
+		.queue_depth = 31, .queue_age_ms = 500 };
+	return m;
+}
+
+static struct labmodel_req req_at(uint64_t off, uint64_t arrival)
+{
+	struct labmodel_req r = { .off = off, .len = 4096, .write = 0, .arrival_ns = arrival };
+	return r;
+}
+
+/* Drain q[0..n-1] as the device would, starting at now with the head as
+ * *h says; order[] gets the offsets in service order. */
+static void drain(const struct labmodel *m, struct labmodel_head *h, uint64_t disk,
+		  struct labmodel_req *q, int n, uint64_t now, uint64_t *order)
+{
+	for (int k = 0; n > 0; k++) {
+		int i = labmodel_pick(m, h, disk, q, n, now, NULL);
+		assert_true(i >= 0 && i < n);
+		order[k] = q[i].off;
+		now += labmodel_service_ns(m, h, disk, q[i].write, q[i].off, q[i].len, now, NULL);
+		q[i] = q[--n];
+	}
+}
+
+static void test_pick_shortest_positioning(void **state)
+{
+	(void)state;
+	struct labmodel m = slow_seeker();
+	struct labmodel_head h = { .pos = 0, .started = 1 };
+	assert_int_equal(labmodel_pick(&m, &h, GiB, NULL, 0, 0, NULL), -1);
+	/* Arrived far to near: served near to far (what an elevator would
+	 * do too, from the head at 0). */
+	struct labmodel_req q[3] = { req_at(GiB - 4096, 1), req_at(GiB / 4, 2),
+				     req_at(GiB / 100, 3) };
+	uint64_t order[3];
+	drain(&m, &h, GiB, q, 3, 10, order);
+	assert_int_equal(order[0], GiB / 100);
+	assert_int_equal(order[1], GiB / 4);
+	assert_int_equal(order[2], GiB - 4096);
+	/* From the middle: the nearest first on either side, not a sweep:
+	 * 0.45 (seek 42 ms), then 0.7 (94 ms from 0.45; 0.0 would be 125),
+	 * then 0.0. */
+	struct labmodel_head mid = { .pos = GiB / 2, .started = 1 };
+	struct labmodel_req r[3] = { req_at(0, 1), req_at(GiB / 100 * 70, 2),
+				     req_at(GiB / 100 * 45, 3) };
+	drain(&m, &mid, GiB, r, 3, 10, order);
+	assert_int_equal(order[0], GiB / 100 * 45);
+	assert_int_equal(order[1], GiB / 100 * 70);
+	assert_int_equal(order[2], 0);
+	/* A request continuing where the head is costs no positioning at
+	 * all: it goes first, whatever else waits. */
+	struct labmodel_head at = { .pos = 8192, .started = 1, .done_ns = 5 };
+	struct labmodel_req s[3] = { req_at(12288, 1), req_at(4096 * 3, 2), req_at(8192, 3) };
+	assert_int_equal(labmodel_position_ns(&m, &at, GiB, 0, 8192, 5), 0);
+	assert_int_equal(labmodel_pick(&m, &at, GiB, s, 3, 5, NULL), 2);
+	/* Equal positioning time: the older one. */
+	struct labmodel_req t[2] = { req_at(8192, 7), req_at(8192, 6) };
+	assert_int_equal(labmodel_pick(&m, &at, GiB, t, 2, 10, NULL), 1);
+}
+
+/* Same seek, different angle: the one coming under the head sooner. */
+static void test_pick_counts_rotation(void **state)
+{
+	(void)state;
+	struct labmodel m = hdd();
+	uint64_t rot = labmodel_rotation_ns(&m);
+	double track = m.read_mb_s * 1e6 * (double)rot / 1e9;
+	uint64_t pos = (uint64_t)(100 * track);
+	struct labmodel_head h = { .pos = pos, .started = 1 };
+	uint64_t d = (uint64_t)(0.3 * track);
+	int picked_a = 0, picked_b = 0;
+	for (uint64_t now = 0; now < rot; now += rot / 16) {
+		struct labmodel_req q[2] = { req_at(pos + d, 1), req_at(pos - d, 2) };
+		/* Both seek the same distance; by hand, the rotational waits. */
+		uint64_t seek = labmodel_seek_ns(&m, d, GiB);
+		uint64_t arrive = now + (uint64_t)(m.overhead_ms * 1e6 + 0.5) + seek;
+		double head = (double)(arrive % rot) / (double)rot, wait[2];
+		for (int i = 0; i < 2; i++) {
+			double target = fmod((double)q[i].off, track) / track;
+			wait[i] = target - head < 0 ? target - head + 1 : target - head;
+		}
+		int want = wait[0] <= wait[1] ? 0 : 1;
+		int got = labmodel_pick(&m, &h, GiB, q, 2, now, NULL);
+		assert_int_equal(got, want);
+		picked_a += got == 0;
+		picked_b += got == 1;
+	}
+	/* The platter turns: each wins at some moments. */
+	assert_true(picked_a > 0 && picked_b > 0);
+}
+
+static void test_pick_aging_bound(void **state)
+{
+	(void)state;
+	struct labmodel m = slow_seeker();
+	struct labmodel_head h = { .pos = 0, .started = 1 };
+	int aged = -1;
+	/* The far request came first; the near one is cheaper. */
+	struct labmodel_req q[3] = { req_at(GiB - 4096, 0), req_at(4096, 10 * MS),
+				     req_at(8192, 20 * MS) };
+	assert_int_equal(labmodel_pick(&m, &h, GiB, q, 3, 499 * MS, &aged), 1);
+	assert_int_equal(aged, 0);
+	/* At 500 ms queued it is served next, flagged as aged. */
+	assert_int_equal(labmodel_pick(&m, &h, GiB, q, 3, 500 * MS, &aged), 0);
+	assert_int_equal(aged, 1);
+	/* Several aged: the oldest of them. */
+	q[0].arrival_ns = 30 * MS;
+	assert_int_equal(labmodel_pick(&m, &h, GiB, q, 3, 600 * MS, &aged), 1);
+	assert_int_equal(aged, 1);
+
+	/* A queue kept full of requests near the head (a writer's, every
+	 * other block: track seeks and rotation, a few ms each) and one far
+	 * away: without the bound it would wait
+	 * forever; with it, no longer than the bound plus one service. */
+	for (int bounded = 0; bounded < 2; bounded++) {
+		struct labmodel_req w[31];
+		struct labmodel_head hh = { .pos = 0, .started = 1 };
+		uint64_t now = 0, served_at = 0, next = 4096, max_svc = 0;
+		m.queue_age_ms = bounded ? 500 : 60000;
+		w[0] = req_at(GiB - 4096, 0);
+		for (int i = 1; i < 31; i++, next += 8192)
+			w[i] = req_at(next, 0);
+		for (int k = 0; k < 5000 && !served_at; k++) {
+			int i = labmodel_pick(&m, &hh, GiB, w, 31, now, NULL);
+			uint64_t svc = labmodel_service_ns(&m, &hh, GiB, 0, w[i].off, w[i].len,
+							   now, NULL);
+			if (w[i].off == GiB - 4096)
+				served_at = now;
+			if (svc > max_svc)
+				max_svc = svc;
+			now += svc;
+			w[i] = req_at(next, now); /* the stream goes on */
+			next += 8192;
+		}
+		if (bounded) {
+			assert_true(served_at >= 500 * MS);
+			assert_true(served_at <= 500 * MS + max_svc);
+		} else {
+			assert_int_equal(served_at, 0); /* starved: 5000 services, */
+			assert_true(now > 2000 * MS);   /* seconds of them */
+		}
+	}
+}
+
+/* Depth 1 (no command queue): arrival order, however far. */
+static void test_pick_fifo_without_queue(void **state)
+{
+	(void)state;
+	struct labmodel m = slow_seeker();
+	m.queue_depth = 1;
+	struct labmodel_head h = { .pos = 0, .started = 1 };
+	struct labmodel_req q[3] = { req_at(GiB / 100, 3), req_at(GiB - 4096, 1),
+				     req_at(GiB / 4, 2) };
+	uint64_t order[3];
+	drain(&m, &h, GiB, q, 3, 10, order);
+	assert_int_equal(order[0], GiB - 4096);
+	assert_int_equal(order[1], GiB / 4);
+	assert_int_equal(order[2], GiB / 100);
+	struct labmodel f = sd();
+	struct labmodel_req r[2] = { req_at(0, 5), req_at(4096, 4) };
+	assert_int_equal(labmodel_pick(&f, &h, GiB, r, 2, 10, NULL), 1);
+}
+
+/* debugfs's block/loopN/hctx0/tags as this kernel writes it. */
+static void test_parse_tags(void **state)
+{
+	(void)state;
+	const char *text = "nr_tags=128\nnr_reserved_tags=0\nactive_queues=0\n\n"
+		"bitmap_tags:\ndepth=31\nbusy=0\ncleared=0\nbits_per_word=32\n"
+		"map_nr=1\n";
+	assert_int_equal(labloop_parse_tags(text), 31);
+	assert_int_equal(labloop_parse_tags("nr_tags=128\n\nbitmap_tags:\ndepth=128"), 128);
+	/* nr_tags is not the depth; nothing else is taken for it. */
+	assert_int_equal(labloop_parse_tags("nr_tags=128\ndepth=31\n"), -EINVAL);
+	assert_int_equal(labloop_parse_tags("x\nbitmap_tags:\ndepth=3a\n"), -EINVAL);
+	assert_int_equal(labloop_parse_tags("x\nbitmap_tags:\ndepth=0\n"), -EINVAL);
+	assert_int_equal(labloop_parse_tags("x\nbitmap_tags:\ndepth=\n"), -EINVAL);
+	assert_int_equal(labloop_parse_tags("x\nbitmap_tags:\ndepth=99999999\n"), -EINVAL);
+	assert_int_equal(labloop_parse_tags(""), -EINVAL);
+}
+
 static void test_validate(void **state)
 {
 	(void)state;
@@ -211,6 +404,16 @@ static void test_validate(void **state)
 	m = hdd();
 	snprintf(m.scheduler, sizeof m.scheduler, "bad;rm");
 	assert_int_equal(labmodel_validate(&m, err, sizeof err), -EINVAL);
+	m = hdd();
+	m.queue_depth = 0;
+	assert_int_equal(labmodel_validate(&m, err, sizeof err), -EINVAL);
+	assert_non_null(strstr(err, "queue_depth"));
+	m.queue_depth = 129;
+	assert_int_equal(labmodel_validate(&m, err, sizeof err), -EINVAL);
+	m = hdd();
+	m.queue_age_ms = 0;
+	assert_int_equal(labmodel_validate(&m, err, sizeof err), -EINVAL);
+	assert_non_null(strstr(err, "queue_age_ms"));
 }
 
 static char *write_tmp(const char *text)
@@ -240,6 +443,11 @@ static void test_load_shipped(void **state)
 	const struct labmodel *h = labmodel_find(ms, n, "hdd-7200");
 	assert_true(h->rpm == 7200 && h->seek_avg_ms == 8 && h->read_mb_s == 120);
 	assert_true(h->ssh_lo_s == 0.5 && h->ssh_hi_s == 0.7);
+	/* Queue depths: SATA NCQ for the disks, none for the flash. */
+	assert_int_equal(h->queue_depth, 31);
+	assert_int_equal(labmodel_find(ms, n, "hdd-5400")->queue_depth, 31);
+	assert_int_equal(labmodel_find(ms, n, "usb2-stick")->queue_depth, 1);
+	assert_int_equal(labmodel_find(ms, n, "sd-card")->queue_depth, 1);
 	assert_null(labmodel_find(ms, n, "floppy"));
 }
 
@@ -272,6 +480,24 @@ static void test_load_errors(void **state)
 	assert_string_equal(ms[1].name, "b");
 	assert_string_equal(ms[1].scheduler, "mq-deadline");
 	assert_true(ms[0].ssh_hi_s == 0.3);
+	/* Without queue keys: no command queue, the default aging bound. */
+	assert_int_equal(ms[1].queue_depth, 1);
+	assert_true(ms[1].queue_age_ms == LABMODEL_AGE_MS_DEFAULT);
+	unlink(p);
+	p = write_tmp("[a]\nrotational = 0\nrpm = 0\nread_mb_s = 1\nwrite_mb_s = 1\n"
+		      "overhead_ms = 1\nqueue_depth = 31\nqueue_age_ms = 250\n");
+	assert_int_equal(labmodel_load(p, ms, LABMODEL_MAX, &n, err, sizeof err), 0);
+	assert_int_equal(ms[0].queue_depth, 31);
+	assert_true(ms[0].queue_age_ms == 250);
+	unlink(p);
+	p = write_tmp("[a]\nrotational = 0\nrpm = 0\nread_mb_s = 1\nwrite_mb_s = 1\n"
+		      "overhead_ms = 1\nqueue_depth = 0\n");
+	assert_int_equal(labmodel_load(p, ms, LABMODEL_MAX, &n, err, sizeof err), -EINVAL);
+	assert_non_null(strstr(err, ":7: [a]: bad value '0' for queue_depth"));
+	unlink(p);
+	p = write_tmp("[a]\nrotational = 0\nrpm = 0\nread_mb_s = 1\nwrite_mb_s = 1\n"
+		      "overhead_ms = 1\nqueue_depth = 8x\n");
+	assert_int_equal(labmodel_load(p, ms, LABMODEL_MAX, &n, err, sizeof err), -EINVAL);
 	unlink(p);
 	assert_int_equal(labmodel_load("/nonexistent/x.ini", ms, LABMODEL_MAX, &n, err,
 				       sizeof err), -ENOENT);
@@ -429,6 +655,11 @@ int main(void)
 		cmocka_unit_test(test_expect_random),
 		cmocka_unit_test(test_flash_writes),
 		cmocka_unit_test(test_ssh_like_band),
+		cmocka_unit_test(test_pick_shortest_positioning),
+		cmocka_unit_test(test_pick_counts_rotation),
+		cmocka_unit_test(test_pick_aging_bound),
+		cmocka_unit_test(test_pick_fifo_without_queue),
+		cmocka_unit_test(test_parse_tags),
 		cmocka_unit_test(test_validate),
 		cmocka_unit_test(test_load_shipped),
 		cmocka_unit_test(test_load_errors),
