@@ -159,10 +159,10 @@ static int read_bs(const struct loadkeys *k, uint64_t max, uint64_t *lo, uint64_
 			return -1;
 		}
 		if (load_bssplit_parse(split->v, &t) < 0 || t.bs_hi > max) {
-			FAIL(k, split->line, "%sbssplit=%s cannot be honoured: expected SIZE/PERCENT "
+			FAIL(k, split->line, "%sbssplit=%s%s cannot be honoured: expected SIZE/PERCENT "
 			     "entries joined by ':' such as 4k/60:64k/40, percentages summing to "
-			     "100, sizes up to 64m%s", k->fio ? "fio key '" : "", split->v,
-			     k->fio ? "' (separate read,write splits go by the job's direction)" : "");
+			     "100, at most 16 entries, sizes up to 64m", k->fio ? "fio key '" : "",
+			     split->v, k->fio ? "'" : "");
 			return -1;
 		}
 		*lo = t.bs_lo;
