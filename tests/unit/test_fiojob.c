@@ -413,6 +413,39 @@ static void test_fio_key_table(void **state)
 	assert_string_equal(fiojob_group_name(FIOJOB_HARMLESS), "harmless");
 }
 
+/* bssplit: the forms fio takes, and the spec string round trip. */
+static void test_bssplit(void **state)
+{
+	(void)state;
+	struct load_spec s, t;
+	char err[256], text[512];
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(load_bssplit_parse("4k/10:64k/50:32k/40", &s), 0);
+	assert_int_equal(s.n_bssplit, 3);
+	assert_int_equal(s.bs_lo, 4096);
+	assert_int_equal(s.bs_hi, 65536);
+	assert_int_equal(load_bssplit_parse("4k/30:1m", &s), 0);    /* the rest: 70 */
+	assert_int_equal(s.bssplit[1].pct, 70);
+	assert_int_equal(load_bssplit_parse("4k/30:8k/0:1m/70", &s), 0);   /* 0 %: dropped */
+	assert_int_equal(s.n_bssplit, 2);
+	assert_int_equal(load_bssplit_parse("4k/30:1m/60", &s), -EINVAL);  /* 90 */
+	assert_int_equal(load_bssplit_parse("4k/60:1m/60", &s), -EINVAL);  /* 120 */
+	assert_int_equal(load_bssplit_parse("4k/x", &s), -EINVAL);
+	assert_int_equal(load_bssplit_parse("", &s), -EINVAL);
+	assert_int_equal(load_spec_parse("rand-write:bssplit=4k/20:64k/80,engine=io_uring,"
+					 "iodepth=32,size=64m,direct", &s, err, sizeof(err)), 0);
+	load_spec_format(&s, text, sizeof(text));
+	assert_string_equal(text, "rand-write:count=1,bssplit=4k/20:64k/80,engine=io_uring,"
+			    "iodepth=32,size=64m,direct");
+	assert_int_equal(load_spec_parse(text, &t, err, sizeof(err)), 0);
+	assert_int_equal(t.n_bssplit, 2);
+	assert_int_equal(t.iodepth, 32);
+	assert_int_equal(load_spec_parse("seq-read:iodepth=4", &s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "iodepth above 1 needs engine=io_uring"));
+	assert_int_equal(load_spec_parse("seq-read:engine=io_uring,bssplit=6k/100,direct", &s, err,
+					 sizeof(err)), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -424,6 +457,7 @@ int main(void)
 		cmocka_unit_test(test_fio_groups),
 		cmocka_unit_test(test_fio_include_env),
 		cmocka_unit_test(test_fio_key_table),
+		cmocka_unit_test(test_bssplit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
