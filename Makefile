@@ -14,7 +14,7 @@ PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 DATADIR  ?= $(PREFIX)/share/brisk
 MANDIR   ?= $(PREFIX)/share/man
-PKGS     := ncursesw libudev libpci inih json-c fuse3 cairo
+PKGS     := ncursesw libudev libpci inih json-c fuse3 cairo liburing
 TESTPKGS := cmocka
 
 CC       ?= cc

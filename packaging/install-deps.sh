@@ -12,7 +12,7 @@ what=${1:-build}
 case "$what" in build|test) ;; *) echo "usage: $0 [--check] build|test" >&2; exit 2;; esac
 
 # pkg-config modules and commands each set needs.
-build_pc="ncursesw libudev libpci inih json-c fuse3 cairo"
+build_pc="ncursesw libudev libpci inih json-c fuse3 cairo liburing"
 build_cmd="cc pkg-config"
 test_pc="cmocka umockdev-1.0"
 test_cmd="umockdev-run tmux mkfs.ext4 losetup fio jq xmllint"
@@ -35,20 +35,20 @@ if [ "$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null; then SUDO=su
 fi
 
 if command -v apt-get >/dev/null; then
-  pkgs="build-essential pkg-config libncurses-dev libudev-dev libpci-dev pci.ids libinih-dev libjson-c-dev libfuse3-dev fuse3 libcairo2-dev"
+  pkgs="build-essential pkg-config libncurses-dev libudev-dev libpci-dev pci.ids libinih-dev libjson-c-dev libfuse3-dev fuse3 libcairo2-dev liburing-dev"
   [ "$what" = test ] && pkgs="$pkgs libcmocka-dev umockdev libumockdev-dev tmux e2fsprogs util-linux fio jq"
   $SUDO apt-get update -qq || true
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $pkgs
 elif command -v dnf >/dev/null; then
-  pkgs="gcc make pkgconf-pkg-config ncurses-devel systemd-devel pciutils-devel hwdata inih-devel json-c-devel fuse3-devel fuse3 cairo-devel"
+  pkgs="gcc make pkgconf-pkg-config ncurses-devel systemd-devel pciutils-devel hwdata inih-devel json-c-devel fuse3-devel fuse3 cairo-devel liburing-devel"
   [ "$what" = test ] && pkgs="$pkgs libcmocka-devel umockdev umockdev-devel tmux e2fsprogs util-linux fio jq libxml2"
   $SUDO dnf install -y $pkgs
 elif command -v pacman >/dev/null; then
-  pkgs="base-devel pkgconf ncurses systemd-libs pciutils hwdata libinih json-c fuse3 cairo"
+  pkgs="base-devel pkgconf ncurses systemd-libs pciutils hwdata libinih json-c fuse3 cairo liburing"
   [ "$what" = test ] && pkgs="$pkgs cmocka umockdev tmux e2fsprogs util-linux fio jq libxml2"
   $SUDO pacman -S --needed --noconfirm $pkgs
 elif command -v zypper >/dev/null; then
-  pkgs="gcc make pkg-config ncurses-devel libudev-devel pciutils-devel hwdata libinih-devel libjson-c-devel fuse3-devel fuse3 cairo-devel"
+  pkgs="gcc make pkg-config ncurses-devel libudev-devel pciutils-devel hwdata libinih-devel libjson-c-devel fuse3-devel fuse3 cairo-devel liburing-devel"
   [ "$what" = test ] && pkgs="$pkgs libcmocka-devel umockdev umockdev-devel tmux e2fsprogs util-linux fio jq libxml2-tools"
   $SUDO zypper --non-interactive install $pkgs
 else

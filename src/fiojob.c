@@ -19,59 +19,184 @@
 #include "str.h"
 
 enum fk {
-	K_RW, K_BS, K_BSRANGE, K_SIZE, K_FILESIZE, K_IOSIZE, K_NUMJOBS, K_STARTDELAY,
+	K_RW, K_BS, K_BSRANGE, K_BSSPLIT, K_SIZE, K_FILESIZE, K_IOSIZE, K_NUMJOBS, K_STARTDELAY,
 	K_DIRECT, K_BUFFERED, K_RATE, K_FSYNC, K_PRIO, K_PRIOCLASS, K_LOOPS, K_RUNTIME,
 	K_RAMP, K_DIRECTORY, K_IOENGINE, K_INVALIDATE, K_TIMEBASED, K_IODEPTH, K_NRFILES,
-	K_COUNT
+	K_STONEWALL, K_THREAD, K_COUNT, K_NONE = -1
 };
 
-static const struct {
+#define HON FIOJOB_HONOURED
+#define HARM FIOJOB_HARMLESS
+#define REF FIOJOB_REFUSED
+#define SAME_AS_FIO_REPORTING "changes only fio's own reporting; brisk reports its own figures"
+#define NO_DEVICE "brisk works on files in its work area, never on a device or its zones"
+#define NO_VERIFY "brisk does not verify data; it measures how the desktop responds while the disk is busy"
+#define SCHEDULE "brisk starts every load together (stonewall groups are separate runs) and times actions on its own schedule"
+
+/* THE table of fio keys (the man page's table is tested equal to it):
+ * name, group, the slot an honoured value goes to, whether it may stand
+ * bare (meaning 1), and what it maps to / the note / why it is refused. */
+static const struct fio_key {
 	const char *name;
-	enum fk k;
-	int boolean;     /* may appear bare, meaning 1 */
+	enum fiojob_group group;
+	int fk;
+	int boolean;
+	const char *text;
 } fio_keys[] = {
-	{ "rw", K_RW, 0 }, { "readwrite", K_RW, 0 },
-	{ "bs", K_BS, 0 }, { "blocksize", K_BS, 0 },
-	{ "bsrange", K_BSRANGE, 0 }, { "blocksize_range", K_BSRANGE, 0 },
-	{ "size", K_SIZE, 0 }, { "filesize", K_FILESIZE, 0 },
-	{ "io_size", K_IOSIZE, 0 }, { "io_limit", K_IOSIZE, 0 },
-	{ "numjobs", K_NUMJOBS, 0 }, { "startdelay", K_STARTDELAY, 0 },
-	{ "direct", K_DIRECT, 1 }, { "buffered", K_BUFFERED, 1 },
-	{ "rate", K_RATE, 0 }, { "fsync", K_FSYNC, 0 },
-	{ "prio", K_PRIO, 0 }, { "prioclass", K_PRIOCLASS, 0 },
-	{ "loops", K_LOOPS, 0 }, { "runtime", K_RUNTIME, 0 }, { "timeout", K_RUNTIME, 0 },
-	{ "ramp_time", K_RAMP, 0 }, { "directory", K_DIRECTORY, 0 },
-	{ "ioengine", K_IOENGINE, 0 }, { "invalidate", K_INVALIDATE, 1 },
-	{ "time_based", K_TIMEBASED, 1 }, { "iodepth", K_IODEPTH, 0 },
-	{ "nrfiles", K_NRFILES, 0 },
+	{ "rw", HON, K_RW, 0, "write, read, randread, randwrite: the load's kind" },
+	{ "readwrite", HON, K_RW, 0, "as rw" },
+	{ "bs", HON, K_BS, 0, "bytes per call (READ,WRITE: the job's direction)" },
+	{ "blocksize", HON, K_BS, 0, "as bs" },
+	{ "bsrange", HON, K_BSRANGE, 0, "a range of call sizes such as 4k-16k" },
+	{ "blocksize_range", HON, K_BSRANGE, 0, "as bsrange" },
+	{ "bssplit", HON, K_BSSPLIT, 0, "weighted call sizes such as 4k/60:64k/40" },
+	{ "size", HON, K_SIZE, 0, "the file and the I/O amount (N% of filesize)" },
+	{ "filesize", HON, K_FILESIZE, 0, "the file" },
+	{ "io_size", HON, K_IOSIZE, 0, "the I/O amount" },
+	{ "io_limit", HON, K_IOSIZE, 0, "as io_size" },
+	{ "numjobs", HON, K_NUMJOBS, 0, "instances, each a process" },
+	{ "startdelay", HON, K_STARTDELAY, 0, "when a small random reader's sample starts" },
+	{ "direct", HON, K_DIRECT, 1, "O_DIRECT" },
+	{ "buffered", HON, K_BUFFERED, 1, "the opposite of direct" },
+	{ "rate", HON, K_RATE, 0, "bytes per second per instance" },
+	{ "fsync", HON, K_FSYNC, 0, "fsync after every N writes" },
+	{ "prio", HON, K_PRIO, 0, "I/O priority level" },
+	{ "prioclass", HON, K_PRIOCLASS, 0, "I/O priority class" },
+	{ "loops", HON, K_LOOPS, 0, "the I/O amount times N; samples of a reader" },
+	{ "runtime", HON, K_RUNTIME, 0, "the loaded phase ([global])" },
+	{ "timeout", HON, K_RUNTIME, 0, "as runtime" },
+	{ "ramp_time", HON, K_RAMP, 0, "the warm-up ([global])" },
+	{ "directory", HON, K_DIRECTORY, 0, "the test directory ([global])" },
+	{ "ioengine", HON, K_IOENGINE, 0, "sync, psync, vsync, pvsync, pvsync2; libaio, io_uring, "
+	  "posixaio as an asynchronous (io_uring) load" },
+	{ "invalidate", HON, K_INVALIDATE, 1, "1: brisk evicts before it reads" },
+	{ "time_based", HON, K_TIMEBASED, 1, "a load runs until the loaded phase ends" },
+	{ "iodepth", HON, K_IODEPTH, 0, "requests in flight of an asynchronous load" },
+	{ "nrfiles", HON, K_NRFILES, 0, "1: one file per instance" },
+	{ "stonewall", HON, K_STONEWALL, 1, "a phase boundary: each group is its own run (--group)" },
+	{ "wait_for_previous", HON, K_STONEWALL, 1, "as stonewall" },
+	{ "thread", HON, K_THREAD, 1, "jobs run side by side; brisk's are processes, each its own "
+	  "I/O context" },
+
+	{ "name", HARM, K_NONE, 0, "fio's job name; brisk names a load after its section" },
+	{ "description", HARM, K_NONE, 0, "fio's job description; the profile has its own" },
+	{ "filename", HARM, K_NONE, 0, "brisk uses its own file in its work area (a device node is "
+	  "refused: brisk never writes devices)" },
+	{ "filename_format", HARM, K_NONE, 0, "brisk names its own files in its work area" },
+	{ "unlink", HARM, K_NONE, 1, "brisk removes its files at the end anyway" },
+	{ "norandommap", HARM, K_NONE, 1, "brisk's random offsets may repeat, as with norandommap" },
+	{ "randrepeat", HARM, K_NONE, 1, "brisk seeds its offsets per run (--seed)" },
+	{ "random_generator", HARM, K_NONE, 0, "brisk draws offsets from its own generator" },
+	{ "gtod_reduce", HARM, K_NONE, 1, "fio's clock-call saving; brisk times every call" },
+	{ "group_reporting", HARM, K_NONE, 1, SAME_AS_FIO_REPORTING },
+	{ "new_group", HARM, K_NONE, 1, SAME_AS_FIO_REPORTING },
+	{ "write_bw_log", HARM, K_NONE, 1, SAME_AS_FIO_REPORTING },
+	{ "write_lat_log", HARM, K_NONE, 1, SAME_AS_FIO_REPORTING },
+	{ "write_iops_log", HARM, K_NONE, 1, SAME_AS_FIO_REPORTING },
+	{ "write_hist_log", HARM, K_NONE, 1, SAME_AS_FIO_REPORTING },
+	{ "log_avg_msec", HARM, K_NONE, 0, SAME_AS_FIO_REPORTING },
+	{ "log_prio", HARM, K_NONE, 1, SAME_AS_FIO_REPORTING },
+	{ "per_job_logs", HARM, K_NONE, 1, SAME_AS_FIO_REPORTING },
+	{ "eta", HARM, K_NONE, 0, SAME_AS_FIO_REPORTING },
+	{ "disable_lat", HARM, K_NONE, 1, SAME_AS_FIO_REPORTING },
+	{ "disable_clat", HARM, K_NONE, 1, SAME_AS_FIO_REPORTING },
+	{ "disable_slat", HARM, K_NONE, 1, SAME_AS_FIO_REPORTING },
+	{ "clat_percentiles", HARM, K_NONE, 1, SAME_AS_FIO_REPORTING },
+	{ "lat_percentiles", HARM, K_NONE, 1, SAME_AS_FIO_REPORTING },
+	{ "percentile_list", HARM, K_NONE, 0, SAME_AS_FIO_REPORTING },
+	{ "cpus_allowed", HARM, K_NONE, 0, "fio's CPU pinning; brisk's processes run where the "
+	  "kernel puts them" },
+	{ "cpus_allowed_policy", HARM, K_NONE, 0, "fio's CPU pinning; brisk's processes run where "
+	  "the kernel puts them" },
+	{ "fallocate", HARM, K_NONE, 0, "brisk lays out its own files" },
+	{ "create_serialize", HARM, K_NONE, 1, "brisk lays out its own files before the run" },
+	{ "allow_file_create", HARM, K_NONE, 1, "brisk creates its own files in its work area" },
+	{ "iodepth_batch", HARM, K_NONE, 0, "brisk submits a request as soon as a slot frees" },
+	{ "iodepth_batch_submit", HARM, K_NONE, 0, "brisk submits a request as soon as a slot "
+	  "frees" },
+	{ "iodepth_batch_complete", HARM, K_NONE, 0, "brisk reaps each completion as it comes" },
+	{ "overwrite", HARM, K_NONE, 1, "brisk's writers write over their own file" },
+	{ "create_on_open", HARM, K_NONE, 1, "brisk opens its file when the load starts" },
+
+	{ "zonemode", REF, K_NONE, 0, NO_DEVICE },
+	{ "zonesize", REF, K_NONE, 0, NO_DEVICE },
+	{ "zoneskip", REF, K_NONE, 0, NO_DEVICE },
+	{ "max_open_zones", REF, K_NONE, 0, NO_DEVICE },
+	{ "verify", REF, K_NONE, 0, NO_VERIFY },
+	{ "do_verify", REF, K_NONE, 1, NO_VERIFY },
+	{ "verify_backlog", REF, K_NONE, 0, NO_VERIFY },
+	{ "verify_pattern", REF, K_NONE, 0, NO_VERIFY },
+	{ "verify_interval", REF, K_NONE, 0, NO_VERIFY },
+	{ "verify_fatal", REF, K_NONE, 1, NO_VERIFY },
+	{ "verify_dump", REF, K_NONE, 1, NO_VERIFY },
+	{ "verify_async", REF, K_NONE, 0, NO_VERIFY },
+	{ "verify_write_sequence", REF, K_NONE, 0, NO_VERIFY },
+	{ "rwmixread", REF, K_NONE, 0, "mixed read/write jobs are not a brisk load: use a reader "
+	  "and a writer" },
+	{ "rwmixwrite", REF, K_NONE, 0, "mixed read/write jobs are not a brisk load: use a reader "
+	  "and a writer" },
+	{ "rwmixcycle", REF, K_NONE, 0, "mixed read/write jobs are not a brisk load: use a reader "
+	  "and a writer" },
+	{ "buffer_compress_percentage", REF, K_NONE, 0, "brisk writes incompressible data" },
+	{ "dedupe_percentage", REF, K_NONE, 0, "brisk writes incompressible data" },
+	{ "offset", REF, K_NONE, 0, "brisk loads start at the beginning of their own file" },
+	{ "offset_increment", REF, K_NONE, 0, "brisk loads start at the beginning of their own "
+	  "file" },
+	{ "wait_for", REF, K_NONE, 0, SCHEDULE },
+	{ "exitall", REF, K_NONE, 1, SCHEDULE },
+	{ "exit_what", REF, K_NONE, 0, SCHEDULE },
+	{ "flow", REF, K_NONE, 0, SCHEDULE },
+	{ "flow_sleep", REF, K_NONE, 0, SCHEDULE },
+	{ "thinktime", REF, K_NONE, 0, "a load runs flat out (or at rate=); actions are timed one "
+	  "by one" },
+	{ "number_ios", REF, K_NONE, 0, "brisk counts bytes (io_size), not calls" },
+	{ "rate_iops", REF, K_NONE, 0, "brisk limits bytes per second: use rate=" },
+	{ "rate_poisson", REF, K_NONE, 1, "brisk spaces a rate-limited load's calls evenly" },
+	{ "ratemin", REF, K_NONE, 0, "brisk does not end a job below a minimum rate; it reports "
+	  "what the load reached" },
+	{ "io_submit_mode", REF, K_NONE, 0, "brisk submits from the load's own process" },
+	{ "random_distribution", REF, K_NONE, 0, "brisk's random offsets are uniform" },
+	{ "blockalign", REF, K_NONE, 0, "brisk aligns random offsets at 4 KiB" },
+	{ "fill_device", REF, K_NONE, 1, "brisk's writers stop above the free-space floor (--floor)" },
+	{ "sync", REF, K_NONE, 0, "brisk does not open files O_SYNC: use fsync=1" },
+	{ "continue_on_error", REF, K_NONE, 0, "an I/O error ends a brisk load and is reported" },
+	{ "ignore_error", REF, K_NONE, 0, "an I/O error ends a brisk load and is reported" },
+	{ "exec_prerun", REF, K_NONE, 0, "brisk runs no commands around jobs" },
+	{ "exec_postrun", REF, K_NONE, 0, "brisk runs no commands around jobs" },
+	{ "cmdprio_percentage", REF, K_NONE, 0, "a brisk load has one I/O priority (prio, prioclass)" },
+	{ "cmdprio_class", REF, K_NONE, 0, "a brisk load has one I/O priority (prio, prioclass)" },
+	{ "cmdprio", REF, K_NONE, 0, "a brisk load has one I/O priority (prio, prioclass)" },
+	{ "cmdprio_bssplit", REF, K_NONE, 0, "a brisk load has one I/O priority (prio, prioclass)" },
+	{ "kb_base", REF, K_NONE, 0, "brisk reads k, KB and KiB as 1024 (fio's default kb_base)" },
 };
 
-/* Keys that only change fio's naming or reporting. */
-static const char *const fio_ignored[] = {
-	"name", "description", "group_reporting", "thread", "new_group", "per_job_logs",
-	"write_bw_log", "write_lat_log", "write_iops_log", "log_avg_msec", "eta", NULL,
-};
+#define N_KEYS (sizeof(fio_keys) / sizeof(fio_keys[0]))
 
-/* Keys with a known reason they cannot be honoured. */
-static const struct { const char *name, *why; } fio_refused[] = {
-	{ "filename", "brisk creates its own files in the test directory: remove filename= "
-		      "and use directory= or brisk's --dir" },
-	{ "include", "include files are not read: paste the included options in" },
-	{ "rwmixread", "mixed read/write jobs are not a brisk load: use a reader and a writer" },
-	{ "rwmixwrite", "mixed read/write jobs are not a brisk load: use a reader and a writer" },
-	{ "stonewall", "brisk starts all loads together and times actions on its own schedule" },
-	{ "wait_for", "brisk starts all loads together and times actions on its own schedule" },
-	{ "verify", "brisk does not verify data" },
-	{ "offset", "brisk loads start at the beginning of their own file" },
-	{ "thinktime", "a load runs flat out (or at rate=); actions are timed one by one" },
-	{ "fallocate", "brisk lays out its own files" },
-	{ "exec_prerun", "brisk runs no commands around jobs" },
-	{ "exec_postrun", "brisk runs no commands around jobs" },
-};
+size_t fiojob_key_count(void)
+{
+	return N_KEYS;
+}
+
+void fiojob_key_at(size_t i, const char **name, enum fiojob_group *group, const char **text)
+{
+	if (i >= N_KEYS)
+		i = 0;
+	*name = fio_keys[i].name;
+	*group = fio_keys[i].group;
+	*text = fio_keys[i].text;
+}
+
+const char *fiojob_group_name(enum fiojob_group g)
+{
+	return g == FIOJOB_HONOURED ? "honoured" : g == FIOJOB_HARMLESS ? "harmless" : "refused";
+}
+
+#define MAX_FILES 64
+#define LINE_STRIDE (1 << 20)   /* id of a line = file index * LINE_STRIDE + line */
 
 struct fval {
 	char v[256];
-	int line;     /* 0 = unset */
+	int line;     /* the line's id (see LINE_STRIDE); 0 = unset */
 };
 
 struct job {
@@ -79,15 +204,37 @@ struct job {
 };
 
 struct conv {
-	struct msg_first fail;   /* the file's name and the first error */
+	struct msg_first fail;   /* file "": ":ID: message", rewritten at the end */
+	const struct fiojob_opts *o;
 	double scale;
-	struct profile *p;
-	struct job global;
-	int have_global;
-	char runtime_from[8];
+	struct profile *p;       /* where jobs go: out, or scratch for other groups */
+	struct profile *out, *scratch;
+	struct fiojob_report *rep;
+	struct job global, cur;
+	enum { NONE, GLOBAL, JOB } sec;
+	char section[128];
+	int sec_line;
+	unsigned jobs, group, want;
+	char *files[MAX_FILES];
+	size_t n_files;
+	dev_t dev[FIOJOB_INCLUDE_DEPTH + 1];
+	ino_t ino[FIOJOB_INCLUDE_DEPTH + 1];
+	char noted[FIOJOB_MAX_NOTES][32];
+	size_t n_noted;
 };
 
 #define FAIL(c, line, ...) msg_first_at(&(c)->fail, (line), __VA_ARGS__)
+
+static const char *id_file(const struct conv *c, int id)
+{
+	size_t fi = (size_t)(id / LINE_STRIDE);
+	return fi < c->n_files ? c->files[fi] : "?";
+}
+
+static int id_line(int id)
+{
+	return id % LINE_STRIDE;
+}
 
 int fiojob_parse_scale(const char *text, double *out)
 {
@@ -151,25 +298,13 @@ static void unique_name(char *out, size_t len, const char *section, const struct
 	}
 }
 
-/* Checks shared by loads and actions. */
+/* Checks of a job fiojob makes itself (loadkeys reads the rest). */
 static int common_checks(struct conv *c, const struct job *j)
 {
-	const struct fval *f = &j->k[K_IOENGINE];
-	if (f->line && strcmp(f->v, "sync") && strcmp(f->v, "psync")) {
-		FAIL(c, f->line, "fio key 'ioengine=%s' cannot be honoured: brisk does synchronous "
-		     "read()/write() calls, use ioengine=sync or psync", f->v);
-		return -1;
-	}
-	f = &j->k[K_INVALIDATE];
+	const struct fval *f = &j->k[K_INVALIDATE];
 	if (f->line && strcmp(f->v, "1")) {
 		FAIL(c, f->line, "fio key 'invalidate=%s' cannot be honoured: brisk always evicts "
 		     "the cache before reading, use invalidate=1", f->v);
-		return -1;
-	}
-	f = &j->k[K_IODEPTH];
-	if (f->line && strcmp(f->v, "1")) {
-		FAIL(c, f->line, "fio key 'iodepth=%s' cannot be honoured: synchronous I/O has "
-		     "one request in flight per process, use numjobs= for more", f->v);
 		return -1;
 	}
 	f = &j->k[K_NRFILES];
@@ -181,18 +316,55 @@ static int common_checks(struct conv *c, const struct job *j)
 	return 0;
 }
 
-static void take_global(struct conv *c, const struct job *g, int in_job, const char *section);
-
-/* The job's keys as loadkeys reads them. */
-static void job_keys(struct conv *c, const char *section, int sec_line, const struct job *j,
-		     struct loadkeys *k)
+/* Does the job write?  (rw as given, fio's default is read.) */
+static int job_writes(const struct job *j)
 {
-	static const struct { enum fk f; enum loadkeys_key k; } map[] = {
-		{ K_RW, LK_RW }, { K_BS, LK_BS }, { K_BSRANGE, LK_BSRANGE }, { K_SIZE, LK_SIZE },
-		{ K_FILESIZE, LK_FILESIZE }, { K_IOSIZE, LK_IOSIZE }, { K_NUMJOBS, LK_NUMJOBS },
-		{ K_RATE, LK_RATE }, { K_FSYNC, LK_FSYNC }, { K_DIRECT, LK_DIRECT },
-		{ K_BUFFERED, LK_BUFFERED }, { K_PRIO, LK_PRIO }, { K_PRIOCLASS, LK_PRIOCLASS },
-		{ K_LOOPS, LK_LOOPS }, { K_TIMEBASED, LK_TIMEBASED }, { K_STARTDELAY, LK_STARTDELAY },
+	const char *rw = j->k[K_RW].line ? j->k[K_RW].v : "read";
+	return strstr(rw, "write") != NULL || strcmp(rw, "w") == 0;
+}
+
+/* fio's READ,WRITE[,TRIM] values: the part for the job's direction (a
+ * writer takes the second, or the first when there is none).  NULL when
+ * that part is empty (the key does not apply). */
+static const char *rw_part(const char *v, int writer, char *buf, size_t len)
+{
+	const char *comma = strchr(v, ',');
+	if (!comma)
+		return v;
+	const char *a = v, *e = comma;
+	if (writer) {
+		const char *w = comma + 1, *w_end = strchr(w, ',');
+		if (!w_end)
+			w_end = w + strlen(w);
+		if (w_end > w) {
+			a = w;
+			e = w_end;
+		}
+	}
+	size_t n = (size_t)(e - a);
+	if (!n)
+		return NULL;
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, a, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* The job's keys as loadkeys reads them; parts and sizes go into bufs.
+ * 0, or -1 after an error. */
+static int job_keys(struct conv *c, const char *section, int sec_line, const struct job *j,
+		    struct loadkeys *k, char bufs[][256])
+{
+	static const struct { enum fk f; enum loadkeys_key k; int part; } map[] = {
+		{ K_RW, LK_RW, 0 }, { K_BS, LK_BS, 1 }, { K_BSRANGE, LK_BSRANGE, 1 },
+		{ K_BSSPLIT, LK_BSSPLIT, 1 }, { K_SIZE, LK_SIZE, 0 },
+		{ K_FILESIZE, LK_FILESIZE, 0 }, { K_IOSIZE, LK_IOSIZE, 0 },
+		{ K_NUMJOBS, LK_NUMJOBS, 0 }, { K_RATE, LK_RATE, 1 }, { K_FSYNC, LK_FSYNC, 0 },
+		{ K_DIRECT, LK_DIRECT, 0 }, { K_BUFFERED, LK_BUFFERED, 0 }, { K_PRIO, LK_PRIO, 0 },
+		{ K_PRIOCLASS, LK_PRIOCLASS, 0 }, { K_LOOPS, LK_LOOPS, 0 },
+		{ K_TIMEBASED, LK_TIMEBASED, 0 }, { K_STARTDELAY, LK_STARTDELAY, 0 },
+		{ K_IOENGINE, LK_IOENGINE, 0 }, { K_IODEPTH, LK_IODEPTH, 0 },
 	};
 	memset(k, 0, sizeof(*k));
 	k->fio = 1;
@@ -200,9 +372,36 @@ static void job_keys(struct conv *c, const char *section, int sec_line, const st
 	k->what = section;
 	k->line = sec_line;
 	k->scale = c->scale;
-	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (j->k[map[i].f].line)
-			loadkeys_set(k, map[i].k, j->k[map[i].f].v, j->k[map[i].f].line);
+	int writer = job_writes(j);
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		const struct fval *f = &j->k[map[i].f];
+		if (!f->line)
+			continue;
+		const char *v = map[i].part ? rw_part(f->v, writer, bufs[i], 256) : f->v;
+		if (!v)
+			continue;
+		if (map[i].f == K_SIZE && v[0] && v[strlen(v) - 1] == '%') {
+			/* size=N%: of the file (fio: of the file or device) */
+			char num[32];
+			int64_t pct;
+			uint64_t fs;
+			size_t n = strlen(v) - 1;
+			str_copy(num, sizeof(num), v);
+			num[n < sizeof(num) ? n : sizeof(num) - 1] = '\0';
+			if (parse_int(num, 1, 100, &pct) < 0 || !j->k[K_FILESIZE].line ||
+			    parse_size(j->k[K_FILESIZE].v, &fs) < 0 || !fs) {
+				FAIL(c, f->line, "fio key 'size=%s' cannot be honoured: a percentage "
+				     "(1%%-100%%) needs filesize= to be a percentage of (brisk has no "
+				     "device to take it of)", f->v);
+				return -1;
+			}
+			snprintf(bufs[i], 256, "%" PRIu64, fs / 100 * (uint64_t)pct +
+				 fs % 100 * (uint64_t)pct / 100);
+			v = bufs[i];
+		}
+		loadkeys_set(k, map[i].k, v, f->line);
+	}
+	return 0;
 }
 
 /* An interactive program's reads: a timed ssh-like action. */
@@ -272,21 +471,152 @@ static void add_load(struct conv *c, const struct job *j, const struct loadkeys 
 	p->n_loads++;
 }
 
-static void finish_job(struct conv *c, const char *section, int sec_line, const struct job *j)
+static void take_global(struct conv *c, const struct job *g, int in_job, const char *section);
+static void note(struct conv *c, int id, const char *key, const char *value, int harmless,
+		 const char *text);
+
+static void finish_job(struct conv *c)
 {
+	const struct job *j = &c->cur;
+	const char *section = c->section;
+	int sec_line = c->sec_line;
 	take_global(c, j, 1, section);
 	if (c->fail.failed || common_checks(c, j) < 0)
 		return;
+	const struct fval *sw = &j->k[K_STONEWALL];
+	if (sw->line && strcmp(sw->v, "0") && strcmp(sw->v, "1")) {
+		FAIL(c, sw->line, "bad value '%s' for fio key stonewall, expected 0 or 1", sw->v);
+		return;
+	}
+	if (c->jobs > 1 && sw->line && strcmp(sw->v, "1") == 0)
+		c->group++;
+	c->p = c->group == c->want ? c->out : c->scratch;
 	struct loadkeys k;
 	struct loadkeys_io io;
-	job_keys(c, section, sec_line, j, &k);
-	if (loadkeys_read(&k, &io) < 0)
+	char bufs[24][256];
+	if (job_keys(c, section, sec_line, j, &k, bufs) < 0 || loadkeys_read(&k, &io) < 0)
 		return;
+	const struct fval *e = &j->k[K_IOENGINE], *d = &j->k[K_IODEPTH];
+	if (e->line && (strcmp(e->v, "libaio") == 0 || strcmp(e->v, "posixaio") == 0))
+		note(c, e->line, "ioengine", e->v, 0, "brisk runs it on its io_uring engine with the "
+		     "same iodepth (a buffered libaio job blocks in submission; brisk's io_uring "
+		     "load does not)");
+	if (d->line && strcmp(d->v, "1") && io.engine == LOAD_ENGINE_SYNC)
+		note(c, d->line, "iodepth", d->v, 0, "a synchronous engine has one call in flight, "
+		     "as in fio");
 	if (io.kind == LOAD_RAND_READ && io.iosize <= FIOJOB_SMALL_READ && io.numjobs == 1 &&
-	    !io.time_based)
+	    !io.time_based && io.engine == LOAD_ENGINE_SYNC)
 		add_reader(c, j, &k, &io);
 	else
 		add_load(c, j, &k, io.delay_ns);
+}
+
+/* A one-line note for a harmless key, once per key. */
+static void note(struct conv *c, int id, const char *key, const char *value, int harmless,
+		 const char *text)
+{
+	for (size_t i = 0; i < c->n_noted; i++)
+		if (strcmp(c->noted[i], key) == 0)
+			return;
+	if (!c->rep || c->rep->n_notes >= FIOJOB_MAX_NOTES || c->n_noted >= FIOJOB_MAX_NOTES)
+		return;
+	str_copy(c->noted[c->n_noted++], sizeof(c->noted[0]), key);
+	char v[96] = "";
+	if (*value)
+		snprintf(v, sizeof(v), "=%.80s", value);
+	msg_set(c->rep->notes[c->rep->n_notes++], FIOJOB_NOTE_LEN, "%s:%d: note: fio key '%s%s' %s: %s", id_file(c, id), id_line(id), key, v,
+		harmless ? "accepted, changes nothing" : "honoured", text);
+}
+
+/* $VAR and ${VAR} from the environment (--env), into out.  0 or -1. */
+static int expand_env(struct conv *c, int id, const char *in, char *out, size_t len)
+{
+	if (!c->o->env) {
+		FAIL(c, id, "environment variables ($VAR) are not read without --env, expected "
+		     "literal values (or brisk profile import --env)");
+		return -1;
+	}
+	size_t o = 0;
+	for (const char *p = in; *p; ) {
+		if (*p != '$') {
+			if (o + 1 >= len)
+				goto long_;
+			out[o++] = *p++;
+			continue;
+		}
+		int brace = p[1] == '{';
+		const char *n = p + 1 + brace, *e = n;
+		while (isalnum((unsigned char)*e) || *e == '_')
+			e++;
+		if (e == n || (brace && *e != '}')) {
+			FAIL(c, id, "bad variable at '%.20s', expected $NAME or ${NAME}", p);
+			return -1;
+		}
+		char name[64];
+		size_t nl = (size_t)(e - n);
+		if (nl >= sizeof(name)) {
+			FAIL(c, id, "variable name too long, expected at most %zu characters",
+			     sizeof(name) - 1);
+			return -1;
+		}
+		memcpy(name, n, nl);
+		name[nl] = '\0';
+		const char *val = getenv(name);
+		size_t bad;
+		if (!val) {
+			FAIL(c, id, "$%s is not set in the environment (brisk reads only the "
+			     "environment, not fio's own $pagesize, $mb_memory or $ncpus)", name);
+			return -1;
+		}
+		if (text_check(val, &bad) < 0 || strchr(val, '$')) {
+			FAIL(c, id, "$%s holds a control character, invalid UTF-8 or a '$', "
+			     "expected plain text", name);
+			return -1;
+		}
+		size_t vl = strlen(val);
+		if (o + vl >= len)
+			goto long_;
+		memcpy(out + o, val, vl);
+		o += vl;
+		p = e + brace;
+	}
+	out[o] = '\0';
+	return 0;
+long_:
+	FAIL(c, id, "line too long after its variables are replaced, expected at most %zu "
+	     "characters", len - 1);
+	return -1;
+}
+
+/* A filename= value that names a device node (brisk never writes one). */
+static int names_device(const char *v)
+{
+	struct stat st;
+	return strncmp(v, "/dev/", 5) == 0 ||
+	       (stat(v, &st) == 0 && (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode)));
+}
+
+/* filename=: harmless for a file, refused for a device or several files. */
+static int check_filename(struct conv *c, int id, const char *v)
+{
+	if (names_device(v)) {
+		FAIL(c, id, "fio key 'filename=%s' cannot be honoured: it names a device node and "
+		     "brisk never writes devices (it uses its own file in its work area on the "
+		     "file system under test: remove filename=)", v);
+		return -1;
+	}
+	for (const char *p = v; *p; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+			continue;
+		}
+		if (*p == ':') {
+			FAIL(c, id, "fio key 'filename=%s' cannot be honoured: several files "
+			     "(':') are not one brisk load, use numjobs= for more", v);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* [global]-only keys: runtime, ramp_time, directory. */
@@ -331,89 +661,226 @@ static void take_global(struct conv *c, const struct job *g, int in_job, const c
 }
 
 static int set_key(struct conv *c, struct job *j, const char *key, const char *val, int bare,
-		   int line)
+		   int id)
 {
-	for (size_t i = 0; i < sizeof(fio_keys) / sizeof(fio_keys[0]); i++) {
-		if (strcmp(fio_keys[i].name, key) != 0)
-			continue;
-		if (bare && !fio_keys[i].boolean) {
-			FAIL(c, line, "fio key '%s' needs a value, expected %s=VALUE", key, key);
+	const struct fio_key *fk = NULL;
+	for (size_t i = 0; i < N_KEYS && !fk; i++)
+		if (strcmp(fio_keys[i].name, key) == 0)
+			fk = &fio_keys[i];
+	if (!fk) {
+		FAIL(c, id, "fio key '%s' cannot be honoured: brisk does not know it (see the "
+		     "table in brisk-profile(5) or brisk profile import --list-keys)", key);
+		return -1;
+	}
+	if (fk->group == FIOJOB_REFUSED) {
+		FAIL(c, id, "fio key '%s' cannot be honoured: %s", key, fk->text);
+		return -1;
+	}
+	if (bare && !fk->boolean) {
+		FAIL(c, id, "fio key '%s' needs a value, expected %s=VALUE", key, key);
+		return -1;
+	}
+	char exp[1024];
+	if (strchr(val, '$') && (fk->group == FIOJOB_HONOURED || strcmp(key, "filename") == 0)) {
+		if (expand_env(c, id, val, exp, sizeof(exp)) < 0)
+			return -1;
+		val = exp;
+	}
+	if (fk->group == FIOJOB_HARMLESS) {
+		if (strcmp(key, "filename") == 0 && check_filename(c, id, val) < 0)
+			return -1;
+		if (c->o->strict) {
+			FAIL(c, id, "fio key '%s' cannot be honoured with --strict: %s", key,
+			     fk->text);
 			return -1;
 		}
-		struct fval *f = &j->k[fio_keys[i].k];
-		if (strlen(val) >= sizeof(f->v)) {
-			FAIL(c, line, "value of fio key '%s' is too long", key);
-			return -1;
-		}
-		str_copy(f->v, sizeof(f->v), bare ? "1" : val);
-		f->line = line;
+		note(c, id, key, bare ? "" : val, 1, fk->text);
 		return 0;
 	}
-	for (const char *const *ig = fio_ignored; *ig; ig++)
-		if (strcmp(*ig, key) == 0)
-			return 0;
-	for (size_t i = 0; i < sizeof(fio_refused) / sizeof(fio_refused[0]); i++)
-		if (strcmp(fio_refused[i].name, key) == 0) {
-			FAIL(c, line, "fio key '%s' cannot be honoured: %s", key, fio_refused[i].why);
+	if (fk->fk == K_IOENGINE) {
+		enum load_engine e;
+		if (loadkeys_engine(val, 1, &e) < 0) {
+			FAIL(c, id, "fio key 'ioengine=%s' cannot be honoured: %s", val,
+			     strcmp(val, "mmap") == 0 ? "brisk's loads do read()/write() calls or "
+			     "io_uring requests, not page faults through a mapping" :
+			     "it is not file I/O brisk can do (brisk: sync, psync, vsync, pvsync, "
+			     "pvsync2, libaio, io_uring, posixaio)");
 			return -1;
 		}
-	FAIL(c, line, "fio key '%s' is not supported by brisk, expected rw, bs, bsrange, size, "
-	     "filesize, io_size, numjobs, startdelay, direct, buffered, rate, fsync, prio, "
-	     "prioclass, loops, runtime, ramp_time, directory, ioengine, invalidate, time_based, "
-	     "iodepth=1 or nrfiles=1", key);
-	return -1;
+	}
+	struct fval *f = &j->k[fk->fk];
+	if (strlen(val) >= sizeof(f->v)) {
+		FAIL(c, id, "value of fio key '%s' is too long", key);
+		return -1;
+	}
+	str_copy(f->v, sizeof(f->v), bare ? "1" : val);
+	f->line = id;
+	return 0;
 }
 
-/* The profile's name and description, from the job file's name. */
-static void name_from_file(const struct conv *c, struct profile *out)
+static void end_section(struct conv *c)
 {
-	const char *b = strrchr(c->fail.file, '/');
-	b = b ? b + 1 : c->fail.file;
-	char name[PROFILE_NAME_LEN];
-	size_t k = 0;
-	for (; b[k] && b[k] != '.' && k + 1 < sizeof(name); k++)
-		name[k] = isalnum((unsigned char)b[k]) || b[k] == '-' || b[k] == '_' ? b[k] : '-';
-	name[k] = '\0';
-	str_copy(out->name, sizeof(out->name), k && name[0] != '-' ? name : "fio-job");
-	if (c->scale < 1)
-		snprintf(out->description, sizeof(out->description), "fio job %.100s, "
-			 "loads and start delays scaled by %g", b, c->scale);
+	if (c->sec == JOB)
+		finish_job(c);
+	else if (c->sec == GLOBAL)
+		take_global(c, &c->global, 0, "global");
+}
+
+static int read_text(struct conv *c, const char *data, size_t len, size_t fi, int depth);
+
+/* include FILE: relative to the including file, not deeper than
+ * FIOJOB_INCLUDE_DEPTH, never a file already being read. */
+static void include_file(struct conv *c, int id, size_t fi, const char *arg, int depth)
+{
+	char path[4096];
+	if (depth >= FIOJOB_INCLUDE_DEPTH) {
+		FAIL(c, id, "include nested more than %d deep, expected at most %d",
+		     FIOJOB_INCLUDE_DEPTH, FIOJOB_INCLUDE_DEPTH);
+		return;
+	}
+	if (!*arg) {
+		FAIL(c, id, "include without a file name, expected include FILE");
+		return;
+	}
+	const char *from = c->files[fi], *slash = strrchr(from, '/');
+	if (arg[0] == '/' || !slash)
+		snprintf(path, sizeof(path), "%s", arg);
 	else
-		snprintf(out->description, sizeof(out->description), "fio job %.100s", b);
+		snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - from), from, arg);
+	struct stat st;
+	if (stat(path, &st) < 0) {
+		FAIL(c, id, "include %s: cannot open %s: %s", arg, path, strerror(errno));
+		return;
+	}
+	for (int d = 0; d <= depth; d++)
+		if (c->dev[d] == st.st_dev && c->ino[d] == st.st_ino) {
+			FAIL(c, id, "include %s: %s is already being read (an include loop)", arg, path);
+			return;
+		}
+	if (c->n_files >= MAX_FILES) {
+		FAIL(c, id, "include %s: more than %d files, expected fewer includes", arg, MAX_FILES);
+		return;
+	}
+	char *buf;
+	size_t n;
+	int rc = fileio_read_file(path, PROFILE_MAX_FILE, &buf, &n);
+	if (rc < 0) {
+		FAIL(c, id, "include %s: %s: %s", arg, path, rc == -EINVAL || rc == -EFBIG ?
+		     "not a regular file of at most 1 MiB" : strerror(-rc));
+		return;
+	}
+	c->files[c->n_files] = strdup(path);
+	if (!c->files[c->n_files]) {
+		free(buf);
+		FAIL(c, id, "out of memory");
+		return;
+	}
+	c->dev[depth + 1] = st.st_dev;
+	c->ino[depth + 1] = st.st_ino;
+	read_text(c, buf, n, c->n_files++, depth + 1);
+	c->dev[depth + 1] = 0;
+	c->ino[depth + 1] = 0;
+	free(buf);
 }
 
-int fiojob_parse_buffer(const char *data, size_t len, const char *display, double scale,
-			struct profile *out, char *err, size_t errlen)
+/* Cut an inline comment: ';' or '#' after white space. */
+static void cut_comment(char *s)
 {
-	struct conv *c = calloc(1, sizeof(*c) + sizeof(struct job));
-	if (!c)
-		return -ENOMEM;
-	struct job *cur = (struct job *)(c + 1);
-	c->fail.file = display ? display : "(fio job)";
-	c->scale = scale > 0 && scale <= 1 ? scale : 1;
-	c->p = out;
-	c->fail.buf = err;
-	c->fail.len = errlen;
-	profile_init(out, NULL);
-	enum { NONE, GLOBAL, JOB } sec = NONE;
-	char section[128] = "";
-	int sec_line = 0, line = 0, jobs = 0;
+	for (char *p = s + 1; *p; p++)
+		if ((*p == ';' || *p == '#') && (p[-1] == ' ' || p[-1] == '\t')) {
+			*p = '\0';
+			return;
+		}
+}
+
+/* One line: a section header, include, or key[=value]. */
+static void read_line(struct conv *c, char *s, int id, size_t fi, int depth)
+{
+	if (!*s || *s == '#' || *s == ';')
+		return;
+	cut_comment(s);
+	s = str_trim(s);
+	if (strncmp(s, "include", 7) == 0 && (s[7] == ' ' || s[7] == '\t')) {
+		char exp[1024];
+		const char *arg = str_trim(s + 8);
+		if (strchr(arg, '$')) {
+			if (expand_env(c, id, arg, exp, sizeof(exp)) < 0)
+				return;
+			arg = exp;
+		}
+		include_file(c, id, fi, arg, depth);
+		return;
+	}
+	if (*s == '[') {
+		char *close = strchr(s, ']');
+		if (!close || *str_trim(close + 1)) {
+			FAIL(c, id, "bad section header, expected [NAME]");
+			return;
+		}
+		end_section(c);
+		if (c->fail.failed)
+			return;
+		*close = '\0';
+		str_copy(c->section, sizeof(c->section), str_trim(s + 1));
+		if (!c->section[0]) {
+			FAIL(c, id, "empty section name, expected [global] or [JOBNAME]");
+			return;
+		}
+		c->sec_line = id;
+		if (strcmp(c->section, "global") == 0) {
+			c->sec = GLOBAL;
+		} else {
+			c->sec = JOB;
+			c->jobs++;
+			c->cur = c->global;   /* globals so far apply, as in fio */
+			for (int k = K_RUNTIME; k <= K_DIRECTORY; k++)
+				c->cur.k[k].line = 0;
+		}
+		return;
+	}
+	if (c->sec == NONE) {
+		FAIL(c, id, "option outside any section, expected [global] or [JOBNAME] first");
+		return;
+	}
+	char *eq = strchr(s, '=');
+	const char *val = "";
+	if (eq) {
+		*eq = '\0';
+		val = str_trim(eq + 1);
+	}
+	char *key = str_trim(s);
+	if (!*key || (eq && !*val)) {
+		FAIL(c, id, "expected key=value");
+		return;
+	}
+	set_key(c, c->sec == GLOBAL ? &c->global : &c->cur, key, val, !eq, id);
+}
+
+/* The lines of one file (the job file or an include), checked as text. */
+static int read_text(struct conv *c, const char *data, size_t len, size_t fi, int depth)
+{
 	size_t pos = 0;
+	int line = 0;
 	char buf[4096];
 	while (pos < len && !c->fail.failed) {
 		size_t end = pos;
 		while (end < len && data[end] != '\n')
 			end++;
 		line++;
+		int id = (int)fi * LINE_STRIDE + line;
+		if (line >= LINE_STRIDE) {
+			FAIL(c, id - 1, "more than %d lines, expected a shorter job file", LINE_STRIDE - 1);
+			break;
+		}
 		size_t n = end - pos;
 		if (memchr(data + pos, '\0', n)) {
-			FAIL(c, line, "NUL byte, expected a text job file");
+			FAIL(c, id, "NUL byte, expected a text job file");
 			break;
 		}
 		size_t bad, clean = n && data[pos + n - 1] == '\r' ? n - 1 : n;
 		if (text_check_n(data + pos, clean, &bad) < 0) {
 			unsigned char b = (unsigned char)data[pos + bad];
-			FAIL(c, line, "%s \\x%02x at byte %zu, expected UTF-8 text without control "
+			FAIL(c, id, "%s \\x%02x at byte %zu, expected UTF-8 text without control "
 			     "characters (TAB is allowed)", b < 0x20 || b == 0x7F ||
 			     (b == 0xC2 && bad + 1 < clean && (unsigned char)data[pos + bad + 1] >= 0x80 &&
 			      (unsigned char)data[pos + bad + 1] < 0xA0) ?
@@ -421,93 +888,145 @@ int fiojob_parse_buffer(const char *data, size_t len, const char *display, doubl
 			break;
 		}
 		if (n >= sizeof(buf)) {
-			FAIL(c, line, "line is %zu bytes long, expected at most %zu", n, sizeof(buf) - 1);
+			FAIL(c, id, "line is %zu bytes long, expected at most %zu", n, sizeof(buf) - 1);
 			break;
 		}
 		memcpy(buf, data + pos, n);
 		buf[n] = '\0';
 		pos = end < len ? end + 1 : end;
-		char *s = str_trim(buf);
-		if (!*s || *s == '#' || *s == ';')
-			continue;
-		if (*s == '[') {
-			char *close = strchr(s, ']');
-			if (!close || *str_trim(close + 1)) {
-				FAIL(c, line, "bad section header, expected [NAME]");
-				break;
-			}
-			if (sec == JOB)
-				finish_job(c, section, sec_line, cur);
-			else if (sec == GLOBAL)
-				take_global(c, &c->global, 0, "global");
-			*close = '\0';
-			str_copy(section, sizeof(section), str_trim(s + 1));
-			if (!section[0]) {
-				FAIL(c, line, "empty section name, expected [global] or [JOBNAME]");
-				break;
-			}
-			sec_line = line;
-			if (strcmp(section, "global") == 0) {
-				sec = GLOBAL;
-			} else {
-				sec = JOB;
-				jobs++;
-				*cur = c->global;   /* globals so far apply, as in fio */
-				for (int k = K_RUNTIME; k <= K_DIRECTORY; k++)
-					cur->k[k].line = 0;
-			}
-			continue;
-		}
-		if (sec == NONE) {
-			FAIL(c, line, "option outside any section, expected [global] or [JOBNAME] "
-			     "first");
-			break;
-		}
-		if (strchr(s, '$')) {
-			FAIL(c, line, "environment variables ($VAR) cannot be honoured, expected "
-			     "literal values");
-			break;
-		}
-		char *eq = strchr(s, '=');
-		const char *val = "";
-		if (eq) {
-			*eq = '\0';
-			val = str_trim(eq + 1);
-		}
-		char *key = str_trim(s);
-		if (!*key || (eq && !*val)) {
-			FAIL(c, line, "expected key=value");
-			break;
-		}
-		set_key(c, sec == GLOBAL ? &c->global : cur, key, val, !eq, line);
+		read_line(c, str_trim(buf), id, fi, depth);
 	}
-	if (!c->fail.failed) {
-		if (sec == JOB)
-			finish_job(c, section, sec_line, cur);
-		else if (sec == GLOBAL)
-			take_global(c, &c->global, 0, "global");
+	return line;
+}
+
+/* The profile's name and description, from the job file's name. */
+static void name_from_file(const struct conv *c, struct profile *out)
+{
+	const char *b = strrchr(c->files[0], '/');
+	b = b ? b + 1 : c->files[0];
+	char name[PROFILE_NAME_LEN];
+	size_t k = 0;
+	for (; b[k] && b[k] != '.' && k + 1 < sizeof(name); k++)
+		name[k] = isalnum((unsigned char)b[k]) || b[k] == '-' || b[k] == '_' ? b[k] : '-';
+	name[k] = '\0';
+	str_copy(out->name, sizeof(out->name), k && name[0] != '-' ? name : "fio-job");
+	char grp[64] = "";
+	if (c->group > 1)
+		snprintf(grp, sizeof(grp), ", stonewall group %u of %u", c->want, c->group);
+	if (c->scale < 1)
+		snprintf(out->description, sizeof(out->description), "fio job %.100s%s, "
+			 "loads and start delays scaled by %g", b, grp, c->scale);
+	else
+		snprintf(out->description, sizeof(out->description), "fio job %.100s%s", b, grp);
+}
+
+/* ":ID: message" -> "FILE:LINE: message". */
+static void fix_location(const struct conv *c, char *err, size_t errlen)
+{
+	if (!err || !errlen || err[0] != ':')
+		return;
+	char *end;
+	long id = strtol(err + 1, &end, 10);
+	if (end == err + 1 || *end != ':')
+		return;
+	char *rest = strdup(end + 1);
+	if (!rest)
+		return;
+	msg_set(err, errlen, "%s:%d:%s", id_file(c, (int)id), id_line((int)id), rest);
+	free(rest);
+}
+
+static int import(const char *data, size_t len, const char *display, dev_t dev, ino_t ino,
+		  const struct fiojob_opts *o, struct profile *out, struct fiojob_report *rep,
+		  char *err, size_t errlen)
+{
+	struct conv *c = calloc(1, sizeof(*c));
+	struct profile *scratch = malloc(sizeof(*scratch));
+	char *name = strdup(display ? display : "(fio job)");
+	if (!c || !scratch || !name) {
+		free(c);
+		free(scratch);
+		free(name);
+		return -ENOMEM;
 	}
-	if (!c->fail.failed && !jobs)
-		FAIL(c, line ? line : 1, "no job sections, expected at least one [JOBNAME]");
+	c->fail.file = "";
+	c->fail.buf = err;
+	c->fail.len = errlen;
+	c->o = o;
+	c->scale = o->scale > 0 && o->scale <= 1 ? o->scale : 1;
+	c->out = c->p = out;
+	c->scratch = scratch;
+	c->rep = rep;
+	c->want = o->group ? o->group : 1;
+	c->group = 1;
+	c->files[0] = name;
+	c->n_files = 1;
+	c->dev[0] = dev;
+	c->ino[0] = ino;
+	if (rep)
+		memset(rep, 0, sizeof(*rep));
+	profile_init(out, NULL);
+	profile_init(scratch, NULL);
+	int lines = read_text(c, data, len, 0, 0);
+	if (!c->fail.failed)
+		end_section(c);
+	if (!c->fail.failed && !c->jobs)
+		FAIL(c, lines ? lines : 1, "no job sections, expected at least one [JOBNAME]");
+	if (!c->fail.failed && c->want > c->group)
+		FAIL(c, lines ? lines : 1, "the job file has %u stonewall group%s, expected "
+		     "--group 1 to %u", c->group, c->group == 1 ? "" : "s", c->group);
 	if (!c->fail.failed)
 		name_from_file(c, out);
+	if (rep) {
+		rep->jobs = c->jobs;
+		rep->groups = c->group;
+	}
 	int failed = c->fail.failed;
+	if (failed)
+		fix_location(c, err, errlen);
+	for (size_t i = 0; i < c->n_files; i++)
+		free(c->files[i]);
+	free(scratch);
 	free(c);
 	return failed ? -EINVAL : 0;
 }
 
-int fiojob_parse_file(const char *path, double scale, struct profile *out, char *err,
-		      size_t errlen)
+int fiojob_import_buffer(const char *data, size_t len, const char *display,
+			 const struct fiojob_opts *o, struct profile *out,
+			 struct fiojob_report *rep, char *err, size_t errlen)
+{
+	return import(data, len, display, 0, 0, o, out, rep, err, errlen);
+}
+
+int fiojob_import(const char *path, const struct fiojob_opts *o, struct profile *out,
+		  struct fiojob_report *rep, char *err, size_t errlen)
 {
 	char *buf;
 	size_t n;
+	struct stat st;
 	int rc = fileio_read_file(path, PROFILE_MAX_FILE, &buf, &n);
 	if (rc == -EINVAL || rc == -EFBIG)
 		return msg_fail(-EINVAL, err, errlen, "%s: not a regular file of at most %d bytes, "
 				"expected a fio job file", path, PROFILE_MAX_FILE);
 	if (rc < 0)
 		return msg_fail(rc, err, errlen, "%s: cannot open: %s", path, strerror(-rc));
-	rc = fiojob_parse_buffer(buf, n, path, scale, out, err, errlen);
+	if (stat(path, &st) < 0)
+		memset(&st, 0, sizeof(st));
+	rc = import(buf, n, path, st.st_dev, st.st_ino, o, out, rep, err, errlen);
 	free(buf);
 	return rc;
+}
+
+int fiojob_parse_buffer(const char *data, size_t len, const char *display, double scale,
+			struct profile *out, char *err, size_t errlen)
+{
+	struct fiojob_opts o = { .scale = scale };
+	return fiojob_import_buffer(data, len, display, &o, out, NULL, err, errlen);
+}
+
+int fiojob_parse_file(const char *path, double scale, struct profile *out, char *err,
+		      size_t errlen)
+{
+	struct fiojob_opts o = { .scale = scale };
+	return fiojob_import(path, &o, out, NULL, err, errlen);
 }

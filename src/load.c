@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <liburing.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -63,6 +64,77 @@ const char *load_end_name(enum load_end e)
 	case LOAD_END_DIED: return "died";
 	}
 	return "?";
+}
+
+const char *load_engine_name(enum load_engine e)
+{
+	return e == LOAD_ENGINE_IO_URING ? "io_uring" : e == LOAD_ENGINE_SYNC ? "sync" : "?";
+}
+
+int load_bssplit_parse(const char *text, struct load_spec *s)
+{
+	char buf[512];
+	if (!*text || strlen(text) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, text);
+	unsigned n = 0, sum = 0, open_pct = 0;
+	struct load_bssplit e[LOAD_BSSPLIT_MAX];
+	memset(e, 0, sizeof(e));    /* profile_equal() compares entries whole */
+	char *save = NULL;
+	for (char *it = strtok_r(buf, ":", &save); it; it = strtok_r(NULL, ":", &save)) {
+		if (n >= LOAD_BSSPLIT_MAX || open_pct)
+			return -EINVAL;
+		char *slash = strchr(it, '/');
+		int64_t pct = -1;
+		if (slash) {
+			*slash = '\0';
+			if (parse_int(slash + 1, 0, 100, &pct) < 0)
+				return -EINVAL;
+		}
+		if (parse_size(it, &e[n].bs) < 0 || e[n].bs == 0 || e[n].bs > 64 * MiB)
+			return -EINVAL;
+		if (pct < 0)
+			open_pct = 1;       /* the rest, filled in below */
+		else if (pct == 0)
+			continue;           /* fio: a 0 % entry is never used */
+		e[n].pct = pct < 0 ? 0 : (unsigned)pct;
+		sum += e[n].pct;
+		n++;
+	}
+	if (!n || sum > 100)
+		return -EINVAL;
+	if (open_pct) {
+		if (sum == 100)
+			return -EINVAL;
+		e[n - 1].pct = 100 - sum;
+		sum = 100;
+	}
+	if (sum != 100)
+		return -EINVAL;
+	s->n_bssplit = n;
+	s->bs_lo = UINT64_MAX;
+	s->bs_hi = 0;
+	for (unsigned i = 0; i < n; i++) {
+		s->bssplit[i] = e[i];
+		if (e[i].bs < s->bs_lo)
+			s->bs_lo = e[i].bs;
+		if (e[i].bs > s->bs_hi)
+			s->bs_hi = e[i].bs;
+	}
+	return 0;
+}
+
+void load_bssplit_format(const struct load_spec *s, char *buf, size_t len)
+{
+	size_t o = 0;
+	if (len)
+		buf[0] = '\0';
+	for (unsigned i = 0; i < s->n_bssplit && o < len; i++) {
+		char b[24];
+		parse_format_size(b, sizeof(b), s->bssplit[i].bs);
+		o += (size_t)snprintf(buf + o, len - o, "%s%s/%u", i ? ":" : "", b,
+				      s->bssplit[i].pct);
+	}
 }
 
 static int is_writer(enum load_kind k)
@@ -190,9 +262,21 @@ int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t e
 			s.direct = (int)n;
 		} else if (strcmp(kv, "ionice") == 0) {
 			rc = parse_ionice(val, &s);
+		} else if (strcmp(kv, "engine") == 0) {
+			if (strcmp(val, "sync") == 0)
+				s.engine = LOAD_ENGINE_SYNC;
+			else if (strcmp(val, "io_uring") == 0)
+				s.engine = LOAD_ENGINE_IO_URING;
+			else
+				rc = -EINVAL;
+		} else if (strcmp(kv, "iodepth") == 0) {
+			rc = parse_int(val, 1, LOAD_IODEPTH_MAX, &n);
+			s.iodepth = (unsigned)n;
+		} else if (strcmp(kv, "bssplit") == 0) {
+			rc = load_bssplit_parse(val, &s);
 		} else {
 			return msg_fail(-EINVAL, err, errlen, "load '%s': unknown option '%s' (count, bs, size, "
-				    "total, rate, fsync, direct, ionice)", text, kv);
+				    "total, rate, fsync, direct, ionice, engine, iodepth, bssplit)", text, kv);
 		}
 		if (rc < 0)
 			return msg_fail(-EINVAL, err, errlen, "load '%s': bad value for '%s'", text, kv);
@@ -207,6 +291,13 @@ int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t e
 			    "of 4k", text);
 	if (!is_writer(s.kind) && s.fsync_every)
 		return msg_fail(-EINVAL, err, errlen, "load '%s': fsync applies to writers only", text);
+	if (s.iodepth > 1 && s.engine != LOAD_ENGINE_IO_URING)
+		return msg_fail(-EINVAL, err, errlen, "load '%s': iodepth above 1 needs engine=io_uring "
+			    "(the sync engine has one call in flight)", text);
+	for (unsigned i = 0; i < s.n_bssplit && s.direct; i++)
+		if (s.bssplit[i].bs % 4096)
+			return msg_fail(-EINVAL, err, errlen, "load '%s': direct needs bssplit sizes in "
+				    "multiples of 4k", text);
 	*out = s;
 	return 0;
 }
@@ -217,10 +308,21 @@ void load_spec_format(const struct load_spec *s, char *buf, size_t len)
 	size_t o = 0;
 	parse_format_size(a, sizeof(a), s->bs_lo);
 	parse_format_size(b, sizeof(b), s->bs_hi);
-	o += (size_t)snprintf(buf + o, len - o, "%s:count=%u,bs=%s", load_kind_name(s->kind),
-			      s->count, a);
-	if (s->bs_hi != s->bs_lo && o < len)
-		o += (size_t)snprintf(buf + o, len - o, "-%s", b);
+	if (s->n_bssplit) {
+		char split[512];
+		load_bssplit_format(s, split, sizeof(split));
+		o += (size_t)snprintf(buf + o, len - o, "%s:count=%u,bssplit=%s",
+				      load_kind_name(s->kind), s->count, split);
+	} else {
+		o += (size_t)snprintf(buf + o, len - o, "%s:count=%u,bs=%s", load_kind_name(s->kind),
+				      s->count, a);
+		if (s->bs_hi != s->bs_lo && o < len)
+			o += (size_t)snprintf(buf + o, len - o, "-%s", b);
+	}
+	if (s->engine == LOAD_ENGINE_IO_URING && o < len)
+		o += (size_t)snprintf(buf + o, len - o, ",engine=io_uring");
+	if (s->iodepth > 1 && o < len)
+		o += (size_t)snprintf(buf + o, len - o, ",iodepth=%u", s->iodepth);
 	struct { const char *k; uint64_t v; } nums[] = {
 		{ "size", s->size }, { "total", s->total }, { "rate", s->rate },
 		{ "fsync", s->fsync_every },
@@ -365,6 +467,15 @@ static void rate_wait(const struct load_spec *s, uint64_t t0, uint64_t bytes)
 
 static uint64_t pick_len(const struct load_spec *s, uint64_t *rng)
 {
+	if (s->n_bssplit) {
+		uint64_t r = stats_rand_range(rng, 0, 99);
+		for (unsigned i = 0; i < s->n_bssplit; i++) {
+			if (r < s->bssplit[i].pct)
+				return s->bssplit[i].bs;
+			r -= s->bssplit[i].pct;
+		}
+		return s->bssplit[s->n_bssplit - 1].bs;
+	}
 	if (s->bs_lo == s->bs_hi)
 		return s->bs_lo;
 	uint64_t g = s->bs_lo % 4096 == 0 ? 4096 : s->bs_lo % 512 == 0 ? 512 : 1;
@@ -504,6 +615,183 @@ static uint64_t child_loop(const struct load_spec *s, int fd, void *buf, int wfd
 	return bytes;
 }
 
+/* ---- the io_uring engine ---- */
+
+struct uring_state {
+	const struct load_spec *s;
+	struct io_uring ring;
+	int fd, wfd, writer, random;
+	void *buf;                  /* one buffer for every request: the data is not checked */
+	uint64_t *t0;               /* per slot: submission time, 0 = free */
+	uint64_t *len;              /* per slot: bytes asked */
+	unsigned depth, inflight;
+	uint64_t start, last_report, submitted, done, off;
+	uint64_t since_sync, since_evict, since_floor;
+	int stop, sync_due;
+};
+
+/* Queue requests until the depth is reached or something says wait:
+ * the total (done), the floor, the rate, a due fsync. */
+static void uring_fill(struct uring_state *u, uint64_t floor, uint64_t *rng, struct load_msg *m)
+{
+	const struct load_spec *s = u->s;
+	while (!u->stop && !child_stop && !u->sync_due && u->inflight < u->depth) {
+		if (s->total && u->submitted >= s->total) {
+			m->end = LOAD_END_DONE;
+			u->stop = 1;
+			break;
+		}
+		if (u->writer && floor && u->since_floor >= FLOOR_CHECK) {
+			uint64_t avail = UINT64_MAX;
+			u->since_floor = 0;
+			if (load_avail(u->fd, &avail) == 0 &&
+			    avail < floor + FLOOR_CHECK + (uint64_t)u->depth * s->bs_hi) {
+				m->end = LOAD_END_FLOOR;
+				u->stop = 1;
+				break;
+			}
+		}
+		if (s->rate && now_ns() < u->start +
+		    (uint64_t)((double)u->submitted / (double)s->rate * 1e9))
+			break;
+		struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
+		if (!sqe)
+			break;
+		unsigned i = 0;
+		while (u->t0[i])
+			i++;
+		uint64_t len = next_call(s, u->random, u->submitted, &u->off, rng);
+		if (u->writer)
+			io_uring_prep_write(sqe, u->fd, u->buf, (unsigned)len, u->off);
+		else
+			io_uring_prep_read(sqe, u->fd, u->buf, (unsigned)len, u->off);
+		io_uring_sqe_set_data64(sqe, i);
+		u->t0[i] = now_ns();
+		u->len[i] = len;
+		u->inflight++;
+		u->submitted += len;
+		u->off += len;
+		u->since_floor += len;
+	}
+	if (child_stop)
+		u->stop = 1;
+}
+
+/* One completion (or a timeout): account it, report every LOAD_REPORT_NS. */
+static void uring_reap(struct uring_state *u, struct load_msg *m)
+{
+	const struct load_spec *s = u->s;
+	uint64_t wait = LOAD_REPORT_NS;
+	if (s->rate && !u->stop) {
+		uint64_t due = u->start + (uint64_t)((double)u->submitted / (double)s->rate * 1e9);
+		uint64_t now = now_ns();
+		if (due > now && due - now < wait)
+			wait = due - now;
+	}
+	struct __kernel_timespec ts = { (long long)(wait / 1000000000ull),
+					(long long)(wait % 1000000000ull) };
+	struct io_uring_cqe *cqe;
+	int rc = io_uring_submit_and_wait_timeout(&u->ring, &cqe, 1, &ts, NULL);
+	if (rc < 0 && rc != -ETIME && rc != -EINTR) {
+		m->end = LOAD_END_ERROR;
+		m->err = -rc;
+		u->stop = 1;
+		u->inflight = 0;    /* io_uring_queue_exit() cancels what is left */
+		return;
+	}
+	unsigned head, seen = 0;
+	io_uring_for_each_cqe(&u->ring, head, cqe) {
+		uint64_t b = now_ns();
+		unsigned i = (unsigned)io_uring_cqe_get_data64(cqe);
+		int res = cqe->res;
+		seen++;
+		if (i >= u->depth || !u->t0[i])
+			continue;
+		note_call(m, u->t0[i], b);
+		u->t0[i] = 0;
+		u->inflight--;
+		if (res < 0 || (res == 0 && !u->writer)) {
+			u->submitted -= u->len[i];
+			if (res == 0) {
+				u->off = 0;         /* EOF: the file was shorter */
+			} else if (res != -EINTR && res != -EAGAIN && !u->stop) {
+				m->end = errno_end(-res);
+				m->err = -res;
+				u->stop = 1;
+			}
+			continue;
+		}
+		u->submitted -= u->len[i] - (uint64_t)res;
+		u->done += (uint64_t)res;
+		u->since_sync += (uint64_t)res;
+		u->since_evict += (uint64_t)res;
+		if (s->fsync_every && u->since_sync >= s->fsync_every)
+			u->sync_due = 1;
+	}
+	io_uring_cq_advance(&u->ring, seen);
+	if (!u->writer && !s->direct && u->since_evict >= s->size) {
+		u->since_evict = 0;
+		posix_fadvise(u->fd, 0, 0, POSIX_FADV_DONTNEED);
+	}
+	uint64_t now = now_ns();
+	if (now - u->last_report >= LOAD_REPORT_NS) {
+		m->t_ns = u->last_report = now;
+		m->bytes = u->done;
+		send_msg(u->wfd, m);
+		m->worst_ns = 0;
+	}
+}
+
+/* The io_uring load: up to iodepth requests in flight; each one's time is
+ * from submission to completion; fsync= waits for the queue to drain.
+ * Ends as child_loop() does.  Bytes completed. */
+static uint64_t child_loop_uring(const struct load_spec *s, int fd, void *buf, int wfd,
+				 uint64_t floor, uint64_t *rng, struct load_msg *m)
+{
+	struct uring_state u = { .s = s, .fd = fd, .wfd = wfd, .buf = buf,
+				 .writer = is_writer(s->kind),
+				 .random = s->kind == LOAD_RAND_READ || s->kind == LOAD_RAND_WRITE,
+				 .depth = s->iodepth ? s->iodepth : 1, .since_floor = UINT64_MAX };
+	int rc = io_uring_queue_init(u.depth, &u.ring, 0);
+	if (rc < 0) {
+		m->end = LOAD_END_ERROR;
+		m->err = -rc;
+		return 0;
+	}
+	u.t0 = calloc(u.depth, sizeof(*u.t0));
+	u.len = calloc(u.depth, sizeof(*u.len));
+	if (!u.t0 || !u.len) {
+		m->end = LOAD_END_ERROR;
+		m->err = ENOMEM;
+		u.stop = 1;
+	}
+	u.start = u.last_report = now_ns();
+	m->t_ns = u.start;
+	send_msg(wfd, m);
+	while (!u.stop || u.inflight) {
+		uring_fill(&u, floor, rng, m);
+		if (u.inflight) {
+			uring_reap(&u, m);
+		} else if (u.sync_due) {
+			uint64_t a = now_ns();
+			u.sync_due = 0;
+			u.since_sync = 0;
+			if (fsync(fd) < 0 && errno != EINTR) {
+				m->end = errno_end(errno);
+				m->err = errno;
+				u.stop = 1;
+			}
+			note_call(m, a, now_ns());
+		} else if (!u.stop) {
+			rate_wait(s, u.start, u.submitted);
+		}
+	}
+	io_uring_queue_exit(&u.ring);
+	free(u.t0);
+	free(u.len);
+	return u.done;
+}
+
 static void __attribute__((noreturn)) child_main(struct load *l, int wfd, uint64_t floor,
 						 uint64_t parent)
 {
@@ -524,7 +812,9 @@ static void __attribute__((noreturn)) child_main(struct load *l, int wfd, uint64
 		_exit(0);
 	}
 	fill_pattern(buf, s->bs_hi, rng);
-	m.bytes = child_loop(s, fd, buf, wfd, floor, &rng, &m);
+	m.bytes = s->engine == LOAD_ENGINE_IO_URING ?
+		  child_loop_uring(s, fd, buf, wfd, floor, &rng, &m) :
+		  child_loop(s, fd, buf, wfd, floor, &rng, &m);
 	if (m.end == LOAD_RUNNING)
 		m.end = LOAD_END_STOPPED;
 	m.t_ns = now_ns();

@@ -6,6 +6,13 @@
  * "KIND[:key=value,...]", e.g. "seq-read:count=4,ionice=idle" or
  * "rand-write:bs=4k-44k,size=512m,direct,ionice=be/7,rate=20m".
  *
+ * Engines: sync (one read()/write() in flight per instance, the default)
+ * or io_uring (engine=io_uring, liburing): iodepth=N requests in flight
+ * per instance, each call's time counted from submission to completion.
+ * bssplit=64k/40:1m/60 draws each call's size from the given weights
+ * (percentages summing to 100, at most LOAD_BSSPLIT_MAX entries) instead
+ * of bs.
+ *
  * Contract:
  *  - Files live only in the work directory whose descriptor the caller
  *    passes (brisk's own subdirectory, O_DIRECTORY|O_NOFOLLOW, checked);
@@ -48,6 +55,20 @@ enum load_kind {
 	LOAD_KIND_COUNT
 };
 
+enum load_engine {
+	LOAD_ENGINE_SYNC,           /* pread()/pwrite(), one call in flight */
+	LOAD_ENGINE_IO_URING,       /* io_uring: iodepth requests in flight */
+	LOAD_ENGINE_COUNT
+};
+
+#define LOAD_BSSPLIT_MAX 16
+#define LOAD_IODEPTH_MAX 1024
+
+struct load_bssplit {
+	uint64_t bs;                /* bytes */
+	unsigned pct;               /* weight, 1..100; the entries sum to 100 */
+};
+
 struct load_spec {
 	enum load_kind kind;
 	unsigned count;             /* instances */
@@ -59,6 +80,10 @@ struct load_spec {
 	int direct;                 /* O_DIRECT */
 	int ioprio_class;           /* -1 = inherit; 1 rt, 2 be, 3 idle */
 	int ioprio_level;           /* 0..7 */
+	enum load_engine engine;    /* sync (default) or io_uring */
+	unsigned iodepth;           /* requests in flight (io_uring); 0 or 1 = one */
+	unsigned n_bssplit;         /* 0 = sizes from bs_lo..bs_hi */
+	struct load_bssplit bssplit[LOAD_BSSPLIT_MAX];   /* bs_lo/bs_hi = its min/max */
 };
 
 enum load_end {
@@ -96,6 +121,12 @@ struct load {
 };
 
 const char *load_kind_name(enum load_kind k);
+const char *load_engine_name(enum load_engine e);   /* "sync", "io_uring" */
+/* "64k/40:1m/60" -> entries (sorted as given), bs_lo/bs_hi set to their
+ * min/max.  0, or -EINVAL when the form is wrong or the weights do not sum
+ * to 100 (a last entry without a weight takes what is left, as in fio). */
+int load_bssplit_parse(const char *text, struct load_spec *s);
+void load_bssplit_format(const struct load_spec *s, char *buf, size_t len);
 const char *load_end_name(enum load_end e);
 /* Parse a spec; on failure returns -EINVAL and writes a message naming the
  * bad part into err. */

@@ -17,7 +17,8 @@ static const char *const key_names[LK_COUNT] = {
 	[LK_RATE] = "rate", [LK_FSYNC] = "fsync", [LK_DIRECT] = "direct",
 	[LK_BUFFERED] = "buffered", [LK_PRIO] = "prio", [LK_PRIOCLASS] = "prioclass",
 	[LK_LOOPS] = "loops", [LK_TIMEBASED] = "time_based", [LK_NRFILES] = "nrfiles",
-	[LK_STARTDELAY] = "startdelay",
+	[LK_STARTDELAY] = "startdelay", [LK_IOENGINE] = "ioengine", [LK_IODEPTH] = "iodepth",
+	[LK_BSSPLIT] = "bssplit",
 };
 
 static const char *const rw_names[LOAD_KIND_COUNT] = {
@@ -56,6 +57,23 @@ int loadkeys_type_parse(const char *s)
 	if (strcmp(s, "ssh") == 0)
 		kind = ACTION_SSH;
 	return kind;
+}
+
+int loadkeys_engine(const char *value, int fio, enum load_engine *out)
+{
+	static const char *const sync_names[] = { "sync", "psync", "vsync", "pvsync", "pvsync2" };
+	static const char *const async_names[] = { "io_uring", "libaio", "posixaio" };
+	for (size_t i = 0; i < (fio ? 5u : 2u); i++)
+		if (strcmp(value, sync_names[i]) == 0) {
+			*out = LOAD_ENGINE_SYNC;
+			return 0;
+		}
+	for (size_t i = 0; i < (fio ? 3u : 1u); i++)
+		if (strcmp(value, async_names[i]) == 0) {
+			*out = LOAD_ENGINE_IO_URING;
+			return 0;
+		}
+	return -1;
 }
 
 static const struct loadkeys_val *get(const struct loadkeys *k, enum loadkeys_key key)
@@ -131,6 +149,26 @@ static int read_kind(const struct loadkeys *k, enum load_kind *kind)
 static int read_bs(const struct loadkeys *k, uint64_t max, uint64_t *lo, uint64_t *hi)
 {
 	const struct loadkeys_val *bs = get(k, LK_BS), *bsr = get(k, LK_BSRANGE);
+	const struct loadkeys_val *split = get(k, LK_BSSPLIT);
+	if (split) {
+		struct load_spec t;
+		memset(&t, 0, sizeof(t));
+		if (!k->fio && (bs || bsr)) {
+			FAIL(k, split->line, "bssplit and %s both given, expected one of them",
+			     bs ? "bs" : "bsrange");
+			return -1;
+		}
+		if (load_bssplit_parse(split->v, &t) < 0 || t.bs_hi > max) {
+			FAIL(k, split->line, "%sbssplit=%s%s cannot be honoured: expected SIZE/PERCENT "
+			     "entries joined by ':' such as 4k/60:64k/40, percentages summing to "
+			     "100, at most 16 entries, sizes up to 64m", k->fio ? "fio key '" : "",
+			     split->v, k->fio ? "'" : "");
+			return -1;
+		}
+		*lo = t.bs_lo;
+		*hi = t.bs_hi;
+		return 0;
+	}
 	if (bs && bsr) {
 		if (k->fio)
 			FAIL(k, bs->line > bsr->line ? bs->line : bsr->line, "fio keys bs and "
@@ -239,6 +277,26 @@ int loadkeys_read(const struct loadkeys *k, struct loadkeys_io *io)
 		if (get_int(k, LK_NUMJOBS, 1, 256, &n) < 0)
 			return -1;
 		io->numjobs = (unsigned)n;
+	}
+	io->iodepth = 1;
+	const struct loadkeys_val *ev = get(k, LK_IOENGINE);
+	if (ev && loadkeys_engine(ev->v, k->fio, &io->engine) < 0) {
+		FAIL(k, ev->line, k->fio ? "fio key 'ioengine=%s' cannot be honoured: brisk does file "
+		     "I/O with sync, psync, vsync, pvsync, pvsync2, libaio, io_uring or posixaio" :
+		     "ioengine=%s cannot be honoured, brisk's engines are sync (or psync) and "
+		     "io_uring: use one of them (or leave it out)", ev->v);
+		return -1;
+	}
+	if (get(k, LK_IODEPTH)) {
+		if (get_int(k, LK_IODEPTH, 1, LOAD_IODEPTH_MAX, &n) < 0)
+			return -1;
+		if (io->engine == LOAD_ENGINE_IO_URING)
+			io->iodepth = (unsigned)n;
+		else if (!k->fio && n > 1) {
+			FAIL(k, k->k[LK_IODEPTH].line, "iodepth=%d needs ioengine = io_uring, a "
+			     "synchronous load has one call in flight", (int)n);
+			return -1;
+		}
 	}
 	if (!k->fio)
 		return 0;
@@ -355,6 +413,10 @@ int loadkeys_load(const struct loadkeys *k, struct load_spec *out)
 		s.bs_lo = io.bs_lo;
 		s.bs_hi = io.bs_hi;
 	}
+	if (get(k, LK_BSSPLIT))
+		load_bssplit_parse(k->k[LK_BSSPLIT].v, &s);   /* checked by loadkeys_read() */
+	s.engine = io.engine;
+	s.iodepth = io.engine == LOAD_ENGINE_IO_URING && io.iodepth > 1 ? io.iodepth : 0;
 	if (load_amounts(k, &io, &s) < 0 || load_fsync_prio(k, &s) < 0)
 		return -1;
 	if (load_spec_check(&s, e, sizeof(e)) < 0) {

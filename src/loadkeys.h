@@ -15,6 +15,14 @@
  *  - Errors go to k->fail ("FILE:LINE: ..." via msg_first_at()); the
  *    functions return 0 or -1 and never print.  Nothing here knows the
  *    profile struct: the callers own names, sections and limits.
+ *  - ioengine/iodepth: a profile names brisk's engines (sync, psync, or
+ *    io_uring for an asynchronous load with iodepth requests in flight); a
+ *    fio job may also say libaio or posixaio, which run on brisk's
+ *    io_uring engine at the same depth (the value is the caller's to
+ *    check against fio's non-file engines).  iodepth with a synchronous
+ *    engine changes nothing, as in fio.  bssplit (load_bssplit_parse()
+ *    form) takes the place of bs/bsrange; in a fio job it wins over them,
+ *    as in fio, in a profile both are an error.
  *  - loadkeys_read() reads what both a load and fio's choice between load
  *    and action need; loadkeys_load() builds the load (it calls
  *    loadkeys_read()); loadkeys_action() builds an action's config.
@@ -32,7 +40,7 @@
 enum loadkeys_key {
 	LK_RW, LK_BS, LK_BSRANGE, LK_SIZE, LK_FILESIZE, LK_IOSIZE, LK_NUMJOBS, LK_RATE,
 	LK_FSYNC, LK_DIRECT, LK_BUFFERED, LK_PRIO, LK_PRIOCLASS, LK_LOOPS, LK_TIMEBASED,
-	LK_NRFILES, LK_STARTDELAY, LK_COUNT
+	LK_NRFILES, LK_STARTDELAY, LK_IOENGINE, LK_IODEPTH, LK_BSSPLIT, LK_COUNT
 };
 
 struct loadkeys_val {
@@ -56,6 +64,8 @@ struct loadkeys_io {
 	uint64_t size, filesize, iosize;   /* 0 = not given (fio: defaulted from each other) */
 	unsigned numjobs, loops;    /* fio: numjobs, loops (1 when not given) */
 	int direct, time_based;     /* fio: direct/buffered resolved, time_based */
+	enum load_engine engine;    /* sync, or io_uring for libaio/io_uring/posixaio */
+	unsigned iodepth;           /* 1 unless an asynchronous engine says more */
 	uint64_t delay_ns;          /* fio: startdelay (unscaled) */
 };
 
@@ -65,6 +75,11 @@ void loadkeys_set(struct loadkeys *k, enum loadkeys_key key, const char *value, 
  * action kind ("exec", "ls", "ssh-like", "save"). */
 const char *loadkeys_rw_name(enum load_kind kind);
 const char *loadkeys_type_name(enum action_kind kind);
+/* fio's or a profile's ioengine value -> brisk's engine: sync, psync,
+ * vsync, pvsync, pvsync2 -> sync; io_uring, libaio, posixaio -> io_uring
+ * (fio = 0 takes only sync, psync and io_uring).  0, or -1 for an engine
+ * that is not file I/O brisk can do. */
+int loadkeys_engine(const char *value, int fio, enum load_engine *out);
 /* "exec", "ls", "ssh-like" (or "ssh"), "save" -> kind; -1 otherwise. */
 int loadkeys_type_parse(const char *s);
 

@@ -284,7 +284,10 @@ int profile_equal(const struct profile *a, const struct profile *b, char *why, s
 		    x->count != y->count || x->bs_lo != y->bs_lo || x->bs_hi != y->bs_hi ||
 		    x->size != y->size || x->total != y->total || x->rate != y->rate ||
 		    x->fsync_every != y->fsync_every || x->direct != y->direct || ca != cb ||
-		    (ca > 0 && ca != 3 && x->ioprio_level != y->ioprio_level))
+		    (ca > 0 && ca != 3 && x->ioprio_level != y->ioprio_level) ||
+		    x->engine != y->engine || (x->iodepth > 1 ? x->iodepth : 1) !=
+		    (y->iodepth > 1 ? y->iodepth : 1) || x->n_bssplit != y->n_bssplit ||
+		    memcmp(x->bssplit, y->bssplit, x->n_bssplit * sizeof(x->bssplit[0])))
 			DIFF("load %s differs", a->loads[i].name);
 	}
 	if (a->n_actions != b->n_actions)

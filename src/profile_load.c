@@ -109,10 +109,10 @@ static int check_keys(struct ctx *c, const char *const *allowed, const char *wha
 }
 
 /* fio keys brisk accepts because they describe what it does anyway. */
-static int check_fio_engine(struct ctx *c)
+static int check_fio_engine(struct ctx *c, int load)
 {
 	const struct kv *v = kv_get(c, "ioengine");
-	if (v && strcmp(v->value, "sync") != 0 && strcmp(v->value, "psync") != 0) {
+	if (v && !load && strcmp(v->value, "sync") != 0 && strcmp(v->value, "psync") != 0) {
 		ctx_fail(c, v->line, "ioengine=%s cannot be honoured, brisk does synchronous "
 			 "read()/write() calls: use ioengine=sync or psync (or leave it out)",
 			 v->value);
@@ -268,6 +268,7 @@ static void section_keys(const struct ctx *c, const char *what, struct loadkeys 
 		{ "filesize", LK_FILESIZE }, { "io_size", LK_IOSIZE }, { "numjobs", LK_NUMJOBS },
 		{ "rate", LK_RATE }, { "fsync", LK_FSYNC }, { "direct", LK_DIRECT },
 		{ "prio", LK_PRIO }, { "prioclass", LK_PRIOCLASS }, { "nrfiles", LK_NRFILES },
+		{ "ioengine", LK_IOENGINE }, { "iodepth", LK_IODEPTH }, { "bssplit", LK_BSSPLIT },
 	};
 	memset(k, 0, sizeof(*k));
 	k->fail = (struct msg_first *)&c->fail;
@@ -284,10 +285,10 @@ static void end_load(struct ctx *c)
 {
 	static const char *const keys[] = {
 		"rw", "bs", "bsrange", "size", "io_size", "numjobs", "rate", "fsync", "direct",
-		"prio", "prioclass", "ioengine", "invalidate", NULL };
+		"prio", "prioclass", "ioengine", "invalidate", "iodepth", "bssplit", NULL };
 	char what[64];
 	snprintf(what, sizeof(what), "[load %s]", c->sec_arg);
-	if (check_keys(c, keys, what) < 0 || check_fio_engine(c) < 0)
+	if (check_keys(c, keys, what) < 0 || check_fio_engine(c, 1) < 0)
 		return;
 	struct profile *p = c->p;
 	if (p->n_loads >= PROFILE_MAX_LOADS) {
@@ -358,7 +359,7 @@ static void end_action(struct ctx *c)
 		"bsrange", "size", "filesize", "fsync", "direct", "ioengine", "invalidate", NULL };
 	char what[64];
 	snprintf(what, sizeof(what), "[action %s]", c->sec_arg);
-	if (check_keys(c, keys, what) < 0 || check_fio_engine(c) < 0)
+	if (check_keys(c, keys, what) < 0 || check_fio_engine(c, 0) < 0)
 		return;
 	struct profile *p = c->p;
 	if (p->n_actions >= PROFILE_MAX_ACTIONS) {

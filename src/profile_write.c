@@ -162,8 +162,20 @@ static int write_load(FILE *f, const struct profile_load *l, size_t i, char *err
 	int fsync_kind = s->kind == LOAD_FSYNC_WRITE || s->fsync_every;
 	load_spec_parse(load_kind_name(s->kind == LOAD_SEQ_WRITE && fsync_kind ?
 				       LOAD_FSYNC_WRITE : s->kind), &def, e, sizeof(e));
-	if (write_bs(f, s->bs_lo, s->bs_hi, err, errlen) < 0)
+	if (s->n_bssplit) {
+		char split[512];
+		load_bssplit_format(s, split, sizeof(split));
+		PUT_CHECK("bssplit", split);
+	} else if (write_bs(f, s->bs_lo, s->bs_hi, err, errlen) < 0) {
 		return -EINVAL;
+	}
+	if (s->engine == LOAD_ENGINE_IO_URING) {
+		PUT_CHECK("ioengine", "io_uring");
+		if (s->iodepth > 1) {
+			snprintf(b, sizeof(b), "%u", s->iodepth);
+			PUT_CHECK("iodepth", b);
+		}
+	}
 	if (s->size || def.size) {
 		parse_format_size(b, sizeof(b), s->size);
 		PUT_CHECK("size", b);

@@ -32,7 +32,9 @@ static void usage(FILE *f)
 		"       brisk profile check FILE...\n"
 		"       brisk profile save NAME [DIR] [--load SPEC]... [--action LIST]\n"
 		"                          [--description TEXT] [--runtime DUR] [-o FILE] [--force]\n"
-		"       brisk profile import JOBFILE [--scale F] [--name NAME] [-o FILE]\n"
+		"       brisk profile import JOBFILE [--scale F] [--name NAME] [--env] [--strict]\n"
+		"                          [--group N] [-o FILE] [--force]\n"
+		"       brisk profile import --list-keys\n"
 		"\n"
 		"  list     profiles by name: user ($XDG_CONFIG_HOME/brisk/profiles), system\n"
 		"           (/etc/brisk/profiles), shipped; a name resolves in that order\n"
@@ -42,7 +44,12 @@ static void usage(FILE *f)
 		"           workload (--load/--action, default: the quick workload) into\n"
 		"           the user directory, or FILE with -o (- for stdout)\n"
 		"  import   convert a fio job file into a profile (stdout, or -o FILE);\n"
-		"           --scale 0.01 (or 1/100, 1%%) shrinks sizes and start delays\n"
+		"           --scale 0.01 (or 1/100, 1%%) shrinks sizes and start delays;\n"
+		"           --env reads $VAR and ${VAR} from the environment (refused\n"
+		"           otherwise); --strict refuses every fio key brisk does not\n"
+		"           honour (harmless ones too); --group N imports the Nth\n"
+		"           stonewall group (default 1); notes on harmless keys go to\n"
+		"           stderr; --list-keys prints the table of fio keys: KEY GROUP TEXT\n"
 		"\n"
 		"See brisk-profile(1) and brisk-profile(5).\n");
 }
@@ -417,9 +424,24 @@ out:
 
 /* ---------- import ---------- */
 
+static int list_fio_keys(void)
+{
+	for (size_t i = 0; i < fiojob_key_count(); i++) {
+		const char *name, *text;
+		enum fiojob_group g;
+		fiojob_key_at(i, &name, &g, &text);
+		printf("%s\t%s\t%s\n", name, fiojob_group_name(g), text);
+	}
+	return 0;
+}
+
 static int cmd_import(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		{ "env", no_argument, NULL, 'e' },
+		{ "strict", no_argument, NULL, 'S' },
+		{ "group", required_argument, NULL, 'g' },
+		{ "list-keys", no_argument, NULL, 'L' },
 		{ "scale", required_argument, NULL, 's' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
@@ -427,14 +449,26 @@ static int cmd_import(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	double scale = 1;
+	struct fiojob_opts fo = { .scale = 1 };
 	const char *out = NULL, *name = NULL;
-	int force = 0, c;
+	int force = 0, c, list = 0;
+	int64_t grp;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "s:n:o:fh", opts, NULL)) != -1) {
 		switch (c) {
+		case 'e': fo.env = 1; break;
+		case 'S': fo.strict = 1; break;
+		case 'L': list = 1; break;
+		case 'g':
+			if (parse_int(optarg, 1, 1000, &grp) < 0) {
+				fprintf(stderr, "brisk profile import: bad --group '%s', expected a "
+					"stonewall group number from 1\n", optarg);
+				return 2;
+			}
+			fo.group = (unsigned)grp;
+			break;
 		case 's':
-			if (fiojob_parse_scale(optarg, &scale) < 0) {
+			if (fiojob_parse_scale(optarg, &fo.scale) < 0) {
 				fprintf(stderr, "brisk profile import: bad --scale '%s', expected a "
 					"factor in (0, 1] such as 0.01, 1/100 or 1%%\n", optarg);
 				return 2;
@@ -447,20 +481,40 @@ static int cmd_import(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
+	if (list) {
+		if (argc != optind) {
+			fprintf(stderr, "brisk profile import: --list-keys takes no JOBFILE\n");
+			return 2;
+		}
+		return list_fio_keys();
+	}
 	if (argc - optind != 1) {
 		fprintf(stderr, "brisk profile import: expected one JOBFILE\n");
 		return 2;
 	}
 	struct profile *p = malloc(sizeof(*p));
-	if (!p)
+	struct fiojob_report *rep = malloc(sizeof(*rep));
+	if (!p || !rep) {
+		free(p);
+		free(rep);
 		return 1;
+	}
 	char err[PROFILE_ERR_LEN];
-	int rc = fiojob_parse_file(argv[optind], scale, p, err, sizeof(err));
+	int rc = fiojob_import(argv[optind], &fo, p, rep, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "%s\n", err);
 		free(p);
+		free(rep);
 		return rc == -EINVAL || rc == -ENOENT ? 2 : 1;
 	}
+	for (size_t i = 0; i < rep->n_notes; i++)
+		fprintf(stderr, "%s\n", rep->notes[i]);
+	if (rep->groups > 1)
+		fprintf(stderr, "%s: note: %u stonewall groups (fio runs them one after another); "
+			"imported group %u, brisk runs each group as its own run: --group N for "
+			"the others\n", text_show(argv[optind]), rep->groups,
+			fo.group ? fo.group : 1);
+	free(rep);
 	if (name) {
 		char tmp[PATH_MAX];
 		if (strchr(name, '/') || strlen(name) >= sizeof(p->name) ||

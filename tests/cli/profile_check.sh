@@ -72,8 +72,8 @@ t_contains import-scaled-writer "$(cat "$d/lk.profile")" $'size = 103m\nio_size 
 t_contains import-scaled-delay "$(cat "$d/lk.profile")" $'[action file41]\ntype = ssh-like\nstartdelay = 2600ms\n'
 $BRISK profile import tests/fixtures/fio/lkml-2009-ssh.fio -o "$d/lk.profile" 2>/dev/null
 t_eq import-no-clobber $? 2
-printf '[j]\nrw=write\nsize=1m\nioengine=libaio\n' > "$d/bad.fio"
+printf '[j]\nrw=write\nsize=1m\nioengine=net\n' > "$d/bad.fio"
 err=$($BRISK profile import "$d/bad.fio" 2>&1); rc=$?
 t_eq import-bad-exit "$rc" 2
-t_eq import-bad-message "$err" "$d/bad.fio:4: fio key 'ioengine=libaio' cannot be honoured: brisk does synchronous read()/write() calls, use ioengine=sync or psync"
+t_eq import-bad-message "$err" "$d/bad.fio:4: fio key 'ioengine=net' cannot be honoured: it is not file I/O brisk can do (brisk: sync, psync, vsync, pvsync, pvsync2, libaio, io_uring, posixaio)"
 $BRISK profile import --scale 2 tests/fixtures/fio/lkml-2009-ssh.fio >/dev/null 2>&1; t_eq import-bad-scale $? 2

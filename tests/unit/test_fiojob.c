@@ -99,29 +99,56 @@ static void test_fio_errors(void **state)
 	struct profile *p = P();
 	char err[PROFILE_ERR_LEN];
 	static const struct { const char *text, *want; } cases[] = {
-		{ "[global]\nioengine=libaio\n[j]\nrw=write\nsize=1m\n",
-		  "j.fio:2: fio key 'ioengine=libaio' cannot be honoured" },
+		{ "[global]\nioengine=cpuio\n[j]\nrw=write\nsize=1m\n",
+		  "j.fio:2: fio key 'ioengine=cpuio' cannot be honoured: it is not file I/O" },
+		{ "[j]\nrw=write\nsize=1m\nioengine=mmap\n",
+		  "j.fio:4: fio key 'ioengine=mmap' cannot be honoured: brisk's loads do" },
 		{ "[j]\nrw=randrw\nsize=1m\n", "j.fio:2: fio key 'rw=randrw' cannot be honoured" },
 		{ "[j]\nrw=write\nfilename=/dev/sda\nsize=1m\n",
-		  "j.fio:3: fio key 'filename' cannot be honoured: brisk creates its own files" },
+		  "j.fio:3: fio key 'filename=/dev/sda' cannot be honoured: it names a device node "
+		  "and brisk never writes devices" },
+		{ "[j]\nrw=write\nfilename=/dev/null\nsize=1m\n",
+		  "j.fio:3: fio key 'filename=/dev/null' cannot be honoured: it names a device" },
+		{ "[j]\nrw=write\nfilename=a:b\nsize=1m\n",
+		  "j.fio:3: fio key 'filename=a:b' cannot be honoured: several files" },
 		{ "[j]\nrw=write\nsize=1g\nstartdelay=5\n",
 		  "j.fio:4: fio key 'startdelay=5' cannot be honoured for job [j]" },
 		{ "[j]\nrw=write\nsize=1m\nzonemode=zbd\n",
-		  "j.fio:4: fio key 'zonemode' is not supported by brisk" },
+		  "j.fio:4: fio key 'zonemode' cannot be honoured: brisk works on files" },
+		{ "[j]\nrw=write\nsize=1m\nverify=crc32c\n",
+		  "j.fio:4: fio key 'verify' cannot be honoured: brisk does not verify" },
+		{ "[j]\nrw=write\nsize=1m\nratemin=1m\n",
+		  "j.fio:4: fio key 'ratemin' cannot be honoured" },
+		{ "[j]\nrw=write\nsize=1m\nno_such_key=1\n",
+		  "j.fio:4: fio key 'no_such_key' cannot be honoured: brisk does not know it" },
 		{ "[j]\nrw=write\n", "j.fio:1: fio job [j] has no size" },
 		{ "[j]\nrw=randread\nsize=2m\ndirect=1\n",
 		  "j.fio:4: fio key 'direct=1' cannot be honoured for job [j]" },
-		{ "[j]\nrw=read\nsize=1g\niodepth=32\n", "j.fio:4: fio key 'iodepth=32' cannot be honoured" },
-		{ "[j]\nrw=write\nbs=4k,8k\nsize=1m\n", "j.fio:3: fio key 'bs=4k,8k' cannot be honoured" },
-		{ "[j]\nrw=write\nsize=$SIZE\n", "j.fio:3: environment variables" },
+		{ "[j]\nrw=read\nsize=1g\nioengine=libaio\niodepth=5000\n",
+		  "j.fio:5: bad value '5000' for fio key iodepth" },
+		{ "[j]\nrw=write\nbssplit=4k/50:8k/20\nsize=1m\n",
+		  "j.fio:3: fio key 'bssplit=4k/50:8k/20' cannot be honoured" },
+		{ "[j]\nrw=write\nsize=$SIZE\n", "j.fio:3: environment variables ($VAR) are "
+		  "not read without --env" },
+		{ "[j]\nrw=write\nsize=50%\n", "j.fio:3: fio key 'size=50%' cannot be honoured: "
+		  "a percentage" },
 		{ "[global]\nrw=read\n", "j.fio:2: no job sections" },
 		{ "rw=read\n", "j.fio:1: option outside any section" },
 		{ "[j]\nrw=write\nsize=1m\nruntime=10\n", "j.fio:4: fio key 'runtime' in job [j]" },
 		{ "[j]\nrw=write\nsize\n", "j.fio:3: fio key 'size' needs a value" },
 		{ "[j]\nrw=read\nsize=1m\nfsync=1\n", "j.fio:4: fio key 'fsync=1' cannot be honoured for a reader" },
+		{ "[j]\nrw=write\nsize=1m\nstonewall=2\n", "j.fio:4: bad value '2' for fio key stonewall" },
+		{ "[j]\nrw=write\nsize=1m # ok\nnumjobs=4x ; bad\n",
+		  "j.fio:4: bad value '4x' for fio key numjobs" },
+		{ "[j]\nrw=write\nsize=1m\ninclude no-such.inc\n", "j.fio:4: include no-such.inc: "
+		  "cannot open no-such.inc" },
+		{ "[j]\nrw=write\nsize=1m\n[k]\nrw=write\nsize=1m\nstonewall\n[l]\nrw=read\nsize=1m\n",
+		  NULL },   /* fine: 2 groups; group 3 asked for below */
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		err[0] = '\0';
+		if (!cases[i].want)
+			continue;
 		assert_int_equal(fiojob_parse_buffer(cases[i].text, strlen(cases[i].text), "j.fio", 1,
 						     p, err, sizeof(err)), -EINVAL);
 		if (strncmp(err, cases[i].want, strlen(cases[i].want)) != 0)
@@ -165,6 +192,260 @@ static void test_fio_mapping(void **state)
 	roundtrip(p);
 }
 
+
+/* fio's syntax: inline comments, READ,WRITE values, size=N%, bssplit,
+ * libaio/io_uring with iodepth, notes for harmless keys. */
+static void test_fio_syntax(void **state)
+{
+	(void)state;
+	struct profile *p = P();
+	struct fiojob_report *rep = malloc(sizeof(*rep));
+	char err[PROFILE_ERR_LEN];
+	const char *job =
+		"[global]\n"
+		"numjobs=4\t; four processes\n"
+		"direct=1 # O_DIRECT\n"
+		"norandommap\n"
+		"filename=data.file\n"
+		"thread\n"
+		"[w]\n"
+		"rw=write\n"
+		"bssplit=1m/100,4k/20:64k/80\n"
+		"rate=1m,20m\n"
+		"filesize=400m\n"
+		"size=25%\n"
+		"[r]\n"
+		"rw=randread\n"
+		"ioengine=libaio\n"
+		"iodepth=16\n"
+		"bs=64k,4k\n"
+		"size=1m\n"
+		"[s]\n"
+		"rw=read\n"
+		"ioengine=psync\n"
+		"iodepth=8\n"
+		"size=8m\n";
+	struct fiojob_opts o = { .scale = 1 };
+	if (fiojob_import_buffer(job, strlen(job), "s.fio", &o, p, rep, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(p->n_loads, 3);
+	assert_int_equal(p->n_actions, 0);
+	const struct load_spec *w = &p->loads[0].spec, *r = &p->loads[1].spec;
+	const struct load_spec *sy = &p->loads[2].spec;
+	assert_int_equal(w->count, 4);
+	assert_int_equal(w->direct, 1);
+	assert_int_equal(w->rate, 20 * MiB);          /* the write part */
+	assert_int_equal(w->n_bssplit, 2);             /* the write part */
+	assert_int_equal(w->bssplit[0].bs, 4096);
+	assert_int_equal(w->bssplit[0].pct, 20);
+	assert_int_equal(w->bssplit[1].bs, 65536);
+	assert_int_equal(w->bssplit[1].pct, 80);
+	assert_int_equal(w->size, 400 * MiB);
+	assert_int_equal(w->total, 100 * MiB);         /* 25 % of filesize */
+	assert_int_equal(r->kind, LOAD_RAND_READ);     /* small, but asynchronous: a load */
+	assert_int_equal(r->engine, LOAD_ENGINE_IO_URING);
+	assert_int_equal(r->iodepth, 16);
+	assert_int_equal(r->bs_hi, 65536);             /* the read part */
+	assert_int_equal(sy->engine, LOAD_ENGINE_SYNC);
+	assert_true(sy->iodepth <= 1);                 /* sync: one in flight, as in fio */
+	/* notes: norandommap, filename, the libaio engine, iodepth on psync */
+	const char *want[] = { "s.fio:4: note: fio key 'norandommap' accepted",
+			       "s.fio:5: note: fio key 'filename=data.file' accepted",
+			       "s.fio:15: note: fio key 'ioengine=libaio' honoured",
+			       "s.fio:22: note: fio key 'iodepth=8' honoured" };
+	assert_int_equal(rep->n_notes, 4);
+	for (size_t i = 0; i < 4; i++)
+		if (strncmp(rep->notes[i], want[i], strlen(want[i])) != 0)
+			fail_msg("note %zu: '%s', want '%s...'", i, rep->notes[i], want[i]);
+	assert_int_equal(rep->jobs, 3);
+	assert_int_equal(rep->groups, 1);
+	roundtrip(p);
+	/* --strict: the first harmless key is refused */
+	o.strict = 1;
+	assert_int_equal(fiojob_import_buffer(job, strlen(job), "s.fio", &o, p, rep, err,
+					      sizeof(err)), -EINVAL);
+	assert_string_equal(err, "s.fio:4: fio key 'norandommap' cannot be honoured with --strict: "
+			    "brisk's random offsets may repeat, as with norandommap");
+	free(rep);
+}
+
+/* stonewall: groups; the profile holds the one asked for. */
+static void test_fio_groups(void **state)
+{
+	(void)state;
+	struct profile *p = P();
+	struct fiojob_report rep;
+	char err[PROFILE_ERR_LEN];
+	const char *job = "[global]\nsize=8m\n[a]\nrw=write\n[b]\nrw=read\n[c]\nstonewall\n"
+			  "rw=randwrite\n[d]\nwait_for_previous\nrw=read\n";
+	struct fiojob_opts o = { .scale = 1 };
+	assert_int_equal(fiojob_import_buffer(job, strlen(job), "g.fio", &o, p, &rep, err,
+					      sizeof(err)), 0);
+	assert_int_equal(rep.groups, 3);
+	assert_int_equal(p->n_loads, 2);
+	assert_string_equal(p->loads[0].name, "a");
+	assert_string_equal(p->loads[1].name, "b");
+	assert_non_null(strstr(p->description, "stonewall group 1 of 3"));
+	o.group = 2;
+	assert_int_equal(fiojob_import_buffer(job, strlen(job), "g.fio", &o, p, &rep, err,
+					      sizeof(err)), 0);
+	assert_int_equal(p->n_loads, 1);
+	assert_string_equal(p->loads[0].name, "c");
+	assert_int_equal(p->loads[0].spec.kind, LOAD_RAND_WRITE);
+	o.group = 4;
+	assert_int_equal(fiojob_import_buffer(job, strlen(job), "g.fio", &o, p, &rep, err,
+					      sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "3 stonewall groups, expected --group 1 to 3"));
+	/* an error in another group is still an error */
+	const char *bad = "[a]\nrw=write\nsize=1m\n[b]\nstonewall\nrw=trim\nsize=1m\n";
+	o.group = 1;
+	assert_int_equal(fiojob_import_buffer(bad, strlen(bad), "g.fio", &o, p, &rep, err,
+					      sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "g.fio:6: fio key 'rw=trim'"));
+}
+
+/* include: relative to the job file, FILE:LINE of the included file,
+ * loops refused; $VAR with env only. */
+static void test_fio_include_env(void **state)
+{
+	(void)state;
+	struct profile *p = P();
+	char err[PROFILE_ERR_LEN];
+	assert_int_equal(fiojob_parse_file("tests/fixtures/fio/include-main.fio", 1, p, err,
+					   sizeof(err)), 0);
+	assert_int_equal(p->runtime_ns, S(15));        /* from include-common.inc */
+	assert_int_equal(p->n_loads, 1);
+	assert_int_equal(p->n_actions, 1);
+	assert_int_equal(fiojob_parse_file("tests/fixtures/fio/include-loop-a.fio", 1, p, err,
+					   sizeof(err)), -EINVAL);
+	assert_string_equal(err, "tests/fixtures/fio/include-loop-b.inc:2: include "
+			    "include-loop-a.fio: tests/fixtures/fio/include-loop-a.fio is already "
+			    "being read (an include loop)");
+	/* an included file is checked as text, FILE:LINE its own */
+	char dir[] = "/tmp/brisk-fiojob-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char main_path[128], inc_path[128];
+	snprintf(main_path, sizeof(main_path), "%s/m.fio", dir);
+	snprintf(inc_path, sizeof(inc_path), "%s/bad.inc", dir);
+	FILE *f = fopen(main_path, "w");
+	fputs("[j]\nrw=write\ninclude bad.inc\n", f);
+	fclose(f);
+	f = fopen(inc_path, "w");
+	fputs("size=1m\nbs=4k\x1b[2J\n", f);
+	fclose(f);
+	assert_int_equal(fiojob_parse_file(main_path, 1, p, err, sizeof(err)), -EINVAL);
+	char want[256];
+	snprintf(want, sizeof(want), "%s:2: control character \\x1b", inc_path);
+	if (strncmp(err, want, strlen(want)) != 0)
+		fail_msg("got '%s', want '%s...'", err, want);
+	/* nesting deeper than 8 */
+	for (int i = 0; i <= 9; i++) {
+		char path[160];
+		snprintf(path, sizeof(path), "%s/n%d.inc", dir, i);
+		f = fopen(path, "w");
+		if (i < 9)
+			fprintf(f, "include n%d.inc\n", i + 1);
+		else
+			fputs("size=1m\n", f);
+		fclose(f);
+	}
+	f = fopen(main_path, "w");
+	fputs("[j]\nrw=write\ninclude n0.inc\n", f);
+	fclose(f);
+	assert_int_equal(fiojob_parse_file(main_path, 1, p, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "n7.inc:1: include nested more than 8 deep"));
+	for (int i = 0; i <= 9; i++) {
+		char path[160];
+		snprintf(path, sizeof(path), "%s/n%d.inc", dir, i);
+		unlink(path);
+	}
+	unlink(main_path);
+	unlink(inc_path);
+	rmdir(dir);
+
+	/* $VAR: refused without env, read with it */
+	const char *job = "[global]\ndirectory=${BRISK_T_DIR}\n[j]\nrw=write\nsize=$BRISK_T_SIZE\n";
+	struct fiojob_opts o = { .scale = 1 };
+	assert_int_equal(fiojob_import_buffer(job, strlen(job), "e.fio", &o, p, NULL, err,
+					      sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "e.fio:2: environment variables ($VAR) are not read without"));
+	o.env = 1;
+	unsetenv("BRISK_T_DIR");
+	assert_int_equal(fiojob_import_buffer(job, strlen(job), "e.fio", &o, p, NULL, err,
+					      sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "e.fio:2: $BRISK_T_DIR is not set in the environment"));
+	setenv("BRISK_T_DIR", "/srv/t", 1);
+	setenv("BRISK_T_SIZE", "3m", 1);
+	assert_int_equal(fiojob_import_buffer(job, strlen(job), "e.fio", &o, p, NULL, err,
+					      sizeof(err)), 0);
+	assert_string_equal(p->directory, "/srv/t");
+	assert_int_equal(p->loads[0].spec.size, 3 * MiB);
+	setenv("BRISK_T_SIZE", "3m\n[evil]", 1);
+	assert_int_equal(fiojob_import_buffer(job, strlen(job), "e.fio", &o, p, NULL, err,
+					      sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "e.fio:5: $BRISK_T_SIZE holds a control character"));
+	unsetenv("BRISK_T_DIR");
+	unsetenv("BRISK_T_SIZE");
+}
+
+/* The key table: every key once, in one group, with a text. */
+static void test_fio_key_table(void **state)
+{
+	(void)state;
+	size_t n = fiojob_key_count(), groups[3] = { 0 };
+	assert_true(n > 50);
+	for (size_t i = 0; i < n; i++) {
+		const char *name, *text;
+		enum fiojob_group g;
+		fiojob_key_at(i, &name, &g, &text);
+		assert_true(g <= FIOJOB_REFUSED);
+		assert_true(*text);
+		groups[g]++;
+		for (size_t j = 0; j < i; j++) {
+			const char *other, *t2;
+			enum fiojob_group g2;
+			fiojob_key_at(j, &other, &g2, &t2);
+			if (strcmp(name, other) == 0)
+				fail_msg("fio key %s twice in the table", name);
+		}
+	}
+	assert_true(groups[0] && groups[1] && groups[2]);
+	assert_string_equal(fiojob_group_name(FIOJOB_HARMLESS), "harmless");
+}
+
+/* bssplit: the forms fio takes, and the spec string round trip. */
+static void test_bssplit(void **state)
+{
+	(void)state;
+	struct load_spec s, t;
+	char err[256], text[512];
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(load_bssplit_parse("4k/10:64k/50:32k/40", &s), 0);
+	assert_int_equal(s.n_bssplit, 3);
+	assert_int_equal(s.bs_lo, 4096);
+	assert_int_equal(s.bs_hi, 65536);
+	assert_int_equal(load_bssplit_parse("4k/30:1m", &s), 0);    /* the rest: 70 */
+	assert_int_equal(s.bssplit[1].pct, 70);
+	assert_int_equal(load_bssplit_parse("4k/30:8k/0:1m/70", &s), 0);   /* 0 %: dropped */
+	assert_int_equal(s.n_bssplit, 2);
+	assert_int_equal(load_bssplit_parse("4k/30:1m/60", &s), -EINVAL);  /* 90 */
+	assert_int_equal(load_bssplit_parse("4k/60:1m/60", &s), -EINVAL);  /* 120 */
+	assert_int_equal(load_bssplit_parse("4k/x", &s), -EINVAL);
+	assert_int_equal(load_bssplit_parse("", &s), -EINVAL);
+	assert_int_equal(load_spec_parse("rand-write:bssplit=4k/20:64k/80,engine=io_uring,"
+					 "iodepth=32,size=64m,direct", &s, err, sizeof(err)), 0);
+	load_spec_format(&s, text, sizeof(text));
+	assert_string_equal(text, "rand-write:count=1,bssplit=4k/20:64k/80,engine=io_uring,"
+			    "iodepth=32,size=64m,direct");
+	assert_int_equal(load_spec_parse(text, &t, err, sizeof(err)), 0);
+	assert_int_equal(t.n_bssplit, 2);
+	assert_int_equal(t.iodepth, 32);
+	assert_int_equal(load_spec_parse("seq-read:iodepth=4", &s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "iodepth above 1 needs engine=io_uring"));
+	assert_int_equal(load_spec_parse("seq-read:engine=io_uring,bssplit=6k/100,direct", &s, err,
+					 sizeof(err)), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -172,6 +453,11 @@ int main(void)
 		cmocka_unit_test(test_fio_lkml_scaled),
 		cmocka_unit_test(test_fio_errors),
 		cmocka_unit_test(test_fio_mapping),
+		cmocka_unit_test(test_fio_syntax),
+		cmocka_unit_test(test_fio_groups),
+		cmocka_unit_test(test_fio_include_env),
+		cmocka_unit_test(test_fio_key_table),
+		cmocka_unit_test(test_bssplit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
