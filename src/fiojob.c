@@ -85,6 +85,7 @@ struct conv {
 	struct job global;
 	int have_global;
 	char runtime_from[8];
+	uint64_t unscaled_size[PROFILE_MAX_LOADS];   /* each load's region at scale 1 */
 };
 
 #define FAIL(c, line, ...) msg_first_at(&(c)->fail, (line), __VA_ARGS__)
@@ -268,6 +269,14 @@ static void add_load(struct conv *c, const struct job *j, const struct loadkeys 
 	memset(l, 0, sizeof(*l));
 	unique_name(l->name, sizeof(l->name), k->what, p, 1);
 	l->spec = s;
+	c->unscaled_size[p->n_loads] = s.size;
+	if (c->scale < 1) {   /* the region at scale 1, for schedule_readers() */
+		struct loadkeys k1 = *k;
+		struct load_spec s1;
+		k1.scale = 1;
+		if (loadkeys_load(&k1, &s1) == 0)
+			c->unscaled_size[p->n_loads] = s1.size;
+	}
 	l->line = k->line;
 	p->n_loads++;
 }
@@ -376,10 +385,38 @@ static void name_from_file(const struct conv *c, struct profile *out)
 	name[k] = '\0';
 	str_copy(out->name, sizeof(out->name), k && name[0] != '-' ? name : "fio-job");
 	if (c->scale < 1)
-		snprintf(out->description, sizeof(out->description), "fio job %.100s, "
-			 "loads and start delays scaled by %g", b, c->scale);
+		snprintf(out->description, sizeof(out->description), "fio job %.60s, %s "
+			 "scaled by %g", b, out->concurrency > 1 ?
+			 "start delays (writers loop to the last reader)" :
+			 "loads and start delays", c->scale);
 	else
 		snprintf(out->description, sizeof(out->description), "fio job %.100s", b);
+}
+
+/* fio runs every job at once and starts each at its own startdelay: the
+ * readers (ssh-like actions) get their own start times, all of them in
+ * flight at once if need be (the profile's concurrency).  Scaled, the
+ * delays shrink but the readers do not, so a writer shrunk with them
+ * would end long before the last reader: writers that would end (a size
+ * or io_size) instead write their unscaled region, looping, until the
+ * session stops them (wrapping early at the free-space floor). */
+static void schedule_readers(struct conv *c)
+{
+	struct profile *p = c->p;
+	if (p->n_actions < 2)
+		return;
+	p->concurrency = p->n_actions < PROFILE_MAX_CONCURRENCY ? (unsigned)p->n_actions :
+			 PROFILE_MAX_CONCURRENCY;
+	if (!(c->scale < 1))
+		return;
+	for (size_t i = 0; i < p->n_loads; i++) {
+		struct load_spec *s = &p->loads[i].spec;
+		if ((s->kind == LOAD_SEQ_WRITE || s->kind == LOAD_RAND_WRITE ||
+		     s->kind == LOAD_FSYNC_WRITE) && s->total) {
+			s->total = 0;
+			s->size = c->unscaled_size[i] ? c->unscaled_size[i] : s->size;
+		}
+	}
 }
 
 int fiojob_parse_buffer(const char *data, size_t len, const char *display, double scale,
@@ -489,8 +526,10 @@ int fiojob_parse_buffer(const char *data, size_t len, const char *display, doubl
 	}
 	if (!c->fail.failed && !jobs)
 		FAIL(c, line ? line : 1, "no job sections, expected at least one [JOBNAME]");
-	if (!c->fail.failed)
+	if (!c->fail.failed) {
+		schedule_readers(c);
 		name_from_file(c, out);
+	}
 	int failed = c->fail.failed;
 	free(c);
 	return failed ? -EINVAL : 0;
