@@ -305,6 +305,17 @@ static int arm_run(struct compare *c, const struct compare_hooks *h, size_t arm,
 			snprintf(run->note, sizeof(run->note), "%.190s",
 				 s->n_msgs ? s->msgs[s->n_msgs - 1] : "a load or action failed");
 		}
+		if (s->t_load_ended)   /* its loaded figures after that point are not loaded */
+			snprintf(run->note, sizeof(run->note), "%.60s ended at +%.1fs, before the "
+				 "loaded phase did: %u sample(s) after it not under load%s",
+				 s->load_ended, (double)s->t_load_ended / 1e9, s->n_after_load_end,
+				 s->cfg.load_finite ? " (finite on purpose)" : "");
+		if (s->t_load_ended)
+			cmsg(c, "round %u, %s: %s", round + 1, a->label, run->note);
+		if (s->cfg.concurrency > 1)
+			cmsg(c, "round %u, %s: up to %u samples in flight (cap %u)%s", round + 1,
+			     a->label, s->inflight_max, s->cfg.concurrency,
+			     s->late_starts ? ", some starts held back by the cap" : "");
 		for (size_t i = 0; i < s->n_msgs; i++)
 			if (strstr(s->msgs[i], "settle:"))
 				cmsg(c, "round %u, %s: %.200s", round + 1, a->label, s->msgs[i]);
