@@ -400,7 +400,7 @@ static int schedule_step(struct session *s, uint64_t now)
 		return 0;
 	for (size_t i = 0; i < c->n_starts; i++) {
 		const struct session_start *e = &c->starts[i];
-		if (r->start_state[i])
+		if (r->start_state[i] == 1 || r->start_state[i] == 2)
 			continue;
 		uint64_t due = r->phase_start + e->t_ns;
 		if (e->after >= 0) {
@@ -415,11 +415,13 @@ static int schedule_step(struct session *s, uint64_t now)
 		for (unsigned k = 0; k < s->n_actions && idx < 0; k++)
 			if (s->actions[k].kind == (enum action_kind)e->action)
 				idx = (int)k;
+		int held = r->start_state[i] == 3;
 		if (idx < 0 || session_sample_start(s, (unsigned)idx, (int)i, now) == -EBUSY) {
-			/* held back by the cap: count it once, when it finally starts */
+			/* held back by the cap: counted once, when it finally starts */
+			r->start_state[i] = 3;
 			continue;
 		}
-		if (now - due > 50 * MS) {
+		if (held) {
 			s->late_starts++;
 			if (now - due > s->late_max_ns)
 				s->late_max_ns = now - due;
@@ -436,6 +438,8 @@ static uint64_t schedule_due(const struct session *s)
 	uint64_t due = 0;
 	for (size_t i = 0; i < s->cfg.n_starts; i++) {
 		const struct session_start *e = &s->cfg.starts[i];
+		/* one held back by the cap waits for a sample to end (its pipe
+		 * wakes the loop), not for a time */
 		if (r->start_state[i] || (e->after >= 0 && r->start_state[e->after] != 2))
 			continue;
 		uint64_t d = r->phase_start + e->t_ns;
@@ -578,8 +582,14 @@ static int poll_timeout_ms(struct session *s, uint64_t now)
 	for (unsigned i = 0; i < r->n_slots; i++)
 		if (r->slots[i].pid)
 			due = min_due(due, r->slots[i].deadline);
-	if ((s->phase == SESSION_IDLE || s->phase == SESSION_LOADED) &&
-	    r->n_inflight < r->n_slots && (r->n_slots > 1 || !r->n_inflight))
+	/* the next sample's time, when one could start then (else a sample's
+	 * end, a tick or a limit wakes the loop: no spinning on a past time) */
+	int may_start = s->phase == SESSION_IDLE ? !r->n_inflight :
+			s->phase == SESSION_LOADED && !s->cfg.n_starts &&
+			(r->n_slots > 1 ? r->n_inflight < r->n_slots &&
+			 (s->cfg.open_ended || session_next_action(s, s->cfg.loaded_samples) >= 0 ||
+			  ats_pending(s)) : !r->n_inflight);
+	if (may_start)
 		due = min_due(due, r->next_due);
 	if (s->phase == SESSION_LOADED && s->cfg.n_starts)
 		due = min_due(due, schedule_due(s));

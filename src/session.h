@@ -209,6 +209,7 @@ struct session_sample {
 	uint8_t inflight;     /* samples in flight when it started, itself included */
 	int32_t err;          /* 0 ok; errno; 1000+status for exec */
 	uint64_t fork_ns;     /* when its process was forked (relative to t0) */
+	int32_t pid;          /* its process (each sample a fresh one) */
 };
 
 struct session_epoch {

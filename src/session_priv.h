@@ -100,7 +100,8 @@ struct session_run {
 					  * closed, not yet reaped (0 = free slot) */
 	struct session_inst *insts;   /* action instances (own files) */
 	unsigned n_insts;
-	uint8_t *start_state;         /* per schedule entry: 0 waiting, 1 running, 2 ended */
+	uint8_t *start_state;         /* per schedule entry: 0 waiting, 1 running, 2 ended,
+				       * 3 waiting, held back by the cap */
 	uint64_t *start_end;          /* ... when it ended (absolute) */
 	size_t starts_done;           /* entries ended */
 	unsigned counts[ACTION_KIND_COUNT];   /* samples in this phase (and

@@ -189,6 +189,7 @@ void session_sample_record(struct session *s, struct session_slot *sl, int timeo
 		.inflight = sl->inflight,
 		.err = err,
 		.fork_ns = sl->started - s->t0,
+		.pid = (int32_t)sl->pid,
 	};
 	uint64_t now = now_ns();
 	x.t_ns = (sl->have_first ? sl->res.t_start_ns : sl->started) - s->t0;
