@@ -119,7 +119,10 @@ void compare_describe_workload(const struct session_config *c, unsigned samples,
 		if (c->actions & (1u << k))
 			l += (size_t)snprintf(out + l, len - l, " %s",
 					      action_kind_name((enum action_kind)k));
-	if (l < len)
+	if (l < len && c->n_starts)   /* a schedule sets the samples, not -n */
+		snprintf(out + l, len - l, "; %zu scheduled samples per arm-run, up to %u at once",
+			 c->n_starts, c->concurrency > 1 ? c->concurrency : 1);
+	else if (l < len)
 		snprintf(out + l, len - l, "; %u samples per action and arm-run", samples);
 }
 

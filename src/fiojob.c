@@ -270,10 +270,14 @@ static void add_load(struct conv *c, const struct job *j, const struct loadkeys 
 	unique_name(l->name, sizeof(l->name), k->what, p, 1);
 	l->spec = s;
 	c->unscaled_size[p->n_loads] = s.size;
-	if (c->scale < 1) {   /* the region at scale 1, for schedule_readers() */
+	if (c->scale < 1) {   /* the region at scale 1, for schedule_readers();
+			       * an error there is not the job's (it was scaled) */
+		char scratch[64];
+		struct msg_first quiet = { c->fail.file, scratch, sizeof(scratch), 0 };
 		struct loadkeys k1 = *k;
 		struct load_spec s1;
 		k1.scale = 1;
+		k1.fail = &quiet;
 		if (loadkeys_load(&k1, &s1) == 0)
 			c->unscaled_size[p->n_loads] = s1.size;
 	}
@@ -398,8 +402,9 @@ static void name_from_file(const struct conv *c, struct profile *out)
  * flight at once if need be (the profile's concurrency).  Scaled, the
  * delays shrink but the readers do not, so a writer shrunk with them
  * would end long before the last reader: writers that would end (a size
- * or io_size) instead write their unscaled region, looping, until the
- * session stops them (wrapping early at the free-space floor). */
+ * or io_size) instead write until the session stops them — sequential
+ * ones looping over their unscaled region (wrapping early at the
+ * free-space floor), random ones in their scaled file. */
 static void schedule_readers(struct conv *c)
 {
 	struct profile *p = c->p;
@@ -414,7 +419,10 @@ static void schedule_readers(struct conv *c)
 		if ((s->kind == LOAD_SEQ_WRITE || s->kind == LOAD_RAND_WRITE ||
 		     s->kind == LOAD_FSYNC_WRITE) && s->total) {
 			s->total = 0;
-			s->size = c->unscaled_size[i] ? c->unscaled_size[i] : s->size;
+			/* a random writer's file is laid out whole before the run:
+			 * it keeps its scaled size (random writes loop in it anyway) */
+			if (s->kind != LOAD_RAND_WRITE && c->unscaled_size[i])
+				s->size = c->unscaled_size[i];
 		}
 	}
 }

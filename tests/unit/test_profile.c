@@ -323,6 +323,9 @@ static void test_errors_inline(void **state)
 		{ "[action a]\ntype = dance\n", "t.profile:2: bad value 'dance' for type" },
 		{ "[settings]\nscheduler = bfq\n[settings]\n", "t.profile:3: duplicate section [settings]" },
 		{ "[load w]\nrw = write\n\n\n[bad\n", "t.profile:5: section header without ']'" },
+		{ "[profile]\nconcurrency = 65\n", "t.profile:2: bad value '65' for concurrency" },
+		{ "[profile]\nconcurrency = 0\n", "t.profile:2: bad value '0' for concurrency" },
+		{ "[profile]\nfinite_load = yes\n", "t.profile:2: bad value 'yes' for finite_load" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		err[0] = '\0';
@@ -410,6 +413,9 @@ static void test_session_glue(void **state)
 			    "type = ssh-like\nstartdelay = 1s\nloops = 3\ninterval = 500ms\n\n"
 			    "[action b]\ntype = ls\n";
 	assert_int_equal(parse(chain, p, err, sizeof(err)), 0);
+	assert_int_equal(p->concurrency, 2);
+	assert_int_equal(p->finite_load, 1);
+	roundtrip(p);
 	session_config_default(&c);
 	assert_int_equal(profile_to_session_config(p, NULL, &c, NULL, 0, err, sizeof(err)), 0);
 	assert_int_equal(c.n_starts, 4);
