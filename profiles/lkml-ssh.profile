@@ -1,21 +1,32 @@
 ; lkml-ssh — Mathieu Desnoyers' ssh-like fio job from LKML, January 2009
 ; ("Re: [RFC PATCH] block: Fix bio merge induced high I/O latency"): one
-; dd-like writer of 10 GB in 1 MiB writes and 41 ssh-like readers, each
-; reading 2 MiB in 4k-44k random reads from a 30 MiB file, started 4 s
-; apart.  He measured 0.4 to 38 s per reader depending on the scheduler.
-; Converted from the job file with `brisk profile import`; the original is
-; tests/fixtures/fio/lkml-2009-ssh.fio and `brisk run --fio` takes it as is.
-; The writer stops after 10 GB (io_size), as fio's job does.
+; dd-like writer in 1 MiB writes over a 10 GB file and 41 ssh-like
+; readers, each a fresh process reading 2 MiB in 4k-44k random reads from
+; its own 30 MiB file, started at their own delays (4 s apart, then 200 s
+; and 260 s).  In fio they are separate processes that overlap one another
+; and the writer; their contention is the experiment, so they run
+; concurrently here too (concurrency = 41: every reader may be in flight
+; at once).  He measured 0.4 to 110 s per reader depending on the
+; scheduler, and tabled runt-min/avg/max over the readers per scheduler:
+; `brisk compare` prints those rows.
+;
+; fio's writer stops after 10 GB; here it writes its 10 GB region until
+; the last reader has ended (wrapping early at the free-space floor on a
+; smaller disk), so that every reader runs under the load.  The loaded
+; phase lasts as long as the schedule: 260 s plus the last reader's time.
+; For a few minutes on a lab disk, run the job file with its delays shrunk:
+;   brisk run --fio profiles/lkml-ssh.fio --scale 1/4 DIR
+; (--scale shrinks the start delays; the writer loops to the last reader.)
 
 [profile]
 name = lkml-ssh
-description = LKML 2009: one 10 GB 1 MiB writer and 41 staggered ssh-like random readers
+description = LKML 2009: one 10 GB 1 MiB writer and 41 staggered ssh-like random readers, concurrent
+concurrency = 41
 
 [load job1]
 rw = write
 bs = 1m
 size = 10g
-io_size = 10g
 
 [action file1]
 type = ssh-like

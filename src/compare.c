@@ -119,7 +119,10 @@ void compare_describe_workload(const struct session_config *c, unsigned samples,
 		if (c->actions & (1u << k))
 			l += (size_t)snprintf(out + l, len - l, " %s",
 					      action_kind_name((enum action_kind)k));
-	if (l < len)
+	if (l < len && c->n_starts)   /* a schedule sets the samples, not -n */
+		snprintf(out + l, len - l, "; %zu scheduled samples per arm-run, up to %u at once",
+			 c->n_starts, c->concurrency > 1 ? c->concurrency : 1);
+	else if (l < len)
 		snprintf(out + l, len - l, "; %u samples per action and arm-run", samples);
 }
 
@@ -309,6 +312,17 @@ static int arm_run(struct compare *c, const struct compare_hooks *h, size_t arm,
 			snprintf(run->note, sizeof(run->note), "%.190s",
 				 s->n_msgs ? s->msgs[s->n_msgs - 1] : "a load or action failed");
 		}
+		if (s->t_load_ended)   /* its loaded figures after that point are not loaded */
+			snprintf(run->note, sizeof(run->note), "%.60s ended at +%.1fs, before the "
+				 "loaded phase did: %u sample(s) after it not under load%s",
+				 s->load_ended, (double)s->t_load_ended / 1e9, s->n_after_load_end,
+				 s->cfg.load_finite ? " (finite on purpose)" : "");
+		if (s->t_load_ended)
+			cmsg(c, "round %u, %s: %s", round + 1, a->label, run->note);
+		if (s->cfg.concurrency > 1)
+			cmsg(c, "round %u, %s: up to %u samples in flight (cap %u)%s", round + 1,
+			     a->label, s->inflight_max, s->cfg.concurrency,
+			     s->late_starts ? ", some starts held back by the cap" : "");
 		for (size_t i = 0; i < s->n_msgs; i++)
 			if (strstr(s->msgs[i], "settle:"))
 				cmsg(c, "round %u, %s: %.200s", round + 1, a->label, s->msgs[i]);

@@ -221,6 +221,7 @@ struct conv {
 	ino_t ino[FIOJOB_INCLUDE_DEPTH + 1];
 	char noted[FIOJOB_MAX_NOTES][32];
 	size_t n_noted;
+	uint64_t unscaled_size[PROFILE_MAX_LOADS];   /* out's loads' regions at scale 1 */
 };
 
 #define FAIL(c, line, ...) msg_first_at(&(c)->fail, (line), __VA_ARGS__)
@@ -467,6 +468,20 @@ static void add_load(struct conv *c, const struct job *j, const struct loadkeys 
 	memset(l, 0, sizeof(*l));
 	unique_name(l->name, sizeof(l->name), k->what, p, 1);
 	l->spec = s;
+	if (p == c->out) {
+		c->unscaled_size[p->n_loads] = s.size;
+		if (c->scale < 1) {   /* the region at scale 1, for schedule_readers();
+				       * an error there is not the job's (it was scaled) */
+			char scratch[64];
+			struct msg_first quiet = { c->fail.file, scratch, sizeof(scratch), 0 };
+			struct loadkeys k1 = *k;
+			struct load_spec s1;
+			k1.scale = 1;
+			k1.fail = &quiet;
+			if (loadkeys_load(&k1, &s1) == 0)
+				c->unscaled_size[p->n_loads] = s1.size;
+		}
+	}
 	l->line = k->line;
 	p->n_loads++;
 }
@@ -900,6 +915,36 @@ static int read_text(struct conv *c, const char *data, size_t len, size_t fi, in
 }
 
 /* The profile's name and description, from the job file's name. */
+/* fio runs every job at once and starts each at its own startdelay: the
+ * readers (ssh-like actions) get their own start times, all of them in
+ * flight at once if need be (the profile's concurrency).  Scaled, the
+ * delays shrink but the readers do not, so a writer shrunk with them
+ * would end long before the last reader: writers that would end (a size
+ * or io_size) instead write until the session stops them — sequential
+ * ones looping over their unscaled region (wrapping early at the
+ * free-space floor), random ones in their scaled file. */
+static void schedule_readers(struct conv *c)
+{
+	struct profile *p = c->out;
+	if (p->n_actions < 2)
+		return;
+	p->concurrency = p->n_actions < PROFILE_MAX_CONCURRENCY ? (unsigned)p->n_actions :
+			 PROFILE_MAX_CONCURRENCY;
+	if (!(c->scale < 1))
+		return;
+	for (size_t i = 0; i < p->n_loads; i++) {
+		struct load_spec *s = &p->loads[i].spec;
+		if ((s->kind == LOAD_SEQ_WRITE || s->kind == LOAD_RAND_WRITE ||
+		     s->kind == LOAD_FSYNC_WRITE) && s->total) {
+			s->total = 0;
+			/* a random writer's file is laid out whole before the run:
+			 * it keeps its scaled size (random writes loop in it anyway) */
+			if (s->kind != LOAD_RAND_WRITE && c->unscaled_size[i])
+				s->size = c->unscaled_size[i];
+		}
+	}
+}
+
 static void name_from_file(const struct conv *c, struct profile *out)
 {
 	const char *b = strrchr(c->files[0], '/');
@@ -914,8 +959,10 @@ static void name_from_file(const struct conv *c, struct profile *out)
 	if (c->group > 1)
 		snprintf(grp, sizeof(grp), ", stonewall group %u of %u", c->want, c->group);
 	if (c->scale < 1)
-		snprintf(out->description, sizeof(out->description), "fio job %.100s%s, "
-			 "loads and start delays scaled by %g", b, grp, c->scale);
+		snprintf(out->description, sizeof(out->description), "fio job %.60s%s, %s "
+			 "scaled by %g", b, grp, out->concurrency > 1 ?
+			 "start delays (writers loop to the last reader)" :
+			 "loads and start delays", c->scale);
 	else
 		snprintf(out->description, sizeof(out->description), "fio job %.100s%s", b, grp);
 }
@@ -975,8 +1022,10 @@ static int import(const char *data, size_t len, const char *display, dev_t dev, 
 	if (!c->fail.failed && c->want > c->group)
 		FAIL(c, lines ? lines : 1, "the job file has %u stonewall group%s, expected "
 		     "--group 1 to %u", c->group, c->group == 1 ? "" : "s", c->group);
-	if (!c->fail.failed)
+	if (!c->fail.failed) {
+		schedule_readers(c);
 		name_from_file(c, out);
+	}
 	if (rep) {
 		rep->jobs = c->jobs;
 		rep->groups = c->group;

@@ -552,6 +552,13 @@ static uint64_t child_loop(const struct load_spec *s, int fd, void *buf, int wfd
 	int random = s->kind == LOAD_RAND_READ || s->kind == LOAD_RAND_WRITE;
 	uint64_t t0 = now_ns(), last_report = t0, bytes = 0, off = 0;
 	uint64_t since_sync = 0, since_evict = 0, since_floor = UINT64_MAX;
+	/* A writer that loops over its region until stopped (size set, no
+	 * total) wraps early when the region does not fit above the floor:
+	 * it goes on overwriting the part written so far (wrap_at), which
+	 * takes no more space — unless the file system allocates on
+	 * overwrite (copy-on-write) and space keeps falling: then it ends. */
+	uint64_t wrap_at = 0, avail_at_wrap = 0;
+	int loops = writer && !random && s->size && !s->total;
 	m->t_ns = t0;
 	send_msg(wfd, m);   /* a first point at time zero */
 	while (!child_stop) {
@@ -560,14 +567,22 @@ static uint64_t child_loop(const struct load_spec *s, int fd, void *buf, int wfd
 			break;
 		}
 		uint64_t len = next_call(s, random, bytes, &off, rng);
+		if (wrap_at && off + len > wrap_at)
+			off = 0;
 		if (writer && floor && since_floor >= FLOOR_CHECK) {
 			/* Between two checks at most FLOOR_CHECK + one call more
 			 * is written: stop while that still fits above the floor. */
 			uint64_t avail;
 			since_floor = 0;
 			if (load_avail(fd, &avail) == 0 && avail < floor + FLOOR_CHECK + s->bs_hi) {
-				m->end = LOAD_END_FLOOR;
-				break;
+				if (loops && !wrap_at && off >= s->bs_hi) {
+					wrap_at = off;
+					avail_at_wrap = avail;
+					off = 0;
+				} else if (!wrap_at || avail + 2 * FLOOR_CHECK < avail_at_wrap) {
+					m->end = LOAD_END_FLOOR;
+					break;
+				}
 			}
 		}
 		uint64_t a = now_ns();

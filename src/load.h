@@ -27,7 +27,11 @@
  *    finally why it ended.  Records are smaller than PIPE_BUF, so atomic.
  *  - Writers stop before the file system's available space would fall under
  *    the floor; ENOSPC and EDQUOT end the load cleanly (end reason set);
- *    neither is an error of the run.
+ *    neither is an error of the run.  A sequential writer that loops over
+ *    its region until stopped (size set, total 0) does not stop at the
+ *    floor: it wraps there, overwriting what it wrote so far, and ends
+ *    only if space keeps falling (a file system that allocates on
+ *    overwrite).
  *  - Buffered readers evict their file each time they have read `size`
  *    bytes so they keep reaching the disk.
  *  - A writer truncates its file when it ends, so freeing its page cache is

@@ -253,6 +253,10 @@ int profile_equal(const struct profile *a, const struct profile *b, char *why, s
 		DIFF("description differs");
 	if (a->runtime_ns != b->runtime_ns || a->ramp_time_ns != b->ramp_time_ns)
 		DIFF("runtime or ramp_time differs");
+	if ((a->concurrency > 1 ? a->concurrency : 1) != (b->concurrency > 1 ? b->concurrency : 1))
+		DIFF("concurrency differs");
+	if (a->finite_load != b->finite_load)
+		DIFF("finite_load differs");
 	if (strcmp(a->directory, b->directory))
 		DIFF("directory %s vs %s", a->directory, b->directory);
 	if (a->n_devices != b->n_devices)

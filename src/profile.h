@@ -2,7 +2,8 @@
  *
  * Format (INI, read with libinih; documented in brisk-profile(5)):
  *
- *   [profile]            name, description, runtime, ramp_time
+ *   [profile]            name, description, runtime, ramp_time, concurrency,
+ *                        finite_load
  *   [target]             directory = PATH  |  devices = sda nvme0n1
  *   [settings]           tunables under the names `brisk set` takes
  *                        (scheduler, nr_requests, low_latency, vm.dirty_ratio,
@@ -74,6 +75,7 @@
 #define PROFILE_MAX_LOADS     32
 #define PROFILE_MAX_ACTIONS   64
 #define PROFILE_ERR_LEN       512
+#define PROFILE_MAX_CONCURRENCY 64  /* SESSION_MAX_INFLIGHT */
 
 enum profile_class {
 	PROFILE_CLASS_ALL,          /* [settings]: every disk */
@@ -122,6 +124,9 @@ struct profile {
 	char description[PROFILE_DESC_LEN];
 	uint64_t runtime_ns;             /* loaded phase; 0 = the engine's default */
 	uint64_t ramp_time_ns;           /* warm-up before timing; 0 = default */
+	unsigned concurrency;            /* samples in flight at most; 0/1 = one at a time */
+	int finite_load;                 /* the loads end on purpose before the
+					  * loaded phase may (not an error) */
 	char directory[PROFILE_PATH_LEN];/* [target] directory; "" = the current one */
 	size_t n_devices;                /* [target] devices */
 	char devices[PROFILE_MAX_DEVICES][32];
@@ -240,11 +245,16 @@ int profile_name_ok(const char *s, size_t max);
  *  - actions -> c->actions (mask) and c->action: the engine runs one
  *    configuration per action type, so actions of one type must agree on
  *    cmd/nrfiles/sizes (else -EINVAL, "DISPLAY:LINE: ...");
- *  - loops -> c->loaded_samples (the sum over the actions of the type that
- *    has most); interval -> c->interval_ns (the smallest one given);
- *    startdelays -> an even spacing of the samples over the delays given
- *    (c->interval_ns, jitter 0): the engine has no per-sample start times,
- *    so this is an approximation and note says so;
+ *  - concurrency > 1 -> c->concurrency and a schedule (c->starts): each
+ *    action's first sample at its startdelay after the loaded phase
+ *    begins, its further loops one after another (interval after the
+ *    previous one ended), samples of different actions overlapping up to
+ *    the cap; finite_load -> c->load_finite;
+ *  - one at a time (no concurrency): loops -> c->loaded_samples (the sum
+ *    over the actions of the type that has most); interval ->
+ *    c->interval_ns (the smallest one given); startdelays -> an even
+ *    spacing of the samples over the delays given (c->interval_ns, jitter
+ *    0): an approximation, and note says so;
  *  - runtime -> c->loaded_max_ns, ramp_time -> c->warmup_max_ns, and
  *    c->max_time_ns = 0 when either or a schedule is given;
  *  - [target] directory -> c->dir.

@@ -129,7 +129,8 @@ static int check_fio_engine(struct ctx *c, int load)
 
 static void end_profile(struct ctx *c)
 {
-	static const char *const keys[] = { "name", "description", "runtime", "ramp_time", NULL };
+	static const char *const keys[] = { "name", "description", "runtime", "ramp_time",
+					    "concurrency", "finite_load", NULL };
 	if (check_keys(c, keys, "[profile]") < 0)
 		return;
 	struct profile *p = c->p;
@@ -152,8 +153,19 @@ static void end_profile(struct ctx *c)
 	}
 	if ((v = kv_get(c, "runtime")) && get_duration(c, v, &p->runtime_ns) < 0)
 		return;
-	if ((v = kv_get(c, "ramp_time")))
-		get_duration(c, v, &p->ramp_time_ns);
+	if ((v = kv_get(c, "ramp_time")) && get_duration(c, v, &p->ramp_time_ns) < 0)
+		return;
+	int64_t n;
+	if ((v = kv_get(c, "concurrency"))) {
+		if (get_int(c, v, 1, PROFILE_MAX_CONCURRENCY, &n) < 0)
+			return;
+		p->concurrency = (unsigned)n;
+	}
+	if ((v = kv_get(c, "finite_load"))) {
+		if (get_int(c, v, 0, 1, &n) < 0)
+			return;
+		p->finite_load = (int)n;
+	}
 }
 
 static void end_target(struct ctx *c)

@@ -130,8 +130,9 @@ static int spread_delays(const struct schedule *sc, struct session_config *c, ch
 			c->loaded_max_ns = 0;   /* the samples decide when it ends */
 		if (note && *o < notelen)
 			*o += (size_t)snprintf(note + *o, notelen - *o, "startdelay schedule "
-					       "approximated: %u %s samples every %.3gs "
-					       "(the engine has no per-sample start times). ",
+					       "approximated: %u %s samples every %.3gs, "
+					       "one at a time (concurrency = N in [profile] "
+					       "gives each its own start time). ",
 					       n, action_kind_name((enum action_kind)k),
 					       (double)c->interval_ns / 1e9);
 		return 1;
@@ -139,6 +140,35 @@ static int spread_delays(const struct schedule *sc, struct session_config *c, ch
 	if (note && *o < notelen)
 		*o += (size_t)snprintf(note + *o, notelen - *o, "startdelay ignored: sampling "
 				       "starts with the loaded phase. ");
+	return 0;
+}
+
+/* Concurrent samples: every action's own start time (its startdelay after
+ * the loaded phase begins), its further loops chained one after another,
+ * up to the cap in flight.  0, or -EINVAL (too many samples). */
+static int concurrent_schedule(const struct profile *p, const char *display,
+			       struct session_config *c, char *err, size_t errlen)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->n_actions; i++) {
+		const struct profile_action *a = &p->actions[i];
+		unsigned loops = a->loops ? a->loops : 1;
+		for (unsigned k = 0; k < loops; k++) {
+			if (n == SESSION_MAX_STARTS)
+				return msg_fail(-EINVAL, err, errlen, "%s:%d: more than %d samples in the "
+						"schedule (actions times loops), expected fewer", display,
+						a->line, SESSION_MAX_STARTS);
+			c->starts[n] = (struct session_start){
+				.t_ns = a->startdelay_ns, .gap_ns = k ? a->interval_ns : 0,
+				.after = (int16_t)(k ? (int)n - 1 : -1), .action = (uint8_t)a->kind,
+			};
+			n++;
+		}
+	}
+	c->n_starts = n;
+	c->concurrency = p->concurrency;
+	c->jitter_pct = 0;
+	c->loaded_max_ns = p->runtime_ns;   /* the schedule decides, or runtime */
 	return 0;
 }
 
@@ -196,8 +226,19 @@ int profile_to_session_config(const struct profile *p, const char *display,
 		return rc;
 	apply_workload(p, &sc, c);
 	size_t o = 0;
-	if (apply_schedule(p, &sc, c, note, notelen, &o))
+	c->load_finite = p->finite_load;
+	if (p->concurrency > 1 && p->n_actions) {
+		if ((rc = concurrent_schedule(p, display, c, err, errlen)) < 0)
+			return rc;
+		if (p->ramp_time_ns) {
+			c->warmup_max_ns = p->ramp_time_ns;
+			if (c->warmup_min_ns > c->warmup_max_ns)
+				c->warmup_min_ns = c->warmup_max_ns;
+		}
 		c->max_time_ns = 0;
+	} else if (apply_schedule(p, &sc, c, note, notelen, &o)) {
+		c->max_time_ns = 0;
+	}
 	if (p->directory[0]) {
 		if (strlen(p->directory) >= sizeof(c->dir))
 			return msg_fail(-EINVAL, err, errlen, "%s: directory too long", display);

@@ -71,6 +71,12 @@ static int write_head(FILE *f, const struct profile *p, char *err, size_t errlen
 			return msg_fail(-EINVAL, err, errlen, "ramp_time has sub-millisecond precision");
 		PUT_CHECK("ramp_time", b);
 	}
+	if (p->concurrency > 1) {
+		snprintf(b, sizeof(b), "%u", p->concurrency);
+		PUT_CHECK("concurrency", b);
+	}
+	if (p->finite_load)
+		PUT_CHECK("finite_load", "1");
 	if (p->directory[0] || p->n_devices) {
 		fprintf(f, "\n[target]\n");
 		if (p->directory[0])

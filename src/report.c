@@ -416,6 +416,37 @@ static void probe_devs(const struct session *s, const struct blockdev *devs[SESS
 			devs[d] = &(*mem)[d];
 }
 
+/* Concurrent samples: the cap, what was reached, the schedule. */
+static void text_concurrency(FILE *f, const struct session *s)
+{
+	const struct session_config *c = &s->cfg;
+	if (c->concurrency <= 1 && !c->n_starts)
+		return;
+	fprintf(f, "concurrent samples: up to %u in flight (cap %u)", s->inflight_max,
+		c->concurrency > 1 ? c->concurrency : 1);
+	if (c->n_starts) {
+		fprintf(f, "; %zu scheduled start times", c->n_starts);
+		if (s->late_starts)
+			fprintf(f, ", %u held back by the cap (at most %.1fs late)", s->late_starts,
+				(double)s->late_max_ns / 1e9);
+	}
+	fputc('\n', f);
+}
+
+/* A load that ended before the loaded phase did: what it invalidates. */
+static void text_load_ended(FILE *f, const struct session *s)
+{
+	if (!s->t_load_ended)
+		return;
+	fprintf(f, "\n%s: %s ended at +%.1fs, before the loaded phase did (+%.1fs): the %u "
+		"loaded sample(s) started after +%.1fs were not taken under that load%s\n",
+		s->cfg.load_finite ? "Load ended early (finite on purpose)" :
+		"INVALID after that point", text_show(s->load_ended),
+		(double)s->t_load_ended / 1e9, (double)(s->t_stop ? s->t_stop : s->t_end) / 1e9,
+		s->n_after_load_end, (double)s->t_load_ended / 1e9,
+		s->cfg.load_finite ? "" : "; their figures do not measure the disk under load");
+}
+
 static void text_verdict(FILE *f, const struct session *s, const struct grade_verdict *v,
 			 size_t n, uint32_t epoch)
 {
@@ -471,6 +502,7 @@ void report_text(FILE *f, const struct session *s)
 	fprintf(f, "; eviction: %s; interval %.0fms +-%u%%; watchdog %.0fs\n",
 		c->evict == ACTION_EVICT_DROP_CACHES ? "drop_caches" : "fadvise",
 		(double)c->interval_ns / 1e6, c->jitter_pct, (double)c->timeout_ns / 1e9);
+	text_concurrency(f, s);
 	if (s->vm.ratio >= 0)
 		fprintf(f, "vm.dirty_ratio=%" PRId64 " dirty_background_ratio=%" PRId64
 			" dirty_bytes=%" PRId64 " dirty_background_bytes=%" PRId64
@@ -493,6 +525,7 @@ void report_text(FILE *f, const struct session *s)
 		for (size_t i = 0; i < s->n_msgs; i++)
 			fprintf(f, "  %s\n", text_show(s->msgs[i]));
 	}
+	text_load_ended(f, s);
 	const struct blockdev *devs[SESSION_MAX_DEVS];
 	struct blockdev *mem;
 	probe_devs(s, devs, &mem);
@@ -666,6 +699,23 @@ static struct json_object *json_session(const struct session *s)
 	add(root, "interrupted_by", s->stop_signal ?
 	    jout_string(sigabbrev_np(s->stop_signal)) : NULL);
 	add(root, "cut_by_max_time", jout_bool(s->cut_by_max_time));
+	struct json_object *cc = jout_object();
+	add(cc, "cap", jout_int64(c->concurrency > 1 ? c->concurrency : 1));
+	add(cc, "reached", jout_int64(s->inflight_max));
+	add(cc, "scheduled", jout_int64((int64_t)c->n_starts));
+	add(cc, "late_starts", jout_int64(s->late_starts));
+	add(cc, "late_max_s", jd((double)s->late_max_ns / 1e9));
+	add(root, "concurrency", cc);
+	struct json_object *le = NULL;
+	if (s->t_load_ended) {
+		le = jout_object();
+		add(le, "t_s", jd((double)s->t_load_ended / 1e9));
+		add(le, "load", jout_string(s->load_ended));
+		add(le, "loaded_samples_after", jout_int64(s->n_after_load_end));
+		add(le, "finite_on_purpose", jout_bool(c->load_finite));
+		add(le, "invalid", jout_bool(!c->load_finite));
+	}
+	add(root, "load_ended_early", le);
 	struct json_object *cfg = jout_object();
 	struct json_object *loads = jout_array();
 	for (size_t i = 0; i < c->n_loads; i++) {
@@ -768,6 +818,10 @@ static struct json_object *json_session(const struct session *s)
 		add(o, "cold", jout_bool(x->cold));
 		add(o, "timeout", jout_bool(x->timeout));
 		add(o, "error", jout_int64(x->err));
+		add(o, "start_s", jd((double)x->fork_ns / 1e9));
+		add(o, "inflight", jout_int64(x->inflight));
+		add(o, "after_load_ended", jout_bool(s->t_load_ended && x->phase == SESSION_LOADED &&
+						     x->fork_ns >= s->t_load_ended));
 		json_object_array_add(samples, o);
 	}
 	add(root, "samples", samples);

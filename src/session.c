@@ -169,6 +169,19 @@ int session_create(const struct session_config *cfg, struct session **out,
 		return msg_fail(-EINVAL, err, errlen, "sampling period must be at least 10ms");
 	if (cfg->timeout_ns == 0)
 		return msg_fail(-EINVAL, err, errlen, "the sample timeout must be above zero");
+	if (cfg->concurrency > SESSION_MAX_INFLIGHT)
+		return msg_fail(-EINVAL, err, errlen, "concurrency %u: at most %d samples can be "
+				"in flight", cfg->concurrency, SESSION_MAX_INFLIGHT);
+	if (cfg->n_starts > SESSION_MAX_STARTS)
+		return msg_fail(-EINVAL, err, errlen, "%zu scheduled samples: at most %d",
+				cfg->n_starts, SESSION_MAX_STARTS);
+	for (size_t i = 0; i < cfg->n_starts; i++) {
+		const struct session_start *e = &cfg->starts[i];
+		if (e->action >= ACTION_KIND_COUNT || !(cfg->actions & (1u << e->action)) ||
+		    e->after >= (int)i || e->after < -1)
+			return msg_fail(-EINVAL, err, errlen, "scheduled sample %zu: an action not "
+					"in the run, or it follows a later entry", i + 1);
+	}
 	struct stat st;
 	if (stat(cfg->dir, &st) < 0)
 		return msg_fail(-errno, err, errlen, "%s: %s", cfg->dir, strerror(errno));
@@ -192,7 +205,6 @@ int session_create(const struct session_config *cfg, struct session **out,
 		close(dfd);
 		return -ENOMEM;
 	}
-	s->run->fd = -1;
 	s->cfg = *cfg;
 	s->run->sigfd = s->run->timerfd = s->run->owner_fd = s->run->work_fd = -1;
 	s->run->dir_fd = dfd;
@@ -379,6 +391,100 @@ static int dirty_plateau(const struct session *s)
 	return newest <= oldest + oldest / 20 + 8 * MiB;
 }
 
+/* Scheduled samples due now, in order, while slots and instances are free;
+ * a start the cap holds back is counted late.  1 while entries are left. */
+static int schedule_step(struct session *s, uint64_t now)
+{
+	struct session_run *r = s->run;
+	const struct session_config *c = &s->cfg;
+	if (!c->n_starts)
+		return 0;
+	for (size_t i = 0; i < c->n_starts; i++) {
+		const struct session_start *e = &c->starts[i];
+		if (r->start_state[i] == 1 || r->start_state[i] == 2)
+			continue;
+		uint64_t due = r->phase_start + e->t_ns;
+		if (e->after >= 0) {
+			if (r->start_state[e->after] != 2)
+				continue;
+			if (r->start_end[e->after] + e->gap_ns > due)
+				due = r->start_end[e->after] + e->gap_ns;
+		}
+		if (now < due)
+			continue;
+		int idx = -1;
+		for (unsigned k = 0; k < s->n_actions && idx < 0; k++)
+			if (s->actions[k].kind == (enum action_kind)e->action)
+				idx = (int)k;
+		int held = r->start_state[i] == 3;
+		if (idx < 0 || session_sample_start(s, (unsigned)idx, (int)i, now) == -EBUSY) {
+			/* held back by the cap: counted once, when it finally starts */
+			r->start_state[i] = 3;
+			continue;
+		}
+		if (held) {
+			s->late_starts++;
+			if (now - due > s->late_max_ns)
+				s->late_max_ns = now - due;
+		}
+	}
+	return r->starts_done < c->n_starts;
+}
+
+/* The next time a scheduled entry is due (absolute), 0 when none waits
+ * on time alone. */
+static uint64_t schedule_due(const struct session *s)
+{
+	const struct session_run *r = s->run;
+	uint64_t due = 0;
+	for (size_t i = 0; i < s->cfg.n_starts; i++) {
+		const struct session_start *e = &s->cfg.starts[i];
+		/* one held back by the cap waits for a sample to end (its pipe
+		 * wakes the loop), not for a time */
+		if (r->start_state[i] || (e->after >= 0 && r->start_state[e->after] != 2))
+			continue;
+		uint64_t d = r->phase_start + e->t_ns;
+		if (e->after >= 0 && r->start_end[e->after] + e->gap_ns > d)
+			d = r->start_end[e->after] + e->gap_ns;
+		if (!due || d < due)
+			due = d;
+	}
+	return due;
+}
+
+static void loaded_step(struct session *s, uint64_t now, uint64_t in_phase)
+{
+	struct session_run *r = s->run;
+	int limit = s->cfg.loaded_max_ns && in_phase >= s->cfg.loaded_max_ns && !s->cfg.open_ended;
+	if (s->cfg.n_starts && !limit && schedule_step(s, now))
+		return;   /* the schedule decides; it ends when every entry has */
+	if (s->cfg.n_starts && !s->cfg.open_ended) {
+		if (limit)
+			session_sample_abandon(s, "the loaded phase's time limit");
+		if (!r->n_inflight)
+			enter(s, SESSION_STOP, now);
+		return;
+	}
+	if (r->n_inflight >= r->n_slots || (r->n_slots <= 1 && r->n_inflight))
+		return;
+	if (s->cfg.open_ended) {
+		if (s->n_actions && now >= r->next_due)
+			session_sample_start(s, (unsigned)session_next_action(s, UINT32_MAX), -1, now);
+		return;
+	}
+	int next = session_next_action(s, s->cfg.loaded_samples);
+	int counted = s->n_actions && next < 0 && !ats_pending(s);
+	if (counted || limit) {
+		if (!r->n_inflight)   /* samples in flight end first */
+			enter(s, SESSION_STOP, now);
+		return;
+	}
+	if (next < 0)   /* waiting for an epoch: keep sampling evenly */
+		next = session_next_action(s, UINT32_MAX);
+	if (next >= 0 && now >= r->next_due)
+		session_sample_start(s, (unsigned)next, -1, now);
+}
+
 static void advance(struct session *s, uint64_t now)
 {
 	struct session_run *r = s->run;
@@ -392,9 +498,12 @@ static void advance(struct session *s, uint64_t now)
 		session_sample_abandon(s, s->stop_signal ? strsignal(s->stop_signal) : "stopped");
 		enter(s, SESSION_STOP, now);
 	}
-	if (r->pid && now >= r->deadline) {
-		kill(-r->pid, SIGKILL);
-		session_sample_record(s, 1, 0);
+	for (unsigned i = 0; i < r->n_slots; i++) {
+		struct session_slot *sl = &r->slots[i];
+		if (sl->pid && now >= sl->deadline) {
+			kill(-sl->pid, SIGKILL);
+			session_sample_record(s, sl, 1, 0);
+		}
 	}
 	run_ats(s, now);
 	/* every load failed: "loaded" samples would measure an idle disk */
@@ -411,7 +520,7 @@ static void advance(struct session *s, uint64_t now)
 		settle_step(s, now, in_phase);
 		break;
 	case SESSION_IDLE:
-		if (r->pid)
+		if (r->n_inflight)
 			break;
 		if (session_next_action(s, s->cfg.idle_samples) < 0 ||
 		    (s->cfg.idle_max_ns && in_phase >= s->cfg.idle_max_ns)) {
@@ -422,7 +531,8 @@ static void advance(struct session *s, uint64_t now)
 				enter(s, SESSION_STOP, now);
 			}
 		} else if (now >= r->next_due) {
-			session_sample_start(s, (unsigned)session_next_action(s, s->cfg.idle_samples), now);
+			session_sample_start(s, (unsigned)session_next_action(s, s->cfg.idle_samples), -1,
+					     now);
 		}
 		break;
 	case SESSION_WARMUP:
@@ -432,26 +542,9 @@ static void advance(struct session *s, uint64_t now)
 								      : r->writeback_seen)))
 			enter(s, SESSION_LOADED, now);
 		break;
-	case SESSION_LOADED: {
-		if (r->pid)
-			break;
-		if (s->cfg.open_ended) {
-			if (s->n_actions && now >= r->next_due)
-				session_sample_start(s, (unsigned)session_next_action(s, UINT32_MAX), now);
-			break;
-		}
-		int next = session_next_action(s, s->cfg.loaded_samples);
-		int counted = s->n_actions && next < 0 && !ats_pending(s);
-		if (counted || (s->cfg.loaded_max_ns && in_phase >= s->cfg.loaded_max_ns)) {
-			enter(s, SESSION_STOP, now);
-			break;
-		}
-		if (next < 0)   /* waiting for an epoch: keep sampling evenly */
-			next = session_next_action(s, UINT32_MAX);
-		if (next >= 0 && now >= r->next_due)
-			session_sample_start(s, (unsigned)next, now);
+	case SESSION_LOADED:
+		loaded_step(s, now, in_phase);
 		break;
-	}
 	case SESSION_STOP:
 		if (r->stop_stage == 0) {
 			for (size_t i = 0; i < s->n_loads; i++)
@@ -487,10 +580,20 @@ static int poll_timeout_ms(struct session *s, uint64_t now)
 {
 	struct session_run *r = s->run;
 	uint64_t due = now + s->cfg.tick_ns;
-	if (r->pid)
-		due = min_due(due, r->deadline);
-	else if (s->phase == SESSION_IDLE || s->phase == SESSION_LOADED)
+	for (unsigned i = 0; i < r->n_slots; i++)
+		if (r->slots[i].pid)
+			due = min_due(due, r->slots[i].deadline);
+	/* the next sample's time, when one could start then (else a sample's
+	 * end, a tick or a limit wakes the loop: no spinning on a past time) */
+	int may_start = s->phase == SESSION_IDLE ? !r->n_inflight :
+			s->phase == SESSION_LOADED && !s->cfg.n_starts &&
+			(r->n_slots > 1 ? r->n_inflight < r->n_slots &&
+			 (s->cfg.open_ended || session_next_action(s, s->cfg.loaded_samples) >= 0 ||
+			  ats_pending(s)) : !r->n_inflight);
+	if (may_start)
 		due = min_due(due, r->next_due);
+	if (s->phase == SESSION_LOADED && s->cfg.n_starts)
+		due = min_due(due, schedule_due(s));
 	if (s->phase == SESSION_IDLE && s->cfg.idle_max_ns)
 		due = min_due(due, r->phase_start + s->cfg.idle_max_ns);
 	if (s->phase == SESSION_WARMUP)   /* past the minimum, ticks decide */
@@ -535,19 +638,22 @@ static int loop(struct session *s)
 		advance(s, now);
 		if (s->phase == SESSION_DONE)
 			break;
-		if (cap < 3 + s->n_loads + nw) {   /* a resume adds loads */
-			struct pollfd *np = realloc(pf, (3 + s->n_loads + nw) * sizeof(*pf));
+		size_t ns = r->n_slots, want = 2 + ns + s->n_loads + nw;
+		if (cap < want) {   /* a resume adds loads */
+			struct pollfd *np = realloc(pf, want * sizeof(*pf));
 			if (!np) {
 				free(pf);
 				return -ENOMEM;
 			}
 			pf = np;
-			cap = 3 + s->n_loads + nw;
+			cap = want;
 		}
 		size_t n = 0;
 		pf[n++] = (struct pollfd){ .fd = s->run->sigfd, .events = POLLIN };
 		pf[n++] = (struct pollfd){ .fd = s->run->timerfd, .events = POLLIN };
-		pf[n++] = (struct pollfd){ .fd = r->pid ? r->fd : -1, .events = POLLIN };
+		for (size_t i = 0; i < ns; i++)
+			pf[n++] = (struct pollfd){ .fd = r->slots[i].pid ? r->slots[i].fd : -1,
+						   .events = POLLIN };
 		for (size_t i = 0; i < s->n_loads; i++)
 			pf[n++] = (struct pollfd){ .fd = s->loads[i].fd, .events = POLLIN };
 		for (struct session_watch *w = s->run->watches; w; w = w->next)
@@ -567,13 +673,14 @@ static int loop(struct session *s)
 			if (read(s->run->timerfd, &exp, sizeof(exp)) == (ssize_t)sizeof(exp))
 				session_sys_tick(s);
 		}
-		if (pf[2].revents && r->pid)
-			session_sample_input(s);
+		for (size_t i = 0; i < ns; i++)
+			if (pf[2 + i].revents && r->slots[i].pid)
+				session_sample_input(s, &r->slots[i]);
 		for (size_t i = 0; i < s->n_loads; i++)
-			if (pf[3 + i].revents && load_read(&s->loads[i]) < 0)
+			if (pf[2 + ns + i].revents && load_read(&s->loads[i]) < 0)
 				session_msg(s, "%s #%u: garbled report", load_kind_name(s->loads[i].spec.kind),
 					    s->loads[i].index);
-		size_t k = 3 + s->n_loads;
+		size_t k = 2 + ns + s->n_loads;
 		for (struct session_watch *w = s->run->watches; w; w = w->next, k++)
 			if (pf[k].revents)
 				w->fn(w->ctx, w->fd, pf[k].revents);
@@ -607,8 +714,12 @@ static int prepare(struct session *s, char *err, size_t errlen)
 	const struct session_config *c = &s->cfg;
 	uint64_t need = 16 * MiB;   /* ls tree, save file, slack */
 	int over = 0;
-	if (c->actions & (1u << ACTION_SSH))
-		over |= __builtin_add_overflow(need, c->action.ssh_file, &need);
+	if (c->actions & (1u << ACTION_SSH)) {   /* one file per instance */
+		uint64_t ssh;
+		unsigned k = c->concurrency > 1 ? c->concurrency : 1;
+		over |= __builtin_mul_overflow(c->action.ssh_file, (uint64_t)k, &ssh);
+		over |= __builtin_add_overflow(need, ssh, &need);
+	}
 	size_t nl = 0;
 	for (size_t i = 0; i < c->n_loads; i++) {
 		uint64_t b;
@@ -656,6 +767,10 @@ static int prepare(struct session *s, char *err, size_t errlen)
 				    s->actions[s->n_actions].note);
 		s->n_actions++;
 	}
+	if (interrupted(s))
+		return 0;
+	if ((rc = session_slots_prepare(s, err, errlen)) < 0)
+		return rc;
 	s->loads = calloc(nl ? nl : 1, sizeof(*s->loads));
 	if (!s->loads)
 		return -ENOMEM;
@@ -761,6 +876,7 @@ int session_run(struct session *s, char *err, size_t errlen)
 	}
 	s->phase = SESSION_STOP;
 	stop_everything(s);
+	session_load_end_count(s);
 	run_exit_hooks(s);
 	session_work_remove(s);
 	if (s->run->owner_fd >= 0)
@@ -788,6 +904,7 @@ void session_free(struct session *s)
 	if (!s)
 		return;
 	run_exit_hooks(s);
+	session_slots_free(s);
 	for (unsigned i = 0; i < s->n_actions; i++)
 		action_free(&s->actions[i]);
 	for (size_t i = 0; i < s->n_loads; i++)
@@ -825,6 +942,9 @@ void session_progress(const struct session *s, size_t *done, size_t *planned, ui
 	size_t per = c->idle_samples + (s->n_loads || c->n_loads ? c->loaded_samples : 0);
 	*done = s->n_samples;
 	*planned = (size_t)per * (s->n_actions ? s->n_actions : __builtin_popcount(c->actions));
+	if (c->n_starts)   /* the schedule sets the loaded samples */
+		*planned = (size_t)c->idle_samples * (s->n_actions ? s->n_actions :
+			   __builtin_popcount(c->actions)) + c->n_starts;
 	*eta_ns = 0;
 	if (!s->run->ran || s->phase >= SESSION_STOP || (s->cfg.open_ended && s->phase >= SESSION_WARMUP))
 		return;
@@ -840,7 +960,7 @@ void session_progress(const struct session *s, size_t *done, size_t *planned, ui
 		size_t have = 0;
 		for (size_t i = 0; i < s->n_samples; i++)
 			have += s->samples[i].phase == SESSION_LOADED;
-		loaded_left = (size_t)c->loaded_samples * s->n_actions;
+		loaded_left = c->n_starts ? c->n_starts : (size_t)c->loaded_samples * s->n_actions;
 		loaded_left -= loaded_left > have ? have : loaded_left;
 	}
 	uint64_t idle_t = (uint64_t)(per_sample * (double)idle_left);

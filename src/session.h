@@ -8,7 +8,8 @@
  * rate, a signalfd (SIGINT, SIGTERM, SIGHUP stop the run, which still ends
  * normally and reports; SIGCHLD reaps), plus any fd a front end adds.  No
  * threads.  Action samples run one at a time, each in a fresh process,
- * round-robin over the actions, spaced by interval +- jitter.
+ * round-robin over the actions, spaced by interval +- jitter — unless the
+ * workload asks for concurrent samples (cfg.concurrency > 1, see below).
  *
  * Contract:
  *  - Files are created only in a fresh DIR/.brisk-XXXXXX, removed on every
@@ -95,6 +96,34 @@
  *    returns is the front end's to reap.  The session's own children are
  *    collected before session_run() returns (a killed sample or load
  *    stuck in the kernel is waited for a few seconds at most).
+ *  - Concurrent samples (cfg.concurrency > 1; the default 0/1 keeps one at
+ *    a time): in the loaded phase up to cfg.concurrency samples are in
+ *    flight at once, each still a fresh process with its own eviction and
+ *    cold check.  Every action gets min(concurrency, its scheduled samples
+ *    or concurrency) instances, each with its own files in its own
+ *    subdirectory of the work area (slot-K), so concurrent samples never
+ *    evict or warm each other's files; a sample runs on a free instance
+ *    of its action.  The idle phase stays one at a time (the baseline).
+ *    Without a schedule the next sample starts interval +- jitter after
+ *    the previous one started (not ended).  With a schedule
+ *    (cfg.starts[0..n_starts)): entry i forks its sample starts[i].t_ns
+ *    after the loaded phase began — or, when starts[i].after >= 0, once
+ *    entry `after` has ended and t_ns has passed (a chain: fio's loops) —
+ *    as soon as a slot and an instance are free; a start held back by the
+ *    cap counts in late_starts / late_max_ns.  Such a loaded phase ends
+ *    when every entry has run and ended (or at loaded_max_ns / max_time;
+ *    samples then in flight are discarded); loaded_samples does not
+ *    apply.  The phase never ends with a sample in flight otherwise.
+ *    inflight_max is the concurrency reached; each sample records how many
+ *    were in flight when it started (itself included).
+ *  - A load that ends on its own (done, free-space floor, ENOSPC, EDQUOT,
+ *    an error) during warm-up or the loaded phase leaves the rest of the
+ *    loaded phase without it: t_load_ended (relative to t0) and
+ *    load_ended (which load, why) record the first such end, a message
+ *    says the figures after that point were not taken under load, and
+ *    n_after_load_end counts the loaded samples that started after it.
+ *    Unless cfg.load_finite (the workload's load is finite on purpose) it
+ *    is a failure of the run (n_failed).
  *  - The struct is readable by front ends (report, dashboard); change it
  *    only through these functions.
  */
@@ -113,6 +142,8 @@
 #define SESSION_MAX_LOAD_SPECS 16
 #define SESSION_MAX_DEVS 8
 #define SESSION_MAX_MSGS 32
+#define SESSION_MAX_INFLIGHT 64    /* cfg.concurrency at most */
+#define SESSION_MAX_STARTS 256     /* scheduled samples at most */
 
 enum session_phase {
 	SESSION_PREPARE,
@@ -122,6 +153,14 @@ enum session_phase {
 	SESSION_LOADED,
 	SESSION_STOP,
 	SESSION_DONE,
+};
+
+/* One scheduled sample of the loaded phase (see the contract above). */
+struct session_start {
+	uint64_t t_ns;                   /* after the loaded phase began */
+	uint64_t gap_ns;                 /* after `after` ended (chains) */
+	int16_t after;                   /* entry this one follows; -1 none */
+	uint8_t action;                  /* enum action_kind */
 };
 
 struct session_config {
@@ -156,6 +195,10 @@ struct session_config {
 	unsigned first_action;           /* samples begin with the configured action
 					  * at this index (modulo their count, in
 					  * kind order), then go round-robin */
+	unsigned concurrency;            /* samples in flight at most; 0/1 = one at a time */
+	size_t n_starts;                 /* scheduled samples; 0 = no schedule */
+	struct session_start starts[SESSION_MAX_STARTS];
+	int load_finite;                 /* a load ending early is on purpose */
 };
 
 struct session_sample {
@@ -166,7 +209,10 @@ struct session_sample {
 	uint8_t action;       /* enum action_kind */
 	uint8_t cold;
 	uint8_t timeout;
+	uint8_t inflight;     /* samples in flight when it started, itself included */
 	int32_t err;          /* 0 ok; errno; 1000+status for exec */
+	uint64_t fork_ns;     /* when its process was forked (relative to t0) */
+	int32_t pid;          /* its process (each sample a fresh one) */
 };
 
 struct session_epoch {
@@ -214,6 +260,13 @@ struct session {
 	uint64_t settle_ns;           /* how long the settle step took */
 	int settle_timeout;           /* it gave up at settle_max_ns */
 	uint64_t settle_left;         /* bytes above settle_target, then */
+	unsigned inflight_max;        /* concurrency reached (samples in flight) */
+	unsigned late_starts;         /* scheduled starts the cap held back */
+	uint64_t late_max_ns;         /* ... by at most this long */
+	uint64_t t_load_ended;        /* first load that ended on its own before the
+				       * loaded phase did (relative to t0); 0 = none */
+	char load_ended[96];          /* which one and why */
+	unsigned n_after_load_end;    /* loaded samples started after that */
 
 	struct action actions[ACTION_KIND_COUNT];
 	unsigned n_actions;           /* prepared, in kind order */

@@ -47,6 +47,33 @@ struct session_watch {
 	void *ctx;
 };
 
+/* One sample in flight. */
+struct session_slot {
+	pid_t pid;                /* 0 = free */
+	int pid_reaped;           /* already reaped (its pipe not closed) */
+	int fd;
+	unsigned action;          /* index into s->actions */
+	unsigned inst;            /* index into run->insts */
+	int entry;                /* schedule entry, -1 none */
+	uint64_t started;         /* absolute, when it was forked */
+	uint64_t deadline;        /* watchdog, absolute */
+	struct action_result res;
+	int have_first;
+	uint32_t epoch;
+	uint8_t phase;
+	uint8_t inflight;
+};
+
+/* An action's instance: s->actions[i] itself, or a copy with its own
+ * files in the work area's slot-K directory (concurrent samples). */
+struct session_inst {
+	struct action *a;
+	unsigned action;          /* index into s->actions */
+	int busy;
+	int owned;                /* a is malloc'ed, its dirfd ours */
+	int dirfd;
+};
+
 /* What only the session's files touch: made by session_create(), the
  * loop's state from session_run() on. */
 struct session_run {
@@ -67,14 +94,16 @@ struct session_run {
 	session_child_fn on_child;   /* a front end's own children */
 	void *on_child_ctx;
 
-	pid_t pid;                /* sample in flight, 0 if none */
-	int pid_reaped;           /* ... and already reaped (its pipe not closed) */
-	pid_t ended[SAMPLES_UNREAPED];   /* samples whose pipe closed, not yet
-					  * reaped (0 = free slot) */
-	int fd;
-	unsigned action;
-	uint64_t started;         /* absolute, when it was forked */
-	uint64_t deadline;        /* watchdog, absolute */
+	struct session_slot *slots;   /* cap of them (1 when one at a time) */
+	unsigned n_slots, n_inflight;
+	pid_t ended[SESSION_MAX_INFLIGHT + SAMPLES_UNREAPED];   /* samples whose pipe
+					  * closed, not yet reaped (0 = free slot) */
+	struct session_inst *insts;   /* action instances (own files) */
+	unsigned n_insts;
+	uint8_t *start_state;         /* per schedule entry: 0 waiting, 1 running, 2 ended,
+				       * 3 waiting, held back by the cap */
+	uint64_t *start_end;          /* ... when it ended (absolute) */
+	size_t starts_done;           /* entries ended */
 	unsigned counts[ACTION_KIND_COUNT];   /* samples in this phase (and
 					       * loaded epoch), by action slot */
 	struct action_result res;
@@ -102,10 +131,19 @@ int session_work_make(struct session *s, char *err, size_t errlen);
 
 /* session_sample.c */
 int session_next_action(struct session *s, unsigned want);
-void session_sample_start(struct session *s, unsigned idx, uint64_t now);
-void session_sample_record(struct session *s, int timeout, int err);
-void session_sample_input(struct session *s);
+/* Start a sample of action idx (schedule entry, or -1) in a free slot on
+ * a free instance: 0, or -EBUSY when none is free (nothing started). */
+int session_sample_start(struct session *s, unsigned idx, int entry, uint64_t now);
+void session_sample_record(struct session *s, struct session_slot *sl, int timeout, int err);
+void session_sample_input(struct session *s, struct session_slot *sl);
 void session_sample_abandon(struct session *s, const char *why);
+/* Slots and instances (prepare); their files are in the work area. */
+int session_slots_prepare(struct session *s, char *err, size_t errlen);
+void session_slots_free(struct session *s);
+/* A free instance of action idx, or -1. */
+int session_inst_free(const struct session *s, unsigned idx);
+/* The loaded samples that started after a load ended early. */
+void session_load_end_count(struct session *s);
 void session_sys_baseline(struct session *s);
 void session_sys_tick(struct session *s);
 int session_loads_running(const struct session *s);

@@ -1,5 +1,5 @@
 /* session_sample — what the loop runs and records: action samples (one at
- * a time, each in a fresh process), system ticks (kstat), the loads, and
+ * a time or several at once, each in a fresh process), system ticks (kstat), the loads, and
  * the reaping of every child (session.h's contract). */
 #include "session_priv.h"
 #include "msg.h"
@@ -63,8 +63,18 @@ static uint64_t jittered(struct session *s)
 	return base - span + stats_rand_range(&s->run->rng, 0, 2 * span);
 }
 
+/* Samples of action idx in flight now (in this phase). */
+static unsigned inflight_of(const struct session *s, unsigned idx)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < s->run->n_slots; i++)
+		n += s->run->slots[i].pid && s->run->slots[i].action == idx;
+	return n;
+}
+
 /* The action with the fewest samples in this phase (and epoch, when
- * loaded); ties go round-robin.  -1 when every action has `want`. */
+ * loaded), those in flight included; ties go round-robin.  -1 when every
+ * action has `want`. */
 int session_next_action(struct session *s, unsigned want)
 {
 	struct session_run *r = s->run;
@@ -72,7 +82,7 @@ int session_next_action(struct session *s, unsigned want)
 	unsigned best_n = want;
 	for (unsigned i = 0; i < s->n_actions; i++) {
 		unsigned idx = (r->rr + i) % s->n_actions;
-		unsigned c = r->counts[idx];
+		unsigned c = r->counts[idx] + (r->n_slots > 1 ? inflight_of(s, idx) : 0);
 		if (c < best_n) {
 			best_n = c;
 			best = (int)idx;
@@ -81,98 +91,146 @@ int session_next_action(struct session *s, unsigned want)
 	return best;
 }
 
-static void sample_close(struct session *s)
+int session_inst_free(const struct session *s, unsigned idx)
 {
-	struct session_run *r = s->run;
-	if (r->fd >= 0)
-		close(r->fd);
-	r->fd = -1;
-	if (r->pid && !r->pid_reaped) {   /* its pipe said how it ended; session_reap()
-					   * only collects it */
-		size_t i = 0;
-		while (i < SAMPLES_UNREAPED - 1 && r->ended[i])
-			i++;
-		r->ended[i] = r->pid;   /* full (never seen): the last slot is reused */
-	}
-	r->pid = 0;
-	r->pid_reaped = 0;
-	r->have_first = 0;
+	for (unsigned i = 0; i < s->run->n_insts; i++)
+		if (s->run->insts[i].action == idx && !s->run->insts[i].busy)
+			return (int)i;
+	return -1;
 }
 
-void session_sample_start(struct session *s, unsigned idx, uint64_t now)
+static void sample_close(struct session *s, struct session_slot *sl)
 {
 	struct session_run *r = s->run;
-	int rc = action_sample_start(&s->actions[idx], s->cfg.evict, &r->pid, &r->fd);
+	if (sl->fd >= 0)
+		close(sl->fd);
+	sl->fd = -1;
+	if (sl->pid && !sl->pid_reaped) {   /* its pipe said how it ended; session_reap()
+					     * only collects it */
+		size_t n = sizeof(r->ended) / sizeof(r->ended[0]), i = 0;
+		while (i < n - 1 && r->ended[i])
+			i++;
+		r->ended[i] = sl->pid;   /* full (never seen): the last slot is reused */
+	}
+	if (sl->pid) {
+		r->insts[sl->inst].busy = 0;
+		r->n_inflight--;
+	}
+	if (sl->entry >= 0) {
+		r->start_state[sl->entry] = 2;
+		r->start_end[sl->entry] = now_ns();
+		r->starts_done++;
+	}
+	sl->pid = 0;
+	sl->pid_reaped = 0;
+	sl->have_first = 0;
+	sl->entry = -1;
+}
+
+int session_sample_start(struct session *s, unsigned idx, int entry, uint64_t now)
+{
+	struct session_run *r = s->run;
+	struct session_slot *sl = NULL;
+	for (unsigned i = 0; i < r->n_slots && !sl; i++)
+		if (!r->slots[i].pid)
+			sl = &r->slots[i];
+	int inst = session_inst_free(s, idx);
+	if (!sl || inst < 0)
+		return -EBUSY;
+	int rc = action_sample_start(r->insts[inst].a, s->cfg.evict, &sl->pid, &sl->fd);
 	r->rr = (idx + 1) % s->n_actions;
 	if (rc < 0) {
+		sl->pid = 0;
+		sl->fd = -1;
 		s->n_failed++;
 		session_msg(s, "%s: cannot fork a sample: %s", action_kind_name(s->actions[idx].kind),
 			    strerror(-rc));
 		r->next_due = now + SEC;
-		return;
+		if (entry >= 0) {   /* the entry is spent: its sample could not run */
+			r->start_state[entry] = 2;
+			r->start_end[entry] = now;
+			r->starts_done++;
+		}
+		return 0;
 	}
-	fcntl(r->fd, F_SETFL, O_NONBLOCK);
-	r->action = idx;
-	r->started = now;
-	trace(TRACE_SESSION, "sample of action %u started: pid %ld", idx, (long)r->pid);
-	r->deadline = now + s->cfg.timeout_ns;
-	r->epoch = (uint32_t)(s->n_epochs - 1);
-	r->phase = (uint8_t)s->phase;
-	r->have_first = 0;
+	fcntl(sl->fd, F_SETFL, O_NONBLOCK);
+	r->insts[inst].busy = 1;
+	r->n_inflight++;
+	if (r->n_inflight > s->inflight_max)
+		s->inflight_max = r->n_inflight;
+	sl->inst = (unsigned)inst;
+	sl->action = idx;
+	sl->entry = entry;
+	sl->started = now;
+	sl->inflight = (uint8_t)r->n_inflight;
+	if (entry >= 0)
+		r->start_state[entry] = 1;
+	trace(TRACE_SESSION, "sample of action %u started: pid %ld, %u in flight", idx,
+	      (long)sl->pid, r->n_inflight);
+	sl->deadline = now + s->cfg.timeout_ns;
+	sl->epoch = (uint32_t)(s->n_epochs - 1);
+	sl->phase = (uint8_t)s->phase;
+	sl->have_first = 0;
+	if (r->n_slots > 1 && entry < 0 && s->phase == SESSION_LOADED)   /* concurrent:
+									  * paced from the start */
+		r->next_due = now + jittered(s);
+	return 0;
 }
 
-void session_sample_record(struct session *s, int timeout, int err)
+void session_sample_record(struct session *s, struct session_slot *sl, int timeout, int err)
 {
 	struct session_run *r = s->run;
 	struct session_sample x = {
-		.epoch = r->epoch,
-		.phase = r->phase,
-		.action = (uint8_t)s->actions[r->action].kind,
-		.cold = r->have_first ? (uint8_t)r->res.cold : 0,
+		.epoch = sl->epoch,
+		.phase = sl->phase,
+		.action = (uint8_t)s->actions[sl->action].kind,
+		.cold = sl->have_first ? (uint8_t)sl->res.cold : 0,
 		.timeout = (uint8_t)timeout,
+		.inflight = sl->inflight,
 		.err = err,
+		.fork_ns = sl->started - s->t0,
+		.pid = (int32_t)sl->pid,
 	};
 	uint64_t now = now_ns();
-	x.t_ns = (r->have_first ? r->res.t_start_ns : r->started) - s->t0;
+	x.t_ns = (sl->have_first ? sl->res.t_start_ns : sl->started) - s->t0;
 	if (timeout)
 		x.dur_ns = s->cfg.timeout_ns;
-	else if (r->have_first && r->res.dur_ns != UINT64_MAX)
-		x.dur_ns = r->res.dur_ns;
+	else if (sl->have_first && sl->res.dur_ns != UINT64_MAX)
+		x.dur_ns = sl->res.dur_ns;
 	if (add_sample(s, &x) < 0)
 		session_msg(s, "out of memory: a sample was lost");
 	/* only the sample's own phase and epoch count towards their target */
-	if (r->phase == s->phase && (s->phase != SESSION_LOADED || r->epoch == s->n_epochs - 1))
-		r->counts[r->action]++;
+	if (sl->phase == s->phase && (s->phase != SESSION_LOADED || sl->epoch == s->n_epochs - 1))
+		r->counts[sl->action]++;
+	const struct action *a = &s->actions[sl->action];
 	if (err >= 1000)
-		session_msg(s, "%s: the program exited with status %d",
-			    action_kind_name(s->actions[r->action].kind), err - 1000);
-	else if (err && s->actions[r->action].kind == ACTION_EXEC) {
+		session_msg(s, "%s: the program exited with status %d", action_kind_name(a->kind),
+			    err - 1000);
+	else if (err && a->kind == ACTION_EXEC) {
 		s->n_failed++;     /* the program could not be started */
-		session_msg(s, "exec: cannot start %s: %s", s->actions[r->action].argv[0],
-			    strerror(err));
+		session_msg(s, "exec: cannot start %s: %s", a->argv[0], strerror(err));
 	} else if (err)
-		session_msg(s, "%s: a sample failed: %s",
-			    action_kind_name(s->actions[r->action].kind), strerror(err));
-	sample_close(s);
-	r->next_due = now + jittered(s);
+		session_msg(s, "%s: a sample failed: %s", action_kind_name(a->kind), strerror(err));
+	sample_close(s, sl);
+	if (r->n_slots <= 1 || s->phase != SESSION_LOADED)
+		r->next_due = now + jittered(s);
 }
 
-void session_sample_input(struct session *s)
+void session_sample_input(struct session *s, struct session_slot *sl)
 {
-	struct session_run *r = s->run;
 	for (;;) {
 		struct action_result res;
-		int rc = action_sample_read(r->fd, &res);
+		int rc = action_sample_read(sl->fd, &res);
 		if (rc == -EAGAIN)
 			return;
 		if (rc <= 0) {     /* EOF without a final record: it died */
-			session_sample_record(s, 0, rc < 0 ? -rc : ECHILD);
+			session_sample_record(s, sl, 0, rc < 0 ? -rc : ECHILD);
 			return;
 		}
-		r->res = res;
-		r->have_first = 1;
+		sl->res = res;
+		sl->have_first = 1;
 		if (res.dur_ns != UINT64_MAX) {
-			session_sample_record(s, 0, res.err);
+			session_sample_record(s, sl, 0, res.err);
 			return;
 		}
 	}
@@ -181,12 +239,121 @@ void session_sample_input(struct session *s)
 void session_sample_abandon(struct session *s, const char *why)
 {
 	struct session_run *r = s->run;
-	if (!r->pid)
+	unsigned n = 0;
+	const char *name = NULL;
+	for (unsigned i = 0; i < r->n_slots; i++) {
+		struct session_slot *sl = &r->slots[i];
+		if (!sl->pid)
+			continue;
+		kill(-sl->pid, SIGKILL);
+		name = action_kind_name(s->actions[sl->action].kind);
+		n++;
+		sample_close(s, sl);
+	}
+	if (n == 1)
+		session_msg(s, "%s: the sample in flight was discarded (%s)", name, why);
+	else if (n)
+		session_msg(s, "%u samples in flight were discarded (%s)", n, why);
+}
+
+/* ---- slots and instances ---- */
+
+/* How many instances action idx needs: one, or (concurrent) as many as
+ * can be in flight — no more than its scheduled samples. */
+static unsigned insts_wanted(const struct session *s, unsigned idx)
+{
+	const struct session_config *c = &s->cfg;
+	if (c->concurrency <= 1)
+		return 1;
+	unsigned n = c->concurrency;
+	if (c->n_starts) {
+		unsigned k = 0;
+		for (size_t i = 0; i < c->n_starts; i++)
+			k += c->starts[i].action == s->actions[idx].kind;
+		if (k < n)
+			n = k ? k : 1;
+	}
+	return n;
+}
+
+int session_slots_prepare(struct session *s, char *err, size_t errlen)
+{
+	struct session_run *r = s->run;
+	const struct session_config *c = &s->cfg;
+	r->n_slots = c->concurrency > 1 ? c->concurrency : 1;
+	r->slots = calloc(r->n_slots, sizeof(*r->slots));
+	unsigned want = 0;
+	for (unsigned i = 0; i < s->n_actions; i++)
+		want += insts_wanted(s, i);
+	r->insts = calloc(want ? want : 1, sizeof(*r->insts));
+	if (c->n_starts) {
+		r->start_state = calloc(c->n_starts, 1);
+		r->start_end = calloc(c->n_starts, sizeof(*r->start_end));
+	}
+	if (!r->slots || !r->insts || (c->n_starts && (!r->start_state || !r->start_end)))
+		return msg_fail(-ENOMEM, err, errlen, "out of memory for %u sample slots", r->n_slots);
+	for (unsigned i = 0; i < r->n_slots; i++)
+		r->slots[i].fd = -1, r->slots[i].entry = -1;
+	unsigned dirno = 0;
+	for (unsigned i = 0; i < s->n_actions; i++) {
+		r->insts[r->n_insts++] = (struct session_inst){ .a = &s->actions[i], .action = i,
+								.dirfd = -1 };
+		for (unsigned k = 1; k < insts_wanted(s, i); k++) {
+			char name[32];
+			snprintf(name, sizeof(name), "slot-%u", ++dirno);
+			if (mkdirat(r->work_fd, name, 0700) < 0)
+				return msg_fail(-errno, err, errlen, "%s/%s: cannot create: %s", s->workdir,
+					    name, strerror(errno));
+			int fd = openat(r->work_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (fd < 0)
+				return msg_fail(-errno, err, errlen, "%s/%s: cannot open: %s", s->workdir,
+					    name, strerror(errno));
+			struct action *a = calloc(1, sizeof(*a));
+			if (!a) {
+				close(fd);
+				return -ENOMEM;
+			}
+			struct session_inst *in = &r->insts[r->n_insts++];
+			*in = (struct session_inst){ .a = a, .action = i, .owned = 1, .dirfd = fd };
+			int rc = action_prepare(a, s->actions[i].kind, &c->action, fd, c->evict, err,
+						errlen);
+			if (rc < 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+void session_slots_free(struct session *s)
+{
+	struct session_run *r = s->run;
+	for (unsigned i = 0; i < r->n_insts; i++)
+		if (r->insts[i].owned) {
+			action_free(r->insts[i].a);
+			free(r->insts[i].a);
+			if (r->insts[i].dirfd >= 0)
+				close(r->insts[i].dirfd);
+		}
+	free(r->insts);
+	r->insts = NULL;
+	r->n_insts = 0;
+	free(r->slots);
+	r->slots = NULL;
+	r->n_slots = 0;
+	free(r->start_state);
+	free(r->start_end);
+	r->start_state = NULL;
+	r->start_end = NULL;
+}
+
+void session_load_end_count(struct session *s)
+{
+	if (!s->t_load_ended)
 		return;
-	kill(-r->pid, SIGKILL);
-	session_msg(s, "%s: the sample in flight was discarded (%s)",
-		    action_kind_name(s->actions[r->action].kind), why);
-	sample_close(s);
+	s->n_after_load_end = 0;
+	for (size_t i = 0; i < s->n_samples; i++)
+		s->n_after_load_end += s->samples[i].phase == SESSION_LOADED &&
+				       s->samples[i].fork_ns >= s->t_load_ended;
 }
 
 /* ---- system sampling ---- */
@@ -381,6 +548,19 @@ static void load_ended(struct session *s, struct load *l, int status)
 			    l->err ? strerror(l->err) : "");
 	/* a load that failed (or died before brisk killed it) makes
 	 * the run an error */
+	if (l->end != LOAD_END_STOPPED && !s->loads_paused &&
+	    (s->phase == SESSION_WARMUP || s->phase == SESSION_LOADED) && !s->t_load_ended) {
+		uint64_t t = (l->t_last ? l->t_last : now_ns()) - s->t0;
+		s->t_load_ended = t ? t : 1;
+		snprintf(s->load_ended, sizeof(s->load_ended), "%s #%u (%s)", name, l->index,
+			 load_end_name(l->end));
+		session_msg(s, "%s ended at +%.1fs, before the loaded phase did: the figures after "
+			    "+%.1fs were not taken under load%s", s->load_ended,
+			    (double)s->t_load_ended / 1e9, (double)s->t_load_ended / 1e9,
+			    s->cfg.load_finite ? " (the workload's load is finite on purpose)" : "");
+		if (!s->cfg.load_finite && l->end != LOAD_END_ERROR && l->end != LOAD_END_DIED)
+			s->n_failed++;
+	}
 	if (l->end == LOAD_END_ERROR ||
 	    (l->end == LOAD_END_DIED && s->run->stop_stage < 2))
 		s->n_failed++;
@@ -390,11 +570,12 @@ static void load_ended(struct session *s, struct load *l, int status)
 static int sample_reaped(struct session *s, pid_t pid)
 {
 	struct session_run *r = s->run;
-	if (pid && pid == r->pid) {   /* before its pipe closed */
-		r->pid_reaped = 1;
-		return 1;
-	}
-	for (size_t i = 0; i < SAMPLES_UNREAPED; i++)
+	for (unsigned i = 0; pid && i < r->n_slots; i++)
+		if (r->slots[i].pid == pid) {   /* before its pipe closed */
+			r->slots[i].pid_reaped = 1;
+			return 1;
+		}
+	for (size_t i = 0; i < sizeof(r->ended) / sizeof(r->ended[0]); i++)
 		if (r->ended[i] == pid) {
 			r->ended[i] = 0;
 			return 1;
@@ -405,7 +586,7 @@ static int sample_reaped(struct session *s, pid_t pid)
 size_t session_samples_unreaped(const struct session *s)
 {
 	size_t n = 0;
-	for (size_t i = 0; i < SAMPLES_UNREAPED; i++)
+	for (size_t i = 0; i < sizeof(s->run->ended) / sizeof(s->run->ended[0]); i++)
 		n += s->run->ended[i] != 0;
 	return n;
 }

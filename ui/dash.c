@@ -468,7 +468,11 @@ static void draw_load(struct dash *d, int y, int x, int w, int h)
 			 s->cfg.n_loads > 1 ? "+" : "", screen_utf8() ? " \u00d7" : " x", count);
 	int run = loads_running(s);
 	int lx = screen_printf(y, x, w, SCREEN_NORMAL, "%-16.16s ", what);
-	if (!run)
+	if (!run && s->t_load_ended)   /* it ended on its own: what follows is not loaded */
+		screen_printf(y, x + lx, w - lx, s->cfg.load_finite ? SCREEN_DIM : SCREEN_WARN,
+			      "ended +%.0fs: %s", (double)s->t_load_ended / 1e9,
+			      s->cfg.load_finite ? "finite on purpose" : "figures after it invalid");
+	else if (!run)
 		screen_put(y, x + lx, w - lx, SCREEN_DIM, s->t_load_start ? "stopped" : "not started");
 	else if (isnan(last))
 		screen_put(y, x + lx, w - lx, SCREEN_DIM, "      - MiB/s");

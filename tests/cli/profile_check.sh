@@ -68,7 +68,10 @@ t_eq import-41-actions "$(grep -c '^type = ssh-like$' <<<"$out")" 41
 t_contains import-writer "$out" $'[load job1]\nrw = write\nbs = 1m\nsize = 10g\nio_size = 10g\n'
 out=$($BRISK profile import --scale 1/100 tests/fixtures/fio/lkml-2009-ssh.fio -o "$d/lk.profile"); t_eq import-o-exit $? 0
 t_check import-o-checks $BRISK profile check "$d/lk.profile"
-t_contains import-scaled-writer "$(cat "$d/lk.profile")" $'size = 103m\nio_size = 103m\n'
+# scaled, the delays shrink; the writer keeps its 10 GB region and loops
+# until the last reader ends (no io_size); the readers run concurrently
+t_contains import-scaled-writer "$(cat "$d/lk.profile")" $'[load job1]\nrw = write\nbs = 1m\nsize = 10g\n\n'
+t_contains import-scaled-concurrency "$(cat "$d/lk.profile")" $'concurrency = 41\n'
 t_contains import-scaled-delay "$(cat "$d/lk.profile")" $'[action file41]\ntype = ssh-like\nstartdelay = 2600ms\n'
 $BRISK profile import tests/fixtures/fio/lkml-2009-ssh.fio -o "$d/lk.profile" 2>/dev/null
 t_eq import-no-clobber $? 2

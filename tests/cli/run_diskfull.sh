@@ -1,7 +1,9 @@
 #!/bin/bash
 # Disk full (root): on a small loop-mounted ext4 the writer stops at the
 # free-space floor, or ends cleanly on ENOSPC without a floor; the run
-# reports it and leaves nothing behind.
+# reports it and leaves nothing behind.  Either way the load ended before
+# the loaded phase did: the report says the figures after it are invalid
+# and the run exits 1.
 source tests/lib.sh
 
 is_root || { t_skip diskfull "needs root (loop device, mount)"; exit 0; }
@@ -31,11 +33,12 @@ t_eq default-floor-nothing-left "$(ls -A "$mnt" | grep -v lost+found)" keep-me
 args=(-q -a exec,save -i 1 -n 3 --interval 50ms --warmup 300ms -d 15s --tick 200ms)
 # 1: floor of 16 MiB: the writer stops above it
 out=$($BRISK run "$mnt" "${args[@]}" --floor 16m --load seq-write:bs=256k --json -); rc=$?
-t_eq floor-exit-0 "$rc" 0
+t_eq floor-exit-1 "$rc" 1
+t_check floor-invalid jq -e '.load_ended_early.invalid and (.load_ended_early.load|test("floor"))' <<<"$out"
 t_eq floor-load-end "$(jq -r '.loads[0].end' <<<"$out")" "free-space floor"
 t_check floor-wrote-something jq -e '.loads[0].bytes > 0' <<<"$out"
 t_check floor-respected jq -e --argjson a "$avail0" '.loads[0].bytes <= $a - 16*1048576' <<<"$out"
-t_check floor-note jq -e '[.notes[]|select(test("floor"))]|length == 1' <<<"$out"
+t_check floor-note jq -e '[.notes[]|select(test("GiB\\) reached"))]|length == 1' <<<"$out"
 t_eq floor-loaded-samples "$(jq '[.samples[]|select(.phase=="loaded")]|length' <<<"$out")" 6
 t_eq floor-nothing-left "$(ls -A "$mnt" | grep -v lost+found)" keep-me
 # the loop device is sampled, and the disk under its backing file too
@@ -46,9 +49,10 @@ t_check system-samples-per-device jq -e '.system[0].devices|length == 2' <<<"$ou
 # 2: no floor (--floor 0): the writer fills the disk and ends on ENOSPC;
 # the run goes on and reports
 out=$($BRISK run "$mnt" "${args[@]}" --floor 0 --load seq-write:bs=256k --json -); rc=$?
-t_eq enospc-exit-0 "$rc" 0
+t_eq enospc-exit-1 "$rc" 1
+t_check enospc-invalid jq -e '.load_ended_early.invalid' <<<"$out"
 t_eq enospc-load-end "$(jq -r '.loads[0].end' <<<"$out")" ENOSPC
-t_check enospc-note jq -e '[.notes[]|select(test("ENOSPC"))]|length == 1' <<<"$out"
+t_check enospc-note jq -e '[.notes[]|select(test("ENOSPC: "))]|length == 1' <<<"$out"
 t_check enospc-reported-text bash -c "$BRISK run '$mnt' ${args[*]} --floor 0 --load seq-write:bs=256k | grep -q 'ENOSPC'"
 t_eq enospc-nothing-left "$(ls -A "$mnt" | grep -v lost+found)" keep-me
 t_eq enospc-space-back "$(df -B1 --output=avail "$mnt" | tail -1)" "$avail0"

@@ -56,8 +56,13 @@ static void test_fio_lkml(void **state)
 		assert_int_equal(a->cfg.ssh_region, 2 * MiB);
 		assert_int_equal(a->cfg.ssh_file, 30 * MiB);
 	}
+	/* fio runs the readers at once, each at its own delay */
+	assert_int_equal(p->concurrency, 41);
 	roundtrip(p);
-	/* The shipped lkml-ssh profile is this job. */
+	/* The shipped lkml-ssh profile is this job, but for its writer, which
+	 * writes its 10 GB region until stopped (fio's stops after 10 GB):
+	 * the load must outlast the last reader. */
+	p->loads[0].spec.total = 0;
 	struct profile *shipped = malloc(sizeof(*shipped));
 	assert_int_equal(profile_parse_file("profiles/lkml-ssh.profile", NULL, shipped, err,
 					    sizeof(err)), 0);
@@ -83,14 +88,24 @@ static void test_fio_lkml_scaled(void **state)
 	assert_int_equal(fiojob_parse_scale("x", &sc), -EINVAL);
 	assert_int_equal(fiojob_parse_file("tests/fixtures/fio/lkml-2009-ssh.fio", 0.001, p, err,
 					   sizeof(err)), 0);
-	/* 10240 MiB * 0.001 = 10.24 MiB -> whole 1 MiB blocks: 11 MiB */
-	assert_int_equal(p->loads[0].spec.size, 11 * MiB);
-	assert_int_equal(p->loads[0].spec.total, 11 * MiB);
+	/* scaled, the readers' delays shrink but the readers do not: the writer
+	 * keeps its 10 GB region and loops over it until the session stops it,
+	 * so it writes through the whole (shrunk) schedule */
+	assert_int_equal(p->loads[0].spec.size, 10240 * MiB);
+	assert_int_equal(p->loads[0].spec.total, 0);
+	assert_int_equal(p->concurrency, 41);
+	assert_non_null(strstr(p->description, "writers loop to the last reader"));
 	assert_int_equal(p->actions[40].startdelay_ns, 260000000ull);   /* 260 ms */
 	assert_int_equal(p->actions[34].startdelay_ns, 134000000ull);
 	/* the reads themselves are what is measured: not scaled */
 	assert_int_equal(p->actions[40].cfg.ssh_region, 2 * MiB);
 	assert_int_equal(p->actions[40].cfg.ssh_file, 30 * MiB);
+	/* without readers to outlast, a scaled writer is shrunk as before */
+	static const char w[] = "[w]\nrw=write\nsize=1024m\nbs=1m\n";
+	assert_int_equal(fiojob_parse_buffer(w, sizeof(w) - 1, "w.fio", 0.01, p, err, sizeof(err)), 0);
+	assert_int_equal(p->loads[0].spec.size, 11 * MiB);
+	assert_int_equal(p->loads[0].spec.total, 11 * MiB);
+	assert_int_equal(p->concurrency, 0);
 }
 
 static void test_fio_errors(void **state)

@@ -323,6 +323,9 @@ static void test_errors_inline(void **state)
 		{ "[action a]\ntype = dance\n", "t.profile:2: bad value 'dance' for type" },
 		{ "[settings]\nscheduler = bfq\n[settings]\n", "t.profile:3: duplicate section [settings]" },
 		{ "[load w]\nrw = write\n\n\n[bad\n", "t.profile:5: section header without ']'" },
+		{ "[profile]\nconcurrency = 65\n", "t.profile:2: bad value '65' for concurrency" },
+		{ "[profile]\nconcurrency = 0\n", "t.profile:2: bad value '0' for concurrency" },
+		{ "[profile]\nfinite_load = yes\n", "t.profile:2: bad value 'yes' for finite_load" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		err[0] = '\0';
@@ -390,12 +393,51 @@ static void test_session_glue(void **state)
 	assert_int_equal(c.n_loads, 1);
 	assert_int_equal(c.loads[0].total, 10240 * MiB);
 	assert_int_equal(c.actions, 1u << ACTION_SSH);
-	assert_int_equal(c.loaded_samples, 41);
-	assert_int_equal(c.interval_ns, 6500000000ull);   /* 260 s over 40 gaps */
+	/* each reader its own start time, all of them may overlap */
+	assert_int_equal(c.concurrency, 41);
+	assert_int_equal(c.n_starts, 41);
+	assert_int_equal(c.starts[0].t_ns, 0);
+	assert_int_equal(c.starts[34].t_ns, S(134));
+	assert_int_equal(c.starts[40].t_ns, S(260));
+	assert_int_equal(c.starts[40].after, -1);
+	assert_int_equal(c.starts[40].action, ACTION_SSH);
 	assert_int_equal(c.jitter_pct, 0);
 	assert_int_equal(c.max_time_ns, 0);
+	assert_int_equal(c.loaded_max_ns, 0);   /* the schedule decides */
+	assert_int_equal(c.load_finite, 0);
 	assert_int_equal(c.action.ssh_region, 2 * MiB);
-	assert_non_null(strstr(note, "approximated: 41 ssh-like samples every 6.5s"));
+	assert_string_equal(note, "");
+
+	/* loops chain one after another: interval after the previous ended */
+	const char *chain = "[profile]\nconcurrency = 2\nfinite_load = 1\n\n[action a]\n"
+			    "type = ssh-like\nstartdelay = 1s\nloops = 3\ninterval = 500ms\n\n"
+			    "[action b]\ntype = ls\n";
+	assert_int_equal(parse(chain, p, err, sizeof(err)), 0);
+	assert_int_equal(p->concurrency, 2);
+	assert_int_equal(p->finite_load, 1);
+	roundtrip(p);
+	session_config_default(&c);
+	assert_int_equal(profile_to_session_config(p, NULL, &c, NULL, 0, err, sizeof(err)), 0);
+	assert_int_equal(c.n_starts, 4);
+	assert_int_equal(c.concurrency, 2);
+	assert_int_equal(c.load_finite, 1);
+	assert_int_equal(c.starts[1].after, 0);
+	assert_int_equal(c.starts[2].after, 1);
+	assert_int_equal(c.starts[2].gap_ns, 500000000ull);
+	assert_int_equal(c.starts[3].after, -1);
+	assert_int_equal(c.starts[3].action, ACTION_LS);
+	assert_int_equal(c.starts[3].t_ns, 0);
+
+	/* one at a time (no concurrency): the delays are only approximated */
+	const char *one = "[action a]\ntype = ssh-like\n\n[action b]\ntype = ssh-like\n"
+			  "startdelay = 1s\n\n[action c]\ntype = ssh-like\nstartdelay = 2s\n";
+	assert_int_equal(parse(one, p, err, sizeof(err)), 0);
+	session_config_default(&c);
+	assert_int_equal(profile_to_session_config(p, NULL, &c, note, sizeof(note), err,
+						   sizeof(err)), 0);
+	assert_int_equal(c.n_starts, 0);
+	assert_int_equal(c.interval_ns, S(1));
+	assert_non_null(strstr(note, "approximated: 3 ssh-like samples every 1s, one at a time"));
 
 	assert_int_equal(profile_parse_file("tests/fixtures/profiles/good/desktop.profile", NULL,
 					    p, err, sizeof(err)), 0);
@@ -443,8 +485,11 @@ static void test_run_args(void **state)
 		       "dir", NULL };
 	session_config_default(&c);
 	assert_int_equal(profile_run_args(6, (char **)a1, p, &c, note, sizeof(note), err, sizeof(err)), 1);
-	assert_int_equal(c.loads[0].size, 103 * MiB);
-	assert_int_equal(c.loaded_samples, 41);
+	/* the delays shrink, the writer writes until the last reader ends */
+	assert_int_equal(c.loads[0].size, 10240 * MiB);
+	assert_int_equal(c.loads[0].total, 0);
+	assert_int_equal(c.n_starts, 41);
+	assert_int_equal(c.starts[40].t_ns, 2600000000ull);
 	const char *a2[] = { "run", "--profile=tests/fixtures/profiles/good/desktop.profile", NULL };
 	session_config_default(&c);
 	assert_int_equal(profile_run_args(2, (char **)a2, p, &c, note, sizeof(note), err, sizeof(err)), 1);

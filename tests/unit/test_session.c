@@ -267,6 +267,103 @@ static void test_load_only(void **state)
 	session_free(s);
 }
 
+/* Concurrent samples: per-sample start times, the cap, each a fresh
+ * process on its own files (so each is still cold), chains. */
+static void test_concurrent(void **state)
+{
+	(void)state;
+	struct session_config c;
+	base(&c);
+	c.actions = 1u << ACTION_SSH;
+	c.action.ssh_file = 4 << 20;
+	c.action.ssh_region = 1 << 20;
+	c.idle_samples = 1;
+	c.concurrency = 3;
+	/* four at once (the cap holds one back), two later, one chained */
+	static const uint64_t at[] = { 0, 0, 0, 0, 400 * MS, 800 * MS };
+	for (size_t i = 0; i < 6; i++)
+		c.starts[i] = (struct session_start){ .t_ns = at[i], .after = -1,
+						      .action = ACTION_SSH };
+	c.starts[6] = (struct session_start){ .after = 5, .gap_ns = 100 * MS, .action = ACTION_SSH };
+	c.n_starts = 7;
+	c.loaded_max_ns = 0;
+	struct session *s;
+	char err[300];
+	assert_int_equal(session_create(&c, &s, err, sizeof(err)), 0);
+	assert_int_equal(session_run(s, err, sizeof(err)), 0);
+	assert_int_equal(s->n_failed, 0);
+	size_t loaded = 0;
+	uint64_t end5 = 0, fork6 = 0;
+	for (size_t i = 0; i < s->n_samples; i++) {
+		const struct session_sample *x = &s->samples[i];
+		assert_true(x->inflight >= 1 && x->inflight <= 3);   /* the cap */
+		assert_int_equal(x->err, 0);
+		assert_true(x->cold);       /* own files: no sample warms another's */
+		for (size_t j = 0; j < i; j++)   /* a fresh process each */
+			assert_int_not_equal(x->pid, s->samples[j].pid);
+		if (x->phase != SESSION_LOADED)
+			continue;
+		loaded++;
+		uint64_t rel = x->fork_ns - s->t_loaded_start;
+		if (x->inflight == 3 || loaded <= 3)
+			assert_true(rel < 150 * MS);   /* started at once */
+		if (rel >= 350 * MS && rel < 750 * MS)   /* the 400 ms one, on time */
+			assert_true(rel >= 400 * MS && rel <= 550 * MS);
+		if (rel >= 800 * MS && !fork6 && !end5) {
+			assert_true(rel <= 950 * MS);    /* the 800 ms one, on time */
+			end5 = x->fork_ns;   /* its end is at least fork + dur */
+			end5 += x->dur_ns;
+		} else if (rel >= 800 * MS) {
+			fork6 = x->fork_ns;
+		}
+	}
+	assert_int_equal(loaded, 7);
+	assert_int_equal(s->inflight_max, 3);
+	assert_true(s->late_starts >= 1);       /* the fourth waited for a slot */
+	assert_true(fork6 >= end5 + 100 * MS);  /* the chain: after its predecessor ended */
+	assert_true(empty_dir(td.path));
+	session_free(s);
+
+	/* the default stays one at a time */
+	base(&c);
+	assert_int_equal(session_create(&c, &s, err, sizeof(err)), 0);
+	assert_int_equal(session_run(s, err, sizeof(err)), 0);
+	assert_int_equal(s->inflight_max, 1);
+	for (size_t i = 0; i < s->n_samples; i++)
+		assert_int_equal(s->samples[i].inflight, 1);
+	session_free(s);
+}
+
+/* A load that ends before the loaded phase does: recorded, the samples
+ * after it counted, the run failed unless the load is finite on purpose. */
+static void test_load_ends_early(void **state)
+{
+	(void)state;
+	for (int finite = 0; finite <= 1; finite++) {
+		struct session_config c;
+		base(&c);
+		c.loads[0].total = 256 << 10;   /* 25 ms at 10 MiB/s: gone within warm-up */
+		c.interval_ns = 100 * MS;
+		c.load_finite = finite;
+		struct session *s;
+		char err[300];
+		assert_int_equal(session_create(&c, &s, err, sizeof(err)), 0);
+		assert_int_equal(session_run(s, err, sizeof(err)), 0);
+		assert_int_equal(s->loads[0].end, LOAD_END_DONE);
+		assert_true(s->t_load_ended > 0);
+		assert_true(s->t_load_ended < s->t_stop);
+		assert_non_null(strstr(s->load_ended, "done"));
+		assert_int_equal(s->n_after_load_end, 3);   /* every loaded sample */
+		assert_int_equal(s->n_failed, finite ? 0 : 1);
+		assert_int_equal(cliopt_exit_status("run", s, 0, 0), finite ? 0 : 1);
+		int said = 0;
+		for (size_t i = 0; i < s->n_msgs; i++)
+			said |= strstr(s->msgs[i], "were not taken under load") != NULL;
+		assert_true(said);
+		session_free(s);
+	}
+}
+
 static void test_bad_config(void **state)
 {
 	(void)state;
@@ -282,6 +379,15 @@ static void test_bad_config(void **state)
 	assert_int_equal(session_create(&c, &s, err, sizeof(err)), -EINVAL);
 	base(&c);
 	c.jitter_pct = 101;
+	assert_int_equal(session_create(&c, &s, err, sizeof(err)), -EINVAL);
+	base(&c);
+	c.concurrency = SESSION_MAX_INFLIGHT + 1;
+	assert_int_equal(session_create(&c, &s, err, sizeof(err)), -EINVAL);
+	base(&c);   /* a scheduled sample of an action not in the run */
+	c.starts[0] = (struct session_start){ .after = -1, .action = ACTION_LS };
+	c.n_starts = 1;
+	assert_int_equal(session_create(&c, &s, err, sizeof(err)), -EINVAL);
+	c.starts[0] = (struct session_start){ .after = 0, .action = ACTION_SAVE };
 	assert_int_equal(session_create(&c, &s, err, sizeof(err)), -EINVAL);
 	/* never run: the exit hooks still run, once, from session_free() */
 	base(&c);
@@ -454,6 +560,8 @@ int main(void)
 		cmocka_unit_test(test_stop_from_tick),
 		cmocka_unit_test(test_front_end_child),
 		cmocka_unit_test(test_load_only),
+		cmocka_unit_test(test_concurrent),
+		cmocka_unit_test(test_load_ends_early),
 		cmocka_unit_test(test_bad_config),
 		cmocka_unit_test(test_orphans),
 		cmocka_unit_test(test_overflow),
