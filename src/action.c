@@ -355,7 +355,17 @@ static int trace_libs(struct action *a, const char *interp, const char *bin,
 static void file_device(const char *path, char *name, size_t len, char *leaves, size_t llen)
 {
 	struct stack *st = NULL;
-	int rc = stack_resolve_path(path, &st);
+	/* the stack of its directory (stack_resolve_path takes directories;
+	 * a file is on its directory's file system unless it is a mount
+	 * point itself) */
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (slash && slash != dir && strncmp(path, "/proc/self/fd/", 14) != 0)
+		*slash = '\0';
+	else if (slash == dir)
+		dir[1] = '\0';
+	int rc = stack_resolve_path(dir, &st);
 	leaves[0] = '\0';
 	if (rc == 0 && st && st->root) {
 		snprintf(name, len, "%s", st->root->dev.name);

@@ -59,7 +59,13 @@ if [ "$rootdev" = "$fsdev" ]; then t_skip exec-note "/usr/bin/ls is on the loop 
 out=$("$BRISK" run "$mnt" --floor 0 -a exec --exec /usr/bin/ls --no-load -i 2 --interval 50ms \
       --json "$d/ls.json" 2>&1); rc=$?
 t_eq exec-exit-0 "$rc" 0
-t_match exec-note-text "$out" "NOTE: program start was timed on [^ ]+, not on the disk under test \($dev\)"
+src=$(findmnt -no SOURCE --target /usr/bin/ls 2>/dev/null)
+case $src in
+  /dev/*) rootname=${src#/dev/}; rootname=${rootname##*/} ;;
+  *) rootname='[^ ]+' ;;   # no block device name to expect
+esac
+t_match exec-note-text "$out" "NOTE: program start was timed on $rootname, not on the disk under test \($dev\)"
+t_match exec-file-device "$out" "/usr/bin/ls \($rootname\)"
 json=$(cat "$d/ls.json")
 t_eq exec-copied "$(jq .config.exec_program.copied <<<"$json")" false
 t_match exec-note-json "$(jq -r .config.exec_program.not_on_disk_under_test <<<"$json")" "^program start was timed on"
