@@ -4,6 +4,9 @@
 #include "stats.h"
 #include "sysfs.h"
 #include "now.h"
+#include "stack.h"
+#include "text.h"
+#include "trace.h"
 
 #include <dirent.h>
 #include <elf.h>
@@ -14,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -23,7 +27,8 @@
 
 #define MiB (1024ull * 1024)
 #define LS_PER_DIR 10
-#define DEFAULT_EXEC "ls --version"
+#define EVICT_TRIES 20         /* eviction attempts before a sample is warm */
+#define EVICT_PAUSE_MS 10      /* between them: in-flight reads complete */
 
 static const char *const kind_names[ACTION_KIND_COUNT] = {
 	[ACTION_EXEC] = "exec",
@@ -345,9 +350,180 @@ static int trace_libs(struct action *a, const char *interp, const char *bin,
 	return 0;
 }
 
-static int prepare_exec(struct action *a, char *err, size_t errlen)
+/* The device a file lives on, by name ("vda", "sda2"), and its leaf
+ * disks (space-separated) into leaves. */
+static void file_device(const char *path, char *name, size_t len, char *leaves, size_t llen)
 {
-	const char *cmd = a->cfg.exec_cmd ? a->cfg.exec_cmd : DEFAULT_EXEC;
+	struct stack *st = NULL;
+	/* the stack of its directory (stack_resolve_path takes directories;
+	 * a file is on its directory's file system unless it is a mount
+	 * point itself) */
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (slash && slash != dir && strncmp(path, "/proc/self/fd/", 14) != 0)
+		*slash = '\0';
+	else if (slash == dir)
+		dir[1] = '\0';
+	int rc = stack_resolve_path(dir, &st);
+	leaves[0] = '\0';
+	if (rc == 0 && st && st->root) {
+		snprintf(name, len, "%s", st->root->dev.name);
+		const struct blockdev *lv[16];
+		size_t n = stack_leaves(st, lv, 16), o = 0;
+		for (size_t i = 0; i < n && i < 16 && o < llen; i++)
+			o += (size_t)snprintf(leaves + o, llen - o, "%s%s", o ? " " : "", lv[i]->name);
+	} else if (st) {
+		char tmp[96];
+		snprintf(tmp, sizeof(tmp), "%u:%u (%s)", st->mount.major, st->mount.minor,
+			 st->mount.fstype[0] ? st->mount.fstype : "no block device");
+		snprintf(name, len, "%.*s", (int)(len ? len - 1 : 0), tmp);
+	} else {
+		snprintf(name, len, "?");
+	}
+	stack_free(st);
+}
+
+static int word_in(const char *word, const char *list)
+{
+	size_t n = strlen(word);
+	for (const char *p = list; (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
+/* --exec in place: the device of each file; a note when some are not on
+ * the disks behind the work directory. */
+static int exec_devices(struct action *a, int dirfd)
+{
+	a->devs = calloc(a->n_files ? a->n_files : 1, sizeof(*a->devs));
+	a->off = calloc(a->n_files ? a->n_files : 1, 1);
+	if (!a->devs || !a->off)
+		return -ENOMEM;
+	struct stat wst;
+	char dpath[64], dname[32], dleaves[256];
+	if (fstat(dirfd, &wst) < 0)
+		return -errno;
+	snprintf(dpath, sizeof(dpath), "/proc/self/fd/%d", dirfd);
+	file_device(dpath, dname, sizeof(dname), dleaves, sizeof(dleaves));
+	char offdev[64] = "", first[PATH_MAX] = "";
+	size_t n_off = 0;
+	for (size_t i = 0; i < a->n_files; i++) {
+		struct stat st;
+		char leaves[256];
+		if (stat(a->files[i], &st) == 0 && st.st_dev == wst.st_dev) {
+			snprintf(a->devs[i], sizeof(a->devs[i]), "%s", dname);
+			continue;
+		}
+		file_device(a->files[i], a->devs[i], sizeof(a->devs[i]), leaves, sizeof(leaves));
+		/* on the disks under test when every leaf of its device is one */
+		int on = leaves[0] != '\0';
+		for (char *save = NULL, *w = strtok_r(leaves, " ", &save); w && on;
+		     w = strtok_r(NULL, " ", &save))
+			on = word_in(w, dleaves);
+		if (on)
+			continue;
+		a->off[i] = 1;
+		if (!n_off++) {
+			snprintf(offdev, sizeof(offdev), "%s", a->devs[i]);
+			snprintf(first, sizeof(first), "%s", a->files[i]);
+		}
+	}
+	if (n_off)
+		snprintf(a->where, sizeof(a->where), "program start was timed on %s, not on the disk "
+			 "under test (%s): %.120s%s live%s there, so the load on %s does not slow it "
+			 "down; without --exec brisk times a copy on the file system under test",
+			 text_show(offdev), dleaves[0] ? text_show(dleaves) : text_show(dname),
+			 text_show(first), n_off > 1 ? " and other files it maps" : "",
+			 n_off > 1 ? "" : "s", dleaves[0] ? text_show(dleaves) : text_show(dname));
+	return 0;
+}
+
+/* One cold start of the copied program, before the samples: which of its
+ * files it reads and how much (pages resident afterwards).  It must exit 0. */
+static int exec_measure(struct action *a, int dirfd, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < a->n_files; i++)
+		evict_file(dirfd, a->files[i]);
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addfchdir_np(&fa, dirfd);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	pid_t pid;
+	int rc = -posix_spawn(&pid, a->argv[0], &fa, NULL, a->argv, a->prog.envp);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc)
+		return msg_fail(rc, err, errlen, "exec: cannot start the copy of %s in the work "
+			    "area: %s%s", a->prog.name, strerror(-rc), rc == -EACCES ?
+			    " (is DIR's file system mounted noexec? --exec runs a program in place)" : "");
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		return msg_fail(-ENOEXEC, err, errlen, "exec: the copy of %s in the work area "
+			    "failed (%s %d)", a->prog.name, WIFEXITED(st) ? "exit status" : "signal",
+			    WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+	long pg = sysconf(_SC_PAGESIZE);
+	for (size_t i = 0; i < a->n_files; i++) {
+		long r = action_resident_pages_at(dirfd, a->files[i]);
+		if (r > 0) {
+			a->cold_bytes += (uint64_t)r * (uint64_t)pg;
+			a->cold_files++;
+		}
+	}
+	return 0;
+}
+
+static int prepare_copy(struct action *a, int dirfd, char *err, size_t errlen)
+{
+	int rc = progcopy_make(&a->prog, dirfd, err, errlen);
+	if (rc < 0)
+		return rc;
+	size_t n = 0;
+	while (a->prog.argv[n])
+		n++;
+	if (!(a->argv = calloc(n + 1, sizeof(*a->argv))))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (!(a->argv[i] = strdup(a->prog.argv[i])))
+			return -ENOMEM;
+	for (size_t i = 0; i < a->prog.n_files; i++)
+		if ((rc = add_file(a, a->prog.files[i])) < 0)
+			return rc;
+	snprintf(a->path, sizeof(a->path), "%s", a->prog.name);
+	snprintf(a->what, sizeof(a->what), "%s, copied to the file system under test", a->prog.what);
+	/* each copy must be on the work directory's file system */
+	struct stat wst, st;
+	if (fstat(dirfd, &wst) < 0)
+		return -errno;
+	a->devs = calloc(a->n_files ? a->n_files : 1, sizeof(*a->devs));
+	a->off = calloc(a->n_files ? a->n_files : 1, 1);
+	if (!a->devs || !a->off)
+		return -ENOMEM;
+	char dpath[64], dname[32], dleaves[256];
+	snprintf(dpath, sizeof(dpath), "/proc/self/fd/%d", dirfd);
+	file_device(dpath, dname, sizeof(dname), dleaves, sizeof(dleaves));
+	for (size_t i = 0; i < a->n_files; i++) {
+		if (fstatat(dirfd, a->files[i], &st, AT_SYMLINK_NOFOLLOW) < 0 || st.st_dev != wst.st_dev)
+			return msg_fail(-EXDEV, err, errlen, "exec: the copy %s is not on the work "
+				    "directory's file system", a->files[i]);
+		snprintf(a->devs[i], sizeof(a->devs[i]), "%s", dname);
+	}
+	if (a->prog.why_fallback[0])
+		snprintf(a->note, sizeof(a->note), "program start uses ls, not python (%.300s)",
+			 a->prog.why_fallback);
+	return exec_measure(a, dirfd, err, errlen);
+}
+
+static int prepare_exec(struct action *a, int dirfd, char *err, size_t errlen)
+{
+	if (!a->cfg.exec_cmd)
+		return prepare_copy(a, dirfd, err, errlen);
+	const char *cmd = a->cfg.exec_cmd;
 	a->argv = split_words(cmd);
 	if (!a->argv || !a->argv[0])
 		return msg_fail(-EINVAL, err, errlen, "exec: empty command");
@@ -370,7 +546,13 @@ static int prepare_exec(struct action *a, char *err, size_t errlen)
 	}
 	if (rc == 1 && (rc = trace_libs(a, interp, bin, err, errlen)) < 0)
 		return rc;
-	return 0;
+	size_t o = 0;
+	for (size_t k = 0; a->argv[k] && o < sizeof(a->what); k++)
+		o += (size_t)snprintf(a->what + o, sizeof(a->what) - o, "%s%s", k ? " " : "",
+				      a->argv[k]);
+	if (o < sizeof(a->what))
+		snprintf(a->what + o, sizeof(a->what) - o, ", in place (--exec)");
+	return exec_devices(a, dirfd);
 }
 
 /* A new directory name in dfd (never one that was there), opened. */
@@ -473,7 +655,7 @@ int action_prepare(struct action *a, enum action_kind k, const struct action_con
 	int rc = 0;
 	switch (k) {
 	case ACTION_EXEC:
-		rc = prepare_exec(a, err, errlen);
+		rc = prepare_exec(a, dirfd, err, errlen);
 		break;
 	case ACTION_LS:
 		if (cfg->ls_files == 0)
@@ -669,11 +851,13 @@ static int do_exec(const struct action *a)
 	pid_t pid = vfork();
 	if (pid == 0) {
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent ||
-		    dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0) {
+		    dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0 ||
+		    (a->prog.argv && fchdir(CHILD_DIR_FD) < 0)) {
 			start_err = errno ? errno : ESRCH;
 			_exit(127);
 		}
-		execve(a->argv[0], a->argv, environ);
+		/* the copy: relative to the work directory, its own environment */
+		execve(a->argv[0], a->argv, a->prog.argv ? a->prog.envp : environ);
 		start_err = errno;
 		_exit(127);
 	}
@@ -702,11 +886,30 @@ static void __attribute__((noreturn)) sample_main(const struct action *a,
 				   a->kind == ACTION_LS ? "3" : "1") == 0;
 	else if (a->kind == ACTION_LS)
 		cold = 0;
-	for (size_t i = 0; i < a->n_files; i++) {
-		evict_file(CHILD_DIR_FD, a->files[i]);
-		if (!a->pinned[i] && action_resident_pages_at(CHILD_DIR_FD, a->files[i]) != 0)
-			cold = 0;
+	/* Pages under read I/O (a readahead the last start left in flight,
+	 * slow under load) are locked and survive DONTNEED: wait and retry. */
+	int resident = 1;
+	for (int t = 0; resident && t < EVICT_TRIES; t++) {
+		if (t)
+			poll(NULL, 0, EVICT_PAUSE_MS);
+		resident = 0;
+		for (size_t i = 0; i < a->n_files; i++) {
+			if (t && a->pinned[i])
+				continue;
+			evict_file(CHILD_DIR_FD, a->files[i]);
+			long left;
+			if (!a->pinned[i] &&
+			    (left = action_resident_pages_at(CHILD_DIR_FD, a->files[i])) != 0) {
+				resident = 1;
+				if (t == EVICT_TRIES - 1)
+					trace(TRACE_SESSION, "%s: %ld page(s) of %s stay cached after %d "
+					      "evictions", action_kind_name(a->kind), left, a->files[i],
+					      EVICT_TRIES);
+			}
+		}
 	}
+	if (resident)
+		cold = 0;
 	r.cold = cold;
 	uint64_t t0 = now_ns();
 	/* First record: eviction done, the timed part begins (the watchdog
@@ -758,8 +961,16 @@ int action_sample_read(int fd, struct action_result *out)
 	}
 }
 
+int action_cold_only(const struct action *a, enum action_evict evict, int keep_warm)
+{
+	return !keep_warm && !(a->kind == ACTION_LS && evict != ACTION_EVICT_DROP_CACHES);
+}
+
 void action_free(struct action *a)
 {
+	progcopy_free(&a->prog);
+	free(a->devs);
+	free(a->off);
 	free_strv(a->argv);
 	for (size_t i = 0; i < a->n_files; i++)
 		free(a->files[i]);

@@ -2,9 +2,14 @@
  * freshly forked process (I/O schedulers treat new processes specially; a
  * long-lived thread would lie).
  *
- *  exec      start a real program and wait for it; its binary and shared
- *            libraries (resolved as ld.so does, LD_TRACE_LOADED_OBJECTS)
- *            are evicted first
+ *  exec      start a real program and wait for it; every file it maps at
+ *            start is evicted first.  Default: a program copied into the
+ *            work area on the file system under test (progcopy.h: python3
+ *            importing a fixed module list, else ls), started from there
+ *            through the copied ELF interpreter.  --exec CMD: the user's
+ *            program in place (its binary and libraries resolved as ld.so
+ *            does, LD_TRACE_LOADED_OBJECTS); each file's device is named
+ *            and a program not on the disks under test gets a note (where)
  *  ls        readdir + fstatat over a tree brisk creates (2000 files)
  *  ssh-like  random 4k-44k reads covering a 2 MiB region of a 30 MiB file
  *            once, in random order (fio rw=randread bsrange=4k-44k size=2m)
@@ -27,6 +32,13 @@
  *    resident because running processes map them, found at prepare time, are
  *    named in the note and excluded); ls is cold only when dentries and
  *    inodes were dropped.
+ *  - Eviction that leaves pages resident is retried (up to EVICT_TRIES
+ *    times, a few ms apart) before the sample is called warm: pages under
+ *    read I/O (readahead still in flight from the previous start, slow
+ *    under load) are locked and cannot be dropped until it completes.
+ *  - action_cold_only(): whether warm samples of the action are left out of
+ *    the statistics (by default they are, unless the action cannot be made
+ *    cold at all with this eviction: ls without drop_caches).
  *  - The timed region excludes the eviction and the fork; exec includes
  *    vfork()+execve() (what posix_spawn does) to the program's exit.
  *  - Times are CLOCK_MONOTONIC nanoseconds.
@@ -38,6 +50,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+#include "progcopy.h"
 
 enum action_kind {
 	ACTION_EXEC,
@@ -79,6 +93,16 @@ struct action {
 	size_t n_files;
 	unsigned ls_expect;         /* entries the walk must see */
 	char note[384];             /* what could not be made cold, and why */
+	/* exec */
+	struct progcopy prog;       /* the copied default program (prog.argv
+				     * set): runs from the work directory */
+	char what[200];             /* the program in words, for reports */
+	char (*devs)[32];           /* per file: the device it lives on */
+	unsigned char *off;         /* per file: not on the disks under test */
+	char where[384];            /* "program start was timed on vda, not on
+				     * the disk under test ..." or "" */
+	uint64_t cold_bytes;        /* read by one cold start (measured at prepare) */
+	size_t cold_files;          /* files it read */
 };
 
 void action_config_default(struct action_config *c);
@@ -95,6 +119,8 @@ int action_prepare(struct action *a, enum action_kind k, const struct action_con
  * known), then the final one; EOF without the final one: the sample died. */
 int action_sample_start(const struct action *a, enum action_evict evict,
 			pid_t *pid, int *fd);
+/* Are warm samples of a left out of the statistics (keep_warm: never)? */
+int action_cold_only(const struct action *a, enum action_evict evict, int keep_warm);
 /* Read the result; 1 when read, 0 on EOF without one, -errno. */
 int action_sample_read(int fd, struct action_result *out);
 /* Pages of a file resident in the page cache, or -errno. */

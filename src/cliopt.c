@@ -118,6 +118,9 @@ int cliopt_session(const char *cmd, int opt, const char *arg, struct session_con
 	case CLIOPT_ALLOW_SHARED:
 		c->allow_shared_dir = 1;
 		return 0;
+	case CLIOPT_KEEP_WARM:
+		c->keep_warm = 1;
+		return 0;
 	}
 	return 1;
 }

@@ -16,7 +16,7 @@ struct session_config;
  * codes start at CLIOPT_NEXT.  -l/--load and -a/--actions use 'l', 'a'. */
 enum {
 	CLIOPT_EXEC = 256, CLIOPT_LS_FILES, CLIOPT_INTERVAL, CLIOPT_TIMEOUT, CLIOPT_FLOOR,
-	CLIOPT_DROP, CLIOPT_ALLOW_SHARED, CLIOPT_NEXT
+	CLIOPT_DROP, CLIOPT_ALLOW_SHARED, CLIOPT_KEEP_WARM, CLIOPT_NEXT
 };
 
 /* Their getopt_long entries, for the start of a command's option table
@@ -30,7 +30,8 @@ enum {
 	{ "timeout", required_argument, NULL, CLIOPT_TIMEOUT }, \
 	{ "floor", required_argument, NULL, CLIOPT_FLOOR }, \
 	{ "drop-caches", no_argument, NULL, CLIOPT_DROP }, \
-	{ "allow-shared-dir", no_argument, NULL, CLIOPT_ALLOW_SHARED }
+	{ "allow-shared-dir", no_argument, NULL, CLIOPT_ALLOW_SHARED }, \
+	{ "keep-warm", no_argument, NULL, CLIOPT_KEEP_WARM }
 
 int cliopt_bad(const char *cmd, const char *opt, const char *val, const char *want);
 /* A whole number in [min, max]. */
@@ -47,6 +48,9 @@ int cliopt_floor(const char *cmd, const char *v, struct session_config *c);
 int cliopt_load(const char *cmd, const char *spec, struct session_config *c, int *user_loads);
 /* --actions LIST. */
 int cliopt_actions(const char *cmd, const char *list, struct session_config *c);
+
+/* --keep-warm: samples that were not cold count in the statistics (by
+ * default they are counted and shown apart; see session_durations()). */
 
 /* One shared option (a code above, or 'l' / 'a') into c: 0 stored,
  * 2 bad value (message printed), 1 not a shared option. */

@@ -15,6 +15,12 @@
 
 #define MiB (1024.0 * 1024.0)
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
 int report_group(const struct session *s, enum action_kind a, uint32_t epoch,
 		 enum session_phase phase, struct report_group *g)
 {
@@ -37,6 +43,23 @@ int report_group(const struct session *s, enum action_kind a, uint32_t epoch,
 		}
 		g->cold += x->cold;
 		g->timeouts += x->timeout;
+	}
+	/* the warm samples the cold-only rule leaves out, shown apart */
+	size_t nw = 0;
+	for (unsigned k = 0; k < s->n_actions; k++)
+		if (s->actions[k].kind == a &&
+		    action_cold_only(&s->actions[k], s->cfg.evict, s->cfg.keep_warm))
+			for (size_t i = 0; i < s->n_samples; i++) {
+				const struct session_sample *x = &s->samples[i];
+				if (x->action == a && x->phase == phase && !x->err && !x->cold &&
+				    (epoch == UINT32_MAX || x->epoch == epoch))
+					v[nw++] = (double)x->dur_ns / 1e6;
+			}
+	g->warm = (unsigned)nw;
+	g->warm_p50 = NAN;
+	if (nw) {
+		qsort(v, nw, sizeof(*v), cmp_double);
+		g->warm_p50 = stats_percentile_sorted(v, nw, 50);
 	}
 	size_t n = session_durations(s, a, epoch, phase, v, cap);
 	int rc = stats_summarize(v, n, 2000.0, 10000.0, &g->st);
@@ -120,7 +143,7 @@ static void text_actions(FILE *f, const struct session *s)
 				struct report_group g;
 				if (report_group(s, a, e, phases[pi], &g) < 0)
 					continue;
-				if (!g.st.n && !g.errors)
+				if (!g.st.n && !g.errors && !g.warm)
 					continue;
 				fprintf(f, "%-9s %-6s %2u %4zu %4u %3u %3u", action_kind_name(a),
 					session_phase_name(phases[pi]), e, g.st.n, g.cold, g.timeouts,
@@ -139,6 +162,51 @@ static void text_actions(FILE *f, const struct session *s)
 				fputc('\n', f);
 			}
 		}
+	}
+}
+
+/* The samples the cold-only rule left out, apart from the table. */
+static void text_warm(FILE *f, const struct session *s)
+{
+	static const enum session_phase phases[] = { SESSION_IDLE, SESSION_LOADED };
+	int head = 0;
+	for (unsigned ai = 0; ai < s->n_actions; ai++)
+		for (size_t pi = 0; pi < 2; pi++)
+			for (uint32_t e = 0; e < s->n_epochs; e++) {
+				struct report_group g;
+				if (report_group(s, s->actions[ai].kind, e, phases[pi], &g) < 0 || !g.warm)
+					continue;
+				if (!head++)
+					fprintf(f, "not cold, left out of the figures above (--keep-warm "
+						"counts them):\n");
+				fprintf(f, "  %-9s %-6s %2u  %u of %u warm, their p50 %.2f ms\n",
+					action_kind_name(g.action), session_phase_name(g.phase), e, g.warm,
+					g.warm + (unsigned)g.st.n, g.warm_p50);
+			}
+}
+
+/* What the exec action started: the program, where its files are, what a
+ * cold start read; and the note when it is not on the disks under test. */
+static void text_exec(FILE *f, const struct session *s)
+{
+	for (unsigned i = 0; i < s->n_actions; i++) {
+		const struct action *a = &s->actions[i];
+		if (a->kind != ACTION_EXEC || !a->n_files)
+			continue;
+		if (a->prog.argv)
+			fprintf(f, "exec program: %s; %zu files (%.1f MiB) copied to %s; a cold start "
+				"read %.1f MiB from %zu of them\n", text_show(a->prog.what), a->n_files,
+				(double)a->prog.bytes / MiB, a->devs ? text_show(a->devs[0]) : "?",
+				(double)a->cold_bytes / MiB, a->cold_files);
+		else {
+			fprintf(f, "exec program: %s; files on:", text_show(a->what));
+			for (size_t k = 0; k < a->n_files && k < 8; k++)
+				fprintf(f, " %s (%s)", text_show(a->files[k]),
+					a->devs ? text_show(a->devs[k]) : "?");
+			fprintf(f, a->n_files > 8 ? " ...\n" : "\n");
+		}
+		if (a->where[0])
+			fprintf(f, "NOTE: %s\n", text_show(a->where));
 	}
 }
 
@@ -494,9 +562,11 @@ void report_text(FILE *f, const struct session *s)
 	for (unsigned i = 0; i < s->n_actions; i++) {
 		const struct action *a = &s->actions[i];
 		fprintf(f, " %s", action_kind_name(a->kind));
-		for (size_t k = 0; a->kind == ACTION_EXEC && a->argv && a->argv[k]; k++)
+		if (a->kind == ACTION_EXEC && a->prog.argv)
+			fprintf(f, "(%s, copied)", text_show(a->prog.name));
+		for (size_t k = 0; a->kind == ACTION_EXEC && !a->prog.argv && a->argv && a->argv[k]; k++)
 			fprintf(f, "%s%s", k ? " " : "(", text_show(a->argv[k]));
-		if (a->kind == ACTION_EXEC && a->argv)
+		if (a->kind == ACTION_EXEC && !a->prog.argv && a->argv)
 			fputc(')', f);
 	}
 	fprintf(f, "; eviction: %s; interval %.0fms +-%u%%; watchdog %.0fs\n",
@@ -514,8 +584,11 @@ void report_text(FILE *f, const struct session *s)
 			fprintf(f, " %zu=%s@%.1fs", e, text_show(s->epochs[e].label), (double)s->epochs[e].t_ns / 1e9);
 		fputc('\n', f);
 	}
-	fprintf(f, "times in msec; slow = loaded / idle\n\n");
+	text_exec(f, s);
+	fprintf(f, "times in msec; slow = loaded / idle%s\n\n", s->cfg.keep_warm ?
+		"; warm samples counted (--keep-warm)" : "");
 	text_actions(f, s);
+	text_warm(f, s);
 	if (s->n_loads)
 		text_loads(f, s);
 	if (s->n_ticks)
@@ -561,6 +634,8 @@ static struct json_object *json_group(const struct report_group *g)
 	add(o, "cold", jout_int64(g->cold));
 	add(o, "timeouts", jout_int64(g->timeouts));
 	add(o, "errors", jout_int64(g->errors));
+	add(o, "warm_left_out", jout_int64(g->warm));
+	add(o, "warm_p50_ms", jd(g->warm_p50));
 	add(o, "min_ms", jd(g->st.min));
 	add(o, "p50_ms", jd(g->st.p50));
 	add(o, "p90_ms", jd(g->st.p90));
@@ -740,8 +815,29 @@ static struct json_object *json_session(const struct session *s)
 		for (size_t k = 0; k < a->n_files; k++)
 			json_object_array_add(files, jout_string(a->files[k]));
 		add(cfg, "exec_files", files);
+		struct json_object *prog = jout_object(), *fdevs = jout_array();
+		add(prog, "program", jout_string(a->prog.argv ? a->prog.name : a->argv[0]));
+		add(prog, "what", jout_string(a->prog.argv ? a->prog.what : a->what));
+		add(prog, "copied", jout_bool(a->prog.argv != NULL));
+		add(prog, "fallback_reason", a->prog.why_fallback[0] ?
+		    jout_string(a->prog.why_fallback) : NULL);
+		add(prog, "files", jout_int64((int64_t)a->n_files));
+		add(prog, "copied_mib", a->prog.argv ? jd((double)a->prog.bytes / MiB) : NULL);
+		add(prog, "cold_read_mib", a->prog.argv ? jd((double)a->cold_bytes / MiB) : NULL);
+		add(prog, "cold_read_files", a->prog.argv ? jout_int64((int64_t)a->cold_files) : NULL);
+		for (size_t k = 0; a->devs && k < a->n_files; k++) {
+			struct json_object *fo = jout_object();
+			add(fo, "path", jout_string(a->files[k]));
+			add(fo, "device", jout_string(a->devs[k]));
+			add(fo, "on_disk_under_test", jout_bool(!a->off[k]));
+			json_object_array_add(fdevs, fo);
+		}
+		add(prog, "file_devices", fdevs);
+		add(prog, "not_on_disk_under_test", a->where[0] ? jout_string(a->where) : NULL);
+		add(cfg, "exec_program", prog);
 	}
 	add(cfg, "ls_files", jout_int64(c->action.ls_files));
+	add(cfg, "keep_warm", jout_bool(c->keep_warm));
 	add(cfg, "eviction", jout_string(c->evict == ACTION_EVICT_DROP_CACHES ?
 						     "drop_caches" : "fadvise"));
 	add(cfg, "idle_samples", jout_int64(c->idle_samples));
@@ -789,7 +885,7 @@ static struct json_object *json_session(const struct session *s)
 			for (uint32_t e = 0; e < s->n_epochs; e++) {
 				struct report_group g;
 				if (report_group(s, s->actions[ai].kind, e, phases[p], &g) < 0 ||
-				    (!g.st.n && !g.errors))
+				    (!g.st.n && !g.errors && !g.warm))
 					continue;
 				struct json_object *o = json_group(&g);
 				for (size_t i = 0; i < nv; i++)

@@ -10,6 +10,12 @@
  *  - Timed-out samples count at the watchdog limit (a lower bound) in every
  *    figure and are counted in "tmo"; failed samples are counted in "err"
  *    and excluded from the figures.
+ *  - Samples that were not cold are left out of the figures (session.h's
+ *    session_durations: unless --keep-warm, or the action cannot be made
+ *    cold); they are counted ("warm") and their median shown apart.
+ *  - The exec action's program is stated: which one, copied or in place,
+ *    the files and MiB a cold start read, each file's device, and a note
+ *    when the program is not on the disks under test (action.h "where").
  *  - Slowdown = loaded / idle for p50 and p99, idle taken over the baseline
  *    samples of every epoch.
  *  - report_json/report_csv: 0 or -errno with a message in err.
@@ -42,6 +48,8 @@ struct report_group {
 	enum session_phase phase;
 	struct stats_summary st;       /* milliseconds */
 	unsigned cold, timeouts, errors;
+	unsigned warm;                 /* not cold, left out of st (cold-only rule) */
+	double warm_p50;               /* their median (ms), NaN when none */
 	double slow_p50, slow_p99;     /* NaN without a baseline */
 };
 

@@ -189,6 +189,7 @@ struct session_config {
 	uint64_t seed;
 	int open_ended;                  /* loaded phase until stopped (see above) */
 	int allow_shared_dir;            /* root: run in a DIR others can write */
+	int keep_warm;                   /* warm samples count in the statistics */
 	uid_t trusted_uid;               /* SUDO_UID; (uid_t)-1 when none */
 	uint64_t settle_max_ns;          /* 0 = no settle step (see above) */
 	uint64_t settle_target;          /* bytes of Dirty + Writeback to wait for */
@@ -337,7 +338,9 @@ const char *session_phase_name(enum session_phase p);
 void session_progress(const struct session *s, size_t *done, size_t *planned,
 		      uint64_t *eta_ns);
 /* Durations in ms of the successful (and timed-out) samples of one group;
- * epoch UINT32_MAX = all epochs.  Returns the count written (<= max). */
+ * epoch UINT32_MAX = all epochs.  Samples that were not cold are left out
+ * unless cfg.keep_warm or the action cannot be made cold with this eviction
+ * (action_cold_only()).  Returns the count written (<= max). */
 size_t session_durations(const struct session *s, enum action_kind a, uint32_t epoch,
 			 enum session_phase phase, double *out, size_t max);
 

@@ -31,9 +31,13 @@ size_t session_durations(const struct session *s, enum action_kind a, uint32_t e
 			 enum session_phase phase, double *out, size_t max)
 {
 	size_t n = 0;
+	int cold_only = 0;
+	for (unsigned k = 0; k < s->n_actions; k++)
+		if (s->actions[k].kind == a)
+			cold_only = action_cold_only(&s->actions[k], s->cfg.evict, s->cfg.keep_warm);
 	for (size_t i = 0; i < s->n_samples && n < max; i++) {
 		const struct session_sample *x = &s->samples[i];
-		if (x->action == a && x->phase == phase && !x->err &&
+		if (x->action == a && x->phase == phase && !x->err && (x->cold || !cold_only) &&
 		    (epoch == UINT32_MAX || x->epoch == epoch))
 			out[n++] = (double)x->dur_ns / 1e6;
 	}

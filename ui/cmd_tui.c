@@ -87,6 +87,7 @@ static void usage(FILE *f)
 		"      --tick T           sampling and redraw period (default 1s)\n"
 		"      --floor SIZE|PCT%%  free space writers leave (default max(5%%, 2GiB))\n"
 		"      --drop-caches      evict with /proc/sys/vm/drop_caches (root)\n"
+		"      --keep-warm        count samples that were not cold in the statistics\n"
 		"      --allow-shared-dir as root, run even when others can write DIR\n"
 		"  -n, --iterations N     quit after N redraw ticks (tests, scripts)\n"
 		"  -d, --duration T       quit after T\n"

@@ -316,7 +316,7 @@ static void table_update(struct dash *d)
 			r->slow = g.slow_p50;
 			r->timeouts = g.timeouts;
 			r->errors = g.errors;
-			r->warm = r->n > g.cold ? (unsigned)(r->n - g.cold) : 0;
+			r->warm = g.warm;
 		}
 	}
 	verdict_update(d);
@@ -627,6 +627,13 @@ static void draw_actions(struct dash *d, int y, int w, int h)
 		return;
 	}
 	int avail = h - 1;
+	/* exec's program not on the disks under test: one line, kept */
+	const char *where = NULL;
+	for (unsigned i = 0; i < s->n_actions; i++)
+		if (s->actions[i].kind == ACTION_EXEC && s->actions[i].where[0])
+			where = s->actions[i].where;
+	if (where && avail > 1)
+		avail--;
 	int per = avail / (int)s->n_actions;
 	if (per < 1)
 		per = 1;
@@ -679,6 +686,8 @@ static void draw_actions(struct dash *d, int y, int w, int h)
 			row++;
 		}
 	}
+	if (where && row < y + h)
+		screen_put(row, 0, w, SCREEN_WARN, where);
 }
 
 static void draw_keys(int y, int W, int root)

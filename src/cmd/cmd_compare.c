@@ -84,7 +84,7 @@ static void usage(FILE *f)
 }
 
 enum {
-	OPT_SCHEDULERS = CLIOPT_NEXT, OPT_LOOKS, OPT_KEEP_WARM, OPT_SETTLE, OPT_WARMUP, OPT_SEED,
+	OPT_SCHEDULERS = CLIOPT_NEXT, OPT_LOOKS, OPT_SETTLE, OPT_WARMUP, OPT_SEED,
 	OPT_CSV, OPT_PLOT, OPT_SAVE, OPT_FORCE, OPT_FIO, OPT_SCALE, OPT_STEADY,
 };
 
@@ -95,7 +95,6 @@ static const struct option longopts[] = {
 	{ "budget", required_argument, NULL, 'b' },
 	{ "samples", required_argument, NULL, 'n' },
 	{ "looks", required_argument, NULL, OPT_LOOKS },
-	{ "keep-warm", no_argument, NULL, OPT_KEEP_WARM },
 	{ "steady-state", no_argument, NULL, OPT_STEADY },
 	{ "settle-max", required_argument, NULL, OPT_SETTLE },
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
@@ -143,9 +142,6 @@ static int cmp_opt(void *ctx, int opt, const char *arg)
 		break;
 	case OPT_LOOKS:
 		rc = cliopt_count(CMD, "--looks", arg, 1, 20, &c->looks);
-		break;
-	case OPT_KEEP_WARM:
-		c->keep_warm = 1;
 		break;
 	case OPT_STEADY:
 		c->steady = 1;
@@ -227,6 +223,7 @@ static int cmp_parse(int argc, char **argv, struct cmp_args *a, int *user_loads)
 	int rc = cliopt_parse(&cmd, argc, argv, &a->cfg->run, user_loads);
 	if (rc)
 		return rc;
+	a->cfg->keep_warm = a->cfg->run.keep_warm;   /* a shared option (cliopt) */
 	if (!a->schedulers && a->n_arms < 2) {
 		fprintf(stderr, "brisk compare: give at least two arms (the first is the baseline), "
 			"or --schedulers\n");

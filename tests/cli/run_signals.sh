@@ -17,13 +17,21 @@ wait_for() {
 }
 
 interrupt() { # NAME SIGNAL WHEN(glob that marks the phase)
-  local name=$1 sig=$2 when=$3 pid kids rc out json
+  local name=$1 sig=$2 when=$3 pid kids rc out json i
   $BRISK run "$d" -q -i 3 -n 1000 -d 60s --interval 50ms --ls-files 50 \
     --load seq-write:rate=50m --load rand-read:size=8m --json "$d/../$name.json" >"$d/../$name.out" 2>&1 &
   pid=$!
   if ! wait_for "$d/$when" 20; then
     t_fail "$name-reached-phase" "no $when after 20s"; kill -KILL $pid; wait $pid; return
   fi
+  # a load's file is made in the prepare phase: wait until it is written to
+  # (the idle phase is over; its length depends on the exec action's start)
+  case $when in *load-*)
+    for ((i = 0; i < 300; i++)); do
+      [ -n "$(find "$d" -path "$d/$when" -size +0 2>/dev/null)" ] && break
+      sleep 0.1
+    done;;
+  esac
   sleep 1
   kids=$(pgrep -P $pid | tr '\n' ' ')
   kill -"$sig" $pid

@@ -139,6 +139,21 @@ static void test_exec(void **state)
 	action_config_default(&c);
 	struct action a;
 	char err[300];
+	/* the default: a program copied into the work directory, started there */
+	assert_int_equal(action_prepare(&a, ACTION_EXEC, &c, td.fd, ACTION_EVICT_FADVISE, err,
+					sizeof(err)), 0);
+	assert_string_equal(a.argv[0], "prog/ld.so");
+	assert_non_null(a.prog.argv);
+	assert_true(a.n_files >= 3 && a.files[0][0] != '/');
+	assert_true(a.cold_bytes > 0 && a.cold_files > 0);
+	assert_string_equal(a.where, "");
+	struct action_result r = sample(&a, ACTION_EVICT_FADVISE);
+	assert_int_equal(r.err, 0);
+	assert_int_equal(r.cold, 1);
+	action_free(&a);
+
+	/* --exec: in place */
+	c.exec_cmd = "ls --version";
 	assert_int_equal(action_prepare(&a, ACTION_EXEC, &c, td.fd, ACTION_EVICT_FADVISE, err,
 					sizeof(err)), 0);
 	assert_string_equal(a.argv[1], "--version");
@@ -151,7 +166,7 @@ static void test_exec(void **state)
 		ldso |= strstr(a.files[i], "ld-linux") != NULL || strstr(a.files[i], "ld-") != NULL;
 	}
 	assert_true(libc && ldso);
-	struct action_result r = sample(&a, ACTION_EVICT_FADVISE);
+	r = sample(&a, ACTION_EVICT_FADVISE);
 	assert_int_equal(r.err, 0);
 	action_free(&a);
 
