@@ -17,6 +17,11 @@ tags_depth() {
     "/sys/kernel/debug/block/$1/hctx0/tags" 2>/dev/null
 }
 debugfs=1
+# debugfs is where the kernel shows the tag depth: mount it for the test
+# when it is not (root), and take it away again at the end
+if [ ! -r /sys/kernel/debug/block ] && mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null; then
+  T_CLEANUP_EXTRA="$T_CLEANUP_EXTRA; umount /sys/kernel/debug"
+fi
 [ -r /sys/kernel/debug/block ] || debugfs=0
 
 # windows NAME: how many "last 10 s" lines the server logged so far (one
