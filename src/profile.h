@@ -284,9 +284,13 @@ int profile_plan_settings(const struct profile *p, const struct settings *st,
  * or job was applied, 0 when none was given, -EINVAL (bad input: err has
  * "FILE:LINE: ..." or names the option) or -errno (unreadable file).
  * *p must outlive the session (exec_cmd points into it); note as in
- * profile_to_session_config(). */
+ * profile_to_session_config().  fio_rep (may be NULL) gets a --fio job's
+ * notes on the harmless fio keys it accepted (fiojob_import), for the
+ * report. */
+struct fiojob_report;
 int profile_run_args(int argc, char **argv, struct profile *p, struct session_config *c,
-		     char *note, size_t notelen, char *err, size_t errlen);
+		     char *note, size_t notelen, struct fiojob_report *fio_rep, char *err,
+		     size_t errlen);
 
 /* The engine's action_config for an action: exec_cmd points into a->cmd
  * (NULL when empty), so it lives as long as *a. */

@@ -263,7 +263,8 @@ static const char *opt_value(int argc, char **argv, int *i, const char *opt)
 }
 
 int profile_run_args(int argc, char **argv, struct profile *p, struct session_config *c,
-		     char *note, size_t notelen, char *err, size_t errlen)
+		     char *note, size_t notelen, struct fiojob_report *fio_rep, char *err,
+		     size_t errlen)
 {
 	const char *prof = NULL, *fio = NULL, *scale_arg = NULL;
 	if (note && notelen)
@@ -292,8 +293,9 @@ int profile_run_args(int argc, char **argv, struct profile *p, struct session_co
 	if (!prof && !fio)
 		return 0;
 	char path[PATH_MAX];
+	struct fiojob_opts fo = { .scale = scale };
 	int rc = prof ? profile_load_named(prof, p, path, sizeof(path), err, errlen) :
-			fiojob_parse_file(fio, scale, p, err, errlen);
+			fiojob_import(fio, &fo, p, fio_rep, err, errlen);
 	if (rc < 0)
 		return rc;
 	rc = profile_to_session_config(p, prof ? path : fio, c, note, notelen, err, errlen);

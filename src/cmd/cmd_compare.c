@@ -11,6 +11,7 @@
 
 #include "cliopt.h"
 #include "compare.h"
+#include "fiojob.h"
 #include "compare_plot.h"
 #include "compare_report.h"
 #include "journal.h"
@@ -426,6 +427,7 @@ static int cmp_exit(const struct compare_result *r, int rc, unsigned end)
 	return r->stop_signal ? 128 + r->stop_signal : 0;
 }
 
+static struct fiojob_report cmp_fio_rep;   /* --fio: the harmless keys' notes */
 static struct profile cmp_profile;   /* --profile/--fio: exec points into it */
 
 int cmd_compare_main(int argc, char **argv)
@@ -435,14 +437,16 @@ int cmd_compare_main(int argc, char **argv)
 	struct cmp_args a = { .cfg = &cfg };
 	char err[512], note[256];
 	int user_loads = 0;
-	int rc = profile_run_args(argc, argv, &cmp_profile, &cfg.run, note, sizeof(note), err,
-				  sizeof(err));
+	int rc = profile_run_args(argc, argv, &cmp_profile, &cfg.run, note, sizeof(note),
+				  &cmp_fio_rep, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "brisk compare: %s\n", err);
 		return rc == -EINVAL || rc == -ENOENT ? 2 : 1;
 	}
 	if (note[0])
 		fprintf(stderr, "brisk compare: %s\n", note);
+	for (size_t i = 0; i < cmp_fio_rep.n_notes; i++)   /* a --fio job's harmless keys */
+		fprintf(stderr, "brisk compare: %s\n", cmp_fio_rep.notes[i]);
 	if ((rc = cmp_parse(argc, argv, &a, &user_loads)))
 		return rc == CLIOPT_HELP ? 0 : rc;
 	if (geteuid() == 0)   /* a directory listing is cold only this way */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cliopt.h"
+#include "fiojob.h"
 #include "parse.h"
 #include "journal.h"
 #include "profile.h"
@@ -90,6 +91,7 @@ enum {   /* this command's own options; the shared ones are cliopt.h's */
 /* The profile or fio job a run was given: the session's exec command
  * points into it, so it lives as long as the run. */
 static struct profile run_profile;
+static struct fiojob_report run_fio_rep;   /* --fio: the harmless keys' notes */
 
 static const struct option longopts[] = {
 	CLIOPT_LONGOPTS,
@@ -549,7 +551,8 @@ int cmd_run_main(int argc, char **argv)
 
 	/* --profile / --fio first: every other option overrides them. */
 	char note[256];
-	rc = profile_run_args(argc, argv, &run_profile, &c, note, sizeof(note), err, sizeof(err));
+	rc = profile_run_args(argc, argv, &run_profile, &c, note, sizeof(note), &run_fio_rep, err,
+			      sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "brisk run: %s\n", err);
 		return rc == -EINVAL || rc == -ENOENT ? 2 : 1;
@@ -574,6 +577,9 @@ int cmd_run_main(int argc, char **argv)
 		fprintf(stderr, "brisk run: %s\n", err);
 		return cliopt_session_status(rc);
 	}
+	/* a --fio job's harmless keys: one note each in the report */
+	for (size_t i = 0; i < run_fio_rep.n_notes; i++)
+		session_msg(s, "%s", run_fio_rep.notes[i]);
 	if ((rc = apply_run_plan())) {
 		session_free(s);
 		return rc;

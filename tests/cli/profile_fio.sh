@@ -80,12 +80,14 @@ D=$(t_tmpdir)
 timeout 120 $BRISK run "$D" --fio $F/async-run.fio -i 2 --idle-max 3s --warmup 1s \
   --json "$T/run.json" >"$T/run.txt" 2>&1
 t_eq run-exit $? 0
+t_match run-report-harmless-note "$(sed -n '/^notes:/,$p' "$T/run.txt")" 'async-run\.fio:[0-9]+: note: .*norandommap'
 t_match run-report-spec "$(cat "$T/run.txt")" 'load: rand-read:count=1,bs=4k,engine=io_uring,iodepth=8,size=32m'
 if command -v jq >/dev/null; then
   t_eq run-json-spec "$(jq -r '.loads[0].spec' "$T/run.json")" 'rand-read:count=1,bs=4k,engine=io_uring,iodepth=8,size=32m'
   t_match run-json-bytes "$(jq -r '.loads[0].bytes' "$T/run.json")" '^[1-9][0-9]{5,}$'
   t_eq run-json-end "$(jq -r '.loads[0].end' "$T/run.json")" stopped
   t_eq run-json-error "$(jq -r '.loads[0].error' "$T/run.json")" null
+  t_match run-json-harmless-note "$(jq -r '.notes[]' "$T/run.json")" 'async-run\.fio:[0-9]+: note: .*norandommap'
 else
   t_skip run-json "jq is not installed"
 fi
