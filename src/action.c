@@ -283,52 +283,28 @@ static int elf_interp(const char *path, char *interp, size_t len)
 static int trace_libs(struct action *a, const char *interp, const char *bin,
 		      char *err, size_t errlen)
 {
-	int p[2];
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return -errno;
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
 	char *argv[] = { (char *)interp, (char *)bin, NULL };
 	/* the samples' environment (LD_LIBRARY_PATH and all) plus the switch */
 	size_t ne = 0;
 	while (environ[ne])
 		ne++;
 	char **envp = calloc(ne + 2, sizeof(*envp));
-	if (!envp) {
-		posix_spawn_file_actions_destroy(&fa);
-		close(p[0]);
-		close(p[1]);
+	if (!envp)
 		return -ENOMEM;
-	}
 	size_t k = 0;
 	envp[k++] = (char *)"LD_TRACE_LOADED_OBJECTS=1";
 	for (size_t i = 0; i < ne; i++)
 		if (strncmp(environ[i], "LD_TRACE_", 9) != 0)
 			envp[k++] = environ[i];
 	envp[k] = NULL;
-	pid_t pid;
-	int rc = -posix_spawn(&pid, interp, &fa, NULL, argv, envp);
+	char out[16384];
+	size_t n;
+	int st;
+	int rc = child_output(interp, argv, envp, out, sizeof(out), &n, &st);
 	free(envp);
-	posix_spawn_file_actions_destroy(&fa);
-	close(p[1]);
-	if (rc) {
-		close(p[0]);
+	if (rc)
 		return msg_fail(rc, err, errlen, "exec: cannot run %s to list libraries: %s",
 			    interp, strerror(-rc));
-	}
-	char out[16384];
-	size_t n = 0;
-	ssize_t r;
-	while (n + 1 < sizeof(out) && ((r = read(p[0], out + n, sizeof(out) - 1 - n)) > 0 ||
-				       (r < 0 && errno == EINTR)))
-		n += r > 0 ? (size_t)r : 0;
-	out[n] = '\0';
-	close(p[0]);
-	int st;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
 		return msg_fail(-ENOEXEC, err, errlen, "exec: %s cannot load %s "
 			    "(a library is missing?)", interp, bin);

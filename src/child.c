@@ -3,8 +3,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <unistd.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 
 int child_fork(pid_t *pid, int *rfd, int dirfd)
 {
@@ -49,4 +51,38 @@ void child_unblock_signals(void)
 	sigset_t none;
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+int child_output(const char *path, char *const argv[], char *const envp[], char *buf,
+		 size_t cap, size_t *n, int *status)
+{
+	*n = 0;
+	buf[0] = '\0';
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -errno;
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	pid_t pid;
+	int rc = -posix_spawn(&pid, path, &fa, NULL, argv, envp);
+	posix_spawn_file_actions_destroy(&fa);
+	close(p[1]);
+	if (rc) {
+		close(p[0]);
+		return rc;
+	}
+	size_t got = 0;
+	ssize_t r;
+	while (got + 1 < cap && ((r = read(p[0], buf + got, cap - 1 - got)) > 0 ||
+				 (r < 0 && errno == EINTR)))
+		got += r > 0 ? (size_t)r : 0;
+	buf[got] = '\0';
+	close(p[0]);   /* before the wait: a program with more to say gets EPIPE */
+	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+		;
+	*n = got;
+	return 0;
 }

@@ -25,4 +25,14 @@
 int child_fork(pid_t *pid, int *rfd, int dirfd);
 void child_unblock_signals(void);
 
+/* child_output(path, argv, envp, buf, cap, n, status): run a helper
+ * program (posix_spawn; stdin and stderr /dev/null, stdout a pipe) and
+ * read its output into buf, at most cap - 1 bytes, NUL-terminated; *n is
+ * the length (n == cap - 1 may mean more was cut: the pipe is closed
+ * then, and the program gets EPIPE).  Waits for it; *status is its wait
+ * status.  0, or -errno when it could not be started (nothing to wait
+ * for).  cap >= 1. */
+int child_output(const char *path, char *const argv[], char *const envp[], char *buf,
+		 size_t cap, size_t *n, int *status);
+
 #endif

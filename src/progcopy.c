@@ -1,4 +1,5 @@
 #include "progcopy.h"
+#include "child.h"
 #include "msg.h"
 #include "text.h"
 
@@ -581,37 +582,18 @@ static const char py_script[] =
  * prints into *out (NUL-terminated). */
 static int py_list(const char *python, char **out, char *err, size_t errlen)
 {
-	int p[2];
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return -errno;
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	char *argv[] = { (char *)python, (char *)"-I", (char *)"-S", (char *)"-B",
 			 (char *)"-X", (char *)"utf8", (char *)"-c", (char *)py_script, NULL };
-	pid_t pid;
-	int rc = -posix_spawn(&pid, python, &fa, NULL, argv, (char **)plain_env);
-	posix_spawn_file_actions_destroy(&fa);
-	close(p[1]);
-	if (rc) {
-		close(p[0]);
-		return msg_fail(rc, err, errlen, "cannot run %s: %s", python, strerror(-rc));
-	}
 	char *buf = malloc(PY_MAX_OUT);
-	size_t n = 0;
-	ssize_t r = 0;
-	while (buf && n + 1 < PY_MAX_OUT &&
-	       ((r = read(p[0], buf + n, PY_MAX_OUT - 1 - n)) > 0 || (r < 0 && errno == EINTR)))
-		n += r > 0 ? (size_t)r : 0;
-	close(p[0]);
-	int st;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
 	if (!buf)
 		return -ENOMEM;
-	buf[n] = '\0';
+	size_t n;
+	int st;
+	int rc = child_output(python, argv, (char **)plain_env, buf, PY_MAX_OUT, &n, &st);
+	if (rc) {
+		free(buf);
+		return msg_fail(rc, err, errlen, "cannot run %s: %s", python, strerror(-rc));
+	}
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || n + 1 >= PY_MAX_OUT) {
 		free(buf);
 		return msg_fail(-ENOEXEC, err, errlen, "%s could not import the module list "
