@@ -12,12 +12,13 @@ truncate -s 256M "$d/img"
 L=$(losetup -f --show "$d/img") || { t_skip run-at "no free loop device"; exit 0; }
 dev=$(basename "$L")
 orig_sched=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/block/$dev/queue/scheduler)
+# shellcheck disable=SC2034  # read by tests/lib.sh's t_cleanup
 T_CLEANUP_EXTRA="umount '$d/mnt' 2>/dev/null; echo $orig_sched > /sys/block/$dev/queue/scheduler; losetup -d '$L'"
 mkfs.ext4 -q "$L"; mkdir "$d/mnt"; mount "$L" "$d/mnt"
 q=/sys/block/$dev/queue
 echo none > $q/scheduler
 orig_ra=$(cat $q/read_ahead_kb)
-journals() { ls "$BRISK_RUNTIME_DIR" 2>/dev/null | grep -c journal; }
+journals() { find "$BRISK_RUNTIME_DIR" -mindepth 1 -maxdepth 1 -name '*journal*' 2>/dev/null | wc -l; }
 # the writer loops over a 64 MiB region: a writer that filled this small
 # disk to the floor would end before the loaded phase (exit 1); as it never
 # fills the dirty limits, the warm-up is capped so the loaded phase has
@@ -35,7 +36,7 @@ t_match "restore reported" "$(cat "$d/err")" "restored $dev scheduler=none \(was
 t_match "scheduler back" "$(cat $q/scheduler)" '^\[none\]'
 t_eq "read_ahead_kb back" "$(cat $q/read_ahead_kb)" "$orig_ra"
 t_eq "journal gone" "$(journals)" 0
-t_eq "no work files left" "$(ls -A "$d/mnt" | grep -v lost+found | wc -l)" 0
+t_eq "no work files left" "$(find "$d/mnt" -mindepth 1 -maxdepth 1 ! -name lost+found | wc -l)" 0
 
 # 2. SIGINT mid-run, after the change: still reported and restored.
 "$BRISK" run "$d/mnt" "${common[@]}" -d 30s -n 1000 --at 500ms:scheduler=kyber >"$d/out" 2>"$d/err" &
@@ -63,7 +64,7 @@ bad "bad time" "duration" --at 1x:scheduler=bfq
 bad "no value" "TIME:KEY=VALUE" --at 1s:scheduler
 t_match "bad: scheduler untouched" "$(cat $q/scheduler)" '^\[none\]'
 t_eq "bad: no journal" "$(journals)" 0
-t_eq "bad: no work files" "$(ls -A "$d/mnt" | grep -v lost+found | wc -l)" 0
+t_eq "bad: no work files" "$(find "$d/mnt" -mindepth 1 -maxdepth 1 ! -name lost+found | wc -l)" 0
 if command -v setpriv >/dev/null; then
   chmod 755 "$d"
   err=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$BRISK" run "$d/mnt" --at 1s:scheduler=bfq 2>&1); rc=$?

@@ -28,9 +28,9 @@ avail0=$(df -B1 --output=avail "$mnt" | tail -1)
 err=$($BRISK run "$mnt" -q 2>&1); rc=$?
 t_eq default-floor-refused-exit-1 "$rc" 1
 t_match default-floor-message "$err" 'free-space floor'
-t_eq default-floor-nothing-left "$(ls -A "$mnt" | grep -v lost+found)" keep-me
+t_eq default-floor-nothing-left "$(find "$mnt" -mindepth 1 -maxdepth 1 ! -name lost+found -printf '%f\n')" keep-me
 
-args=(-q -a exec,save -i 1 -n 3 --interval 50ms --warmup 300ms -d 15s --tick 200ms)
+args=(-q -a "exec,save" -i 1 -n 3 --interval 50ms --warmup 300ms -d 15s --tick 200ms)
 # 1: floor of 16 MiB: the writer stops above it
 out=$($BRISK run "$mnt" "${args[@]}" --floor 16m --load seq-write:bs=256k --json -); rc=$?
 t_eq floor-exit-1 "$rc" 1
@@ -40,7 +40,7 @@ t_check floor-wrote-something jq -e '.loads[0].bytes > 0' <<<"$out"
 t_check floor-respected jq -e --argjson a "$avail0" '.loads[0].bytes <= $a - 16*1048576' <<<"$out"
 t_check floor-note jq -e '[.notes[]|select(test("GiB\\) reached"))]|length == 1' <<<"$out"
 t_eq floor-loaded-samples "$(jq '[.samples[]|select(.phase=="loaded")]|length' <<<"$out")" 6
-t_eq floor-nothing-left "$(ls -A "$mnt" | grep -v lost+found)" keep-me
+t_eq floor-nothing-left "$(find "$mnt" -mindepth 1 -maxdepth 1 ! -name lost+found -printf '%f\n')" keep-me
 # the loop device is sampled, and the disk under its backing file too
 under=$($BRISK devices "$d" --json | jq -r '.leaves[0]')
 t_eq devices-loop-and-backing "$(jq -c .devices <<<"$out")" "[\"${loopdev#/dev/}\",\"$under\"]"
@@ -54,5 +54,5 @@ t_check enospc-invalid jq -e '.load_ended_early.invalid' <<<"$out"
 t_eq enospc-load-end "$(jq -r '.loads[0].end' <<<"$out")" ENOSPC
 t_check enospc-note jq -e '[.notes[]|select(test("ENOSPC: "))]|length == 1' <<<"$out"
 t_check enospc-reported-text bash -c "$BRISK run '$mnt' ${args[*]} --floor 0 --load seq-write:bs=256k | grep -q 'ENOSPC'"
-t_eq enospc-nothing-left "$(ls -A "$mnt" | grep -v lost+found)" keep-me
+t_eq enospc-nothing-left "$(find "$mnt" -mindepth 1 -maxdepth 1 ! -name lost+found -printf '%f\n')" keep-me
 t_eq enospc-space-back "$(df -B1 --output=avail "$mnt" | tail -1)" "$avail0"
