@@ -42,6 +42,7 @@ else
   t_skip sched-refused-during-idle "the idle baseline was over before it was seen"
 fi
 tui_wait 'measuring under load' 40
+sleep 2   # a few loaded samples in epoch #0 first (the copied program start is slow)
 tui_keys s
 tui_wait '─ I/O scheduler ─' 5; t_eq picker-opens $? 0
 cap=$(tui_cap)
@@ -54,6 +55,7 @@ t_match sysfs-switched "$(cat $q/scheduler)" "\\[$want\\]"
 t_match header-switched "$(tui_line 1)" "scheduler $want\$"
 t_match message-read-back "$(tui_cap)" "scheduler $want on $dev \\(read back\\)"
 t_match table-epoch-row "$(tui_cap)" "#1 scheduler=$want"
+tui_wait '^ +#0 start' 10   # the table is redrawn on the next tick
 t_match table-old-epoch-row "$(tui_cap)" '^ +#0 start'
 sleep 2
 t_match timeline-marker "$(tui_cap)" '^exec .*│'
