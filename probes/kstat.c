@@ -90,15 +90,16 @@ int kstat_psi_read(struct kstat_psi *out)
 	return kstat_parse_psi(buf, out);
 }
 
-static int meminfo_field(const char *text, const char *key, uint64_t *out)
+/* "KEY: N" on a line of its own, N times unit into *out. */
+static int field(const char *text, const char *key, uint64_t unit, uint64_t *out)
 {
 	size_t kl = strlen(key);
 	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
 		if (strncmp(p, key, kl) == 0 && p[kl] == ':') {
-			unsigned long long kb;
-			if (sscanf(p + kl + 1, "%llu", &kb) != 1)
+			unsigned long long v;
+			if (sscanf(p + kl + 1, "%llu", &v) != 1 ||
+			    __builtin_mul_overflow((uint64_t)v, unit, out))
 				return -EINVAL;
-			*out = (uint64_t)kb * 1024;
 			return 0;
 		}
 	}
@@ -107,10 +108,24 @@ static int meminfo_field(const char *text, const char *key, uint64_t *out)
 
 int kstat_parse_meminfo(const char *text, struct kstat_mem *out)
 {
-	int rc = meminfo_field(text, "Dirty", &out->dirty);
+	int rc = field(text, "Dirty", 1024, &out->dirty);
 	if (rc == 0)
-		rc = meminfo_field(text, "Writeback", &out->writeback);
+		rc = field(text, "Writeback", 1024, &out->writeback);
 	return rc;
+}
+
+int kstat_parse_io(const char *text, uint64_t *read_bytes)
+{
+	return field(text, "read_bytes", 1, read_bytes);
+}
+
+int kstat_self_read_bytes(uint64_t *out)
+{
+	char buf[512];
+	int rc = sysfs_read_raw("/proc/self/io", buf, sizeof(buf), NULL);
+	if (rc < 0)
+		return rc;
+	return kstat_parse_io(buf, out);
 }
 
 int kstat_mem_read(struct kstat_mem *out)

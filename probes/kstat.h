@@ -9,6 +9,10 @@
  *    a counter that went backwards (device re-created) gives zero rates.
  *  - kstat_psi_read(): -ENOENT when the kernel has no PSI (CONFIG_PSI=n or
  *    psi=0), -EOPNOTSUPP when the file exists but is disabled.
+ *  - kstat_self_read_bytes(): the bytes this process has caused to be read
+ *    from storage (/proc/self/io read_bytes: every read bio it submitted,
+ *    file data and file system metadata alike, whatever the device);
+ *    -ENOENT without task I/O accounting.
  *  - Sizes in bytes, times in nanoseconds (PSI totals are microseconds in
  *    the kernel; they are converted).
  */
@@ -56,10 +60,12 @@ void kstat_disk_rates(const struct kstat_disk *a, const struct kstat_disk *b,
 int kstat_psi_read(struct kstat_psi *out);
 int kstat_mem_read(struct kstat_mem *out);
 int kstat_vm_dirty_read(struct kstat_vm_dirty *out);
+int kstat_self_read_bytes(uint64_t *out);
 
 /* Parsers, exposed for unit tests. */
 int kstat_parse_disk(const char *text, struct kstat_disk *out);
 int kstat_parse_psi(const char *text, struct kstat_psi *out);
 int kstat_parse_meminfo(const char *text, struct kstat_mem *out);
+int kstat_parse_io(const char *text, uint64_t *read_bytes);
 
 #endif

@@ -31,7 +31,9 @@
  *    mincore() after eviction must show no resident page (files that stay
  *    resident because running processes map them, found at prepare time, are
  *    named in the note and excluded); ls is cold only when dentries and
- *    inodes were dropped.
+ *    inodes were dropped and the walk then read from storage (its own
+ *    /proc/self/io read_bytes grew): metadata made a moment ago stays
+ *    cached while the journal pins it, whatever drop_caches says.
  *  - Eviction that leaves pages resident is retried (up to EVICT_TRIES
  *    times, a few ms apart) before the sample is called warm: pages under
  *    read I/O (readahead still in flight from the previous start, slow
@@ -114,9 +116,17 @@ int action_parse_list(const char *text, unsigned *mask, char *err, size_t errlen
  * with a message in err. */
 int action_prepare(struct action *a, enum action_kind k, const struct action_config *cfg,
 		   int dirfd, enum action_evict evict, char *err, size_t errlen);
+/* Make what action_prepare wrote into dirfd evictable: syncfs, then (as
+ * root, on ext4) checkpoint the journal, which otherwise keeps new
+ * metadata (the ls tree's directories and inodes) in memory for seconds
+ * whatever drop_caches says.  Blocks on the disk; call it once after the
+ * last action_prepare, before cold ls samples with drop_caches. */
+void action_make_evictable(int dirfd);
 /* Fork a sample.  *fd is the pipe its records arrive on: first one with
- * dur_ns == UINT64_MAX when eviction is done and timing starts (cold is
- * known), then the final one; EOF without the final one: the sample died. */
+ * dur_ns == UINT64_MAX when eviction is done and timing starts (cold as
+ * the eviction left it), then the final one (its cold is the sample's: an
+ * ls walk that read nothing turns it to 0, never the other way); EOF
+ * without the final one: the sample died. */
 int action_sample_start(const struct action *a, enum action_evict evict,
 			pid_t *pid, int *fd);
 /* Are warm samples of a left out of the statistics (keep_warm: never)? */

@@ -344,7 +344,7 @@ static void settle_start(struct session *s, uint64_t now)
 {
 	pid_t pid = fork();
 	if (pid == 0) {
-		syncfs(s->run->work_fd);
+		action_make_evictable(s->run->work_fd);
 		_exit(0);
 	}
 	if (pid < 0)
@@ -788,6 +788,11 @@ static int prepare(struct session *s, char *err, size_t errlen)
 		}
 	}
 	s->n_load_set = s->n_loads;
+	/* cold ls samples need the tree's metadata evictable (the settle
+	 * step, when there is one, does it in its child) */
+	if (c->evict == ACTION_EVICT_DROP_CACHES && !c->settle_max_ns &&
+	    (c->actions & (1u << ACTION_LS)))
+		action_make_evictable(s->run->work_fd);
 	return 0;
 }
 

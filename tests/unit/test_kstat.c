@@ -85,6 +85,23 @@ static void test_parse_meminfo(void **state)
 	assert_int_equal(m.dirty, 1234 * 1024);
 	assert_int_equal(m.writeback, 56 * 1024);
 	assert_int_equal(kstat_parse_meminfo("MemTotal: 1 kB\n", &m), -ENOENT);
+	/* kB that do not fit 64 bits as bytes */
+	assert_int_equal(kstat_parse_meminfo("Dirty: 18446744073709551 kB\nWriteback: 0 kB\n", &m),
+			 -EINVAL);
+}
+
+static void test_parse_io(void **state)
+{
+	(void)state;
+	uint64_t rb = 7;
+	assert_int_equal(kstat_parse_io("rchar: 4041\nwchar: 10\nsyscr: 9\nsyscw: 1\n"
+					"read_bytes: 1486848\nwrite_bytes: 0\n"
+					"cancelled_write_bytes: 0\n", &rb), 0);
+	assert_int_equal(rb, 1486848);
+	assert_int_equal(kstat_parse_io("rchar: 4041\n", &rb), -ENOENT);
+	assert_int_equal(kstat_parse_io("read_bytes: x\n", &rb), -EINVAL);
+	/* this process: task I/O accounting is on in the kernels we run on */
+	assert_int_equal(kstat_self_read_bytes(&rb), 0);
 }
 
 static void test_live(void **state)
@@ -111,6 +128,7 @@ int main(void)
 		cmocka_unit_test(test_rates),
 		cmocka_unit_test(test_parse_psi),
 		cmocka_unit_test(test_parse_meminfo),
+		cmocka_unit_test(test_parse_io),
 		cmocka_unit_test(test_live),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
