@@ -12,6 +12,7 @@
 
 #include "blockdev.h"
 #include "kstat.h"
+#include "lab.h"
 #include "msg.h"
 #include "now.h"
 #include "trace.h"
@@ -133,9 +134,14 @@ void compare_describe_disks(const struct blockdev *const *leaves, size_t n, char
 	out[0] = '\0';
 	for (size_t i = 0; i < n && l < len; i++) {
 		const struct blockdev *b = leaves[i];
+		char lab[64], model[128];
+		if (b->kind == BLOCKDEV_LOOP && b->backing_file[0] &&
+		    lab_describe_loop(b->backing_file, lab, sizeof(lab)) == 0)
+			snprintf(model, sizeof(model), "brisk lab %s", lab);
+		else
+			snprintf(model, sizeof(model), "%s", b->model[0] ? b->model : "model unknown");
 		l += (size_t)snprintf(out + l, len - l, "%s%s: %s%s%s%s%s, %s", l ? "; " : "",
-				      b->name, b->vendor, b->vendor[0] ? " " : "",
-				      b->model[0] ? b->model : "model unknown",
+				      b->name, b->vendor, b->vendor[0] ? " " : "", model,
 				      b->firmware[0] ? " fw " : "", b->firmware,
 				      b->rotational == 1 ? "rotational" :
 				      b->rotational == 0 ? "non-rotational" : "rotation unknown");

@@ -252,10 +252,11 @@ static void ranking(struct compare *c)
 	snprintf(r->rule, sizeof(r->rule),
 		 "arms are ranked by the geometric mean of their p90 ratios against the baseline "
 		 "over the actions (lower is better), among the arms whose load throughput is "
-		 "within %.0f %% of the best; an arm is recommended when it is faster than the "
+		 "at least %.0f %% of the best (below it, an arm starves the load); an arm is recommended when it is faster than the "
 		 "baseline on at least one action and slower on none (verdict: Welch's t on the log "
 		 "of the arm-runs' geometric means, Holm-corrected, p < %.3g at this look, and "
-		 "its 95 %% interval of the run ratio excludes 1)", COMPARE_LOAD_TOLERANCE_PCT, r->alpha_look);
+		 "its 95 %% interval of the run ratio excludes 1)", 100.0 - COMPARE_LOAD_TOLERANCE_PCT,
+		 r->alpha_look);
 	r->best = -1;
 	const struct compare_arm *base = &r->arms[0];
 	for (size_t k = 0; k < r->n_ranked; k++) {
@@ -282,9 +283,14 @@ static void ranking(struct compare *c)
 		}
 		if (r->armstat[arm].load_ok && faster && !slower) {
 			r->best = (int)arm;
+			char cost[160] = "";
+			double mine = r->armstat[arm].load_mibps.est, theirs = r->armstat[0].load_mibps.est;
+			if (theirs > 0 && mine < theirs * (1.0 - COMPARE_LOAD_COST_PCT / 100.0))
+				snprintf(cost, sizeof(cost), "; at a cost to the load: %.1f MiB/s against "
+					 "%.1f (-%.0f %%)", mine, theirs, 100.0 * (1.0 - mine / theirs));
 			snprintf(r->recommendation, sizeof(r->recommendation),
-				 "use %s (%s): faster than %s on %s", r->arms[arm].label,
-				 r->arms[arm].settings, base->label, why);
+				 "use %s (%s): faster than %s on %s%s", r->arms[arm].label,
+				 r->arms[arm].settings, base->label, why, cost);
 			return;
 		}
 		break;   /* only the first of the ranking can be recommended */

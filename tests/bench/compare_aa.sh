@@ -8,7 +8,9 @@
 # false-positive rate per verdict (arm x action) and per comparison (any
 # verdict), with the commands.  Root, /dev/fuse.  Env: AA_RUNS (default 5),
 # AA_ROUNDS (3), AA_SAMPLES (2), AA_DISKS ("vda lab"), AA_ACTIONS
-# (exec,ls,ssh-like,save), AA_KEEP=DIR keeps every JSON.  vda's scheduler is
+# (exec,ls,ssh-like,save), AA_LAB_SIZE (16G: on a smaller lab the default
+# writer reaches the free-space floor within an arm-run, which ends it
+# early and marks it failed), AA_KEEP=DIR keeps every JSON.  vda's scheduler is
 # put back by brisk itself (journal); the bench checks it is unchanged.
 cd "$(dirname "$0")/../.." || exit 1
 BRISK=${BRISK:-./brisk}
@@ -30,7 +32,7 @@ for disk in ${AA_DISKS:-vda lab}; do
     vda) dir=$T/vda; mkdir -p "$dir";;
     lab)
       [ -c /dev/fuse ] || { echo "lab: no /dev/fuse, skipped"; continue; }
-      out=$("$BRISK" lab up --dir "$T" --model hdd-7200 --size 4G --name aa 2>&1) ||
+      out=$("$BRISK" lab up --dir "$T" --model hdd-7200 --size "${AA_LAB_SIZE:-16G}" --name aa 2>&1) ||
         { echo "$out"; continue; }
       dir=$(printf '%s\n' "$out" | sed -n 's/^mounted at //p');;
   esac
