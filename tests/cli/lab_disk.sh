@@ -113,6 +113,10 @@ else
   t_fail "brisk run: slowdown under its writer with mq-deadline" "slowdown_p50 '$sl', want >= 1.5"
 fi
 
+# brisk compare names the lab disk by its model in the report's disks line.
+c=$("$BRISK" compare "$LAB_MNT" current current -r 1 -n 1 -a save -l seq-write:size=64m --floor 10% -q 2>&1)
+t_match "compare: the disks line names the lab model" "$c" "^disks: $dev: brisk lab hdd-7200, rotational$"
+
 # A busy mount: down refuses, keeps everything, and the disk still models.
 ( cd "$LAB_MNT" && sleep 5 ) &
 holder=$!
