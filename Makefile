@@ -109,7 +109,7 @@ tests: brisk $(UNIT_BIN) $(HELPER_BIN)
 
 run: deps
 	@$(MAKE) --no-print-directory brisk
-	./brisk
+	@if [ -t 0 ] && [ -t 1 ]; then echo ./brisk tui; ./brisk tui; else echo ./brisk run; ./brisk run; fi
 
 check: test-deps
 	@$(MAKE) --no-print-directory tests

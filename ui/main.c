@@ -51,11 +51,12 @@ static const struct subcommand *find_sub(const char *name)
 	return NULL;
 }
 
-/* What plain 'brisk' does: the dashboard on a terminal, else the quick
- * check. */
-static const struct subcommand *default_sub(void)
+/* Plain 'brisk' opens the dashboard on a terminal; without one (a pipe,
+ * cron) it must not start writing gigabytes into the current directory:
+ * it prints a short usage and exits 2. */
+static int on_terminal(void)
 {
-	return find_sub(isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) ? "tui" : "run");
+	return isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
 }
 
 static void usage(FILE *f)
@@ -72,8 +73,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"  help CMD   the options of one command\n"
 		"\n"
-		"With no command, brisk runs '%s' on the current directory.\n"
-		"See brisk(1).\n", default_sub()->name);
+		"With no command on a terminal, brisk opens the dashboard (brisk tui)\n"
+		"on the current directory.  See brisk(1).\n");
 }
 
 static int wants_help(int argc, char **argv)
@@ -97,10 +98,14 @@ static int run_sub(const struct subcommand *s, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	setlocale(LC_ALL, "");
+	if (argc < 2 && on_terminal()) {
+		char *args[] = { (char *)"tui", NULL };
+		return run_sub(find_sub("tui"), 1, args);
+	}
 	if (argc < 2) {
-		const struct subcommand *d = default_sub();
-		char *args[] = { (char *)d->name, NULL };
-		return run_sub(d, 1, args);
+		fprintf(stderr, "usage: brisk COMMAND [ARGS]   (no terminal: name a command, e.g. "
+			"'brisk run DIR'; 'brisk --help' lists them)\n");
+		return 2;
 	}
 	const char *a = argv[1];
 	if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {

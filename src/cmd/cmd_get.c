@@ -63,7 +63,8 @@ int cmd_get_main(int argc, char **argv)
 	size_t n_only = 0;
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+d:h", opts, NULL)) != -1) {
+	/* options anywhere (a key never starts with '-'); "--" ends them */
+	while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			if (n_only == CMD_SET_MAX_ONLY) {

@@ -311,11 +311,12 @@ int cmd_set_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int persist = 0, c;
+	int persist = 0, keys = 0, c;
 	char *only[CMD_SET_MAX_ONLY];
 	size_t n_only = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+d:h", opts, NULL)) != -1) {
+	/* options anywhere (KEY=VALUE never starts with '-'); "--" ends them */
+	while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'P':
 			persist = 1;
@@ -328,12 +329,8 @@ int cmd_set_main(int argc, char **argv)
 			only[n_only++] = optarg;
 			break;
 		case 'L':
-			if (argc != optind) {
-				fprintf(stderr, "brisk set: --list-keys takes nothing else\n");
-				return 2;
-			}
-			list_keys();
-			return 0;
+			keys = 1;
+			break;
 		case 'h':
 			set_usage(stdout);
 			return 0;
@@ -341,6 +338,14 @@ int cmd_set_main(int argc, char **argv)
 			set_usage(stderr);
 			return 2;
 		}
+	}
+	if (keys) {
+		if (argc != optind || persist || n_only) {
+			fprintf(stderr, "brisk set: --list-keys takes nothing else\n");
+			return 2;
+		}
+		list_keys();
+		return 0;
 	}
 	if (argc - optind < 2) {
 		set_usage(stderr);

@@ -7,6 +7,14 @@ $BRISK run --help | grep -q -- '--drop-caches'; t_eq run-help $? 0
 $BRISK help run >/dev/null; t_eq help-run $? 0
 out=$($BRISK --help); t_match main-help-lists-run "$out" '^  run '
 
+# no command and no terminal (a pipe, cron): a one-line usage, exit 2, and
+# nothing written into the current directory
+nd=$(t_tmpdir)
+err=$(cd "$nd" && $BRISK </dev/null 2>&1 >/dev/null); rc=$?
+t_eq no-command-no-tty-exit-2 "$rc" 2
+t_match no-command-no-tty-usage "$err" "^usage: brisk COMMAND \[ARGS\] +\(no terminal: name a command"
+t_eq no-command-no-tty-writes-nothing "$(ls -A "$nd")" ""
+
 d=$(t_tmpdir)
 touch "$d/keep-me"; mkdir "$d/keep-dir"; echo data > "$d/keep-dir/f"
 before=$(cd "$d" && find . -mindepth 1 -printf '%p %s %T@\n' | sort)

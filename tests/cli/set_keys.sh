@@ -30,3 +30,20 @@ t_eq set1-keys-in-table "$extra" ""
 
 # --list-keys takes nothing else
 $BRISK set --list-keys /tmp >/dev/null 2>&1; t_eq list-keys-alone $? 2
+$BRISK set /tmp --list-keys >/dev/null 2>&1; t_eq list-keys-alone-after-a-path $? 2
+
+# options anywhere, as in the other subcommands; "--" ends them
+out=$($BRISK get / scheduler -h); t_eq get-help-after-args-exit $? 0
+t_match get-help-after-args "$out" '^usage: brisk get '
+out=$($BRISK set / scheduler=none --help); t_eq set-help-after-args-exit $? 0
+t_match set-help-after-args "$out" '^usage: brisk set '
+leaf=$($BRISK devices / --json | jq -r '.leaves[0] // empty')
+if [ -n "$leaf" ]; then
+  a=$($BRISK get -d "$leaf" / scheduler); ra=$?
+  b=$($BRISK get / -d "$leaf" scheduler); rb=$?
+  t_eq get-option-after-path-exit "$ra $rb" "0 0"
+  t_eq get-option-after-path-same "$b" "$a"
+  $BRISK get / -- -d >/dev/null 2>&1; t_eq get-double-dash-ends-options $? 2
+else
+  t_skip get-option-after-path "no disk behind /"
+fi

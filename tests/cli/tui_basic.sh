@@ -131,3 +131,17 @@ fi
 tui_keys q
 tui_wait 'BRISK-EXIT=0' 30; t_eq advisory-run-ends $? 0
 tui_stop
+
+# plain 'brisk' (no command) on a terminal opens the dashboard on the
+# current directory; q ends it and leaves that directory as it was
+P=$(t_tmpdir)
+TUI_S="brisk-t$$-plain"
+tmux kill-session -t "$TUI_S" 2>/dev/null
+tmux new-session -d -s "$TUI_S" -x 100 -y 30 \
+  "cd $(printf '%q' "$P") && env LANG=C.UTF-8 $(printf '%q' "$BRISK"); echo BRISK-EXIT=\$?; sleep 300"
+tui_wait '^stack ' 20; t_eq plain-brisk-opens-the-dashboard $? 0
+t_match plain-brisk-on-cwd "$(tui_line 1)" "^stack $fstype on ${dev}"
+tui_keys q
+tui_wait 'BRISK-EXIT=0' 30; t_eq plain-brisk-quits $? 0
+tui_stop
+t_eq plain-brisk-leaves-nothing "$(ls -A "$P")" ""
