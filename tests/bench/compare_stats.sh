@@ -24,6 +24,9 @@
 #  8. coverage of the interval brisk compare's verdict rests on (the
 #     run-median ratio, Welch on log run medians), true ratio 1, 1.5, 3,
 #     3 to 12 rounds x 2 to 4 samples (target 93-97 %)
+#  9. A/A with a bimodal action (20, 50, 70 % of samples in a fast mode
+#     ~30x faster: save with fsync on a fast disk), 3 rounds x 2 samples as
+#     tests/bench/compare_aa.sh runs brisk compare (target <= 5 %)
 # REPS (default 1000), ITERS (bootstrap replicates, default 2000), SEED for
 # 1, 2 and 4; GREPS (default 1000), PREPS (default 500) and GITERS (default
 # 1000) for 5 and 6.  The whole run takes about 30 minutes on the 2-core VM.
@@ -65,3 +68,9 @@ for r in 6 12; do
 done
 echo "--- 8. run-median ratio interval coverage (the verdict's interval)"
 "$SIM" wcoverage "$reps" "$seed" || exit 1
+echo "--- 9. A/A with a bimodal action (a share of samples ~30x faster, as save"
+echo "    with fsync on a fast disk under a buffered writer), 3 rounds x 2 samples"
+echo "    as compare_aa runs them"
+for fast in 20 50 70; do
+  "$SIM" gaa "$greps" "$giters" "$seed" 3 2 30 100 0 "$fast" || exit 1
+done
