@@ -90,9 +90,9 @@ check_gone() {
   local left
   left=$(lab_leftovers | tr '\n' ' ')
   t_eq "$1: no mount, loop device or server left" "$left" ""
-  left=$(cd "$LAB_T" && ls -A | grep -vx -e run -e work | tr '\n' ' ')
+  left=$(find "$LAB_T" -mindepth 1 -maxdepth 1 ! -name run ! -name work -printf '%f\n' | sort | tr '\n' ' ')
   t_eq "$1: no lab files left" "$left" ""
-  left=$(ls -A "$LAB_T/run/lab" 2>/dev/null | grep -v '^lock$' | tr '\n' ' ')
+  left=$(find "$LAB_T/run/lab" -mindepth 1 -maxdepth 1 ! -name lock -printf '%f\n' 2>/dev/null | sort | tr '\n' ' ')
   t_eq "$1: no state files left" "$left" ""
 }
 
