@@ -1,6 +1,6 @@
 #!/bin/bash
 # Benchmark: "brisk devices --all --json" over umockdev testbeds of 10, 100
-# and 1,000 SATA disks (tests/bench/gen-testbed.sh).  Target: 1,000 devices
+# and 1,000 SATA disks (tests/helpers/gen-testbed.sh).  Target: 1,000 devices
 # in under 200 ms, time and memory growing linearly with the device count.
 #
 # The timing runs inside umockdev-run, so the figures are brisk's own process
@@ -33,7 +33,7 @@ declare -A MS CPU RSS LSBLK
 printf '%-8s %10s %10s %10s %10s %12s %12s %10s %8s\n' devices median_ms min_ms max_ms cpu_ms maxrss_kib us_per_dev lsblk_ms ratio
 for n in $SIZES; do
 	dir=build/bench/testbed-$n
-	tests/bench/gen-testbed.sh "$n" "$dir" || { rc=1; continue; }
+	tests/helpers/gen-testbed.sh "$n" "$dir" || { rc=1; continue; }
 	args=()
 	for f in "$dir"/*.umockdev; do args+=(-d "$f"); done
 	out=build/bench/devices-$n.json
