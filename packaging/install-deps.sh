@@ -36,7 +36,7 @@ fi
 
 if command -v apt-get >/dev/null; then
   pkgs="build-essential pkg-config libncurses-dev libudev-dev libpci-dev pci.ids libinih-dev libjson-c-dev libfuse3-dev fuse3 libcairo2-dev liburing-dev"
-  [ "$what" = test ] && pkgs="$pkgs libcmocka-dev umockdev libumockdev-dev tmux e2fsprogs util-linux fio jq shellcheck mandoc"
+  [ "$what" = test ] && pkgs="$pkgs libcmocka-dev umockdev libumockdev-dev tmux e2fsprogs util-linux fio jq libxml2-utils shellcheck mandoc"
   $SUDO apt-get update -qq || true
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $pkgs
 elif command -v dnf >/dev/null; then
