@@ -34,6 +34,7 @@ trap t_cleanup EXIT
 # t_umockdev: 0 when umockdev-run is installed and redirects /sys here (the
 # sata-hdd testbed's sda reads back 8:0), else 1 with the reason in
 # T_UMOCKDEV_WHY.  Lets an ASan build of brisk run under umockdev's preload.
+# shellcheck disable=SC2034  # T_UMOCKDEV_WHY is read by the tests that call this
 t_umockdev() {
   export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
   if ! command -v umockdev-run >/dev/null 2>&1; then

@@ -1,7 +1,10 @@
 #!/bin/bash
 # Benchmark: "brisk devices --all --json" over umockdev testbeds of 10, 100
-# and 1,000 SATA disks (tests/bench/gen-testbed.sh).  Target: 1,000 devices
-# in under 200 ms, time and memory growing linearly with the device count.
+# and 1,000 SATA disks (tests/helpers/gen-testbed.sh).  Target: at 1,000
+# devices brisk is faster than "lsblk -J -O" on the same testbed in the same
+# run (ratio below RATIO_MAX, see the verdict), time and memory growing
+# linearly with the device count.  The absolute times are printed but not
+# judged: they move with the machine and with whatever else it is running.
 #
 # The timing runs inside umockdev-run, so the figures are brisk's own process
 # (bench_timeit fork/execs it and reads wait4()'s rusage), including the cost
@@ -33,7 +36,7 @@ declare -A MS CPU RSS LSBLK
 printf '%-8s %10s %10s %10s %10s %12s %12s %10s %8s\n' devices median_ms min_ms max_ms cpu_ms maxrss_kib us_per_dev lsblk_ms ratio
 for n in $SIZES; do
 	dir=build/bench/testbed-$n
-	tests/bench/gen-testbed.sh "$n" "$dir" || { rc=1; continue; }
+	tests/helpers/gen-testbed.sh "$n" "$dir" || { rc=1; continue; }
 	args=()
 	for f in "$dir"/*.umockdev; do args+=(-d "$f"); done
 	out=build/bench/devices-$n.json
@@ -66,11 +69,27 @@ for n in $SIZES; do
 		"$([ -n "$ls" ] && awk -v a="$med" -v b="$ls" 'BEGIN { printf "%.2f", a / b }' || echo -)"
 done
 
+# The verdict is on the ratio of brisk's median wall time to lsblk's at
+# 1,000 devices, the two measured side by side in one umockdev session, so
+# the machine's speed and load (and umockdev's redirection cost) weigh on
+# both.  lsblk -J -O reads sysfs and the udev properties of every disk
+# (libudev per device); brisk reads the udev database itself and adds
+# advisories and controller names.  Below 1, brisk lists the disks faster
+# than the system's own lister; at 1 or above it spends more per disk than
+# it should.
+RATIO_MAX=1.0
 if [ -n "${MS[1000]:-}" ]; then
-	if awk -v m="${MS[1000]}" 'BEGIN { exit !(m < 200) }'; then
-		echo "target: 1000 devices in ${MS[1000]} ms (< 200 ms): met"
+	ls=${LSBLK[1000]:+${LSBLK[1000]} ms}
+	echo "1000 devices: brisk ${MS[1000]} ms, lsblk ${ls:-not run} (this machine, this run; not judged)"
+	if [ -z "${LSBLK[1000]:-}" ]; then
+		echo "target: brisk/lsblk at 1000 devices < $RATIO_MAX: not judged (lsblk is not installed)"
 	else
-		echo "target: 1000 devices in ${MS[1000]} ms (< 200 ms): NOT met"
+		r=$(awk -v a="${MS[1000]}" -v b="${LSBLK[1000]}" 'BEGIN { if (b > 0) printf "%.2f", a / b }')
+		if [ -n "$r" ] && awk -v r="$r" -v max="$RATIO_MAX" 'BEGIN { exit !(r < max) }'; then
+			echo "target: brisk/lsblk at 1000 devices $r (< $RATIO_MAX): met"
+		else
+			echo "target: brisk/lsblk at 1000 devices ${r:--} (< $RATIO_MAX): NOT met"
+		fi
 	fi
 fi
 if [ -n "${MS[10]:-}" ] && [ -n "${MS[100]:-}" ] && [ -n "${MS[1000]:-}" ]; then

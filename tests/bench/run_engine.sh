@@ -1,3 +1,4 @@
+#!/bin/bash
 # Benchmarks of the measurement engine (not timed tests; prints figures):
 #  1. seq-write load vs fio, same pattern, same file system, alternated
 #     (buffered 1 MiB sequential writes into a new file; target >= 95 %)

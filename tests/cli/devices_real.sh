@@ -43,7 +43,7 @@ t_match root-text-leaves "$text" "settings apply to: $leaf"
 # Every block device, as JSON; sizes match sysfs.
 all=$($BRISK devices --all --json); t_eq all-json-exit $? 0
 t_eq all-count "$(jq '.devices|length' <<<"$all")" "$(ls /sys/class/block | wc -l)"
-for b in $(ls /sys/block | grep -v "^loop" | head -5); do   # loop sizes change under other users
+for b in $(find /sys/block -mindepth 1 -maxdepth 1 ! -name 'loop*' -printf '%f\n' | sort | head -5); do   # loop sizes change under other users
   t_eq "all-size-$b" "$(jq ".devices[]|select(.name==\"$b\")|.size_bytes" <<<"$all")" \
        "$(( $(cat /sys/block/$b/size) * 512 ))"
 done

@@ -16,7 +16,7 @@ if [ ! -x "$BRISK" ]; then
 	exit 0
 fi
 
-OUT= RC= ERR=
+OUT='' RC='' ERR=''
 ERRF=$(mktemp) && T_CLEANUP_EXTRA="rm -f '$ERRF'"
 # bd FIXTURE ARGS... : run "brisk devices ARGS --json" inside the testbed.
 bd() {

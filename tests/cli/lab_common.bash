@@ -20,6 +20,7 @@ lab_setup() {
   export BRISK_RUNTIME_DIR=$LAB_T/run
   # At exit (lib.sh's t_cleanup runs this first): take the labs apart, then
   # remove the directory only if nothing is mounted under it any more.
+  # shellcheck disable=SC2034  # read by t_cleanup in tests/lib.sh
   T_CLEANUP_EXTRA='lab_cleanup; [ -z "$(lab_leftovers)" ] && rm -rf "$LAB_T"'
 }
 
@@ -60,7 +61,9 @@ lab_cleanup() {
   return 0
 }
 
-# lab_up ARGS...: make a lab under LAB_T; sets LAB_MNT, LAB_NAME, LAB_LOOP.
+# lab_up ARGS...: make a lab under LAB_T; sets LAB_MNT, LAB_NAME, LAB_LOOP,
+# and LAB_OUT (what lab up printed).
+# shellcheck disable=SC2034  # LAB_MNT, LAB_LOOP, LAB_OUT are for the tests that source this
 lab_up() {
   local out
   out=$("$BRISK" lab up --dir "$LAB_T" "$@" 2>&1) || { echo "$out"; return 1; }
@@ -90,9 +93,9 @@ check_gone() {
   local left
   left=$(lab_leftovers | tr '\n' ' ')
   t_eq "$1: no mount, loop device or server left" "$left" ""
-  left=$(cd "$LAB_T" && ls -A | grep -vx -e run -e work | tr '\n' ' ')
+  left=$(find "$LAB_T" -mindepth 1 -maxdepth 1 ! -name run ! -name work -printf '%f\n' | sort | tr '\n' ' ')
   t_eq "$1: no lab files left" "$left" ""
-  left=$(ls -A "$LAB_T/run/lab" 2>/dev/null | grep -v '^lock$' | tr '\n' ' ')
+  left=$(find "$LAB_T/run/lab" -mindepth 1 -maxdepth 1 ! -name lock -printf '%f\n' 2>/dev/null | sort | tr '\n' ' ')
   t_eq "$1: no state files left" "$left" ""
 }
 

@@ -42,7 +42,7 @@ kill -9 "$up"; wait "$up" 2>/dev/null
 if lab_up --size 256M --name fresh; then
   t_pass "lab up after a crash"
   t_match "lab up took the stale one apart" "$LAB_OUT" "took apart 1 stale"
-  t_eq "only the new lab is left" "$(ls "$LAB_T/run/lab" | grep '\.state$' | tr '\n' ' ')" "fresh.state "
+  t_eq "only the new lab is left" "$(find "$LAB_T/run/lab" -mindepth 1 -maxdepth 1 -name '*.state' ! -name '.*' -printf '%f\n' | sort | tr '\n' ' ')" "fresh.state "
 else
   t_fail "lab up after a crash" "$LAB_OUT"
 fi
@@ -59,7 +59,7 @@ if lab_up --size 256M --name crash3; then
   t_match "restore says it took the lab apart" "$out" "took apart 1 stale lab"
   check_gone "restore after server killed"
   t_eq "restore put the loop settings back from the lab's journal" \
-    "$(ls "$LAB_T/run" | grep -c '\.journal$')" 0
+    "$(find "$LAB_T/run" -mindepth 1 -maxdepth 1 -name '*.journal' ! -name '.*' | wc -l)" 0
 else
   t_fail "lab up (crash3)" "$LAB_OUT"
 fi

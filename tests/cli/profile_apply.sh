@@ -41,11 +41,11 @@ t_eq apply-scheduler "$(sed -n 's/.*\[\(.*\)\].*/\1/p' $q/scheduler)" bfq
 t_eq apply-low_latency "$(cat $q/iosched/low_latency)" 0
 t_eq apply-read_ahead "$(cat $q/read_ahead_kb)" 64
 t_eq apply-nr_requests "$(cat $q/nr_requests)" 32
-t_eq apply-journal-kept "$(ls "$BRISK_RUNTIME_DIR" | grep -c '\.journal$')" 1
+t_eq apply-journal-kept "$(find "$BRISK_RUNTIME_DIR" -mindepth 1 -maxdepth 1 -name '*.journal' ! -name '.*' | wc -l)" 1
 
 out=$($BRISK restore 2>&1); t_eq restore-exit $? 0
 t_eq restore-puts-back "$(cat $q/scheduler) $(cat $q/read_ahead_kb) $(cat $q/nr_requests)" "$before"
-t_eq restore-empties-journal "$(ls "$BRISK_RUNTIME_DIR" | grep -c '\.journal$')" 0
+t_eq restore-empties-journal "$(find "$BRISK_RUNTIME_DIR" -mindepth 1 -maxdepth 1 -name '*.journal' ! -name '.*' | wc -l)" 0
 
 # a value the device refuses at check time: exit 2, nothing changed
 if [ -e $q/max_sectors_kb ]; then

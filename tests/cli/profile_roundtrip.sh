@@ -80,4 +80,4 @@ for bad in "a/b $d" "x $d/missing" "x $d --load frob" "x $d --action dance" \
   t_eq "save-bad ($bad)" "$rc" 2
 done
 [ -e "$d/bad.profile" ]; t_eq save-bad-writes-nothing $? 1
-t_eq save-bad-no-temp-files "$(ls "$d" | grep -c tmp)" 0
+t_eq save-bad-no-temp-files "$(find "$d" -mindepth 1 -maxdepth 1 -name '*tmp*' ! -name '.*' | wc -l)" 0

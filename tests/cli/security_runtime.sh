@@ -130,15 +130,15 @@ else
   t_match "leftovers: restore reports the temporary journal" "$out" \
     "$RT/.tmp-$DEAD.journal: a temporary journal left by a killed brisk \\(pid $DEAD\\); removed"
   t_eq "leftovers: restore removed the dead pid's files" \
-    "$(ls -A "$RT" | grep -c -- "-${DEAD}[.-]")" 0
-  t_eq "leftovers: a live pid's files stay" "$(ls -A "$RT" | grep -c -- "-$LIVE\.journal")" 2
+    "$(find "$RT" -mindepth 1 -maxdepth 1 -name "*-${DEAD}[.-]*" | wc -l)" 0
+  t_eq "leftovers: a live pid's files stay" "$(find "$RT" -mindepth 1 -maxdepth 1 -name "*-$LIVE.journal*" | wc -l)" 2
   t_check "leftovers: the live session's journal stays" test -s "$RT/session-$HP.journal"
   t_eq "leftovers: the live session's change stays" "$(sysfs_q $DEV read_ahead_kb)" 512
   plant
   out=$("$BRISK" get $DEV scheduler 2>&1 >/dev/null)
   t_match "leftovers: the next start reports them" "$out" "session-$DEAD.journal: an empty journal"
-  t_eq "leftovers: the next start removed them" "$(ls -A "$RT" | grep -c -- "-${DEAD}[.-]")" 0
-  t_eq "leftovers: the live pid's files still stay" "$(ls -A "$RT" | grep -c -- "-$LIVE\.journal")" 2
+  t_eq "leftovers: the next start removed them" "$(find "$RT" -mindepth 1 -maxdepth 1 -name "*-${DEAD}[.-]*" | wc -l)" 0
+  t_eq "leftovers: the live pid's files still stay" "$(find "$RT" -mindepth 1 -maxdepth 1 -name "*-$LIVE.journal*" | wc -l)" 2
   kill -TERM $HP; wait $HP 2>/dev/null
   rm -f "$RT/session-$LIVE.journal" "$RT/.tmp-$LIVE.journal"
 fi
@@ -156,7 +156,7 @@ for i in $(seq 60); do
 done
 out=$("$BRISK" restore 2>&1)
 t_eq "killed sets: restore leaves no session or temporary journal" \
-  "$(ls -A "$RT" | grep -c -E '^(session-.*|\.tmp-.*)\.journal$')" 0
+  "$(find "$RT" -mindepth 1 -maxdepth 1 \( -name 'session-*.journal' -o -name '.tmp-*.journal' \) | wc -l)" 0
 t_eq "killed sets: device back" "$(snapshot $DEV)" "$orig"
 
 # 7. without root, restore --dry-run still lists root's journals (0755 dir)

@@ -33,7 +33,7 @@ t_eq "mq-deadline active" "$(active_sched $DEV)" mq-deadline
 t_eq "mq-deadline fifo_batch" "$(sysfs_q $DEV iosched/fifo_batch)" 8
 t_eq "mq-deadline read_expire" "$(sysfs_q $DEV iosched/read_expire)" 1000
 t_eq "mq-deadline writes_starved" "$(sysfs_q $DEV iosched/writes_starved)" 4
-t_eq "bfq tunables gone with bfq" "$(ls /sys/block/$DEV/queue/iosched | grep -c slice_idle)" 0
+t_eq "bfq tunables gone with bfq" "$(find "/sys/block/$DEV/queue/iosched" -mindepth 1 -maxdepth 1 -name '*slice_idle*' | wc -l)" 0
 # a value the kernel rounds (ms -> jiffies) is reported, not hidden
 out=$("$BRISK" set $DEV read_expire=501 2>&1); rc=$?
 stored=$(sysfs_q $DEV iosched/read_expire)

@@ -31,6 +31,7 @@ tui_start() {
   case "${T_CLEANUP_EXTRA:-}" in *tui_server_gone*) ;;
     *) T_CLEANUP_EXTRA="${T_CLEANUP_EXTRA:-true}; tui_server_gone" ;; esac
 }
+# shellcheck disable=SC2120  # the tests that source this pass options (tui_cap -S -200)
 tui_cap() { tmux capture-pane -p -t "$TUI_S" "$@"; }
 # tui_wait REGEX [SECONDS]: wait until the screen matches; 0 or 1
 tui_wait() {

@@ -29,7 +29,7 @@ for s in bfq mq-deadline kyber none; do
 done
 [ -n "$want" ] || { t_skip tui-sched "$dev offers only $orig"; exit 0; }
 orig_ra=$(cat $q/read_ahead_kb)
-ARGS=(--load seq-write:rate=8m,size=16m --ls-files 100 --interval 100ms --idle-samples 2
+ARGS=(--load 'seq-write:rate=8m,size=16m' --ls-files 100 --interval 100ms --idle-samples 2
       --tick 500ms --floor 8m --duration 120s)
 
 tui_start sched 120x40 LANG=C.UTF-8 -- "$T/mnt" "${ARGS[@]}"

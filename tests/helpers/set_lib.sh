@@ -2,6 +2,7 @@
 # Shared setup for the tests/cli/set_*.sh tests: source it after tests/lib.sh.
 # Gives: BRISK_RUNTIME_DIR (private), HOLD (helper), set_loop_attach,
 # snapshot DEV, journals (count of session journals), sysfs_q DEV ATTR.
+# shellcheck disable=SC2034  # read by the tests that source this
 HOLD=$PWD/build/tests/helpers/set_hold
 export BRISK_RUNTIME_DIR
 BRISK_RUNTIME_DIR=$(t_tmpdir)/rt
@@ -18,6 +19,7 @@ _tune_cleanup() {
   for l in $(cat "$_TUNE_LOOPS"); do losetup -d "$l" 2>/dev/null; done
   return 0
 }
+# shellcheck disable=SC2034  # read by t_cleanup in tests/lib.sh
 T_CLEANUP_EXTRA=_tune_cleanup
 
 # set_loop_attach: attach a fresh 16 MiB file, print the kernel name.
@@ -33,7 +35,7 @@ set_loop_attach() {
 # track_pid PID: killed at exit if still there
 track_pid() { echo "$1" >>"$_TUNE_PIDS"; }
 snapshot() { "$BRISK" get "$1" 2>&1; }
-journals() { ls "$BRISK_RUNTIME_DIR" 2>/dev/null | grep -c '^session-.*\.journal$'; }
+journals() { find "$BRISK_RUNTIME_DIR" -mindepth 1 -maxdepth 1 -name 'session-*.journal' 2>/dev/null | wc -l; }
 sysfs_q() { cat "/sys/block/$1/queue/$2" 2>/dev/null; }
 active_sched() { sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$1/queue/scheduler"; }
 
@@ -45,6 +47,7 @@ vm_save() {
   for k in $VM_KEYS; do eval "_VM_$k=\$(cat /proc/sys/vm/$k)"; done
   _TUNE_VM_SAVED=1
 }
+# shellcheck disable=SC2154  # the _VM_* are assigned by vm_save's eval
 vm_restore_saved() {
   local k
   for k in dirty_expire_centisecs dirty_writeback_centisecs; do
@@ -59,7 +62,6 @@ vm_snapshot() { local k; for k in $VM_KEYS; do printf '%s=%s ' "$k" "$(cat /proc
 
 # wait_ready FILE: until the helper printed "ready" (or 10 s).
 wait_ready() {
-  local i
-  for i in $(seq 100); do grep -q '^ready' "$1" 2>/dev/null && return 0; sleep 0.1; done
+  for _ in $(seq 100); do grep -q '^ready' "$1" 2>/dev/null && return 0; sleep 0.1; done
   return 1
 }
