@@ -30,8 +30,8 @@ enum fk {
 #define REF FIOJOB_REFUSED
 #define SAME_AS_FIO_REPORTING "changes only fio's own reporting; brisk reports its own figures"
 #define NO_DEVICE "brisk works on files in its work area, never on a device or its zones"
-#define NO_VERIFY "brisk does not verify data; it measures how the desktop responds while the disk is busy"
-#define SCHEDULE "brisk starts every load together (stonewall groups are separate runs) and times actions on its own schedule"
+#define NO_VERIFY "brisk does not verify data; it times the desktop while the disk is busy"
+#define SCHEDULE "brisk starts all loads together and times actions on its own schedule"
 
 /* THE table of fio keys (the man page's table is tested equal to it):
  * name, group, the slot an honoured value goes to, whether it may stand
@@ -68,7 +68,7 @@ static const struct fio_key {
 	{ "ramp_time", HON, K_RAMP, 0, "the warm-up ([global])" },
 	{ "directory", HON, K_DIRECTORY, 0, "the test directory ([global])" },
 	{ "ioengine", HON, K_IOENGINE, 0, "sync, psync, vsync, pvsync, pvsync2; libaio, io_uring, "
-	  "posixaio as an asynchronous (io_uring) load" },
+	  "posixaio run on io_uring" },
 	{ "invalidate", HON, K_INVALIDATE, 1, "1: brisk evicts before it reads" },
 	{ "time_based", HON, K_TIMEBASED, 1, "a load runs until the loaded phase ends" },
 	{ "iodepth", HON, K_IODEPTH, 0, "requests in flight of an asynchronous load" },
@@ -81,7 +81,7 @@ static const struct fio_key {
 	{ "name", HARM, K_NONE, 0, "fio's job name; brisk names a load after its section" },
 	{ "description", HARM, K_NONE, 0, "fio's job description; the profile has its own" },
 	{ "filename", HARM, K_NONE, 0, "brisk uses its own file in its work area (a device node is "
-	  "refused: brisk never writes devices)" },
+	  "refused)" },
 	{ "filename_format", HARM, K_NONE, 0, "brisk names its own files in its work area" },
 	{ "unlink", HARM, K_NONE, 1, "brisk removes its files at the end anyway" },
 	{ "norandommap", HARM, K_NONE, 1, "brisk's random offsets may repeat, as with norandommap" },

@@ -46,6 +46,7 @@ static void usage(FILE *f)
 		"                     disks, else every disk; journaled like 'brisk set':\n"
 		"                     'brisk restore' puts the original values back\n"
 		"  -n, --dry-run      with --apply: print what would change, change nothing\n"
+		"  -h, --help         this text\n"
 		"\n"
 		"See brisk-export(1).\n");
 }
