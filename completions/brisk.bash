@@ -1,0 +1,284 @@
+# shellcheck shell=bash
+# bash completion for brisk(1): every command and option, profile names,
+# lab names, the keys of set/get and the schedulers the disks of a path
+# offer.  Loaded by bash-completion (installed as .../completions/brisk).
+#
+# It only reads: `brisk profile list`, `brisk set --list-keys`,
+# `brisk lab models` and `brisk devices PATH --json` run with
+# BRISK_RUNTIME_DIR pointing at a directory that cannot exist, so the
+# start-up recovery of journals left by killed sessions (which writes, as
+# root) finds nothing to do; lab names are the state files of the runtime
+# directory, read without running brisk.  Nothing here needs root.
+
+# The options of each command (the same as its --help; tests/cli/
+# completion_bash.sh checks that), and those of them that take a value.
+_brisk_opts_devices='-a --all -j --json -h --help'
+_brisk_args_devices=''
+_brisk_opts_run='-l --load --no-load -a --actions --exec --ls-files -i --idle-samples
+  -n --samples --idle-max --warmup -d --duration --interval --jitter --timeout
+  --max-time --tick --drop-caches --keep-warm --floor --seed --allow-shared-dir
+  -j --json --csv --at -p --profile --no-settings --fio --scale -q --quiet -h --help'
+_brisk_args_run='-l --load -a --actions --exec --ls-files -i --idle-samples -n --samples
+  --idle-max --warmup -d --duration --interval --jitter --timeout --max-time --tick
+  --floor --seed -j --json --csv --at -p --profile --fio --scale'
+_brisk_opts_compare='--schedulers -r --rounds -b --budget -n --samples --looks
+  --keep-warm --settle-max -l --load -a --actions --exec --ls-files --warmup
+  --steady-state --interval --timeout --drop-caches --floor -p --profile --fio
+  --scale --seed --allow-shared-dir -j --json --csv --plot --save --force
+  -q --quiet -h --help'
+_brisk_args_compare='-r --rounds -b --budget -n --samples --looks --settle-max -l --load
+  -a --actions --exec --ls-files --warmup --interval --timeout --floor -p --profile
+  --fio --scale --seed -j --json --csv --plot --save'
+_brisk_opts_tui='-l --load -a --actions --exec --ls-files -i --idle-samples --interval
+  --timeout --tick --floor --drop-caches --keep-warm --allow-shared-dir
+  -n --iterations -d --duration --no-report --bench-redraw -h --help'
+_brisk_args_tui='-l --load -a --actions --exec --ls-files -i --idle-samples --interval
+  --timeout --tick --floor -n --iterations -d --duration --bench-redraw'
+_brisk_opts_set='-d --device --persist --list-keys -h --help'
+_brisk_args_set='-d --device'
+_brisk_opts_get='-d --device -h --help'
+_brisk_args_get='-d --device'
+_brisk_opts_restore='-n --dry-run -v --verbose -h --help'
+_brisk_args_restore=''
+_brisk_opts_export='-F --format -m --match -d --device -o --output -f --force
+  -a --apply -n --dry-run -h --help'
+_brisk_args_export='-F --format -m --match -d --device -o --output'
+# profile and lab: per verb
+_brisk_opts_profile='-h --help'
+_brisk_opts_profile_save='-l --load -a --action -d --description -r --runtime
+  -o --output -f --force -h --help'
+_brisk_args_profile_save='-l --load -a --action -d --description -r --runtime -o --output'
+_brisk_opts_profile_import='-s --scale -n --name --env --strict --group --list-keys
+  -o --output -f --force -h --help'
+_brisk_args_profile_import='-s --scale -n --name --group -o --output'
+_brisk_opts_lab='-h --help'
+_brisk_opts_lab_up='-m --model -s --size -n --name -d --dir -D --dirty-limit
+  -c --calibrate -h --help'
+_brisk_args_lab_up='-m --model -s --size -n --name -d --dir -D --dirty-limit'
+_brisk_opts_lab_down='-a --all -h --help'
+_brisk_opts_lab_status='-h --help'
+
+_brisk_commands='run compare tui devices set get restore profile export lab help'
+_brisk_loads='seq-write seq-read rand-read rand-write fsync-heavy'
+_brisk_actions='exec ls ssh-like save'
+
+# _brisk_q ARGS...: brisk from PATH, read-only as above, at most 3 s, no stderr
+_brisk_q() {
+  local t=()
+  command -v timeout >/dev/null 2>&1 && t=(timeout 3)
+  BRISK_RUNTIME_DIR=/proc/brisk-completion-none "${t[@]}" brisk "$@" 2>/dev/null
+}
+
+_brisk_profiles() {
+  _brisk_q profile list | awk '$2 == "user" || $2 == "system" || $2 == "shipped" { print $1 }'
+}
+_brisk_keys() { _brisk_q set --list-keys | awk '{ print $1 }'; }
+_brisk_models() { _brisk_q lab models | awk 'NR > 1 && $2 ~ /^[0-9]+$/ { print $1 }'; }
+_brisk_labs() {
+  local f
+  for f in "${BRISK_RUNTIME_DIR:-/run/brisk}"/lab/*.state; do
+    [ -f "$f" ] || continue
+    f=${f##*/}
+    printf '%s\n' "${f%.state}"
+  done
+}
+_brisk_blockdevs() {
+  local d
+  for d in /sys/class/block/*; do [ -e "$d" ] && printf '%s\n' "${d##*/}"; done
+}
+
+# _brisk_schedulers TARGET [DEV...]: the schedulers every disk offers, of
+# the DEVs when given, else of the leaves of `brisk devices TARGET --json`
+_brisk_schedulers() {
+  local target=$1 disks d f line s common='' first=1
+  shift
+  if [ $# -gt 0 ]; then
+    disks=("$@")
+  else
+    mapfile -t disks < <(_brisk_q devices "${target:-.}" --json | awk '
+      /"leaves"[[:space:]]*:/ { on = 1; sub(/.*"leaves"[[:space:]]*:[[:space:]]*\[/, "") }
+      on { line = $0; end = index(line, "]"); if (end) line = substr(line, 1, end - 1)
+           while (match(line, /"[^"]*"/)) {
+             print substr(line, RSTART + 1, RLENGTH - 2); line = substr(line, RSTART + RLENGTH) }
+           if (end) exit }')
+  fi
+  for d in "${disks[@]}"; do
+    d=${d#/dev/}
+    f=/sys/class/block/$d/queue/scheduler
+    [ -r "$f" ] || f=/sys/class/block/$d/../queue/scheduler   # a partition
+    [ -r "$f" ] || continue
+    read -r line <"$f" || continue
+    line=${line//[\[\]]/}
+    if [ "$first" = 1 ]; then
+      common=" $line "
+      first=0
+    else
+      local keep=' '
+      for s in $line; do [[ $common == *" $s "* ]] && keep+="$s "; done
+      common=$keep
+    fi
+  done
+  # shellcheck disable=SC2086  # one name a line
+  printf '%s\n' $common
+}
+
+# _brisk_reply WORDS...: COMPREPLY = the WORDS that start with $cur
+_brisk_reply() { mapfile -t COMPREPLY < <(compgen -W "$*" -- "$cur"); }
+
+# _brisk_list WORDS...: complete the last item of a comma list in $cur
+_brisk_list() {
+  local head='' tail=$cur
+  if [[ $cur == *,* ]]; then head=${cur%,*},; tail=${cur##*,}; fi
+  mapfile -t COMPREPLY < <(compgen -P "$head" -W "$*" -- "$tail")
+  compopt -o nospace
+}
+
+# _brisk_kv TARGET DEVS...: $cur is KEY or KEY=VALUE (set, compare ARMs)
+_brisk_kv() {
+  local target=$1
+  shift
+  if [[ $cur == *=* ]]; then
+    local key=${cur%%=*} val=${cur#*=} vals=''
+    case $key in
+      scheduler) vals=$(_brisk_schedulers "$target" "$@") ;;
+      low_latency|strict_guarantees|front_merges) vals='0 1' ;;
+      rq_affinity|nomerges) vals='0 1 2' ;;
+    esac
+    mapfile -t COMPREPLY < <(compgen -W "$vals" -- "$val")
+    # bash replaces only what follows '=' when '=' breaks words
+    if [[ $COMP_WORDBREAKS != *=* ]]; then
+      COMPREPLY=("${COMPREPLY[@]/#/$key=}")
+    fi
+  else
+    mapfile -t COMPREPLY < <(compgen -S = -W "$(_brisk_keys)" -- "$cur")
+    compopt -o nospace
+  fi
+}
+
+# _brisk_value OPTION: complete the value of OPTION; 1 when it takes none
+_brisk_value() {
+  case $1 in
+    -l|--load) [[ $cur == *:* ]] || _brisk_reply "$_brisk_loads" ;;  # KIND[:...]
+    -a|--actions|--action) _brisk_list "$_brisk_actions" ;;
+    --exec) mapfile -t COMPREPLY < <(compgen -c -- "$cur") ;;
+    -p|--profile) _brisk_reply "$(_brisk_profiles)"; _filedir profile ;;
+    --fio) _filedir ;;
+    -j|--json|--csv|--plot|-o|--output) _filedir ;;
+    -m) if [ "$cmd" = lab ]; then _brisk_reply "$(_brisk_models)"
+        else _brisk_reply class this-device; fi ;;
+    --model) _brisk_reply "$(_brisk_models)" ;;
+    --match) _brisk_reply class this-device ;;
+    -F|--format) _brisk_reply udev tuned sysctl sysfs.conf tmpfiles ;;
+    --device) _brisk_reply "$(_brisk_blockdevs)" ;;
+    -d)
+      case $cmd in
+        set|get|export) _brisk_reply "$(_brisk_blockdevs)" ;;
+        lab) _filedir -d ;;
+        *) ;;  # a duration or a description
+      esac ;;
+    --dir) _filedir -d ;;
+    *) ;;  # a number, size, duration, time or name: nothing to offer
+  esac
+  return 0
+}
+
+_brisk() {
+  local cur prev words cword split
+  _init_completion -s -n = || return
+
+  if [ "$cword" -eq 1 ]; then
+    if [[ $cur == -* ]]; then _brisk_reply -h --help -V --version
+    else _brisk_reply "$_brisk_commands"; fi
+    return
+  fi
+  local cmd=${words[1]} verb=''
+  local key=$cmd
+  case $cmd in
+    help) [ "$cword" -eq 2 ] && _brisk_reply "${_brisk_commands% help}"; return ;;
+    profile|lab)
+      verb=${words[2]-}
+      if [ "$cword" -eq 2 ]; then
+        if [[ $cur == -* ]]; then _brisk_reply -h --help
+        elif [ "$cmd" = profile ]; then _brisk_reply list show check save import
+        else _brisk_reply up down status models; fi
+        return
+      fi
+      key=${cmd}_$verb ;;
+    devices|run|compare|tui|set|get|restore|export) ;;
+    *) return ;;
+  esac
+  local ov=_brisk_opts_$key av=_brisk_args_$key
+  local opts=${!ov-} args=${!av-}
+
+  # the words before the cursor: positionals, and the -d DEVs of set/get
+  local i w prev_opt='' pos=() devs=() skip=0 dashdash=0 first=2
+  [ -n "$verb" ] && first=3
+  for ((i = first; i < cword; i++)); do
+    w=${words[i]}
+    if [ "$skip" = 1 ]; then
+      skip=0
+      [[ $prev_opt == @(-d|--device) ]] && devs+=("$w")
+      continue
+    fi
+    if [ "$dashdash" = 0 ] && [[ $w == -?* ]]; then
+      [ "$w" = -- ] && { dashdash=1; continue; }
+      if [[ $w == --*=* ]]; then
+        [[ ${w%%=*} == --device ]] && devs+=("${w#*=}")
+      elif [[ " ${args//$'\n'/ } " == *" $w "* ]]; then
+        skip=1
+        prev_opt=$w
+      fi
+      continue
+    fi
+    pos+=("$w")
+  done
+
+  # the value of an option
+  if [ "$skip" = 1 ] || { [ "$split" = true ] && [[ " ${args//$'\n'/ } " == *" $prev "* ]]; }; then
+    _brisk_value "$prev"
+    return
+  fi
+  if [ "$dashdash" = 0 ] && [[ $cur == -* ]]; then
+    _brisk_reply "$opts"
+    [[ ${COMPREPLY[0]-} == *= ]] && compopt -o nospace
+    return
+  fi
+
+  # positionals
+  local n=${#pos[@]}
+  case $key in
+    devices) [ "$n" -eq 0 ] && { _brisk_reply "$(_brisk_blockdevs)"; _filedir -d; } ;;
+    run|tui) [ "$n" -eq 0 ] && _filedir -d ;;
+    compare)
+      local dir=.
+      if [ "$n" -gt 0 ] && [[ ${pos[0]} != *=* ]] && [ -d "${pos[0]}" ]; then dir=${pos[0]}; fi
+      if [[ $cur == *=* ]]; then
+        _brisk_kv "$dir"
+      else
+        _brisk_reply current "$(_brisk_profiles)"
+        local profiles=("${COMPREPLY[@]}")
+        COMPREPLY=()
+        [ -n "$cur" ] && _brisk_kv "$dir"   # KEY= once a letter is typed
+        COMPREPLY=("${profiles[@]}" "${COMPREPLY[@]}")
+        [ "$n" -eq 0 ] && _filedir -d
+        # one match that is not a KEY=: the space after it
+        [ "${#COMPREPLY[@]}" -eq 1 ] && [[ ${COMPREPLY[0]} != *= ]] && compopt +o nospace
+      fi ;;
+    set|get)
+      if [ "$n" -eq 0 ]; then
+        _brisk_reply "$(_brisk_blockdevs)"
+        _filedir -d
+      elif [ "$key" = set ]; then
+        _brisk_kv "${pos[0]}" "${devs[@]}"
+      else
+        _brisk_reply "$(_brisk_keys)"
+      fi ;;
+    export|profile_show) [ "$n" -eq 0 ] && { _brisk_reply "$(_brisk_profiles)"; _filedir profile; } ;;
+    profile_check) _filedir profile ;;
+    profile_save) [ "$n" -eq 1 ] && _filedir -d ;;
+    profile_import) [ "$n" -eq 0 ] && _filedir ;;
+    lab_down) _brisk_reply "$(_brisk_labs)" ;;
+    *) ;;
+  esac
+}
+complete -F _brisk brisk
