@@ -9,11 +9,22 @@
 #                   own: dpkg-buildflags, %{optflags}); or override
 #                   HARDEN_CFLAGS / HARDEN_LDFLAGS / FORTIFY
 #   make install PREFIX=/usr/local DESTDIR=
+#                   (shell completions: BASHCOMPDIR, ZSHCOMPDIR, FISHCOMPDIR)
 VERSION  := 0.1.0
 PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 DATADIR  ?= $(PREFIX)/share/brisk
 MANDIR   ?= $(PREFIX)/share/man
+DATADIR_ROOT ?= $(PREFIX)/share
+# Shell completions.  bash: bash-completion's completionsdir (its .pc file,
+# with our prefix), else the usual place; zsh: Debian's vendor directory
+# (Fedora: $(DATADIR_ROOT)/zsh/site-functions); fish: its vendor directory.
+# Recursively expanded: pkg-config runs only when installing.
+BASHCOMPDIR ?= $(or $(shell pkg-config --define-variable=prefix=$(PREFIX) \
+                 --define-variable=datadir=$(DATADIR_ROOT) \
+                 --variable=completionsdir bash-completion 2>/dev/null),$(DATADIR_ROOT)/bash-completion/completions)
+ZSHCOMPDIR  ?= $(DATADIR_ROOT)/zsh/vendor-completions
+FISHCOMPDIR ?= $(DATADIR_ROOT)/fish/vendor_completions.d
 PKGS     := ncursesw libudev libpci inih json-c fuse3 cairo liburing
 TESTPKGS := cmocka
 
@@ -131,9 +142,13 @@ install: brisk
 	$(if $(SHIPPED_PROFILES),install -d $(DESTDIR)$(DATADIR)/profiles && install -m644 $(SHIPPED_PROFILES) $(DESTDIR)$(DATADIR)/profiles/)
 	install -m644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	$(if $(MAN5),install -d $(DESTDIR)$(MANDIR)/man5 && install -m644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/)
+	install -Dm644 completions/brisk.bash $(DESTDIR)$(BASHCOMPDIR)/brisk
+	install -Dm644 completions/_brisk $(DESTDIR)$(ZSHCOMPDIR)/_brisk
+	install -Dm644 completions/brisk.fish $(DESTDIR)$(FISHCOMPDIR)/brisk.fish
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/brisk $(DESTDIR)$(MANDIR)/man1/brisk*.1 $(DESTDIR)$(MANDIR)/man5/brisk*.5
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/brisk $(DESTDIR)$(ZSHCOMPDIR)/_brisk $(DESTDIR)$(FISHCOMPDIR)/brisk.fish
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
