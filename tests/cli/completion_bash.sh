@@ -1,0 +1,149 @@
+#!/bin/bash
+# The shell completions (completions/): the bash one is loaded with
+# bash-completion and asked what a user's TAB would get: every command,
+# --drop-caches, scheduler=, the schedulers /'s disk offers, the shipped
+# profile `quick`, lab names; and for each command (the list in ui/main.c)
+# the options it completes equal those of its --help.  The fish one gives
+# the same options (`complete -C`); zsh and fish files parse (-n).  The
+# completion calls `brisk` from PATH: the tree's binary is put first.  No
+# root needed; nothing is written.
+source tests/lib.sh
+
+OPT_RE='(-[A-Za-z0-9]|--[A-Za-z0-9][A-Za-z0-9-]*)'
+# help_opts: the option names of a --help text on stdin (as man_options.sh)
+help_opts() {
+  grep -oE "^[[:space:]]+$OPT_RE(, $OPT_RE)*" | sed 's/[, ]\{1,\}/\n/g' | grep -E "^$OPT_RE\$" | sort -u
+}
+# the commands and the verbs of those that have them
+subs=$(grep -oE '^[[:space:]]*\{ *"[a-z]+", *cmd_[a-z]+_main' ui/main.c | sed -E 's/.*"([a-z]+)".*/\1/')
+verbs() { case $1 in profile) echo list show check save import ;; lab) echo up down status models ;; esac; }
+# `brisk` on PATH: the binary under test, whatever its file is called
+bindir=$(t_tmpdir) || { t_fail setup "no temporary directory"; exit 0; }
+ln -s "$(cd "$(dirname "$BRISK")" && pwd)/$(basename "$BRISK")" "$bindir/brisk"
+# brisk's own runs here read only too: no journal recovery at start
+export BRISK_RUNTIME_DIR=/proc/brisk-completion-none
+
+# ---- bash ----
+bc=/usr/share/bash-completion/bash_completion
+if [ ! -r "$bc" ]; then
+  t_skip bash "bash-completion is not installed (Debian: apt-get install bash-completion)"
+else
+  (
+    PATH=$bindir:$PATH
+    # shellcheck source=/dev/null
+    source "$bc"
+    source completions/brisk.bash
+    compopt() { :; }   # only works inside a real completion; its effect is not checked
+    # comp LINE: COMPREPLY for LINE with the cursor at its end, one a line,
+    # sorted; the words split as bash splits them (at = and :, which
+    # COMP_WORDBREAKS holds); the function's stderr goes to $err
+    err=$(t_tmpdir)/stderr
+    comp() {
+      local line=$1 w ws=() parts=()
+      read -ra ws <<<"$line"
+      [[ $line == *' ' ]] && ws+=("")
+      COMP_WORDS=()
+      for w in "${ws[@]}"; do
+        if [ -z "$w" ]; then COMP_WORDS+=(""); continue; fi
+        mapfile -t parts < <(grep -oE '[=:]+|[^=:]+' <<<"$w")
+        COMP_WORDS+=("${parts[@]}")
+      done
+      # shellcheck disable=SC2034  # read by the completion function
+      COMP_CWORD=$((${#COMP_WORDS[@]} - 1)) COMP_LINE=$line COMP_POINT=${#line}
+      COMPREPLY=()
+      _brisk brisk "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}" 2>"$err"
+      local rc=$?
+      [ "${#COMPREPLY[@]}" -gt 0 ] && printf '%s\n' "${COMPREPLY[@]}" | sort -u
+      return $rc
+    }
+    words() { tr '\n' ' ' <<<"$1" | sed 's/ $//'; }   # for messages
+
+    got=$(comp 'brisk ')
+    missing=$(for s in $subs help; do grep -qx -- "$s" <<<"$got" || echo "$s"; done)
+    if [ -n "$subs" ] && [ -z "$missing" ]; then t_pass bash-commands
+    else t_fail bash-commands "missing '$(words "$missing")' in '$(words "$got")'"; fi
+
+    t_eq bash-run-drop-caches "$(comp 'brisk run --dr')" --drop-caches
+
+    got=$(comp 'brisk set / sched')
+    if grep -qx 'scheduler=' <<<"$got"; then t_pass bash-set-key
+    else t_fail bash-set-key "no scheduler= in '$(words "$got")'"; fi
+
+    # what /'s leaf disks offer, read here from sysfs
+    if ! command -v jq >/dev/null 2>&1; then
+      t_skip bash-set-schedulers "jq is not installed (Debian: apt-get install jq)"
+    else
+      want='' n=0
+      for d in $("$BRISK" devices / --json 2>/dev/null | jq -r '.leaves[]'); do
+        f=/sys/block/$d/queue/scheduler
+        [ -r "$f" ] || continue
+        offered=$(tr -d '[]' <"$f" | tr ' ' '\n' | sed '/^$/d' | sort -u)
+        if [ "$n" = 0 ]; then want=$offered; else want=$(comm -12 <(echo "$want") <(echo "$offered")); fi
+        n=$((n + 1))
+      done
+      if [ "$n" = 0 ] || [ -z "$want" ]; then
+        t_skip bash-set-schedulers "no leaf disk of / has a queue/scheduler here"
+      else
+        t_eq bash-set-schedulers "$(words "$(comp 'brisk set / scheduler=')")" "$(words "$want")"
+      fi
+    fi
+
+    got=$(comp 'brisk profile show ')
+    if grep -qx quick <<<"$got"; then t_pass bash-profile-names
+    else t_fail bash-profile-names "no quick in '$(words "$got")'"; fi
+
+    comp 'brisk lab down ' >/dev/null
+    rc=$?
+    if [ "$rc" = 0 ] && [ ! -s "$err" ]; then t_pass bash-lab-down
+    else t_fail bash-lab-down "exit $rc, stderr '$(head -c 300 "$err")'"; fi
+
+    # every command: the options completed equal those of --help
+    # options_check NAME SUB: PASS, or FAIL naming what differs
+    options_check() {
+      local got want v
+      got=$( { comp "brisk $2 -"; for v in $(verbs "$2"); do comp "brisk $2 $v -"; done; } | sort -u)
+      want=$("$BRISK" "$2" --help 2>&1 | help_opts)
+      if [ -z "$want" ]; then t_fail "$1" "no options in 'brisk $2 --help'"
+      elif [ "$got" = "$want" ]; then t_pass "$1"
+      else t_fail "$1" "completed only: '$(words "$(comm -23 <(echo "$got") <(echo "$want"))")'; in --help only: '$(words "$(comm -13 <(echo "$got") <(echo "$want"))")'"
+      fi
+    }
+    # first on a planted copy that lacks run's --seed: the check can fail
+    plant=$(t_tmpdir)/brisk.bash
+    sed '/^_brisk_opts_run=/,/^_brisk_args_run=/s/ --seed / /' completions/brisk.bash >"$plant"
+    # shellcheck source=completions/brisk.bash
+    source "$plant"
+    t_eq bash-finds-planted "$(options_check planted run)" \
+      "FAIL planted: completed only: ''; in --help only: '--seed'"
+    source completions/brisk.bash
+    for s in $subs; do options_check "bash-options-$s" "$s"; done
+  )
+fi
+
+# ---- zsh, fish ----
+if command -v zsh >/dev/null 2>&1; then
+  t_check zsh-syntax zsh -n completions/_brisk
+else
+  t_skip zsh-syntax "zsh is not installed (Debian: apt-get install zsh)"
+fi
+if ! command -v fish >/dev/null 2>&1; then
+  t_skip fish-syntax "fish is not installed (Debian: apt-get install fish)"
+  exit 0
+fi
+t_check fish-syntax fish -n completions/brisk.fish
+# fish_comp LINE...: the candidates fish offers for each LINE, sorted
+fish_comp() {
+  local l script="source completions/brisk.fish"
+  for l in "$@"; do script+="; complete -C '$l'"; done
+  PATH=$bindir:$PATH fish --no-config -c "$script" 2>&1 | cut -f1 | sort -u
+}
+t_eq fish-run-drop-caches "$(fish_comp 'brisk run --dr')" --drop-caches
+for s in $subs; do
+  lines=("brisk $s -")
+  for v in $(verbs "$s"); do lines+=("brisk $s $v -"); done
+  got=$(fish_comp "${lines[@]}")
+  want=$("$BRISK" "$s" --help 2>&1 | help_opts)
+  if [ "$got" = "$want" ]; then t_pass "fish-options-$s"
+  else t_fail "fish-options-$s" "completed only: '$(comm -23 <(echo "$got") <(echo "$want") | tr '\n' ' ')'; in --help only: '$(comm -13 <(echo "$got") <(echo "$want") | tr '\n' ' ')'"
+  fi
+done
