@@ -1,9 +1,10 @@
 #!/bin/bash
 # Every shell script of the project is clean under `shellcheck -S warning`:
-# the tracked *.sh and *.bash files and .ci/run (outside a git checkout, the
-# same names found under tests/, .ci/ and packaging/).  One line per file; a
-# FAIL line lists the findings.  A script planted with a known finding is
-# checked first, so a run that finds nothing has shown it can find something.
+# the tracked *.sh and *.bash files (completions/brisk.bash among them) and
+# .ci/run (outside a git checkout, the same names found under tests/, .ci/,
+# packaging/ and completions/).  One line per file; a FAIL line lists the
+# findings.  A script planted with a known finding is checked first, so a
+# run that finds nothing has shown it can find something.
 source tests/lib.sh
 
 if ! command -v shellcheck >/dev/null 2>&1; then
@@ -26,7 +27,7 @@ t_match finds-planted "$got" 'SC2010'
 if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$(pwd -P)" ]; then
   files=$( { git ls-files -- '*.sh' '*.bash'; echo .ci/run; } | sort -u)
 else
-  files=$( { find tests .ci packaging -type f \( -name '*.sh' -o -name '*.bash' \) 2>/dev/null
+  files=$( { find tests .ci packaging completions -type f \( -name '*.sh' -o -name '*.bash' \) 2>/dev/null
              echo .ci/run; } | sort -u)
 fi
 n=0
