@@ -26,6 +26,7 @@ if [ "$what" = test ]; then
   for p in $test_pc; do have_pc "$p" || missing=1; done
   for c in $test_cmd; do have_cmd "$c" || missing=1; done
   [ -e /usr/share/misc/pci.ids ] || [ -e /usr/share/hwdata/pci.ids ] || missing=1
+  [ -e /usr/share/bash-completion/bash_completion ] || missing=1   # tests/cli/completion_bash.sh
 fi
 [ "$missing" = 0 ] && exit 0
 [ "$check" = 1 ] && exit 1
@@ -36,20 +37,20 @@ fi
 
 if command -v apt-get >/dev/null; then
   pkgs="build-essential pkg-config libncurses-dev libudev-dev libpci-dev pci.ids libinih-dev libjson-c-dev libfuse3-dev fuse3 libcairo2-dev liburing-dev"
-  [ "$what" = test ] && pkgs="$pkgs libcmocka-dev umockdev libumockdev-dev tmux e2fsprogs util-linux fio jq libxml2-utils shellcheck mandoc"
+  [ "$what" = test ] && pkgs="$pkgs libcmocka-dev umockdev libumockdev-dev tmux e2fsprogs util-linux fio jq libxml2-utils shellcheck mandoc bash-completion"
   $SUDO apt-get update -qq || true
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $pkgs
 elif command -v dnf >/dev/null; then
   pkgs="gcc make pkgconf-pkg-config ncurses-devel systemd-devel pciutils-devel hwdata inih-devel json-c-devel fuse3-devel fuse3 cairo-devel liburing-devel"
-  [ "$what" = test ] && pkgs="$pkgs libcmocka-devel umockdev umockdev-devel tmux e2fsprogs util-linux fio jq libxml2 ShellCheck mandoc"
+  [ "$what" = test ] && pkgs="$pkgs libcmocka-devel umockdev umockdev-devel tmux e2fsprogs util-linux fio jq libxml2 ShellCheck mandoc bash-completion"
   $SUDO dnf install -y $pkgs
 elif command -v pacman >/dev/null; then
   pkgs="base-devel pkgconf ncurses systemd-libs pciutils hwdata libinih json-c fuse3 cairo liburing"
-  [ "$what" = test ] && pkgs="$pkgs cmocka umockdev tmux e2fsprogs util-linux fio jq libxml2 shellcheck mandoc"
+  [ "$what" = test ] && pkgs="$pkgs cmocka umockdev tmux e2fsprogs util-linux fio jq libxml2 shellcheck mandoc bash-completion"
   $SUDO pacman -S --needed --noconfirm $pkgs
 elif command -v zypper >/dev/null; then
   pkgs="gcc make pkg-config ncurses-devel libudev-devel pciutils-devel hwdata libinih-devel libjson-c-devel fuse3-devel fuse3 cairo-devel liburing-devel"
-  [ "$what" = test ] && pkgs="$pkgs libcmocka-devel umockdev umockdev-devel tmux e2fsprogs util-linux fio jq libxml2-tools ShellCheck mandoc"
+  [ "$what" = test ] && pkgs="$pkgs libcmocka-devel umockdev umockdev-devel tmux e2fsprogs util-linux fio jq libxml2-tools ShellCheck mandoc bash-completion"
   $SUDO zypper --non-interactive install $pkgs
 else
   echo "install-deps: no apt-get, dnf, pacman or zypper here: install the packages listed in packaging/install-deps.sh by hand" >&2
