@@ -2,11 +2,13 @@
 # The shell completions (completions/): the bash one is loaded with
 # bash-completion and asked what a user's TAB would get: every command,
 # --drop-caches, scheduler=, the schedulers /'s disk offers, the shipped
-# profile `quick`, lab names; and for each command (the list in ui/main.c)
-# the options it completes equal those of its --help.  The fish one gives
-# the same options (`complete -C`); zsh and fish files parse (-n).  The
-# completion calls `brisk` from PATH: the tree's binary is put first.  No
-# root needed; nothing is written.
+# profile `quick`, the lab names of a runtime directory made here; and for
+# each command (the list in ui/main.c) the options it completes equal those
+# of its --help.  The fish one gives the same options and lab names
+# (`complete -C`); zsh and fish files parse (-n).  The completions call
+# `brisk` from PATH: the tree's binary is put first, behind a wrapper that
+# logs the calls, which must all be read-only ones.  No root needed;
+# nothing is written.
 source tests/lib.sh
 
 OPT_RE='(-[A-Za-z0-9]|--[A-Za-z0-9][A-Za-z0-9-]*)'
@@ -17,11 +19,19 @@ help_opts() {
 # the commands and the verbs of those that have them
 subs=$(grep -oE '^[[:space:]]*\{ *"[a-z]+", *cmd_[a-z]+_main' ui/main.c | sed -E 's/.*"([a-z]+)".*/\1/')
 verbs() { case $1 in profile) echo list show check save import ;; lab) echo up down status models ;; esac; }
-# `brisk` on PATH: the binary under test, whatever its file is called
+# `brisk` on PATH: the binary under test, whatever its file is called,
+# behind a wrapper that logs each call's BRISK_RUNTIME_DIR and arguments
 bindir=$(t_tmpdir) || { t_fail setup "no temporary directory"; exit 0; }
-ln -s "$(cd "$(dirname "$BRISK")" && pwd)/$(basename "$BRISK")" "$bindir/brisk"
-# brisk's own runs here read only too: no journal recovery at start
-export BRISK_RUNTIME_DIR=/proc/brisk-completion-none
+calls=$bindir/calls
+real=$(cd "$(dirname "$BRISK")" && pwd)/$(basename "$BRISK")
+printf '#!/bin/sh\nprintf "%%s|%%s\\n" "${BRISK_RUNTIME_DIR-}" "$*" >>"%s"\nexec "%s" "$@"\n' \
+  "$calls" "$real" >"$bindir/brisk"
+chmod +x "$bindir/brisk"
+: >"$calls"
+# the test's own run of brisk reads only too: no journal recovery at start
+readonly_rt=/proc/brisk-completion-none
+# a runtime directory with two lab disks' state files, for lab names
+labrt=$(t_tmpdir) && mkdir "$labrt/lab" && touch "$labrt/lab/lab0.state" "$labrt/lab/lab7.state"
 
 # ---- bash ----
 bc=/usr/share/bash-completion/bash_completion
@@ -74,7 +84,7 @@ else
       t_skip bash-set-schedulers "jq is not installed (Debian: apt-get install jq)"
     else
       want='' n=0
-      for d in $("$BRISK" devices / --json 2>/dev/null | jq -r '.leaves[]'); do
+      for d in $(BRISK_RUNTIME_DIR=$readonly_rt "$BRISK" devices / --json 2>/dev/null | jq -r '.leaves[]'); do
         f=/sys/block/$d/queue/scheduler
         [ -r "$f" ] || continue
         offered=$(tr -d '[]' <"$f" | tr ' ' '\n' | sed '/^$/d' | sort -u)
@@ -96,6 +106,8 @@ else
     rc=$?
     if [ "$rc" = 0 ] && [ ! -s "$err" ]; then t_pass bash-lab-down
     else t_fail bash-lab-down "exit $rc, stderr '$(head -c 300 "$err")'"; fi
+    # lab names: the state files of the runtime directory (one made here)
+    t_eq bash-lab-names "$(words "$(BRISK_RUNTIME_DIR=$labrt comp 'brisk lab down ')")" "lab0 lab7"
 
     # every command: the options completed equal those of --help
     # options_check NAME SUB: PASS, or FAIL naming what differs
@@ -120,6 +132,18 @@ else
   )
 fi
 
+# what the completions ran: only commands that read, with the runtime
+# directory that cannot exist (no journal recovery)
+# calls_check NAME: PASS, or FAIL naming the other calls
+calls_check() {
+  local bad
+  bad=$(grep -vxE "$readonly_rt\|(profile list|set --list-keys|lab models|devices .+ --json)" "$calls")
+  if [ ! -s "$calls" ]; then t_fail "$1" "the completions ran no brisk"
+  elif [ -z "$bad" ]; then t_pass "$1"
+  else t_fail "$1" "ran: $(head -5 <<<"$bad" | tr '\n' ';')"; fi
+}
+[ -r "$bc" ] && calls_check bash-runs-only-readers
+
 # ---- zsh, fish ----
 if command -v zsh >/dev/null 2>&1; then
   t_check zsh-syntax zsh -n completions/_brisk
@@ -138,6 +162,7 @@ fish_comp() {
   PATH=$bindir:$PATH fish --no-config -c "$script" 2>&1 | cut -f1 | sort -u
 }
 t_eq fish-run-drop-caches "$(fish_comp 'brisk run --dr')" --drop-caches
+t_eq fish-lab-names "$(BRISK_RUNTIME_DIR=$labrt fish_comp 'brisk lab down ' | tr '\n' ' ')" "lab0 lab7 "
 for s in $subs; do
   lines=("brisk $s -")
   for v in $(verbs "$s"); do lines+=("brisk $s $v -"); done
@@ -147,3 +172,6 @@ for s in $subs; do
   else t_fail "fish-options-$s" "completed only: '$(comm -23 <(echo "$got") <(echo "$want") | tr '\n' ' ')'; in --help only: '$(comm -13 <(echo "$got") <(echo "$want") | tr '\n' ' ')'"
   fi
 done
+: >"$calls"
+fish_comp 'brisk set / scheduler=' 'brisk profile show ' 'brisk lab up -m ' 'brisk get / ' >/dev/null
+calls_check fish-runs-only-readers
