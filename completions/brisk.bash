@@ -155,7 +155,7 @@ _brisk_kv() {
   fi
 }
 
-# _brisk_value OPTION: complete the value of OPTION; 1 when it takes none
+# _brisk_value OPTION: complete the value of OPTION (nothing for numbers, sizes...)
 _brisk_value() {
   case $1 in
     -l|--load) [[ $cur == *:* ]] || _brisk_reply "$_brisk_loads" ;;  # KIND[:...]
@@ -209,6 +209,7 @@ _brisk() {
   esac
   local ov=_brisk_opts_$key av=_brisk_args_$key
   local opts=${!ov-} args=${!av-}
+  opts=${opts:--h --help}   # the verbs that have no option of their own
 
   # the words before the cursor: positionals, and the -d DEVs of set/get
   local i w prev_opt='' pos=() devs=() skip=0 dashdash=0 first=2
