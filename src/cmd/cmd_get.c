@@ -8,6 +8,7 @@
 #include <string.h>
 #include <json-c/json.h>
 
+#include "cliopt.h"
 #include "cmd_set.h"
 #include "jout.h"
 #include "parse.h"
@@ -157,8 +158,9 @@ int cmd_get_main(int argc, char **argv)
 	size_t n_only = 0;
 	int c, json = 0;
 	optind = 1;
+	opterr = 0;
 	/* options anywhere (a key never starts with '-'); "--" ends them */
-	while ((c = getopt_long(argc, argv, "d:jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			if (n_only == CMD_SET_MAX_ONLY) {
@@ -174,14 +176,11 @@ int cmd_get_main(int argc, char **argv)
 			get_usage(stdout);
 			return 0;
 		default:
-			get_usage(stderr);
-			return 2;
+			return cliopt_getopt_error("get", c, argv, opts);
 		}
 	}
-	if (argc - optind < 1) {
-		get_usage(stderr);
-		return 2;
-	}
+	if (argc - optind < 1)
+		return cliopt_usage_error("get", "expected a DIR or DEVICE, then any KEYs");
 	int nk = argc - optind - 1;
 	char **kargs = argv + optind + 1;
 	struct tunable_key *keys = calloc((size_t)(nk ? nk : 1), sizeof(*keys));
