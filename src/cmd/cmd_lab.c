@@ -169,8 +169,10 @@ static int cmd_up(int argc, char **argv)
 		fprintf(stderr, "brisk lab up: %s\n", err);
 		return rc == -EINVAL || rc == -EEXIST ? 2 : 1;
 	}
-	printf("lab %s: model %s, %.2f GiB, %s, scheduler %s, rotational %d, direct I/O %s\n",
-	       s.name, s.model, (double)s.size / (1 << 30), s.loop, s.scheduler,
+	char size[32];
+	parse_format_iec(size, sizeof(size), s.size);
+	printf("lab %s: model %s, %s, %s, scheduler %s, rotational %d, direct I/O %s\n",
+	       s.name, s.model, size, s.loop, s.scheduler,
 	       s.rotational, s.dio == 1 ? "on" : s.dio == 0 ? "OFF" : "unknown");
 	if (s.dio != 1)
 		fprintf(stderr, "brisk lab up: warning: %s does not do direct I/O on its FUSE "
