@@ -2,12 +2,80 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "parse.h"
 #include "session.h"
+
+int cliopt_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "brisk %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'brisk help %.*s'.\n", (int)strcspn(cmd, " "), cmd);
+	return 2;
+}
+
+/* The entry of "--NAME" or "--NAME=VALUE" as getopt_long() finds it: the
+ * exact name, else the one option it abbreviates; NULL when none or
+ * several (*n_hits says how many begin so). */
+static const struct option *long_find(const char *arg, const struct option *longopts,
+				      size_t *n_hits)
+{
+	const char *name = arg + 2;
+	size_t len = strcspn(name, "=");
+	const struct option *hit = NULL;
+	*n_hits = 0;
+	for (const struct option *o = longopts; o && o->name; o++) {
+		if (strncmp(o->name, name, len) != 0)
+			continue;
+		if (strlen(o->name) == len) {
+			*n_hits = 1;
+			return o;
+		}
+		if (!hit || hit->has_arg != o->has_arg || hit->flag != o->flag || hit->val != o->val)
+			++*n_hits;   /* getopt_long: one option under two names is no ambiguity */
+		hit = o;
+	}
+	return *n_hits == 1 ? hit : NULL;
+}
+
+int cliopt_getopt_error(const char *cmd, int c, char **argv, const struct option *longopts)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : NULL;
+	/* A long option's error, unless it is a short one inside a cluster
+	 * after it: at "--all -xq" optind still points at "-xq". */
+	if (arg && arg[0] == '-' && arg[1] == '-' && arg[2]) {
+		size_t n, len = strcspn(arg + 2, "=");
+		const struct option *o = long_find(arg, longopts, &n);
+		if (o && c == ':')
+			return cliopt_usage_error(cmd, "option '--%s' needs an argument", o->name);
+		if (o && o->has_arg == no_argument && arg[2 + len] == '=' && o->val == optopt)
+			return cliopt_usage_error(cmd, "option '--%s' takes no argument", o->name);
+		if (!o && n > 1 && optopt == 0) {
+			char alts[256] = "";
+			size_t used = 0;
+			for (const struct option *p = longopts; p->name && used < sizeof(alts); p++)
+				if (strncmp(p->name, arg + 2, len) == 0)
+					used += (size_t)snprintf(alts + used, sizeof(alts) - used,
+								 "%s--%s", used ? ", " : "", p->name);
+			return cliopt_usage_error(cmd, "option '--%.*s' is ambiguous (%s)", (int)len,
+						  arg + 2, alts);
+		}
+		if (!o && optopt == 0)
+			return cliopt_usage_error(cmd, "unknown option '--%.*s'", (int)len, arg + 2);
+	}
+	if (c == ':')
+		return cliopt_usage_error(cmd, "option '-%c' needs an argument", optopt);
+	if (optopt > ' ' && optopt < 127)
+		return cliopt_usage_error(cmd, "unknown option '-%c'", optopt);
+	return cliopt_usage_error(cmd, "unknown option '%s'", arg ? arg : "");
+}
 
 int cliopt_bad(const char *cmd, const char *opt, const char *val, const char *want)
 {
@@ -137,11 +205,8 @@ int cliopt_session_status(int rc)
 
 int cliopt_dir(const char *cmd, int argc, char **argv, int optind, struct session_config *c)
 {
-	if (optind < argc - 1) {
-		fprintf(stderr, "brisk %s: one directory only ('%s' is extra)\n", cmd,
-			argv[optind + 1]);
-		return 2;
-	}
+	if (optind < argc - 1)
+		return cliopt_usage_error(cmd, "one directory only ('%s' is extra)", argv[optind + 1]);
 	if (optind < argc) {
 		if (strlen(argv[optind]) >= sizeof(c->dir))
 			return cliopt_bad(cmd, "DIR", argv[optind], "path too long");
@@ -155,7 +220,10 @@ int cliopt_parse(const struct cliopt_cmd *cmd, int argc, char **argv,
 {
 	int opt;
 	optind = 1;
+	opterr = 0;
 	while ((opt = getopt_long(argc, argv, cmd->shortopts, cmd->longopts, NULL)) != -1) {
+		if (opt == '?' || opt == ':')
+			return cliopt_getopt_error(cmd->name, opt, argv, cmd->longopts);
 		if (opt == 'h') {
 			cmd->usage(stdout);
 			return CLIOPT_HELP;
@@ -163,9 +231,10 @@ int cliopt_parse(const struct cliopt_cmd *cmd, int argc, char **argv,
 		int rc = cmd->own ? cmd->own(cmd->ctx, opt, optarg) : 1;
 		if (rc == 1)
 			rc = cliopt_session(cmd->name, opt, optarg, c, user_loads);
-		if (rc == 1) {   /* getopt said what was wrong ('?') */
-			cmd->usage(stderr);
-			return 2;
+		if (rc == 1) {   /* in the table, but neither list handles it */
+			fprintf(stderr, "brisk %s: option code %d has no handler (a bug in brisk)\n",
+				cmd->name, opt);
+			return 1;
 		}
 		if (rc)
 			return rc;

@@ -1,6 +1,18 @@
-/* cliopt — option values shared by the commands that start a session
- * (brisk run, brisk tui).  Each checks one value and, when it is bad,
- * prints "brisk CMD: OPT 'VALUE': what is expected" and returns 2 (the exit
+/* cliopt — the command line's manners every subcommand shares, and the
+ * option values shared by the commands that start a session (brisk run,
+ * brisk tui, brisk compare).
+ *
+ * Usage errors (an unknown option, a missing argument, too few or too many
+ * arguments), for every subcommand alike: two lines on stderr,
+ *     brisk CMD: MESSAGE
+ *     Try 'brisk help SUB'.
+ * (SUB: CMD's first word, so "lab up" points to 'brisk help lab'), never
+ * the whole usage text, and exit status 2.  getopt_long() stays quiet
+ * (opterr = 0, short options starting with ':') and cliopt_getopt_error()
+ * says what it found.
+ *
+ * Option values: each checks one value and, when it is bad, prints
+ * "brisk CMD: OPT 'VALUE': what is expected" and returns 2 (the exit
  * status for bad input); 0 when the value was stored. */
 #ifndef BRISK_CLIOPT_H
 #define BRISK_CLIOPT_H
@@ -33,6 +45,18 @@ enum {
 	{ "allow-shared-dir", no_argument, NULL, CLIOPT_ALLOW_SHARED }, \
 	{ "keep-warm", no_argument, NULL, CLIOPT_KEEP_WARM }
 
+/* A usage error of CMD ("run", "lab up"): the two lines above; 2. */
+int cliopt_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* What getopt_long() refused, as a usage error of CMD: C is what it
+ * returned ('?', or ':' for a missing argument: the short options must
+ * start with ':'), read with optopt and argv[optind - 1] against LONGOPTS:
+ * "unknown option '--bogus'", "unknown option '-x'", "option '--l' is
+ * ambiguous (--load, --ls-files)", "option '--device' needs an argument",
+ * "option '--help' takes no argument".  Needs opterr = 0 before the loop.
+ * Returns 2. */
+int cliopt_getopt_error(const char *cmd, int c, char **argv, const struct option *longopts);
+
 int cliopt_bad(const char *cmd, const char *opt, const char *val, const char *want);
 /* A whole number in [min, max]. */
 int cliopt_count(const char *cmd, const char *opt, const char *v, int64_t min, int64_t max,
@@ -62,13 +86,14 @@ int cliopt_session(const char *cmd, int opt, const char *arg, struct session_con
  * otherwise. */
 int cliopt_session_status(int rc);
 
-/* At most one positional DIR (argv[optind]) into c->dir: 0, or 2. */
+/* At most one positional DIR (argv[optind]) into c->dir: 0, or 2 (a
+ * usage error). */
 int cliopt_dir(const char *cmd, int argc, char **argv, int optind, struct session_config *c);
 
 /* A command that starts a session: its options and its own ones. */
 struct cliopt_cmd {
 	const char *name;                 /* "run": messages say "brisk run: ..." */
-	const char *shortopts;            /* getopt_long's, with 'h' */
+	const char *shortopts;            /* getopt_long's: ':' first, with 'h' */
 	const struct option *longopts;    /* the shared codes above and its own */
 	void (*usage)(FILE *f);
 	/* One of the command's own options: 0 stored, 2 bad value (message
@@ -85,8 +110,8 @@ struct cliopt_cmd {
 
 /* The whole command line: every option (the command's own first, then the
  * shared ones into c), then DIR.  0 to go on; CLIOPT_HELP after -h/--help
- * (usage on stdout); else the exit status (2: a bad value was named, or an
- * unknown option, then the usage goes to stderr). */
+ * (usage on stdout); else the exit status (2: a bad value was named, or a
+ * usage error, see above). */
 int cliopt_parse(const struct cliopt_cmd *cmd, int argc, char **argv,
 		 struct session_config *c, int *user_loads);
 

@@ -142,7 +142,8 @@ void parse_format_iec(char *buf, size_t len, uint64_t bytes)
 	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
 	double v = (double)bytes;
 	size_t u = 0;
-	while (v >= 1024 && u + 1 < sizeof(unit) / sizeof(unit[0])) {
+	/* 1023.95 and up would print as "1024.0": that is the next unit's 1.0 */
+	while ((u == 0 ? v >= 1024 : v >= 1023.95) && u + 1 < sizeof(unit) / sizeof(unit[0])) {
 		v /= 1024;
 		u++;
 	}

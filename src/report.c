@@ -12,6 +12,7 @@
 
 #include "export.h"
 #include "jout.h"
+#include "parse.h"
 
 #define MiB (1024.0 * 1024.0)
 
@@ -193,12 +194,14 @@ static void text_exec(FILE *f, const struct session *s)
 		const struct action *a = &s->actions[i];
 		if (a->kind != ACTION_EXEC || !a->n_files)
 			continue;
-		if (a->prog.argv)
-			fprintf(f, "exec program: %s; %zu files (%.1f MiB) copied to %s; a cold start "
-				"read %.1f MiB from %zu of them\n", text_show(a->prog.what), a->n_files,
-				(double)a->prog.bytes / MiB, a->devs ? text_show(a->devs[0]) : "?",
-				(double)a->cold_bytes / MiB, a->cold_files);
-		else {
+		if (a->prog.argv) {
+			char copied[32], cold[32];
+			parse_format_iec(copied, sizeof(copied), a->prog.bytes);
+			parse_format_iec(cold, sizeof(cold), a->cold_bytes);
+			fprintf(f, "exec program: %s; %zu files (%s) copied to %s; a cold start "
+				"read %s from %zu of them\n", text_show(a->prog.what), a->n_files,
+				copied, a->devs ? text_show(a->devs[0]) : "?", cold, a->cold_files);
+		} else {
 			fprintf(f, "exec program: %s; files on:", text_show(a->what));
 			for (size_t k = 0; k < a->n_files && k < 8; k++)
 				fprintf(f, " %s (%s)", text_show(a->files[k]),

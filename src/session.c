@@ -3,6 +3,7 @@
 #include "stack.h"
 #include "stats.h"
 #include "now.h"
+#include "parse.h"
 #include "trace.h"
 
 #include <errno.h>
@@ -364,9 +365,11 @@ static void settle_step(struct session *s, uint64_t now, uint64_t in_phase)
 		s->settle_ns = in_phase;
 		s->settle_timeout = 1;
 		s->settle_left = level > s->cfg.settle_target ? level - s->cfg.settle_target : 0;
-		session_msg(s, "settle: gave up after %.0fs with %.0f MiB of dirty and writeback "
-			    "data above the starting level%s", (double)in_phase / 1e9,
-			    (double)s->settle_left / MiB, s->run->settle_pid ? " (sync still running)" : "");
+		char left[32];
+		parse_format_iec(left, sizeof(left), s->settle_left);
+		session_msg(s, "settle: gave up after %.0fs with %s of dirty and writeback "
+			    "data above the starting level%s", (double)in_phase / 1e9, left,
+			    s->run->settle_pid ? " (sync still running)" : "");
 		enter(s, SESSION_IDLE, now);
 	}
 }
@@ -741,11 +744,14 @@ static int prepare(struct session *s, char *err, size_t errlen)
 		rc = load_avail(s->run->dir_fd, &avail);
 	if (rc < 0)
 		return msg_fail(rc, err, errlen, "%s: statvfs: %s", c->dir, strerror(-rc));
-	if (__builtin_add_overflow(need, s->floor_bytes, &want) || avail < want)
-		return msg_fail(-ENOSPC, err, errlen, "%s: %.1f GiB available; brisk needs %.1f GiB "
-			    "for its files plus the free-space floor of %.1f GiB (see --floor)",
-			    c->dir, (double)avail / (1 << 30), (double)need / (1 << 30),
-			    (double)s->floor_bytes / (1 << 30));
+	if (__builtin_add_overflow(need, s->floor_bytes, &want) || avail < want) {
+		char a[32], n[32], f[32];
+		parse_format_iec(a, sizeof(a), avail);
+		parse_format_iec(n, sizeof(n), need);
+		parse_format_iec(f, sizeof(f), s->floor_bytes);
+		return msg_fail(-ENOSPC, err, errlen, "%s: %s available; brisk needs %s for its "
+				"files plus the free-space floor of %s (see --floor)", c->dir, a, n, f);
+	}
 	if ((rc = session_work_make(s, err, errlen)) < 0)
 		return rc;
 	if ((rc = session_work_own(s)) < 0)

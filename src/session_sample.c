@@ -6,6 +6,7 @@
 #include "stack.h"
 #include "stats.h"
 #include "now.h"
+#include "parse.h"
 #include "trace.h"
 
 #include <errno.h>
@@ -539,10 +540,11 @@ static void load_ended(struct session *s, struct load *l, int status)
 {
 	load_reaped(l, status);
 	const char *name = load_kind_name(l->spec.kind);
+	char floor[32];
+	parse_format_iec(floor, sizeof(floor), s->floor_bytes);
 	if (l->end == LOAD_END_FLOOR)
-		session_msg(s, "%s #%u ended: free-space floor (%.2f GiB) reached, "
-			    "the writer stopped", name, l->index,
-			    (double)s->floor_bytes / (1 << 30));
+		session_msg(s, "%s #%u ended: free-space floor (%s) reached, "
+			    "the writer stopped", name, l->index, floor);
 	else if (l->end == LOAD_END_DIED)
 		session_msg(s, "%s #%u died (%s %d)", name, l->index,
 			    WIFSIGNALED(status) ? "signal" : "exit status", l->err);

@@ -442,7 +442,7 @@ static int tui_parse(int argc, char **argv, struct tui_args *a)
 {
 	int user_loads = 0;
 	const struct cliopt_cmd cmd = {
-		.name = CMD, .shortopts = "l:a:i:n:d:h", .longopts = longopts,
+		.name = CMD, .shortopts = ":l:a:i:n:d:h", .longopts = longopts,
 		.usage = usage, .own = tui_opt, .ctx = a,
 	};
 	int rc = cliopt_parse(&cmd, argc, argv, a->c, &user_loads);

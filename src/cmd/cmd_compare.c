@@ -218,7 +218,7 @@ static int cmp_positional(void *ctx, int argc, char **argv, int first,
 static int cmp_parse(int argc, char **argv, struct cmp_args *a, int *user_loads)
 {
 	const struct cliopt_cmd cmd = {
-		.name = CMD, .shortopts = "l:a:r:b:n:j:p:qh", .longopts = longopts,
+		.name = CMD, .shortopts = ":l:a:r:b:n:j:p:qh", .longopts = longopts,
 		.usage = usage, .own = cmp_opt, .ctx = a, .positional = cmp_positional,
 	};
 	int rc = cliopt_parse(&cmd, argc, argv, &a->cfg->run, user_loads);
@@ -226,10 +226,8 @@ static int cmp_parse(int argc, char **argv, struct cmp_args *a, int *user_loads)
 		return rc;
 	a->cfg->keep_warm = a->cfg->run.keep_warm;   /* a shared option (cliopt) */
 	if (!a->schedulers && a->n_arms < 2) {
-		fprintf(stderr, "brisk compare: give at least two arms (the first is the baseline), "
-			"or --schedulers\n");
-		usage(stderr);
-		return 2;
+		return cliopt_usage_error(CMD, "give at least two arms (the first is the baseline), "
+					  "or --schedulers");
 	}
 	if (a->cfg->steady) {
 		if (!a->warmup_set)
@@ -245,10 +243,8 @@ static int cmp_parse(int argc, char **argv, struct cmp_args *a, int *user_loads)
 	int out = 0;
 	out += a->json && !strcmp(a->json, "-");
 	out += a->csv && !strcmp(a->csv, "-");
-	if (out > 1) {
-		fprintf(stderr, "brisk compare: --json and --csv cannot both go to stdout\n");
-		return 2;
-	}
+	if (out > 1)
+		return cliopt_usage_error(CMD, "--json and --csv cannot both go to stdout");
 	if (a->plot) {
 		size_t l = strlen(a->plot);
 		if (l < 5 || (strcasecmp(a->plot + l - 4, ".svg") && strcasecmp(a->plot + l - 4, ".png")))

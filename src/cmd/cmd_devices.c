@@ -14,6 +14,7 @@
 
 #include "advisory.h"
 #include "blockdev.h"
+#include "cliopt.h"
 #include "datadir.h"
 #include "lab.h"
 #include "stack.h"
@@ -494,21 +495,17 @@ int cmd_devices_main(int argc, char **argv)
 	int all = 0, json = 0, c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "ajh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ajh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'a': all = 1; break;
 		case 'j': json = 1; break;
 		case 'h': usage(stdout); return 0;
-		default:
-			fprintf(stderr, "brisk devices: unknown option '%s' (see 'brisk help devices')\n",
-				argv[optind - 1]);
-			return 2;
+		default: return cliopt_getopt_error("devices", c, argv, opts);
 		}
 	}
-	if (argc - optind > 1 || (all && argc - optind > 0)) {
-		fprintf(stderr, "brisk devices: too many arguments (see 'brisk help devices')\n");
-		return 2;
-	}
+	if (argc - optind > 1 || (all && argc - optind > 0))
+		return cliopt_usage_error("devices", "too many arguments ('%s' is extra)",
+					  argv[argc - 1]);
 	const char *arg = optind < argc ? argv[optind] : ".";
 
 	struct view v = { .utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8") };

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "blockdev.h"
+#include "cliopt.h"
 #include "export.h"
 #include "text.h"
 #include "journal.h"
@@ -474,7 +475,8 @@ int cmd_export_main(int argc, char **argv)
 	const char *fmt_arg = NULL, *match = NULL, *device = NULL, *out = NULL;
 	int force = 0, apply = 0, dry_run = 0, c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "F:m:d:o:fanh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":F:m:d:o:fanh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'a': apply = 1; break;
 		case 'n': dry_run = 1; break;
@@ -484,21 +486,20 @@ int cmd_export_main(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'f': force = 1; break;
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		default: return cliopt_getopt_error("export", c, argv, opts);
 		}
 	}
-	if (argc - optind != 1) {
-		fprintf(stderr, "brisk export: expected one profile NAME or FILE (see --help)\n");
-		return 2;
-	}
+	if (argc - optind < 1)
+		return cliopt_usage_error("export", "expected one profile NAME or FILE");
+	if (argc - optind > 1)
+		return cliopt_usage_error("export", "one profile only ('%s' is extra)",
+					  argv[optind + 1]);
 	enum export_format fmt = EXPORT_UDEV;
 	int this_device = 0, rc;
 	if (apply || dry_run) {
-		if (!apply || fmt_arg || match || out || force) {
-			fprintf(stderr, "brisk export: %s\n", apply ? "--apply takes only --device "
-				"and --dry-run" : "--dry-run goes with --apply");
-			return 2;
-		}
+		if (!apply || fmt_arg || match || out || force)
+			return cliopt_usage_error("export", "%s", apply ? "--apply takes only "
+						  "--device and --dry-run" : "--dry-run goes with --apply");
 	} else if ((rc = write_opts(fmt_arg, match, device, &fmt, &this_device)) != 0) {
 		return rc;
 	}

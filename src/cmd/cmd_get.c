@@ -2,11 +2,16 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <json-c/json.h>
 
+#include "cliopt.h"
 #include "cmd_set.h"
+#include "jout.h"
+#include "parse.h"
 #include "text.h"
 #include "tunable.h"
 
@@ -15,22 +20,59 @@
 static void get_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: brisk get [-d DEVICE]... (DIR|DEVICE) [KEY...]\n"
+		"usage: brisk get [-d DEVICE]... [--json] (DIR|DEVICE) [KEY...]\n"
 		"\n"
 		"Print the current value of KEY (default: every key brisk can set) on\n"
 		"every disk behind DIR or on DEVICE, one 'DEVICE KEY=VALUE' line each;\n"
 		"sysctls print as 'vm.NAME=VALUE'.  Works without root.\n"
 		"\n"
 		"  -d, --device DEV  only this disk of the stack (repeatable)\n"
+		"  -j, --json        print JSON: the same keys per disk under\n"
+		"                    devices[].settings and sysctls under sysctl;\n"
+		"                    numbers as numbers, the scheduler as a string\n"
+		"                    (the offered list in devices[].schedulers), a\n"
+		"                    missing attribute as null (see brisk-set(1))\n"
 		"  -h, --help        this text\n");
 }
 
-static int get_one(const char *dev, const struct tunable_key *key, int quiet_missing)
+/* Where values go: 'DEVICE KEY=VALUE' lines, or the JSON document. */
+struct get_out {
+	struct json_object *root;      /* NULL: text */
+	struct json_object *sysctl;    /* { "vm.NAME": VALUE } */
+	struct json_object **settings; /* per target disk: { KEY: VALUE } */
+};
+
+/* A value as JSON: the scheduler (and anything that is not a plain
+ * decimal integer) as a string, numbers as numbers. */
+static struct json_object *get_json_value(const struct tunable_key *key, const char *val)
+{
+	int64_t n;
+	if (key->kind != TUNABLE_SCHEDULER && (val[0] == '-' || (val[0] >= '0' && val[0] <= '9')) &&
+	    parse_int(val, INT64_MIN, INT64_MAX, &n) == 0)
+		return jout_int64(n);
+	return jout_string(val);
+}
+
+static void get_put(struct get_out *o, size_t d, const struct tunable_key *key,
+		    struct json_object *v)
+{
+	if (tunable_is_sysctl(key))
+		json_object_object_add(o->sysctl, key->name, v);
+	else
+		json_object_object_add(o->settings[d], key->name, v);
+}
+
+/* KEY on target d (DEV): printed, or put into the JSON (null when it
+ * cannot be read, which is also said on stderr).  0, or the exit status. */
+static int get_one(struct get_out *o, size_t d, const char *dev,
+		   const struct tunable_key *key, int quiet_missing)
 {
 	char val[TUNABLE_VALUE_LEN * 2];
 	int rc = tunable_read(dev, key, val, sizeof(val));
 	if (rc == 0 || rc == -EOVERFLOW) {
-		if (tunable_is_sysctl(key))
+		if (o->root)   /* a cut-off value is not the number it seems */
+			get_put(o, d, key, rc ? jout_string(val) : get_json_value(key, val));
+		else if (tunable_is_sysctl(key))
 			printf("%s=%s\n", key->name, text_show(val));
 		else
 			printf("%s %s=%s\n", dev, key->name, text_show(val));
@@ -38,6 +80,8 @@ static int get_one(const char *dev, const struct tunable_key *key, int quiet_mis
 	}
 	if (rc == -ENOENT && quiet_missing)
 		return 0;
+	if (o->root)
+		get_put(o, d, key, NULL);
 	if (rc == -ENOENT) {
 		char why[TUNABLE_WHY_LEN] = "";
 		if (key->kind == TUNABLE_IOSCHED) {
@@ -52,19 +96,71 @@ static int get_one(const char *dev, const struct tunable_key *key, int quiet_mis
 	return 1;
 }
 
+/* The JSON skeleton: { brisk, query, devices: [{ name, schedulers,
+ * settings }], sysctl }; 0, or 1 (out of memory, said). */
+static int get_json_open(struct get_out *o, const char *query, const struct cmd_targets *t)
+{
+	o->settings = calloc(t->n ? t->n : 1, sizeof(*o->settings));
+	if (!o->settings) {
+		fprintf(stderr, "brisk get: out of memory\n");
+		return 1;
+	}
+	o->root = jout_object();
+	json_object_object_add(o->root, "brisk", jout_string(BRISK_VERSION));
+	json_object_object_add(o->root, "query", jout_string(query));
+	struct json_object *devs = jout_array();
+	json_object_object_add(o->root, "devices", devs);
+	for (size_t d = 0; d < t->n; d++) {
+		struct json_object *dev = jout_object();
+		json_object_array_add(devs, dev);
+		json_object_object_add(dev, "name", jout_string(t->name[d]));
+		char active[TUNABLE_SCHED_LEN], offered[256];
+		struct json_object *list = NULL;
+		if (tunable_schedulers(t->name[d], active, sizeof(active), offered,
+				       sizeof(offered)) == 0) {
+			list = jout_array();
+			char *save = NULL;
+			for (char *w = strtok_r(offered, " ", &save); w; w = strtok_r(NULL, " ", &save))
+				json_object_array_add(list, jout_string(w));
+		}
+		json_object_object_add(dev, "schedulers", list);
+		o->settings[d] = jout_object();
+		json_object_object_add(dev, "settings", o->settings[d]);
+	}
+	o->sysctl = jout_object();
+	json_object_object_add(o->root, "sysctl", o->sysctl);
+	return 0;
+}
+
+/* Print the JSON (whatever the exit status: the nulls say what failed);
+ * rc, or 1 when rc was 0 and stdout failed. */
+static int get_json_close(struct get_out *o, int rc)
+{
+	int e = jout_write(stdout, o->root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+					     JSON_C_TO_STRING_NOSLASHESCAPE);
+	free(o->settings);
+	if (e < 0) {
+		fprintf(stderr, "brisk get: cannot print the JSON output: %s\n", strerror(-e));
+		return rc ? rc : 1;
+	}
+	return rc;
+}
+
 int cmd_get_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "device", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *only[CMD_SET_MAX_ONLY];
 	size_t n_only = 0;
-	int c;
+	int c, json = 0;
 	optind = 1;
+	opterr = 0;
 	/* options anywhere (a key never starts with '-'); "--" ends them */
-	while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			if (n_only == CMD_SET_MAX_ONLY) {
@@ -73,18 +169,18 @@ int cmd_get_main(int argc, char **argv)
 			}
 			only[n_only++] = optarg;
 			break;
+		case 'j':
+			json = 1;
+			break;
 		case 'h':
 			get_usage(stdout);
 			return 0;
 		default:
-			get_usage(stderr);
-			return 2;
+			return cliopt_getopt_error("get", c, argv, opts);
 		}
 	}
-	if (argc - optind < 1) {
-		get_usage(stderr);
-		return 2;
-	}
+	if (argc - optind < 1)
+		return cliopt_usage_error("get", "expected a DIR or DEVICE, then any KEYs");
 	int nk = argc - optind - 1;
 	char **kargs = argv + optind + 1;
 	struct tunable_key *keys = calloc((size_t)(nk ? nk : 1), sizeof(*keys));
@@ -99,8 +195,11 @@ int cmd_get_main(int argc, char **argv)
 		}
 	}
 	struct cmd_targets t;
+	struct get_out o = { 0 };
 	if (rc == 0)
 		rc = cmd_set_targets("get", argv[optind], only, n_only, &t);
+	if (rc == 0 && json)
+		rc = get_json_open(&o, argv[optind], &t);
 	if (rc)
 		goto out;
 	if (nk == 0) {
@@ -108,23 +207,24 @@ int cmd_get_main(int argc, char **argv)
 			struct tunable_key all[128];
 			size_t n = tunable_list(t.name[d], d + 1 == t.n, all, 128);
 			for (size_t i = 0; i < n && i < 128; i++) {
-				int e = get_one(t.name[d], &all[i], 1);
+				int e = get_one(&o, d, t.name[d], &all[i], 1);
 				if (e > rc)
 					rc = e;
 			}
 		}
-		goto out;
-	}
-	for (int i = 0; i < nk; i++) {
-		size_t nd = tunable_is_sysctl(&keys[i]) ? 1 : t.n;
-		for (size_t d = 0; d < nd; d++) {
-			int e = get_one(t.name[d], &keys[i], 0);
-			if (e > rc)
-				rc = e;
+	} else {
+		for (int i = 0; i < nk; i++) {
+			size_t nd = tunable_is_sysctl(&keys[i]) ? 1 : t.n;
+			for (size_t d = 0; d < nd; d++) {
+				int e = get_one(&o, d, t.name[d], &keys[i], 0);
+				if (e > rc)
+					rc = e;
+			}
 		}
 	}
+	if (o.root)
+		rc = get_json_close(&o, rc);
 out:
 	free(keys);
 	return rc;
 }
-

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cliopt.h"
 #include "lab.h"
 #include "labloop.h"
 #include "labmodel.h"
@@ -100,7 +101,8 @@ static int cmd_up(int argc, char **argv)
 	int calibrate = 0, dirty_set = 0, c;
 	char err[2048];
 
-	while ((c = getopt_long(argc, argv, "m:s:n:d:D:ch", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":m:s:n:d:D:ch", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm': o.model = optarg; break;
 		case 'n': o.name = optarg; break;
@@ -123,13 +125,11 @@ static int cmd_up(int argc, char **argv)
 			}
 			break;
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		default: return cliopt_getopt_error("lab up", c, argv, opts);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "brisk lab up: unexpected argument '%s'\n", argv[optind]);
-		return 2;
-	}
+	if (optind < argc)
+		return cliopt_usage_error("lab up", "unexpected argument '%s'", argv[optind]);
 	if (o.name && !lab_name_valid(o.name)) {
 		fprintf(stderr, "brisk lab up: bad --name '%s' (letters, digits, _ and -)\n", o.name);
 		return 2;
@@ -169,8 +169,10 @@ static int cmd_up(int argc, char **argv)
 		fprintf(stderr, "brisk lab up: %s\n", err);
 		return rc == -EINVAL || rc == -EEXIST ? 2 : 1;
 	}
-	printf("lab %s: model %s, %.2f GiB, %s, scheduler %s, rotational %d, direct I/O %s\n",
-	       s.name, s.model, (double)s.size / (1 << 30), s.loop, s.scheduler,
+	char size[32];
+	parse_format_iec(size, sizeof(size), s.size);
+	printf("lab %s: model %s, %s, %s, scheduler %s, rotational %d, direct I/O %s\n",
+	       s.name, s.model, size, s.loop, s.scheduler,
 	       s.rotational, s.dio == 1 ? "on" : s.dio == 0 ? "OFF" : "unknown");
 	if (s.dio != 1)
 		fprintf(stderr, "brisk lab up: warning: %s does not do direct I/O on its FUSE "
@@ -227,17 +229,17 @@ static int cmd_down(int argc, char **argv)
 	int all = 0, c, status = 0;
 	char err[2048];
 
-	while ((c = getopt_long(argc, argv, "ah", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":ah", opts, NULL)) != -1) {
 		switch (c) {
 		case 'a': all = 1; break;
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		default: return cliopt_getopt_error("lab down", c, argv, opts);
 		}
 	}
-	if (all == (optind < argc)) {
-		fprintf(stderr, "brisk lab down: give lab names or --all (see 'brisk lab status')\n");
-		return 2;
-	}
+	if (all == (optind < argc))
+		return cliopt_usage_error("lab down", "give lab names or --all (see 'brisk lab "
+					  "status')");
 	for (int i = optind; i < argc; i++)
 		if (!lab_name_valid(argv[i])) {
 			fprintf(stderr, "brisk lab down: bad lab name '%s'\n", argv[i]);
@@ -289,8 +291,8 @@ static int cmd_status(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		}
-		fprintf(stderr, "brisk lab status: unexpected argument '%s'\n", argv[1]);
-		return 2;
+		return cliopt_usage_error("lab status", "%s '%s'", argv[1][0] == '-' ?
+					  "unknown option" : "unexpected argument", argv[1]);
 	}
 	struct lab_state *ls = calloc(64, sizeof *ls);
 	int n;
@@ -339,10 +341,13 @@ static int cmd_status(int argc, char **argv)
 
 static int cmd_models(int argc, char **argv)
 {
-	(void)argv;
 	if (argc > 1) {
-		usage(stderr);
-		return 2;
+		if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+			usage(stdout);
+			return 0;
+		}
+		return cliopt_usage_error("lab models", "%s '%s'", argv[1][0] == '-' ?
+					  "unknown option" : "unexpected argument", argv[1]);
 	}
 	struct labmodel ms[LABMODEL_MAX];
 	char path[1024];
@@ -381,7 +386,8 @@ static int cmd_serve(int argc, char **argv)
 	const char *models = NULL, *model = NULL, *image = NULL, *mp = NULL, *fsname = NULL;
 	int64_t rfd = -1;
 	int c;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
 		switch (c) {
 		case 'M': models = optarg; break;
 		case 'm': model = optarg; break;
@@ -392,7 +398,7 @@ static int cmd_serve(int argc, char **argv)
 			if (parse_int(optarg, 0, 1 << 20, &rfd))
 				return 2;
 			break;
-		default: return 2;
+		default: return cliopt_getopt_error("lab serve", c, argv, opts);
 		}
 	}
 	if (!models || !model || !image || !mp || !fsname || optind < argc) {
@@ -406,10 +412,8 @@ static int cmd_serve(int argc, char **argv)
 
 int cmd_lab_main(int argc, char **argv)
 {
-	if (argc < 2) {
-		usage(stderr);
-		return 2;
-	}
+	if (argc < 2)
+		return cliopt_usage_error("lab", "expected a command: up, down, status or models");
 	const char *sub = argv[1];
 	if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0 || strcmp(sub, "help") == 0) {
 		usage(stdout);
@@ -426,6 +430,6 @@ int cmd_lab_main(int argc, char **argv)
 		return cmd_models(argc - 1, argv + 1);
 	if (strcmp(sub, "serve") == 0)
 		return cmd_serve(argc - 1, argv + 1);
-	fprintf(stderr, "brisk lab: unknown command '%s' (up, down, status, models)\n", sub);
-	return 2;
+	return cliopt_usage_error("lab", "unknown %s '%s'; expected a command: up, down, status or models",
+				  sub[0] == '-' ? "option" : "command", sub);
 }

@@ -13,6 +13,7 @@
 
 #include "action.h"
 #include "blockdev.h"
+#include "cliopt.h"
 #include "datadir.h"
 #include "export.h"
 #include "fiojob.h"
@@ -395,7 +396,8 @@ static int cmd_save(int argc, char **argv)
 	int force = 0, c, status = 2;
 	const char *out = NULL;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "l:a:d:r:o:fh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":l:a:d:r:o:fh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'l': case 'a': case 'd': case 'r':
 			if (save_option(p, c, optarg, &nloads) < 0)
@@ -404,11 +406,16 @@ static int cmd_save(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'f': force = 1; break;
 		case 'h': usage(stdout); status = 0; goto out;
-		default: usage(stderr); goto out;
+		default: cliopt_getopt_error("profile save", c, argv, opts); goto out;
 		}
 	}
-	if (optind >= argc || argc - optind > 2) {
-		fprintf(stderr, "brisk profile save: expected NAME [DIR]\n");
+	if (optind >= argc) {
+		cliopt_usage_error("profile save", "expected NAME [DIR]");
+		goto out;
+	}
+	if (argc - optind > 2) {
+		cliopt_usage_error("profile save", "expected NAME [DIR] ('%s' is extra)",
+				   argv[optind + 2]);
 		goto out;
 	}
 	const char *name = argv[optind];
@@ -465,7 +472,8 @@ static int cmd_import(int argc, char **argv)
 	int force = 0, c, list = 0;
 	int64_t grp;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "s:n:o:fh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":s:n:o:fh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'e': fo.env = 1; break;
 		case 'S': fo.strict = 1; break;
@@ -489,20 +497,16 @@ static int cmd_import(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'f': force = 1; break;
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		default: return cliopt_getopt_error("profile import", c, argv, opts);
 		}
 	}
 	if (list) {
-		if (argc != optind) {
-			fprintf(stderr, "brisk profile import: --list-keys takes no JOBFILE\n");
-			return 2;
-		}
+		if (argc != optind)
+			return cliopt_usage_error("profile import", "--list-keys takes no JOBFILE");
 		return list_fio_keys();
 	}
-	if (argc - optind != 1) {
-		fprintf(stderr, "brisk profile import: expected one JOBFILE\n");
-		return 2;
-	}
+	if (argc - optind != 1)
+		return cliopt_usage_error("profile import", "expected one JOBFILE");
 	struct profile *p = malloc(sizeof(*p));
 	struct fiojob_report *rep = malloc(sizeof(*rep));
 	if (!p || !rep) {
@@ -543,9 +547,12 @@ static int cmd_import(int argc, char **argv)
 
 int cmd_profile_main(int argc, char **argv)
 {
-	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
+	if (argc < 2)
+		return cliopt_usage_error("profile", "expected a command: list, show, check, save "
+					  "or import");
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		usage(stdout);
+		return 0;
 	}
 	const char *verb = argv[1];
 	int n = argc - 2;
@@ -555,32 +562,31 @@ int cmd_profile_main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		}
+	int simple = !strcmp(verb, "list") || !strcmp(verb, "show") || !strcmp(verb, "check");
+	char cmd[32];
+	snprintf(cmd, sizeof(cmd), "profile %s", simple ? verb : "");
+	for (int i = 0; simple && i < n; i++)   /* these take no options */
+		if (rest[i][0] == '-' && rest[i][1])
+			return cliopt_usage_error(cmd, "unknown option '%s'", rest[i]);
 	if (strcmp(verb, "list") == 0) {
-		if (n) {
-			fprintf(stderr, "brisk profile list: no arguments expected\n");
-			return 2;
-		}
+		if (n)
+			return cliopt_usage_error(cmd, "no arguments expected ('%s' is extra)", rest[0]);
 		return cmd_list();
 	}
 	if (strcmp(verb, "show") == 0) {
-		if (n != 1) {
-			fprintf(stderr, "brisk profile show: expected one NAME or FILE\n");
-			return 2;
-		}
+		if (n != 1)
+			return cliopt_usage_error(cmd, "expected one NAME or FILE");
 		return cmd_show(rest[0]);
 	}
 	if (strcmp(verb, "check") == 0) {
-		if (n < 1) {
-			fprintf(stderr, "brisk profile check: expected FILE...\n");
-			return 2;
-		}
+		if (n < 1)
+			return cliopt_usage_error(cmd, "expected FILE...");
 		return cmd_check(n, rest);
 	}
 	if (strcmp(verb, "save") == 0)
 		return cmd_save(argc - 1, argv + 1);
 	if (strcmp(verb, "import") == 0)
 		return cmd_import(argc - 1, argv + 1);
-	fprintf(stderr, "brisk profile: unknown command '%s', expected list, show, check, save "
-		"or import\n", verb);
-	return 2;
+	return cliopt_usage_error("profile", "unknown %s '%s'; expected a command: list, show, "
+				  "check, save or import", verb[0] == '-' ? "option" : "command", verb);
 }

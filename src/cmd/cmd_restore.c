@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cliopt.h"
 #include "journal.h"
 #include "lab.h"
 #include "rundir.h"
@@ -67,7 +68,8 @@ int cmd_restore_main(int argc, char **argv)
 	};
 	int dry = 0, verbose = 0, c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "nvh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":nvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			dry = 1;
@@ -79,14 +81,12 @@ int cmd_restore_main(int argc, char **argv)
 			restore_usage(stdout);
 			return 0;
 		default:
-			restore_usage(stderr);
-			return 2;
+			return cliopt_getopt_error("restore", c, argv, opts);
 		}
 	}
-	if (optind != argc) {
-		restore_usage(stderr);
-		return 2;
-	}
+	if (optind != argc)
+		return cliopt_usage_error("restore", "no arguments expected ('%s' is extra)",
+					  argv[optind]);
 	const char *dir = NULL;
 	char sysdir[PATH_MAX];
 	int root = geteuid() == 0;

@@ -479,25 +479,21 @@ static int run_opt(void *ctx, int opt, const char *arg)
 static int run_parse(int argc, char **argv, struct run_args *a, int *user_loads)
 {
 	const struct cliopt_cmd cmd = {
-		.name = CMD, .shortopts = "l:a:i:n:d:j:p:qh", .longopts = longopts,
+		.name = CMD, .shortopts = ":l:a:i:n:d:j:p:qh", .longopts = longopts,
 		.usage = usage, .own = run_opt, .ctx = a,
 	};
 	int rc = cliopt_parse(&cmd, argc, argv, a->c, user_loads);
 	if (rc)
 		return rc;
 	if (a->no_load) {
-		if (*user_loads) {
-			fprintf(stderr, "brisk run: --no-load and --load exclude each other\n");
-			return 2;
-		}
+		if (*user_loads)
+			return cliopt_usage_error(CMD, "--no-load and --load exclude each other");
 		a->c->n_loads = 0;
 	}
 	if (!a->max_time_set && a->phase_opt)
 		a->c->max_time_ns = 0;
-	if (a->json && a->csv && strcmp(a->json, "-") == 0 && strcmp(a->csv, "-") == 0) {
-		fprintf(stderr, "brisk run: --json and --csv cannot both go to stdout\n");
-		return 2;
-	}
+	if (a->json && a->csv && strcmp(a->json, "-") == 0 && strcmp(a->csv, "-") == 0)
+		return cliopt_usage_error(CMD, "--json and --csv cannot both go to stdout");
 	return 0;
 }
 

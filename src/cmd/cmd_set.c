@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "blockdev.h"
+#include "cliopt.h"
 #include "journal.h"
 #include "settings.h"
 #include "stack.h"
@@ -315,8 +316,9 @@ int cmd_set_main(int argc, char **argv)
 	char *only[CMD_SET_MAX_ONLY];
 	size_t n_only = 0;
 	optind = 1;
+	opterr = 0;
 	/* options anywhere (KEY=VALUE never starts with '-'); "--" ends them */
-	while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'P':
 			persist = 1;
@@ -335,22 +337,17 @@ int cmd_set_main(int argc, char **argv)
 			set_usage(stdout);
 			return 0;
 		default:
-			set_usage(stderr);
-			return 2;
+			return cliopt_getopt_error("set", c, argv, opts);
 		}
 	}
 	if (keys) {
-		if (argc != optind || persist || n_only) {
-			fprintf(stderr, "brisk set: --list-keys takes nothing else\n");
-			return 2;
-		}
+		if (argc != optind || persist || n_only)
+			return cliopt_usage_error("set", "--list-keys takes nothing else");
 		list_keys();
 		return 0;
 	}
-	if (argc - optind < 2) {
-		set_usage(stderr);
-		return 2;
-	}
+	if (argc - optind < 2)
+		return cliopt_usage_error("set", "expected a DIR or DEVICE, then KEY=VALUE...");
 	const char *target = argv[optind];
 	int n = argc - optind - 1;
 	char **args = argv + optind + 1;

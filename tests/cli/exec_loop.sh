@@ -43,7 +43,7 @@ t_eq copy-devices "$(jq -r '[.config.exec_program.file_devices[].device]|unique|
 t_eq copy-no-note "$(jq .config.exec_program.not_on_disk_under_test <<<"$json")" null
 t_eq copy-samples-ok "$(jq '[.samples[]|select(.action=="exec" and .error==0)]|length' <<<"$json")" 6
 t_eq copy-read-volume "$(jq '.config.exec_program.cold_read_mib > 0.5' <<<"$json")" true
-t_match copy-report-says "$(cat "$d/copy.txt")" "exec program: .*copied to $dev; a cold start read [0-9.]+ MiB"
+t_match copy-report-says "$(cat "$d/copy.txt")" "exec program: .*copied to $dev; a cold start read [0-9.]+ ([KMG]iB|B) from"
 t_eq copy-removed "$(find "$mnt" -maxdepth 1 -name '.brisk-*' | wc -l)" 0
 # the python program when this machine has the system's python3
 if [ -x /usr/bin/python3 ] && /usr/bin/python3 -I -S -c 'import sqlite3, ssl, curses' 2>/dev/null; then

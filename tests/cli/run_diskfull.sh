@@ -38,7 +38,7 @@ t_check floor-invalid jq -e '.load_ended_early.invalid and (.load_ended_early.lo
 t_eq floor-load-end "$(jq -r '.loads[0].end' <<<"$out")" "free-space floor"
 t_check floor-wrote-something jq -e '.loads[0].bytes > 0' <<<"$out"
 t_check floor-respected jq -e --argjson a "$avail0" '.loads[0].bytes <= $a - 16*1048576' <<<"$out"
-t_check floor-note jq -e '[.notes[]|select(test("GiB\\) reached"))]|length == 1' <<<"$out"
+t_check floor-note jq -e '[.notes[]|select(test("floor \\(16\\.0 MiB\\) reached"))]|length == 1' <<<"$out"
 t_eq floor-loaded-samples "$(jq '[.samples[]|select(.phase=="loaded")]|length' <<<"$out")" 6
 t_eq floor-nothing-left "$(find "$mnt" -mindepth 1 -maxdepth 1 ! -name lost+found -printf '%f\n')" keep-me
 # the loop device is sampled, and the disk under its backing file too

@@ -128,8 +128,26 @@ static void test_format_iec(void **state)
 	assert_string_equal(b, "0 B");
 	parse_format_iec(b, sizeof(b), 1023);
 	assert_string_equal(b, "1023 B");
+	parse_format_iec(b, sizeof(b), 1024);
+	assert_string_equal(b, "1.0 KiB");
 	parse_format_iec(b, sizeof(b), 1536);
 	assert_string_equal(b, "1.5 KiB");
+	/* a small size in a message about GiB-sized things: its own unit */
+	parse_format_iec(b, sizeof(b), 16ull << 20);
+	assert_string_equal(b, "16.0 MiB");
+	parse_format_iec(b, sizeof(b), 512ull << 20);
+	assert_string_equal(b, "512.0 MiB");
+	parse_format_iec(b, sizeof(b), 2ull << 30);
+	assert_string_equal(b, "2.0 GiB");
+	/* just under a unit: the next unit's 1.0, never "1024.0" */
+	parse_format_iec(b, sizeof(b), (1ull << 20) - 1);
+	assert_string_equal(b, "1.0 MiB");
+	parse_format_iec(b, sizeof(b), (1ull << 30) - 1);
+	assert_string_equal(b, "1.0 GiB");
+	parse_format_iec(b, sizeof(b), (1ull << 30) - (60ull << 20));   /* 964 MiB */
+	assert_string_equal(b, "964.0 MiB");
+	parse_format_iec(b, sizeof(b), 1023ull << 20);
+	assert_string_equal(b, "1023.0 MiB");
 	parse_format_iec(b, sizeof(b), 1000204886016ull);          /* a "1 TB" disk */
 	assert_string_equal(b, "931.5 GiB");
 	parse_format_iec(b, sizeof(b), UINT64_MAX);
