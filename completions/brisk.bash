@@ -36,7 +36,7 @@ _brisk_args_tui='-l --load -a --actions --exec --ls-files -i --idle-samples --in
   --timeout --tick --floor -n --iterations -d --duration --bench-redraw'
 _brisk_opts_set='-d --device --persist --list-keys -h --help'
 _brisk_args_set='-d --device'
-_brisk_opts_get='-d --device -h --help'
+_brisk_opts_get='-d --device -j --json -h --help'
 _brisk_args_get='-d --device'
 _brisk_opts_restore='-n --dry-run -v --verbose -h --help'
 _brisk_args_restore=''

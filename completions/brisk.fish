@@ -282,6 +282,7 @@ end
 complete -c brisk -n '__brisk_is set' -l persist -d 'keep the change for this boot'
 complete -c brisk -n '__brisk_is set' -l list-keys -d 'every key: scope, range, meaning'
 complete -c brisk -n '__brisk_is set; and not __brisk_npos set 0' -a '(__brisk_setting set)'
+complete -c brisk -n '__brisk_is get' -s j -l json -d 'the same keys as JSON, values typed'
 complete -c brisk -n '__brisk_is get; and not __brisk_npos get 0' -a '(__brisk_keys)'
 
 # restore
