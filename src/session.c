@@ -339,13 +339,22 @@ static int has_buffered_writer(const struct session *s)
 	return 0;
 }
 
+/* Cold ls samples need the new tree's metadata evictable (action.h). */
+static int wants_evictable(const struct session_config *c)
+{
+	return c->evict == ACTION_EVICT_DROP_CACHES && (c->actions & (1u << ACTION_LS));
+}
+
 /* The settle step: a child syncs the file system; the phase ends when it
  * has and Dirty + Writeback are down to the target, or at the limit. */
 static void settle_start(struct session *s, uint64_t now)
 {
 	pid_t pid = fork();
 	if (pid == 0) {
-		action_make_evictable(s->run->work_fd);
+		if (wants_evictable(&s->cfg))
+			action_make_evictable(s->run->work_fd);
+		else
+			syncfs(s->run->work_fd);
 		_exit(0);
 	}
 	if (pid < 0)
@@ -794,10 +803,7 @@ static int prepare(struct session *s, char *err, size_t errlen)
 		}
 	}
 	s->n_load_set = s->n_loads;
-	/* cold ls samples need the tree's metadata evictable (the settle
-	 * step, when there is one, does it in its child) */
-	if (c->evict == ACTION_EVICT_DROP_CACHES && !c->settle_max_ns &&
-	    (c->actions & (1u << ACTION_LS)))
+	if (wants_evictable(c) && !c->settle_max_ns)   /* else the settle child does it */
 		action_make_evictable(s->run->work_fd);
 	return 0;
 }

@@ -57,10 +57,10 @@
  *    dirty limits.
  *  - Settle (cfg.settle_max_ns > 0; brisk compare): after prepare, a child
  *    syncs DIR's file system (syncfs, so the loop never waits on the disk;
- *    as root on ext4 it then checkpoints the journal, which would keep the
- *    new ls tree's metadata cached for seconds whatever drop_caches says;
- *    without a settle step prepare does both itself when ls is evicted
- *    with drop_caches)
+ *    when ls is evicted with drop_caches, as root on ext4 it then
+ *    checkpoints the journal, which would keep the new tree's metadata
+ *    cached for seconds whatever drop_caches says; without a settle step
+ *    prepare does both itself in that case)
  *    and the phase SESSION_SETTLE lasts until that child has ended and
  *    Dirty + Writeback (/proc/meminfo) are at most cfg.settle_target, or
  *    until settle_max_ns: then settle_timeout is set, settle_left says by
