@@ -109,31 +109,39 @@ static void test_ls_and_save(void **state)
 	action_free(&a);
 }
 
+/* One ls sample with drop_caches on a 20-file tree made in dfd a moment
+ * ago and made evictable (action_make_evictable: until the journal lets
+ * go of the new metadata, a walk may read nothing from the disk, and is
+ * then warm); its result.  The note must be empty (ls can be cold). */
+static struct action_result ls_dropped(int dfd)
+{
+	struct action_config c;
+	action_config_default(&c);
+	c.ls_files = 20;
+	struct action a;
+	char err[300];
+	assert_int_equal(action_prepare(&a, ACTION_LS, &c, dfd, ACTION_EVICT_DROP_CACHES, err,
+					sizeof(err)), 0);
+	assert_string_equal(a.note, "");
+	action_make_evictable(dfd);
+	struct action_result r = sample(&a, ACTION_EVICT_DROP_CACHES);
+	action_free(&a);
+	return r;
+}
+
 static void test_drop_caches(void **state)
 {
 	(void)state;
 	if (geteuid() != 0 || access("/proc/sys/vm/drop_caches", W_OK) != 0)
 		skip();
-	struct action_config c;
-	action_config_default(&c);
-	c.ls_files = 20;
-	struct action a;
-	char err[300], sub[64];
+	char sub[64];
 	snprintf(sub, sizeof(sub), "%s/drop", td.path);
 	assert_int_equal(mkdir(sub, 0700), 0);
 	int sfd = open(sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	assert_true(sfd >= 0);
-	assert_int_equal(action_prepare(&a, ACTION_LS, &c, sfd, ACTION_EVICT_DROP_CACHES, err,
-					sizeof(err)), 0);
-	assert_string_equal(a.note, "");
-	/* the tree was made a moment ago: until the journal lets go of its
-	 * metadata (action_make_evictable checkpoints it on ext4), a walk
-	 * may read nothing from the disk, and is then warm */
-	action_make_evictable(sfd);
-	struct action_result r = sample(&a, ACTION_EVICT_DROP_CACHES);
+	struct action_result r = ls_dropped(sfd);
 	assert_int_equal(r.err, 0);
 	assert_int_equal(r.cold, 1);
-	action_free(&a);
 	close(sfd);
 }
 
@@ -150,18 +158,9 @@ static void test_ls_warm_without_reads(void **state)
 	assert_non_null(mkdtemp(dir));
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	assert_true(dfd >= 0);
-	struct action_config c;
-	action_config_default(&c);
-	c.ls_files = 20;
-	struct action a;
-	char err[300];
-	assert_int_equal(action_prepare(&a, ACTION_LS, &c, dfd, ACTION_EVICT_DROP_CACHES, err,
-					sizeof(err)), 0);
-	action_make_evictable(dfd);
-	struct action_result r = sample(&a, ACTION_EVICT_DROP_CACHES);
+	struct action_result r = ls_dropped(dfd);
 	assert_int_equal(r.err, 0);
 	assert_int_equal(r.cold, 0);
-	action_free(&a);
 	close(dfd);
 	char cmd[64];
 	snprintf(cmd, sizeof(cmd), "rm -rf -- %s", dir);
