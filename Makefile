@@ -91,8 +91,13 @@ $(CONFIG_STAMP):
 	@mkdir -p build && rm -f build/.config-* && touch $@
 $(LIB_OBJ) $(MAIN_OBJ): $(CONFIG_STAMP)
 
-brisk: $(LIB_OBJ) $(MAIN_OBJ)
+# The marker beside ./brisk says "a build tree": only then does brisk read
+# the data in ./profiles beside it (src/datadir.h).  Never installed.
+brisk: $(LIB_OBJ) $(MAIN_OBJ) | .brisk-build-tree
 	$(QLD)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+.brisk-build-tree:
+	$(Q)echo 'brisk build tree: ./brisk reads its data from ./profiles (src/datadir.h)' >$@
 
 build/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -152,6 +157,6 @@ uninstall:
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
-	rm -rf build brisk
+	rm -rf build brisk .brisk-build-tree
 
 -include $(shell find build -name '*.d' 2>/dev/null)

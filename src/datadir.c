@@ -1,11 +1,12 @@
 #include "datadir.h"
 
-#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef BRISK_DATADIR
@@ -18,18 +19,27 @@ static int try(char *out, size_t len, const char *dir, const char *sub, const ch
 	return n > 0 && (size_t)n < len && access(out, R_OK) == 0;
 }
 
-/* The directory of the running binary (a build tree keeps its data in
- * ./profiles beside it).  0, or -1. */
-static int exe_dir(char *dir, size_t len)
+/* The directory of the running binary when it is in a build tree (see
+ * datadir.h: the marker beside it, a regular file with the binary's owner).
+ * 0, or -1 for an installed binary. */
+static int build_tree_dir(char *dir, size_t len)
 {
+	struct stat exe, mark;
 	ssize_t n = readlink("/proc/self/exe", dir, len - 1);
-	if (n <= 0)
+	if (n <= 0 || stat("/proc/self/exe", &exe) != 0)
 		return -1;
 	dir[n] = '\0';
 	char *slash = strrchr(dir, '/');
 	if (!slash)
 		return -1;
 	*slash = '\0';
+	int fd = open(*dir ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int r = fstatat(fd, DATADIR_MARKER, &mark, AT_SYMLINK_NOFOLLOW);
+	close(fd);
+	if (r != 0 || !S_ISREG(mark.st_mode) || mark.st_uid != exe.st_uid)
+		return -1;
 	return 0;
 }
 
@@ -39,27 +49,12 @@ int datadir_find(const char *name, char *out, size_t len)
 	if (env && *env && try(out, len, env, "", name))
 		return 0;
 	char exe[PATH_MAX];
-	if (exe_dir(exe, sizeof(exe)) == 0 && try(out, len, exe, "/profiles", name))
+	if (build_tree_dir(exe, sizeof(exe)) == 0 && try(out, len, exe, "/profiles", name))
 		return 0;
 	if (try(out, len, BRISK_DATADIR, "", name))
 		return 0;
 	snprintf(out, len, "%s/%s", BRISK_DATADIR, name);
 	return -ENOENT;
-}
-
-static int has_profiles(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return 0;
-	int found = 0;
-	struct dirent *e;
-	while (!found && (e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-		found = n > 8 && strcmp(e->d_name + n - 8, ".profile") == 0;
-	}
-	closedir(d);
-	return found;
 }
 
 int datadir_profiles(char *out, size_t len)
@@ -70,10 +65,9 @@ int datadir_profiles(char *out, size_t len)
 		return access(out, R_OK | X_OK) == 0 ? 0 : -ENOENT;
 	}
 	char exe[PATH_MAX];
-	if (exe_dir(exe, sizeof(exe)) == 0) {
+	if (build_tree_dir(exe, sizeof(exe)) == 0) {
 		snprintf(out, len, "%s/profiles", exe);
-		if (has_profiles(out))
-			return 0;
+		return access(out, R_OK | X_OK) == 0 ? 0 : -ENOENT;
 	}
 	snprintf(out, len, "%s/profiles", BRISK_DATADIR);
 	return access(out, R_OK | X_OK) == 0 ? 0 : -ENOENT;

@@ -73,6 +73,10 @@ static void usage(FILE *f)
 	fprintf(f,
 		"  help CMD   the options of one command\n"
 		"\n"
+		"Options:\n"
+		"  -h, --help     this text; 'brisk help CMD' shows one command's options\n"
+		"  -V, --version  the version\n"
+		"\n"
 		"With no command on a terminal, brisk opens the dashboard (brisk tui)\n"
 		"on the current directory.  See brisk(1).\n");
 }
