@@ -196,6 +196,11 @@ int profile_save(const struct profile *p, const char *path, int force, char *err
 int profile_capture(struct profile *p, enum profile_class cls, const char *key,
 		    const char *value, char *err, size_t errlen);
 
+/* Remove the setting KEY of class cls exactly (no [settings] fallback),
+ * keeping the others in order (`brisk profile save` drops what it leaves
+ * out).  0, or -ENOENT when there is none. */
+int profile_unset(struct profile *p, enum profile_class cls, const char *key);
+
 /* Write p as INI.  0, or -EINVAL with a message when a value cannot be
  * written so that it reads back the same. */
 int profile_write(FILE *f, const struct profile *p, char *err, size_t errlen);
