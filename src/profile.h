@@ -79,8 +79,9 @@
 
 enum profile_class {
 	PROFILE_CLASS_ALL,          /* [settings]: every disk */
-	PROFILE_CLASS_ROTATIONAL,   /* rotational SATA/SAS (sd*, queue/rotational 1) */
-	PROFILE_CLASS_SSD,          /* non-rotational SATA/SAS (sd*, rotational 0) */
+	PROFILE_CLASS_ROTATIONAL,   /* rotational SATA/SAS, virtio and Xen disks
+				     * (sd*, vd*, xvd*; queue/rotational 1) */
+	PROFILE_CLASS_SSD,          /* the same, non-rotational (rotational 0) */
 	PROFILE_CLASS_NVME,         /* nvme*n* */
 	PROFILE_CLASS_MMC,          /* mmcblk* */
 	PROFILE_CLASS_COUNT

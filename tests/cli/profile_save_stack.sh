@@ -62,3 +62,17 @@ t_eq vda-settings "$(sed -n '/^\[settings/,/^$/p' <<<"$p" | grep -v '^$')" \
   $'[settings rotational]\nscheduler = mq-deadline'
 t_match vda-hardware-bound "$err" '\(async_depth=256, nr_requests=256, read_ahead_kb=8192, max_sectors_kb=4096\)'
 t_match vda-defaults "$err" 'left out [0-9]+ settings at their kernel defaults \(fifo_batch=16, front_merges=1, prio_aging_expire=10000, read_expire=500, write_expire=5000, writes_starved=2, wbt_lat_usec=75000, rq_affinity=1, nomerges=0'
+# ... and exported as udev rules by class, the rule matches vda: KERNEL
+# (a "|" list of globs) and the rotational flag the testbed's vda has
+under "$d/vda.umockdev" profile save mine "$d/dir" -o "$d/mine.profile" >/dev/null
+rules=$("$BRISK" export "$d/mine.profile" --format udev); t_eq vda-export-exit $? 0
+rule=$(grep '^ACTION==' <<<"$rules")
+t_eq vda-export-one-rule "$(wc -l <<<"$rule")" 1
+pat=$(sed -n 's/.*KERNEL=="\([^"]*\)".*/\1/p' <<<"$rule")
+hit=0; IFS='|' read -ra alts <<<"$pat"
+# shellcheck disable=SC2053  # the alternatives are globs
+for a in "${alts[@]}"; do [[ vda == $a ]] && hit=1; done
+t_eq "vda-export-kernel-matches ($pat)" "$hit" 1
+t_match vda-export-rotational "$rule" 'ATTR\{queue/rotational\}=="1"'
+t_match vda-export-scheduler "$rules" 'ATTR\{queue/scheduler\}="mq-deadline"$'
+t_eq vda-export-nothing-dropped "$("$BRISK" export "$d/mine.profile" --format udev 2>&1 >/dev/null)" ""
