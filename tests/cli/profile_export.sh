@@ -152,6 +152,16 @@ if t_umockdev; then
        'ENV{DEVTYPE}=="disk", ENV{ID_WWN}=="eui.002538b391b12345"'
   t_eq this-device-sysfs-serial "$(this_device virtio-disk vda)" \
        'ENV{DEVTYPE}=="disk", ATTRS{serial}=="overlayblk"'
+  # one device keeps the hardware-bound values, and nothing is said dropped
+  out=$(umockdev-run -d tests/fixtures/virtio-disk.umockdev -- "$BRISK" export "$d/hw.profile" \
+        --format udev --match this-device --device vda 2>"$d/hw.err"); t_eq hw-this-device-exit $? 0
+  t_match hw-this-device-keeps-nr_requests "$out" 'ATTR\{queue/nr_requests\}="64"'
+  t_match hw-this-device-keeps-max_sectors_kb "$out" 'ATTR\{queue/max_sectors_kb\}="512"'
+  t_eq hw-this-device-says-nothing "$(cat "$d/hw.err")" ""
+  out=$(umockdev-run -d tests/fixtures/virtio-disk.umockdev -- "$BRISK" export "$d/hw.profile" \
+        --format tuned --device vda 2>"$d/hw.err")
+  t_match hw-tuned-device-keeps "$out" '^/sys/block/vda/queue/nr_requests=64$'
+  t_eq hw-tuned-device-says-nothing "$(cat "$d/hw.err")" ""
 else
   t_skip this-device-testbeds "umockdev-run is not installed"
 fi
