@@ -587,8 +587,10 @@ static int cmd_save(int argc, char **argv)
 	}
 	status = emit(p, out, force);
 	if (status == 0 && strcmp(out, "-") != 0)
-		printf("saved %s (%zu settings, %zu loads, %zu actions)\n", out, p->n_settings,
-		       p->n_loads, p->n_actions);
+		printf("saved %s (%zu setting%s, %zu load%s, %zu action%s)\n", out, p->n_settings,
+		       p->n_settings == 1 ? "" : "s", p->n_loads, p->n_loads == 1 ? "" : "s",
+		       p->n_actions, p->n_actions == 1 ? "" : "s");
+	fflush(stdout);   /* the saved line first, then what was left out */
 	if (status == 0)
 		save_report(p, keep, left, dir);
 out:

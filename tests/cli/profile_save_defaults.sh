@@ -69,7 +69,7 @@ else
   t_skip read_ahead-kind "read_ahead_kb $ra is neither 128 nor 2 x max_sectors_kb ($msk)"
 fi
 t_match saved-line "$("$BRISK" profile save t1 "$d/mnt" 2>/dev/null)" \
-  "^saved $XDG_CONFIG_HOME/brisk/profiles/t1.profile \\([0-9]+ settings, 1 loads, 4 actions\\)\$"
+  "^saved $XDG_CONFIG_HOME/brisk/profiles/t1.profile \\([0-9]+ settings?, 1 load, 4 actions\\)\$"
 t_check saved-checks "$BRISK" profile check "$XDG_CONFIG_HOME/brisk/profiles/t1.profile"
 
 # 2. --key keeps a key whatever its value; iosched/ is taken too
