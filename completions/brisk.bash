@@ -46,8 +46,9 @@ _brisk_args_export='-F --format -m --match -d --device -o --output'
 # profile and lab: per verb
 _brisk_opts_profile='-h --help'
 _brisk_opts_profile_save='-l --load -a --action -d --description -r --runtime
-  -o --output -f --force -h --help'
-_brisk_args_profile_save='-l --load -a --action -d --description -r --runtime -o --output'
+  -k --key --all -o --output -f --force -h --help'
+_brisk_args_profile_save='-l --load -a --action -d --description -r --runtime -k --key
+  -o --output'
 _brisk_opts_profile_import='-s --scale -n --name --env --strict --group --list-keys
   -o --output -f --force -h --help'
 _brisk_args_profile_import='-s --scale -n --name --group -o --output'
@@ -177,6 +178,7 @@ _brisk_value() {
         *) ;;  # a duration or a description
       esac ;;
     --dir) _filedir -d ;;
+    -k|--key) _brisk_reply "$(_brisk_keys)" ;;
     *) ;;  # a number, size, duration, time or name: nothing to offer
   esac
   return 0

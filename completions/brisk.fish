@@ -26,8 +26,8 @@ set -g __brisk_args_tui -l --load -a --actions --exec --ls-files -i --idle-sampl
 set -g __brisk_args_set -d --device
 set -g __brisk_args_get -d --device
 set -g __brisk_args_export -F --format -m --match -d --device -o --output
-set -g __brisk_args_profile -l --load -a --action -d --description -r --runtime -o --output \
-    -s --scale -n --name --group
+set -g __brisk_args_profile -l --load -a --action -d --description -r --runtime -k --key \
+    -o --output -s --scale -n --name --group
 
 # __brisk_is CMD [VERB]: the command line is `brisk CMD [VERB] ...`
 function __brisk_is
@@ -317,6 +317,8 @@ complete -c brisk -n '__brisk_is profile save' -s l -l load -x -a "$loads" -d 'a
 complete -c brisk -n '__brisk_is profile save' -s a -l action -x -a "$actions" -d 'the actions to time'
 complete -c brisk -n '__brisk_is profile save' -s d -l description -x -d "the profile's description"
 complete -c brisk -n '__brisk_is profile save' -s r -l runtime -x -d "the loaded phase's length"
+complete -c brisk -n '__brisk_is profile save' -s k -l key -x -a '(__brisk_keys)' -d 'record KEY whatever its value'
+complete -c brisk -n '__brisk_is profile save' -l all -d 'record every value as it stands'
 complete -c brisk -n '__brisk_is profile save; and test (count (__brisk_pos profile)) -eq 2' -a '(__fish_complete_directories)'
 complete -c brisk -n '__brisk_is profile import' -s s -l scale -x -d 'shrink sizes and start delays'
 complete -c brisk -n '__brisk_is profile import' -s n -l name -x -d "the profile's name"

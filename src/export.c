@@ -3,6 +3,7 @@
 #include "export.h"
 #include "msg.h"
 #include "text.h"
+#include "tunable.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -65,9 +66,17 @@ static enum profile_scope scope_of(const char *key)
 	return s;
 }
 
-/* Device settings (not vm.*) that apply to class cls, in order; queue_depth
- * only where there is a SCSI device (sd*, or a fixed device). */
-static size_t device_settings(const struct profile *p, enum profile_class cls, int fixed,
+/* What a list of device settings is for. */
+enum dev_use {
+	USE_CLASS,   /* rules for a class of disks: no hardware-bound values, no
+		      * queue_depth where there is no SCSI device (nvme, mmc) */
+	USE_FIXED,   /* one known device: everything */
+	USE_APPLY,   /* --apply on this machine's disks, each checked on its
+		      * own: hardware-bound values kept, queue_depth as USE_CLASS */
+};
+
+/* Device settings (not vm.*) that apply to class cls, in order, for use. */
+static size_t device_settings(const struct profile *p, enum profile_class cls, enum dev_use use,
 			      const struct profile_setting **out, size_t max)
 {
 	const struct profile_setting *all[PROFILE_MAX_SETTINGS];
@@ -78,8 +87,10 @@ static size_t device_settings(const struct profile *p, enum profile_class cls, i
 		enum profile_scope s = scope_of(all[i]->key);
 		if (s == PROFILE_SCOPE_VM)
 			continue;
-		if (s == PROFILE_SCOPE_DEVICE && !fixed &&
+		if (s == PROFILE_SCOPE_DEVICE && use != USE_FIXED &&
 		    (cls == PROFILE_CLASS_NVME || cls == PROFILE_CLASS_MMC))
+			continue;
+		if (use == USE_CLASS && tunable_hw_bound(all[i]->key))
 			continue;
 		if (k < max)
 			out[k++] = all[i];
@@ -130,26 +141,32 @@ static void proc_path(const char *key, char *buf, size_t len)
 static int class_covered(const struct profile *p, enum profile_class cls)
 {
 	const struct profile_setting *s[PROFILE_MAX_SETTINGS];
-	if (device_settings(p, PROFILE_CLASS_ALL, 0, s, PROFILE_MAX_SETTINGS))
+	if (device_settings(p, PROFILE_CLASS_ALL, USE_CLASS, s, PROFILE_MAX_SETTINGS))
 		return 1;
 	return profile_class_has_own(p, cls);
 }
 
 static const char *const class_label[PROFILE_CLASS_COUNT] = {
 	[PROFILE_CLASS_ALL] = "all disks",
-	[PROFILE_CLASS_ROTATIONAL] = "rotational SATA/SAS disks",
-	[PROFILE_CLASS_SSD] = "non-rotational SATA/SAS disks (SSDs)",
+	[PROFILE_CLASS_ROTATIONAL] = "rotational SATA/SAS, virtio and Xen disks",
+	[PROFILE_CLASS_SSD] = "non-rotational SATA/SAS (SSDs), virtio and Xen disks",
 	[PROFILE_CLASS_NVME] = "NVMe namespaces",
 	[PROFILE_CLASS_MMC] = "MMC/SD cards and eMMC",
 };
 
+/* The class matches (export.h, brisk-export(1)): SCSI/SATA disks, virtio
+ * (vd*) and Xen (xvd*) disks split by their rotational flag, so that a
+ * desktop VM's disk gets a rule too.  udev(7): "|" separates alternative
+ * patterns. */
+#define KERNEL_DISKS "KERNEL==\"sd[a-z]*|vd[a-z]*|xvd[a-z]*\""
 static const char *const udev_match[PROFILE_CLASS_COUNT] = {
 	[PROFILE_CLASS_ALL] = "",
-	[PROFILE_CLASS_ROTATIONAL] = "KERNEL==\"sd[a-z]*\", ATTR{queue/rotational}==\"1\"",
-	[PROFILE_CLASS_SSD] = "KERNEL==\"sd[a-z]*\", ATTR{queue/rotational}==\"0\"",
+	[PROFILE_CLASS_ROTATIONAL] = KERNEL_DISKS ", ATTR{queue/rotational}==\"1\"",
+	[PROFILE_CLASS_SSD] = KERNEL_DISKS ", ATTR{queue/rotational}==\"0\"",
 	[PROFILE_CLASS_NVME] = "KERNEL==\"nvme[0-9]*n[0-9]*\"",
 	[PROFILE_CLASS_MMC] = "KERNEL==\"mmcblk[0-9]*\"",
 };
+#undef KERNEL_DISKS
 
 /* Comment text from data: escaped (text.h), so no CR, LF or other control
  * byte can end the comment and start a line of config. */
@@ -233,13 +250,50 @@ static int check_tokens(const struct profile *p, const struct export_device *dev
 size_t export_device_settings(const struct profile *p, enum profile_class cls, int fixed,
 			      const struct profile_setting **out, size_t max)
 {
-	return device_settings(p, cls, fixed, out, max);
+	return device_settings(p, cls, fixed ? USE_FIXED : USE_APPLY, out, max);
 }
 
 size_t export_vm_settings(const struct profile *p, const struct profile_setting **out,
 			  size_t max)
 {
 	return vm_settings(p, out, max);
+}
+
+size_t export_dropped(const struct profile *p, enum export_format fmt,
+		      const struct export_device *dev, const struct profile_setting **out,
+		      size_t max)
+{
+	if (dev || (fmt != EXPORT_UDEV && fmt != EXPORT_TUNED))
+		return 0;
+	size_t k = 0;
+	for (int c = PROFILE_CLASS_ROTATIONAL; c < PROFILE_CLASS_COUNT; c++) {
+		const struct profile_setting *s[PROFILE_MAX_SETTINGS];
+		size_t n = device_settings(p, (enum profile_class)c, USE_APPLY, s,
+					   PROFILE_MAX_SETTINGS);
+		for (size_t i = 0; i < n; i++) {
+			if (!tunable_hw_bound(s[i]->key))
+				continue;
+			size_t j = 0;
+			while (j < k && out[j] != s[i])
+				j++;
+			if (j == k && k < max)
+				out[k++] = s[i];
+		}
+	}
+	return k;
+}
+
+/* The hardware-bound values a class export left out, in a comment. */
+static void dropped_note(FILE *f, const struct profile *p, enum export_format fmt)
+{
+	const struct profile_setting *d[PROFILE_MAX_SETTINGS];
+	size_t n = export_dropped(p, fmt, NULL, d, PROFILE_MAX_SETTINGS);
+	if (!n)
+		return;
+	fprintf(f, "\n# Hardware-bound, so not in the class rules (see brisk-export(1)):");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, " %s=%s", d[i]->key, d[i]->value);
+	fprintf(f, "\n");
 }
 
 /* ---------- formats ---------- */
@@ -273,7 +327,7 @@ static int write_udev(FILE *f, const struct profile *p, const struct export_devi
 {
 	const struct profile_setting *s[PROFILE_MAX_SETTINGS];
 	if (dev) {
-		size_t n = device_settings(p, dev->cls, 1, s, PROFILE_MAX_SETTINGS);
+		size_t n = device_settings(p, dev->cls, USE_FIXED, s, PROFILE_MAX_SETTINGS);
 		if (!n)
 			return msg_fail(-EINVAL, err, errlen, "profile %s has no settings for %s (a %s disk): "
 				    "nothing to write as udev rules", p->name, dev->name,
@@ -315,7 +369,7 @@ static int write_udev(FILE *f, const struct profile *p, const struct export_devi
 	int any = 0;
 	for (int c = PROFILE_CLASS_ROTATIONAL; c < PROFILE_CLASS_COUNT; c++)
 		if (class_covered(p, (enum profile_class)c) &&
-		    device_settings(p, (enum profile_class)c, 0, s, PROFILE_MAX_SETTINGS))
+		    device_settings(p, (enum profile_class)c, USE_CLASS, s, PROFILE_MAX_SETTINGS))
 			any = 1;
 	if (!any)
 		return msg_fail(-EINVAL, err, errlen, "profile %s has no device settings: nothing to write as "
@@ -326,20 +380,22 @@ static int write_udev(FILE *f, const struct profile *p, const struct export_devi
 	for (int c = PROFILE_CLASS_ROTATIONAL; c < PROFILE_CLASS_COUNT; c++) {
 		if (!class_covered(p, (enum profile_class)c))
 			continue;
-		size_t n = device_settings(p, (enum profile_class)c, 0, s, PROFILE_MAX_SETTINGS);
+		size_t n = device_settings(p, (enum profile_class)c, USE_CLASS, s, PROFILE_MAX_SETTINGS);
 		if (!n)
 			continue;
 		fprintf(f, "\n# %s\n", class_label[c]);
 		udev_rule(f, udev_match[c], s, n);
 	}
+	dropped_note(f, p, EXPORT_UDEV);
 	vm_note(f, p, "#");
 	return 0;
 }
 
 struct tgroup {
 	const char *name;       /* section suffix */
-	const char *devices;    /* tuned devices= */
-	const char *glob;       /* /sys/block/GLOB */
+	const char *devices;    /* tuned devices=: names, blank-separated (a comma
+				 * only splits them in newer tuned) */
+	const char *globs[4];   /* /sys/block/GLOB for [sysfs], NULL-terminated */
 	enum profile_class cls;
 };
 
@@ -361,29 +417,33 @@ static int write_tuned(FILE *f, const struct profile *p, const struct export_dev
 	size_t ng = 0;
 	const struct profile_setting *s[PROFILE_MAX_SETTINGS], *t[PROFILE_MAX_SETTINGS];
 	if (dev) {
-		groups[ng++] = (struct tgroup){ dev->name, dev->name, dev->name, dev->cls };
+		groups[ng++] = (struct tgroup){ dev->name, dev->name, { dev->name, NULL }, dev->cls };
 	} else {
 		int rot = class_covered(p, PROFILE_CLASS_ROTATIONAL);
 		int ssd = class_covered(p, PROFILE_CLASS_SSD);
-		size_t nr = rot ? device_settings(p, PROFILE_CLASS_ROTATIONAL, 0, s, PROFILE_MAX_SETTINGS) : 0;
-		size_t ns = ssd ? device_settings(p, PROFILE_CLASS_SSD, 0, t, PROFILE_MAX_SETTINGS) : 0;
+		size_t nr = rot ? device_settings(p, PROFILE_CLASS_ROTATIONAL, USE_CLASS, s, PROFILE_MAX_SETTINGS) : 0;
+		size_t ns = ssd ? device_settings(p, PROFILE_CLASS_SSD, USE_CLASS, t, PROFILE_MAX_SETTINGS) : 0;
 		if (nr && ns && !same_settings(s, nr, t, ns))
 			return msg_fail(-EINVAL, err, errlen, "tuned cannot tell rotational from non-rotational "
-				    "SATA/SAS disks apart (both are sd*), and profile %s sets them "
-				    "differently: use --format udev, or --device DEV", p->name);
+				    "disks apart (it matches sd*, vd* and xvd* by name only), and "
+				    "profile %s sets them differently: use --format udev, or "
+				    "--device DEV", p->name);
 		if (nr || ns)
-			groups[ng++] = (struct tgroup){ "sata", "sd*", "sd*",
+			groups[ng++] = (struct tgroup){ "sd_vd_xvd", "sd* vd* xvd*",
+				{ "sd*", "vd*", "xvd*", NULL },
 				nr ? PROFILE_CLASS_ROTATIONAL : PROFILE_CLASS_SSD };
 		if (class_covered(p, PROFILE_CLASS_NVME))
-			groups[ng++] = (struct tgroup){ "nvme", "nvme*", "nvme*n*", PROFILE_CLASS_NVME };
+			groups[ng++] = (struct tgroup){ "nvme", "nvme*", { "nvme*n*", NULL },
+				PROFILE_CLASS_NVME };
 		if (class_covered(p, PROFILE_CLASS_MMC))
-			groups[ng++] = (struct tgroup){ "mmc", "mmcblk*", "mmcblk*", PROFILE_CLASS_MMC };
+			groups[ng++] = (struct tgroup){ "mmc", "mmcblk*", { "mmcblk*", NULL },
+				PROFILE_CLASS_MMC };
 	}
 	const struct profile_setting *vm[16];
 	size_t nvm = vm_settings(p, vm, 16);
 	size_t total = nvm;
 	for (size_t g = 0; g < ng; g++)
-		total += device_settings(p, groups[g].cls, dev != NULL, s, PROFILE_MAX_SETTINGS);
+		total += device_settings(p, groups[g].cls, dev ? USE_FIXED : USE_CLASS, s, PROFILE_MAX_SETTINGS);
 	if (!total)
 		return msg_fail(-EINVAL, err, errlen, "profile %s has no settings: nothing to write as a tuned "
 			    "profile", p->name);
@@ -395,7 +455,7 @@ static int write_tuned(FILE *f, const struct profile *p, const struct export_dev
 	fputc('\n', f);
 	int sysfs_lines = 0;
 	for (size_t g = 0; g < ng; g++) {
-		size_t n = device_settings(p, groups[g].cls, dev != NULL, s, PROFILE_MAX_SETTINGS);
+		size_t n = device_settings(p, groups[g].cls, dev ? USE_FIXED : USE_CLASS, s, PROFILE_MAX_SETTINGS);
 		int disk_keys = 0;
 		for (size_t i = 0; i < n; i++)
 			if (!strcmp(s[i]->key, "scheduler") || !strcmp(s[i]->key, "read_ahead_kb"))
@@ -414,16 +474,20 @@ static int write_tuned(FILE *f, const struct profile *p, const struct export_dev
 	if (sysfs_lines) {
 		fprintf(f, "\n[sysfs]\n");
 		for (size_t g = 0; g < ng; g++) {
-			size_t n = device_settings(p, groups[g].cls, dev != NULL, s, PROFILE_MAX_SETTINGS);
+			size_t n = device_settings(p, groups[g].cls, dev ? USE_FIXED : USE_CLASS, s, PROFILE_MAX_SETTINGS);
 			for (size_t i = 0; i < n; i++) {
 				if (!strcmp(s[i]->key, "scheduler") || !strcmp(s[i]->key, "read_ahead_kb"))
 					continue;
 				char path[96];
 				attr_path(s[i], path, sizeof(path));
-				fprintf(f, "/sys/block/%s/%s=%s\n", groups[g].glob, path, s[i]->value);
+				for (size_t k = 0; groups[g].globs[k]; k++)
+					fprintf(f, "/sys/block/%s/%s=%s\n", groups[g].globs[k], path,
+						s[i]->value);
 			}
 		}
 	}
+	if (!dev)
+		dropped_note(f, p, EXPORT_TUNED);
 	if (nvm) {
 		fprintf(f, "\n[sysctl]\n");
 		for (size_t i = 0; i < nvm; i++)
@@ -455,7 +519,7 @@ static int write_fixed(FILE *f, const struct profile *p, enum export_format fmt,
 			    "--device DEV (or use --format udev to match by class)",
 			    export_format_name(fmt));
 	const struct profile_setting *s[PROFILE_MAX_SETTINGS], *vm[16];
-	size_t n = device_settings(p, dev->cls, 1, s, PROFILE_MAX_SETTINGS);
+	size_t n = device_settings(p, dev->cls, USE_FIXED, s, PROFILE_MAX_SETTINGS);
 	size_t nvm = vm_settings(p, vm, 16);
 	if (!n && (fmt == EXPORT_SYSFS_CONF || !nvm))
 		return msg_fail(-EINVAL, err, errlen, "profile %s has no settings for %s (a %s disk): nothing "

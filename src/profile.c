@@ -352,6 +352,18 @@ size_t profile_class_settings(const struct profile *p, enum profile_class cls,
 	return n;
 }
 
+int profile_unset(struct profile *p, enum profile_class cls, const char *key)
+{
+	struct profile_setting *s = setting_slot(p, cls, key);
+	if (!s)
+		return -ENOENT;
+	size_t i = (size_t)(s - p->settings);
+	memmove(&p->settings[i], &p->settings[i + 1],
+		(p->n_settings - i - 1) * sizeof(p->settings[0]));
+	p->n_settings--;
+	return 0;
+}
+
 int profile_capture(struct profile *p, enum profile_class cls, const char *key,
 		    const char *value, char *err, size_t errlen)
 {

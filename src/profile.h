@@ -79,8 +79,9 @@
 
 enum profile_class {
 	PROFILE_CLASS_ALL,          /* [settings]: every disk */
-	PROFILE_CLASS_ROTATIONAL,   /* rotational SATA/SAS (sd*, queue/rotational 1) */
-	PROFILE_CLASS_SSD,          /* non-rotational SATA/SAS (sd*, rotational 0) */
+	PROFILE_CLASS_ROTATIONAL,   /* rotational SATA/SAS, virtio and Xen disks
+				     * (sd*, vd*, xvd*; queue/rotational 1) */
+	PROFILE_CLASS_SSD,          /* the same, non-rotational (rotational 0) */
 	PROFILE_CLASS_NVME,         /* nvme*n* */
 	PROFILE_CLASS_MMC,          /* mmcblk* */
 	PROFILE_CLASS_COUNT
@@ -195,6 +196,11 @@ int profile_save(const struct profile *p, const char *path, int force, char *err
  * -EINVAL the value is refused (err says why). */
 int profile_capture(struct profile *p, enum profile_class cls, const char *key,
 		    const char *value, char *err, size_t errlen);
+
+/* Remove the setting KEY of class cls exactly (no [settings] fallback),
+ * keeping the others in order (`brisk profile save` drops what it leaves
+ * out).  0, or -ENOENT when there is none. */
+int profile_unset(struct profile *p, enum profile_class cls, const char *key);
 
 /* Write p as INI.  0, or -EINVAL with a message when a value cannot be
  * written so that it reads back the same. */

@@ -35,58 +35,127 @@
  *  - scsi_sysfs.c: queue_depth 1..can_queue.
  *  - mm/page-writeback.c: ratios 0..100; dirty_bytes at least 2 pages
  *    (8192 with 4 KiB pages), dirty_background_bytes at least 1;
- *    centisecs non-negative ints. */
+ *    centisecs non-negative ints.
+ *
+ * The defaults (tunable.h says what each dflt means), from the kernel's
+ * sources, and read back on a fresh loop device of Linux 6.18 (HZ=250)
+ * after each scheduler switch:
+ *  - block/bfq-iosched.c: bfq_fifo_expire[] = { NSEC_PER_SEC / 4,
+ *    NSEC_PER_SEC / 8 } (fifo_expire_async 250, fifo_expire_sync 125 ms),
+ *    bfq_back_max = 16 * 1024, bfq_back_penalty = 2, bfq_slice_idle =
+ *    NSEC_PER_SEC / 125 (8 ms, 8000 us), bfq_timeout = HZ / 8 (jiffies:
+ *    124 ms at HZ=250), low_latency on, strict_guarantees off, max_budget
+ *    0 (bfq_user_max_budget: automatic).
+ *  - block/mq-deadline.c: read_expire = HZ / 2, write_expire = 5 * HZ,
+ *    prio_aging_expire = 10 * HZ (jiffies, shown in ms), writes_starved =
+ *    2, fifo_batch = 16, front_merges = 1; async_depth is set to
+ *    q->nr_requests by dd_depth_updated() (3/4 of it in older kernels), so it
+ *    follows the tag depth: hardware-bound.
+ *  - block/kyber-iosched.c: kyber_latency_targets[] = { [KYBER_READ] =
+ *    2 ms, [KYBER_WRITE] = 10 ms } in ns.
+ *  - include/linux/blkdev.h: QUEUE_FLAG_MQ_DEFAULT has SAME_COMP
+ *    (rq_affinity 1) and no NOMERGES (nomerges 0).  nr_requests is the tag
+ *    depth with none and 2 x min(tags, BLKDEV_DEFAULT_RQ) with a
+ *    scheduler; max_sectors_kb is the driver's choice under its
+ *    max_hw_sectors_kb; queue_depth the SCSI host's: hardware-bound.
+ *  - wbt_lat_usec, read_ahead_kb: see tunable_default_verdict().
+ *  - mm/page-writeback.c: vm_dirty_ratio = 20, dirty_background_ratio =
+ *    10, vm_dirty_bytes and dirty_background_bytes 0 (off),
+ *    dirty_expire_interval = 30 * 100, dirty_writeback_interval = 5 * 100
+ *    centiseconds.
+ * Not in the table, so never saved: add_random (the driver's), iostats. */
+#define FIX TUNABLE_DFLT_FIXED
+#define HZD TUNABLE_DFLT_HZ
+#define DEV TUNABLE_DFLT_DEVICE
+#define HW TUNABLE_DFLT_HW
 const struct tunable_def tunable_defs[] = {
 	{ "scheduler", TUNABLE_SCHEDULER, NULL, TUNABLE_TYPE_SCHED, 0, 0,
-	  "I/O scheduler, one the device offers" },
+	  "I/O scheduler, one the device offers", TUNABLE_DFLT_CHOICE, 0, NULL },
 	/* bfq */
-	{ "low_latency", IO, "bfq", T_INT, 0, 1, "favour interactive and soft real-time tasks" },
-	{ "slice_idle", IO, "bfq", T_INT, 0, INT32_MAX, "idle wait for a queue's next request, ms" },
-	{ "slice_idle_us", IO, "bfq", T_INT, 0, UINT32_MAX, "the same in microseconds" },
-	{ "strict_guarantees", IO, "bfq", T_INT, 0, 1, "strict service guarantees at a throughput cost" },
-	{ "back_seek_max", IO, "bfq", T_INT, 0, INT32_MAX, "longest backward seek, KiB" },
-	{ "back_seek_penalty", IO, "bfq", T_INT, 1, INT32_MAX, "cost factor of a backward seek" },
-	{ "fifo_expire_async", IO, "bfq", T_INT, 1, INT32_MAX, "deadline of an async request, ms" },
-	{ "fifo_expire_sync", IO, "bfq", T_INT, 1, INT32_MAX, "deadline of a sync request, ms" },
-	{ "max_budget", IO, "bfq", T_INT, 0, INT32_MAX, "most sectors a queue is served in a row (0 = auto)" },
-	{ "timeout_sync", IO, "bfq", T_INT, 1, INT32_MAX, "longest service of a sync queue, ms" },
+	{ "low_latency", IO, "bfq", T_INT, 0, 1, "favour interactive and soft real-time tasks",
+	  FIX, 1, NULL },
+	{ "slice_idle", IO, "bfq", T_INT, 0, INT32_MAX, "idle wait for a queue's next request, ms",
+	  FIX, 8, NULL },
+	{ "slice_idle_us", IO, "bfq", T_INT, 0, UINT32_MAX, "the same in microseconds",
+	  FIX, 8000, NULL },
+	{ "strict_guarantees", IO, "bfq", T_INT, 0, 1, "strict service guarantees at a throughput cost",
+	  FIX, 0, NULL },
+	{ "back_seek_max", IO, "bfq", T_INT, 0, INT32_MAX, "longest backward seek, KiB",
+	  FIX, 16384, NULL },
+	{ "back_seek_penalty", IO, "bfq", T_INT, 1, INT32_MAX, "cost factor of a backward seek",
+	  FIX, 2, NULL },
+	{ "fifo_expire_async", IO, "bfq", T_INT, 1, INT32_MAX, "deadline of an async request, ms",
+	  FIX, 250, NULL },
+	{ "fifo_expire_sync", IO, "bfq", T_INT, 1, INT32_MAX, "deadline of a sync request, ms",
+	  FIX, 125, NULL },
+	{ "max_budget", IO, "bfq", T_INT, 0, INT32_MAX, "most sectors a queue is served in a row (0 = auto)",
+	  FIX, 0, NULL },
+	{ "timeout_sync", IO, "bfq", T_INT, 1, INT32_MAX, "longest service of a sync queue, ms",
+	  HZD, 125, NULL },
 	/* mq-deadline */
-	{ "read_expire", IO, "mq-deadline", T_INT, 0, INT32_MAX, "deadline of a read, ms" },
-	{ "write_expire", IO, "mq-deadline", T_INT, 0, INT32_MAX, "deadline of a write, ms" },
-	{ "writes_starved", IO, "mq-deadline", T_INT, INT32_MIN, INT32_MAX, "read batches before writes must go" },
-	{ "front_merges", IO, "mq-deadline", T_INT, 0, 1, "try front merges" },
-	{ "fifo_batch", IO, "mq-deadline", T_INT, 0, INT32_MAX, "requests dispatched in a batch" },
-	{ "async_depth", IO, "mq-deadline", T_INT, 1, INT32_MAX, "tags async requests may hold" },
-	{ "prio_aging_expire", IO, "mq-deadline", T_INT, 0, INT32_MAX, "lower priority's longest wait, ms" },
+	{ "read_expire", IO, "mq-deadline", T_INT, 0, INT32_MAX, "deadline of a read, ms",
+	  HZD, 500, NULL },
+	{ "write_expire", IO, "mq-deadline", T_INT, 0, INT32_MAX, "deadline of a write, ms",
+	  HZD, 5000, NULL },
+	{ "writes_starved", IO, "mq-deadline", T_INT, INT32_MIN, INT32_MAX, "read batches before writes must go",
+	  FIX, 2, NULL },
+	{ "front_merges", IO, "mq-deadline", T_INT, 0, 1, "try front merges",
+	  FIX, 1, NULL },
+	{ "fifo_batch", IO, "mq-deadline", T_INT, 0, INT32_MAX, "requests dispatched in a batch",
+	  FIX, 16, NULL },
+	{ "async_depth", IO, "mq-deadline", T_INT, 1, INT32_MAX, "tags async requests may hold",
+	  HW, 0, "set to each disk's nr_requests, which its tag depth bounds" },
+	{ "prio_aging_expire", IO, "mq-deadline", T_INT, 0, INT32_MAX, "lower priority's longest wait, ms",
+	  HZD, 10000, NULL },
 	/* kyber */
-	{ "read_lat_nsec", IO, "kyber", T_INT, 0, INT64_MAX, "target read latency, ns" },
-	{ "write_lat_nsec", IO, "kyber", T_INT, 0, INT64_MAX, "target write latency, ns" },
+	{ "read_lat_nsec", IO, "kyber", T_INT, 0, INT64_MAX, "target read latency, ns",
+	  FIX, 2000000, NULL },
+	{ "write_lat_nsec", IO, "kyber", T_INT, 0, INT64_MAX, "target write latency, ns",
+	  FIX, 10000000, NULL },
 	/* queue */
-	{ "nr_requests", Q, NULL, T_INT, 4, 2048, "requests the queue holds" },
-	{ "read_ahead_kb", Q, NULL, T_INT, 0, UINT32_MAX, "read-ahead, KiB" },
-	{ "wbt_lat_usec", Q, NULL, T_INT, -1, INT64_MAX / 1000, "writeback throttling target, us (0 off, -1 default)" },
-	{ "max_sectors_kb", Q, NULL, T_INT, 0, UINT32_MAX, "largest request, KiB (up to max_hw_sectors_kb; 0 default)" },
-	{ "rq_affinity", Q, NULL, T_INT, 0, 2, "complete on the submitting CPU (1 group, 2 same)" },
-	{ "nomerges", Q, NULL, T_INT, 0, 2, "merging off (1 simple merges only, 2 none)" },
+	{ "nr_requests", Q, NULL, T_INT, 4, 2048, "requests the queue holds",
+	  HW, 0, "bounded by each disk's tag depth" },
+	{ "read_ahead_kb", Q, NULL, T_INT, 0, UINT32_MAX, "read-ahead, KiB",
+	  DEV, 128, NULL },
+	{ "wbt_lat_usec", Q, NULL, T_INT, -1, INT64_MAX / 1000, "writeback throttling target, us (0 off, -1 default)",
+	  DEV, 0, NULL },
+	{ "max_sectors_kb", Q, NULL, T_INT, 0, UINT32_MAX, "largest request, KiB (up to max_hw_sectors_kb; 0 default)",
+	  HW, 0, "bounded by each disk's max_hw_sectors_kb" },
+	{ "rq_affinity", Q, NULL, T_INT, 0, 2, "complete on the submitting CPU (1 group, 2 same)",
+	  FIX, 1, NULL },
+	{ "nomerges", Q, NULL, T_INT, 0, 2, "merging off (1 simple merges only, 2 none)",
+	  FIX, 0, NULL },
 	/* device */
-	{ "queue_depth", TUNABLE_DEVICE, NULL, T_INT, 1, 65535, "SCSI queue depth (device/queue_depth)" },
+	{ "queue_depth", TUNABLE_DEVICE, NULL, T_INT, 1, 65535, "SCSI queue depth (device/queue_depth)",
+	  HW, 0, "bounded by each SCSI device's and host's queue depth" },
 	/* vm, system-wide */
-	{ "vm.dirty_ratio", TUNABLE_SYSCTL, NULL, T_INT, 0, 100, "dirty memory where writers block, %" },
-	{ "vm.dirty_background_ratio", TUNABLE_SYSCTL, NULL, T_INT, 0, 100, "dirty memory where writeback starts, %" },
-	{ "vm.dirty_bytes", TUNABLE_SYSCTL, NULL, TUNABLE_TYPE_BYTES, 8192, INT64_MAX, "the same as bytes (at least 2 pages)" },
-	{ "vm.dirty_background_bytes", TUNABLE_SYSCTL, NULL, TUNABLE_TYPE_BYTES, 1, INT64_MAX, "the same as bytes" },
-	{ "vm.dirty_expire_centisecs", TUNABLE_SYSCTL, NULL, T_INT, 0, INT32_MAX, "age at which dirty data is written, 1/100 s" },
-	{ "vm.dirty_writeback_centisecs", TUNABLE_SYSCTL, NULL, T_INT, 0, INT32_MAX, "flusher wake-up period, 1/100 s" },
+	{ "vm.dirty_ratio", TUNABLE_SYSCTL, NULL, T_INT, 0, 100, "dirty memory where writers block, %",
+	  FIX, 20, NULL },
+	{ "vm.dirty_background_ratio", TUNABLE_SYSCTL, NULL, T_INT, 0, 100, "dirty memory where writeback starts, %",
+	  FIX, 10, NULL },
+	{ "vm.dirty_bytes", TUNABLE_SYSCTL, NULL, TUNABLE_TYPE_BYTES, 8192, INT64_MAX, "the same as bytes (at least 2 pages)",
+	  FIX, 0, NULL },
+	{ "vm.dirty_background_bytes", TUNABLE_SYSCTL, NULL, TUNABLE_TYPE_BYTES, 1, INT64_MAX, "the same as bytes",
+	  FIX, 0, NULL },
+	{ "vm.dirty_expire_centisecs", TUNABLE_SYSCTL, NULL, T_INT, 0, INT32_MAX, "age at which dirty data is written, 1/100 s",
+	  FIX, 3000, NULL },
+	{ "vm.dirty_writeback_centisecs", TUNABLE_SYSCTL, NULL, T_INT, 0, INT32_MAX, "flusher wake-up period, 1/100 s",
+	  FIX, 500, NULL },
 };
 const size_t tunable_n_defs = sizeof(tunable_defs) / sizeof(tunable_defs[0]);
 
 #undef Q
 #undef IO
 #undef T_INT
+#undef FIX
+#undef HZD
+#undef DEV
+#undef HW
 
 /* An iosched tunable of a scheduler brisk does not know: a plain int. */
 static const struct tunable_def iosched_generic = {
-	NULL, TUNABLE_IOSCHED, NULL, TUNABLE_TYPE_INT, 0, INT32_MAX, NULL
+	NULL, TUNABLE_IOSCHED, NULL, TUNABLE_TYPE_INT, 0, INT32_MAX, NULL,
+	TUNABLE_DFLT_CHOICE, 0, NULL
 };
 
 const char *const tunable_sched_dependent[] = {
@@ -564,4 +633,114 @@ size_t tunable_list(const char *dev, int with_sysctl,
 		}
 #undef PUT
 	return n;
+}
+
+/* ---------- defaults ---------- */
+
+int tunable_facts_read(const char *dev, struct tunable_facts *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->rotational = -1;
+	f->io_opt_kb = -1;
+	f->max_sectors_kb = -1;
+	if (!tunable_valid_devname(dev))
+		return -EINVAL;
+	char offered[256];
+	if (tunable_schedulers(dev, f->sched, sizeof(f->sched), offered, sizeof(offered)) < 0)
+		f->sched[0] = '\0';
+	uint64_t v;
+	char path[512];
+	snprintf(path, sizeof(path), SYSFS_BLOCK "/%s/queue/rotational", dev);
+	if (sysfs_read_u64(path, &v) == 0 && v <= 1)
+		f->rotational = (int)v;
+	snprintf(path, sizeof(path), SYSFS_BLOCK "/%s/queue/optimal_io_size", dev);
+	if (sysfs_read_u64(path, &v) == 0 && v / 1024 <= INT64_MAX)
+		f->io_opt_kb = (int64_t)(v / 1024);
+	snprintf(path, sizeof(path), SYSFS_BLOCK "/%s/queue/max_sectors_kb", dev);
+	if (sysfs_read_u64(path, &v) == 0 && v <= INT64_MAX)
+		f->max_sectors_kb = (int64_t)v;
+	snprintf(path, sizeof(path), SYSFS_BLOCK "/%s/loop", dev);
+	f->loop = sysfs_exists(path) == 0;
+	return 0;
+}
+
+/* A jiffies default of MS milliseconds at HZ=1000 as a kernel of CONFIG_HZ
+ * hz shows it: the jiffies it holds (HZ / 8 for 125 ms: integer), back
+ * in ms rounded up, as jiffies_to_msecs() does. */
+static int64_t hz_shown(int64_t ms, int64_t hz)
+{
+	int64_t jiffies = hz * ms / 1000;
+	return (jiffies * 1000 + hz - 1) / hz;
+}
+
+static enum tunable_verdict wbt_verdict(const struct tunable_facts *f, int64_t v)
+{
+	if (f && strcmp(f->sched, "bfq") == 0)
+		return v == 0 ? TUNABLE_VERDICT_DEFAULT : TUNABLE_VERDICT_CHANGED;
+	/* blk-wbt.c wbt_default_latency_nsec(): 75 ms rotational, 2 ms not,
+	 * chosen at registration; loop sets rotational only when a backing
+	 * file is attached, after that */
+	int rot = f ? (f->loop ? 0 : f->rotational) : -1;
+	if (rot == 1)
+		return v == 75000 ? TUNABLE_VERDICT_DEFAULT : TUNABLE_VERDICT_CHANGED;
+	if (rot == 0)
+		return v == 2000 ? TUNABLE_VERDICT_DEFAULT : TUNABLE_VERDICT_CHANGED;
+	return v == 75000 || v == 2000 ? TUNABLE_VERDICT_DEFAULT : TUNABLE_VERDICT_CHANGED;
+}
+
+static enum tunable_verdict read_ahead_verdict(const struct tunable_facts *f, int64_t v)
+{
+	if (v == 128)   /* VM_READAHEAD_PAGES: 128 KiB whatever the page size */
+		return TUNABLE_VERDICT_DEFAULT;
+	if (!f)
+		return TUNABLE_VERDICT_CHANGED;
+	/* blk_apply_bdi_limits(): at least twice the optimal I/O size, or on a
+	 * rotational disk that reports none twice the largest request (below
+	 * 64 KiB either gives the 128 above) */
+	if (f->io_opt_kb > 64 && v == 2 * f->io_opt_kb)
+		return TUNABLE_VERDICT_HW;
+	if (f->io_opt_kb == 0 && f->rotational == 1 && f->max_sectors_kb > 64 &&
+	    v == 2 * f->max_sectors_kb)
+		return TUNABLE_VERDICT_HW;
+	return TUNABLE_VERDICT_CHANGED;
+}
+
+enum tunable_verdict tunable_default_verdict(const struct tunable_def *d,
+					     const struct tunable_facts *f,
+					     const char *value)
+{
+	if (!d || d->dflt == TUNABLE_DFLT_CHOICE)
+		return TUNABLE_VERDICT_CHOICE;
+	if (d->dflt == TUNABLE_DFLT_HW)
+		return TUNABLE_VERDICT_HW;
+	int64_t v;
+	if (!value || parse_int(value, INT64_MIN, INT64_MAX, &v) < 0)
+		return TUNABLE_VERDICT_CHANGED;
+	switch (d->dflt) {
+	case TUNABLE_DFLT_FIXED:
+		return v == d->dflt_value ? TUNABLE_VERDICT_DEFAULT : TUNABLE_VERDICT_CHANGED;
+	case TUNABLE_DFLT_HZ: {
+		static const int64_t hzs[] = { 100, 250, 300, 1000 };
+		for (size_t i = 0; i < N(hzs); i++)
+			if (v == hz_shown(d->dflt_value, hzs[i]))
+				return TUNABLE_VERDICT_DEFAULT;
+		return TUNABLE_VERDICT_CHANGED;
+	}
+	case TUNABLE_DFLT_DEVICE:
+		if (strcmp(d->key, "wbt_lat_usec") == 0)
+			return wbt_verdict(f, v);
+		if (strcmp(d->key, "read_ahead_kb") == 0)
+			return read_ahead_verdict(f, v);
+		return TUNABLE_VERDICT_CHANGED;
+	case TUNABLE_DFLT_CHOICE:
+	case TUNABLE_DFLT_HW:
+		break;
+	}
+	return TUNABLE_VERDICT_CHANGED;
+}
+
+const char *tunable_hw_bound(const char *key)
+{
+	const struct tunable_def *d = key ? tunable_def_find(key) : NULL;
+	return d && d->dflt == TUNABLE_DFLT_HW ? d->bound : NULL;
 }

@@ -55,12 +55,47 @@ enum tunable_kind {
  * order (the scheduler, its tunables, the queue, the device, vm.*).  The
  * profile loader, brisk set/get, run --at, the dashboard's editor, export
  * and `brisk set --list-keys` (which the man pages' key table is tested
- * against) all read this one table. ---- */
+ * against) all read this one table.  It also holds the kernel's default
+ * of each key, so that `brisk profile save` records only what differs
+ * from it and export knows which values belong to one disk's hardware:
+ *
+ *   dflt                 the default        a profile save    class rules
+ *   TUNABLE_DFLT_CHOICE  none (scheduler:   records it        carry it
+ *                        it is the choice)
+ *   TUNABLE_DFLT_FIXED   .dflt_value, a     leaves it out     carry it
+ *                        kernel constant    when equal
+ *   TUNABLE_DFLT_HZ      .dflt_value ms at  leaves it out     carry it
+ *                        HZ=1000: a jiffies when equal at
+ *                        constant shown in  any of CONFIG_HZ
+ *                        ms (HZ/8 = 125 ms  100, 250, 300,
+ *                        at 1000, 124 at    1000
+ *                        250 and 300, 120
+ *                        at 100)
+ *   TUNABLE_DFLT_DEVICE  computed by the    see tunable_      carry it
+ *                        kernel from the    default_verdict()
+ *                        disk (wbt_lat_usec,
+ *                        read_ahead_kb)
+ *   TUNABLE_DFLT_HW      set by the driver  leaves it out     never (.bound
+ *                        from the hardware  (hardware-bound)  says why) but
+ *                        (tag depth, largest                  for one fixed
+ *                        transfer): unknown                   device
+ *
+ * Each value is cited to the kernel source it comes from beside the table
+ * in tunable.c, and brisk-profile(1) lists them (test_tunable holds the
+ * page to the table). ---- */
 
 enum tunable_type {
 	TUNABLE_TYPE_SCHED,  /* a scheduler name */
 	TUNABLE_TYPE_INT,    /* a decimal integer */
 	TUNABLE_TYPE_BYTES,  /* a size: decimal bytes, or 64k, 64m (parse_size) */
+};
+
+enum tunable_dflt {
+	TUNABLE_DFLT_CHOICE,  /* no default to leave out: the scheduler */
+	TUNABLE_DFLT_FIXED,   /* a constant: dflt_value */
+	TUNABLE_DFLT_HZ,      /* jiffies shown in ms: dflt_value at HZ=1000 */
+	TUNABLE_DFLT_DEVICE,  /* computed from the disk (tunable_default_verdict) */
+	TUNABLE_DFLT_HW,      /* the driver's, from the hardware: hardware-bound */
 };
 
 struct tunable_def {
@@ -71,6 +106,12 @@ struct tunable_def {
 	enum tunable_type type;
 	int64_t min, max;         /* what the kernel accepts (not SCHED) */
 	const char *help;         /* one line */
+	enum tunable_dflt dflt;   /* how its kernel default is known */
+	int64_t dflt_value;       /* FIXED, HZ: the default */
+	const char *bound;        /* HW: what bounds it on each disk, for the
+				   * message of a class export that drops it
+				   * ("bounded by each disk's max_hw_sectors_kb");
+				   * NULL for every other key */
 };
 
 struct tunable_key;
@@ -173,6 +214,58 @@ size_t tunable_list(const char *dev, int with_sysctl,
 /* Queue attributes a scheduler switch resets (nr_requests, wbt_lat_usec):
  * the journal records them before a switch.  NULL-terminated names. */
 extern const char *const tunable_sched_dependent[];
+
+/* ---- defaults: is a value the kernel's own? ---- */
+
+/* What the kernel's default of a key depends on, read off one disk. */
+struct tunable_facts {
+	char sched[TUNABLE_SCHED_LEN];  /* the active scheduler; "" unknown */
+	int rotational;                 /* queue/rotational: 1, 0; -1 unknown */
+	int loop;                       /* a loop device (1) */
+	int64_t io_opt_kb;              /* queue/optimal_io_size in KiB; -1 unknown */
+	int64_t max_sectors_kb;         /* queue/max_sectors_kb; -1 unknown */
+};
+
+/* DEV's facts from sysfs; what cannot be read stays unknown (-1, "").
+ * 0, or -EINVAL for a name that is not a plain kernel name. */
+int tunable_facts_read(const char *dev, struct tunable_facts *f);
+
+enum tunable_verdict {
+	TUNABLE_VERDICT_CHANGED,  /* differs from the kernel's default */
+	TUNABLE_VERDICT_DEFAULT,  /* the kernel's own default */
+	TUNABLE_VERDICT_HW,       /* the driver's value, or one the kernel
+				   * derived from the hardware's sizes
+				   * (read_ahead_kb = 2 x optimal_io_size, or
+				   * 2 x max_sectors_kb on a rotational disk
+				   * that reports none): hardware-bound */
+	TUNABLE_VERDICT_CHOICE,   /* no default to compare with (scheduler) */
+};
+
+/* Is VALUE of key D the kernel's default on a disk with facts F (NULL:
+ * nothing known; a vm.* key needs none)?  Pure: reads nothing.
+ *  - FIXED: equal to dflt_value; HZ: equal to dflt_value as a kernel of
+ *    CONFIG_HZ 100, 250, 300 or 1000 shows it (DIV_ROUND_UP of the
+ *    jiffies, as jiffies_to_msecs());
+ *  - wbt_lat_usec: 0 under bfq (bfq_init_queue() turns the kernel's wbt
+ *    off; a value set by hand stays on), else wbt_default_latency_nsec():
+ *    75000 on a rotational disk, 2000 on others, chosen once when the
+ *    disk is registered: a loop device is not yet rotational then, so
+ *    2000; with the rotational flag unknown either is the default;
+ *  - read_ahead_kb: 128 (VM_READAHEAD_PAGES) is the default; 2 x
+ *    optimal_io_size, or on a rotational disk without one 2 x
+ *    max_sectors_kb (blk_apply_bdi_limits() of recent kernels; 6.18
+ *    does it), is derived from the hardware: HW;
+ *  - HW keys (nr_requests, max_sectors_kb, async_depth, queue_depth): HW
+ *    whatever the value, since only the driver knows its default;
+ *  - a value that is not a decimal integer: CHANGED. */
+enum tunable_verdict tunable_default_verdict(const struct tunable_def *d,
+					     const struct tunable_facts *f,
+					     const char *value);
+
+/* Is KEY (as a profile writes it) hardware-bound: a value that belongs to
+ * one disk's hardware and must not go into rules for a class of disks?
+ * Its def's bound text, or NULL. */
+const char *tunable_hw_bound(const char *key);
 
 /* The other half of a sysctl pair that the kernel keeps mutually exclusive
  * (vm.dirty_ratio <-> vm.dirty_bytes, vm.dirty_background_ratio <->

@@ -30,7 +30,8 @@ static void usage(FILE *f)
 		"for this boot.\n"
 		"\n"
 		"  -F, --format F     udev      rules matching device classes (rotational\n"
-		"                               SATA/SAS, SSD, NVMe, MMC) or one device\n"
+		"                               and non-rotational sd*/vd*/xvd* disks,\n"
+		"                               NVMe, MMC) or one device\n"
 		"                     tuned     a tuned.conf ([disk], [sysfs], [sysctl])\n"
 		"                     sysctl    a sysctl.d file (vm.* settings)\n"
 		"                     sysfs.conf  sysfsutils lines for one device\n"
@@ -48,6 +49,10 @@ static void usage(FILE *f)
 		"                     'brisk restore' puts the original values back\n"
 		"  -n, --dry-run      with --apply: print what would change, change nothing\n"
 		"  -h, --help         this text\n"
+		"\n"
+		"Rules for a class of disks (udev, tuned) leave out the hardware-bound\n"
+		"values (nr_requests, max_sectors_kb, queue_depth, async_depth) and say\n"
+		"so on stderr; a rule for one device keeps them.\n"
 		"\n"
 		"See brisk-export(1).\n");
 }
@@ -432,6 +437,19 @@ static int write_opts(const char *fmt_arg, const char *match, const char *device
 	return 0;
 }
 
+/* On stderr: each hardware-bound value a class export left out, why, and
+ * how to keep it. */
+static void say_dropped(const struct profile *p, enum export_format fmt,
+			const struct export_device *dev)
+{
+	const struct profile_setting *d[PROFILE_MAX_SETTINGS];
+	size_t n = export_dropped(p, fmt, dev, d, PROFILE_MAX_SETTINGS);
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, "brisk export: dropped %s=%s from the class rules: %s; use %s to "
+			"keep it\n", d[i]->key, text_show(d[i]->value), tunable_hw_bound(d[i]->key),
+			fmt == EXPORT_UDEV ? "--match this-device" : "--device DEV");
+}
+
 /* Write profile p as fmt to out (stdout when NULL). */
 static int write_export(const struct profile *p, enum export_format fmt, int this_device,
 			const char *device, const char *out, int force)
@@ -449,6 +467,7 @@ static int write_export(const struct profile *p, enum export_format fmt, int thi
 		return 1;
 	rc = export_write(m, p, fmt, need_dev ? &dev : NULL, err, sizeof(err));
 	fclose(m);
+	say_dropped(p, fmt, need_dev ? &dev : NULL);
 	if (rc < 0) {
 		fprintf(stderr, "brisk export: %s\n", err);
 		free(buf);

@@ -23,6 +23,7 @@
 #include "stack.h"
 #include "sysfs.h"
 #include "text.h"
+#include "tunable.h"
 #include "fileio.h"
 
 static void usage(FILE *f)
@@ -32,7 +33,8 @@ static void usage(FILE *f)
 		"       brisk profile show NAME|FILE\n"
 		"       brisk profile check FILE...\n"
 		"       brisk profile save NAME [DIR] [--load SPEC]... [--action LIST]\n"
-		"                          [--description TEXT] [--runtime T] [-o FILE] [--force]\n"
+		"                          [--description TEXT] [--runtime T] [--key KEY]...\n"
+		"                          [--all] [-o FILE] [--force]\n"
 		"       brisk profile import JOBFILE [--scale F] [--name NAME] [--env] [--strict]\n"
 		"                          [--group N] [-o FILE] [--force]\n"
 		"       brisk profile import --list-keys\n"
@@ -48,6 +50,11 @@ static void usage(FILE *f)
 		"    -a, --action LIST       exec,ls,ssh-like,save (default: the quick one's)\n"
 		"    -d, --description TEXT  the profile's description (one line)\n"
 		"    -r, --runtime T         the loaded phase's length (60s, 2m)\n"
+		"    -k, --key KEY           record KEY whatever its value (repeatable);\n"
+		"                            otherwise only the scheduler and the values\n"
+		"                            that differ from the kernel's defaults are,\n"
+		"                            hardware-bound ones never\n"
+		"        --all               record every value as it stands\n"
 		"  import   convert a fio job file into a profile (on stdout by default);\n"
 		"           notes on harmless keys go to stderr\n"
 		"    -s, --scale F           shrink sizes and start delays (0.01, 1/100, 1%%)\n"
@@ -167,8 +174,51 @@ static int emit(const struct profile *p, const char *path, int force)
 
 /* ---------- save ---------- */
 
-static void capture_one(struct profile *p, enum profile_class cls, const char *dev,
-			const char *key, const char *value)
+/* What `profile save` keeps (--key, --all) and, for each setting of the
+ * profile being captured (by its index, stable while capturing: settings
+ * are only appended), what the disks' values were: a value that differs
+ * from its kernel default on any disk of the class keeps the key. */
+struct save_keep {
+	int all;
+	size_t n_keys;
+	char keys[PROFILE_MAX_SETTINGS][PROFILE_KEY_LEN];
+	unsigned char changed[PROFILE_MAX_SETTINGS];
+	unsigned char hw[PROFILE_MAX_SETTINGS];
+};
+
+/* What was left out, "KEY=VALUE, ..." each once, for the messages. */
+struct save_left {
+	size_t n_default, n_hw;
+	char defaults[2048], hw[1024];
+};
+
+static int save_named(const struct save_keep *k, const char *key)
+{
+	for (size_t i = 0; i < k->n_keys; i++)
+		if (strcmp(k->keys[i], key) == 0)
+			return 1;
+	return 0;
+}
+
+/* --key KEY: a setting profiles hold ("iosched/slice_idle" taken as
+ * "slice_idle").  0, or -1 after a message. */
+static int save_add_key(struct save_keep *k, const char *arg)
+{
+	const char *key = strncmp(arg, "iosched/", 8) == 0 ? arg + 8 : arg;
+	if (profile_setting_info(key, NULL, NULL) < 0) {
+		fprintf(stderr, "brisk profile save: --key '%s': not a setting brisk knows; "
+			"expected a key 'brisk set --list-keys' lists, such as read_ahead_kb, "
+			"slice_idle or vm.dirty_ratio\n", text_show(arg));
+		return -1;
+	}
+	if (!save_named(k, key) && k->n_keys < PROFILE_MAX_SETTINGS)
+		snprintf(k->keys[k->n_keys++], sizeof(k->keys[0]), "%s", key);
+	return 0;
+}
+
+static void capture_one(struct profile *p, struct save_keep *keep, enum profile_class cls,
+			const char *dev, const char *key, const char *value,
+			enum tunable_verdict v)
 {
 	char err[256] = "";
 	int rc = profile_capture(p, cls, key, value, err, sizeof(err));
@@ -179,41 +229,69 @@ static void capture_one(struct profile *p, enum profile_class cls, const char *d
 	else if (rc < 0 && rc != -ENOENT)
 		fprintf(stderr, "brisk profile: warning: %s: %s=%s not saved: %s\n", text_show(dev),
 			key, text_show(value), err);
+	const struct profile_setting *s = profile_setting_get(p, cls, key);
+	if (!s)
+		return;
+	size_t i = (size_t)(s - p->settings);
+	if (v == TUNABLE_VERDICT_CHANGED || v == TUNABLE_VERDICT_CHOICE)
+		keep->changed[i] = 1;
+	else if (v == TUNABLE_VERDICT_HW)
+		keep->hw[i] = 1;
 }
 
-static void capture_num(struct profile *p, enum profile_class cls, const char *dev,
-			const char *key, int64_t v, int64_t absent_below)
+/* A value read off disk d (facts f), judged against its kernel default. */
+static void capture_val(struct profile *p, struct save_keep *keep, enum profile_class cls,
+			const char *dev, const struct tunable_facts *f, const char *key,
+			const char *value)
+{
+	enum tunable_verdict v = tunable_default_verdict(tunable_def_find(key), f, value);
+	capture_one(p, keep, cls, dev, key, value, v);
+}
+
+static void capture_num(struct profile *p, struct save_keep *keep, enum profile_class cls,
+			const char *dev, const struct tunable_facts *f, const char *key,
+			int64_t v, int64_t absent_below)
 {
 	if (v < absent_below)
 		return;
 	char b[32];
 	snprintf(b, sizeof(b), "%" PRId64, v);
-	capture_one(p, cls, dev, key, b);
+	capture_val(p, keep, cls, dev, f, key, b);
 }
 
-static void capture_device(struct profile *p, const struct blockdev *d)
+static void capture_device(struct profile *p, struct save_keep *keep, const struct blockdev *d)
 {
 	enum profile_class cls = export_device_class(d);
 	const struct blockdev_queue *q = &d->queue;
+	struct tunable_facts f;
+	tunable_facts_read(d->name, &f);   /* what cannot be read stays unknown */
+	/* the probe's own view of the disk where it has one */
+	snprintf(f.sched, sizeof(f.sched), "%s", q->scheduler);
+	if (d->rotational == 0 || d->rotational == 1)
+		f.rotational = d->rotational;
+	f.loop |= d->kind == BLOCKDEV_LOOP;
+	if (q->max_sectors_kb >= 0)
+		f.max_sectors_kb = q->max_sectors_kb;
+	const char *dev = d->name;
 	if (q->scheduler[0])
-		capture_one(p, cls, d->name, "scheduler", q->scheduler);
+		capture_val(p, keep, cls, dev, &f, "scheduler", q->scheduler);
 	for (size_t i = 0; i < q->n_iosched; i++) {
 		const char *owner = NULL;
 		enum profile_scope scope;
 		if (profile_setting_info(q->iosched[i].name, &scope, &owner) == 0 &&
 		    scope == PROFILE_SCOPE_IOSCHED && owner && strcmp(owner, q->scheduler) == 0)
-			capture_one(p, cls, d->name, q->iosched[i].name, q->iosched[i].value);
+			capture_val(p, keep, cls, dev, &f, q->iosched[i].name, q->iosched[i].value);
 	}
-	capture_num(p, cls, d->name, "nr_requests", q->nr_requests, 0);
-	capture_num(p, cls, d->name, "read_ahead_kb", q->read_ahead_kb, 0);
-	capture_num(p, cls, d->name, "wbt_lat_usec", q->wbt_lat_usec, 0);
-	capture_num(p, cls, d->name, "max_sectors_kb", q->max_sectors_kb, 0);
-	capture_num(p, cls, d->name, "rq_affinity", q->rq_affinity, 0);
-	capture_num(p, cls, d->name, "nomerges", q->nomerges, 0);
-	capture_num(p, cls, d->name, "queue_depth", q->queue_depth, 0);
+	capture_num(p, keep, cls, dev, &f, "nr_requests", q->nr_requests, 0);
+	capture_num(p, keep, cls, dev, &f, "read_ahead_kb", q->read_ahead_kb, 0);
+	capture_num(p, keep, cls, dev, &f, "wbt_lat_usec", q->wbt_lat_usec, 0);
+	capture_num(p, keep, cls, dev, &f, "max_sectors_kb", q->max_sectors_kb, 0);
+	capture_num(p, keep, cls, dev, &f, "rq_affinity", q->rq_affinity, 0);
+	capture_num(p, keep, cls, dev, &f, "nomerges", q->nomerges, 0);
+	capture_num(p, keep, cls, dev, &f, "queue_depth", q->queue_depth, 0);
 }
 
-static void capture_vm(struct profile *p)
+static void capture_vm(struct profile *p, struct save_keep *keep)
 {
 	/* Of each ratio/bytes pair the kernel shows the one in use; the other
 	 * reads 0. */
@@ -229,7 +307,7 @@ static void capture_vm(struct profile *p)
 			use = pairs[i][1];
 		if (sysfs_readf(v, sizeof(v), "/proc/sys/vm/%s", use) == 0) {
 			snprintf(key, sizeof(key), "vm.%s", use);
-			capture_one(p, PROFILE_CLASS_ALL, "vm", key, v);
+			capture_val(p, keep, PROFILE_CLASS_ALL, "vm", NULL, key, v);
 		}
 	}
 	static const char *const plain[] = { "dirty_expire_centisecs",
@@ -237,8 +315,72 @@ static void capture_vm(struct profile *p)
 	for (size_t i = 0; i < 2; i++)
 		if (sysfs_readf(v, sizeof(v), "/proc/sys/vm/%s", plain[i]) == 0) {
 			snprintf(key, sizeof(key), "vm.%s", plain[i]);
-			capture_one(p, PROFILE_CLASS_ALL, "vm", key, v);
+			capture_val(p, keep, PROFILE_CLASS_ALL, "vm", NULL, key, v);
 		}
+}
+
+/* Append "KEY=VALUE" to list (", "-separated) unless it is there. */
+static void left_add(char *list, size_t len, size_t *n, const struct profile_setting *s)
+{
+	char item[PROFILE_KEY_LEN + PROFILE_VALUE_LEN + 2];
+	snprintf(item, sizeof(item), "%s=%s", s->key, s->value);
+	for (const char *at = list; (at = strstr(at, item)) != NULL; at++)
+		if ((at == list || at[-1] == ' ') && (at[strlen(item)] == ',' ||
+						       at[strlen(item)] == '\0'))
+			return;
+	size_t used = strlen(list);
+	snprintf(list + used, len - used, "%s%s", used ? ", " : "", item);
+	(*n)++;
+}
+
+/* Drop from p what is at its kernel default, or hardware-bound, on every
+ * disk it was read from, unless --all or --key keeps it; what was
+ * dropped goes into left. */
+static void save_leave_out(struct profile *p, const struct save_keep *keep,
+			   struct save_left *left)
+{
+	memset(left, 0, sizeof(*left));
+	if (keep->all)
+		return;
+	unsigned char drop[PROFILE_MAX_SETTINGS] = { 0 };
+	size_t n = p->n_settings;
+	for (size_t i = 0; i < n; i++) {
+		const struct profile_setting *s = &p->settings[i];
+		if (keep->changed[i] || save_named(keep, s->key))
+			continue;
+		drop[i] = 1;
+		if (keep->hw[i])
+			left_add(left->hw, sizeof(left->hw), &left->n_hw, s);
+		else
+			left_add(left->defaults, sizeof(left->defaults), &left->n_default, s);
+	}
+	for (size_t i = n; i-- > 0;)   /* from the end: the indices stay valid */
+		if (drop[i])
+			profile_unset(p, p->settings[i].cls, p->settings[i].key);
+}
+
+/* On stderr: what was left out, and the --key names no disk had. */
+static void save_report(const struct profile *p, const struct save_keep *keep,
+			const struct save_left *left, const char *dir)
+{
+	if (left->n_default)
+		fprintf(stderr, "brisk profile save: left out %zu setting%s at %s kernel default%s "
+			"(%s); --key KEY or --all keeps %s\n", left->n_default,
+			left->n_default == 1 ? "" : "s", left->n_default == 1 ? "its" : "their",
+			left->n_default == 1 ? "" : "s", left->defaults,
+			left->n_default == 1 ? "it" : "them");
+	if (left->n_hw)
+		fprintf(stderr, "brisk profile save: left out %zu hardware-bound setting%s, which "
+			"come%s from each disk's hardware (%s); --key KEY keeps one\n", left->n_hw,
+			left->n_hw == 1 ? "" : "s", left->n_hw == 1 ? "s" : "", left->hw);
+	for (size_t i = 0; i < keep->n_keys; i++) {
+		int found = 0;
+		for (size_t j = 0; j < p->n_settings && !found; j++)
+			found = strcmp(p->settings[j].key, keep->keys[i]) == 0;
+		if (!found)
+			fprintf(stderr, "brisk profile save: note: --key %s: no disk behind %s has "
+				"it now, so nothing was kept\n", keep->keys[i], text_show(dir));
+	}
 }
 
 /* One option of `profile save` that shapes the profile (--load, --action,
@@ -304,7 +446,7 @@ static int save_option(struct profile *p, int c, const char *arg, size_t *nloads
 
 /* The directory and the settings of the disks behind dir, and vm.*.
  * 0, or the exit status after a message. */
-static int capture_dir(struct profile *p, const char *dir)
+static int capture_dir(struct profile *p, struct save_keep *keep, const char *dir)
 {
 	struct stack *st = NULL;
 	int rc = stack_resolve_path(dir, &st);
@@ -328,9 +470,9 @@ static int capture_dir(struct profile *p, const char *dir)
 		fprintf(stderr, "brisk profile save: warning: %s has no block device (%s); "
 			"saving vm.* settings only\n", text_show(dir), text_show(st->mount.fstype));
 	for (size_t i = 0; i < nl; i++)
-		capture_device(p, leaves[i]);
+		capture_device(p, keep, leaves[i]);
 	stack_free(st);
-	capture_vm(p);
+	capture_vm(p, keep);
 	return 0;
 }
 
@@ -383,26 +525,37 @@ static int cmd_save(int argc, char **argv)
 		{ "action", required_argument, NULL, 'a' },
 		{ "description", required_argument, NULL, 'd' },
 		{ "runtime", required_argument, NULL, 'r' },
+		{ "key", required_argument, NULL, 'k' },
+		{ "all", no_argument, NULL, 'A' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct profile *p = calloc(1, sizeof(*p));
-	if (!p)
-		return 1;
+	struct save_keep *keep = calloc(1, sizeof(*keep));
+	struct save_left *left = calloc(1, sizeof(*left));
+	int force = 0, c, status = 2;
+	if (!p || !keep || !left) {
+		status = 1;
+		goto out;
+	}
 	profile_default_workload(p);
 	size_t nloads = 0;
-	int force = 0, c, status = 2;
 	const char *out = NULL;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":l:a:d:r:o:fh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":l:a:d:r:k:o:fh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'l': case 'a': case 'd': case 'r':
 			if (save_option(p, c, optarg, &nloads) < 0)
 				goto out;
 			break;
+		case 'k':
+			if (save_add_key(keep, optarg) < 0)
+				goto out;
+			break;
+		case 'A': keep->all = 1; break;
 		case 'o': out = optarg; break;
 		case 'f': force = 1; break;
 		case 'h': usage(stdout); status = 0; goto out;
@@ -423,8 +576,9 @@ static int cmd_save(int argc, char **argv)
 	if (check_save_name(name, sizeof(p->name)) < 0)
 		goto out;
 	snprintf(p->name, sizeof(p->name), "%s", name);
-	if ((status = capture_dir(p, dir)) != 0)
+	if ((status = capture_dir(p, keep, dir)) != 0)
 		goto out;
+	save_leave_out(p, keep, left);
 	char path[PATH_MAX];
 	if (!out) {
 		if ((status = user_path(name, path, sizeof(path))) != 0)
@@ -433,10 +587,16 @@ static int cmd_save(int argc, char **argv)
 	}
 	status = emit(p, out, force);
 	if (status == 0 && strcmp(out, "-") != 0)
-		printf("saved %s (%zu settings, %zu loads, %zu actions)\n", out, p->n_settings,
-		       p->n_loads, p->n_actions);
+		printf("saved %s (%zu setting%s, %zu load%s, %zu action%s)\n", out, p->n_settings,
+		       p->n_settings == 1 ? "" : "s", p->n_loads, p->n_loads == 1 ? "" : "s",
+		       p->n_actions, p->n_actions == 1 ? "" : "s");
+	fflush(stdout);   /* the saved line first, then what was left out */
+	if (status == 0)
+		save_report(p, keep, left, dir);
 out:
 	free(p);
+	free(keep);
+	free(left);
 	return status;
 }
 

@@ -18,6 +18,63 @@ t_eq export-o-content "$(cat "$d/60-brisk.rules")" "$(cat $E/udev-class-desktop.
 $BRISK export $G/desktop.profile --format udev -o "$d/60-brisk.rules" 2>/dev/null; t_eq export-o-no-clobber $? 2
 $BRISK export $G/desktop.profile --format udev -o "$d/60-brisk.rules" --force; t_eq export-o-force $? 0
 
+# hardware-bound values: class rules leave them out and say so on stderr,
+# why and how to keep them; a rule for one device keeps them
+printf '[settings]\nscheduler = mq-deadline\nread_expire = 250\nnr_requests = 64\nmax_sectors_kb = 512\n' >"$d/hw.profile"
+out=$($BRISK export "$d/hw.profile" --format udev 2>"$d/hw.err"); t_eq hw-udev-exit $? 0
+t_eq hw-udev-rules-lack-them "$(grep -cE 'ATTR\{queue/(nr_requests|max_sectors_kb)\}' <<<"$out")" 0
+t_match hw-udev-keeps-the-rest "$out" 'ATTR\{queue/iosched/read_expire\}="250"'
+t_match hw-udev-comment "$out" '^# Hardware-bound, so not in the class rules \(see brisk-export\(1\)\): nr_requests=64 max_sectors_kb=512$'
+t_eq hw-udev-says "$(cat "$d/hw.err")" "brisk export: dropped nr_requests=64 from the class rules: bounded by each disk's tag depth; use --match this-device to keep it
+brisk export: dropped max_sectors_kb=512 from the class rules: bounded by each disk's max_hw_sectors_kb; use --match this-device to keep it"
+out=$($BRISK export "$d/hw.profile" --format tuned 2>"$d/hw.err"); t_eq hw-tuned-exit $? 0
+t_eq hw-tuned-lacks-them "$(grep -cE 'nr_requests=|max_sectors_kb=' <<<"$(grep -v '^#' <<<"$out")")" 0
+t_match hw-tuned-says "$(cat "$d/hw.err")" "^brisk export: dropped nr_requests=64 from the class rules: bounded by each disk's tag depth; use --device DEV to keep it"
+printf '[settings]\nnr_requests = 64\n' >"$d/hwonly.profile"
+$BRISK export "$d/hwonly.profile" --format udev >/dev/null 2>"$d/hw.err"; t_eq hw-only-exit $? 2
+t_match hw-only-says-both "$(cat "$d/hw.err")" $'dropped nr_requests=64 from the class rules.*\nbrisk export: profile hwonly has no device settings'
+
+# the class rules cover virtio (vd*) and Xen (xvd*) disks, rotational or
+# not: the KERNEL match, as udev reads it ("|" separates alternatives)
+out=$($BRISK export $G/desktop.profile --format udev)
+# kmatch NAME ROTATIONAL: the class rules whose KERNEL and rotational
+# matches hold for a disk NAME with that flag, one comment label a line
+kmatch() {
+  local label='' line pat rot alt hit
+  while IFS= read -r line; do
+    case $line in '# '*) label=${line#\# }; continue;; esac
+    [[ $line == ACTION==* ]] || continue
+    pat=$(sed -n 's/.*KERNEL=="\([^"]*\)".*/\1/p' <<<"$line")
+    rot=$(sed -n 's/.*ATTR{queue\/rotational}=="\([01]\)".*/\1/p' <<<"$line")
+    hit=0
+    IFS='|' read -ra alts <<<"$pat"
+    # shellcheck disable=SC2053  # the alternatives are globs
+    for alt in "${alts[@]}"; do [[ $1 == $alt ]] && hit=1; done
+    [ "$hit" = 1 ] && { [ -z "$rot" ] || [ "$rot" = "$2" ]; } && echo "$label"
+  done <<<"$out"
+}
+t_eq udev-class-vda-rotational "$(kmatch vda 1)" "rotational SATA/SAS, virtio and Xen disks"
+t_eq udev-class-vdb-ssd "$(kmatch vdb 0)" "non-rotational SATA/SAS (SSDs), virtio and Xen disks"
+t_eq udev-class-xvda-rotational "$(kmatch xvda 1)" "rotational SATA/SAS, virtio and Xen disks"
+t_eq udev-class-xvdb-ssd "$(kmatch xvdb 0)" "non-rotational SATA/SAS (SSDs), virtio and Xen disks"
+t_eq udev-class-sda "$(kmatch sda 1)" "rotational SATA/SAS, virtio and Xen disks"
+t_eq udev-class-nvme "$(kmatch nvme0n1 0)" "NVMe namespaces"
+t_eq udev-class-loop-none "$(kmatch loop0 1)" ""
+# this machine's disk behind a directory gets a rule, when it is sd, vd or xvd
+src=$(df --output=source "$d" | tail -1)
+disk=$(lsblk -no PKNAME "$src" 2>/dev/null | head -1); [ -z "$disk" ] && disk=$(basename "$src")
+case $disk in
+  sd*|vd*|xvd*)
+    if [ -r "/sys/block/$disk/queue/rotational" ]; then
+      $BRISK profile save here "$d" -o "$d/here.profile" >/dev/null 2>&1
+      out=$($BRISK export "$d/here.profile" --format udev)
+      t_match "udev-class-this-disk ($disk)" "$(kmatch "$disk" "$(cat /sys/block/$disk/queue/rotational)")" 'virtio and Xen disks$'
+    else
+      t_skip udev-class-this-disk "no /sys/block/$disk/queue/rotational"
+    fi ;;
+  *) t_skip udev-class-this-disk "the disk behind $d is $disk, not sd*, vd* or xvd*" ;;
+esac
+
 # udev's own checker, where the installed udev has it (systemd >= 253)
 if command -v udevadm >/dev/null && udevadm verify --help >/dev/null 2>&1; then
   for p in desktop server prefixed; do
@@ -48,11 +105,13 @@ c = configparser.ConfigParser(delimiters=('=',), interpolation=None)
 c.optionxform = str
 c.read(sys.argv[1])
 print(c['main']['summary'])
-print(c['disk_sata']['elevator'], c['disk_nvme']['elevator'], c['disk_mmc']['devices'])
-print(c['sysfs']['/sys/block/sd*/queue/nr_requests'], c['sysctl']['vm.dirty_ratio'])
+print(c['disk_sd_vd_xvd']['elevator'], c['disk_nvme']['elevator'], c['disk_mmc']['devices'])
+print(c['disk_sd_vd_xvd']['devices'])
+print(c['sysfs']['/sys/block/vd*/queue/wbt_lat_usec'], c['sysctl']['vm.dirty_ratio'])
+print(sorted(k for k in c['sysfs'] if 'nr_requests' in k))
 PY
 ); t_eq tuned-configparser $? 0
-  t_eq tuned-parsed-back "$out" $'brisk profile server: mq-deadline everywhere, none on NVMe\nmq-deadline none mmcblk*\n128 10'
+  t_eq tuned-parsed-back "$out" $'brisk profile server: mq-deadline everywhere, none on NVMe\nmq-deadline none mmcblk*\nsd* vd* xvd*\n2000 10\n[]'
 else
   t_skip tuned-configparser "python3 not installed"
 fi
@@ -93,6 +152,16 @@ if t_umockdev; then
        'ENV{DEVTYPE}=="disk", ENV{ID_WWN}=="eui.002538b391b12345"'
   t_eq this-device-sysfs-serial "$(this_device virtio-disk vda)" \
        'ENV{DEVTYPE}=="disk", ATTRS{serial}=="overlayblk"'
+  # one device keeps the hardware-bound values, and nothing is said dropped
+  out=$(umockdev-run -d tests/fixtures/virtio-disk.umockdev -- "$BRISK" export "$d/hw.profile" \
+        --format udev --match this-device --device vda 2>"$d/hw.err"); t_eq hw-this-device-exit $? 0
+  t_match hw-this-device-keeps-nr_requests "$out" 'ATTR\{queue/nr_requests\}="64"'
+  t_match hw-this-device-keeps-max_sectors_kb "$out" 'ATTR\{queue/max_sectors_kb\}="512"'
+  t_eq hw-this-device-says-nothing "$(cat "$d/hw.err")" ""
+  out=$(umockdev-run -d tests/fixtures/virtio-disk.umockdev -- "$BRISK" export "$d/hw.profile" \
+        --format tuned --device vda 2>"$d/hw.err")
+  t_match hw-tuned-device-keeps "$out" '^/sys/block/vda/queue/nr_requests=64$'
+  t_eq hw-tuned-device-says-nothing "$(cat "$d/hw.err")" ""
 else
   t_skip this-device-testbeds "umockdev-run is not installed"
 fi

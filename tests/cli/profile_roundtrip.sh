@@ -1,13 +1,15 @@
 #!/bin/bash
 # brisk profile save: the settings of the disk behind a directory and the
 # workload, saved -> loaded -> the same settings (compared with sysfs) and
-# the same workload.  Reads only; works without root.
+# the same workload; with --all every value, without it a subset of the
+# same values (profile_save_defaults.sh says which).  Reads only; works
+# without root.
 source tests/lib.sh
 
 d=$(t_tmpdir)
 export XDG_CONFIG_HOME=$d/xdg
 
-$BRISK profile save mine "$d" -o "$d/mine.profile" >/dev/null; t_eq save-exit $? 0
+$BRISK profile save mine "$d" -o "$d/mine.profile" --all >/dev/null; t_eq save-exit $? 0
 t_check saved-checks $BRISK profile check "$d/mine.profile"
 saved=$(cat "$d/mine.profile")
 # load + write again gives the same text: nothing lost or reformatted
@@ -45,6 +47,15 @@ if [ "$(cat /proc/sys/vm/dirty_bytes)" = 0 ]; then
   t_eq saved-vm.dirty_ratio "$(val vm.dirty_ratio '[settings]')" "$(cat /proc/sys/vm/dirty_ratio)"
 else
   t_eq saved-vm.dirty_bytes "$(val vm.dirty_bytes '[settings]')" "$(cat /proc/sys/vm/dirty_bytes)"
+fi
+
+# without --all: the same values, some left out; the scheduler always there
+$BRISK profile save some "$d" -o "$d/some.profile" >/dev/null 2>"$d/some.err"; t_eq save-some-exit $? 0
+some=$(grep -E '^[a-z_.]+ = ' "$d/some.profile" | sort)
+all=$(sed 's/^name = mine$/name = some/' "$d/mine.profile" | grep -E '^[a-z_.]+ = ' | sort)
+t_eq save-some-is-a-subset "$(comm -23 <(echo "$some") <(echo "$all"))" ""
+if [ -n "$sec" ]; then
+  t_match save-some-scheduler "$(sed -n "/^\\$sec\$/,/^\\[/p" "$d/some.profile")" '^scheduler = '
 fi
 
 # the default workload is the quick profile's

@@ -82,6 +82,7 @@ description = $hostile
 scheduler = mq-deadline
 nr_requests = 64
 read_ahead_kb = 256
+rq_affinity = 2
 vm.dirty_ratio = 20
 EOF
 for fmt in udev tuned sysctl sysfs.conf tmpfiles; do
@@ -95,13 +96,16 @@ for fmt in udev tuned sysctl sysfs.conf tmpfiles; do
 	# every line is a comment, empty, or one the format's writer makes
 	case $fmt in
 	udev)       re='^(#.*|ACTION=="add\|change", SUBSYSTEM=="block", ENV\{DEVTYPE\}=="disk", .*|  ATTR\{[a-z_/]+\}="[a-z0-9-]+",? ?\\?)?$' ;;
-	tuned)      re='^(#.*|\[(main|disk_[a-z]+|sysfs|sysctl)\]|summary=brisk profile hostile: .*|type=disk|devices=[a-z*]+|elevator=[a-z-]+|readahead=[0-9]+|/sys/block/[a-z*]+/[a-z_/]+=[0-9a-z-]+|vm\.[a-z_]+=[0-9]+)?$' ;;
+	tuned)      re='^(#.*|\[(main|disk_[a-z_]+|sysfs|sysctl)\]|summary=brisk profile hostile: .*|type=disk|devices=[a-z*]+( [a-z*]+)*|elevator=[a-z-]+|readahead=[0-9]+|/sys/block/[a-z*]+/[a-z_/]+=[0-9a-z-]+|vm\.[a-z_]+=[0-9]+)?$' ;;
 	sysctl)     re='^(#.*|vm\.[a-z_]+ = [0-9]+)?$' ;;
 	sysfs.conf) re='^(#.*|block/sda/[a-z_/]+ = [0-9a-z-]+)?$' ;;
 	tmpfiles)   re='^(#.*|w /(sys/block/sda|proc/sys/vm)/[a-z_/]+ - - - - [0-9a-z-]+)?$' ;;
 	esac
 	bad=$(grep -cvE "$re" "$d/h.$fmt")
 	t_eq "hostile-$fmt-only-own-lines" "$bad" 0
+	# what stderr says (the hardware-bound nr_requests dropped by class) is plain
+	if raw_ctl "$d/stderr"; then t_fail "hostile-$fmt-stderr-plain" "raw control byte"
+	else t_pass "hostile-$fmt-stderr-plain"; fi
 done
 rm -rf "$d/root" && mkdir "$d/root"
 systemd-tmpfiles --create --root="$d/root" "$d/h.tmpfiles" >/dev/null 2>&1
@@ -116,7 +120,7 @@ print(" ".join(f"{s}.{k}" for s in c.sections() for k in c[s]))
 EOF
 )
 	t_eq hostile-tuned-configparser-keys "$got" \
-	     "main.summary disk_sata.type disk_sata.devices disk_sata.elevator disk_sata.readahead disk_nvme.type disk_nvme.devices disk_nvme.elevator disk_nvme.readahead disk_mmc.type disk_mmc.devices disk_mmc.elevator disk_mmc.readahead sysfs./sys/block/sd*/queue/nr_requests sysfs./sys/block/nvme*n*/queue/nr_requests sysfs./sys/block/mmcblk*/queue/nr_requests sysctl.vm.dirty_ratio"
+	     "main.summary disk_sd_vd_xvd.type disk_sd_vd_xvd.devices disk_sd_vd_xvd.elevator disk_sd_vd_xvd.readahead disk_nvme.type disk_nvme.devices disk_nvme.elevator disk_nvme.readahead disk_mmc.type disk_mmc.devices disk_mmc.elevator disk_mmc.readahead sysfs./sys/block/sd*/queue/rq_affinity sysfs./sys/block/vd*/queue/rq_affinity sysfs./sys/block/xvd*/queue/rq_affinity sysfs./sys/block/nvme*n*/queue/rq_affinity sysfs./sys/block/mmcblk*/queue/rq_affinity sysctl.vm.dirty_ratio"
 else
 	t_skip hostile-tuned-configparser "python3 is not installed"
 fi

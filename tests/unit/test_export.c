@@ -11,6 +11,7 @@
 #include <string.h>
 #include <errno.h>
 #include <regex.h>
+#include <fnmatch.h>
 #include <ini.h>
 #include <cmocka.h>
 
@@ -139,13 +140,22 @@ static void test_udev_class(void **state)
 	char *t = render(load("desktop"), EXPORT_UDEV, NULL);
 	golden("udev-class-desktop", t);
 	check_udev(t, 4);
-	assert_non_null(strstr(t, "KERNEL==\"sd[a-z]*\", ATTR{queue/rotational}==\"1\""));
+	assert_non_null(strstr(t, "KERNEL==\"sd[a-z]*|vd[a-z]*|xvd[a-z]*\", "
+			       "ATTR{queue/rotational}==\"1\""));
+	assert_non_null(strstr(t, "KERNEL==\"sd[a-z]*|vd[a-z]*|xvd[a-z]*\", "
+			       "ATTR{queue/rotational}==\"0\""));
 	assert_non_null(strstr(t, "KERNEL==\"nvme[0-9]*n[0-9]*\""));
 	assert_non_null(strstr(t, "KERNEL==\"mmcblk[0-9]*\""));
+	/* hardware-bound: not in rules for a class, named in a comment */
+	assert_null(strstr(t, "ATTR{device/queue_depth}"));
+	assert_null(strstr(t, "ATTR{queue/nr_requests}"));
+	assert_non_null(strstr(t, "\n# Hardware-bound, so not in the class rules (see "
+			       "brisk-export(1)): queue_depth=1 nr_requests=256\n"));
 	free(t);
 	t = render(load("server"), EXPORT_UDEV, NULL);
 	golden("udev-class-server", t);
 	check_udev(t, 4);
+	assert_null(strstr(t, "ATTR{queue/nr_requests}"));
 	free(t);
 	/* only the classes that have settings of their own */
 	t = render(load("prefixed"), EXPORT_UDEV, NULL);
@@ -165,6 +175,9 @@ static void test_udev_device(void **state)
 	golden("udev-device-sda", t);
 	check_udev(t, 1);
 	assert_non_null(strstr(t, "ENV{ID_WWN}==\"0x5000c5000abcdef0\""));
+	/* one device: its hardware-bound values stay */
+	assert_non_null(strstr(t, "ATTR{queue/nr_requests}=\"128\""));
+	assert_null(strstr(t, "Hardware-bound"));
 	free(t);
 	t = render(load("desktop"), EXPORT_UDEV, &nvme);
 	golden("udev-device-nvme", t);
@@ -230,13 +243,22 @@ static void test_tuned(void **state)
 	assert_int_equal(ini_parse_string(t, collect, k), 0);
 	assert_string_equal(get(k, "main", "summary"),
 			    "brisk profile server: mq-deadline everywhere, none on NVMe");
-	assert_string_equal(get(k, "disk_sata", "type"), "disk");
-	assert_string_equal(get(k, "disk_sata", "devices"), "sd*");
-	assert_string_equal(get(k, "disk_sata", "elevator"), "mq-deadline");
+	assert_string_equal(get(k, "disk_sd_vd_xvd", "type"), "disk");
+	assert_string_equal(get(k, "disk_sd_vd_xvd", "devices"), "sd* vd* xvd*");
+	assert_string_equal(get(k, "disk_sd_vd_xvd", "elevator"), "mq-deadline");
 	assert_string_equal(get(k, "disk_nvme", "elevator"), "none");
 	assert_string_equal(get(k, "sysfs", "/sys/block/sd*/queue/iosched/read_expire"), "250");
-	assert_string_equal(get(k, "sysfs", "/sys/block/nvme*n*/queue/nr_requests"), "128");
+	assert_string_equal(get(k, "sysfs", "/sys/block/vd*/queue/iosched/read_expire"), "250");
+	assert_string_equal(get(k, "sysfs", "/sys/block/xvd*/queue/iosched/read_expire"), "250");
+	assert_string_equal(get(k, "sysfs", "/sys/block/xvd*/queue/wbt_lat_usec"), "2000");
+	assert_string_equal(get(k, "sysfs", "/sys/block/nvme*n*/queue/wbt_lat_usec"), "2000");
 	assert_null(get(k, "sysfs", "/sys/block/nvme*n*/queue/iosched/read_expire"));
+	/* hardware-bound: in no class's [sysfs] */
+	for (size_t i = 0; i < k->n; i++)
+		if (strstr(k->v[i].key, "nr_requests"))
+			fail_msg("tuned by class carries %s", k->v[i].key);
+	assert_non_null(strstr(t, "\n# Hardware-bound, so not in the class rules (see "
+			       "brisk-export(1)): nr_requests=128\n"));
 	/* every vm.* setting of the profile, and nothing else, in [sysctl] */
 	size_t nsys = 0;
 	for (size_t i = 0; i < k->n; i++)
@@ -362,7 +384,154 @@ static void test_device_class(void **state)
 	snprintf(d->name, sizeof(d->name), "mmcblk0");
 	d->rotational = 1;
 	assert_int_equal(export_device_class(d), PROFILE_CLASS_MMC);
+	/* virtio and Xen disks: by the rotational flag their kernel reports
+	 * (a virtio disk reads 1 on this VM's Linux 6.18, 0 on others) */
+	memset(d, 0, sizeof(*d));
+	snprintf(d->name, sizeof(d->name), "vda");
+	snprintf(d->transport, sizeof(d->transport), "virtio");
+	d->rotational = 1;
+	assert_int_equal(export_device_class(d), PROFILE_CLASS_ROTATIONAL);
+	d->rotational = 0;
+	assert_int_equal(export_device_class(d), PROFILE_CLASS_SSD);
+	snprintf(d->name, sizeof(d->name), "xvda");
+	d->transport[0] = '\0';
+	d->rotational = 1;
+	assert_int_equal(export_device_class(d), PROFILE_CLASS_ROTATIONAL);
 	free(d);
+}
+
+/* Does NAME match a udev KERNEL=="..." value, as udev matches it: shell
+ * globs, "|" between alternatives (udev(7)). */
+static int udev_kernel_match(const char *pattern, const char *name)
+{
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", pattern);
+	char *save = NULL;
+	for (char *alt = strtok_r(buf, "|", &save); alt; alt = strtok_r(NULL, "|", &save))
+		if (fnmatch(alt, name, 0) == 0)
+			return 1;
+	return 0;
+}
+
+/* The KERNEL=="..." value of the rule after the comment LABEL. */
+static void kernel_of(const char *text, const char *label, char *out, size_t len)
+{
+	const char *c = strstr(text, label);
+	assert_non_null(c);
+	const char *k = strstr(c, "KERNEL==\"");
+	assert_non_null(k);
+	k += 9;
+	size_t n = strcspn(k, "\"");
+	assert_true(n < len);
+	memcpy(out, k, n);
+	out[n] = '\0';
+}
+
+/* The class rules cover the disks of desktop VMs: virtio (vd*) and Xen
+ * (xvd*) disks, rotational or not, as well as sd*; nothing else. */
+static void test_udev_class_names(void **state)
+{
+	(void)state;
+	char *t = render(load("desktop"), EXPORT_UDEV, NULL);
+	static const char *const labels[] = { "# rotational SATA/SAS, virtio and Xen disks\n",
+					      "# non-rotational SATA/SAS (SSDs), virtio and Xen disks\n" };
+	for (size_t l = 0; l < 2; l++) {
+		char pat[128];
+		kernel_of(t, labels[l], pat, sizeof(pat));
+		static const char *const yes[] = { "sda", "sdb", "sdaa", "vda", "vdb", "vdz",
+						   "xvda", "xvdb" };
+		static const char *const no[] = { "nvme0n1", "mmcblk0", "loop0", "dm-0", "md0",
+						  "zram0", "sr0", "vd", "xvd", "hda" };
+		for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+			if (!udev_kernel_match(pat, yes[i]))
+				fail_msg("KERNEL==\"%s\" does not match %s", pat, yes[i]);
+		for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+			if (udev_kernel_match(pat, no[i]))
+				fail_msg("KERNEL==\"%s\" matches %s", pat, no[i]);
+	}
+	char pat[128];
+	kernel_of(t, "# NVMe namespaces\n", pat, sizeof(pat));
+	assert_false(udev_kernel_match(pat, "vda"));
+	free(t);
+}
+
+/* Hardware-bound values (nr_requests, max_sectors_kb, queue_depth,
+ * async_depth) never go into rules for a class of disks, in any format
+ * that matches by class; one fixed device keeps them; export_dropped()
+ * names each once. */
+static void test_hw_bound_dropped(void **state)
+{
+	(void)state;
+	struct profile *p = malloc(sizeof(*p));
+	char err[256];
+	profile_init(p, "hw");
+	static const char *const kv[][2] = {
+		{ "scheduler", "mq-deadline" }, { "async_depth", "256" }, { "read_expire", "250" },
+		{ "nr_requests", "256" }, { "read_ahead_kb", "8192" }, { "max_sectors_kb", "4096" },
+		{ "queue_depth", "31" },
+	};
+	for (size_t i = 0; i < sizeof(kv) / sizeof(kv[0]); i++)
+		assert_int_equal(profile_set(p, PROFILE_CLASS_ALL, kv[i][0], kv[i][1], err,
+					     sizeof(err)), 0);
+	const struct profile_setting *d[16];
+	size_t n = export_dropped(p, EXPORT_UDEV, NULL, d, 16);
+	assert_int_equal(n, 4);
+	assert_string_equal(d[0]->key, "async_depth");
+	assert_string_equal(d[1]->key, "nr_requests");
+	assert_string_equal(d[2]->key, "max_sectors_kb");
+	assert_string_equal(d[3]->key, "queue_depth");
+	assert_int_equal(export_dropped(p, EXPORT_TUNED, NULL, d, 16), 4);
+	assert_int_equal(export_dropped(p, EXPORT_UDEV, &sda, d, 16), 0);
+	assert_int_equal(export_dropped(p, EXPORT_TUNED, &sda, d, 16), 0);
+	assert_int_equal(export_dropped(p, EXPORT_SYSCTL, NULL, d, 16), 0);
+	assert_int_equal(export_dropped(p, EXPORT_SYSFS_CONF, &sda, d, 16), 0);
+	assert_int_equal(export_dropped(p, EXPORT_UDEV, NULL, d, 2), 2);
+	static const char *const hw[] = { "async_depth", "nr_requests", "max_sectors_kb",
+					  "queue_depth" };
+	char *t = render(p, EXPORT_UDEV, NULL);
+	check_udev(t, 4);
+	for (size_t i = 0; i < 4; i++) {
+		char attr[64];
+		snprintf(attr, sizeof(attr), "/%s}=", hw[i]);
+		if (strstr(t, attr))
+			fail_msg("udev class rules carry %s:\n%s", hw[i], t);
+	}
+	assert_non_null(strstr(t, "ATTR{queue/iosched/read_expire}=\"250\""));
+	assert_non_null(strstr(t, "ATTR{queue/read_ahead_kb}=\"8192\""));
+	assert_non_null(strstr(t, "# Hardware-bound, so not in the class rules (see brisk-export(1)): "
+			       "async_depth=256 nr_requests=256 max_sectors_kb=4096 queue_depth=31\n"));
+	free(t);
+	t = render(p, EXPORT_TUNED, NULL);
+	for (size_t i = 0; i < 4; i++) {
+		char attr[64];
+		snprintf(attr, sizeof(attr), "/%s=", hw[i]);
+		if (strstr(t, attr))
+			fail_msg("tuned by class carries %s:\n%s", hw[i], t);
+	}
+	free(t);
+	/* one device, in each format that names one: all kept */
+	static const enum export_format fixed[] = { EXPORT_UDEV, EXPORT_TUNED, EXPORT_SYSFS_CONF,
+						    EXPORT_TMPFILES };
+	for (size_t f = 0; f < 4; f++) {
+		t = render(p, fixed[f], &sda);
+		for (size_t i = 0; i < 4; i++)
+			if (!strstr(t, hw[i]))
+				fail_msg("%s for sda lacks %s:\n%s", export_format_name(fixed[f]),
+					 hw[i], t);
+		assert_null(strstr(t, "Hardware-bound"));
+		free(t);
+	}
+	/* --apply (this machine's disks, each checked): kept too */
+	assert_int_equal(export_device_settings(p, PROFILE_CLASS_ROTATIONAL, 0, d, 16), 7);
+	/* nothing but hardware-bound values: nothing for a class rule */
+	profile_init(p, "hwonly");
+	assert_int_equal(profile_set(p, PROFILE_CLASS_ALL, "nr_requests", "64", err, sizeof(err)), 0);
+	FILE *f = fopen("/dev/null", "w");
+	assert_int_equal(export_write(f, p, EXPORT_UDEV, NULL, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "no device settings"));
+	assert_int_equal(export_dropped(p, EXPORT_UDEV, NULL, d, 16), 1);
+	fclose(f);
+	free(p);
 }
 
 /* Defence in depth: a profile struct that never went through the loader
@@ -462,6 +631,8 @@ int main(void)
 		cmocka_unit_test(test_fixed_device),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_device_class),
+		cmocka_unit_test(test_udev_class_names),
+		cmocka_unit_test(test_hw_bound_dropped),
 		cmocka_unit_test(test_untrusted_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

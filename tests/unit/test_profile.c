@@ -510,6 +510,32 @@ static void test_run_args(void **state)
 	assert_int_equal(profile_run_args(5, (char **)a7, p, &c, note, sizeof(note), NULL, err, sizeof(err)), -EINVAL);
 }
 
+/* profile_unset: one setting of one class out, the others kept in order
+ * (what `brisk profile save` leaves out). */
+static void test_unset(void **state)
+{
+	(void)state;
+	struct profile *p = P();
+	char err[PROFILE_ERR_LEN];
+	profile_init(p, "u");
+	assert_int_equal(profile_set(p, PROFILE_CLASS_ROTATIONAL, "scheduler", "bfq", err, sizeof(err)), 0);
+	assert_int_equal(profile_set(p, PROFILE_CLASS_ROTATIONAL, "slice_idle", "8", err, sizeof(err)), 0);
+	assert_int_equal(profile_set(p, PROFILE_CLASS_SSD, "slice_idle", "8", err, sizeof(err)), 0);
+	assert_int_equal(profile_set(p, PROFILE_CLASS_ROTATIONAL, "nomerges", "0", err, sizeof(err)), 0);
+	assert_int_equal(profile_unset(p, PROFILE_CLASS_ROTATIONAL, "slice_idle"), 0);
+	assert_int_equal(p->n_settings, 3);
+	assert_null(profile_setting_get(p, PROFILE_CLASS_ROTATIONAL, "slice_idle"));
+	assert_non_null(profile_setting_get(p, PROFILE_CLASS_SSD, "slice_idle"));
+	assert_string_equal(p->settings[0].key, "scheduler");
+	assert_string_equal(p->settings[1].key, "slice_idle");
+	assert_int_equal(p->settings[1].cls, PROFILE_CLASS_SSD);
+	assert_string_equal(p->settings[2].key, "nomerges");
+	assert_int_equal(profile_unset(p, PROFILE_CLASS_ROTATIONAL, "slice_idle"), -ENOENT);
+	assert_int_equal(profile_unset(p, PROFILE_CLASS_ALL, "nomerges"), -ENOENT);
+	assert_int_equal(profile_unset(p, PROFILE_CLASS_ROTATIONAL, "nomerges"), 0);
+	assert_int_equal(p->n_settings, 2);
+}
+
 static void test_save_and_capture(void **state)
 {
 	(void)state;
@@ -566,6 +592,7 @@ int main(void)
 		cmocka_unit_test(test_resolve),
 		cmocka_unit_test(test_session_glue),
 		cmocka_unit_test(test_run_args),
+		cmocka_unit_test(test_unset),
 		cmocka_unit_test(test_save_and_capture),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

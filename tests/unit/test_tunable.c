@@ -265,6 +265,219 @@ static void test_settings_table(void **state)
 	assert_string_equal(tunable_kind_name(TUNABLE_SYSCTL), "vm");
 }
 
+/* The kernel's defaults (tunable.h's table of dflt kinds): the values the
+ * kernel sources give, one entry each. */
+static void test_defaults_table(void **state)
+{
+	(void)state;
+	static const struct { const char *key; int64_t v; } want[] = {
+		{ "low_latency", 1 }, { "slice_idle", 8 }, { "slice_idle_us", 8000 },
+		{ "strict_guarantees", 0 }, { "back_seek_max", 16384 }, { "back_seek_penalty", 2 },
+		{ "fifo_expire_async", 250 }, { "fifo_expire_sync", 125 }, { "max_budget", 0 },
+		{ "timeout_sync", 125 }, { "read_expire", 500 }, { "write_expire", 5000 },
+		{ "writes_starved", 2 }, { "front_merges", 1 }, { "fifo_batch", 16 },
+		{ "prio_aging_expire", 10000 }, { "read_lat_nsec", 2000000 },
+		{ "write_lat_nsec", 10000000 }, { "rq_affinity", 1 }, { "nomerges", 0 },
+		{ "vm.dirty_ratio", 20 }, { "vm.dirty_background_ratio", 10 },
+		{ "vm.dirty_bytes", 0 }, { "vm.dirty_background_bytes", 0 },
+		{ "vm.dirty_expire_centisecs", 3000 }, { "vm.dirty_writeback_centisecs", 500 },
+	};
+	size_t known = 0;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct tunable_def *d = tunable_def_find(want[i].key);
+		assert_non_null(d);
+		assert_true(d->dflt == TUNABLE_DFLT_FIXED || d->dflt == TUNABLE_DFLT_HZ);
+		if (d->dflt_value != want[i].v)
+			fail_msg("%s: default %lld, the kernel's is %lld", d->key,
+				 (long long)d->dflt_value, (long long)want[i].v);
+	}
+	for (size_t i = 0; i < tunable_n_defs; i++) {
+		const struct tunable_def *d = &tunable_defs[i];
+		/* a reason exactly for the hardware-bound ones */
+		assert_int_equal(d->dflt == TUNABLE_DFLT_HW, d->bound != NULL);
+		assert_ptr_equal(tunable_hw_bound(d->key), d->bound);
+		if (d->dflt == TUNABLE_DFLT_FIXED || d->dflt == TUNABLE_DFLT_HZ) {
+			known++;
+			/* a default the kernel also accepts when written (the
+			 * *_bytes keys' 0 means off and cannot be written) */
+			if (d->type != TUNABLE_TYPE_BYTES)
+				assert_true(d->dflt_value >= d->min && d->dflt_value <= d->max);
+		}
+	}
+	assert_int_equal(known, sizeof(want) / sizeof(want[0]));
+	assert_int_equal(tunable_def_find("scheduler")->dflt, TUNABLE_DFLT_CHOICE);
+	static const char *const hw[] = { "nr_requests", "max_sectors_kb", "queue_depth",
+					  "async_depth" };
+	size_t nhw = 0;
+	for (size_t i = 0; i < tunable_n_defs; i++)
+		nhw += tunable_defs[i].dflt == TUNABLE_DFLT_HW;
+	assert_int_equal(nhw, 4);
+	for (size_t i = 0; i < 4; i++)
+		assert_non_null(tunable_hw_bound(hw[i]));
+	assert_non_null(strstr(tunable_hw_bound("max_sectors_kb"), "max_hw_sectors_kb"));
+	assert_null(tunable_hw_bound("read_ahead_kb"));
+	assert_null(tunable_hw_bound("wbt_lat_usec"));
+	assert_null(tunable_hw_bound("scheduler"));
+	assert_null(tunable_hw_bound("no_such_key"));
+}
+
+static enum tunable_verdict verdict(const char *key, const struct tunable_facts *f,
+				    const char *value)
+{
+	const struct tunable_def *d = tunable_def_find(key);
+	if (!d)
+		fail_msg("no key %s", key);
+	return tunable_default_verdict(d, f, value);
+}
+
+/* Is a value the kernel's default: every kind, the device-dependent ones
+ * on the disks this was written on (vda: virtio, rotational, io_opt 0,
+ * max_sectors_kb 4096, read_ahead_kb 8192; a loop device). */
+static void test_default_verdict(void **state)
+{
+	(void)state;
+	const enum tunable_verdict D = TUNABLE_VERDICT_DEFAULT, C = TUNABLE_VERDICT_CHANGED,
+				   H = TUNABLE_VERDICT_HW;
+	/* every FIXED/HZ default is one, one more is not */
+	for (size_t i = 0; i < tunable_n_defs; i++) {
+		const struct tunable_def *d = &tunable_defs[i];
+		if (d->dflt != TUNABLE_DFLT_FIXED && d->dflt != TUNABLE_DFLT_HZ)
+			continue;
+		char v[32];
+		snprintf(v, sizeof(v), "%lld", (long long)d->dflt_value);
+		if (tunable_default_verdict(d, NULL, v) != D)
+			fail_msg("%s=%s is not its own default", d->key, v);
+		snprintf(v, sizeof(v), "%lld", (long long)d->dflt_value + 1);
+		if (tunable_default_verdict(d, NULL, v) != C)
+			fail_msg("%s=%s taken for the default", d->key, v);
+	}
+	/* jiffies shown in ms: HZ/8 at 1000, 250 and 300, 100 */
+	assert_int_equal(verdict("timeout_sync", NULL, "125"), D);
+	assert_int_equal(verdict("timeout_sync", NULL, "124"), D);
+	assert_int_equal(verdict("timeout_sync", NULL, "120"), D);
+	assert_int_equal(verdict("timeout_sync", NULL, "123"), C);
+	assert_int_equal(verdict("timeout_sync", NULL, "126"), C);
+	assert_int_equal(verdict("read_expire", NULL, "504"), C);
+	assert_int_equal(verdict("read_expire", NULL, "250"), C);
+	/* the scheduler is the choice; hardware-bound whatever the value */
+	assert_int_equal(verdict("scheduler", NULL, "mq-deadline"), TUNABLE_VERDICT_CHOICE);
+	assert_int_equal(tunable_default_verdict(NULL, NULL, "1"), TUNABLE_VERDICT_CHOICE);
+	assert_int_equal(verdict("nr_requests", NULL, "256"), H);
+	assert_int_equal(verdict("nr_requests", NULL, "64"), H);
+	assert_int_equal(verdict("max_sectors_kb", NULL, "4096"), H);
+	assert_int_equal(verdict("async_depth", NULL, "256"), H);
+	assert_int_equal(verdict("queue_depth", NULL, "32"), H);
+	/* not a number: kept */
+	assert_int_equal(verdict("rq_affinity", NULL, "x"), C);
+	assert_int_equal(verdict("rq_affinity", NULL, ""), C);
+	assert_int_equal(verdict("rq_affinity", NULL, NULL), C);
+
+	struct tunable_facts vda = { .sched = "mq-deadline", .rotational = 1, .loop = 0,
+				     .io_opt_kb = 0, .max_sectors_kb = 4096 };
+	struct tunable_facts ssd = vda, loop = vda, bfq = vda, raid = vda;
+	ssd.rotational = 0;
+	loop.loop = 1;
+	loop.max_sectors_kb = 1280;
+	snprintf(bfq.sched, sizeof(bfq.sched), "bfq");
+	raid.io_opt_kb = 512;
+	/* wbt: 75 ms rotational, 2 ms not, off under bfq, 2 ms on a loop */
+	assert_int_equal(verdict("wbt_lat_usec", &vda, "75000"), D);
+	assert_int_equal(verdict("wbt_lat_usec", &vda, "2000"), C);
+	assert_int_equal(verdict("wbt_lat_usec", &ssd, "2000"), D);
+	assert_int_equal(verdict("wbt_lat_usec", &ssd, "75000"), C);
+	assert_int_equal(verdict("wbt_lat_usec", &loop, "2000"), D);
+	assert_int_equal(verdict("wbt_lat_usec", &loop, "75000"), C);
+	assert_int_equal(verdict("wbt_lat_usec", &bfq, "0"), D);
+	assert_int_equal(verdict("wbt_lat_usec", &bfq, "75000"), C);
+	assert_int_equal(verdict("wbt_lat_usec", &vda, "0"), C);
+	assert_int_equal(verdict("wbt_lat_usec", NULL, "2000"), D);
+	assert_int_equal(verdict("wbt_lat_usec", NULL, "75000"), D);
+	assert_int_equal(verdict("wbt_lat_usec", NULL, "1000"), C);
+	/* read-ahead: 128; twice the largest request on a rotational disk
+	 * without an optimal I/O size, twice that size: the hardware's */
+	assert_int_equal(verdict("read_ahead_kb", &vda, "128"), D);
+	assert_int_equal(verdict("read_ahead_kb", NULL, "128"), D);
+	assert_int_equal(verdict("read_ahead_kb", &vda, "8192"), H);
+	assert_int_equal(verdict("read_ahead_kb", &loop, "2560"), H);
+	assert_int_equal(verdict("read_ahead_kb", &vda, "4096"), C);
+	assert_int_equal(verdict("read_ahead_kb", &ssd, "8192"), C);
+	assert_int_equal(verdict("read_ahead_kb", &raid, "1024"), H);
+	assert_int_equal(verdict("read_ahead_kb", &raid, "8192"), C);
+	assert_int_equal(verdict("read_ahead_kb", NULL, "8192"), C);
+	assert_int_equal(verdict("read_ahead_kb", &vda, "512"), C);
+	/* vm.*: the kernel's constants */
+	assert_int_equal(verdict("vm.dirty_ratio", NULL, "20"), D);
+	assert_int_equal(verdict("vm.dirty_ratio", NULL, "10"), C);
+	assert_int_equal(verdict("vm.dirty_bytes", NULL, "67108864"), C);
+}
+
+/* brisk-profile(1)'s table of defaults ("KEY VALUE ..." lines between
+ * ".SS Kernel defaults" and its ".fi") names every key of the table, with
+ * the value of each FIXED and HZ one, "hardware-bound" for the HW ones
+ * and "always" for the scheduler.  Run from the repository root. */
+static void test_defaults_documented(void **state)
+{
+	(void)state;
+	FILE *f = fopen("man/brisk-profile.1", "r");
+	assert_non_null(f);
+	char line[512];
+	int in = 0, seen[64] = { 0 };
+	size_t rows = 0;
+	assert_true(tunable_n_defs <= 64);
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strcmp(line, ".SS Kernel defaults") == 0) {
+			in = 1;
+			continue;
+		}
+		if (!in)
+			continue;
+		if (in == 1 && strcmp(line, ".nf") == 0) {
+			in = 2;
+			continue;
+		}
+		if (in == 2 && strcmp(line, ".fi") == 0)
+			break;
+		if (in != 2 || line[0] == ' ')   /* a continued line */
+			continue;
+		char key[64], val[64];
+		for (char *c = line; *c; c++)   /* groff's \- is a '-' */
+			if (c[0] == '\\' && c[1] == '-')
+				memmove(c, c + 1, strlen(c));
+		if (sscanf(line, "%63s %63s", key, val) != 2)
+			fail_msg("brisk-profile.1: bad defaults line '%s'", line);
+		const struct tunable_def *d = tunable_def_find(key);
+		if (!d)
+			fail_msg("brisk-profile.1 lists '%s', not a key of the table", key);
+		seen[d - tunable_defs]++;
+		rows++;
+		char want[64];
+		switch (d->dflt) {
+		case TUNABLE_DFLT_FIXED:
+		case TUNABLE_DFLT_HZ:
+			snprintf(want, sizeof(want), "%lld", (long long)d->dflt_value);
+			break;
+		case TUNABLE_DFLT_HW:
+			snprintf(want, sizeof(want), "hardware-bound");
+			break;
+		case TUNABLE_DFLT_CHOICE:
+			snprintf(want, sizeof(want), "always");
+			break;
+		case TUNABLE_DFLT_DEVICE:
+			snprintf(want, sizeof(want), "%s", val);   /* explained in words */
+			break;
+		}
+		if (strcmp(val, want) != 0)
+			fail_msg("brisk-profile.1: %s default '%s', the table's is '%s'", key, val, want);
+	}
+	fclose(f);
+	assert_int_equal(in, 2);
+	for (size_t i = 0; i < tunable_n_defs; i++)
+		if (seen[i] != 1)
+			fail_msg("brisk-profile.1 lists %s %d times", tunable_defs[i].key, seen[i]);
+	assert_int_equal(rows, tunable_n_defs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -276,6 +489,9 @@ int main(void)
 		cmocka_unit_test(test_active_scheduler),
 		cmocka_unit_test(test_sysctl_partner),
 		cmocka_unit_test(test_settings_table),
+		cmocka_unit_test(test_defaults_table),
+		cmocka_unit_test(test_default_verdict),
+		cmocka_unit_test(test_defaults_documented),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
