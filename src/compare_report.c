@@ -319,7 +319,7 @@ static void text_actions(FILE *f, const struct compare_result *r)
 			continue;
 		for (size_t a = 0; a < r->n_arms; a++) {
 			const struct compare_cell *c = &r->cells[a][k];
-			char cell[LABEL_W + 1], mn[32], av[32], mx[32], med[96], rat[96];
+			char cell[LABEL_W + 1], mn[32], av[32], mx[32], med[112], rat[112];
 			row(f, "%-*s %-8s %4zu %4u %6s %6s %6s  %-20s %-17s %s", LABEL_W,
 				esc_cell(cell, LABEL_W, r->arms[a].label),
 				action_kind_name((enum action_kind)k), c->n, c->cold,
@@ -340,7 +340,7 @@ static void text_loads(FILE *f, const struct compare_result *r)
 		"worst-stall-ms");
 	for (size_t a = 0; a < r->n_arms; a++) {
 		const struct compare_armstat *s = &r->armstat[a];
-		char cell[LABEL_W + 1], ld[96], ws[32];
+		char cell[LABEL_W + 1], ld[112], ws[32];
 		row(f, "%-*s %5zu %6zu  %-26s %14s", LABEL_W,
 			esc_cell(cell, LABEL_W, r->arms[a].label), s->runs, s->failed_runs,
 			fci(ld, sizeof(ld), &s->load_mibps, fmibps), fms(ws, sizeof(ws), s->worst_stall_ms));
@@ -729,7 +729,7 @@ static void comment(FILE *f, const char *text, int trusted)
 static void save_comment(FILE *f, const struct compare_result *r, size_t best,
 			 const char *name)
 {
-	char b[1024], d[64], e1[96], e2[96];
+	char b[1024], d[64], e1[112], e2[112];
 	struct utsname u;
 	if (uname(&u) != 0) {
 		snprintf(u.nodename, sizeof(u.nodename), "?");

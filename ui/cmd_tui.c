@@ -227,7 +227,7 @@ static void on_winch(void *ctx, int fd, short revents)
 static void on_job(void *ctx, int fd, short revents)
 {
 	struct tui *t = ctx;
-	char buf[512];
+	char buf[640];
 	(void)revents;
 	ssize_t n = read(fd, buf, sizeof(buf) - 1);
 	if (n <= 0)
@@ -258,12 +258,41 @@ static void on_child(void *ctx, pid_t pid, int status)
 /* The settings as they are now, in the keys `brisk set` takes: the
  * scheduler and every key the tunables editor shows; of a ratio/bytes
  * pair the one in use (the other reads 0). */
-static size_t capture_settings(struct tui *t, struct profile *p, char *skipped, size_t len)
+/* Would 'brisk profile save' keep VALUE of KEY (the scheduler, or a value
+ * that is not the kernel's default on some disk of the stack)?  The
+ * dashboard saves by that rule; it has no --key/--all.  *hw is set for a
+ * hardware-bound value left out. */
+static int capture_kept(const struct tunable_facts *f, size_t nf, const char *key, const char *v,
+			int *hw)
+{
+	const struct tunable_def *d = tunable_def_find(key);
+	*hw = 0;
+	if (strncmp(key, "vm.", 3) == 0)
+		return tunable_default_verdict(d, NULL, v) != TUNABLE_VERDICT_DEFAULT;
+	for (size_t i = 0; i < nf; i++) {
+		enum tunable_verdict r = tunable_default_verdict(d, &f[i], v);
+		if (r == TUNABLE_VERDICT_CHANGED || r == TUNABLE_VERDICT_CHOICE)
+			return 1;
+		*hw |= r == TUNABLE_VERDICT_HW;
+	}
+	return 0;
+}
+
+/* The stack's settings into p: the scheduler and what differs from the
+ * kernel's defaults.  Keys the profile refuses go into skipped; *n_dflt and
+ * *n_hw count the values left out at their defaults and hardware-bound. */
+static size_t capture_settings(struct tui *t, struct profile *p, char *skipped, size_t len,
+			       size_t *n_dflt, size_t *n_hw)
 {
 	struct tunable_key keys[128];
-	size_t n = settings_keys(&t->st, keys, 128), o = 0;
+	struct tunable_facts facts[SETTINGS_MAX_DEVS];
+	size_t n = settings_keys(&t->st, keys, 128), o = 0, nf = 0;
 	char sched[32], detail[8];
 	skipped[0] = '\0';
+	*n_dflt = *n_hw = 0;
+	for (size_t i = 0; i < t->st.n_devs && i < SETTINGS_MAX_DEVS; i++)
+		if (tunable_facts_read(t->st.devs[i], &facts[nf]) == 0)
+			nf++;
 	settings_scheduler(&t->st, sched, sizeof(sched), detail, sizeof(detail));
 	char err[256];
 	if (sched[0] && strcmp(sched, "mixed") != 0)
@@ -275,6 +304,13 @@ static size_t capture_settings(struct tui *t, struct profile *p, char *skipped, 
 		if (!v[0] || strcmp(v, "(differs)") == 0 || (partner && strcmp(v, "0") == 0))
 			continue;
 		const char *k = keys[i].kind == TUNABLE_IOSCHED ? keys[i].attr : keys[i].name;
+		if (keys[i].kind == TUNABLE_SCHEDULER)
+			continue;
+		int hw;
+		if (!capture_kept(facts, nf, k, v, &hw)) {
+			(*(hw ? n_hw : n_dflt))++;
+			continue;
+		}
 		if (profile_capture(p, PROFILE_CLASS_ALL, k, v, err, sizeof(err)) < 0 && o < len)
 			o += (size_t)snprintf(skipped + o, len - o, "%s%s", o ? ", " : "", k);
 	}
@@ -329,7 +365,8 @@ static int save_profile(void *ctx, const char *name, char *msg, size_t len)
 	}
 	p->n_actions = na;
 	char skipped[160];
-	size_t ns = capture_settings(t, p, skipped, sizeof(skipped));
+	size_t n_dflt, n_hw;
+	size_t ns = capture_settings(t, p, skipped, sizeof(skipped), &n_dflt, &n_hw);
 	/* the file is written by a child: the UI process never waits on a disk */
 	fflush(NULL);
 	pid_t pid = fork();
@@ -340,7 +377,7 @@ static int save_profile(void *ctx, const char *name, char *msg, size_t len)
 		return -e;
 	}
 	if (pid == 0) {
-		char out[512];
+		char out[640];
 		int rc = fileio_mkdir_p(udir, 0755);
 		if (rc < 0)
 			snprintf(out, sizeof(out), "cannot create %.300s: %s\n", udir, strerror(-rc));
@@ -351,8 +388,10 @@ static int save_profile(void *ctx, const char *name, char *msg, size_t len)
 			snprintf(out, sizeof(out), "cannot save %.200s: %.200s\n", path,
 				 rc == -EINVAL ? err : strerror(-rc));
 		else
-			snprintf(out, sizeof(out), "saved %.300s (%zu settings%s%.100s)\n", path,
-				 ns, skipped[0] ? "; left out: " : "", skipped);
+			snprintf(out, sizeof(out), "saved %.64s: %zu setting%s (left out %zu at "
+				 "kernel defaults, %zu hardware-bound%s%.100s) in %.300s\n",
+				 p->name, ns, ns == 1 ? "" : "s", n_dflt, n_hw,
+				 skipped[0] ? "; refused: " : "", skipped, path);
 		ssize_t w = write(t->job[1], out, strlen(out));
 		_exit(w < 0);
 	}

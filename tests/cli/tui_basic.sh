@@ -58,9 +58,13 @@ tui_keys -l 'no/slash'; tui_keys Enter
 tui_wait "expected letters, digits" 3; t_eq save-bad-name-refused $? 0
 for i in 1 2 3 4 5 6 7 8; do tui_keys BSpace; done
 tui_keys -l 'tui-test'; tui_keys Enter
-tui_wait 'saved .*tui-test.profile' 10; t_eq save-done $? 0
+tui_wait 'saved tui-test: ' 10; t_eq save-done $? 0
 t_check save-file-checks $BRISK profile check "$D/xdg/brisk/profiles/tui-test.profile"
 t_match save-has-load "$(cat "$D/xdg/brisk/profiles/tui-test.profile")" 'rate = 8m'
+# as 'brisk profile save' does: no value the hardware bounds, and it says so
+grep -Eq '^(nr_requests|max_sectors_kb|async_depth) *=' "$D/xdg/brisk/profiles/tui-test.profile"
+t_eq save-no-hw-bound $? 1
+t_match save-says-left-out "$(tui_cap)" 'saved tui-test: [0-9]+ settings? \(left out [0-9]+ at kernel defaults, [1-9][0-9]* hardware-bound'
 
 # resize, in both directions, then too small and back
 tmux resize-window -t "$TUI_S" -x 80 -y 24; sleep 0.6
