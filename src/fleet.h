@@ -54,7 +54,9 @@
  *  - Machine: machine.machine_id (a hash: fleet_machine_id()) when given,
  *    else machine.hostname, else the file itself (a result without a
  *    machine object is its own machine).  Results of one machine are
- *    pooled: the machine is the unit.
+ *    pooled: the machine is the unit, also when they measured different
+ *    disks of one group (multi_disk names such machines: their own ratio
+ *    then compares disks as well as settings).
  *  - Groups (enum fleet_by): class (rotational, ssd, nvme, mmc, usb; a
  *    result whose disks differ is "mixed", one without disks "unknown"),
  *    model, model and firmware, machine, kernel.
@@ -226,6 +228,8 @@ struct fleet_group {
 	double ratio_level;
 	char recommendation[640];  /* "bfq, 7 of 8 machines faster on ..." */
 	char workloads[512];       /* when the results' workloads differ */
+	char multi_disk[512];      /* machines whose results here are of more
+				    * than one disk set: pooled as one machine */
 	unsigned warm, failed, other_epochs;
 };
 

@@ -163,6 +163,8 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 	wrap(f, "machines: ", "  ", b);
 	if (strstr(g->workloads, " | "))
 		wrap(f, "workloads differ: ", "  ", g->workloads);
+	if (g->multi_disk[0])
+		wrap(f, "more than one disk, pooled as one machine: ", "  ", g->multi_disk);
 	char lvl[32];
 	snprintf(lvl, sizeof(lvl), "%.3g%%", 100 * g->ratio_level);
 	for (int ph = 0; ph < FLEET_PHASES; ph++) {
@@ -201,7 +203,7 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 	/* load and ranking */
 	int any_load = 0;
 	for (size_t a = 0; a < g->n_arms; a++)
-		any_load |= isfinite(g->arms[a].load.est);
+		any_load |= (int)a != g->baseline && isfinite(g->arms[a].load.est);
 	if (any_load && g->baseline >= 0) {
 		fputs("load throughput against ", f);
 		cell(f, g->arms[g->baseline].label, 0);
@@ -330,6 +332,7 @@ static struct json_object *json_group(const struct fleet_group *g)
 	add(o, "comparisons", jout_uint64(g->comparisons));
 	add(o, "ratio_level", jd(g->ratio_level));
 	add(o, "workloads", jout_string(g->workloads));
+	add(o, "multi_disk_machines", jout_string(g->multi_disk));
 	struct json_object *lo = jout_object();
 	add(lo, "warm", jout_uint64(g->warm));
 	add(lo, "failed", jout_uint64(g->failed));

@@ -26,9 +26,10 @@
 #define MARGIN   20.0
 #define SWATCH   10.0
 #define ACT_X    (MARGIN + 4.0)
-#define ARM_X    (MARGIN + 96.0)
-#define PLOT_X0  330.0
-#define PLOT_X1  (W - 330.0)
+#define ARM_X    (MARGIN + 124.0)
+#define LAB_W    110.0    /* the arm's label */
+#define PLOT_X0  420.0
+#define PLOT_X1  (W - 320.0)
 #define PAD      10.0
 #define RIGHT_X  (PLOT_X1 + 14.0)
 #define RIGHT_W  (W - MARGIN - RIGHT_X)
@@ -323,8 +324,12 @@ static double panel(cairo_t *cr, const struct fleet_group *g, double y, int draw
 		double w2 = draw_text(cr, MARGIN + w + 10, y + 18, what, 0);
 		if (g->baseline >= 0)
 			draw_fit(cr, MARGIN + w + 10 + w2, y + 18, g->arms[g->baseline].label, 300);
+		int idle = 0;
+		for (size_t i = 0; i < g->n_rows; i++)
+			idle |= g->rows[i].phase == FLEET_IDLE;
 		font(cr, FONT_SMALL, 0);
-		draw_text(cr, PLOT_X0, y + 38, "median time per sample, log scale", 0);
+		draw_text(cr, PLOT_X0, y + 38, idle ? "median time per sample, log scale; (idle) rows "
+			  "are shown, not recommended from" : "median time per sample, log scale", 0);
 		char lv[96];
 		snprintf(lv, sizeof(lv), "ratio [%.3g %% interval], agree", 100 * g->ratio_level);
 		draw_text(cr, RIGHT_X, y + 38, lv, 0);
@@ -365,14 +370,14 @@ static double panel(cairo_t *cr, const struct fleet_group *g, double y, int draw
 		cairo_fill(cr);
 		font(cr, FONT_BODY, (int)r->arm == g->best);
 		colour(cr, c_text, 1);
-		double lw = draw_fit(cr, ARM_X + SWATCH + 6, cy + 4, g->arms[r->arm].label,
-				     PLOT_X0 - 10 - (ARM_X + SWATCH + 6) - 120);
+		draw_fit(cr, ARM_X + SWATCH + 6, cy + 4, g->arms[r->arm].label, LAB_W);
 		char mach[64];
-		snprintf(mach, sizeof(mach), "  %zu mach., n %zu", r->machines, r->samples);
+		snprintf(mach, sizeof(mach), "%zu machine%s, %zu sample%s", r->machines,
+			 r->machines == 1 ? "" : "s", r->samples, r->samples == 1 ? "" : "s");
 		font(cr, FONT_SMALL, 0);
 		colour(cr, c_dim, 1);
-		draw_fit(cr, ARM_X + SWATCH + 6 + lw, cy + 4, mach,
-			 PLOT_X0 - 10 - (ARM_X + SWATCH + 6 + lw));
+		double cx = ARM_X + SWATCH + 6 + LAB_W + 8;
+		draw_fit(cr, cx, cy + 4, mach, PLOT_X0 - 8 - cx);
 		if (isfinite(r->p50.est)) {
 			double lo = isfinite(r->p50.lo) ? ax_x(&ax, r->p50.lo) : 0;
 			double hi = isfinite(r->p50.hi) ? ax_x(&ax, r->p50.hi) : 0;

@@ -39,6 +39,8 @@ const char *fleet_phase_name(enum fleet_phase p)
 	return p == FLEET_LOADED ? "loaded" : p == FLEET_IDLE ? "idle" : "?";
 }
 
+static void appendf(char *b, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* ---- keys ---- */
 
 /* The machine a result was measured on: a key and a name to show. */
@@ -141,6 +143,11 @@ struct mkey {
 static int cmp_mkey(const void *x, const void *y)
 {
 	return strcmp(((const struct mkey *)x)->key, ((const struct mkey *)y)->key);
+}
+
+static int cmp_str(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
 /* A block of entries: one phase, action and arm; cut by machine. */
@@ -460,7 +467,6 @@ static void ci_text(char *b, size_t n, const struct fleet_ci *c)
 		snprintf(b, n, "%s", e);
 }
 
-static void appendf(char *b, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void appendf(char *b, size_t n, const char *fmt, ...)
 {
 	size_t l = strlen(b);
@@ -653,16 +659,31 @@ static int pool_group(const struct fleet_result *r, const size_t *idx, size_t n,
 	g->machines = calloc(w.nm, sizeof(*g->machines));
 	if (!g->machines)
 		goto out;
-	for (size_t m = 0; m < w.nm; m++) {
+	/* shown in name order (rows keep the key order) */
+	size_t *byname = malloc(w.nm * sizeof(*byname));
+	if (!byname)
+		goto out;
+	for (size_t m = 0; m < w.nm; m++)
+		byname[m] = m;
+	for (size_t i = 0; i < w.nm; i++)
+		for (size_t j = i + 1; j < w.nm; j++)
+			if (strcmp(w.mk[byname[j]].name, w.mk[byname[i]].name) < 0) {
+				size_t t = byname[i];
+				byname[i] = byname[j];
+				byname[j] = t;
+			}
+	for (size_t k = 0; k < w.nm; k++) {
+		size_t m = byname[k];
 		int twin = 0;   /* another machine of the same name */
 		for (size_t o = 0; o < w.nm; o++)
 			twin |= o != m && strcmp(w.mk[o].name, w.mk[m].name) == 0;
 		if (twin && strncmp(w.mk[m].key, "id:", 3) == 0)
-			snprintf(g->machines[m], sizeof(g->machines[0]), "%.100s (id %.8s)",
+			snprintf(g->machines[k], sizeof(g->machines[0]), "%.100s (id %.8s)",
 				 w.mk[m].name, w.mk[m].key + 3);
 		else
-			snprintf(g->machines[m], sizeof(g->machines[0]), "%s", w.mk[m].name);
+			snprintf(g->machines[k], sizeof(g->machines[0]), "%s", w.mk[m].name);
 	}
+	free(byname);
 	/* arms, and who measured them first */
 	size_t nent = 0;
 	unsigned char *seen = NULL;
@@ -678,9 +699,46 @@ static int pool_group(const struct fleet_result *r, const size_t *idx, size_t n,
 			if ((rc = arm_index(g, &res->arms[a], &armmap[x * FLEET_MAX_ARMS + a])) < 0)
 				goto out;
 		rc = -ENOMEM;
-		if (res->workload[0] && !strstr(g->workloads, res->workload))
-			appendf(g->workloads, sizeof(g->workloads), "%s%s", g->workloads[0] ? " | " : "",
-				res->workload);
+	}
+	/* the workloads, each once, in byte order (not in the files' order) */
+	const char **wl = calloc(n, sizeof(*wl));
+	if (!wl)
+		goto out;
+	size_t nwl = 0;
+	for (size_t x = 0; x < n; x++) {
+		const char *s = r[idx[x]].workload;
+		int dup = !s[0];
+		for (size_t k = 0; k < nwl && !dup; k++)
+			dup = strcmp(wl[k], s) == 0;
+		if (!dup)
+			wl[nwl++] = s;
+	}
+	qsort(wl, nwl, sizeof(*wl), cmp_str);
+	for (size_t k = 0; k < nwl; k++)
+		appendf(g->workloads, sizeof(g->workloads), "%s%s", k ? " | " : "", wl[k]);
+	free(wl);
+	/* machines whose results here measured different disks */
+	for (size_t m = 0; m < w.nm; m++) {
+		char first[FLEET_MAX_DISKS * 33] = "", sig[FLEET_MAX_DISKS * 33];
+		int differ = 0, any = 0;
+		for (size_t x = 0; x < n; x++) {
+			const struct fleet_result *res = &r[idx[x]];
+			char key[MKEY_LEN], name[FLEET_STR];
+			machine_of(res, key, sizeof(key), name, sizeof(name));
+			if (strcmp(key, w.mk[m].key) != 0)
+				continue;
+			sig[0] = '\0';
+			for (size_t d = 0; d < res->m.n_disks; d++)
+				appendf(sig, sizeof(sig), "%s%s", d ? "+" : "", res->m.disks[d].name);
+			if (!any)
+				memcpy(first, sig, sizeof(first));
+			else if (strcmp(first, sig) != 0)
+				differ = 1;
+			any = 1;
+		}
+		if (differ)
+			appendf(g->multi_disk, sizeof(g->multi_disk), "%s%s", g->multi_disk[0] ? ", " : "",
+				w.mk[m].name);
 	}
 	seen = calloc(g->n_arms * w.nm * 2, 1);   /* [arm][machine][measured, first] */
 	if (!seen)
