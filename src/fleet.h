@@ -31,7 +31,10 @@
  *    result".  A field of the wrong type, a number that is not finite or
  *    not in its range (a sample's ms in (0, FLEET_MAX_MS], an arm index
  *    below the arms' count, at most FLEET_MAX_SAMPLES samples, at most
- *    FLEET_MAX_ARMS arms), or a string holding a NUL byte is -EINVAL
+ *    FLEET_MAX_ARMS arms), a string holding a NUL byte, an arm setting
+ *    that is not KEY=VALUE of a key brisk knows with a value of its form
+ *    (profile_setting_check: what may become an arm may reach a profile),
+ *    or a disk's scheduler that is not a plain word is -EINVAL
  *    naming the field ("samples[12].ms: -5 is out of range").  A file cut
  *    short is -EINVAL "truncated".  err gets the reason without the path
  *    (the caller names the file).  Strings are kept as read (cut at

@@ -14,6 +14,7 @@
 
 #include "action.h"
 #include "msg.h"
+#include "profile.h"
 #include "text.h"
 
 /* A parse: the result being filled and the first error. */
@@ -254,6 +255,8 @@ static int read_machine(struct rd *d, struct json_object *m)
 			if ((rc = copy_str(d, w, v, (char *)k + s[j].off, s[j].len)) < 0)
 				return rc;
 		}
+		if (strspn(k->scheduler, "abcdefghijklmnopqrstuvwxyz0123456789_-") != strlen(k->scheduler))
+			return bad(d, "machine.disks[%zu].scheduler: not a scheduler's name", i);
 		int known = 0;
 		for (size_t j = 0; j < sizeof(classes) / sizeof(classes[0]); j++)
 			known |= strcmp(k->cls, classes[j]) == 0;
@@ -301,6 +304,17 @@ static int make_arm(struct rd *d, const char *where, const char *settings, struc
 	for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
 		if (n == 16)
 			return bad(d, "%s: more than 16 settings", where);
+		/* a setting brisk knows, with a value of its form (as a profile
+		 * would hold it): nothing else may become an arm, nor a profile */
+		char key[64], norm[64], why[256];
+		const char *eq = strchr(w, '=');
+		if (!eq || eq == w || (size_t)(eq - w) >= sizeof(key))
+			return bad(d, "%s: '%.40s' is not KEY=VALUE", where, w);
+		memcpy(key, w, (size_t)(eq - w));
+		key[eq - w] = '\0';
+		if (profile_setting_info(key, NULL, NULL) < 0 ||
+		    profile_setting_check(key, eq + 1, norm, sizeof(norm), why, sizeof(why)) < 0)
+			return bad(d, "%s: '%.40s' is not a setting brisk knows", where, w);
 		snprintf(words[n++], sizeof(words[0]), "%s", w);
 	}
 	if (!n) {

@@ -130,8 +130,9 @@ t_match "hostile: the model escaped" "$(cat "$d/e.txt")" 'Evil\\x1b\]0;pwn\\x07'
 printf '{"brisk": "0.1.0", "query": "x", "devices": []}\n' >"$d/get.json"
 jq 'del(.format_version)' "$F/real/vm-hdd-run1.json" >"$d/old.json"
 head -c $((17 << 20)) /dev/zero | tr '\0' ' ' >"$d/big.json"
+jq '.arms[1].settings = "scheduler=bfq RUN+=\"/bin/sh\""' "$F/real/vm-hdd-cmp1.json" >"$d/run.json"
 "$BRISK" report "$F/real/vm-hdd-run1.json" "$d/get.json" "$d/old.json" "$d/big.json" "$d" \
-  "$d/none.json" "$d/r.json" >/dev/null 2>"$d/err"; rc=$?
+  "$d/none.json" "$d/r.json" "$d/run.json" >/dev/null 2>"$d/err"; rc=$?
 err=$(cat "$d/err")
 t_eq "not results: exit 3" "$rc" 3
 t_match "another brisk JSON: not a result" "$err" 'get.json: not a brisk run or compare result \(no kind, and not the shape of one\): skipped'
@@ -140,7 +141,8 @@ t_match "too large" "$err" 'big.json: larger than 16 MiB: skipped'
 t_match "a directory" "$err" ": not a regular file: skipped"
 t_match "a missing file" "$err" 'none.json: No such file or directory: skipped'
 t_match "a report's own JSON" "$err" 'r.json: kind "report" is not a result brisk report reads'
-t_match "five skipped" "$err" '5 of 7 files skipped'
+t_match "an arm that is not a setting" "$err" 'run.json: arms\[1\].settings: .RUN\+="/bin/sh". is not a setting brisk knows: skipped'
+t_match "six skipped" "$err" '6 of 8 files skipped'
 "$BRISK" report >/dev/null 2>"$d/err"
 t_eq "no FILE: exit 2" "$?" 2
 t_match "no FILE: says so" "$(cat "$d/err")" "^brisk report: no FILE given"

@@ -223,6 +223,20 @@ static void test_read_compare(void **state)
 	assert_int_equal(r.n_samples, 2);
 	assert_int_equal(r.failed, 1);
 	fleet_result_free(&r);
+	/* an arm's settings must be settings brisk knows, of their form:
+	 * nothing else may become an arm, nor reach a profile */
+	char hostile[4096];
+	snprintf(hostile, sizeof(hostile), "%s", j);
+	char *q = strstr(hostile, "low_latency=0");
+	memcpy(q, "RUN+=/bin/sh ", 13);
+	assert_int_equal(parse(hostile, &r, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not a setting brisk knows"));
+	fleet_result_free(&r);
+	snprintf(hostile, sizeof(hostile), "%s", j);
+	q = strstr(hostile, "scheduler=bfq");
+	memcpy(q, "scheduler=b;q", 13);
+	assert_int_equal(parse(hostile, &r, err, sizeof(err)), -EINVAL);
+	fleet_result_free(&r);
 	/* an arm index out of range */
 	char bad[4096];
 	snprintf(bad, sizeof(bad), "%s", j);
