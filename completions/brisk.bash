@@ -29,6 +29,9 @@ _brisk_opts_compare='--schedulers -r --rounds -b --budget -n --samples --looks
 _brisk_args_compare='-r --rounds -b --budget -n --samples --looks --settle-max -l --load
   -a --actions --exec --ls-files --warmup --interval --timeout --floor -p --profile
   --fio --scale --seed -j --json --csv --plot --save'
+_brisk_opts_report='--by --baseline --seed -j --json --csv --plot --save-profile --force
+  -h --help'
+_brisk_args_report='--by --baseline --seed -j --json --csv --plot --save-profile'
 _brisk_opts_tui='-l --load -a --actions --exec --ls-files -i --idle-samples --interval
   --timeout --tick --floor --drop-caches --keep-warm --allow-shared-dir
   -n --iterations -d --duration --no-report --bench-redraw -h --help'
@@ -59,7 +62,7 @@ _brisk_args_lab_up='-m --model -s --size -n --name -d --dir -D --dirty-limit'
 _brisk_opts_lab_down='-a --all -h --help'
 _brisk_opts_lab_status='-h --help'
 
-_brisk_commands='run compare tui devices set get restore profile export lab help'
+_brisk_commands='run compare report tui devices set get restore profile export lab help'
 _brisk_loads='seq-write seq-read rand-read rand-write fsync-heavy'
 _brisk_actions='exec ls ssh-like save'
 
@@ -170,6 +173,8 @@ _brisk_value() {
     --model) _brisk_reply "$(_brisk_models)" ;;
     --match) _brisk_reply class this-device ;;
     -F|--format) _brisk_reply udev tuned sysctl sysfs.conf tmpfiles ;;
+    --by) _brisk_reply class model model,firmware machine kernel ;;
+    --baseline) _brisk_reply none mq-deadline kyber bfq ;;
     --device) _brisk_reply "$(_brisk_blockdevs)" ;;
     -d)
       case $cmd in
@@ -206,7 +211,7 @@ _brisk() {
         return
       fi
       key=${cmd}_$verb ;;
-    devices|run|compare|tui|set|get|restore|export) ;;
+    devices|run|compare|report|tui|set|get|restore|export) ;;
     *) return ;;
   esac
   local ov=_brisk_opts_$key av=_brisk_args_$key
@@ -252,6 +257,7 @@ _brisk() {
   case $key in
     devices) [ "$n" -eq 0 ] && { _brisk_reply "$(_brisk_blockdevs)"; _filedir -d; } ;;
     run|tui) [ "$n" -eq 0 ] && _filedir -d ;;
+    report) _filedir json ;;
     compare)
       local dir=.
       if [ "$n" -gt 0 ] && [[ ${pos[0]} != *=* ]] && [ -d "${pos[0]}" ]; then dir=${pos[0]}; fi

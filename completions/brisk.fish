@@ -21,6 +21,7 @@ set -g __brisk_args_run -l --load -a --actions --exec --ls-files -i --idle-sampl
 set -g __brisk_args_compare -r --rounds -b --budget -n --samples --looks --settle-max -l --load \
     -a --actions --exec --ls-files --warmup --interval --timeout --floor -p --profile --fio \
     --scale --seed -j --json --csv --plot --save
+set -g __brisk_args_report --by --baseline --seed -j --json --csv --plot --save-profile
 set -g __brisk_args_tui -l --load -a --actions --exec --ls-files -i --idle-samples --interval \
     --timeout --tick --floor -n --iterations -d --duration --bench-redraw
 set -g __brisk_args_set -d --device
@@ -183,7 +184,7 @@ function __brisk_list
     printf "$head%s\n" $argv
 end
 
-set -l cmds run compare tui devices set get restore profile export lab help
+set -l cmds run compare report tui devices set get restore profile export lab help
 set -l loads seq-write seq-read rand-read rand-write fsync-heavy
 set -l actions '(__brisk_list exec ls ssh-like save)'
 
@@ -192,6 +193,7 @@ complete -c brisk -n "not __fish_seen_subcommand_from $cmds" -s h -l help -d 'sh
 complete -c brisk -n "not __fish_seen_subcommand_from $cmds" -s V -l version -d 'print the version'
 complete -c brisk -n "not __fish_seen_subcommand_from $cmds" -a run -d 'measure how the machine feels while its disk is busy'
 complete -c brisk -n "not __fish_seen_subcommand_from $cmds" -a compare -d 'compare settings side by side, with verdicts'
+complete -c brisk -n "not __fish_seen_subcommand_from $cmds" -a report -d 'pool results of many machines, recommend per disk class'
 complete -c brisk -n "not __fish_seen_subcommand_from $cmds" -a tui -d 'the dashboard: watch, switch schedulers, compare live'
 complete -c brisk -n "not __fish_seen_subcommand_from $cmds" -a devices -d 'show the storage stack behind a directory'
 complete -c brisk -n "not __fish_seen_subcommand_from $cmds" -a set -d 'change scheduler/tunables (journaled)'
@@ -201,10 +203,10 @@ complete -c brisk -n "not __fish_seen_subcommand_from $cmds" -a profile -d 'list
 complete -c brisk -n "not __fish_seen_subcommand_from $cmds" -a export -d 'write a profile as udev rules, tuned, sysctl.d, ...'
 complete -c brisk -n "not __fish_seen_subcommand_from $cmds" -a lab -d 'an emulated slow disk to try schedulers on'
 complete -c brisk -n "not __fish_seen_subcommand_from $cmds" -a help -d 'the options of one command'
-complete -c brisk -n '__brisk_is help; and __brisk_npos help 0' -a 'run compare tui devices set get restore profile export lab'
+complete -c brisk -n '__brisk_is help; and __brisk_npos help 0' -a 'run compare report tui devices set get restore profile export lab'
 
 # -h/--help: every command
-for c in run compare tui devices set get restore export
+for c in run compare report tui devices set get restore export
     complete -c brisk -n "__brisk_is $c" -s h -l help -d 'show the options'
 end
 
@@ -266,6 +268,17 @@ complete -c brisk -n '__brisk_is compare' -l force -d '--save replaces an existi
 complete -c brisk -n '__brisk_is compare; and not string match -qr -- "^-" (commandline -ct)' -a 'current (__brisk_profiles)'
 complete -c brisk -n '__brisk_is compare; and string match -qr -- "^[A-Za-z]" (commandline -ct)' -a '(__brisk_setting compare)'
 complete -c brisk -n '__brisk_is compare; and __brisk_npos compare 0' -a '(__fish_complete_directories)'
+
+# report
+complete -c brisk -n '__brisk_is report' -l by -x -a 'class model model,firmware machine kernel' -d 'group by'
+complete -c brisk -n '__brisk_is report' -l baseline -x -a 'none mq-deadline kyber bfq' -d 'compare against ARM'
+complete -c brisk -n '__brisk_is report' -l seed -x -d 'seed of the bootstrap'
+complete -c brisk -n '__brisk_is report' -s j -l json -r -F -d 'the report as JSON'
+complete -c brisk -n '__brisk_is report' -l csv -r -F -d 'one row per group, phase, action and setting'
+complete -c brisk -n '__brisk_is report' -l plot -r -F -d 'a picture: FILE.svg or FILE.png'
+complete -c brisk -n '__brisk_is report' -l save-profile -x -d 'the winner of each class as a profile'
+complete -c brisk -n '__brisk_is report' -l force -d '--save-profile replaces an existing profile'
+complete -c brisk -n '__brisk_is report; and not string match -qr -- "^-" (commandline -ct)' -a '(__fish_complete_suffix .json)'
 
 # tui
 complete -c brisk -n '__brisk_is tui' -s n -l iterations -x -d 'quit after N redraw ticks'

@@ -20,6 +20,7 @@
 #include "blockdev.h"
 #include "export.h"
 #include "fileio.h"
+#include "fleet.h"
 #include "jout.h"
 #include "msg.h"
 #include "outfile.h"
@@ -555,6 +556,7 @@ static struct json_object *json_result(const struct compare_result *r)
 	add(root, "stack", jout_string(r->stackline));
 	add(root, "disks", jout_string(r->disks));
 	add(root, "workload", jout_string(r->workload));
+	add(root, "machine", fleet_machine_json(r->dir, NULL, 0));
 	add(root, "seed", jout_uint64(r->seed));
 	struct json_object *rounds = jout_object();
 	add(rounds, "done", jout_uint64(r->rounds_done));

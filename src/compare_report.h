@@ -32,7 +32,11 @@
  *    half a file.  0, or -errno with a message naming the path in err
  *    (-ENOMEM: JSON could not be built).
  *    JSON: {"brisk_version", "kind": "compare", "format_version": 1, dir,
- *    stack, disks, workload, seed, rounds {done, max}, looks, looks_taken,
+ *    stack, disks, workload, machine (fleet_machine_json(): hostname,
+ *    kernel, machine_id, the leaf disks behind dir with class, model,
+ *    firmware and the scheduler as read when the JSON is written, after
+ *    every setting was put back: the current arm's), seed, rounds {done,
+ *    max}, looks, looks_taken,
  *    alpha, alpha_look, stopped_early, stop_signal ("SIGINT" or null),
  *    stop_requested, started (s since the epoch or null), elapsed_s, arms
  *    [{index, name, label, settings, runs, failed_runs, load_mibps {est,

@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 
 #include "export.h"
+#include "fleet.h"
 #include "jout.h"
 #include "parse.h"
 
@@ -762,6 +763,8 @@ static struct json_object *json_session(const struct session *s)
 {
 	const struct session_config *c = &s->cfg;
 	struct json_object *root = jout_object();
+	add(root, "format_version", jout_int64(REPORT_FORMAT_VERSION));
+	add(root, "kind", jout_string("run"));
 	add(root, "brisk", jout_string(BRISK_VERSION));
 	add(root, "dir", jout_string(c->dir));
 	add(root, "fstype", jout_string(s->fstype));
@@ -769,6 +772,12 @@ static struct json_object *json_session(const struct session *s)
 	for (size_t d = 0; d < s->n_devs; d++)
 		json_object_array_add(devs, jout_string(s->devs[d].name));
 	add(root, "devices", devs);
+	struct fleet_measured measured[SESSION_MAX_DEVS];
+	for (size_t d = 0; d < s->n_devs && d < SESSION_MAX_DEVS; d++)
+		measured[d] = (struct fleet_measured){ s->devs[d].name, s->devs[d].scheduler };
+	add(root, "machine", fleet_machine_json(c->dir, measured,
+						 s->n_devs < SESSION_MAX_DEVS ? s->n_devs
+									      : SESSION_MAX_DEVS));
 	add(root, "duration_s", jd((double)s->t_end / 1e9));
 	add(root, "idle_start_s", s->t_idle_start ? jd((double)s->t_idle_start / 1e9) : NULL);
 	add(root, "load_start_s", s->t_load_start ? jd((double)s->t_load_start / 1e9) : NULL);

@@ -29,6 +29,14 @@
  *    at the top, and "verdict" in the action group it was drawn from.
  *    The disks' class and nr_requests are probed when the report is
  *    written (blockdev_probe); a disk that cannot be probed has none.
+ *  - report_json's document starts with "format_version":
+ *    REPORT_FORMAT_VERSION and "kind": "run" (what `brisk report` reads
+ *    it by; the number changes only when a reader of the old format would
+ *    misread the new one, added fields keep it), and carries "machine"
+ *    (fleet_machine_json(): hostname, kernel, an app-specific machine id,
+ *    and the leaf disks behind DIR with class, model, vendor, firmware,
+ *    transport, rotational and the scheduler each had when session_run()
+ *    began: session_dev.scheduler, the setting the run measured).
  */
 #ifndef BRISK_REPORT_H
 #define BRISK_REPORT_H
@@ -41,6 +49,8 @@
 #include "grade.h"
 #include "session.h"
 #include "stats.h"
+
+#define REPORT_FORMAT_VERSION 1
 
 struct report_group {
 	enum action_kind action;

@@ -5,6 +5,7 @@
 #include "now.h"
 #include "parse.h"
 #include "trace.h"
+#include "tunable.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -878,6 +879,12 @@ int session_run(struct session *s, char *err, size_t errlen)
 	s->run->ran = 1;
 	s->t0 = now_ns();
 	s->epochs[0].t_ns = 0;
+	for (size_t d = 0; d < s->n_devs; d++) {   /* the settings it measures with */
+		char offered[256];
+		if (tunable_schedulers(s->devs[d].name, s->devs[d].scheduler,
+				       sizeof(s->devs[d].scheduler), offered, sizeof(offered)) < 0)
+			s->devs[d].scheduler[0] = '\0';
+	}
 	int rc = setup_fds(s, err, errlen);
 	if (rc == 0)
 		rc = prepare(s, err, errlen);

@@ -239,6 +239,8 @@ struct session_tick {
 
 struct session_dev {
 	char name[32];
+	char scheduler[32];         /* active when session_run() began: the
+				     * setting it measured ("" none, unknown) */
 	int ok;                     /* counters readable */
 	struct kstat_disk last;
 };

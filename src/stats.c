@@ -666,6 +666,79 @@ int stats_bootstrap_ratio_grouped(const double *a, const uint32_t *ga, size_t na
 	return 0;
 }
 
+/* The q-quantile of the n values at v, through tmp (sorted there). */
+static double side_quantile(const double *v, size_t n, double q, double *tmp)
+{
+	memcpy(tmp, v, n * sizeof(*tmp));
+	stats_sort(tmp, n);
+	return stats_percentile_sorted(tmp, n, q * 100.0);
+}
+
+int stats_bootstrap_ratio_paired(const double *a, const size_t *aoff, const double *b,
+				 const size_t *boff, size_t nc, double q, unsigned iters,
+				 double level, uint64_t seed, double *est, double *lo, double *hi,
+				 double *per)
+{
+	*est = *lo = *hi = NAN;
+	for (size_t k = 0; per && k < nc; k++)
+		per[k] = NAN;
+	if (!nc || !a || !b || !aoff || !boff || !boot_args_ok(q, iters, level))
+		return -EINVAL;
+	size_t big = 0;
+	for (size_t k = 0; k < nc; k++) {
+		if (aoff[k + 1] <= aoff[k] || boff[k + 1] <= boff[k])
+			return -EINVAL;
+		size_t na = aoff[k + 1] - aoff[k], nb = boff[k + 1] - boff[k];
+		big = na > big ? na : big;
+		big = nb > big ? nb : big;
+	}
+	size_t na = aoff[nc] - aoff[0], nb = boff[nc] - boff[0];
+	if (!all_finite(a + aoff[0], na) || !all_finite(b + boff[0], nb))
+		return -EINVAL;
+	if (!all_positive(a + aoff[0], na) || !all_positive(b + boff[0], nb))
+		return -EDOM;
+	if (big > SIZE_MAX / 2 / sizeof(double))
+		return -ENOMEM;
+	double *tmp = malloc(2 * big * sizeof(*tmp));
+	double *rep = malloc((size_t)iters * sizeof(*rep));
+	if (!tmp || !rep) {
+		free(tmp);
+		free(rep);
+		return -ENOMEM;
+	}
+	double *draw = tmp + big;
+	double sum = 0;
+	for (size_t k = 0; k < nc; k++) {
+		double qa = side_quantile(a + aoff[k], aoff[k + 1] - aoff[k], q, tmp);
+		double qb = side_quantile(b + boff[k], boff[k + 1] - boff[k], q, tmp);
+		if (per)
+			per[k] = qb / qa;
+		sum += log(qb / qa);
+	}
+	uint64_t st = seed;
+	for (unsigned i = 0; i < iters; i++) {
+		double s = 0;
+		for (size_t j = 0; j < nc; j++) {
+			size_t k = nc == 1 ? 0 : (size_t)stats_rand_index(&st, nc);
+			const double *va = a + aoff[k], *vb = b + boff[k];
+			size_t ka = aoff[k + 1] - aoff[k], kb = boff[k + 1] - boff[k];
+			for (size_t x = 0; x < ka; x++)
+				draw[x] = va[stats_rand_index(&st, ka)];
+			double ra = side_quantile(draw, ka, q, tmp);
+			for (size_t x = 0; x < kb; x++)
+				draw[x] = vb[stats_rand_index(&st, kb)];
+			double rb = side_quantile(draw, kb, q, tmp);
+			s += log(rb / ra);
+		}
+		rep[i] = exp(s / (double)nc);
+	}
+	percentile_interval(rep, iters, level, lo, hi);
+	*est = exp(sum / (double)nc);
+	free(tmp);
+	free(rep);
+	return 0;
+}
+
 /* One summary per cluster of v (g as in stats_cluster_quantiles): the
  * q-quantile, or the geometric mean when geo. */
 static int cluster_summaries(const double *v, const uint32_t *g, size_t n, double q, int geo,

@@ -208,6 +208,32 @@ int stats_bootstrap_ratio_grouped(const double *a, const uint32_t *ga, size_t na
 				  double q, unsigned iters, double level, uint64_t seed,
 				  double *est, double *lo, double *hi);
 
+/* stats_bootstrap_ratio_paired: the ratio of an arm to its baseline over
+ *   paired clusters (the machines of a fleet that measured both), each
+ *   cluster one vote.  Cluster k holds the baseline's samples
+ *   a[aoff[k] .. aoff[k + 1]) and the arm's b[boff[k] .. boff[k + 1]),
+ *   both non-empty (aoff and boff hold nc + 1 offsets, non-decreasing).
+ *   Its own ratio is quantile_q(b_k) / quantile_q(a_k); *est is the
+ *   geometric mean of the nc own ratios, written to per[] (may be NULL;
+ *   nc values) for a count of the clusters that agree.  The interval is a
+ *   two-stage percentile bootstrap: each replicate draws nc clusters with
+ *   replacement (no draw when nc is 1), then, within each drawn cluster,
+ *   its baseline samples and its arm samples with replacement (each side
+ *   its own size), and takes the geometric mean of the drawn clusters'
+ *   ratios.  Drawing a cluster's two sides together keeps the pairing: a
+ *   machine that is slow under every setting moves both of its sides,
+ *   and its ratio cancels that, where stats_bootstrap_ratio_grouped
+ *   (each side's clusters drawn on their own) would count the spread
+ *   between machines against the ratio.  Same generator and seeding as
+ *   above; iters and level as stats_bootstrap_ci.  0; -EINVAL for nc 0,
+ *   an empty side, offsets out of order or a non-finite value (outputs
+ *   NaN); -EDOM when a value is not above 0 (no ratio, no log); -ENOMEM.
+ *   Allocates one scratch buffer (the largest cluster's side). */
+int stats_bootstrap_ratio_paired(const double *a, const size_t *aoff, const double *b,
+				 const size_t *boff, size_t nc, double q, unsigned iters,
+				 double level, uint64_t seed, double *est, double *lo, double *hi,
+				 double *per);
+
 /* stats_mean_ci: the mean of v with a Student-t interval at `level`
  *   (mean +- t(1 - (1 - level) / 2, n - 1) * sd / sqrt(n)).  0; n == 1
  *   gives *est with NaN bounds and 0; -EINVAL (every output NaN) for

@@ -16,6 +16,7 @@
 #include "cmd_get.h"
 #include "cmd_lab.h"
 #include "cmd_profile.h"
+#include "cmd_report.h"
 #include "cmd_restore.h"
 #include "cmd_run.h"
 #include "cmd_set.h"
@@ -32,6 +33,7 @@ struct subcommand {
 static const struct subcommand subcommands[] = {
 	{ "run", cmd_run_main, "measure how the machine feels while its disk is busy" },
 	{ "compare", cmd_compare_main, "compare settings side by side, with verdicts" },
+	{ "report", cmd_report_main, "pool results of many machines, recommend per disk class" },
 	{ "tui", cmd_tui_main, "the dashboard: watch, switch schedulers, compare live" },
 	{ "devices", cmd_devices_main, "show the storage stack behind a directory" },
 	{ "set", cmd_set_main, "change scheduler/tunables (journaled)" },

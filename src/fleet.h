@@ -1,0 +1,319 @@
+/* fleet — results of many machines brought together: `brisk report`
+ * reads `brisk run --json` and `brisk compare --json` files, groups them
+ * (by disk class, model, firmware, machine or kernel), pools them with
+ * the machine as the unit, and recommends a setting per group.  It also
+ * writes the "machine" object both result files carry, so that a file
+ * says where it was measured.
+ *
+ * Files (one module, one header, every function fleet_*):
+ *   fleet_machine.c  the machine object of a result (hostname, kernel,
+ *                    an app-specific hash of /etc/machine-id, the disks
+ *                    behind the directory), for report.c / compare_report.c
+ *   fleet_read.c     one result file, read as untrusted input
+ *   fleet_pool.c     groups, statistics, ranking, recommendations
+ *   fleet_out.c      text, JSON and CSV of a pooled report
+ *   fleet_plot.c     the picture (cairo: SVG or PNG)
+ *   fleet_profile.c  --save-profile: the per-class winners as a profile
+ *
+ * Contract:
+ *  - Reading (fleet_read / fleet_parse): every file is untrusted (it comes
+ *    from another machine).  At most FLEET_MAX_FILE_BYTES bytes, a regular
+ *    file, one JSON object and nothing after it.  A result says what it is
+ *    with "kind" ("run" or "compare") and "format_version" (an integer,
+ *    the major version of the format; compatible additions keep it).  A
+ *    version above FLEET_FORMAT_VERSION is refused (-EPROTONOSUPPORT:
+ *    "format_version 7 is newer than this brisk reads (1)").  A file
+ *    without the field is read as version 1 only when it has the shape of
+ *    a brisk result of that version: a run (a "brisk" version string, a
+ *    "config" object, "epochs" and "samples" arrays) or a compare ("kind"
+ *    "compare" or a "brisk_version" string, with "arms" and "samples"
+ *    arrays); anything else is -EINVAL, "not a brisk run or compare
+ *    result".  A field of the wrong type, a number that is not finite or
+ *    not in its range (a sample's ms in (0, FLEET_MAX_MS], an arm index
+ *    below the arms' count, at most FLEET_MAX_SAMPLES samples, at most
+ *    FLEET_MAX_ARMS arms), a string holding a NUL byte, an arm setting
+ *    that is not KEY=VALUE of a key brisk knows with a value of its form
+ *    (profile_setting_check: what may become an arm may reach a profile),
+ *    or a disk's scheduler that is not a plain word is -EINVAL
+ *    naming the field ("samples[12].ms: -5 is out of range").  A file cut
+ *    short is -EINVAL "truncated".  err gets the reason without the path
+ *    (the caller names the file).  Strings are kept as read (cut at
+ *    FLEET_STR bytes at a whole UTF-8 character) and escaped on every
+ *    output (text_escape); JSON escapes by construction.
+ *  - What a sample of a result contributes: cold samples without an error
+ *    (a timed-out one counts at its watchdog limit, as brisk counts it);
+ *    warm and failed samples are counted apart.  A run contributes its
+ *    loaded samples and, as a separate phase, its idle ones, both of
+ *    epoch 0 (later epochs are --at changes: counted apart); a comparison
+ *    contributes every arm's samples (loaded).
+ *  - Arms: a comparison's arm is its settings ("scheduler=bfq
+ *    low_latency=0"); its "current" arm is the scheduler its machine's
+ *    disks had ("scheduler=mq-deadline", read when the comparison ended,
+ *    after every setting was put back), or "current" when the file does
+ *    not say.  A run's one arm is the scheduler its disks had when it
+ *    began measuring (machine.disks[].scheduler).  The same settings are
+ *    one arm across machines and files.  An arm's label is the scheduler
+ *    alone when that is all it sets, else its settings.
+ *  - Machine: machine.machine_id (a hash: fleet_machine_id()) when given,
+ *    else machine.hostname, else the file itself (a result without a
+ *    machine object is its own machine).  Results of one machine are
+ *    pooled: the machine is the unit, also when they measured different
+ *    disks of one group (multi_disk names such machines: their own ratio
+ *    then compares disks as well as settings).
+ *  - Groups (enum fleet_by): class (rotational, ssd, nvme, mmc, usb; a
+ *    result whose disks differ is "mixed", one without disks "unknown"),
+ *    model, model and firmware, machine, kernel.
+ *  - Statistics per group, phase, action and arm (fleet_pool): machines,
+ *    samples; the pooled median and p90 of every sample, each with a
+ *    two-stage bootstrap interval at FLEET_LEVEL (machines drawn with
+ *    replacement, then each drawn machine's samples: stats_bootstrap_ci_
+ *    grouped with the machine as the cluster).  Against the baseline, over
+ *    the machines that measured both (paired): the geometric mean of each
+ *    machine's own ratio of medians (and of p90s), with a paired two-stage
+ *    interval (stats_bootstrap_ratio_paired) whose level is simultaneous
+ *    over the group's comparisons (Bonferroni: 1 - (1 - FLEET_LEVEL) / m
+ *    for m comparisons with at least FLEET_MIN_MACHINES paired machines),
+ *    and how many paired machines agree: their own ratio is on the same
+ *    side of 1 as the pooled one.  A verdict needs FLEET_MIN_MACHINES
+ *    paired machines: faster when the interval lies below 1, slower above.
+ *    Every interval is seeded from opt.seed: the same files and seed give
+ *    the same figures, whatever the order of the files.
+ *  - Baseline: opt.baseline (an arm's label or settings), else the arm
+ *    most machines of the group measured first (a comparison's arm 0, a
+ *    run's one arm); a tie goes to the first in label order.
+ *  - Load: per machine, the mean load MiB/s of an arm's results; per arm,
+ *    the geometric mean over paired machines of arm / baseline, with a t
+ *    interval on the logs.  Ranking and recommendation follow brisk
+ *    compare's rule pooled: arms ranked by the geometric mean of their p90
+ *    ratios over the loaded actions (baseline 1) among the arms that keep
+ *    at least 50 % of the best arm's load ratio (others rank after, as
+ *    starving the load); the first is recommended when it is faster on at
+ *    least one loaded action and slower on none, and its load cost is
+ *    named when it keeps less than 95 % of the baseline's.  Idle rows are
+ *    shown, never recommended from.  One machine is "not a fleet": no
+ *    recommendation.
+ *  - fleet_pool/fleet_text/... never print to stderr; messages go to err.
+ */
+#ifndef BRISK_FLEET_H
+#define BRISK_FLEET_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stats.h"
+
+#define FLEET_FORMAT_VERSION 1          /* the result format this brisk reads */
+#define FLEET_MAX_FILE_BYTES (16u << 20)
+#define FLEET_MAX_SAMPLES   1000000u    /* per file */
+#define FLEET_MAX_ARMS      8           /* per file (COMPARE_MAX_ARMS) */
+#define FLEET_MAX_DISKS     8           /* per machine object */
+#define FLEET_MAX_MS        86400000.0  /* a sample: at most a day */
+#define FLEET_MAX_MIBPS     1e7
+#define FLEET_STR           128         /* untrusted strings kept */
+#define FLEET_KEY_LEN       288
+#define FLEET_MIN_MACHINES  3           /* paired machines for a verdict */
+#define FLEET_LEVEL         0.95
+#define FLEET_BOOT_ITERS    2000        /* at least; more for a narrow tail */
+#define FLEET_DEFAULT_SEED  1
+#define FLEET_LOAD_TOLERANCE 0.50       /* compare's: of the best arm's load */
+#define FLEET_LOAD_COST      0.95       /* a cost worth naming, of the baseline's */
+#define FLEET_APP_ID "9ccc9b2e9b5241a99e87a03af009df9c"   /* machine_id hash key */
+
+enum fleet_kind { FLEET_RUN, FLEET_COMPARE };
+enum fleet_phase { FLEET_LOADED, FLEET_IDLE, FLEET_PHASES };
+enum fleet_by { FLEET_BY_CLASS, FLEET_BY_MODEL, FLEET_BY_MODEL_FW, FLEET_BY_MACHINE,
+		FLEET_BY_KERNEL };
+
+struct fleet_disk {
+	char name[32];
+	char cls[16];              /* rotational ssd nvme mmc usb, "" unknown */
+	char model[FLEET_STR];
+	char firmware[64];
+	char transport[16];
+	char scheduler[32];        /* as measured; "" none or unknown */
+	int rotational;            /* 0/1, -1 unknown */
+};
+
+struct fleet_machine {
+	int known;                 /* the file had a machine object */
+	char hostname[FLEET_STR];
+	char kernel[FLEET_STR];
+	char machine_id[40];       /* 32 hex digits, "" unknown */
+	size_t n_disks;
+	struct fleet_disk disks[FLEET_MAX_DISKS];
+};
+
+struct fleet_sample {
+	double ms;
+	uint16_t arm;              /* index into the result's arms */
+	uint8_t action;            /* enum action_kind */
+	uint8_t phase;             /* enum fleet_phase */
+};
+
+struct fleet_arm {
+	char key[FLEET_KEY_LEN];   /* "scheduler=bfq low_latency=0" */
+	char label[64];            /* "bfq" */
+	double load_mibps;         /* all loads; NaN: none measured */
+};
+
+struct fleet_result {
+	char path[PATH_MAX];       /* as named */
+	enum fleet_kind kind;
+	int version_given;         /* format_version was in the file */
+	struct fleet_machine m;
+	size_t n_arms;
+	struct fleet_arm arms[FLEET_MAX_ARMS];
+	struct fleet_sample *samples;
+	size_t n_samples;
+	unsigned warm, failed, other_epochs;   /* samples left out */
+	char workload[256];
+};
+
+/* Read one file / parse a buffer (display names it, may be NULL) into out
+ * (free with fleet_result_free, also after an error).  0, or -errno with
+ * the reason in err (without the path): -EINVAL not a (valid) result,
+ * -EPROTONOSUPPORT a newer major version, -EFBIG too large, -ENOMEM, or
+ * the errno of open/read. */
+int fleet_read(const char *path, struct fleet_result *out, char *err, size_t errlen);
+int fleet_parse(const char *data, size_t len, const char *display, struct fleet_result *out,
+		char *err, size_t errlen);
+void fleet_result_free(struct fleet_result *r);
+
+/* ---- pooling ---- */
+
+struct fleet_options {
+	enum fleet_by by;
+	const char *baseline;      /* NULL: per group, see above */
+	uint64_t seed;
+};
+
+struct fleet_ci {
+	double est, lo, hi;        /* NaN when not defined */
+};
+
+struct fleet_row {
+	enum fleet_phase phase;
+	unsigned action;           /* enum action_kind */
+	size_t arm;                /* index into the group's arms */
+	size_t machines, samples;
+	struct fleet_ci p50, p90;
+	struct fleet_ci ratio50, ratio90;   /* arm / baseline; NaN for the baseline */
+	size_t paired, agree;      /* machines with both; of them, on its side of 1 */
+	enum stats_verdict verdict;
+	int decided;               /* paired >= FLEET_MIN_MACHINES */
+};
+
+struct fleet_garm {
+	char key[FLEET_KEY_LEN];
+	char label[64];
+	size_t machines;           /* that measured it */
+	size_t first_on;           /* machines that measured it first */
+	struct fleet_ci load;      /* load ratio against the baseline */
+	size_t load_paired;
+	int load_ok;               /* within the tolerance (or unknown) */
+	double score;              /* geometric mean of p90 ratios; NaN */
+};
+
+struct fleet_group {
+	char key[FLEET_KEY_LEN];   /* "rotational", a model, a host ... */
+	size_t n_machines, n_results, n_run, n_compare;
+	char (*machines)[FLEET_STR];   /* display names, in machine order */
+	size_t n_arms;
+	struct fleet_garm *arms;
+	int baseline;              /* index into arms, -1: not measured */
+	struct fleet_row *rows;
+	size_t n_rows;
+	size_t *ranking, n_ranked;
+	int best;                  /* recommended arm, -1 none */
+	unsigned comparisons;      /* m of the simultaneous level */
+	double ratio_level;
+	char recommendation[640];  /* "bfq, 7 of 8 machines faster on ..." */
+	char workloads[512];       /* when the results' workloads differ */
+	char multi_disk[512];      /* machines whose results here are of more
+				    * than one disk set: pooled as one machine */
+	unsigned warm, failed, other_epochs;
+};
+
+struct fleet_skip {
+	char path[PATH_MAX];
+	char why[320];
+};
+
+struct fleet_report {
+	struct fleet_options opt;
+	size_t n_results, n_machines;
+	size_t n_groups;
+	struct fleet_group *groups;
+	const struct fleet_skip *skipped;  /* the caller's, for the outputs */
+	size_t n_skipped;
+};
+
+/* Pool n results into rep (free with fleet_report_free, also after an
+ * error).  skipped[0..n_skipped) (may be NULL) is carried for the
+ * outputs.  0, -ENOMEM, -EINVAL (n == 0). */
+int fleet_pool(const struct fleet_result *r, size_t n, const struct fleet_options *opt,
+	       const struct fleet_skip *skipped, size_t n_skipped, struct fleet_report *rep,
+	       char *err, size_t errlen);
+void fleet_report_free(struct fleet_report *rep);
+const char *fleet_by_name(enum fleet_by by);
+/* "class", "model", "model,firmware", "machine", "kernel": 0 or -EINVAL. */
+int fleet_by_parse(const char *s, enum fleet_by *out);
+const char *fleet_phase_name(enum fleet_phase p);
+
+/* ---- outputs (fleet_out.c, fleet_plot.c, fleet_profile.c) ---- */
+
+/* The text report: header (results, machines, skipped files, grouping,
+ * seed, how the intervals are made), per group a table (phase, action,
+ * arm, machines, samples, p50 [CI], p90 [CI], ratio [CI], agree, verdict),
+ * the load line per arm, the ranking and the recommendation; the skipped
+ * files last.  Every untrusted string through text_escape(). */
+void fleet_text(FILE *f, const struct fleet_report *rep);
+/* JSON / CSV to path ("-": stdout), written whole or not at all
+ * (outfile).  0 or -errno with a message naming path. */
+int fleet_json(const struct fleet_report *rep, const char *path, char *err, size_t errlen);
+int fleet_csv(const struct fleet_report *rep, const char *path, char *err, size_t errlen);
+/* The picture (".svg" or ".png"): one panel per group, a row per action
+ * and arm with the median and its interval on a log axis, the ratio and
+ * verdict at the right, the recommendation under it.  0 or -errno. */
+int fleet_plot(const struct fleet_report *rep, const char *path, char *err, size_t errlen);
+/* --save-profile NAME: the recommended arm of each class group (by must
+ * be class) as [settings CLASS] of the user profile NAME (where brisk
+ * profile save writes; without force only when NAME does not exist,
+ * atomically), read back before it is moved into place.  note gets what
+ * was left out (usb, mixed and unknown groups have no profile class; a
+ * group without a recommendation).  0; -ENOENT no group has a winner;
+ * -EINVAL by is not class, a bad NAME or a setting a profile cannot hold;
+ * -EEXIST; -errno.  err says which. */
+int fleet_save_profile(const struct fleet_report *rep, const char *name, int force,
+		       char *path, size_t pathlen, char *note, size_t notelen, char *err,
+		       size_t errlen);
+
+/* ---- the machine object of a result file (fleet_machine.c) ---- */
+
+struct json_object;
+/* { hostname, kernel, machine_id, disks: [{ name, class, model, vendor,
+ * firmware, transport, rotational, scheduler }] } of this machine and the
+ * leaf disks of the stack behind dir (none when it cannot be resolved).
+ * A disk's scheduler is measured[i].scheduler when measured[i].name is
+ * that disk (the settings a run measured with), else read now.  Never
+ * NULL (out of memory ends brisk, as jout does). */
+struct fleet_measured {
+	const char *name, *scheduler;
+};
+struct json_object *fleet_machine_json(const char *dir, const struct fleet_measured *measured,
+				       size_t n);
+/* The app-specific machine id: HMAC-SHA256 keyed with the 128-bit
+ * machine id (32 hex digits) over FLEET_APP_ID, its first 16 bytes as a
+ * UUID v4 in 32 hex digits, as sd_id128_get_machine_app_specific() (and
+ * `systemd-id128 machine-id --app-specific=FLEET_APP_ID`) gives it: the
+ * same machine gives the same id, and the id does not give away
+ * /etc/machine-id.  0, or -EINVAL when id is not 32 hex digits. */
+int fleet_machine_id(const char *id, char out[33]);
+/* The class name of a probed disk: "usb" for a USB transport, else
+ * export_device_class()'s (rotational, ssd, nvme, mmc). */
+struct blockdev;
+const char *fleet_disk_class(const struct blockdev *d);
+
+#endif

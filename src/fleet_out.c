@@ -1,0 +1,479 @@
+/* fleet_out — the pooled report as text, JSON and CSV.  Contract in
+ * fleet.h. */
+#include "fleet.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+
+#include "action.h"
+#include "jout.h"
+#include "outfile.h"
+#include "text.h"
+
+#define COLS 100
+
+/* ---- text helpers ---- */
+
+/* Columns of clean UTF-8 text (one per character). */
+static size_t cols(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* s escaped, cut to w columns at a whole character or escape, padded to w
+ * (left-aligned) unless w is 0 (as is). */
+static void cell(FILE *f, const char *s, size_t w)
+{
+	char e[4 * FLEET_KEY_LEN + 8];
+	text_escape(e, sizeof(e), s ? s : "");
+	if (!w) {
+		fputs(e, f);
+		return;
+	}
+	size_t c = 0, i = 0;
+	while (e[i]) {
+		size_t u = e[i] == '\\' ? (e[i + 1] == 'x' ? 4 : 2) : text_char_len(e + i, strlen(e + i));
+		if (!u)
+			u = 1;
+		if (c + (e[i] == '\\' ? u : 1) > w)
+			break;
+		fwrite(e + i, 1, u, f);
+		c += e[i] == '\\' ? u : 1;
+		i += u;
+	}
+	for (; c < w; c++)
+		fputc(' ', f);
+}
+
+/* Escaped text after a prefix, wrapped at spaces under COLS, continuation
+ * lines indented by cont. */
+static void wrap(FILE *f, const char *prefix, const char *cont, const char *text)
+{
+	char e[4 * 1024];
+	text_escape(e, sizeof(e), text ? text : "");
+	size_t col = cols(prefix);
+	fputs(prefix, f);
+	const char *p = e;
+	int first = 1;
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		size_t wl = strcspn(p, " ");
+		char word[4 * 1024];
+		snprintf(word, sizeof(word), "%.*s", (int)wl, p);
+		size_t wc = cols(word);
+		if (!first && col + 1 + wc > COLS) {
+			fprintf(f, "\n%s", cont);
+			col = cols(cont);
+			first = 1;
+		}
+		if (!first) {
+			fputc(' ', f);
+			col++;
+		}
+		fputs(word, f);
+		col += wc;
+		first = 0;
+		p += wl;
+	}
+	fputc('\n', f);
+}
+
+/* A time in ms, three significant digits. */
+static void fms(char *b, size_t n, double v)
+{
+	if (!isfinite(v))
+		snprintf(b, n, "-");
+	else if (v >= 100)
+		snprintf(b, n, "%.0f", v);
+	else if (v >= 10)
+		snprintf(b, n, "%.1f", v);
+	else
+		snprintf(b, n, "%.2f", v);
+}
+
+static void fratio(char *b, size_t n, double v)
+{
+	if (!isfinite(v))
+		snprintf(b, n, "-");
+	else if (v >= 10)
+		snprintf(b, n, "%.1f", v);
+	else if (v >= 0.1)
+		snprintf(b, n, "%.2f", v);
+	else
+		snprintf(b, n, "%.2g", v);
+}
+
+static void fci(char *b, size_t n, const struct fleet_ci *c, void (*fmt)(char *, size_t, double))
+{
+	char e[16], lo[16], hi[16];
+	fmt(e, sizeof(e), c->est);
+	if (!isfinite(c->lo) || !isfinite(c->hi)) {
+		snprintf(b, n, "%s", e);
+		return;
+	}
+	fmt(lo, sizeof(lo), c->lo);
+	fmt(hi, sizeof(hi), c->hi);
+	snprintf(b, n, "%s [%s, %s]", e, lo, hi);
+}
+
+static const char *row_verdict(const struct fleet_group *g, const struct fleet_row *r, int text)
+{
+	if ((int)r->arm == g->baseline)
+		return "baseline";
+	if (!isfinite(r->ratio50.est))
+		return text ? "-" : "no baseline";
+	if (!r->decided)
+		return text ? "few" : "too few machines";
+	if (r->verdict == STATS_NO_DIFFERENCE)
+		return text ? "no diff" : stats_verdict_name(r->verdict);
+	return stats_verdict_name(r->verdict);
+}
+
+static void text_group(FILE *f, const struct fleet_report *rep, const struct fleet_group *g)
+{
+	char b[1024];
+	fputs("\n== ", f);
+	cell(f, g->key, 0);
+	snprintf(b, sizeof(b), ": %zu machine%s, %zu result%s (%zu run, %zu compare)", g->n_machines,
+		 g->n_machines == 1 ? "" : "s", g->n_results, g->n_results == 1 ? "" : "s", g->n_run,
+		 g->n_compare);
+	fputs(b, f);
+	if (g->baseline >= 0) {
+		fputs("; baseline ", f);
+		cell(f, g->arms[g->baseline].label, 0);
+	} else if (rep->opt.baseline) {
+		fputs("; baseline ", f);
+		cell(f, rep->opt.baseline, 0);
+		fputs(" not measured here", f);
+	}
+	fputc('\n', f);
+	size_t l = 0;
+	b[0] = '\0';
+	for (size_t m = 0; m < g->n_machines && l + 1 < sizeof(b); m++)
+		l += (size_t)snprintf(b + l, sizeof(b) - l, "%s%s", m ? ", " : "", g->machines[m]);
+	wrap(f, "machines: ", "  ", b);
+	if (strstr(g->workloads, " | "))
+		wrap(f, "workloads differ: ", "  ", g->workloads);
+	if (g->multi_disk[0])
+		wrap(f, "more than one disk, pooled as one machine: ", "  ", g->multi_disk);
+	char lvl[32];
+	snprintf(lvl, sizeof(lvl), "%.3g%%", 100 * g->ratio_level);
+	for (int ph = 0; ph < FLEET_PHASES; ph++) {
+		int any = 0;
+		for (size_t i = 0; i < g->n_rows; i++)
+			any |= g->rows[i].phase == (enum fleet_phase)ph;
+		if (!any)
+			continue;
+		fprintf(f, "%s\n", ph == FLEET_LOADED ? "under load:" : "idle (not recommended from):");
+		fprintf(f, "  %-9s %-12s %4s %6s %-22s %7s %-21s %5s %s\n", "action", "arm", "mach", "n",
+			"p50 ms [95% CI]", "p90 ms", "ratio [CI]", "agree", "verdict");
+		for (size_t i = 0; i < g->n_rows; i++) {
+			const struct fleet_row *r = &g->rows[i];
+			if (r->phase != (enum fleet_phase)ph)
+				continue;
+			char p50[64], p90[16], ratio[64], agree[48];
+			fci(p50, sizeof(p50), &r->p50, fms);
+			fms(p90, sizeof(p90), r->p90.est);
+			if ((int)r->arm == g->baseline)
+				snprintf(ratio, sizeof(ratio), "baseline");
+			else
+				fci(ratio, sizeof(ratio), &r->ratio50, fratio);
+			if ((int)r->arm == g->baseline || !r->paired)
+				snprintf(agree, sizeof(agree), "-");
+			else
+				snprintf(agree, sizeof(agree), "%zu/%zu", r->agree, r->paired);
+			fprintf(f, "  %-9s ", action_kind_name((enum action_kind)r->action));
+			cell(f, g->arms[r->arm].label, 12);
+			fprintf(f, " %4zu %6zu %-22s %7s %-21s %5s %s\n", r->machines, r->samples, p50, p90,
+				ratio, agree, (int)r->arm == g->baseline ? "-" : row_verdict(g, r, 1));
+		}
+	}
+	if (g->comparisons)
+		fprintf(f, "  (ratio intervals: %s each, 95%% together over the %u comparisons with %d "
+			"or more machines)\n", lvl, g->comparisons, FLEET_MIN_MACHINES);
+	/* load and ranking */
+	int any_load = 0;
+	for (size_t a = 0; a < g->n_arms; a++)
+		any_load |= (int)a != g->baseline && isfinite(g->arms[a].load.est);
+	if (any_load && g->baseline >= 0) {
+		fputs("load throughput against ", f);
+		cell(f, g->arms[g->baseline].label, 0);
+		fputs(" (geometric mean over the machines that measured both):\n", f);
+		for (size_t a = 0; a < g->n_arms; a++) {
+			const struct fleet_garm *ga = &g->arms[a];
+			if ((int)a == g->baseline || !isfinite(ga->load.est))
+				continue;
+			char c[64];
+			fci(c, sizeof(c), &ga->load, fratio);
+			fputs("  ", f);
+			cell(f, ga->label, 12);
+			fprintf(f, " %s x, %zu machine%s%s\n", c, ga->load_paired,
+				ga->load_paired == 1 ? "" : "s", ga->load_ok ? "" : ": starves the load");
+		}
+	}
+	if (g->n_arms > 1 && g->baseline >= 0) {
+		fputs("ranking (geometric mean of the p90 ratios under load, lower is better):", f);
+		size_t col = 72;
+		for (size_t k = 0; k < g->n_ranked; k++) {
+			const struct fleet_garm *ga = &g->arms[g->ranking[k]];
+			char s[16], e[320];
+			fratio(s, sizeof(s), ga->score);
+			char lab[4 * 64 + 1];
+			text_escape(lab, sizeof(lab), ga->label);
+			snprintf(e, sizeof(e), " %zu. %s %s%s", k + 1, lab, s,
+				 ga->load_ok ? "" : " (starves the load)");
+			if (col + strlen(e) > COLS) {
+				fputs("\n ", f);
+				col = 1;
+			}
+			fputs(e, f);
+			col += strlen(e);
+		}
+		fputc('\n', f);
+	}
+	if (g->warm || g->failed || g->other_epochs)
+		fprintf(f, "left out: %u warm, %u failed, %u after a setting change (--at)\n", g->warm,
+			g->failed, g->other_epochs);
+	char pre[FLEET_KEY_LEN * 4 + 32];
+	text_escape(pre, sizeof(pre) - 20, g->key);
+	strcat(pre, ": ");
+	char hdr[FLEET_KEY_LEN * 4 + 64];
+	snprintf(hdr, sizeof(hdr), "recommendation: %s", pre);
+	wrap(f, hdr, "  ", g->recommendation);
+}
+
+void fleet_text(FILE *f, const struct fleet_report *rep)
+{
+	size_t nrun = 0, ncmp = 0;
+	for (size_t i = 0; i < rep->n_groups; i++) {
+		nrun += rep->groups[i].n_run;
+		ncmp += rep->groups[i].n_compare;
+	}
+	fprintf(f, "brisk %s report: %zu result%s (%zu run, %zu compare) from %zu machine%s, by %s",
+		BRISK_VERSION, rep->n_results, rep->n_results == 1 ? "" : "s", nrun, ncmp,
+		rep->n_machines, rep->n_machines == 1 ? "" : "s", fleet_by_name(rep->opt.by));
+	if (rep->n_skipped)
+		fprintf(f, "; %zu file%s skipped", rep->n_skipped, rep->n_skipped == 1 ? "" : "s");
+	fputc('\n', f);
+	char b[1024];
+	snprintf(b, sizeof(b), "seed %llu; the machine is the unit: medians (p50) and p90 pool every "
+		 "cold sample, with 95%% two-stage bootstrap intervals (machines, then their "
+		 "samples); ratio = arm / baseline, the geometric mean of each machine's own ratio of "
+		 "medians over the machines that measured both; agree = machines whose own ratio is "
+		 "on its side of 1; a verdict needs %d of them (few: fewer)",
+		 (unsigned long long)rep->opt.seed, FLEET_MIN_MACHINES);
+	wrap(f, "", "  ", b);
+	for (size_t i = 0; i < rep->n_groups; i++)
+		text_group(f, rep, &rep->groups[i]);
+	if (rep->n_skipped) {
+		fprintf(f, "\nskipped (%zu):\n", rep->n_skipped);
+		for (size_t i = 0; i < rep->n_skipped; i++) {
+			fputs("  ", f);
+			cell(f, rep->skipped[i].path, 0);
+			fputs(": ", f);
+			cell(f, rep->skipped[i].why, 0);
+			fputc('\n', f);
+		}
+	}
+	if (rep->n_groups > 1) {
+		fputs("\nrecommendations:\n", f);
+		for (size_t i = 0; i < rep->n_groups; i++) {
+			char pre[FLEET_KEY_LEN * 4 + 8];
+			text_escape(pre + 2, sizeof(pre) - 6, rep->groups[i].key);
+			pre[0] = pre[1] = ' ';
+			strcat(pre, ": ");
+			wrap(f, pre, "    ", rep->groups[i].recommendation);
+		}
+	}
+}
+
+/* ---- JSON ---- */
+
+static struct json_object *jd(double v)
+{
+	return isfinite(v) ? jout_double(v) : NULL;
+}
+
+static void add(struct json_object *o, const char *k, struct json_object *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+static struct json_object *jci(const struct fleet_ci *c)
+{
+	struct json_object *o = jout_object();
+	add(o, "est", jd(c->est));
+	add(o, "lo", jd(c->lo));
+	add(o, "hi", jd(c->hi));
+	return o;
+}
+
+static struct json_object *json_group(const struct fleet_group *g)
+{
+	struct json_object *o = jout_object();
+	add(o, "key", jout_string(g->key));
+	struct json_object *ms = jout_array();
+	for (size_t m = 0; m < g->n_machines; m++)
+		json_object_array_add(ms, jout_string(g->machines[m]));
+	add(o, "machines", ms);
+	add(o, "results", jout_uint64(g->n_results));
+	add(o, "run_results", jout_uint64(g->n_run));
+	add(o, "compare_results", jout_uint64(g->n_compare));
+	add(o, "baseline", g->baseline >= 0 ? jout_string(g->arms[g->baseline].label) : NULL);
+	add(o, "comparisons", jout_uint64(g->comparisons));
+	add(o, "ratio_level", jd(g->ratio_level));
+	add(o, "workloads", jout_string(g->workloads));
+	add(o, "multi_disk_machines", jout_string(g->multi_disk));
+	struct json_object *lo = jout_object();
+	add(lo, "warm", jout_uint64(g->warm));
+	add(lo, "failed", jout_uint64(g->failed));
+	add(lo, "other_epochs", jout_uint64(g->other_epochs));
+	add(o, "left_out", lo);
+	struct json_object *arms = jout_array();
+	for (size_t a = 0; a < g->n_arms; a++) {
+		const struct fleet_garm *ga = &g->arms[a];
+		struct json_object *x = jout_object();
+		add(x, "label", jout_string(ga->label));
+		add(x, "settings", jout_string(ga->key));
+		add(x, "machines", jout_uint64(ga->machines));
+		add(x, "first_on", jout_uint64(ga->first_on));
+		add(x, "load_ratio", jci(&ga->load));
+		add(x, "load_machines", jout_uint64(ga->load_paired));
+		add(x, "load_ok", jout_bool(ga->load_ok));
+		add(x, "score", jd(ga->score));
+		json_object_array_add(arms, x);
+	}
+	add(o, "arms", arms);
+	struct json_object *rows = jout_array();
+	for (size_t i = 0; i < g->n_rows; i++) {
+		const struct fleet_row *r = &g->rows[i];
+		struct json_object *x = jout_object();
+		add(x, "phase", jout_string(fleet_phase_name(r->phase)));
+		add(x, "action", jout_string(action_kind_name((enum action_kind)r->action)));
+		add(x, "arm", jout_string(g->arms[r->arm].label));
+		add(x, "settings", jout_string(g->arms[r->arm].key));
+		add(x, "machines", jout_uint64(r->machines));
+		add(x, "samples", jout_uint64(r->samples));
+		add(x, "p50_ms", jci(&r->p50));
+		add(x, "p90_ms", jci(&r->p90));
+		add(x, "ratio_p50", jci(&r->ratio50));
+		add(x, "ratio_p90", jci(&r->ratio90));
+		add(x, "paired", jout_uint64(r->paired));
+		add(x, "agree", jout_uint64(r->agree));
+		add(x, "verdict", jout_string(row_verdict(g, r, 0)));
+		json_object_array_add(rows, x);
+	}
+	add(o, "rows", rows);
+	struct json_object *rk = jout_array();
+	for (size_t k = 0; k < g->n_ranked; k++)
+		json_object_array_add(rk, jout_string(g->arms[g->ranking[k]].label));
+	add(o, "ranking", rk);
+	struct json_object *rec = jout_object();
+	add(rec, "arm", g->best >= 0 ? jout_string(g->arms[g->best].label) : NULL);
+	add(rec, "settings", g->best >= 0 ? jout_string(g->arms[g->best].key) : NULL);
+	add(rec, "text", jout_string(g->recommendation));
+	add(o, "recommendation", rec);
+	return o;
+}
+
+int fleet_json(const struct fleet_report *rep, const char *path, char *err, size_t errlen)
+{
+	struct json_object *root = jout_object();
+	add(root, "brisk_version", jout_string(BRISK_VERSION));
+	add(root, "kind", jout_string("report"));
+	add(root, "format_version", jout_int64(FLEET_FORMAT_VERSION));
+	add(root, "by", jout_string(fleet_by_name(rep->opt.by)));
+	add(root, "seed", jout_uint64(rep->opt.seed));
+	add(root, "level", jd(FLEET_LEVEL));
+	add(root, "min_machines", jout_int64(FLEET_MIN_MACHINES));
+	add(root, "results", jout_uint64(rep->n_results));
+	add(root, "machines", jout_uint64(rep->n_machines));
+	struct json_object *sk = jout_array();
+	for (size_t i = 0; i < rep->n_skipped; i++) {
+		struct json_object *x = jout_object();
+		add(x, "file", jout_string(rep->skipped[i].path));
+		add(x, "why", jout_string(rep->skipped[i].why));
+		json_object_array_add(sk, x);
+	}
+	add(root, "skipped", sk);
+	struct json_object *gs = jout_array();
+	for (size_t i = 0; i < rep->n_groups; i++)
+		json_object_array_add(gs, json_group(&rep->groups[i]));
+	add(root, "groups", gs);
+	struct outfile o;
+	int rc = outfile_open(&o, path, err, errlen);
+	if (rc < 0) {
+		json_object_put(root);
+		return rc;
+	}
+	rc = jout_write(o.f, root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+	int wrc = outfile_close(&o, rc == 0, 1, NULL, err, errlen);
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "%s: out of memory while writing JSON", path);
+	return rc == -ENOMEM ? rc : wrc;
+}
+
+/* ---- CSV ---- */
+
+static void csv_text(FILE *f, const char *s)
+{
+	char e[4 * FLEET_KEY_LEN + 8];
+	text_escape(e, sizeof(e), s ? s : "");
+	fputc('"', f);
+	for (const char *p = e; *p; p++) {
+		if (*p == '"')
+			fputc('"', f);
+		fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, ",%.6g", v);
+	else
+		fputc(',', f);
+}
+
+int fleet_csv(const struct fleet_report *rep, const char *path, char *err, size_t errlen)
+{
+	struct outfile o;
+	int rc = outfile_open(&o, path, err, errlen);
+	if (rc < 0)
+		return rc;
+	FILE *f = o.f;
+	fprintf(f, "group,phase,action,arm,settings,machines,samples,p50_ms,p50_lo,p50_hi,p90_ms,"
+		"p90_lo,p90_hi,ratio_p50,ratio_p50_lo,ratio_p50_hi,ratio_p90,ratio_p90_lo,"
+		"ratio_p90_hi,paired,agree,verdict\n");
+	for (size_t i = 0; i < rep->n_groups; i++) {
+		const struct fleet_group *g = &rep->groups[i];
+		for (size_t k = 0; k < g->n_rows; k++) {
+			const struct fleet_row *r = &g->rows[k];
+			csv_text(f, g->key);
+			fprintf(f, ",%s,%s,", fleet_phase_name(r->phase),
+				action_kind_name((enum action_kind)r->action));
+			csv_text(f, g->arms[r->arm].label);
+			fputc(',', f);
+			csv_text(f, g->arms[r->arm].key);
+			fprintf(f, ",%zu,%zu", r->machines, r->samples);
+			const struct fleet_ci *c[4] = { &r->p50, &r->p90, &r->ratio50, &r->ratio90 };
+			for (int j = 0; j < 4; j++) {
+				csv_num(f, c[j]->est);
+				csv_num(f, c[j]->lo);
+				csv_num(f, c[j]->hi);
+			}
+			fprintf(f, ",%zu,%zu,%s\n", r->paired, r->agree, row_verdict(g, r, 0));
+		}
+	}
+	return outfile_close(&o, 1, 1, NULL, err, errlen);
+}

@@ -1,0 +1,949 @@
+/* fleet_pool — results of many machines grouped and pooled, the machine
+ * as the unit; ranking and a recommendation per group.  Contract in
+ * fleet.h. */
+#include "fleet.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "action.h"
+#include "msg.h"
+
+static const char *const by_names[] = { "class", "model", "model,firmware", "machine",
+					"kernel" };
+
+const char *fleet_by_name(enum fleet_by by)
+{
+	return (unsigned)by < sizeof(by_names) / sizeof(by_names[0]) ? by_names[by] : "?";
+}
+
+int fleet_by_parse(const char *s, enum fleet_by *out)
+{
+	for (size_t i = 0; i < sizeof(by_names) / sizeof(by_names[0]); i++)
+		if (strcmp(s, by_names[i]) == 0) {
+			*out = (enum fleet_by)i;
+			return 0;
+		}
+	if (strcmp(s, "firmware,model") == 0) {
+		*out = FLEET_BY_MODEL_FW;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+const char *fleet_phase_name(enum fleet_phase p)
+{
+	return p == FLEET_LOADED ? "loaded" : p == FLEET_IDLE ? "idle" : "?";
+}
+
+static void appendf(char *b, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ---- keys ---- */
+
+/* The machine a result was measured on: a key and a name to show. */
+static void machine_of(const struct fleet_result *r, char *key, size_t klen, char *name,
+		       size_t nlen)
+{
+	const struct fleet_machine *m = &r->m;
+	if (m->machine_id[0]) {
+		snprintf(key, klen, "id:%s", m->machine_id);
+		snprintf(name, nlen, "%s", m->hostname[0] ? m->hostname : m->machine_id);
+	} else if (m->hostname[0]) {
+		snprintf(key, klen, "host:%s", m->hostname);
+		snprintf(name, nlen, "%s", m->hostname);
+	} else {
+		size_t pl = strlen(r->path);
+		snprintf(key, klen, "file:%.*s", (int)(klen > 6 ? klen - 6 : 0), r->path);
+		/* the end of the path: the file name matters most */
+		const char *tail = pl + 1 > nlen ? r->path + pl - (nlen - 1) : r->path;
+		snprintf(name, nlen, "%.*s", (int)(nlen - 1), tail);
+	}
+}
+
+/* One string of every disk, the same for all ("" when none; "mixed"). */
+static void disks_same(const struct fleet_machine *m, size_t off, char *out, size_t len)
+{
+	const char *s = NULL;
+	int mixed = 0;
+	for (size_t i = 0; i < m->n_disks; i++) {
+		const char *v = (const char *)&m->disks[i] + off;
+		if (s && strcmp(s, v) != 0)
+			mixed = 1;
+		if (!s)
+			s = v;
+	}
+	snprintf(out, len, "%s", mixed ? "mixed" : s ? s : "");
+}
+
+static void group_of(const struct fleet_result *r, enum fleet_by by, char *key, size_t len)
+{
+	const struct fleet_machine *m = &r->m;
+	char a[FLEET_STR], b[FLEET_STR], name[FLEET_STR];
+	switch (by) {
+	case FLEET_BY_CLASS:
+		disks_same(m, offsetof(struct fleet_disk, cls), a, sizeof(a));
+		snprintf(key, len, "%s", a[0] ? a : "unknown");
+		return;
+	case FLEET_BY_MODEL:
+		disks_same(m, offsetof(struct fleet_disk, model), a, sizeof(a));
+		snprintf(key, len, "%s", a[0] ? a : "unknown model");
+		return;
+	case FLEET_BY_MODEL_FW:
+		disks_same(m, offsetof(struct fleet_disk, model), a, sizeof(a));
+		disks_same(m, offsetof(struct fleet_disk, firmware), b, sizeof(b));
+		if (strcmp(a, "mixed") == 0)
+			snprintf(key, len, "mixed");
+		else
+			snprintf(key, len, "%s fw %s", a[0] ? a : "unknown model",
+				 b[0] ? b : "unknown");
+		return;
+	case FLEET_BY_MACHINE:
+		machine_of(r, a, sizeof(a), name, sizeof(name));
+		snprintf(key, len, "%s", name);
+		return;
+	case FLEET_BY_KERNEL:
+		snprintf(key, len, "%s", m->kernel[0] ? m->kernel : "unknown kernel");
+		return;
+	}
+	snprintf(key, len, "?");
+}
+
+/* ---- the samples of a group, sorted ---- */
+
+struct ent {
+	double ms;
+	uint32_t machine;
+	uint16_t arm;
+	uint8_t action, phase;
+};
+
+static int cmp_ent(const void *x, const void *y)
+{
+	const struct ent *a = x, *b = y;
+	if (a->phase != b->phase)
+		return a->phase < b->phase ? -1 : 1;
+	if (a->action != b->action)
+		return a->action < b->action ? -1 : 1;
+	if (a->arm != b->arm)
+		return a->arm < b->arm ? -1 : 1;
+	if (a->machine != b->machine)
+		return a->machine < b->machine ? -1 : 1;
+	return (a->ms > b->ms) - (a->ms < b->ms);
+}
+
+#define MKEY_LEN (PATH_MAX + 8)
+struct mkey {
+	char key[MKEY_LEN];
+	char name[FLEET_STR];
+};
+
+static int cmp_mkey(const void *x, const void *y)
+{
+	return strcmp(((const struct mkey *)x)->key, ((const struct mkey *)y)->key);
+}
+
+static int cmp_str(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* A block of entries: one phase, action and arm; cut by machine. */
+struct block {
+	size_t from, to;
+};
+
+static uint64_t mix(uint64_t seed, uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t s = seed ^ (a * 0x9e3779b97f4a7c15ull) ^ (b * 0xbf58476d1ce4e5b9ull) ^
+		     (c * 0x94d049bb133111ebull);
+	return stats_rand_next(&s);
+}
+
+static void ci_nan(struct fleet_ci *c)
+{
+	c->est = c->lo = c->hi = NAN;
+}
+
+/* ---- one group ---- */
+
+struct gwork {
+	const struct fleet_result *r;
+	const size_t *idx;          /* results of the group */
+	size_t n;
+	struct mkey *mk;            /* machines, sorted */
+	size_t nm;
+	struct ent *e;
+	size_t ne;
+	size_t *arm_of;             /* per result: first index into armmap */
+	size_t (*armmap)[FLEET_MAX_ARMS];
+};
+
+static size_t find_machine(const struct gwork *w, const char *key)
+{
+	size_t lo = 0, hi = w->nm;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(w->mk[mid].key, key);
+		if (c == 0)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+static int arm_index(struct fleet_group *g, const struct fleet_arm *a, size_t *out)
+{
+	for (size_t i = 0; i < g->n_arms; i++)
+		if (strcmp(g->arms[i].key, a->key) == 0) {
+			*out = i;
+			return 0;
+		}
+	struct fleet_garm *na = realloc(g->arms, (g->n_arms + 1) * sizeof(*na));
+	if (!na)
+		return -ENOMEM;
+	g->arms = na;
+	memset(&na[g->n_arms], 0, sizeof(na[0]));
+	snprintf(na[g->n_arms].key, sizeof(na[0].key), "%s", a->key);
+	snprintf(na[g->n_arms].label, sizeof(na[0].label), "%s", a->label);
+	ci_nan(&na[g->n_arms].load);
+	na[g->n_arms].score = NAN;
+	*out = g->n_arms++;
+	return 0;
+}
+
+static int cmp_label(const struct fleet_garm *a, const struct fleet_garm *b)
+{
+	int c = strcmp(a->label, b->label);
+	return c ? c : strcmp(a->key, b->key);
+}
+
+/* Put the baseline first and the rest in label order; map[old] = new.
+ * 0 or -ENOMEM. */
+static int order_arms(struct fleet_group *g, size_t *map)
+{
+	size_t n = g->n_arms;
+	size_t *order = malloc((n ? n : 1) * sizeof(*order));
+	struct fleet_garm *tmp = malloc((n ? n : 1) * sizeof(*tmp));
+	if (!order || !tmp) {
+		free(order);
+		free(tmp);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++) {
+			int bi = (int)order[i] == g->baseline, bj = (int)order[j] == g->baseline;
+			if (bj > bi || (bj == bi && cmp_label(&g->arms[order[j]],
+							      &g->arms[order[i]]) < 0)) {
+				size_t t = order[i];
+				order[i] = order[j];
+				order[j] = t;
+			}
+		}
+	for (size_t i = 0; i < n; i++) {
+		tmp[i] = g->arms[order[i]];
+		map[order[i]] = i;
+	}
+	memcpy(g->arms, tmp, n * sizeof(tmp[0]));
+	if (g->baseline >= 0)
+		g->baseline = (int)map[g->baseline];
+	free(order);
+	free(tmp);
+	return 0;
+}
+
+static void choose_baseline(struct fleet_group *g, const char *want)
+{
+	g->baseline = -1;
+	if (want) {
+		for (size_t i = 0; i < g->n_arms; i++)
+			if (strcmp(g->arms[i].label, want) == 0 || strcmp(g->arms[i].key, want) == 0)
+				g->baseline = (int)i;
+		return;
+	}
+	for (size_t i = 0; i < g->n_arms; i++) {
+		if (g->baseline < 0) {
+			g->baseline = (int)i;
+			continue;
+		}
+		const struct fleet_garm *a = &g->arms[i], *b = &g->arms[g->baseline];
+		if (a->first_on > b->first_on || (a->first_on == b->first_on && cmp_label(a, b) < 0))
+			g->baseline = (int)i;
+	}
+}
+
+/* Entries [from, to) of machine boundaries: per machine its offsets. */
+static size_t machines_in(const struct ent *e, size_t from, size_t to)
+{
+	size_t n = 0;
+	for (size_t i = from; i < to; i++)
+		n += i == from || e[i].machine != e[i - 1].machine;
+	return n;
+}
+
+static int row_stats(const struct ent *e, struct block b, struct fleet_row *row, uint64_t seed,
+		     unsigned iters)
+{
+	size_t n = b.to - b.from;
+	double *v = malloc(n * sizeof(*v));
+	uint32_t *g = malloc(n * sizeof(*g));
+	if (!v || !g) {
+		free(v);
+		free(g);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		v[i] = e[b.from + i].ms;
+		g[i] = e[b.from + i].machine;
+	}
+	row->samples = n;
+	row->machines = machines_in(e, b.from, b.to);
+	int rc = stats_bootstrap_ci_grouped(v, g, n, 0.5, iters, FLEET_LEVEL, mix(seed, 1, 0, 0),
+					    &row->p50.est, &row->p50.lo, &row->p50.hi);
+	if (rc == 0)
+		rc = stats_bootstrap_ci_grouped(v, g, n, 0.9, iters, FLEET_LEVEL, mix(seed, 2, 0, 0),
+						&row->p90.est, &row->p90.lo, &row->p90.hi);
+	free(v);
+	free(g);
+	return rc == -ENOMEM ? rc : 0;
+}
+
+/* The paired machines of arm block b against baseline block a. */
+static size_t paired_count(const struct ent *e, struct block a, struct block b)
+{
+	size_t n = 0, i = a.from, j = b.from;
+	while (i < a.to && j < b.to) {
+		if (e[i].machine < e[j].machine)
+			i++;
+		else if (e[j].machine < e[i].machine)
+			j++;
+		else {
+			uint32_t m = e[i].machine;
+			n++;
+			while (i < a.to && e[i].machine == m)
+				i++;
+			while (j < b.to && e[j].machine == m)
+				j++;
+		}
+	}
+	return n;
+}
+
+static int row_ratio(const struct ent *e, struct block a, struct block b, struct fleet_row *row,
+		     double level, unsigned iters, uint64_t seed)
+{
+	size_t np = paired_count(e, a, b);
+	row->paired = np;
+	if (!np)
+		return 0;
+	double *va = malloc((a.to - a.from) * sizeof(*va)), *vb = malloc((b.to - b.from) * sizeof(*vb));
+	size_t *oa = malloc((np + 1) * sizeof(*oa)), *ob = malloc((np + 1) * sizeof(*ob));
+	double *per = malloc(np * sizeof(*per));
+	int rc = va && vb && oa && ob && per ? 0 : -ENOMEM;
+	size_t i = a.from, j = b.from, k = 0, na = 0, nb = 0;
+	while (rc == 0 && i < a.to && j < b.to) {
+		if (e[i].machine < e[j].machine) {
+			i++;
+		} else if (e[j].machine < e[i].machine) {
+			j++;
+		} else {
+			uint32_t m = e[i].machine;
+			oa[k] = na;
+			ob[k] = nb;
+			k++;
+			for (; i < a.to && e[i].machine == m; i++)
+				va[na++] = e[i].ms;
+			for (; j < b.to && e[j].machine == m; j++)
+				vb[nb++] = e[j].ms;
+		}
+	}
+	if (rc == 0) {
+		oa[k] = na;
+		ob[k] = nb;
+		rc = stats_bootstrap_ratio_paired(va, oa, vb, ob, np, 0.5, iters, level,
+						  mix(seed, 3, 0, 0), &row->ratio50.est,
+						  &row->ratio50.lo, &row->ratio50.hi, per);
+		size_t agree = 0;
+		for (size_t x = 0; rc == 0 && x < np; x++)
+			agree += row->ratio50.est < 1 ? per[x] < 1 : row->ratio50.est > 1 ? per[x] > 1 : 0;
+		row->agree = agree;
+		if (rc == 0)
+			rc = stats_bootstrap_ratio_paired(va, oa, vb, ob, np, 0.9, iters, level,
+							  mix(seed, 4, 0, 0), &row->ratio90.est,
+							  &row->ratio90.lo, &row->ratio90.hi, NULL);
+	}
+	free(va);
+	free(vb);
+	free(oa);
+	free(ob);
+	free(per);
+	return rc == -ENOMEM ? rc : 0;
+}
+
+/* The load ratio of every arm against the baseline, per machine. */
+static int loads(struct fleet_group *g, const struct gwork *w, const size_t *armmap_all)
+{
+	size_t na = g->n_arms, nm = w->nm;
+	double *sum = calloc(na * nm, sizeof(*sum));
+	unsigned *cnt = calloc(na * nm, sizeof(*cnt));
+	double *lr = malloc((nm ? nm : 1) * sizeof(*lr));
+	if (!sum || !cnt || !lr) {
+		free(sum);
+		free(cnt);
+		free(lr);
+		return -ENOMEM;
+	}
+	for (size_t x = 0; x < w->n; x++) {
+		const struct fleet_result *r = &w->r[w->idx[x]];
+		char key[MKEY_LEN], name[FLEET_STR];
+		machine_of(r, key, sizeof(key), name, sizeof(name));
+		size_t m = find_machine(w, key);
+		for (size_t a = 0; a < r->n_arms; a++) {
+			double v = r->arms[a].load_mibps;
+			if (!isfinite(v) || !(v > 0))
+				continue;
+			size_t ga = armmap_all[x * FLEET_MAX_ARMS + a];
+			sum[ga * nm + m] += v;
+			cnt[ga * nm + m]++;
+		}
+	}
+	double best = NAN;
+	for (size_t a = 0; g->baseline >= 0 && a < na; a++) {
+		size_t b = (size_t)g->baseline, k = 0;
+		for (size_t m = 0; m < nm; m++)
+			if (cnt[a * nm + m] && cnt[b * nm + m])
+				lr[k++] = log((sum[a * nm + m] / cnt[a * nm + m]) /
+					      (sum[b * nm + m] / cnt[b * nm + m]));
+		struct fleet_garm *ga = &g->arms[a];
+		ga->load_paired = k;
+		if (k && stats_mean_ci(lr, k, FLEET_LEVEL, &ga->load.est, &ga->load.lo,
+				       &ga->load.hi) == 0) {
+			ga->load.est = exp(ga->load.est);
+			ga->load.lo = isfinite(ga->load.lo) ? exp(ga->load.lo) : NAN;
+			ga->load.hi = isfinite(ga->load.hi) ? exp(ga->load.hi) : NAN;
+			if (isnan(best) || ga->load.est > best)
+				best = ga->load.est;
+		} else {
+			ci_nan(&ga->load);
+		}
+	}
+	for (size_t a = 0; a < na; a++)
+		g->arms[a].load_ok = !isfinite(g->arms[a].load.est) || !isfinite(best) ||
+				     g->arms[a].load.est >= FLEET_LOAD_TOLERANCE * best;
+	free(sum);
+	free(cnt);
+	free(lr);
+	return 0;
+}
+
+static void fratio(char *b, size_t n, double v)
+{
+	if (!isfinite(v))
+		snprintf(b, n, "-");
+	else if (v >= 10)
+		snprintf(b, n, "%.1f", v);
+	else if (v >= 0.1)
+		snprintf(b, n, "%.2f", v);
+	else
+		snprintf(b, n, "%.2g", v);
+}
+
+static void ci_text(char *b, size_t n, const struct fleet_ci *c)
+{
+	char e[16], lo[16], hi[16];
+	fratio(e, sizeof(e), c->est);
+	fratio(lo, sizeof(lo), c->lo);
+	fratio(hi, sizeof(hi), c->hi);
+	if (isfinite(c->lo) && isfinite(c->hi))
+		snprintf(b, n, "%s [%s, %s]", e, lo, hi);
+	else
+		snprintf(b, n, "%s", e);
+}
+
+static void appendf(char *b, size_t n, const char *fmt, ...)
+{
+	size_t l = strlen(b);
+	if (l + 1 >= n)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(b + l, n - l, fmt, ap);
+	va_end(ap);
+}
+
+static int cmp_rank_ctx_score(const struct fleet_garm *a, const struct fleet_garm *b)
+{
+	if (a->load_ok != b->load_ok)
+		return a->load_ok ? -1 : 1;
+	int fa = isfinite(a->score), fb = isfinite(b->score);
+	if (fa != fb)
+		return fa ? -1 : 1;
+	if (fa && a->score != b->score)
+		return a->score < b->score ? -1 : 1;
+	return cmp_label(a, b);
+}
+
+static void rank(struct fleet_group *g)
+{
+	for (size_t a = 0; a < g->n_arms; a++) {
+		double s = 0;
+		size_t k = 0;
+		for (size_t i = 0; i < g->n_rows; i++) {
+			const struct fleet_row *r = &g->rows[i];
+			if (r->arm != a || r->phase != FLEET_LOADED)
+				continue;
+			if ((int)a == g->baseline) {
+				k++;
+				continue;
+			}
+			if (isfinite(r->ratio90.est) && r->ratio90.est > 0) {
+				s += log(r->ratio90.est);
+				k++;
+			}
+		}
+		g->arms[a].score = !k ? NAN : (int)a == g->baseline ? 1.0 : exp(s / (double)k);
+	}
+	g->n_ranked = g->n_arms;
+	for (size_t i = 0; i < g->n_arms; i++)
+		g->ranking[i] = i;
+	for (size_t i = 0; i < g->n_arms; i++)
+		for (size_t j = i + 1; j < g->n_arms; j++)
+			if (cmp_rank_ctx_score(&g->arms[g->ranking[j]], &g->arms[g->ranking[i]]) < 0) {
+				size_t t = g->ranking[i];
+				g->ranking[i] = g->ranking[j];
+				g->ranking[j] = t;
+			}
+}
+
+static void recommend(struct fleet_group *g)
+{
+	char *t = g->recommendation;
+	size_t tl = sizeof(g->recommendation);
+	g->best = -1;
+	t[0] = '\0';
+	size_t loaded_rows = 0, max_paired = 0;
+	for (size_t i = 0; i < g->n_rows; i++) {
+		const struct fleet_row *r = &g->rows[i];
+		if (r->phase != FLEET_LOADED)
+			continue;
+		loaded_rows++;
+		if ((int)r->arm != g->baseline && r->paired > max_paired)
+			max_paired = r->paired;
+	}
+	const char *base = g->baseline >= 0 ? g->arms[g->baseline].label : "";
+	if (g->n_machines == 1) {
+		snprintf(t, tl, "no recommendation: one machine (%s): not a fleet; its own brisk "
+			 "compare verdicts are the ones to read", g->machines[0]);
+		return;
+	}
+	if (!loaded_rows) {
+		snprintf(t, tl, "no recommendation: no samples taken under load (brisk report "
+			 "recommends from loaded samples only)");
+		return;
+	}
+	if (g->baseline < 0) {
+		snprintf(t, tl, "no recommendation: the baseline was not measured in this group");
+		return;
+	}
+	if (g->n_arms == 1) {
+		snprintf(t, tl, "no recommendation: only %s was measured: nothing to compare it with",
+			 base);
+		return;
+	}
+	if (max_paired < FLEET_MIN_MACHINES) {
+		snprintf(t, tl, "no recommendation: at most %zu machine%s measured both %s and "
+			 "another setting under load (%d are needed for a verdict)", max_paired,
+			 max_paired == 1 ? "" : "s", base, FLEET_MIN_MACHINES);
+		return;
+	}
+	size_t first = g->ranking[0];
+	if ((int)first == g->baseline) {
+		snprintf(t, tl, "no recommendation: keep %s: no setting ranks above it", base);
+		/* the lowest score of the others, starving or not */
+		const struct fleet_garm *low = NULL;
+		for (size_t i = 0; i < g->n_arms; i++)
+			if ((int)i != g->baseline && isfinite(g->arms[i].score) &&
+			    (!low || g->arms[i].score < low->score))
+				low = &g->arms[i];
+		char s[16];
+		if (low && low->score < 1 && !low->load_ok) {
+			fratio(s, sizeof(s), low->score);
+			appendf(t, tl, "; %s scores %s but starves the load (%.0f %% of %s's "
+				"throughput)", low->label, s, 100 * low->load.est, base);
+		} else if (g->n_ranked > 1) {
+			const struct fleet_garm *o = &g->arms[g->ranking[1]];
+			fratio(s, sizeof(s), o->score);
+			appendf(t, tl, " (next: %s, score %s)", o->label, s);
+		}
+		return;
+	}
+	const struct fleet_garm *a = &g->arms[first];
+	size_t faster = 0, slower = 0;
+	for (size_t i = 0; i < g->n_rows; i++) {
+		const struct fleet_row *r = &g->rows[i];
+		if (r->arm != first || r->phase != FLEET_LOADED || !r->decided)
+			continue;
+		faster += r->verdict == STATS_FASTER;
+		slower += r->verdict == STATS_SLOWER;
+	}
+	if (!a->load_ok || !faster || slower) {
+		snprintf(t, tl, "no recommendation: %s ranks first but ", a->label);
+		if (!a->load_ok)
+			appendf(t, tl, "starves the load (%.0f %% of %s's throughput)",
+				100 * a->load.est, base);
+		else if (slower)
+			appendf(t, tl, "is slower than %s on", base);
+		else
+			appendf(t, tl, "is not faster than %s on any action with %d or more machines "
+				"and its interval clear of 1:", base, FLEET_MIN_MACHINES);
+		int first_item = 1;
+		for (size_t i = 0; a->load_ok && i < g->n_rows; i++) {
+			const struct fleet_row *r = &g->rows[i];
+			if (r->arm != first || r->phase != FLEET_LOADED)
+				continue;
+			if (slower && r->verdict != STATS_SLOWER)
+				continue;
+			char c[96];
+			ci_text(c, sizeof(c), &r->ratio50);
+			appendf(t, tl, "%s %s ratio %s, %zu of %zu machines %s", first_item ? "" : ";",
+				action_kind_name((enum action_kind)r->action), c, r->agree, r->paired,
+				r->ratio50.est < 1 ? "faster" : "slower");
+			first_item = 0;
+		}
+		return;
+	}
+	g->best = (int)first;
+	snprintf(t, tl, "%s", a->label);
+	for (size_t i = 0; i < g->n_rows; i++) {
+		const struct fleet_row *r = &g->rows[i];
+		if (r->arm != first || r->phase != FLEET_LOADED || r->verdict != STATS_FASTER)
+			continue;
+		char c[96];
+		ci_text(c, sizeof(c), &r->ratio50);
+		appendf(t, tl, ", %zu of %zu machines faster on %s, ratio %s", r->agree, r->paired,
+			action_kind_name((enum action_kind)r->action), c);
+	}
+	appendf(t, tl, " (against %s)", base);
+	if (isfinite(a->load.est) && a->load.est < FLEET_LOAD_COST)
+		appendf(t, tl, "; at a cost to the load: %.0f %% of %s's throughput (%+.0f %%)",
+			100 * a->load.est, base, 100 * (a->load.est - 1));
+}
+
+static int pool_group(const struct fleet_result *r, const size_t *idx, size_t n,
+		      const struct fleet_options *opt, size_t gi, struct fleet_group *g)
+{
+	struct gwork w = { r, idx, n, NULL, 0, NULL, 0, NULL, NULL };
+	size_t *armmap = NULL, *map = NULL;
+	int rc = -ENOMEM;
+	w.mk = calloc(n, sizeof(*w.mk));
+	armmap = calloc(n * FLEET_MAX_ARMS, sizeof(*armmap));
+	if (!w.mk || !armmap)
+		goto out;
+	/* machines */
+	for (size_t x = 0; x < n; x++)
+		machine_of(&r[idx[x]], w.mk[x].key, sizeof(w.mk[x].key), w.mk[x].name,
+			   sizeof(w.mk[x].name));
+	qsort(w.mk, n, sizeof(*w.mk), cmp_mkey);
+	for (size_t x = 0; x < n; x++)
+		if (x == 0 || strcmp(w.mk[x].key, w.mk[w.nm - 1].key) != 0)
+			w.mk[w.nm++] = w.mk[x];
+	g->n_machines = w.nm;
+	g->n_results = n;
+	g->machines = calloc(w.nm, sizeof(*g->machines));
+	if (!g->machines)
+		goto out;
+	/* shown in name order (rows keep the key order) */
+	size_t *byname = malloc(w.nm * sizeof(*byname));
+	if (!byname)
+		goto out;
+	for (size_t m = 0; m < w.nm; m++)
+		byname[m] = m;
+	for (size_t i = 0; i < w.nm; i++)
+		for (size_t j = i + 1; j < w.nm; j++)
+			if (strcmp(w.mk[byname[j]].name, w.mk[byname[i]].name) < 0) {
+				size_t t = byname[i];
+				byname[i] = byname[j];
+				byname[j] = t;
+			}
+	for (size_t k = 0; k < w.nm; k++) {
+		size_t m = byname[k];
+		int twin = 0;   /* another machine of the same name */
+		for (size_t o = 0; o < w.nm; o++)
+			twin |= o != m && strcmp(w.mk[o].name, w.mk[m].name) == 0;
+		if (twin && strncmp(w.mk[m].key, "id:", 3) == 0)
+			snprintf(g->machines[k], sizeof(g->machines[0]), "%.100s (id %.8s)",
+				 w.mk[m].name, w.mk[m].key + 3);
+		else
+			snprintf(g->machines[k], sizeof(g->machines[0]), "%s", w.mk[m].name);
+	}
+	free(byname);
+	/* arms, and who measured them first */
+	size_t nent = 0;
+	unsigned char *seen = NULL;
+	for (size_t x = 0; x < n; x++) {
+		const struct fleet_result *res = &r[idx[x]];
+		g->n_run += res->kind == FLEET_RUN;
+		g->n_compare += res->kind == FLEET_COMPARE;
+		g->warm += res->warm;
+		g->failed += res->failed;
+		g->other_epochs += res->other_epochs;
+		nent += res->n_samples;
+		for (size_t a = 0; a < res->n_arms; a++)
+			if ((rc = arm_index(g, &res->arms[a], &armmap[x * FLEET_MAX_ARMS + a])) < 0)
+				goto out;
+		rc = -ENOMEM;
+	}
+	/* the workloads, each once, in byte order (not in the files' order) */
+	const char **wl = calloc(n, sizeof(*wl));
+	if (!wl)
+		goto out;
+	size_t nwl = 0;
+	for (size_t x = 0; x < n; x++) {
+		const char *s = r[idx[x]].workload;
+		int dup = !s[0];
+		for (size_t k = 0; k < nwl && !dup; k++)
+			dup = strcmp(wl[k], s) == 0;
+		if (!dup)
+			wl[nwl++] = s;
+	}
+	qsort(wl, nwl, sizeof(*wl), cmp_str);
+	for (size_t k = 0; k < nwl; k++)
+		appendf(g->workloads, sizeof(g->workloads), "%s%s", k ? " | " : "", wl[k]);
+	free(wl);
+	/* machines whose results here measured different disks */
+	for (size_t m = 0; m < w.nm; m++) {
+		char first[FLEET_MAX_DISKS * 33] = "", sig[FLEET_MAX_DISKS * 33];
+		int differ = 0, any = 0;
+		for (size_t x = 0; x < n; x++) {
+			const struct fleet_result *res = &r[idx[x]];
+			char key[MKEY_LEN], name[FLEET_STR];
+			machine_of(res, key, sizeof(key), name, sizeof(name));
+			if (strcmp(key, w.mk[m].key) != 0)
+				continue;
+			sig[0] = '\0';
+			for (size_t d = 0; d < res->m.n_disks; d++)
+				appendf(sig, sizeof(sig), "%s%s", d ? "+" : "", res->m.disks[d].name);
+			if (!any)
+				memcpy(first, sig, sizeof(first));
+			else if (strcmp(first, sig) != 0)
+				differ = 1;
+			any = 1;
+		}
+		if (differ)
+			appendf(g->multi_disk, sizeof(g->multi_disk), "%s%s", g->multi_disk[0] ? ", " : "",
+				w.mk[m].name);
+	}
+	seen = calloc(g->n_arms * w.nm * 2, 1);   /* [arm][machine][measured, first] */
+	if (!seen)
+		goto out;
+	for (size_t x = 0; x < n; x++) {
+		const struct fleet_result *res = &r[idx[x]];
+		char key[MKEY_LEN], name[FLEET_STR];
+		machine_of(res, key, sizeof(key), name, sizeof(name));
+		size_t m = find_machine(&w, key);
+		for (size_t a = 0; a < res->n_arms; a++) {
+			size_t ga = armmap[x * FLEET_MAX_ARMS + a];
+			seen[(ga * w.nm + m) * 2] = 1;
+			if (a == 0)
+				seen[(ga * w.nm + m) * 2 + 1] = 1;
+		}
+	}
+	for (size_t a = 0; a < g->n_arms; a++)
+		for (size_t m = 0; m < w.nm; m++) {
+			g->arms[a].machines += seen[(a * w.nm + m) * 2];
+			g->arms[a].first_on += seen[(a * w.nm + m) * 2 + 1];
+		}
+	free(seen);
+	choose_baseline(g, opt->baseline);
+	map = malloc((g->n_arms ? g->n_arms : 1) * sizeof(*map));
+	g->ranking = malloc((g->n_arms ? g->n_arms : 1) * sizeof(*g->ranking));
+	if (!map || !g->ranking)
+		goto out;
+	if (order_arms(g, map) < 0)
+		goto out;
+	for (size_t x = 0; x < n * FLEET_MAX_ARMS; x++)
+		armmap[x] = map[armmap[x]];
+	/* the entries */
+	w.e = malloc((nent ? nent : 1) * sizeof(*w.e));
+	if (!w.e)
+		goto out;
+	for (size_t x = 0; x < n; x++) {
+		const struct fleet_result *res = &r[idx[x]];
+		char key[MKEY_LEN], name[FLEET_STR];
+		machine_of(res, key, sizeof(key), name, sizeof(name));
+		uint32_t m = (uint32_t)find_machine(&w, key);
+		for (size_t s = 0; s < res->n_samples; s++) {
+			const struct fleet_sample *sm = &res->samples[s];
+			if (sm->arm >= res->n_arms)
+				continue;
+			w.e[w.ne++] = (struct ent){ sm->ms, m,
+				(uint16_t)armmap[x * FLEET_MAX_ARMS + sm->arm], sm->action, sm->phase };
+		}
+	}
+	qsort(w.e, w.ne, sizeof(*w.e), cmp_ent);
+	/* blocks = rows */
+	size_t nb = 0;
+	for (size_t i = 0; i < w.ne; i++)
+		nb += i == 0 || w.e[i].arm != w.e[i - 1].arm || w.e[i].action != w.e[i - 1].action ||
+		      w.e[i].phase != w.e[i - 1].phase;
+	g->rows = calloc(nb ? nb : 1, sizeof(*g->rows));
+	struct block *blk = calloc(nb ? nb : 1, sizeof(*blk));
+	if (!g->rows || !blk) {
+		free(blk);
+		goto out;
+	}
+	for (size_t i = 0; i < w.ne; i++) {
+		int newb = i == 0 || w.e[i].arm != w.e[i - 1].arm || w.e[i].action != w.e[i - 1].action ||
+			   w.e[i].phase != w.e[i - 1].phase;
+		if (newb) {
+			struct fleet_row *row = &g->rows[g->n_rows];
+			blk[g->n_rows].from = i;
+			row->phase = (enum fleet_phase)w.e[i].phase;
+			row->action = w.e[i].action;
+			row->arm = w.e[i].arm;
+			ci_nan(&row->p50);
+			ci_nan(&row->p90);
+			ci_nan(&row->ratio50);
+			ci_nan(&row->ratio90);
+			g->n_rows++;
+		}
+		blk[g->n_rows - 1].to = i + 1;
+	}
+	/* the baseline block of each row; the comparisons that can decide */
+	long *bb = malloc((g->n_rows ? g->n_rows : 1) * sizeof(*bb));
+	if (!bb) {
+		free(blk);
+		goto out;
+	}
+	g->comparisons = 0;
+	for (size_t i = 0; i < g->n_rows; i++) {
+		bb[i] = -1;
+		for (size_t j = 0; g->baseline >= 0 && j < g->n_rows; j++)
+			if (g->rows[j].arm == (size_t)g->baseline && g->rows[j].phase == g->rows[i].phase &&
+			    g->rows[j].action == g->rows[i].action)
+				bb[i] = (long)j;
+		if (bb[i] >= 0 && (long)i != bb[i] &&
+		    paired_count(w.e, blk[bb[i]], blk[i]) >= FLEET_MIN_MACHINES)
+			g->comparisons++;
+	}
+	g->ratio_level = 1 - (1 - FLEET_LEVEL) / (g->comparisons ? g->comparisons : 1);
+	double tail = (1 - g->ratio_level) / 2;
+	double want = ceil(20 / tail);
+	unsigned riters = want > 200000 ? 200000 : want < FLEET_BOOT_ITERS ? FLEET_BOOT_ITERS
+										: (unsigned)want;
+	rc = 0;
+	for (size_t i = 0; rc == 0 && i < g->n_rows; i++) {
+		struct fleet_row *row = &g->rows[i];
+		uint64_t seed = mix(opt->seed, gi, row->phase * 64 + row->action,
+				    row->arm + 1);
+		rc = row_stats(w.e, blk[i], row, seed, FLEET_BOOT_ITERS);
+		if (rc == 0 && bb[i] >= 0 && (long)i != bb[i])
+			rc = row_ratio(w.e, blk[bb[i]], blk[i], row, g->ratio_level, riters, seed);
+		row->decided = row->paired >= FLEET_MIN_MACHINES;
+		row->verdict = !row->decided ? STATS_NO_DIFFERENCE
+			       : row->ratio50.hi < 1 ? STATS_FASTER
+			       : row->ratio50.lo > 1 ? STATS_SLOWER : STATS_NO_DIFFERENCE;
+	}
+	free(bb);
+	free(blk);
+	if (rc == 0)
+		rc = loads(g, &w, armmap);
+	if (rc == 0) {
+		rank(g);
+		recommend(g);
+	}
+out:
+	free(w.mk);
+	free(w.e);
+	free(armmap);
+	free(map);
+	return rc;
+}
+
+/* ---- the report ---- */
+
+struct gk {
+	char key[FLEET_KEY_LEN];
+	size_t r;
+};
+
+static int cmp_gk(const void *x, const void *y)
+{
+	const struct gk *a = x, *b = y;
+	int c = strcmp(a->key, b->key);
+	return c ? c : (a->r > b->r) - (a->r < b->r);
+}
+
+void fleet_report_free(struct fleet_report *rep)
+{
+	if (!rep)
+		return;
+	for (size_t i = 0; i < rep->n_groups; i++) {
+		struct fleet_group *g = &rep->groups[i];
+		free(g->machines);
+		free(g->arms);
+		free(g->rows);
+		free(g->ranking);
+	}
+	free(rep->groups);
+	rep->groups = NULL;
+	rep->n_groups = 0;
+}
+
+int fleet_pool(const struct fleet_result *r, size_t n, const struct fleet_options *opt,
+	       const struct fleet_skip *skipped, size_t n_skipped, struct fleet_report *rep,
+	       char *err, size_t errlen)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->opt = *opt;
+	rep->skipped = skipped;
+	rep->n_skipped = n_skipped;
+	rep->n_results = n;
+	if (!n)
+		return msg_fail(-EINVAL, err, errlen, "no result to report on");
+	struct gk *k = calloc(n, sizeof(*k));
+	struct mkey *all = calloc(n, sizeof(*all));
+	size_t *idx = calloc(n, sizeof(*idx));
+	if (!k || !all || !idx) {
+		free(k);
+		free(all);
+		free(idx);
+		return msg_fail(-ENOMEM, err, errlen, "out of memory");
+	}
+	for (size_t i = 0; i < n; i++) {
+		group_of(&r[i], opt->by, k[i].key, sizeof(k[i].key));
+		k[i].r = i;
+		machine_of(&r[i], all[i].key, sizeof(all[i].key), all[i].name, sizeof(all[i].name));
+	}
+	qsort(all, n, sizeof(*all), cmp_mkey);
+	for (size_t i = 0; i < n; i++)
+		rep->n_machines += i == 0 || strcmp(all[i].key, all[i - 1].key) != 0;
+	qsort(k, n, sizeof(*k), cmp_gk);
+	size_t ng = 0;
+	for (size_t i = 0; i < n; i++)
+		ng += i == 0 || strcmp(k[i].key, k[i - 1].key) != 0;
+	rep->groups = calloc(ng, sizeof(*rep->groups));
+	int rc = rep->groups ? 0 : -ENOMEM;
+	for (size_t i = 0, gi = 0; rc == 0 && i < n; gi++) {
+		size_t j = i, m = 0;
+		while (j < n && strcmp(k[j].key, k[i].key) == 0)
+			idx[m++] = k[j++].r;
+		struct fleet_group *g = &rep->groups[rep->n_groups++];
+		snprintf(g->key, sizeof(g->key), "%s", k[i].key);
+		rc = pool_group(r, idx, m, opt, gi, g);
+		i = j;
+	}
+	free(k);
+	free(all);
+	free(idx);
+	if (rc < 0)
+		return msg_fail(rc, err, errlen, "out of memory");
+	return 0;
+}

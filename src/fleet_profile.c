@@ -1,0 +1,213 @@
+/* fleet_profile — `brisk report --save-profile NAME`: the winner of each
+ * disk class as one profile.  Contract in fleet.h. */
+#include "fleet.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fileio.h"
+#include "msg.h"
+#include "outfile.h"
+#include "profile.h"
+#include "text.h"
+
+#define COMMENT_COLS 100
+
+static void appendf(char *b, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void appendf(char *b, size_t n, const char *fmt, ...)
+{
+	size_t l = strlen(b);
+	if (l + 1 >= n)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(b + l, n - l, fmt, ap);
+	va_end(ap);
+}
+
+/* A comment paragraph: "; " + text escaped (clean: the loader refuses a
+ * control byte even in a comment), wrapped under COMMENT_COLS. */
+static void comment(FILE *f, const char *text)
+{
+	char e[4 * 1024];
+	text_escape(e, sizeof(e), text);
+	const char *p = e;
+	size_t col = 2;
+	fputs("; ", f);
+	int first = 1;
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		size_t wl = strcspn(p, " ");
+		if (wl > COMMENT_COLS - 4)
+			wl = COMMENT_COLS - 4;   /* a very long word: cut (escapes are ASCII) */
+		while (wl > 0 && ((unsigned char)p[wl] & 0xc0) == 0x80)
+			wl--;
+		if (!wl)
+			wl = strcspn(p, " ");
+		if (!first && col + 1 + wl > COMMENT_COLS) {
+			fputs("\n;   ", f);
+			col = 4;
+			first = 1;
+		}
+		if (!first) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(p, 1, wl, f);
+		col += wl;
+		p += wl;
+		first = 0;
+	}
+	fputc('\n', f);
+}
+
+struct save_ctx {
+	struct outfile o;
+	const struct profile *p;
+};
+
+static int save_check(struct outfile *o, char *err, size_t errlen)
+{
+	struct save_ctx *c = (struct save_ctx *)o;
+	struct profile *back = malloc(sizeof(*back));
+	if (!back)
+		return msg_fail(-ENOMEM, err, errlen, "out of memory");
+	char e[PROFILE_ERR_LEN], why[200] = "";
+	int rc = profile_parse_file(o->tmp, o->path, back, e, sizeof(e));
+	if (rc == 0 && !profile_equal(c->p, back, why, sizeof(why)))
+		rc = -EINVAL;
+	free(back);
+	if (rc < 0)
+		return msg_fail(-EINVAL, err, errlen, "%s: the profile did not read back as "
+				"written (%s); nothing saved", o->path, why[0] ? why : e);
+	return 0;
+}
+
+/* The settings words of a winning arm into class cls of p. */
+static int arm_settings(struct profile *p, enum profile_class cls, const struct fleet_group *g,
+			const struct fleet_garm *a, char *err, size_t errlen)
+{
+	char buf[FLEET_KEY_LEN], *save = NULL;
+	snprintf(buf, sizeof(buf), "%s", a->key);
+	size_t n = 0;
+	for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(w, '=');
+		char e[PROFILE_ERR_LEN];
+		if (!eq || eq == w || !eq[1])
+			return msg_fail(-EINVAL, err, errlen, "%s: the winner %s is not a setting a "
+					"profile can hold", text_show(g->key), text_show(a->label));
+		*eq = '\0';
+		if (profile_setting_get(p, cls, w))
+			return msg_fail(-EINVAL, err, errlen, "%s: the winner %s sets %s twice (its "
+					"disks differ): a profile holds one value per class",
+					text_show(g->key), text_show(a->label), text_show(w));
+		if (profile_set(p, cls, w, eq + 1, e, sizeof(e)) < 0)
+			return msg_fail(-EINVAL, err, errlen, "%s: %s=%s cannot go into a profile: %s",
+					text_show(g->key), text_show(w), text_show(eq + 1), e);
+		n++;
+	}
+	if (!n)
+		return msg_fail(-EINVAL, err, errlen, "%s: the winner %s sets nothing",
+				text_show(g->key), text_show(a->label));
+	return 0;
+}
+
+int fleet_save_profile(const struct fleet_report *rep, const char *name, int force,
+		       char *path, size_t pathlen, char *note, size_t notelen, char *err,
+		       size_t errlen)
+{
+	if (notelen)
+		note[0] = '\0';
+	if (pathlen)
+		path[0] = '\0';
+	if (rep->opt.by != FLEET_BY_CLASS)
+		return msg_fail(-EINVAL, err, errlen, "needs the report grouped by class");
+	if (!profile_name_ok(name, PROFILE_NAME_LEN))
+		return msg_fail(-EINVAL, err, errlen, "bad profile name '%s': expected 1 to %d "
+				"letters, digits, '-', '_' or '.', not starting with '.' or '-'",
+				text_show(name), PROFILE_NAME_LEN - 1);
+	struct profile *p = calloc(1, sizeof(*p));
+	if (!p)
+		return msg_fail(-ENOMEM, err, errlen, "out of memory");
+	profile_init(p, name);
+	size_t winners = 0, machines = 0;
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < rep->n_groups; i++) {
+		const struct fleet_group *g = &rep->groups[i];
+		enum profile_class cls;
+		if (profile_class_parse(g->key, &cls) < 0 || cls == PROFILE_CLASS_ALL) {
+			appendf(note, notelen, "%s%s: no profile class (profiles have rotational, ssd, "
+				"nvme and mmc; %s)", note[0] ? "; " : "", g->key,
+				strcmp(g->key, "usb") == 0 ? "a USB disk matches the rotational or ssd "
+				"rules by its queue/rotational" : "left out");
+			continue;
+		}
+		if (g->best < 0) {
+			appendf(note, notelen, "%s%s: no recommendation, left out", note[0] ? "; " : "",
+				g->key);
+			continue;
+		}
+		rc = arm_settings(p, cls, g, &g->arms[g->best], err, errlen);
+		winners++;
+		machines += g->n_machines;
+	}
+	if (rc == 0 && !winners)
+		rc = msg_fail(-ENOENT, err, errlen, "nothing to save as %s: no disk class has a "
+			      "recommended setting", name);
+	char udir[PATH_MAX];
+	if (rc == 0 && profile_user_dir(udir, sizeof(udir)) < 0)
+		rc = msg_fail(-ENOENT, err, errlen, "no HOME or XDG_CONFIG_HOME: nowhere to save "
+			      "profile %s; set HOME", name);
+	if (rc == 0 && snprintf(path, pathlen, "%s/%s.profile", udir, name) >= (int)pathlen)
+		rc = msg_fail(-ENAMETOOLONG, err, errlen, "%s: path too long", udir);
+	if (rc == 0 && !force && access(path, F_OK) == 0)
+		rc = msg_fail(-EEXIST, err, errlen, "%s exists; pick another name or use --force",
+			      path);
+	if (rc == 0) {
+		snprintf(p->description, sizeof(p->description),
+			 "the winners per disk class of brisk report (%zu machines)", machines);
+		rc = fileio_mkdir_p(udir, 0755);
+		if (rc < 0)
+			msg_set(err, errlen, "cannot create %s: %s", udir, strerror(-rc));
+	}
+	struct save_ctx c = { .p = p };
+	if (rc == 0)
+		rc = outfile_open(&c.o, path, err, errlen);
+	if (rc == 0) {
+		char b[1024], d[32];
+		time_t now = time(NULL);
+		struct tm tm;
+		if (!gmtime_r(&now, &tm) || !strftime(d, sizeof(d), "%Y-%m-%d %H:%M UTC", &tm))
+			snprintf(d, sizeof(d), "?");
+		snprintf(b, sizeof(b), "saved by brisk %s report --save-profile %s on %s from %zu "
+			 "results of %zu machines (by class, seed %llu)", BRISK_VERSION, name, d,
+			 rep->n_results, rep->n_machines, (unsigned long long)rep->opt.seed);
+		comment(c.o.f, b);
+		for (size_t i = 0; i < rep->n_groups; i++) {
+			const struct fleet_group *g = &rep->groups[i];
+			snprintf(b, sizeof(b), "%s: %s", g->key, g->recommendation);
+			comment(c.o.f, b);
+		}
+		snprintf(b, sizeof(b), "to install: brisk export %s --format udev", name);
+		comment(c.o.f, b);
+		char e[PROFILE_ERR_LEN];
+		int wrc = profile_write(c.o.f, p, e, sizeof(e));
+		if (wrc < 0)
+			msg_set(err, errlen, "cannot save %s: %s", path, e);
+		rc = outfile_close(&c.o, wrc == 0, force, save_check, err, errlen);
+		if (rc == -EEXIST)
+			msg_set(err, errlen, "%s exists; pick another name or use --force", path);
+		if (wrc < 0)
+			rc = -EINVAL;
+	}
+	free(p);
+	return rc;
+}

@@ -1,0 +1,65 @@
+#!/bin/bash
+# What brisk report reads, as brisk run and brisk compare write it, on a
+# real loop device (root): format_version and kind, the machine object
+# (host name, kernel, the app-specific machine id, the disk with its class
+# and the scheduler measured: a profile's bfq, though the disk is back at
+# its own scheduler when the JSON is written), and brisk report over the two.
+source tests/lib.sh
+if ! is_root; then t_skip report-results "needs root (loop device, a profile's settings)"; exit 0; fi
+command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null && command -v jq >/dev/null ||
+  { t_skip report-results "needs losetup, mkfs.ext4 and jq"; exit 0; }
+d=$(t_tmpdir)
+export BRISK_RUNTIME_DIR=$d/rt XDG_CONFIG_HOME=$d/xdg
+truncate -s 128M "$d/img"
+L=$(losetup -f --show "$d/img") || { t_skip report-results "no free loop device"; exit 0; }
+dev=$(basename "$L")
+q=/sys/block/$dev/queue
+orig=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $q/scheduler)
+T_CLEANUP_EXTRA="umount '$d/mnt' 2>/dev/null; echo $orig > $q/scheduler; losetup -d '$L'"
+mkfs.ext4 -q "$L"; mkdir "$d/mnt"; mount "$L" "$d/mnt"
+echo none >$q/scheduler
+grep -qw bfq $q/scheduler || { t_skip report-results "no bfq on $dev"; exit 0; }
+printf '[profile]\nname = tbfq\n\n[settings]\nscheduler = bfq\n' >"$d/tbfq.profile"
+w=(-a save --interval 50ms --floor 10% -q)
+
+"$BRISK" run "$d/mnt" --profile "$d/tbfq.profile" --no-load -i 3 "${w[@]}" --json "$d/run.json" \
+  >/dev/null 2>"$d/err"; rc=$?
+t_eq "run: exit 0" "$rc" 0
+t_eq "run: format_version first" "$(jq -r 'keys_unsorted[0]' "$d/run.json")" format_version
+t_eq "run: format_version 1, kind run" "$(jq -c '[.format_version, .kind]' "$d/run.json")" '[1,"run"]'
+t_eq "run: host name" "$(jq -r .machine.hostname "$d/run.json")" "$(uname -n)"
+t_eq "run: kernel" "$(jq -r .machine.kernel "$d/run.json")" "$(uname -r)"
+if command -v systemd-id128 >/dev/null && [ -s /etc/machine-id ]; then
+  t_eq "run: machine_id as systemd-id128 --app-specific" "$(jq -r .machine.machine_id "$d/run.json")" \
+    "$(systemd-id128 machine-id --app-specific=9ccc9b2e9b5241a99e87a03af009df9c)"
+else
+  t_skip "run: machine_id" "no systemd-id128 or /etc/machine-id"
+fi
+t_match "run: machine_id is not the machine id" "$(jq -r .machine.machine_id "$d/run.json")" "^(null|[0-9a-f]{32})$"
+[ -s /etc/machine-id ] && t_check "run: machine_id is not /etc/machine-id" \
+  test "$(jq -r .machine.machine_id "$d/run.json")" != "$(cat /etc/machine-id)"
+want_class=$([ "$(cat $q/rotational)" = 1 ] && echo rotational || echo ssd)
+t_eq "run: the disk and its class" "$(jq -c '[.machine.disks[] | [.name, .class]]' "$d/run.json")" \
+  "[[\"$dev\",\"$want_class\"]]"
+t_eq "run: the scheduler it measured with (the profile's)" \
+  "$(jq -r '.machine.disks[0].scheduler' "$d/run.json")" bfq
+t_match "run: the disk is back at its own" "$(cat $q/scheduler)" '^\[none\]'
+
+"$BRISK" compare "$d/mnt" current scheduler=bfq -r 1 -n 2 -l seq-write:size=16m "${w[@]}" \
+  --warmup 1s --settle-max 5s --json "$d/cmp.json" >/dev/null 2>"$d/err"; rc=$?
+t_eq "compare: exit 0" "$rc" 0
+t_eq "compare: kind and format_version" "$(jq -c '[.kind, .format_version]' "$d/cmp.json")" '["compare",1]'
+t_eq "compare: the disk's scheduler is the current arm's" \
+  "$(jq -r '.machine.disks[0].scheduler' "$d/cmp.json")" none
+t_eq "compare: same machine as the run" "$(jq -r .machine.machine_id "$d/cmp.json")" \
+  "$(jq -r .machine.machine_id "$d/run.json")"
+
+# brisk report over both: one machine, the run is a bfq result, compare's
+# current is none
+out=$("$BRISK" report "$d/run.json" "$d/cmp.json" --json "$d/rep.json" 2>"$d/err"); rc=$?
+t_eq "report: exit 0" "$rc" 0
+t_eq "report: one group of the disk's class" "$(jq -c '[.groups[].key]' "$d/rep.json")" "[\"$want_class\"]"
+t_eq "report: one machine" "$(jq '.machines' "$d/rep.json")" 1
+t_eq "report: the arms" "$(jq -c '[.groups[0].arms[].label] | sort' "$d/rep.json")" '["bfq","none"]'
+t_match "report: idle rows from the run" "$(jq -c '[.groups[0].rows[] | select(.phase == "idle") | .arm]' "$d/rep.json")" '"bfq"'
+t_match "report: one machine is not a fleet" "$out" 'not a fleet'

@@ -1,0 +1,695 @@
+/* Unit tests for the fleet module (brisk report): reading results as
+ * untrusted input (versions, truncation, ranges), the machine id hash,
+ * pooling with the machine as the unit (wider intervals than pooled
+ * samples when machines differ, the seed, file order), the paired ratio,
+ * verdicts and the minimum of machines, the load rule, grouping, the
+ * outputs' escaping and --save-profile.  Run from the repository root. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+
+#include "action.h"
+#include "fleet.h"
+#include "profile.h"
+#include "stats.h"
+
+static char base[256];
+
+/* ---- reading ---- */
+
+/* A run result in JSON: machine HOST with one disk of CLASS and SCHED,
+ * then SAMPLES (the inside of the samples array). */
+static char *run_json(const char *version, const char *host, const char *cls, const char *sched,
+		      const char *samples)
+{
+	static char buf[8192];
+	snprintf(buf, sizeof(buf),
+		 "{ %s \"kind\": \"run\", \"brisk\": \"0.1.0\", \"config\": { \"loads\": "
+		 "[\"seq-write:size=1g\"], \"keep_warm\": false },\n"
+		 " \"machine\": { \"hostname\": \"%s\", \"kernel\": \"6.1.0\", \"machine_id\": null,"
+		 " \"disks\": [ { \"name\": \"sda\", \"class\": \"%s\", \"model\": \"WDC X\","
+		 " \"firmware\": \"01\", \"transport\": \"sata\", \"rotational\": true,"
+		 " \"scheduler\": \"%s\" } ] },\n"
+		 " \"epochs\": [ { \"epoch\": 0, \"label\": \"start\", \"t_s\": 0 } ],\n"
+		 " \"loads\": [ { \"mib_s\": 50.5, \"by_epoch\": [ { \"epoch\": 0, \"mib_s\": 40 } ] } ],\n"
+		 " \"samples\": [ %s ] }\n",
+		 version, host, cls, sched, samples);
+	return buf;
+}
+
+#define S(ph, act, ms, cold, err, ep)                                                         \
+	"{ \"phase\": \"" ph "\", \"action\": \"" act "\", \"ms\": " #ms ", \"cold\": " #cold    \
+	", \"timeout\": false, \"error\": " #err ", \"epoch\": " #ep " }"
+
+static const char *ok_samples = S("idle", "ssh-like", 10, true, 0, 0) ", "
+	S("loaded", "ssh-like", 100, true, 0, 0) ", "
+	S("loaded", "ssh-like", 120, false, 0, 0) ", "   /* warm: out */
+	S("loaded", "save", 5.5, true, 0, 0) ", "
+	S("loaded", "save", 7, true, 5, 0) ", "           /* failed: out */
+	S("loaded", "save", 9, true, 0, 1);                /* --at epoch: out */
+
+static int parse(const char *json, struct fleet_result *r, char *err, size_t len)
+{
+	return fleet_parse(json, strlen(json), "t.json", r, err, len);
+}
+
+static void test_read_run(void **state)
+{
+	(void)state;
+	struct fleet_result r;
+	char err[256];
+	assert_int_equal(parse(run_json("\"format_version\": 1,", "a", "rotational", "bfq",
+					ok_samples), &r, err, sizeof(err)), 0);
+	assert_int_equal(r.kind, FLEET_RUN);
+	assert_true(r.version_given);
+	assert_true(r.m.known);
+	assert_string_equal(r.m.hostname, "a");
+	assert_int_equal(r.m.n_disks, 1);
+	assert_string_equal(r.m.disks[0].cls, "rotational");
+	assert_int_equal(r.n_arms, 1);
+	assert_string_equal(r.arms[0].key, "scheduler=bfq");
+	assert_string_equal(r.arms[0].label, "bfq");
+	assert_true(fabs(r.arms[0].load_mibps - 40) < 1e-9);   /* epoch 0's figure */
+	assert_int_equal(r.n_samples, 3);
+	assert_int_equal(r.warm, 1);
+	assert_int_equal(r.failed, 1);
+	assert_int_equal(r.other_epochs, 1);
+	assert_int_equal(r.samples[0].phase, FLEET_IDLE);
+	assert_int_equal(r.samples[1].phase, FLEET_LOADED);
+	assert_int_equal(r.samples[2].action, ACTION_SAVE);
+	fleet_result_free(&r);
+}
+
+static void test_read_versions(void **state)
+{
+	(void)state;
+	struct fleet_result r;
+	char err[256];
+	/* a future major version: refused, saying which and what this reads */
+	assert_int_equal(parse(run_json("\"format_version\": 7,", "a", "ssd", "none", ok_samples),
+			       &r, err, sizeof(err)), -EPROTONOSUPPORT);
+	assert_string_equal(err, "format_version 7 is newer than this brisk reads (1)");
+	fleet_result_free(&r);
+	/* no version, but the shape of a run: read as version 1 */
+	assert_int_equal(parse(run_json("", "a", "ssd", "none", ok_samples), &r, err, sizeof(err)),
+			 0);
+	assert_false(r.version_given);
+	fleet_result_free(&r);
+	/* no version and not the shape of a result */
+	const char *other = "{ \"brisk\": \"0.1.0\", \"query\": \"x\", \"devices\": [] }";
+	assert_int_equal(parse(other, &r, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not a brisk run or compare result"));
+	fleet_result_free(&r);
+	/* a version that is not a whole number, or below 1 */
+	assert_int_equal(parse(run_json("\"format_version\": \"1\",", "a", "ssd", "none",
+					ok_samples), &r, err, sizeof(err)), -EINVAL);
+	fleet_result_free(&r);
+	assert_int_equal(parse(run_json("\"format_version\": 0,", "a", "ssd", "none", ok_samples),
+			       &r, err, sizeof(err)), -EINVAL);
+	fleet_result_free(&r);
+	/* a brisk report's own JSON is not a result */
+	assert_int_equal(parse("{\"kind\": \"report\", \"format_version\": 1}", &r, err,
+			       sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "kind \"report\""));
+	fleet_result_free(&r);
+}
+
+static void test_read_corrupt(void **state)
+{
+	(void)state;
+	struct fleet_result r;
+	char err[256];
+	const char *good = run_json("\"format_version\": 1,", "a", "ssd", "none", ok_samples);
+	char cut[8192];
+	size_t n = strlen(good);
+	/* truncated anywhere: named as such */
+	for (size_t at = 1; at < n - 2; at += 97) {
+		memcpy(cut, good, at);
+		assert_int_equal(fleet_parse(cut, at, "t.json", &r, err, sizeof(err)), -EINVAL);
+		fleet_result_free(&r);
+	}
+	memcpy(cut, good, n / 2);
+	assert_int_equal(fleet_parse(cut, n / 2, "t.json", &r, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "truncated"));
+	fleet_result_free(&r);
+	/* more after the document */
+	snprintf(cut, sizeof(cut), "%s{}", good);
+	assert_int_equal(parse(cut, &r, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "more after"));
+	fleet_result_free(&r);
+	/* numbers out of range, named by field */
+	assert_int_equal(parse(run_json("\"format_version\": 1,", "a", "ssd", "none",
+					S("loaded", "save", -5, true, 0, 0)), &r, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "samples[0].ms"));
+	fleet_result_free(&r);
+	assert_int_equal(parse(run_json("\"format_version\": 1,", "a", "ssd", "none",
+					S("loaded", "save", 1e999, true, 0, 0)), &r, err, sizeof(err)),
+			 -EINVAL);
+	fleet_result_free(&r);
+	assert_int_equal(parse(run_json("\"format_version\": 1,", "a", "ssd", "none",
+					S("loaded", "save", 1e12, true, 0, 0)), &r, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "out of range"));
+	fleet_result_free(&r);
+	/* an unknown action, a wrong type */
+	assert_int_equal(parse(run_json("\"format_version\": 1,", "a", "ssd", "none",
+					S("loaded", "rm-rf", 5, true, 0, 0)), &r, err, sizeof(err)),
+			 -EINVAL);
+	fleet_result_free(&r);
+	assert_int_equal(parse(run_json("\"format_version\": 1,", "a", "ssd", "none",
+					S("loaded", "save", "5", true, 0, 0)), &r, err, sizeof(err)),
+			 -EINVAL);
+	fleet_result_free(&r);
+	/* a NUL byte inside a string */
+	assert_int_equal(parse(run_json("\"format_version\": 1,", "a\\u0000b", "ssd", "none",
+					ok_samples), &r, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "NUL"));
+	fleet_result_free(&r);
+	/* NaN is not JSON */
+	assert_int_equal(parse(run_json("\"format_version\": 1,", "a", "ssd", "none",
+					S("loaded", "save", NaN, true, 0, 0)), &r, err, sizeof(err)),
+			 -EINVAL);
+	fleet_result_free(&r);
+	/* empty, not an object */
+	assert_int_equal(parse("  \n", &r, err, sizeof(err)), -EINVAL);
+	fleet_result_free(&r);
+	assert_int_equal(parse("[1, 2]", &r, err, sizeof(err)), -EINVAL);
+	fleet_result_free(&r);
+	/* a control byte in a model is kept (escaped on output), not refused */
+	assert_int_equal(parse(run_json("\"format_version\": 1,", "evil\\u001b[31m", "ssd", "none",
+					ok_samples), &r, err, sizeof(err)), 0);
+	assert_string_equal(r.m.hostname, "evil\x1b[31m");
+	fleet_result_free(&r);
+}
+
+static void test_read_compare(void **state)
+{
+	(void)state;
+	const char *j =
+		"{ \"brisk_version\": \"0.1.0\", \"kind\": \"compare\", \"format_version\": 1,"
+		" \"workload\": \"load seq-write:size=1g; actions ssh-like\","
+		" \"machine\": { \"hostname\": \"b\", \"disks\": [ { \"name\": \"sdb\", \"class\": "
+		"\"rotational\", \"scheduler\": \"mq-deadline\" } ] },"
+		" \"arms\": [ { \"index\": 0, \"label\": \"current\", \"settings\": \"\","
+		"   \"load_mibps\": { \"est\": 80 } },"
+		"  { \"index\": 1, \"label\": \"bfq\", \"settings\": \"scheduler=bfq low_latency=0\","
+		"   \"load_mibps\": { \"est\": 60, \"lo\": null } } ],"
+		" \"samples\": [ { \"arm\": 0, \"action\": \"ssh-like\", \"ms\": 900, \"cold\": true,"
+		"   \"timeout\": false, \"err\": 0 },"
+		"  { \"arm\": 1, \"action\": \"ssh-like\", \"ms\": 100, \"cold\": true,"
+		"   \"timeout\": false, \"err\": 0 },"
+		"  { \"arm\": 1, \"action\": \"ssh-like\", \"ms\": null, \"cold\": true,"
+		"   \"timeout\": false, \"err\": 2 } ] }";
+	struct fleet_result r;
+	char err[256];
+	assert_int_equal(parse(j, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.kind, FLEET_COMPARE);
+	assert_int_equal(r.n_arms, 2);
+	assert_string_equal(r.arms[0].key, "scheduler=mq-deadline");   /* current, resolved */
+	assert_string_equal(r.arms[0].label, "mq-deadline");
+	assert_string_equal(r.arms[1].key, "scheduler=bfq low_latency=0");
+	assert_string_equal(r.workload, "seq-write:size=1g");
+	assert_int_equal(r.n_samples, 2);
+	assert_int_equal(r.failed, 1);
+	fleet_result_free(&r);
+	/* an arm's settings must be settings brisk knows, of their form:
+	 * nothing else may become an arm, nor reach a profile */
+	char hostile[4096];
+	snprintf(hostile, sizeof(hostile), "%s", j);
+	char *q = strstr(hostile, "low_latency=0");
+	memcpy(q, "RUN+=/bin/sh ", 13);
+	assert_int_equal(parse(hostile, &r, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not a setting brisk knows"));
+	fleet_result_free(&r);
+	snprintf(hostile, sizeof(hostile), "%s", j);
+	q = strstr(hostile, "scheduler=bfq");
+	memcpy(q, "scheduler=b;q", 13);
+	assert_int_equal(parse(hostile, &r, err, sizeof(err)), -EINVAL);
+	fleet_result_free(&r);
+	/* an arm index out of range */
+	char bad[4096];
+	snprintf(bad, sizeof(bad), "%s", j);
+	char *p = strstr(bad, "\"arm\": 1");
+	p[7] = '7';
+	assert_int_equal(parse(bad, &r, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, ".arm"));
+	fleet_result_free(&r);
+}
+
+static void test_machine_id(void **state)
+{
+	(void)state;
+	char out[33];
+	/* HMAC-SHA256(key = id, FLEET_APP_ID), UUID v4 bits: as systemd's
+	 * sd_id128_get_machine_app_specific() (vectors from Python's hmac) */
+	assert_int_equal(fleet_machine_id("0123456789abcdef0123456789abcdef", out), 0);
+	assert_string_equal(out, "bf2c5b4e8331435196ca1e80b503c419");
+	assert_int_equal(fleet_machine_id("ffffffffffffffffffffffffffffffff", out), 0);
+	assert_string_equal(out, "5621eebe59c84d9d9abb9d1ac5b40c01");
+	assert_int_equal(fleet_machine_id("0123", out), -EINVAL);
+	assert_int_equal(fleet_machine_id("0123456789abcdef0123456789abcdeg", out), -EINVAL);
+}
+
+/* ---- pooling: results built directly ---- */
+
+static uint64_t rng = 42;
+
+static double lognormal(double median, double sigma)
+{
+	double u1 = ((double)(stats_rand_next(&rng) >> 11) + 0.5) / 9007199254740992.0;
+	double u2 = ((double)(stats_rand_next(&rng) >> 11) + 0.5) / 9007199254740992.0;
+	return median * exp(sigma * sqrt(-2 * log(u1)) * cos(2 * M_PI * u2));
+}
+
+/* A result of machine `host` with a disk of class cls; arms given by key;
+ * n samples of `action` per arm, arm k's median base * factor[k]. */
+static void make(struct fleet_result *r, enum fleet_kind kind, const char *host, const char *cls,
+		 size_t n_arms, const char *const *keys, const double *factor, double median,
+		 const double *load, size_t n, int action)
+{
+	memset(r, 0, sizeof(*r));
+	r->kind = kind;
+	r->version_given = 1;
+	snprintf(r->path, sizeof(r->path), "%s.json", host);
+	r->m.known = 1;
+	snprintf(r->m.hostname, sizeof(r->m.hostname), "%s", host);
+	snprintf(r->m.kernel, sizeof(r->m.kernel), "6.1.0");
+	r->m.n_disks = 1;
+	snprintf(r->m.disks[0].cls, sizeof(r->m.disks[0].cls), "%s", cls);
+	snprintf(r->m.disks[0].model, sizeof(r->m.disks[0].model), "M-%s", cls);
+	r->n_arms = n_arms;
+	for (size_t a = 0; a < n_arms; a++) {
+		snprintf(r->arms[a].key, sizeof(r->arms[a].key), "%s", keys[a]);
+		snprintf(r->arms[a].label, sizeof(r->arms[a].label), "%s",
+			 strncmp(keys[a], "scheduler=", 10) == 0 ? keys[a] + 10 : keys[a]);
+		r->arms[a].load_mibps = load ? load[a] : NAN;
+	}
+	r->samples = calloc(n_arms * n, sizeof(*r->samples));
+	assert_non_null(r->samples);
+	for (size_t a = 0; a < n_arms; a++)
+		for (size_t i = 0; i < n; i++)
+			r->samples[r->n_samples++] = (struct fleet_sample){
+				lognormal(median * factor[a], 0.3), (uint16_t)a, (uint8_t)action, FLEET_LOADED };
+}
+
+static const char *const two[] = { "scheduler=mq-deadline", "scheduler=bfq" };
+
+static const struct fleet_group *group(const struct fleet_report *rep, const char *key)
+{
+	for (size_t i = 0; i < rep->n_groups; i++)
+		if (!strcmp(rep->groups[i].key, key))
+			return &rep->groups[i];
+	fail_msg("no group %s", key);
+	abort();
+}
+
+static const struct fleet_row *row(const struct fleet_group *g, const char *label, int action)
+{
+	for (size_t i = 0; i < g->n_rows; i++)
+		if (!strcmp(g->arms[g->rows[i].arm].label, label) && (int)g->rows[i].action == action &&
+		    g->rows[i].phase == FLEET_LOADED)
+			return &g->rows[i];
+	fail_msg("no row %s", label);
+	abort();
+}
+
+static void test_machines_widen(void **state)
+{
+	(void)state;
+	/* six machines whose medians differ 1x..32x: resampling machines must
+	 * give a wider p50 interval than the same samples taken as one pool */
+	struct fleet_result r[6];
+	static const double f1[] = { 1 };
+	char host[16];
+	for (int m = 0; m < 6; m++) {
+		snprintf(host, sizeof(host), "m%d", m);
+		make(&r[m], FLEET_RUN, host, "rotational", 1, two, f1, 20.0 * pow(2, m), NULL, 20,
+		     ACTION_SSH);
+	}
+	struct fleet_options o = { FLEET_BY_CLASS, NULL, 5 };
+	struct fleet_report rep;
+	char err[256];
+	assert_int_equal(fleet_pool(r, 6, &o, NULL, 0, &rep, err, sizeof(err)), 0);
+	const struct fleet_row *x = row(group(&rep, "rotational"), "mq-deadline", ACTION_SSH);
+	assert_int_equal(x->machines, 6);
+	assert_int_equal(x->samples, 120);
+	double v[120], e, lo, hi;
+	size_t k = 0;
+	for (int m = 0; m < 6; m++)
+		for (size_t i = 0; i < r[m].n_samples; i++)
+			v[k++] = r[m].samples[i].ms;
+	assert_int_equal(stats_bootstrap_ci(v, k, 0.5, 2000, 0.95, 5, &e, &lo, &hi), 0);
+	assert_true(fabs(e - x->p50.est) < 1e-9);   /* the same pooled median */
+	assert_true(x->p50.hi / x->p50.lo > 1.5 * (hi / lo));
+	fleet_report_free(&rep);
+	for (int m = 0; m < 6; m++)
+		fleet_result_free(&r[m]);
+}
+
+/* Four machines 10x apart in speed, bfq half of mq-deadline on each. */
+static void fleet4(struct fleet_result *r, size_t n, const double *load)
+{
+	static const double f[] = { 1, 0.5 };
+	char host[16];
+	for (size_t m = 0; m < n; m++) {
+		snprintf(host, sizeof(host), "h%zu", m);
+		make(&r[m], FLEET_COMPARE, host, "rotational", 2, two, f, 30.0 * pow(10, (double)m),
+		     load, 8, ACTION_SSH);
+	}
+}
+
+static void test_paired_verdict(void **state)
+{
+	(void)state;
+	struct fleet_result r[4];
+	fleet4(r, 4, NULL);
+	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1 };
+	struct fleet_report rep;
+	char err[256];
+	assert_int_equal(fleet_pool(r, 4, &o, NULL, 0, &rep, err, sizeof(err)), 0);
+	const struct fleet_group *g = group(&rep, "rotational");
+	assert_int_equal(g->n_machines, 4);
+	assert_string_equal(g->arms[g->baseline].label, "mq-deadline");   /* measured first */
+	const struct fleet_row *b = row(g, "bfq", ACTION_SSH);
+	assert_int_equal(b->paired, 4);
+	assert_int_equal(b->agree, 4);
+	assert_true(b->decided);
+	assert_int_equal(b->verdict, STATS_FASTER);
+	assert_true(b->ratio50.est > 0.3 && b->ratio50.est < 0.8);
+	assert_true(b->ratio50.hi < 1);
+	/* the pairing: machines 1000x apart do not widen the ratio */
+	assert_true(b->ratio50.hi / b->ratio50.lo < 3);
+	assert_int_equal(g->best, (int)(b->arm));
+	assert_non_null(strstr(g->recommendation, "bfq, 4 of 4 machines faster on ssh-like, ratio"));
+	/* the same with the files in another order: the same figures */
+	struct fleet_result s[4] = { r[2], r[0], r[3], r[1] };
+	struct fleet_report rep2;
+	assert_int_equal(fleet_pool(s, 4, &o, NULL, 0, &rep2, err, sizeof(err)), 0);
+	const struct fleet_row *b2 = row(group(&rep2, "rotational"), "bfq", ACTION_SSH);
+	assert_true(b2->ratio50.lo == b->ratio50.lo && b2->ratio50.hi == b->ratio50.hi);
+	assert_true(b2->p50.lo == b->p50.lo && b2->p50.hi == b->p50.hi);
+	fleet_report_free(&rep2);
+	/* the same seed again: bit for bit; another seed: another interval */
+	assert_int_equal(fleet_pool(r, 4, &o, NULL, 0, &rep2, err, sizeof(err)), 0);
+	b2 = row(group(&rep2, "rotational"), "bfq", ACTION_SSH);
+	assert_true(b2->ratio50.lo == b->ratio50.lo && b2->p50.hi == b->p50.hi);
+	fleet_report_free(&rep2);
+	o.seed = 2;
+	assert_int_equal(fleet_pool(r, 4, &o, NULL, 0, &rep2, err, sizeof(err)), 0);
+	b2 = row(group(&rep2, "rotational"), "bfq", ACTION_SSH);
+	assert_true(b2->ratio50.lo != b->ratio50.lo || b2->ratio50.hi != b->ratio50.hi);
+	fleet_report_free(&rep2);
+	/* --baseline bfq: mq-deadline is the slower one now */
+	o.baseline = "bfq";
+	assert_int_equal(fleet_pool(r, 4, &o, NULL, 0, &rep2, err, sizeof(err)), 0);
+	g = group(&rep2, "rotational");
+	assert_string_equal(g->arms[g->baseline].label, "bfq");
+	assert_int_equal(row(g, "mq-deadline", ACTION_SSH)->verdict, STATS_SLOWER);
+	assert_int_equal(g->best, -1);
+	assert_non_null(strstr(g->recommendation, "keep bfq"));
+	fleet_report_free(&rep2);
+	fleet_report_free(&rep);
+	for (int m = 0; m < 4; m++)
+		fleet_result_free(&r[m]);
+}
+
+static void test_too_few_machines(void **state)
+{
+	(void)state;
+	struct fleet_result r[2];
+	fleet4(r, 2, NULL);
+	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1 };
+	struct fleet_report rep;
+	char err[256];
+	assert_int_equal(fleet_pool(r, 2, &o, NULL, 0, &rep, err, sizeof(err)), 0);
+	const struct fleet_group *g = group(&rep, "rotational");
+	const struct fleet_row *b = row(g, "bfq", ACTION_SSH);
+	assert_int_equal(b->paired, 2);
+	assert_false(b->decided);
+	assert_int_equal(b->verdict, STATS_NO_DIFFERENCE);
+	assert_int_equal(g->best, -1);
+	assert_non_null(strstr(g->recommendation, "at most 2 machines"));
+	fleet_report_free(&rep);
+	/* one machine: not a fleet */
+	assert_int_equal(fleet_pool(r, 1, &o, NULL, 0, &rep, err, sizeof(err)), 0);
+	assert_non_null(strstr(rep.groups[0].recommendation, "not a fleet"));
+	fleet_report_free(&rep);
+	for (int m = 0; m < 2; m++)
+		fleet_result_free(&r[m]);
+}
+
+static void test_load_rule(void **state)
+{
+	(void)state;
+	struct fleet_result r[4];
+	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1 };
+	struct fleet_report rep;
+	char err[256];
+	/* bfq keeps 40 % of the load: it starves it, and is not recommended */
+	static const double starve[] = { 100, 40 };
+	fleet4(r, 4, starve);
+	assert_int_equal(fleet_pool(r, 4, &o, NULL, 0, &rep, err, sizeof(err)), 0);
+	const struct fleet_group *g = group(&rep, "rotational");
+	const struct fleet_garm *b = &g->arms[row(g, "bfq", ACTION_SSH)->arm];
+	assert_true(fabs(b->load.est - 0.4) < 1e-9);
+	assert_false(b->load_ok);
+	assert_int_equal(g->best, -1);
+	assert_non_null(strstr(g->recommendation, "starves the load"));
+	fleet_report_free(&rep);
+	for (int m = 0; m < 4; m++)
+		fleet_result_free(&r[m]);
+	/* 80 %: recommended, and the cost named */
+	static const double cost[] = { 100, 80 };
+	fleet4(r, 4, cost);
+	assert_int_equal(fleet_pool(r, 4, &o, NULL, 0, &rep, err, sizeof(err)), 0);
+	g = group(&rep, "rotational");
+	assert_true(g->best >= 0);
+	assert_non_null(strstr(g->recommendation, "at a cost to the load: 80 %"));
+	fleet_report_free(&rep);
+	for (int m = 0; m < 4; m++)
+		fleet_result_free(&r[m]);
+}
+
+static void test_groups(void **state)
+{
+	(void)state;
+	struct fleet_result r[3];
+	static const double f1[] = { 1 };
+	make(&r[0], FLEET_RUN, "a", "nvme", 1, two, f1, 5, NULL, 4, ACTION_SAVE);
+	make(&r[1], FLEET_RUN, "b", "rotational", 1, two, f1, 5, NULL, 4, ACTION_SAVE);
+	make(&r[2], FLEET_RUN, "c", "rotational", 1, two, f1, 5, NULL, 4, ACTION_SAVE);
+	r[2].m.n_disks = 2;   /* a RAID of a rotational and an NVMe disk */
+	snprintf(r[2].m.disks[1].cls, sizeof(r[2].m.disks[1].cls), "nvme");
+	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1 };
+	struct fleet_report rep;
+	char err[256];
+	assert_int_equal(fleet_pool(r, 3, &o, NULL, 0, &rep, err, sizeof(err)), 0);
+	assert_int_equal(rep.n_groups, 3);
+	assert_string_equal(rep.groups[0].key, "mixed");
+	assert_string_equal(rep.groups[1].key, "nvme");
+	assert_string_equal(rep.groups[2].key, "rotational");
+	assert_int_equal(rep.n_machines, 3);
+	fleet_report_free(&rep);
+	o.by = FLEET_BY_KERNEL;
+	assert_int_equal(fleet_pool(r, 3, &o, NULL, 0, &rep, err, sizeof(err)), 0);
+	assert_int_equal(rep.n_groups, 1);
+	assert_string_equal(rep.groups[0].key, "6.1.0");
+	assert_int_equal(rep.groups[0].n_machines, 3);
+	fleet_report_free(&rep);
+	/* two results of one machine are one machine */
+	snprintf(r[2].m.hostname, sizeof(r[2].m.hostname), "b");
+	o.by = FLEET_BY_MACHINE;
+	assert_int_equal(fleet_pool(r, 3, &o, NULL, 0, &rep, err, sizeof(err)), 0);
+	assert_int_equal(rep.n_groups, 2);
+	assert_int_equal(rep.n_machines, 2);
+	assert_int_equal(group(&rep, "b")->n_results, 2);
+	fleet_report_free(&rep);
+	enum fleet_by by;
+	assert_int_equal(fleet_by_parse("model,firmware", &by), 0);
+	assert_int_equal(by, FLEET_BY_MODEL_FW);
+	assert_int_equal(fleet_by_parse("serial", &by), -EINVAL);
+	for (int m = 0; m < 3; m++)
+		fleet_result_free(&r[m]);
+}
+
+static void test_paired_helper(void **state)
+{
+	(void)state;
+	/* one cluster: the ratio of its medians */
+	double a[] = { 10, 20, 30 }, b[] = { 5, 10, 15 };
+	size_t oa[] = { 0, 3 }, ob[] = { 0, 3 };
+	double e, lo, hi, per[1];
+	assert_int_equal(stats_bootstrap_ratio_paired(a, oa, b, ob, 1, 0.5, 500, 0.95, 3, &e, &lo,
+						      &hi, per), 0);
+	assert_true(fabs(e - 0.5) < 1e-12 && fabs(per[0] - 0.5) < 1e-12);
+	assert_true(lo <= e && e <= hi);
+	/* two clusters: the geometric mean of their own ratios */
+	double a2[] = { 10, 10, 1000 }, b2[] = { 5, 4000 };
+	size_t oa2[] = { 0, 2, 3 }, ob2[] = { 0, 1, 2 };
+	double per2[2];
+	assert_int_equal(stats_bootstrap_ratio_paired(a2, oa2, b2, ob2, 2, 0.5, 500, 0.95, 3, &e,
+						      &lo, &hi, per2), 0);
+	assert_true(fabs(per2[0] - 0.5) < 1e-12 && fabs(per2[1] - 4) < 1e-12);
+	assert_true(fabs(e - sqrt(2)) < 1e-12);
+	/* an empty side, a non-positive value */
+	size_t oe[] = { 0, 0 };
+	assert_int_equal(stats_bootstrap_ratio_paired(a, oe, b, ob, 1, 0.5, 500, 0.95, 3, &e, &lo,
+						      &hi, NULL), -EINVAL);
+	assert_true(isnan(e));
+	double z[] = { 0, 1, 2 };
+	assert_int_equal(stats_bootstrap_ratio_paired(z, oa, b, ob, 1, 0.5, 500, 0.95, 3, &e, &lo,
+						      &hi, NULL), -EDOM);
+}
+
+/* ---- outputs ---- */
+
+static void test_text_escapes(void **state)
+{
+	(void)state;
+	struct fleet_result r[4];
+	fleet4(r, 4, NULL);
+	snprintf(r[0].m.hostname, sizeof(r[0].m.hostname), "evil\x1b[31m\r\nhost");
+	snprintf(r[0].m.disks[0].cls, sizeof(r[0].m.disks[0].cls), "rotational");
+	struct fleet_options o = { FLEET_BY_MODEL, NULL, 1 };
+	snprintf(r[1].m.disks[0].model, sizeof(r[1].m.disks[0].model), "WDC\x07\x1b]0;pwn\x07");
+	struct fleet_skip sk = { "bad\x1b.json", "truncated: skipped" };
+	struct fleet_report rep;
+	char err[256];
+	assert_int_equal(fleet_pool(r, 4, &o, &sk, 1, &rep, err, sizeof(err)), 0);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	fleet_text(f, &rep);
+	fclose(f);
+	assert_null(memchr(buf, '\x1b', len));
+	assert_null(memchr(buf, '\x07', len));
+	assert_null(memchr(buf, '\r', len));
+	assert_non_null(strstr(buf, "evil\\x1b[31m\\x0d\\x0ahost"));
+	assert_non_null(strstr(buf, "bad\\x1b.json: truncated: skipped"));
+	free(buf);
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/r.json", base);
+	assert_int_equal(fleet_json(&rep, path, err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/r.csv", base);
+	assert_int_equal(fleet_csv(&rep, path, err, sizeof(err)), 0);
+	FILE *c = fopen(path, "r");
+	char line[4096];
+	assert_non_null(fgets(line, sizeof(line), c));
+	assert_non_null(strstr(line, "group,phase,action,arm,settings"));
+	size_t rows = 0;
+	while (fgets(line, sizeof(line), c)) {
+		rows++;
+		assert_null(strchr(line, '\x1b'));
+	}
+	fclose(c);
+	size_t want = 0;
+	for (size_t i = 0; i < rep.n_groups; i++)
+		want += rep.groups[i].n_rows;
+	assert_int_equal(rows, want);
+	snprintf(path, sizeof(path), "%s/r.svg", base);
+	assert_int_equal(fleet_plot(&rep, path, err, sizeof(err)), 0);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(st.st_size > 1000);
+	snprintf(path, sizeof(path), "%s/r.gif", base);
+	assert_int_equal(fleet_plot(&rep, path, err, sizeof(err)), -EINVAL);
+	fleet_report_free(&rep);
+	for (int m = 0; m < 4; m++)
+		fleet_result_free(&r[m]);
+}
+
+static void test_save_profile(void **state)
+{
+	(void)state;
+	char xdg[PATH_MAX];
+	snprintf(xdg, sizeof(xdg), "%s/xdg", base);
+	setenv("XDG_CONFIG_HOME", xdg, 1);
+	struct fleet_result r[6];
+	fleet4(r, 4, NULL);
+	static const double f1[] = { 1 };
+	make(&r[4], FLEET_RUN, "u1", "usb", 1, two, f1, 5, NULL, 4, ACTION_SAVE);
+	make(&r[5], FLEET_RUN, "s1", "ssd", 1, two, f1, 5, NULL, 4, ACTION_SAVE);
+	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1 };
+	struct fleet_report rep;
+	char err[512], path[PATH_MAX], note[1024];
+	assert_int_equal(fleet_pool(r, 6, &o, NULL, 0, &rep, err, sizeof(err)), 0);
+	assert_int_equal(fleet_save_profile(&rep, "fleet1", 0, path, sizeof(path), note,
+					    sizeof(note), err, sizeof(err)), 0);
+	assert_non_null(strstr(note, "usb: no profile class"));
+	assert_non_null(strstr(note, "ssd: no recommendation"));
+	struct profile *p = calloc(1, sizeof(*p));
+	assert_int_equal(profile_parse_file(path, NULL, p, err, sizeof(err)), 0);
+	const struct profile_setting *s = profile_setting_get(p, PROFILE_CLASS_ROTATIONAL,
+								 "scheduler");
+	assert_non_null(s);
+	assert_string_equal(s->value, "bfq");
+	assert_true(profile_class_has_own(p, PROFILE_CLASS_ROTATIONAL));
+	assert_false(profile_class_has_own(p, PROFILE_CLASS_SSD));
+	free(p);
+	/* no clobber without force */
+	assert_int_equal(fleet_save_profile(&rep, "fleet1", 0, path, sizeof(path), note,
+					    sizeof(note), err, sizeof(err)), -EEXIST);
+	assert_int_equal(fleet_save_profile(&rep, "fleet1", 1, path, sizeof(path), note,
+					    sizeof(note), err, sizeof(err)), 0);
+	assert_int_equal(fleet_save_profile(&rep, "../x", 0, path, sizeof(path), note,
+					    sizeof(note), err, sizeof(err)), -EINVAL);
+	fleet_report_free(&rep);
+	/* nothing recommended: nothing saved */
+	assert_int_equal(fleet_pool(r + 4, 2, &o, NULL, 0, &rep, err, sizeof(err)), 0);
+	assert_int_equal(fleet_save_profile(&rep, "fleet2", 0, path, sizeof(path), note,
+					    sizeof(note), err, sizeof(err)), -ENOENT);
+	assert_int_equal(access(path, F_OK), -1);
+	fleet_report_free(&rep);
+	for (int m = 0; m < 6; m++)
+		fleet_result_free(&r[m]);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	char cwd[200];
+	mkdir("build", 0755);
+	if (!getcwd(cwd, sizeof(cwd)))
+		return -1;
+	snprintf(base, sizeof(base), "%s/build/ut-fleet.XXXXXX", cwd);
+	return mkdtemp(base) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[PATH_MAX + 16];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_read_run),
+		cmocka_unit_test(test_read_versions),
+		cmocka_unit_test(test_read_corrupt),
+		cmocka_unit_test(test_read_compare),
+		cmocka_unit_test(test_machine_id),
+		cmocka_unit_test(test_machines_widen),
+		cmocka_unit_test(test_paired_verdict),
+		cmocka_unit_test(test_too_few_machines),
+		cmocka_unit_test(test_load_rule),
+		cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_paired_helper),
+		cmocka_unit_test(test_text_escapes),
+		cmocka_unit_test(test_save_profile),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
