@@ -2,6 +2,9 @@
 #   make            build ./brisk
 #   make run        install missing build deps, build, run the quick check on .
 #   make check      install missing test deps, build, run every test
+#   make check-noroot  build, run the tests that need no root, without root
+#                   (as nobody when run by root; installs nothing: for
+#                   package builds, packaging/check-noroot.sh)
 #   make bench      benchmarks (not timed tests)
 #   make V=1        show commands;  make SANITIZE=1  ASan + UBSan
 #   make WERROR=1   warnings are errors (CI: .ci/run)
@@ -81,7 +84,7 @@ UNIT_BIN  := $(patsubst tests/unit/%.c,build/tests/%,$(UNIT_SRC))
 HELPER_SRC:= $(sort $(wildcard tests/helpers/*.c))
 HELPER_BIN:= $(patsubst tests/helpers/%.c,build/tests/helpers/%,$(HELPER_SRC))
 
-.PHONY: all run check bench deps test-deps tests install uninstall clean
+.PHONY: all run check check-noroot bench deps test-deps tests install uninstall clean
 all: brisk
 
 # Objects are rebuilt when the compiled-in paths or the flags change.
@@ -125,6 +128,9 @@ run: deps
 check: test-deps
 	@$(MAKE) --no-print-directory tests
 	@tests/run.sh
+
+check-noroot: tests
+	@packaging/check-noroot.sh
 
 bench: test-deps
 	@$(MAKE) --no-print-directory tests
