@@ -11,6 +11,8 @@
 #   make HARDEN=0   no hardening flags of our own (packaging that brings its
 #                   own: dpkg-buildflags, %{optflags}); or override
 #                   HARDEN_CFLAGS / HARDEN_LDFLAGS / FORTIFY
+#   make dist       brisk-VERSION.tar.gz from git HEAD (git archive; refuses
+#                   outside a git checkout or with uncommitted changes)
 #   make install PREFIX=/usr/local DESTDIR=
 #                   (shell completions: BASHCOMPDIR, ZSHCOMPDIR, FISHCOMPDIR)
 VERSION  := 0.1.0
@@ -84,7 +86,7 @@ UNIT_BIN  := $(patsubst tests/unit/%.c,build/tests/%,$(UNIT_SRC))
 HELPER_SRC:= $(sort $(wildcard tests/helpers/*.c))
 HELPER_BIN:= $(patsubst tests/helpers/%.c,build/tests/helpers/%,$(HELPER_SRC))
 
-.PHONY: all run check check-noroot bench deps test-deps tests install uninstall clean
+.PHONY: all run check check-noroot dist bench deps test-deps tests install uninstall clean
 all: brisk
 
 # Objects are rebuilt when the compiled-in paths or the flags change.
@@ -156,6 +158,20 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/brisk $(DESTDIR)$(MANDIR)/man1/brisk*.1 $(DESTDIR)$(MANDIR)/man5/brisk*.5
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/brisk $(DESTDIR)$(ZSHCOMPDIR)/_brisk $(DESTDIR)$(FISHCOMPDIR)/brisk.fish
 	rm -rf $(DESTDIR)$(DATADIR)
+
+# The release tarball: HEAD as git archive makes it (mtime = the commit's
+# time), gzip -n: the same commit gives the same bytes.  Only committed
+# work goes in, so a dirty tree is refused rather than silently left out
+# (untracked files are not looked at: they would not be in HEAD either).
+DIST := brisk-$(VERSION)
+dist:
+	@if [ "$$(git -C '$(CURDIR)' rev-parse --show-toplevel 2>/dev/null)" != "$$(pwd -P)" ]; then \
+	  echo "make dist: $(CURDIR) is not a git checkout; the tarball is made by git archive from HEAD" >&2; exit 1; fi
+	@if [ -n "$$(git status --porcelain --untracked-files=no)" ]; then \
+	  echo "make dist: uncommitted changes (git status); the tarball is HEAD: commit or stash them first" >&2; exit 1; fi
+	$(Q)git archive --format=tar --prefix=$(DIST)/ -o $(DIST).tar.tmp HEAD
+	$(Q)gzip -9n <$(DIST).tar.tmp >$(DIST).tar.gz.tmp && rm -f $(DIST).tar.tmp && mv $(DIST).tar.gz.tmp $(DIST).tar.gz
+	@echo "$(DIST).tar.gz: $$(git rev-parse --short HEAD)$$(git describe --exact-match HEAD 2>/dev/null | sed 's/^/ (/; s/$$/)/')"
 
 clean:
 	rm -rf build brisk
