@@ -17,7 +17,10 @@
 # cannot (a tree under /root), the tests are skipped with that reason.
 #
 # HOME, the XDG directories, TMPDIR and TMUX_TMPDIR point into
-# build/noroot, so no test reads or writes the builder's own files.
+# build/noroot, so no test reads or writes the builder's own files.  The
+# tests are written for a UTF-8 locale (dashboard rules, man pages with
+# UTF-8 glyphs) and rpmbuild runs %check under LANG=C: LANG=C.UTF-8 here
+# (LC_ALL unset; a test that wants the C locale still sets it itself).
 set -eu
 cd "$(dirname "$0")/.."
 top=$PWD
@@ -26,7 +29,8 @@ T=$top/build/noroot
 run_tests() {
   export HOME="$T/home" XDG_CONFIG_HOME="$T/home/.config" XDG_RUNTIME_DIR="$T/run"
   export TMPDIR="$T/tmp" TMUX_TMPDIR="$T/tmp" BRISK_TMP="$T/tmp"
-  unset BRISK_RUNTIME_DIR BRISK_DATADIR BRISK_LAB_MODELS BRISK_DEBUG TMUX
+  export LANG=C.UTF-8
+  unset LC_ALL BRISK_RUNTIME_DIR BRISK_DATADIR BRISK_LAB_MODELS BRISK_DEBUG TMUX
   exec tests/run.sh
 }
 
