@@ -13,6 +13,8 @@
 #                   HARDEN_CFLAGS / HARDEN_LDFLAGS / FORTIFY
 #   make dist       brisk-VERSION.tar.gz from git HEAD (git archive; refuses
 #                   outside a git checkout or with uncommitted changes)
+#   make deb        the .deb from that tarball, as Debian builds it, in
+#                   build/pkg (dpkg-buildpackage -us -uc; DEB_BUILD_OPTIONS)
 #   make install PREFIX=/usr/local DESTDIR=
 #                   (shell completions: BASHCOMPDIR, ZSHCOMPDIR, FISHCOMPDIR)
 VERSION  := 0.1.0
@@ -86,7 +88,7 @@ UNIT_BIN  := $(patsubst tests/unit/%.c,build/tests/%,$(UNIT_SRC))
 HELPER_SRC:= $(sort $(wildcard tests/helpers/*.c))
 HELPER_BIN:= $(patsubst tests/helpers/%.c,build/tests/helpers/%,$(HELPER_SRC))
 
-.PHONY: all run check check-noroot dist bench deps test-deps tests install uninstall clean
+.PHONY: all run check check-noroot dist deb bench deps test-deps tests install uninstall clean
 all: brisk
 
 # Objects are rebuilt when the compiled-in paths or the flags change.
@@ -172,6 +174,16 @@ dist:
 	$(Q)git archive --format=tar --prefix=$(DIST)/ -o $(DIST).tar.tmp HEAD
 	$(Q)gzip -9n <$(DIST).tar.tmp >$(DIST).tar.gz.tmp && rm -f $(DIST).tar.tmp && mv $(DIST).tar.gz.tmp $(DIST).tar.gz
 	@echo "$(DIST).tar.gz: $$(git rev-parse --short HEAD)$$(git describe --exact-match HEAD 2>/dev/null | sed 's/^/ (/; s/$$/)/')"
+
+# The Debian package from the dist tarball: orig tarball, unpacked,
+# packaging/debian as debian/, source and binary packages in build/pkg.
+deb: dist
+	rm -rf build/pkg && mkdir -p build/pkg
+	cp $(DIST).tar.gz build/pkg/brisk_$(VERSION).orig.tar.gz
+	tar xzf $(DIST).tar.gz -C build/pkg
+	cp -r packaging/debian build/pkg/$(DIST)/debian
+	cd build/pkg/$(DIST) && dpkg-buildpackage -us -uc
+	@ls build/pkg/*.changes build/pkg/*.deb
 
 clean:
 	rm -rf build brisk
