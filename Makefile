@@ -188,4 +188,5 @@ deb: dist
 clean:
 	rm -rf build brisk
 
--include $(shell find build -name '*.d' 2>/dev/null)
+# (not build/pkg: make deb's package build, with directories named *.d)
+-include $(shell find build -path build/pkg -prune -o -name '*.d' -type f -print 2>/dev/null)
