@@ -21,6 +21,9 @@
 # tests are written for a UTF-8 locale (dashboard rules, man pages with
 # UTF-8 glyphs) and rpmbuild runs %check under LANG=C: LANG=C.UTF-8 here
 # (LC_ALL unset; a test that wants the C locale still sets it itself).
+# SHELL=/bin/sh: tmux starts the dashboard tests' panes with $SHELL, else
+# the user's login shell, which for nobody is nologin (a builder's clean
+# environment may have no SHELL).
 set -eu
 cd "$(dirname "$0")/.."
 top=$PWD
@@ -29,7 +32,7 @@ T=$top/build/noroot
 run_tests() {
   export HOME="$T/home" XDG_CONFIG_HOME="$T/home/.config" XDG_RUNTIME_DIR="$T/run"
   export TMPDIR="$T/tmp" TMUX_TMPDIR="$T/tmp" BRISK_TMP="$T/tmp"
-  export LANG=C.UTF-8
+  export LANG=C.UTF-8 SHELL=/bin/sh
   unset LC_ALL BRISK_RUNTIME_DIR BRISK_DATADIR BRISK_LAB_MODELS BRISK_DEBUG TMUX
   exec tests/run.sh
 }
