@@ -10,7 +10,8 @@
 #    spec, the PKGBUILD; the maintainer address is one: debian/control,
 #    debian/changelog, the spec's %changelog, the PKGBUILD;
 #  - the PKGBUILD parses (bash -n) and is shellcheck clean as bash with the
-#    usual PKGBUILD exclusions (lint_shell.sh takes *.sh and *.bash only).
+#    usual PKGBUILD exclusions; debian/postrm and the autopkgtest script
+#    are shellcheck clean (lint_shell.sh takes *.sh and *.bash only).
 # Needs git and a git checkout (else SKIP).
 source tests/lib.sh
 
@@ -46,6 +47,9 @@ t_check pkgbuild-bash-n bash -n $P/PKGBUILD
 if command -v shellcheck >/dev/null 2>&1; then
   out=$(shellcheck --shell=bash -e SC2034,SC2154,SC2164 -f gcc $P/PKGBUILD 2>&1)
   t_eq pkgbuild-shellcheck "$out" ""
+  for f in $P/debian/postrm $P/debian/tests/loop-device; do
+    t_eq "shellcheck $f" "$(shellcheck -S warning -f gcc "$f" 2>&1)" ""
+  done
 else
   t_skip pkgbuild-shellcheck "shellcheck is not installed (Debian: apt-get install shellcheck)"
 fi
