@@ -67,7 +67,11 @@ if ! as_nobody test -r "$top/Makefile" || ! as_nobody test -x "$top/brisk"; then
 fi
 # build/ and build/logs take new files from nobody (objects and binaries stay
 # root's and read-only to it); the logs are rewritten, so they go first.
+# Afterwards, also when interrupted, build/ is given back to its owner.
+owner=$(stat -c %u:%g build)
 rm -f build/logs/*.log
+trap 'chown -R -h "$owner" build' EXIT
+trap 'exit 130' INT TERM
 chown "$uid:$gid" build build/logs
 chown -R "$uid:$gid" "$T"
 stamp=$T/.start
@@ -81,5 +85,4 @@ if [ -n "$left" ]; then
   echo "check-noroot: the tests left these outside build/:"
   echo "$left" | sed 's/^/  /'
 fi
-chown -R -h "$(id -u):$(id -g)" build
 exit "$rc"
