@@ -15,7 +15,8 @@
 source tests/lib.sh
 
 if [ "$(git rev-parse --show-toplevel 2>/dev/null)" != "$(pwd -P)" ]; then
-  t_skip package_deb "not a git checkout (make dist archives git HEAD)"; exit 0
+  why=$(git rev-parse --show-toplevel 2>&1 | head -1)
+  t_skip package_deb "not a git checkout here (make dist archives git HEAD)${why:+: $why}"; exit 0
 fi
 for c in dpkg-buildpackage dpkg-checkbuilddeps lintian; do
   command -v $c >/dev/null 2>&1 ||

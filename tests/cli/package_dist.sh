@@ -59,7 +59,9 @@ if ! command -v git >/dev/null 2>&1; then
   t_skip dist "git is not installed"; exit 0
 fi
 if [ "$(git rev-parse --show-toplevel 2>/dev/null)" != "$(pwd -P)" ]; then
-  t_skip dist "not a git checkout (make dist archives git HEAD)"; exit 0
+  # (a checkout of another user's, run as nobody by check-noroot: git says why)
+  why=$(git rev-parse --show-toplevel 2>&1 | head -1)
+  t_skip dist "not a git checkout here (make dist archives git HEAD)${why:+: $why}"; exit 0
 fi
 d=$(t_tmpdir) || { t_fail dist-setup "no temporary directory"; exit 0; }
 head=$(git rev-parse HEAD)
