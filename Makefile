@@ -2,12 +2,19 @@
 #   make            build ./brisk
 #   make run        install missing build deps, build, run the quick check on .
 #   make check      install missing test deps, build, run every test
+#   make check-noroot  build, run the tests that need no root, without root
+#                   (as nobody when run by root; installs nothing: for
+#                   package builds, packaging/check-noroot.sh)
 #   make bench      benchmarks (not timed tests)
 #   make V=1        show commands;  make SANITIZE=1  ASan + UBSan
 #   make WERROR=1   warnings are errors (CI: .ci/run)
 #   make HARDEN=0   no hardening flags of our own (packaging that brings its
 #                   own: dpkg-buildflags, %{optflags}); or override
 #                   HARDEN_CFLAGS / HARDEN_LDFLAGS / FORTIFY
+#   make dist       brisk-VERSION.tar.gz from git HEAD (git archive; refuses
+#                   outside a git checkout or with uncommitted changes)
+#   make deb        the .deb from that tarball, as Debian builds it, in
+#                   build/pkg (dpkg-buildpackage -us -uc; DEB_BUILD_OPTIONS)
 #   make install PREFIX=/usr/local DESTDIR=
 #                   (shell completions: BASHCOMPDIR, ZSHCOMPDIR, FISHCOMPDIR)
 VERSION  := 0.1.0
@@ -81,7 +88,7 @@ UNIT_BIN  := $(patsubst tests/unit/%.c,build/tests/%,$(UNIT_SRC))
 HELPER_SRC:= $(sort $(wildcard tests/helpers/*.c))
 HELPER_BIN:= $(patsubst tests/helpers/%.c,build/tests/helpers/%,$(HELPER_SRC))
 
-.PHONY: all run check bench deps test-deps tests install uninstall clean
+.PHONY: all run check check-noroot dist deb bench deps test-deps tests install uninstall clean
 all: brisk
 
 # Objects are rebuilt when the compiled-in paths or the flags change.
@@ -131,6 +138,9 @@ check: test-deps
 	@$(MAKE) --no-print-directory tests
 	@tests/run.sh
 
+check-noroot: tests
+	@packaging/check-noroot.sh
+
 bench: test-deps
 	@$(MAKE) --no-print-directory tests
 	@tests/bench/run.sh
@@ -156,7 +166,32 @@ uninstall:
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/brisk $(DESTDIR)$(ZSHCOMPDIR)/_brisk $(DESTDIR)$(FISHCOMPDIR)/brisk.fish
 	rm -rf $(DESTDIR)$(DATADIR)
 
+# The release tarball: HEAD as git archive makes it (mtime = the commit's
+# time), gzip -n: the same commit gives the same bytes.  Only committed
+# work goes in, so a dirty tree is refused rather than silently left out
+# (untracked files are not looked at: they would not be in HEAD either).
+DIST := brisk-$(VERSION)
+dist:
+	@if [ "$$(git -C '$(CURDIR)' rev-parse --show-toplevel 2>/dev/null)" != "$$(pwd -P)" ]; then \
+	  echo "make dist: $(CURDIR) is not a git checkout; the tarball is made by git archive from HEAD" >&2; exit 1; fi
+	@if [ -n "$$(git status --porcelain --untracked-files=no)" ]; then \
+	  echo "make dist: uncommitted changes (git status); the tarball is HEAD: commit or stash them first" >&2; exit 1; fi
+	$(Q)git archive --format=tar --prefix=$(DIST)/ -o $(DIST).tar.tmp HEAD
+	$(Q)gzip -9n <$(DIST).tar.tmp >$(DIST).tar.gz.tmp && rm -f $(DIST).tar.tmp && mv $(DIST).tar.gz.tmp $(DIST).tar.gz
+	@echo "$(DIST).tar.gz: $$(git rev-parse --short HEAD)$$(git describe --exact-match HEAD 2>/dev/null | sed 's/^/ (/; s/$$/)/')"
+
+# The Debian package from the dist tarball: orig tarball, unpacked,
+# packaging/debian as debian/, source and binary packages in build/pkg.
+deb: dist
+	rm -rf build/pkg && mkdir -p build/pkg
+	cp $(DIST).tar.gz build/pkg/brisk_$(VERSION).orig.tar.gz
+	tar xzf $(DIST).tar.gz -C build/pkg
+	cp -r packaging/debian build/pkg/$(DIST)/debian
+	cd build/pkg/$(DIST) && dpkg-buildpackage -us -uc
+	@ls build/pkg/*.changes build/pkg/*.deb
+
 clean:
 	rm -rf build brisk .brisk-build-tree
 
--include $(shell find build -name '*.d' 2>/dev/null)
+# (not build/pkg: make deb's package build, with directories named *.d)
+-include $(shell find build -path build/pkg -prune -o -name '*.d' -type f -print 2>/dev/null)

@@ -27,6 +27,11 @@ if [ "$what" = test ]; then
   for c in $test_cmd; do have_cmd "$c" || missing=1; done
   [ -e /usr/share/misc/pci.ids ] || [ -e /usr/share/hwdata/pci.ids ] || missing=1
   [ -e /usr/share/bash-completion/bash_completion ] || missing=1   # tests/cli/completion_bash.sh
+  # tests/cli/package_deb.sh builds the .deb and runs lintian: Debian and
+  # Ubuntu only (elsewhere the test skips, and nothing is asked for)
+  if command -v apt-get >/dev/null; then
+    for c in dpkg-buildpackage dh lintian blhc; do have_cmd "$c" || missing=1; done
+  fi
 fi
 [ "$missing" = 0 ] && exit 0
 [ "$check" = 1 ] && exit 1
@@ -37,7 +42,7 @@ fi
 
 if command -v apt-get >/dev/null; then
   pkgs="build-essential pkg-config libncurses-dev libudev-dev libpci-dev pci.ids libinih-dev libjson-c-dev libfuse3-dev fuse3 libcairo2-dev liburing-dev"
-  [ "$what" = test ] && pkgs="$pkgs libcmocka-dev umockdev libumockdev-dev tmux e2fsprogs util-linux fio jq libxml2-utils shellcheck mandoc bash-completion"
+  [ "$what" = test ] && pkgs="$pkgs libcmocka-dev umockdev libumockdev-dev tmux e2fsprogs util-linux fio jq libxml2-utils shellcheck mandoc bash-completion dpkg-dev debhelper lintian blhc"
   $SUDO apt-get update -qq || true
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $pkgs
 elif command -v dnf >/dev/null; then
