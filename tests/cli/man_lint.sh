@@ -26,7 +26,10 @@ for p in "${pages[@]}"; do
     out=$(mandoc -Tlint "$p" 2>&1)
   fi
   if [ $have_man = 1 ]; then
-    w=$(MANWIDTH=80 man --warnings -l "$p" 2>&1 >/dev/null)
+    # in a UTF-8 locale and in the C locale (package builds: LANG=C), where
+    # a glyph that has no ASCII fallback warns
+    w=$(MANWIDTH=80 LC_ALL=C.UTF-8 man --warnings -l "$p" 2>&1 >/dev/null)
+    w+=$(MANWIDTH=80 LC_ALL=C man --warnings -l "$p" 2>&1 >/dev/null)
     out+=${w:+${out:+; }man --warnings: $w}
   fi
   if [ -z "$out" ]; then
