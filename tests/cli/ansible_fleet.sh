@@ -1,0 +1,160 @@
+#!/bin/bash
+# packaging/ansible/brisk-fleet.yml against this machine (-i localhost, -c
+# local, root) on a loop device's ext4: --syntax-check and ansible-lint; a
+# host refused for free space (brisk's default floor on 3 GiB) and for an
+# option the playbook sets itself; a quick check that completes (JSON fetched
+# to results/localhost/, brisk report's JSON, plot and text, the restore
+# check passed, nothing left on the host); a journal left by brisk set on the
+# loop device: the host refused before measuring, the check alone failing
+# with and without putting it back; a package that is not there or of the
+# wrong kind refused; the tarball built and installed into a temporary
+# PREFIX.  brisk's journals live in a runtime directory of the test's own;
+# only the loop device is touched, and everything is put back.
+source tests/lib.sh
+if ! is_root; then t_skip ansible_fleet "needs root (a loop device, mount, brisk set)"; exit 0; fi
+if ! command -v ansible-playbook >/dev/null 2>&1; then
+  t_skip ansible_fleet "ansible-playbook is not installed (Debian: apt-get install ansible-core)"; exit 0
+fi
+for c in losetup mkfs.ext4 jq; do
+  command -v "$c" >/dev/null 2>&1 || { t_skip ansible_fleet "needs $c"; exit 0; }
+done
+top=$PWD
+pbook=packaging/ansible/brisk-fleet.yml
+d=$(t_tmpdir) || { t_fail ansible_fleet "no temporary directory"; exit 0; }
+# ansible's own files (temp, async jobs, lint caches) go under $d too
+export ANSIBLE_HOME=$d/ansible ANSIBLE_LOCAL_TEMP=$d/ansible/tmp ANSIBLE_REMOTE_TEMP=$d/ansible/rtmp
+export ANSIBLE_ASYNC_DIR=$d/ansible/async XDG_CACHE_HOME=$d/cache ANSIBLE_NOCOLOR=1 NO_COLOR=1
+export ANSIBLE_RETRY_FILES_ENABLED=0
+export BRISK_RUNTIME_DIR=$d/rt
+mkdir -p "$BRISK_RUNTIME_DIR" "$d/hosttmp" && chmod 700 "$BRISK_RUNTIME_DIR"
+
+# --- static checks -------------------------------------------------------
+out=$(ansible-playbook --syntax-check -i localhost, "$pbook" 2>&1); rc=$?
+t_eq "syntax-check" "$rc" 0
+[ "$rc" = 0 ] || echo "  $out"
+if command -v ansible-lint >/dev/null 2>&1; then
+  out=$(ansible-lint -c packaging/ansible/.ansible-lint "$pbook" packaging/ansible/roles/brisk 2>&1); rc=$?
+  t_eq "ansible-lint (production profile)" "$rc" 0
+  [ "$rc" = 0 ] || printf '%s\n' "$out" | sed 's/^/  /'
+else
+  t_skip "ansible-lint" "ansible-lint is not installed (Debian: apt-get install ansible-lint)"
+fi
+
+# --- a loop device with ext4 ---------------------------------------------
+truncate -s 3G "$d/img"
+L=$(losetup -f --show "$d/img" 2>/dev/null) || { t_skip ansible_fleet "no free loop device"; exit 0; }
+dev=$(basename "$L")
+q=/sys/block/$dev/queue
+orig=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler")
+T_CLEANUP_EXTRA="\"$BRISK\" restore >/dev/null 2>&1; umount '$d/mnt' 2>/dev/null; echo '$orig' >$q/scheduler 2>/dev/null; losetup -d '$L'"
+if ! { mkfs.ext4 -q "$L" && mkdir "$d/mnt" && mount "$L" "$d/mnt"; }; then
+  t_fail ansible_fleet "mkfs or mount of $L failed"; exit 0
+fi
+other=$(tr -d '[]' <"$q/scheduler" | tr ' ' '\n' | grep -v -x -e "$orig" -e none -e '' | head -n 1)
+
+jq -n --arg dir "$d/mnt" --arg bin "$BRISK" --arg rt "$BRISK_RUNTIME_DIR" --arg res "$d/results" \
+  --arg tmp "$d/hosttmp" \
+  '{brisk_dir: $dir, brisk_bin: $bin, brisk_controller_bin: $bin, brisk_results_dir: $res,
+    brisk_host_tmp: $tmp, brisk_environment: {BRISK_RUNTIME_DIR: $rt}, brisk_budget: "15s"}' >"$d/vars.json"
+# play LOG [ansible-playbook options...]: the playbook against this machine
+play() {
+  local log=$1; shift
+  ansible-playbook -i localhost, -c local "$pbook" -e ansible_become=false -e "@$d/vars.json" "$@" \
+    >"$d/$log.log" 2>&1
+}
+json_count() { find "$d/results" -path "$d/results/*/*.json" 2>/dev/null | wc -l; }
+
+# --- refused: free space with brisk's default floor ----------------------
+# 3 GiB: about 2.7 GiB free; the floor (2 GiB) + 512 MiB of files + 8 GiB of
+# room for the writer is more
+play space; rc=$?
+t_check "space: refused (exit != 0)" test "$rc" != 0
+t_match "space: says why" "$(cat "$d/space.log")" \
+  "refused: $d/mnt has [0-9]+ MiB free; the run needs [0-9]+ MiB: the free-space floor 2048 MiB \(brisk's default"
+t_eq "space: nothing measured" "$(json_count)" 0
+t_eq "space: no work directory" "$(find "$d/mnt" -maxdepth 1 -name '.brisk-*' | wc -l)" 0
+
+# --- refused: an option the playbook sets itself -------------------------
+play args -e brisk_floor=256m -e brisk_write_room=1g -e '{"brisk_run_args": ["--json=/tmp/x.json"]}'; rc=$?
+t_check "args: --json refused (exit != 0)" test "$rc" != 0
+t_match "args: says why" "$(cat "$d/args.log")" "'--json=/tmp/x.json' in brisk_run_args: the playbook sets --json"
+play args2 -e brisk_mode=compare -e '{"brisk_compare_args": "--schedulers --bud 5m"}'; rc=$?
+t_check "args: an abbreviated --budget refused" test "$rc" != 0
+t_match "args: names it" "$(cat "$d/args2.log")" "'--bud' in brisk_compare_args"
+
+# --- a quick check that completes ----------------------------------------
+# floor 256 MiB, 1 GiB of room, a writer held at 32 MiB/s for the 15 s budget
+t0=$(date +%s)
+play quick -e brisk_floor=256m -e brisk_write_room=1g -e '{"brisk_run_args": ["-l", "seq-write:rate=32m"]}'
+rc=$?
+t_eq "quick: the playbook succeeds" "$rc" 0
+[ "$rc" = 0 ] || grep -E 'FAILED|fatal|msg' "$d/quick.log" | head -n 20 | sed 's/^/  /'
+echo "  (quick run: $(($(date +%s) - t0)) s)"
+files=$(find "$d/results/localhost" -name '*-quick.json' 2>/dev/null)
+t_eq "quick: one JSON fetched to results/localhost/" "$(printf '%s' "$files" | grep -c .)" 1
+t_match "quick: named STAMP-quick.json" "$(basename "$files" 2>/dev/null)" '^[0-9]{8}T[0-9]{6}Z-quick\.json$'
+t_eq "quick: a brisk run result of this machine" \
+  "$(jq -r '[.kind, .machine.hostname] | join(" ")' "$files" 2>/dev/null)" "run $(uname -n)"
+t_eq "quick: the disk measured is the loop device" "$(jq -r '[.machine.disks[].name] | join(" ")' "$files" 2>/dev/null)" "$dev"
+t_eq "quick: report.json written" "$(jq -r .kind "$d/results/report.json" 2>/dev/null)" report
+t_check "quick: report.svg written" grep -q '<svg' "$d/results/report.svg"
+t_match "quick: report.txt is brisk report's text" "$(head -n 1 "$d/results/report.txt" 2>/dev/null)" \
+  '^brisk [0-9.]+ report: 1 result \(1 run, 0 compare\) from 1 machine'
+t_match "quick: the report shown" "$(cat "$d/quick.log")" '"brisk [0-9.]+ report: 1 result'
+t_match "quick: the restore check passed" "$(cat "$d/quick.log")" 'localhost: brisk restore --dry-run: nothing to restore'
+t_eq "quick: brisk restore --dry-run: nothing" "$("$BRISK" restore --dry-run 2>&1)" "nothing to restore"
+t_eq "quick: no work directory left in DIR" "$(find "$d/mnt" -mindepth 1 -maxdepth 1 ! -name lost+found | wc -l)" 0
+t_eq "quick: no temporary directory left on the host" "$(find "$d/hosttmp" -mindepth 1 | wc -l)" 0
+t_eq "quick: the scheduler untouched" "$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler")" "$orig"
+
+# --- a journal left by brisk set ----------------------------------------
+if [ -z "$other" ]; then
+  t_skip "leftover" "$dev offers no scheduler but $orig and none"
+else
+  "$BRISK" set "$dev" "scheduler=$other" >/dev/null 2>&1
+  t_eq "leftover: brisk set $dev scheduler=$other" "$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler")" "$other"
+  n=$(json_count)
+  play before -e brisk_floor=256m -e brisk_write_room=1g; rc=$?
+  t_check "leftover: the host refused before measuring" test "$rc" != 0
+  t_match "leftover: says why" "$(cat "$d/before.log")" \
+    "refused: brisk restore --dry-run lists settings that an earlier brisk .* would restore $dev scheduler=$orig"
+  t_eq "leftover: nothing measured" "$(json_count)" "$n"
+
+  play keep --tags restore_check -e brisk_restore_leftovers=false; rc=$?
+  t_check "leftover: the restore check fails" test "$rc" != 0
+  t_match "leftover: it lists what is left" "$(cat "$d/keep.log")" \
+    "settings were left changed after the run: brisk restore --dry-run \(exit 0\) said: would restore $dev scheduler=$orig \(now $other\)"
+  t_match "leftover: and says how to put it back" "$(cat "$d/keep.log")" "put them back with 'brisk restore' on the host"
+  t_eq "leftover: brisk_restore_leftovers=false leaves it" "$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler")" "$other"
+
+  play putback --tags restore_check; rc=$?
+  t_check "leftover: the restore check still fails the host" test "$rc" != 0
+  t_match "leftover: brisk restore put it back" "$(cat "$d/putback.log")" \
+    "brisk restore \(exit 0\) then said: restored $dev scheduler=$orig \(was $other\)"
+  t_eq "leftover: the scheduler is back" "$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler")" "$orig"
+  t_eq "leftover: nothing to restore after" "$("$BRISK" restore --dry-run 2>&1)" "nothing to restore"
+fi
+
+# --- install: package refused, tarball into a temporary PREFIX -----------
+play nopkg --tags install -e brisk_install=package -e "brisk_package=$d/none.deb"; rc=$?
+t_check "package: a missing package refused" test "$rc" != 0
+t_match "package: says why" "$(cat "$d/nopkg.log")" "brisk_package must name a .deb or .rpm on the controller"
+if command -v apt-get >/dev/null 2>&1; then
+  : >"$d/brisk-0.1.0-1.x86_64.rpm"
+  play rpm --tags install -e brisk_install=package -e "brisk_package=$d/brisk-0.1.0-1.x86_64.rpm"; rc=$?
+  t_check "package: an .rpm on an apt host refused" test "$rc" != 0
+  t_match "package: says why" "$(cat "$d/rpm.log")" "this host's package manager is apt and the package is brisk-0.1.0-1.x86_64.rpm"
+fi
+if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$(pwd -P)" ] && git archive --format=tar.gz \
+     --prefix=brisk-0.1.0/ -o "$d/brisk-0.1.0.tar.gz" HEAD 2>/dev/null; then
+  play tarball --tags install -e brisk_install=tarball -e "brisk_tarball=$d/brisk-0.1.0.tar.gz" \
+    -e "brisk_prefix=$d/prefix"; rc=$?
+  t_eq "tarball: built and installed" "$rc" 0
+  [ "$rc" = 0 ] || grep -E 'FAILED|fatal|msg' "$d/tarball.log" | head -n 20 | sed 's/^/  /'
+  t_match "tarball: PREFIX/bin/brisk runs" "$("$d/prefix/bin/brisk" --version 2>&1)" '^brisk [0-9.]+$'
+  t_check "tarball: its data under PREFIX" test -f "$d/prefix/share/brisk/profiles/quick.profile"
+  t_eq "tarball: the build directory removed" "$(find "$d/hosttmp" -mindepth 1 | wc -l)" 0
+else
+  t_skip "tarball" "not a git checkout: no tarball of HEAD to build"
+fi
+cd "$top" || true
