@@ -734,11 +734,14 @@ static int prepare(struct session *s, char *err, size_t errlen)
 		over |= __builtin_add_overflow(need, ssh, &need);
 	}
 	size_t nl = 0;
+	int writes = 0;
 	for (size_t i = 0; i < c->n_loads; i++) {
 		uint64_t b;
 		over |= load_spec_need(&c->loads[i], &b) < 0;
 		over |= __builtin_add_overflow(need, b, &need);
 		nl += c->loads[i].count;
+		writes |= c->loads[i].kind == LOAD_SEQ_WRITE || c->loads[i].kind == LOAD_RAND_WRITE ||
+			  c->loads[i].kind == LOAD_FSYNC_WRITE;
 	}
 	if (over)
 		return msg_fail(-EOVERFLOW, err, errlen, "the loads' sizes add up to more than "
@@ -747,7 +750,7 @@ static int prepare(struct session *s, char *err, size_t errlen)
 	int rc = load_floor(s->run->dir_fd, c->floor_pct, c->floor_min, &s->floor_bytes);
 	if (rc == 0 && c->floor_bytes)
 		s->floor_bytes = c->floor_bytes;
-	if (c->no_floor)
+	if (c->no_floor || !writes)   /* the floor is what writers leave */
 		s->floor_bytes = 0;
 	uint64_t avail = 0, want;
 	if (rc == 0)

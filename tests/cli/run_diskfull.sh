@@ -30,6 +30,12 @@ t_eq default-floor-refused-exit-1 "$rc" 1
 t_match default-floor-message "$err" 'free-space floor'
 t_eq default-floor-nothing-left "$(find "$mnt" -mindepth 1 -maxdepth 1 ! -name lost+found -printf '%f\n')" keep-me
 
+# no writer, no floor: an idle baseline needs room for its own files only
+out=$($BRISK run "$mnt" -q --no-load -a save,ls --ls-files 50 -i 2 --json - 2>&1); rc=$?
+t_eq no-load-no-floor-exit-0 "$rc" 0
+t_check no-load-no-floor-samples jq -e '[.samples[]|select(.phase=="idle")]|length == 4' <<<"$out"
+t_eq no-load-nothing-left "$(find "$mnt" -mindepth 1 -maxdepth 1 ! -name lost+found -printf '%f\n')" keep-me
+
 args=(-q -a "exec,save" -i 1 -n 3 --interval 50ms --warmup 300ms -d 15s --tick 200ms)
 # 1: floor of 16 MiB: the writer stops above it
 out=$($BRISK run "$mnt" "${args[@]}" --floor 16m --load seq-write:bs=256k --json -); rc=$?
