@@ -604,6 +604,18 @@ static void test_text_escapes(void **state)
 	assert_true(st.st_size > 1000);
 	snprintf(path, sizeof(path), "%s/r.gif", base);
 	assert_int_equal(fleet_plot(&rep, path, err, sizeof(err)), -EINVAL);
+	/* more groups than one picture holds: refused, saying why, no file */
+	struct fleet_report tall = rep;
+	tall.n_groups = 400;
+	tall.groups = calloc(tall.n_groups, sizeof(*tall.groups));
+	assert_non_null(tall.groups);
+	for (size_t i = 0; i < tall.n_groups; i++)
+		tall.groups[i] = rep.groups[i % rep.n_groups];
+	snprintf(path, sizeof(path), "%s/tall.png", base);
+	assert_int_equal(fleet_plot(&tall, path, err, sizeof(err)), -E2BIG);
+	assert_non_null(strstr(err, "400 groups do not fit one picture"));
+	assert_int_equal(access(path, F_OK), -1);
+	free(tall.groups);
 	fleet_report_free(&rep);
 	for (int m = 0; m < 4; m++)
 		fleet_result_free(&r[m]);
