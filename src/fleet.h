@@ -14,6 +14,7 @@
  *   fleet_out.c      text, JSON and CSV of a pooled report
  *   fleet_plot.c     the picture (cairo: SVG or PNG)
  *   fleet_profile.c  --save-profile: the per-class winners as a profile
+ *   fleet_priv.h     what these files share and nothing else includes
  *
  * Contract:
  *  - Reading (fleet_read / fleet_parse): every file is untrusted (it comes

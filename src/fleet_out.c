@@ -1,6 +1,7 @@
 /* fleet_out — the pooled report as text, JSON and CSV.  Contract in
  * fleet.h. */
 #include "fleet.h"
+#include "fleet_priv.h"
 
 #include <errno.h>
 #include <math.h>
@@ -100,7 +101,7 @@ static void fms(char *b, size_t n, double v)
 		snprintf(b, n, "%.2f", v);
 }
 
-static void fratio(char *b, size_t n, double v)
+void fleet_ratio_text(char *b, size_t n, double v)
 {
 	if (!isfinite(v))
 		snprintf(b, n, "-");
@@ -112,7 +113,8 @@ static void fratio(char *b, size_t n, double v)
 		snprintf(b, n, "%.2g", v);
 }
 
-static void fci(char *b, size_t n, const struct fleet_ci *c, void (*fmt)(char *, size_t, double))
+void fleet_ci_text(char *b, size_t n, const struct fleet_ci *c,
+		   void (*fmt)(char *, size_t, double))
 {
 	char e[16], lo[16], hi[16];
 	fmt(e, sizeof(e), c->est);
@@ -181,12 +183,12 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 			if (r->phase != (enum fleet_phase)ph)
 				continue;
 			char p50[64], p90[16], ratio[64], agree[48];
-			fci(p50, sizeof(p50), &r->p50, fms);
+			fleet_ci_text(p50, sizeof(p50), &r->p50, fms);
 			fms(p90, sizeof(p90), r->p90.est);
 			if ((int)r->arm == g->baseline)
 				snprintf(ratio, sizeof(ratio), "baseline");
 			else
-				fci(ratio, sizeof(ratio), &r->ratio50, fratio);
+				fleet_ci_text(ratio, sizeof(ratio), &r->ratio50, fleet_ratio_text);
 			if ((int)r->arm == g->baseline || !r->paired)
 				snprintf(agree, sizeof(agree), "-");
 			else
@@ -213,7 +215,7 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 			if ((int)a == g->baseline || !isfinite(ga->load.est))
 				continue;
 			char c[64];
-			fci(c, sizeof(c), &ga->load, fratio);
+			fleet_ci_text(c, sizeof(c), &ga->load, fleet_ratio_text);
 			fputs("  ", f);
 			cell(f, ga->label, 12);
 			fprintf(f, " %s x, %zu machine%s%s\n", c, ga->load_paired,
@@ -226,7 +228,7 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 		for (size_t k = 0; k < g->n_ranked; k++) {
 			const struct fleet_garm *ga = &g->arms[g->ranking[k]];
 			char s[16], e[320];
-			fratio(s, sizeof(s), ga->score);
+			fleet_ratio_text(s, sizeof(s), ga->score);
 			char lab[4 * 64 + 1];
 			text_escape(lab, sizeof(lab), ga->label);
 			snprintf(e, sizeof(e), " %zu. %s %s%s", k + 1, lab, s,

@@ -4,6 +4,7 @@
  * baseline's median dashed, the ratio and verdict at the right, the
  * recommendation under the panel.  Contract in fleet.h. */
 #include "fleet.h"
+#include "fleet_priv.h"
 
 #include <errno.h>
 #include <math.h>
@@ -28,18 +29,6 @@
 #define AXIS_H   26.0
 #define GAP      22.0
 #define LINE_H   17.0
-
-static void fratio(char *b, size_t n, double v)
-{
-	if (!isfinite(v))
-		snprintf(b, n, "-");
-	else if (v >= 10)
-		snprintf(b, n, "%.1f", v);
-	else if (v >= 0.1)
-		snprintf(b, n, "%.2f", v);
-	else
-		snprintf(b, n, "%.2g", v);
-}
 
 /* ---- one group ---- */
 
@@ -160,9 +149,9 @@ static double panel(cairo_t *cr, const struct fleet_group *g, double y, int draw
 			snprintf(v, sizeof(v), "baseline, median %s", med);
 		} else if (isfinite(r->ratio50.est)) {
 			char e[16], lo[16], hi[16];
-			fratio(e, sizeof(e), r->ratio50.est);
-			fratio(lo, sizeof(lo), r->ratio50.lo);
-			fratio(hi, sizeof(hi), r->ratio50.hi);
+			fleet_ratio_text(e, sizeof(e), r->ratio50.est);
+			fleet_ratio_text(lo, sizeof(lo), r->ratio50.lo);
+			fleet_ratio_text(hi, sizeof(hi), r->ratio50.hi);
 			const char *word = !r->decided ? "too few machines"
 					   : r->verdict == STATS_FASTER ? "faster"
 					   : r->verdict == STATS_SLOWER ? "slower" : "no difference";

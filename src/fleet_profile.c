@@ -1,9 +1,9 @@
 /* fleet_profile — `brisk report --save-profile NAME`: the winner of each
  * disk class as one profile.  Contract in fleet.h. */
 #include "fleet.h"
+#include "fleet_priv.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,18 +17,6 @@
 #include "text.h"
 
 #define COMMENT_COLS 100
-
-static void appendf(char *b, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void appendf(char *b, size_t n, const char *fmt, ...)
-{
-	size_t l = strlen(b);
-	if (l + 1 >= n)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(b + l, n - l, fmt, ap);
-	va_end(ap);
-}
 
 /* A comment paragraph: "; " + text escaped (clean: the loader refuses a
  * control byte even in a comment), wrapped under COMMENT_COLS. */
@@ -144,15 +132,15 @@ int fleet_save_profile(const struct fleet_report *rep, const char *name, int for
 		const struct fleet_group *g = &rep->groups[i];
 		enum profile_class cls;
 		if (profile_class_parse(g->key, &cls) < 0 || cls == PROFILE_CLASS_ALL) {
-			appendf(note, notelen, "%s%s: no profile class (profiles have rotational, ssd, "
-				"nvme and mmc; %s)", note[0] ? "; " : "", g->key,
+			fleet_appendf(note, notelen, "%s%s: no profile class (profiles have "
+				"rotational, ssd, nvme and mmc; %s)", note[0] ? "; " : "", g->key,
 				strcmp(g->key, "usb") == 0 ? "a USB disk matches the rotational or ssd "
 				"rules by its queue/rotational" : "left out");
 			continue;
 		}
 		if (g->best < 0) {
-			appendf(note, notelen, "%s%s: no recommendation, left out", note[0] ? "; " : "",
-				g->key);
+			fleet_appendf(note, notelen, "%s%s: no recommendation, left out",
+				note[0] ? "; " : "", g->key);
 			continue;
 		}
 		rc = arm_settings(p, cls, g, &g->arms[g->best], err, errlen);
