@@ -14,12 +14,10 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
-#include <unistd.h>
 #include <json-c/json.h>
 
 #include "blockdev.h"
 #include "export.h"
-#include "fileio.h"
 #include "fleet.h"
 #include "jout.h"
 #include "msg.h"
@@ -728,9 +726,18 @@ static void comment(FILE *f, const char *text, int trusted)
 		wrap(f, "; ", ";   ", text);
 }
 
-static void save_comment(FILE *f, const struct compare_result *r, size_t best,
-			 const char *name)
+struct save_head {
+	const struct compare_result *r;
+	size_t best;
+	const char *name;
+};
+
+static void save_comment(FILE *f, const void *ctx)
 {
+	const struct save_head *h = ctx;
+	const struct compare_result *r = h->r;
+	size_t best = h->best;
+	const char *name = h->name;
 	char b[1024], d[64], e1[112], e2[112];
 	struct utsname u;
 	if (uname(&u) != 0) {
@@ -768,30 +775,6 @@ static void save_comment(FILE *f, const struct compare_result *r, size_t best,
 	comment(f, b, 1);
 }
 
-/* The check before the file is moved into place: it reads back as the
- * profile meant. */
-struct save_ctx {
-	struct outfile o;
-	const struct profile *p;
-};
-
-static int save_check(struct outfile *o, char *err, size_t errlen)
-{
-	struct save_ctx *c = (struct save_ctx *)o;
-	struct profile *back = malloc(sizeof(*back));
-	if (!back)
-		return msg_fail(-ENOMEM, err, errlen, "out of memory");
-	char e[PROFILE_ERR_LEN], why[200] = "";
-	int rc = profile_parse_file(o->tmp, o->path, back, e, sizeof(e));
-	if (rc == 0 && !profile_equal(c->p, back, why, sizeof(why)))
-		rc = -EINVAL;
-	free(back);
-	if (rc < 0)
-		return msg_fail(-EINVAL, err, errlen, "%s: the profile did not read back as "
-				"written (%s); nothing saved", o->path, why[0] ? why : e);
-	return 0;
-}
-
 int compare_report_save(const struct compare_result *r, const char *name, int force,
 			char *err, size_t errlen)
 {
@@ -808,15 +791,10 @@ int compare_report_save(const struct compare_result *r, const char *name, int fo
 	if (!arm->n_steps)
 		return msg_fail(-EINVAL, err, errlen, "arm %s sets nothing: there is no setting "
 				"to save as %s", arm->label, name);
-	char udir[PATH_MAX], path[PATH_MAX];
-	if (profile_user_dir(udir, sizeof(udir)) < 0)
-		return msg_fail(-ENOENT, err, errlen, "no HOME or XDG_CONFIG_HOME: nowhere to save "
-				"profile %s; set HOME", name);
-	if (snprintf(path, sizeof(path), "%s/%s.profile", udir, name) >= (int)sizeof(path))
-		return msg_fail(-ENAMETOOLONG, err, errlen, "%s: path too long", udir);
-	if (!force && access(path, F_OK) == 0)
-		return msg_fail(-EEXIST, err, errlen, "%s exists; pick another name or use --force",
-				path);
+	char path[PATH_MAX];
+	int rc = profile_user_path(name, force, path, sizeof(path), err, errlen);
+	if (rc < 0)
+		return rc;
 	struct profile *p = calloc(1, sizeof(*p));
 	if (!p)
 		return msg_fail(-ENOMEM, err, errlen, "out of memory");
@@ -832,27 +810,11 @@ int compare_report_save(const struct compare_result *r, const char *name, int fo
 	size_t dl = strlen(p->description);
 	while (dl && p->description[dl - 1] == ' ')
 		p->description[--dl] = '\0';
-	int rc = arm_to_profile(arm, p, err, errlen);
-	if (rc < 0)
-		goto out;
-	if ((rc = fileio_mkdir_p(udir, 0755)) < 0) {
-		msg_set(err, errlen, "cannot create %s: %s", udir, strerror(-rc));
-		goto out;
+	rc = arm_to_profile(arm, p, err, errlen);
+	if (rc == 0) {
+		struct save_head h = { r, best, name };
+		rc = profile_save_checked(p, path, force, save_comment, &h, err, errlen);
 	}
-	struct save_ctx c = { .p = p };
-	if ((rc = outfile_open(&c.o, path, err, errlen)) < 0)
-		goto out;
-	save_comment(c.o.f, r, best, name);
-	char e[PROFILE_ERR_LEN];
-	int wrc = profile_write(c.o.f, p, e, sizeof(e));
-	if (wrc < 0)
-		msg_set(err, errlen, "cannot save %s: %s", path, e);
-	rc = outfile_close(&c.o, wrc == 0, force, save_check, err, errlen);
-	if (rc == -EEXIST)
-		msg_set(err, errlen, "%s exists; pick another name or use --force", path);
-	if (wrc < 0)
-		rc = -EINVAL;
-out:
 	free(p);
 	return rc;
 }
