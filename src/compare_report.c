@@ -385,11 +385,6 @@ void compare_report_text(FILE *f, const struct compare_result *r)
 
 /* ---------- JSON ---------- */
 
-static struct json_object *jd(double v)
-{
-	return isnan(v) || isinf(v) ? NULL : jout_double(v);
-}
-
 static void add(struct json_object *o, const char *k, struct json_object *v)
 {
 	json_object_object_add(o, k, v);
@@ -397,11 +392,7 @@ static void add(struct json_object *o, const char *k, struct json_object *v)
 
 static struct json_object *jci(const struct compare_ci *c)
 {
-	struct json_object *o = jout_object();
-	add(o, "est", jd(c->est));
-	add(o, "lo", jd(c->lo));
-	add(o, "hi", jd(c->hi));
-	return o;
+	return jout_interval(c->est, c->lo, c->hi);
 }
 
 static const char *verdict_name(const struct compare_cell *c, size_t arm)
@@ -417,9 +408,9 @@ static struct json_object *json_cell(const struct compare_cell *c, size_t arm)
 	add(o, "warm", jout_uint64(c->warm));
 	add(o, "timeouts", jout_uint64(c->timeouts));
 	add(o, "errors", jout_uint64(c->errors));
-	add(o, "min", jd(c->min));
-	add(o, "mean", jd(c->mean));
-	add(o, "max", jd(c->max));
+	add(o, "min", jout_finite(c->min));
+	add(o, "mean", jout_finite(c->mean));
+	add(o, "max", jout_finite(c->max));
 	add(o, "p50", jci(&c->p50));
 	add(o, "p90", jci(&c->p90));
 	add(o, "p99", jci(&c->p99));
@@ -427,8 +418,8 @@ static struct json_object *json_cell(const struct compare_cell *c, size_t arm)
 	add(o, "ratio_p50", jci(&c->ratio50));
 	add(o, "ratio_runs", jci(&c->ratio_runs));
 	add(o, "ratio_p90", jci(&c->ratio90));
-	add(o, "p", jd(c->p));
-	add(o, "p_adjusted", jd(c->p_adj));
+	add(o, "p", jout_finite(c->p));
+	add(o, "p_adjusted", jout_finite(c->p_adj));
 	add(o, "verdict", jout_string(verdict_name(c, arm)));
 	add(o, "settled", jout_bool(c->settled));
 	return o;
@@ -448,8 +439,8 @@ static struct json_object *json_arms(const struct compare_result *r)
 		add(o, "runs", jout_uint64(s->runs));
 		add(o, "failed_runs", jout_uint64(s->failed_runs));
 		add(o, "load_mibps", jci(&s->load_mibps));
-		add(o, "worst_stall_ms", jd(s->worst_stall_ms));
-		add(o, "score", jd(s->score));
+		add(o, "worst_stall_ms", jout_finite(s->worst_stall_ms));
+		add(o, "score", jout_finite(s->score));
 		add(o, "load_ok", jout_bool(s->load_ok));
 		struct json_object *acts = jout_object();
 		for (int k = 0; k < ACTION_KIND_COUNT; k++)
@@ -473,7 +464,7 @@ static struct json_object *json_ranking(const struct compare_result *r)
 		add(o, "arm", jout_uint64(a));
 		add(o, "label", jout_string(r->arms[a].label));
 		add(o, "settings", jout_string(r->arms[a].settings));
-		add(o, "score", jd(r->armstat[a].score));
+		add(o, "score", jout_finite(r->armstat[a].score));
 		add(o, "load_ok", jout_bool(r->armstat[a].load_ok));
 		json_object_array_add(arr, o);
 	}
@@ -510,11 +501,11 @@ static struct json_object *json_runs(const struct compare_result *r)
 		add(o, "order", jout_uint64(x->order));
 		add(o, "t_s", jout_double((double)x->t_ns / 1e9));
 		add(o, "dur_s", jout_double((double)x->dur_ns / 1e9));
-		add(o, "load_mibps", jd(x->load_mibps));
-		add(o, "worst_stall_ms", jd(x->worst_stall_ms));
-		add(o, "settle_s", jd(x->settle_s));
+		add(o, "load_mibps", jout_finite(x->load_mibps));
+		add(o, "worst_stall_ms", jout_finite(x->worst_stall_ms));
+		add(o, "settle_s", jout_finite(x->settle_s));
 		add(o, "settle_timeout", jout_bool(x->settle_timeout));
-		add(o, "settle_left_mib", jd(x->settle_left_mib));
+		add(o, "settle_left_mib", jout_finite(x->settle_left_mib));
 		add(o, "failed", jout_bool(x->failed));
 		add(o, "note", jout_string(x->note));
 		json_object_array_add(arr, o);
@@ -534,7 +525,7 @@ static struct json_object *json_samples(const struct compare_result *r)
 		add(o, "run", jout_uint64(x->run));
 		add(o, "action", jout_string(x->action < ACTION_KIND_COUNT ?
 					     action_kind_name((enum action_kind)x->action) : "?"));
-		add(o, "ms", jd(x->ms));
+		add(o, "ms", jout_finite(x->ms));
 		add(o, "cold", jout_bool(x->cold));
 		add(o, "timeout", jout_bool(x->timeout));
 		add(o, "err", jout_int64(x->err));
@@ -562,8 +553,8 @@ static struct json_object *json_result(const struct compare_result *r)
 	add(root, "rounds", rounds);
 	add(root, "looks", jout_uint64(r->looks));
 	add(root, "looks_taken", jout_uint64(r->looks_taken));
-	add(root, "alpha", jd(r->alpha));
-	add(root, "alpha_look", jd(r->alpha_look));
+	add(root, "alpha", jout_finite(r->alpha));
+	add(root, "alpha_look", jout_finite(r->alpha_look));
 	add(root, "stopped_early", jout_bool(r->stopped_early));
 	char sig[32];
 	if (r->stop_signal)

@@ -300,11 +300,6 @@ void fleet_text(FILE *f, const struct fleet_report *rep)
 
 /* ---- JSON ---- */
 
-static struct json_object *jd(double v)
-{
-	return isfinite(v) ? jout_double(v) : NULL;
-}
-
 static void add(struct json_object *o, const char *k, struct json_object *v)
 {
 	json_object_object_add(o, k, v);
@@ -312,11 +307,7 @@ static void add(struct json_object *o, const char *k, struct json_object *v)
 
 static struct json_object *jci(const struct fleet_ci *c)
 {
-	struct json_object *o = jout_object();
-	add(o, "est", jd(c->est));
-	add(o, "lo", jd(c->lo));
-	add(o, "hi", jd(c->hi));
-	return o;
+	return jout_interval(c->est, c->lo, c->hi);
 }
 
 static struct json_object *json_group(const struct fleet_group *g)
@@ -332,7 +323,7 @@ static struct json_object *json_group(const struct fleet_group *g)
 	add(o, "compare_results", jout_uint64(g->n_compare));
 	add(o, "baseline", g->baseline >= 0 ? jout_string(g->arms[g->baseline].label) : NULL);
 	add(o, "comparisons", jout_uint64(g->comparisons));
-	add(o, "ratio_level", jd(g->ratio_level));
+	add(o, "ratio_level", jout_finite(g->ratio_level));
 	add(o, "workloads", jout_string(g->workloads));
 	add(o, "multi_disk_machines", jout_string(g->multi_disk));
 	struct json_object *lo = jout_object();
@@ -351,7 +342,7 @@ static struct json_object *json_group(const struct fleet_group *g)
 		add(x, "load_ratio", jci(&ga->load));
 		add(x, "load_machines", jout_uint64(ga->load_paired));
 		add(x, "load_ok", jout_bool(ga->load_ok));
-		add(x, "score", jd(ga->score));
+		add(x, "score", jout_finite(ga->score));
 		json_object_array_add(arms, x);
 	}
 	add(o, "arms", arms);
@@ -395,7 +386,7 @@ int fleet_json(const struct fleet_report *rep, const char *path, char *err, size
 	add(root, "format_version", jout_int64(FLEET_FORMAT_VERSION));
 	add(root, "by", jout_string(fleet_by_name(rep->opt.by)));
 	add(root, "seed", jout_uint64(rep->opt.seed));
-	add(root, "level", jd(FLEET_LEVEL));
+	add(root, "level", jout_finite(FLEET_LEVEL));
 	add(root, "min_machines", jout_int64(FLEET_MIN_MACHINES));
 	add(root, "results", jout_uint64(rep->n_results));
 	add(root, "machines", jout_uint64(rep->n_machines));
