@@ -111,32 +111,19 @@ static double action_panel(cairo_t *cr, const struct compare_result *r, enum act
 			   double y)
 {
 	/* The axis: every drawable sample and CI bound. */
-	double mn = INFINITY, mx = -INFINITY;
+	struct plot_span sp = { 0 };
 	for (size_t i = 0; i < r->n_samples; i++) {
 		const struct compare_sample *s = &r->samples[i];
-		if (!sample_ok(r, s) || s->action != k || !isfinite(s->ms) || s->ms <= 0)
-			continue;
-		if (s->err && !s->timeout)
-			continue;
-		mn = fmin(mn, s->ms);
-		mx = fmax(mx, s->ms);
+		if (sample_ok(r, s) && s->action == k && (!s->err || s->timeout))
+			plot_span_add(&sp, s->ms);
 	}
 	for (size_t i = 0; i < r->n_arms; i++) {
 		const struct compare_ci *c = &r->cells[i][k].p50;
-		double v[3] = { c->est, c->lo, c->hi };
-		for (int j = 0; j < 3; j++)
-			if (isfinite(v[j]) && v[j] > 0) {
-				mn = fmin(mn, v[j]);
-				mx = fmax(mx, v[j]);
-			}
+		plot_span_add(&sp, c->est);
+		plot_span_add(&sp, c->lo);
+		plot_span_add(&sp, c->hi);
 	}
-	if (!(mn <= mx)) {
-		mn = 1;
-		mx = 1000;
-	}
-	mn = fmax(mn, 1e-3);
-	mx = fmin(fmax(mx, mn), 1e7);
-	struct plot_axis ax = { plot_nice125(mn, 0), plot_nice125(mx, 1), 1, AXIS_X0, AXIS_X1, 0 };
+	struct plot_axis ax = plot_span_axis(&sp, 1e7, AXIS_X0, AXIS_X1, 0);
 	if (ax.hi <= ax.lo) {
 		ax.lo = plot_nice125(ax.lo * 0.99, 0);
 		ax.hi = plot_nice125(ax.hi * 1.01, 1);

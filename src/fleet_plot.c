@@ -50,23 +50,14 @@ static double legend(cairo_t *cr, double y)
 
 static double panel(cairo_t *cr, const struct fleet_group *g, double y, int draw)
 {
-	double mn = INFINITY, mx = -INFINITY;
+	struct plot_span sp = { 0 };
 	for (size_t i = 0; i < g->n_rows; i++) {
 		const struct fleet_ci *c = &g->rows[i].p50;
-		double v[3] = { c->est, c->lo, c->hi };
-		for (int j = 0; j < 3; j++)
-			if (isfinite(v[j]) && v[j] > 0) {
-				mn = fmin(mn, v[j]);
-				mx = fmax(mx, v[j]);
-			}
+		plot_span_add(&sp, c->est);
+		plot_span_add(&sp, c->lo);
+		plot_span_add(&sp, c->hi);
 	}
-	if (!(mn <= mx)) {
-		mn = 1;
-		mx = 1000;
-	}
-	mn = fmax(mn, 1e-3);
-	mx = fmin(fmax(mx, mn), 1e8);
-	struct plot_axis ax = { plot_nice125(mn, 0), plot_nice125(mx, 1), 1, AXIS_X0, AXIS_X1, 1 };
+	struct plot_axis ax = plot_span_axis(&sp, 1e8, AXIS_X0, AXIS_X1, 1);
 	if (ax.hi <= ax.lo * 1.0001) {
 		ax.lo = plot_nice125(ax.lo * 0.5, 0);
 		ax.hi = plot_nice125(ax.hi * 2, 1);

@@ -199,6 +199,24 @@ double plot_nice125(double v, int up)
 	return (m <= 1 + 1e-9 ? 1 : m <= 2 + 1e-9 ? 2 : m <= 5 + 1e-9 ? 5 : 10) * d;
 }
 
+void plot_span_add(struct plot_span *s, double v)
+{
+	if (!isfinite(v) || v <= 0)
+		return;
+	s->mn = s->any ? fmin(s->mn, v) : v;
+	s->mx = s->any ? fmax(s->mx, v) : v;
+	s->any = 1;
+}
+
+struct plot_axis plot_span_axis(const struct plot_span *s, double max_ms, double x0, double x1,
+				int snap)
+{
+	double mn = s->any ? s->mn : 1, mx = s->any ? s->mx : 1000;
+	mn = fmax(mn, 1e-3);
+	mx = fmin(fmax(mx, mn), max_ms);
+	return (struct plot_axis){ plot_nice125(mn, 0), plot_nice125(mx, 1), 1, x0, x1, snap };
+}
+
 static void ms_label(double v, char *buf, size_t len)
 {
 	if (v >= 1000)

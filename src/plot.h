@@ -98,6 +98,18 @@ struct plot_axis {
 	int snap;           /* tick labels centred on their grid line's pixel
 			     * column (fleet's picture), not on the value */
 };
+/* The values a log time axis must show: plot_span_add() each (NaN,
+ * infinities and values not above 0 are passed over; start from { 0 });
+ * plot_span_axis() the axis from x0 to x1 over them, 1 ms to 1 s when
+ * none was added, kept within 1e-3 ms .. max_ms, its ends the 1-2-5
+ * values at or around them (equal ends are the caller's to widen). */
+struct plot_span {
+	double mn, mx;
+	int any;
+};
+void plot_span_add(struct plot_span *s, double v);
+struct plot_axis plot_span_axis(const struct plot_span *s, double max_ms, double x0, double x1,
+				int snap);
 double plot_axis_x(const struct plot_axis *a, double v);
 void plot_axis_draw(cairo_t *cr, const struct plot_axis *a, double top, double bottom);
 /* The 1-2-5 value at or below (up = 0) or at or above (up = 1) v > 0. */
