@@ -23,7 +23,8 @@
  * Contract:
  *  - The format is chosen by the extension of path: ".svg" or ".png"
  *    (any case); anything else is -EINVAL with a message and no file.
- *  - The picture is written to a new file in path's directory
+ *  - The picture is drawn and written by plot (plot.h: its colours,
+ *    fonts, axis and file rules): to a new file in path's directory
  *    (open O_CREAT|O_EXCL|O_NOFOLLOW, mode 0644 less the umask), flushed
  *    and fsync'ed, then renamed onto path: path is replaced only when the
  *    whole picture was written; a symbolic link at path is replaced, never

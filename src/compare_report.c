@@ -14,12 +14,10 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
-#include <unistd.h>
 #include <json-c/json.h>
 
 #include "blockdev.h"
 #include "export.h"
-#include "fileio.h"
 #include "fleet.h"
 #include "jout.h"
 #include "msg.h"
@@ -387,11 +385,6 @@ void compare_report_text(FILE *f, const struct compare_result *r)
 
 /* ---------- JSON ---------- */
 
-static struct json_object *jd(double v)
-{
-	return isnan(v) || isinf(v) ? NULL : jout_double(v);
-}
-
 static void add(struct json_object *o, const char *k, struct json_object *v)
 {
 	json_object_object_add(o, k, v);
@@ -399,11 +392,7 @@ static void add(struct json_object *o, const char *k, struct json_object *v)
 
 static struct json_object *jci(const struct compare_ci *c)
 {
-	struct json_object *o = jout_object();
-	add(o, "est", jd(c->est));
-	add(o, "lo", jd(c->lo));
-	add(o, "hi", jd(c->hi));
-	return o;
+	return jout_interval(c->est, c->lo, c->hi);
 }
 
 static const char *verdict_name(const struct compare_cell *c, size_t arm)
@@ -419,9 +408,9 @@ static struct json_object *json_cell(const struct compare_cell *c, size_t arm)
 	add(o, "warm", jout_uint64(c->warm));
 	add(o, "timeouts", jout_uint64(c->timeouts));
 	add(o, "errors", jout_uint64(c->errors));
-	add(o, "min", jd(c->min));
-	add(o, "mean", jd(c->mean));
-	add(o, "max", jd(c->max));
+	add(o, "min", jout_finite(c->min));
+	add(o, "mean", jout_finite(c->mean));
+	add(o, "max", jout_finite(c->max));
 	add(o, "p50", jci(&c->p50));
 	add(o, "p90", jci(&c->p90));
 	add(o, "p99", jci(&c->p99));
@@ -429,8 +418,8 @@ static struct json_object *json_cell(const struct compare_cell *c, size_t arm)
 	add(o, "ratio_p50", jci(&c->ratio50));
 	add(o, "ratio_runs", jci(&c->ratio_runs));
 	add(o, "ratio_p90", jci(&c->ratio90));
-	add(o, "p", jd(c->p));
-	add(o, "p_adjusted", jd(c->p_adj));
+	add(o, "p", jout_finite(c->p));
+	add(o, "p_adjusted", jout_finite(c->p_adj));
 	add(o, "verdict", jout_string(verdict_name(c, arm)));
 	add(o, "settled", jout_bool(c->settled));
 	return o;
@@ -450,8 +439,8 @@ static struct json_object *json_arms(const struct compare_result *r)
 		add(o, "runs", jout_uint64(s->runs));
 		add(o, "failed_runs", jout_uint64(s->failed_runs));
 		add(o, "load_mibps", jci(&s->load_mibps));
-		add(o, "worst_stall_ms", jd(s->worst_stall_ms));
-		add(o, "score", jd(s->score));
+		add(o, "worst_stall_ms", jout_finite(s->worst_stall_ms));
+		add(o, "score", jout_finite(s->score));
 		add(o, "load_ok", jout_bool(s->load_ok));
 		struct json_object *acts = jout_object();
 		for (int k = 0; k < ACTION_KIND_COUNT; k++)
@@ -475,7 +464,7 @@ static struct json_object *json_ranking(const struct compare_result *r)
 		add(o, "arm", jout_uint64(a));
 		add(o, "label", jout_string(r->arms[a].label));
 		add(o, "settings", jout_string(r->arms[a].settings));
-		add(o, "score", jd(r->armstat[a].score));
+		add(o, "score", jout_finite(r->armstat[a].score));
 		add(o, "load_ok", jout_bool(r->armstat[a].load_ok));
 		json_object_array_add(arr, o);
 	}
@@ -512,11 +501,11 @@ static struct json_object *json_runs(const struct compare_result *r)
 		add(o, "order", jout_uint64(x->order));
 		add(o, "t_s", jout_double((double)x->t_ns / 1e9));
 		add(o, "dur_s", jout_double((double)x->dur_ns / 1e9));
-		add(o, "load_mibps", jd(x->load_mibps));
-		add(o, "worst_stall_ms", jd(x->worst_stall_ms));
-		add(o, "settle_s", jd(x->settle_s));
+		add(o, "load_mibps", jout_finite(x->load_mibps));
+		add(o, "worst_stall_ms", jout_finite(x->worst_stall_ms));
+		add(o, "settle_s", jout_finite(x->settle_s));
 		add(o, "settle_timeout", jout_bool(x->settle_timeout));
-		add(o, "settle_left_mib", jd(x->settle_left_mib));
+		add(o, "settle_left_mib", jout_finite(x->settle_left_mib));
 		add(o, "failed", jout_bool(x->failed));
 		add(o, "note", jout_string(x->note));
 		json_object_array_add(arr, o);
@@ -536,7 +525,7 @@ static struct json_object *json_samples(const struct compare_result *r)
 		add(o, "run", jout_uint64(x->run));
 		add(o, "action", jout_string(x->action < ACTION_KIND_COUNT ?
 					     action_kind_name((enum action_kind)x->action) : "?"));
-		add(o, "ms", jd(x->ms));
+		add(o, "ms", jout_finite(x->ms));
 		add(o, "cold", jout_bool(x->cold));
 		add(o, "timeout", jout_bool(x->timeout));
 		add(o, "err", jout_int64(x->err));
@@ -564,8 +553,8 @@ static struct json_object *json_result(const struct compare_result *r)
 	add(root, "rounds", rounds);
 	add(root, "looks", jout_uint64(r->looks));
 	add(root, "looks_taken", jout_uint64(r->looks_taken));
-	add(root, "alpha", jd(r->alpha));
-	add(root, "alpha_look", jd(r->alpha_look));
+	add(root, "alpha", jout_finite(r->alpha));
+	add(root, "alpha_look", jout_finite(r->alpha_look));
 	add(root, "stopped_early", jout_bool(r->stopped_early));
 	char sig[32];
 	if (r->stop_signal)
@@ -728,9 +717,18 @@ static void comment(FILE *f, const char *text, int trusted)
 		wrap(f, "; ", ";   ", text);
 }
 
-static void save_comment(FILE *f, const struct compare_result *r, size_t best,
-			 const char *name)
+struct save_head {
+	const struct compare_result *r;
+	size_t best;
+	const char *name;
+};
+
+static void save_comment(FILE *f, const void *ctx)
 {
+	const struct save_head *h = ctx;
+	const struct compare_result *r = h->r;
+	size_t best = h->best;
+	const char *name = h->name;
 	char b[1024], d[64], e1[112], e2[112];
 	struct utsname u;
 	if (uname(&u) != 0) {
@@ -768,30 +766,6 @@ static void save_comment(FILE *f, const struct compare_result *r, size_t best,
 	comment(f, b, 1);
 }
 
-/* The check before the file is moved into place: it reads back as the
- * profile meant. */
-struct save_ctx {
-	struct outfile o;
-	const struct profile *p;
-};
-
-static int save_check(struct outfile *o, char *err, size_t errlen)
-{
-	struct save_ctx *c = (struct save_ctx *)o;
-	struct profile *back = malloc(sizeof(*back));
-	if (!back)
-		return msg_fail(-ENOMEM, err, errlen, "out of memory");
-	char e[PROFILE_ERR_LEN], why[200] = "";
-	int rc = profile_parse_file(o->tmp, o->path, back, e, sizeof(e));
-	if (rc == 0 && !profile_equal(c->p, back, why, sizeof(why)))
-		rc = -EINVAL;
-	free(back);
-	if (rc < 0)
-		return msg_fail(-EINVAL, err, errlen, "%s: the profile did not read back as "
-				"written (%s); nothing saved", o->path, why[0] ? why : e);
-	return 0;
-}
-
 int compare_report_save(const struct compare_result *r, const char *name, int force,
 			char *err, size_t errlen)
 {
@@ -808,15 +782,10 @@ int compare_report_save(const struct compare_result *r, const char *name, int fo
 	if (!arm->n_steps)
 		return msg_fail(-EINVAL, err, errlen, "arm %s sets nothing: there is no setting "
 				"to save as %s", arm->label, name);
-	char udir[PATH_MAX], path[PATH_MAX];
-	if (profile_user_dir(udir, sizeof(udir)) < 0)
-		return msg_fail(-ENOENT, err, errlen, "no HOME or XDG_CONFIG_HOME: nowhere to save "
-				"profile %s; set HOME", name);
-	if (snprintf(path, sizeof(path), "%s/%s.profile", udir, name) >= (int)sizeof(path))
-		return msg_fail(-ENAMETOOLONG, err, errlen, "%s: path too long", udir);
-	if (!force && access(path, F_OK) == 0)
-		return msg_fail(-EEXIST, err, errlen, "%s exists; pick another name or use --force",
-				path);
+	char path[PATH_MAX];
+	int rc = profile_user_path(name, force, path, sizeof(path), err, errlen);
+	if (rc < 0)
+		return rc;
 	struct profile *p = calloc(1, sizeof(*p));
 	if (!p)
 		return msg_fail(-ENOMEM, err, errlen, "out of memory");
@@ -832,27 +801,11 @@ int compare_report_save(const struct compare_result *r, const char *name, int fo
 	size_t dl = strlen(p->description);
 	while (dl && p->description[dl - 1] == ' ')
 		p->description[--dl] = '\0';
-	int rc = arm_to_profile(arm, p, err, errlen);
-	if (rc < 0)
-		goto out;
-	if ((rc = fileio_mkdir_p(udir, 0755)) < 0) {
-		msg_set(err, errlen, "cannot create %s: %s", udir, strerror(-rc));
-		goto out;
+	rc = arm_to_profile(arm, p, err, errlen);
+	if (rc == 0) {
+		struct save_head h = { r, best, name };
+		rc = profile_save_checked(p, path, force, save_comment, &h, err, errlen);
 	}
-	struct save_ctx c = { .p = p };
-	if ((rc = outfile_open(&c.o, path, err, errlen)) < 0)
-		goto out;
-	save_comment(c.o.f, r, best, name);
-	char e[PROFILE_ERR_LEN];
-	int wrc = profile_write(c.o.f, p, e, sizeof(e));
-	if (wrc < 0)
-		msg_set(err, errlen, "cannot save %s: %s", path, e);
-	rc = outfile_close(&c.o, wrc == 0, force, save_check, err, errlen);
-	if (rc == -EEXIST)
-		msg_set(err, errlen, "%s exists; pick another name or use --force", path);
-	if (wrc < 0)
-		rc = -EINVAL;
-out:
 	free(p);
 	return rc;
 }

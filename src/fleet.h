@@ -14,6 +14,7 @@
  *   fleet_out.c      text, JSON and CSV of a pooled report
  *   fleet_plot.c     the picture (cairo: SVG or PNG)
  *   fleet_profile.c  --save-profile: the per-class winners as a profile
+ *   fleet_priv.h     what these files share and nothing else includes
  *
  * Contract:
  *  - Reading (fleet_read / fleet_parse): every file is untrusted (it comes
@@ -276,7 +277,9 @@ int fleet_json(const struct fleet_report *rep, const char *path, char *err, size
 int fleet_csv(const struct fleet_report *rep, const char *path, char *err, size_t errlen);
 /* The picture (".svg" or ".png"): one panel per group, a row per action
  * and arm with the median and its interval on a log axis, the ratio and
- * verdict at the right, the recommendation under it.  0 or -errno. */
+ * verdict at the right, the recommendation under it, drawn and written
+ * by plot (plot.h: the file whole or not at all).  0 or -errno; -E2BIG
+ * when the groups do not fit one picture (err says so). */
 int fleet_plot(const struct fleet_report *rep, const char *path, char *err, size_t errlen);
 /* --save-profile NAME: the recommended arm of each class group (by must
  * be class) as [settings CLASS] of the user profile NAME (where brisk

@@ -1,6 +1,7 @@
 /* fleet_out — the pooled report as text, JSON and CSV.  Contract in
  * fleet.h. */
 #include "fleet.h"
+#include "fleet_priv.h"
 
 #include <errno.h>
 #include <math.h>
@@ -100,7 +101,7 @@ static void fms(char *b, size_t n, double v)
 		snprintf(b, n, "%.2f", v);
 }
 
-static void fratio(char *b, size_t n, double v)
+void fleet_ratio_text(char *b, size_t n, double v)
 {
 	if (!isfinite(v))
 		snprintf(b, n, "-");
@@ -112,7 +113,8 @@ static void fratio(char *b, size_t n, double v)
 		snprintf(b, n, "%.2g", v);
 }
 
-static void fci(char *b, size_t n, const struct fleet_ci *c, void (*fmt)(char *, size_t, double))
+void fleet_ci_text(char *b, size_t n, const struct fleet_ci *c,
+		   void (*fmt)(char *, size_t, double))
 {
 	char e[16], lo[16], hi[16];
 	fmt(e, sizeof(e), c->est);
@@ -181,12 +183,12 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 			if (r->phase != (enum fleet_phase)ph)
 				continue;
 			char p50[64], p90[16], ratio[64], agree[48];
-			fci(p50, sizeof(p50), &r->p50, fms);
+			fleet_ci_text(p50, sizeof(p50), &r->p50, fms);
 			fms(p90, sizeof(p90), r->p90.est);
 			if ((int)r->arm == g->baseline)
 				snprintf(ratio, sizeof(ratio), "baseline");
 			else
-				fci(ratio, sizeof(ratio), &r->ratio50, fratio);
+				fleet_ci_text(ratio, sizeof(ratio), &r->ratio50, fleet_ratio_text);
 			if ((int)r->arm == g->baseline || !r->paired)
 				snprintf(agree, sizeof(agree), "-");
 			else
@@ -213,7 +215,7 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 			if ((int)a == g->baseline || !isfinite(ga->load.est))
 				continue;
 			char c[64];
-			fci(c, sizeof(c), &ga->load, fratio);
+			fleet_ci_text(c, sizeof(c), &ga->load, fleet_ratio_text);
 			fputs("  ", f);
 			cell(f, ga->label, 12);
 			fprintf(f, " %s x, %zu machine%s%s\n", c, ga->load_paired,
@@ -226,7 +228,7 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 		for (size_t k = 0; k < g->n_ranked; k++) {
 			const struct fleet_garm *ga = &g->arms[g->ranking[k]];
 			char s[16], e[320];
-			fratio(s, sizeof(s), ga->score);
+			fleet_ratio_text(s, sizeof(s), ga->score);
 			char lab[4 * 64 + 1];
 			text_escape(lab, sizeof(lab), ga->label);
 			snprintf(e, sizeof(e), " %zu. %s %s%s", k + 1, lab, s,
@@ -298,11 +300,6 @@ void fleet_text(FILE *f, const struct fleet_report *rep)
 
 /* ---- JSON ---- */
 
-static struct json_object *jd(double v)
-{
-	return isfinite(v) ? jout_double(v) : NULL;
-}
-
 static void add(struct json_object *o, const char *k, struct json_object *v)
 {
 	json_object_object_add(o, k, v);
@@ -310,11 +307,7 @@ static void add(struct json_object *o, const char *k, struct json_object *v)
 
 static struct json_object *jci(const struct fleet_ci *c)
 {
-	struct json_object *o = jout_object();
-	add(o, "est", jd(c->est));
-	add(o, "lo", jd(c->lo));
-	add(o, "hi", jd(c->hi));
-	return o;
+	return jout_interval(c->est, c->lo, c->hi);
 }
 
 static struct json_object *json_group(const struct fleet_group *g)
@@ -330,7 +323,7 @@ static struct json_object *json_group(const struct fleet_group *g)
 	add(o, "compare_results", jout_uint64(g->n_compare));
 	add(o, "baseline", g->baseline >= 0 ? jout_string(g->arms[g->baseline].label) : NULL);
 	add(o, "comparisons", jout_uint64(g->comparisons));
-	add(o, "ratio_level", jd(g->ratio_level));
+	add(o, "ratio_level", jout_finite(g->ratio_level));
 	add(o, "workloads", jout_string(g->workloads));
 	add(o, "multi_disk_machines", jout_string(g->multi_disk));
 	struct json_object *lo = jout_object();
@@ -349,7 +342,7 @@ static struct json_object *json_group(const struct fleet_group *g)
 		add(x, "load_ratio", jci(&ga->load));
 		add(x, "load_machines", jout_uint64(ga->load_paired));
 		add(x, "load_ok", jout_bool(ga->load_ok));
-		add(x, "score", jd(ga->score));
+		add(x, "score", jout_finite(ga->score));
 		json_object_array_add(arms, x);
 	}
 	add(o, "arms", arms);
@@ -393,7 +386,7 @@ int fleet_json(const struct fleet_report *rep, const char *path, char *err, size
 	add(root, "format_version", jout_int64(FLEET_FORMAT_VERSION));
 	add(root, "by", jout_string(fleet_by_name(rep->opt.by)));
 	add(root, "seed", jout_uint64(rep->opt.seed));
-	add(root, "level", jd(FLEET_LEVEL));
+	add(root, "level", jout_finite(FLEET_LEVEL));
 	add(root, "min_machines", jout_int64(FLEET_MIN_MACHINES));
 	add(root, "results", jout_uint64(rep->n_results));
 	add(root, "machines", jout_uint64(rep->n_machines));

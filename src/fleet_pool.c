@@ -2,6 +2,7 @@
  * as the unit; ranking and a recommendation per group.  Contract in
  * fleet.h. */
 #include "fleet.h"
+#include "fleet_priv.h"
 
 #include <errno.h>
 #include <math.h>
@@ -38,8 +39,6 @@ const char *fleet_phase_name(enum fleet_phase p)
 {
 	return p == FLEET_LOADED ? "loaded" : p == FLEET_IDLE ? "idle" : "?";
 }
-
-static void appendf(char *b, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* ---- keys ---- */
 
@@ -443,31 +442,7 @@ static int loads(struct fleet_group *g, const struct gwork *w, const size_t *arm
 	return 0;
 }
 
-static void fratio(char *b, size_t n, double v)
-{
-	if (!isfinite(v))
-		snprintf(b, n, "-");
-	else if (v >= 10)
-		snprintf(b, n, "%.1f", v);
-	else if (v >= 0.1)
-		snprintf(b, n, "%.2f", v);
-	else
-		snprintf(b, n, "%.2g", v);
-}
-
-static void ci_text(char *b, size_t n, const struct fleet_ci *c)
-{
-	char e[16], lo[16], hi[16];
-	fratio(e, sizeof(e), c->est);
-	fratio(lo, sizeof(lo), c->lo);
-	fratio(hi, sizeof(hi), c->hi);
-	if (isfinite(c->lo) && isfinite(c->hi))
-		snprintf(b, n, "%s [%s, %s]", e, lo, hi);
-	else
-		snprintf(b, n, "%s", e);
-}
-
-static void appendf(char *b, size_t n, const char *fmt, ...)
+void fleet_appendf(char *b, size_t n, const char *fmt, ...)
 {
 	size_t l = strlen(b);
 	if (l + 1 >= n)
@@ -574,13 +549,13 @@ static void recommend(struct fleet_group *g)
 				low = &g->arms[i];
 		char s[16];
 		if (low && low->score < 1 && !low->load_ok) {
-			fratio(s, sizeof(s), low->score);
-			appendf(t, tl, "; %s scores %s but starves the load (%.0f %% of %s's "
+			fleet_ratio_text(s, sizeof(s), low->score);
+			fleet_appendf(t, tl, "; %s scores %s but starves the load (%.0f %% of %s's "
 				"throughput)", low->label, s, 100 * low->load.est, base);
 		} else if (g->n_ranked > 1) {
 			const struct fleet_garm *o = &g->arms[g->ranking[1]];
-			fratio(s, sizeof(s), o->score);
-			appendf(t, tl, " (next: %s, score %s)", o->label, s);
+			fleet_ratio_text(s, sizeof(s), o->score);
+			fleet_appendf(t, tl, " (next: %s, score %s)", o->label, s);
 		}
 		return;
 	}
@@ -596,13 +571,13 @@ static void recommend(struct fleet_group *g)
 	if (!a->load_ok || !faster || slower) {
 		snprintf(t, tl, "no recommendation: %s ranks first but ", a->label);
 		if (!a->load_ok)
-			appendf(t, tl, "starves the load (%.0f %% of %s's throughput)",
+			fleet_appendf(t, tl, "starves the load (%.0f %% of %s's throughput)",
 				100 * a->load.est, base);
 		else if (slower)
-			appendf(t, tl, "is slower than %s on", base);
+			fleet_appendf(t, tl, "is slower than %s on", base);
 		else
-			appendf(t, tl, "is not faster than %s on any action with %d or more machines "
-				"and its interval clear of 1:", base, FLEET_MIN_MACHINES);
+			fleet_appendf(t, tl, "is not faster than %s on any action with %d or more "
+				"machines and its interval clear of 1:", base, FLEET_MIN_MACHINES);
 		int first_item = 1;
 		for (size_t i = 0; a->load_ok && i < g->n_rows; i++) {
 			const struct fleet_row *r = &g->rows[i];
@@ -611,8 +586,9 @@ static void recommend(struct fleet_group *g)
 			if (slower && r->verdict != STATS_SLOWER)
 				continue;
 			char c[96];
-			ci_text(c, sizeof(c), &r->ratio50);
-			appendf(t, tl, "%s %s ratio %s, %zu of %zu machines %s", first_item ? "" : ";",
+			fleet_ci_text(c, sizeof(c), &r->ratio50, fleet_ratio_text);
+			fleet_appendf(t, tl, "%s %s ratio %s, %zu of %zu machines %s",
+				first_item ? "" : ";",
 				action_kind_name((enum action_kind)r->action), c, r->agree, r->paired,
 				r->ratio50.est < 1 ? "faster" : "slower");
 			first_item = 0;
@@ -626,14 +602,14 @@ static void recommend(struct fleet_group *g)
 		if (r->arm != first || r->phase != FLEET_LOADED || r->verdict != STATS_FASTER)
 			continue;
 		char c[96];
-		ci_text(c, sizeof(c), &r->ratio50);
-		appendf(t, tl, ", %zu of %zu machines faster on %s, ratio %s", r->agree, r->paired,
-			action_kind_name((enum action_kind)r->action), c);
+		fleet_ci_text(c, sizeof(c), &r->ratio50, fleet_ratio_text);
+		fleet_appendf(t, tl, ", %zu of %zu machines faster on %s, ratio %s", r->agree,
+			r->paired, action_kind_name((enum action_kind)r->action), c);
 	}
-	appendf(t, tl, " (against %s)", base);
+	fleet_appendf(t, tl, " (against %s)", base);
 	if (isfinite(a->load.est) && a->load.est < FLEET_LOAD_COST)
-		appendf(t, tl, "; at a cost to the load: %.0f %% of %s's throughput (%+.0f %%)",
-			100 * a->load.est, base, 100 * (a->load.est - 1));
+		fleet_appendf(t, tl, "; at a cost to the load: %.0f %% of %s's throughput "
+			"(%+.0f %%)", 100 * a->load.est, base, 100 * (a->load.est - 1));
 }
 
 static int pool_group(const struct fleet_result *r, const size_t *idx, size_t n,
@@ -715,7 +691,7 @@ static int pool_group(const struct fleet_result *r, const size_t *idx, size_t n,
 	}
 	qsort(wl, nwl, sizeof(*wl), cmp_str);
 	for (size_t k = 0; k < nwl; k++)
-		appendf(g->workloads, sizeof(g->workloads), "%s%s", k ? " | " : "", wl[k]);
+		fleet_appendf(g->workloads, sizeof(g->workloads), "%s%s", k ? " | " : "", wl[k]);
 	free(wl);
 	/* machines whose results here measured different disks */
 	for (size_t m = 0; m < w.nm; m++) {
@@ -729,7 +705,8 @@ static int pool_group(const struct fleet_result *r, const size_t *idx, size_t n,
 				continue;
 			sig[0] = '\0';
 			for (size_t d = 0; d < res->m.n_disks; d++)
-				appendf(sig, sizeof(sig), "%s%s", d ? "+" : "", res->m.disks[d].name);
+				fleet_appendf(sig, sizeof(sig), "%s%s", d ? "+" : "",
+					      res->m.disks[d].name);
 			if (!any)
 				memcpy(first, sig, sizeof(first));
 			else if (strcmp(first, sig) != 0)
@@ -737,8 +714,8 @@ static int pool_group(const struct fleet_result *r, const size_t *idx, size_t n,
 			any = 1;
 		}
 		if (differ)
-			appendf(g->multi_disk, sizeof(g->multi_disk), "%s%s", g->multi_disk[0] ? ", " : "",
-				w.mk[m].name);
+			fleet_appendf(g->multi_disk, sizeof(g->multi_disk), "%s%s",
+				      g->multi_disk[0] ? ", " : "", w.mk[m].name);
 	}
 	seen = calloc(g->n_arms * w.nm * 2, 1);   /* [arm][machine][measured, first] */
 	if (!seen)

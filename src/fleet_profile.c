@@ -1,34 +1,19 @@
 /* fleet_profile — `brisk report --save-profile NAME`: the winner of each
  * disk class as one profile.  Contract in fleet.h. */
 #include "fleet.h"
+#include "fleet_priv.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
-#include "fileio.h"
 #include "msg.h"
-#include "outfile.h"
 #include "profile.h"
 #include "text.h"
 
 #define COMMENT_COLS 100
-
-static void appendf(char *b, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void appendf(char *b, size_t n, const char *fmt, ...)
-{
-	size_t l = strlen(b);
-	if (l + 1 >= n)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(b + l, n - l, fmt, ap);
-	va_end(ap);
-}
 
 /* A comment paragraph: "; " + text escaped (clean: the loader refuses a
  * control byte even in a comment), wrapped under COMMENT_COLS. */
@@ -69,26 +54,33 @@ static void comment(FILE *f, const char *text)
 	fputc('\n', f);
 }
 
-struct save_ctx {
-	struct outfile o;
-	const struct profile *p;
+struct save_head {
+	const struct fleet_report *rep;
+	const char *name;
 };
 
-static int save_check(struct outfile *o, char *err, size_t errlen)
+/* The saved profile's comment: when and from what, each group's
+ * recommendation, how to install it. */
+static void save_comment(FILE *f, const void *ctx)
 {
-	struct save_ctx *c = (struct save_ctx *)o;
-	struct profile *back = malloc(sizeof(*back));
-	if (!back)
-		return msg_fail(-ENOMEM, err, errlen, "out of memory");
-	char e[PROFILE_ERR_LEN], why[200] = "";
-	int rc = profile_parse_file(o->tmp, o->path, back, e, sizeof(e));
-	if (rc == 0 && !profile_equal(c->p, back, why, sizeof(why)))
-		rc = -EINVAL;
-	free(back);
-	if (rc < 0)
-		return msg_fail(-EINVAL, err, errlen, "%s: the profile did not read back as "
-				"written (%s); nothing saved", o->path, why[0] ? why : e);
-	return 0;
+	const struct save_head *h = ctx;
+	const struct fleet_report *rep = h->rep;
+	char b[1024], d[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	if (!gmtime_r(&now, &tm) || !strftime(d, sizeof(d), "%Y-%m-%d %H:%M UTC", &tm))
+		snprintf(d, sizeof(d), "?");
+	snprintf(b, sizeof(b), "saved by brisk %s report --save-profile %s on %s from %zu "
+		 "results of %zu machines (by class, seed %llu)", BRISK_VERSION, h->name, d,
+		 rep->n_results, rep->n_machines, (unsigned long long)rep->opt.seed);
+	comment(f, b);
+	for (size_t i = 0; i < rep->n_groups; i++) {
+		const struct fleet_group *g = &rep->groups[i];
+		snprintf(b, sizeof(b), "%s: %s", g->key, g->recommendation);
+		comment(f, b);
+	}
+	snprintf(b, sizeof(b), "to install: brisk export %s --format udev", h->name);
+	comment(f, b);
 }
 
 /* The settings words of a winning arm into class cls of p. */
@@ -144,15 +136,15 @@ int fleet_save_profile(const struct fleet_report *rep, const char *name, int for
 		const struct fleet_group *g = &rep->groups[i];
 		enum profile_class cls;
 		if (profile_class_parse(g->key, &cls) < 0 || cls == PROFILE_CLASS_ALL) {
-			appendf(note, notelen, "%s%s: no profile class (profiles have rotational, ssd, "
-				"nvme and mmc; %s)", note[0] ? "; " : "", g->key,
+			fleet_appendf(note, notelen, "%s%s: no profile class (profiles have "
+				"rotational, ssd, nvme and mmc; %s)", note[0] ? "; " : "", g->key,
 				strcmp(g->key, "usb") == 0 ? "a USB disk matches the rotational or ssd "
 				"rules by its queue/rotational" : "left out");
 			continue;
 		}
 		if (g->best < 0) {
-			appendf(note, notelen, "%s%s: no recommendation, left out", note[0] ? "; " : "",
-				g->key);
+			fleet_appendf(note, notelen, "%s%s: no recommendation, left out",
+				note[0] ? "; " : "", g->key);
 			continue;
 		}
 		rc = arm_settings(p, cls, g, &g->arms[g->best], err, errlen);
@@ -162,51 +154,13 @@ int fleet_save_profile(const struct fleet_report *rep, const char *name, int for
 	if (rc == 0 && !winners)
 		rc = msg_fail(-ENOENT, err, errlen, "nothing to save as %s: no disk class has a "
 			      "recommended setting", name);
-	char udir[PATH_MAX];
-	if (rc == 0 && profile_user_dir(udir, sizeof(udir)) < 0)
-		rc = msg_fail(-ENOENT, err, errlen, "no HOME or XDG_CONFIG_HOME: nowhere to save "
-			      "profile %s; set HOME", name);
-	if (rc == 0 && snprintf(path, pathlen, "%s/%s.profile", udir, name) >= (int)pathlen)
-		rc = msg_fail(-ENAMETOOLONG, err, errlen, "%s: path too long", udir);
-	if (rc == 0 && !force && access(path, F_OK) == 0)
-		rc = msg_fail(-EEXIST, err, errlen, "%s exists; pick another name or use --force",
-			      path);
+	if (rc == 0)
+		rc = profile_user_path(name, force, path, pathlen, err, errlen);
 	if (rc == 0) {
 		snprintf(p->description, sizeof(p->description),
 			 "the winners per disk class of brisk report (%zu machines)", machines);
-		rc = fileio_mkdir_p(udir, 0755);
-		if (rc < 0)
-			msg_set(err, errlen, "cannot create %s: %s", udir, strerror(-rc));
-	}
-	struct save_ctx c = { .p = p };
-	if (rc == 0)
-		rc = outfile_open(&c.o, path, err, errlen);
-	if (rc == 0) {
-		char b[1024], d[32];
-		time_t now = time(NULL);
-		struct tm tm;
-		if (!gmtime_r(&now, &tm) || !strftime(d, sizeof(d), "%Y-%m-%d %H:%M UTC", &tm))
-			snprintf(d, sizeof(d), "?");
-		snprintf(b, sizeof(b), "saved by brisk %s report --save-profile %s on %s from %zu "
-			 "results of %zu machines (by class, seed %llu)", BRISK_VERSION, name, d,
-			 rep->n_results, rep->n_machines, (unsigned long long)rep->opt.seed);
-		comment(c.o.f, b);
-		for (size_t i = 0; i < rep->n_groups; i++) {
-			const struct fleet_group *g = &rep->groups[i];
-			snprintf(b, sizeof(b), "%s: %s", g->key, g->recommendation);
-			comment(c.o.f, b);
-		}
-		snprintf(b, sizeof(b), "to install: brisk export %s --format udev", name);
-		comment(c.o.f, b);
-		char e[PROFILE_ERR_LEN];
-		int wrc = profile_write(c.o.f, p, e, sizeof(e));
-		if (wrc < 0)
-			msg_set(err, errlen, "cannot save %s: %s", path, e);
-		rc = outfile_close(&c.o, wrc == 0, force, save_check, err, errlen);
-		if (rc == -EEXIST)
-			msg_set(err, errlen, "%s exists; pick another name or use --force", path);
-		if (wrc < 0)
-			rc = -EINVAL;
+		struct save_head h = { rep, name };
+		rc = profile_save_checked(p, path, force, save_comment, &h, err, errlen);
 	}
 	free(p);
 	return rc;

@@ -1,6 +1,7 @@
 #include "jout.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 
 static struct json_object *need(struct json_object *o)
@@ -45,6 +46,20 @@ struct json_object *jout_double(double v)
 struct json_object *jout_bool(int v)
 {
 	return need(json_object_new_boolean(v));
+}
+
+struct json_object *jout_finite(double v)
+{
+	return isfinite(v) ? jout_double(v) : NULL;
+}
+
+struct json_object *jout_interval(double est, double lo, double hi)
+{
+	struct json_object *o = jout_object();
+	json_object_object_add(o, "est", jout_finite(est));
+	json_object_object_add(o, "lo", jout_finite(lo));
+	json_object_object_add(o, "hi", jout_finite(hi));
+	return o;
 }
 
 int jout_write(FILE *f, struct json_object *o, int flags)

@@ -7,6 +7,9 @@
  *    when json-c cannot allocate one, "brisk: out of memory while building
  *    JSON output" goes to stderr and the process exits with status 1
  *    (callers build output at the end, after settings were restored).
+ *  - jout_finite(v) is v as a number, or NULL (JSON null: a figure that
+ *    does not exist, never 0) when v is NaN or infinite; jout_interval()
+ *    the object {"est", "lo", "hi"} of three such numbers.
  *  - jout_write() prints the object (json-c flags) and a newline to f and
  *    drops the caller's reference; 0, or -ENOMEM / -EIO.
  *  - Strings are copied as given: json-c escapes control bytes, so JSON
@@ -26,6 +29,8 @@ struct json_object *jout_int64(int64_t v);
 struct json_object *jout_uint64(uint64_t v);
 struct json_object *jout_double(double v);
 struct json_object *jout_bool(int v);
+struct json_object *jout_finite(double v);
+struct json_object *jout_interval(double est, double lo, double hi);
 int jout_write(FILE *f, struct json_object *o, int flags);
 
 #endif

@@ -189,6 +189,26 @@ int profile_load_named(const char *name, struct profile *out, char *path, size_t
  * must exist. */
 int profile_save(const struct profile *p, const char *path, int force, char *err,
 		 size_t errlen);
+/* The file of the user profile NAME, for a save (brisk compare --save,
+ * brisk report --save-profile): profile_user_dir()/NAME.profile into path
+ * (NAME is not checked here: profile_name_ok()).  0; -ENOENT no HOME or
+ * XDG_CONFIG_HOME ("nowhere to save profile NAME; set HOME"),
+ * -ENAMETOOLONG, or -EEXIST when it exists and force is 0 ("PATH exists;
+ * pick another name or use --force"; path is filled). */
+int profile_user_path(const char *name, int force, char *path, size_t pathlen, char *err,
+		      size_t errlen);
+/* Save p as path with a comment first: head (may be NULL) writes its
+ * lines, each starting with "; ", to f.  The directory is made when
+ * missing (mode 0755); the file is written to a temporary one beside
+ * path (outfile), read back with profile_parse_file() and compared with
+ * profile_equal() before it is moved into place; without force only when
+ * path does not exist, atomically.  0; -EEXIST ("PATH exists; pick
+ * another name or use --force"); -EINVAL p cannot be written
+ * (profile_write()'s message) or did not read back as written; -ENOMEM;
+ * -errno ("cannot create DIR: ...", "cannot write PATH: ..."). */
+int profile_save_checked(const struct profile *p, const char *path, int force,
+			 void (*head)(FILE *f, const void *ctx), const void *ctx, char *err,
+			 size_t errlen);
 /* Record a setting read from a device of class cls (`brisk profile save`,
  * the dashboard's save): the first device's value is kept.  0 recorded;
  * 1 already there with the same value; -ENOENT not a setting profiles

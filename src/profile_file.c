@@ -1,6 +1,8 @@
 /* profile_file — where profiles live: the user directory, NAME -> path
- * (user, system, shipped), loading by name, and saving (the one writer of
- * profile files: temporary file, fsync, rename).  Contract in profile.h. */
+ * (user, system, shipped), loading by name, and saving (the writers of
+ * profile files: temporary file, fsync, rename; profile_save_checked()
+ * with a comment first and a read-back before the rename).  Contract in
+ * profile.h. */
 #include "profile.h"
 
 #include <dirent.h>
@@ -13,6 +15,7 @@
 #include <unistd.h>
 
 #include "datadir.h"
+#include "fileio.h"
 #include "msg.h"
 #include "outfile.h"
 #include "str.h"
@@ -125,6 +128,74 @@ int profile_save(const struct profile *p, const char *path, int force, char *err
 		return msg_fail(-e, err, errlen, "cannot write %s: %s", path, strerror(e));
 	}
 	return 0;
+}
+
+int profile_user_path(const char *name, int force, char *path, size_t pathlen, char *err,
+		      size_t errlen)
+{
+	char udir[PATH_MAX];
+	if (profile_user_dir(udir, sizeof(udir)) < 0)
+		return msg_fail(-ENOENT, err, errlen, "no HOME or XDG_CONFIG_HOME: nowhere to save "
+				"profile %s; set HOME", name);
+	if (snprintf(path, pathlen, "%s/%s.profile", udir, name) >= (int)pathlen)
+		return msg_fail(-ENAMETOOLONG, err, errlen, "%s: path too long", udir);
+	if (!force && access(path, F_OK) == 0)
+		return msg_fail(-EEXIST, err, errlen, "%s exists; pick another name or use --force",
+				path);
+	return 0;
+}
+
+/* The check before the file is moved into place: it reads back as the
+ * profile meant. */
+struct save_ctx {
+	struct outfile o;
+	const struct profile *p;
+};
+
+static int save_check(struct outfile *o, char *err, size_t errlen)
+{
+	struct save_ctx *c = (struct save_ctx *)o;
+	struct profile *back = malloc(sizeof(*back));
+	if (!back)
+		return msg_fail(-ENOMEM, err, errlen, "out of memory");
+	char e[PROFILE_ERR_LEN], why[200] = "";
+	int rc = profile_parse_file(o->tmp, o->path, back, e, sizeof(e));
+	if (rc == 0 && !profile_equal(c->p, back, why, sizeof(why)))
+		rc = -EINVAL;
+	free(back);
+	if (rc < 0)
+		return msg_fail(-EINVAL, err, errlen, "%s: the profile did not read back as "
+				"written (%s); nothing saved", o->path, why[0] ? why : e);
+	return 0;
+}
+
+int profile_save_checked(const struct profile *p, const char *path, int force,
+			 void (*head)(FILE *f, const void *ctx), const void *ctx, char *err,
+			 size_t errlen)
+{
+	const char *slash = strrchr(path, '/');
+	if (slash && slash != path) {
+		char dir[PATH_MAX];
+		if (snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path) >= (int)sizeof(dir))
+			return msg_fail(-ENAMETOOLONG, err, errlen, "%s: path too long", path);
+		int rc = fileio_mkdir_p(dir, 0755);
+		if (rc < 0)
+			return msg_fail(rc, err, errlen, "cannot create %s: %s", dir, strerror(-rc));
+	}
+	struct save_ctx c = { .p = p };
+	int rc = outfile_open(&c.o, path, err, errlen);
+	if (rc < 0)
+		return rc;
+	if (head)
+		head(c.o.f, ctx);
+	char e[PROFILE_ERR_LEN];
+	int wrc = profile_write(c.o.f, p, e, sizeof(e));
+	if (wrc < 0)
+		msg_set(err, errlen, "cannot save %s: %s", path, e);
+	rc = outfile_close(&c.o, wrc == 0, force, save_check, err, errlen);
+	if (rc == -EEXIST)
+		msg_set(err, errlen, "%s exists; pick another name or use --force", path);
+	return wrc < 0 ? -EINVAL : rc;
 }
 
 static int entry_cmp(const void *a, const void *b)

@@ -618,11 +618,6 @@ void report_text(FILE *f, const struct session *s)
 
 /* ---- JSON ---- */
 
-static struct json_object *jd(double v)
-{
-	return isnan(v) || isinf(v) ? NULL : jout_double(v);
-}
-
 static void add(struct json_object *o, const char *k, struct json_object *v)
 {
 	json_object_object_add(o, k, v);
@@ -639,18 +634,18 @@ static struct json_object *json_group(const struct report_group *g)
 	add(o, "timeouts", jout_int64(g->timeouts));
 	add(o, "errors", jout_int64(g->errors));
 	add(o, "warm_left_out", jout_int64(g->warm));
-	add(o, "warm_p50_ms", jd(g->warm_p50));
-	add(o, "min_ms", jd(g->st.min));
-	add(o, "p50_ms", jd(g->st.p50));
-	add(o, "p90_ms", jd(g->st.p90));
-	add(o, "p99_ms", jd(g->st.p99));
-	add(o, "max_ms", jd(g->st.max));
-	add(o, "mean_ms", jd(g->st.mean));
-	add(o, "sd_ms", jd(g->st.sd));
-	add(o, "pct_over_2s", jd(g->st.pct_over_2s));
-	add(o, "pct_over_10s", jd(g->st.pct_over_10s));
-	add(o, "slowdown_p50", jd(g->slow_p50));
-	add(o, "slowdown_p99", jd(g->slow_p99));
+	add(o, "warm_p50_ms", jout_finite(g->warm_p50));
+	add(o, "min_ms", jout_finite(g->st.min));
+	add(o, "p50_ms", jout_finite(g->st.p50));
+	add(o, "p90_ms", jout_finite(g->st.p90));
+	add(o, "p99_ms", jout_finite(g->st.p99));
+	add(o, "max_ms", jout_finite(g->st.max));
+	add(o, "mean_ms", jout_finite(g->st.mean));
+	add(o, "sd_ms", jout_finite(g->st.sd));
+	add(o, "pct_over_2s", jout_finite(g->st.pct_over_2s));
+	add(o, "pct_over_10s", jout_finite(g->st.pct_over_10s));
+	add(o, "slowdown_p50", jout_finite(g->slow_p50));
+	add(o, "slowdown_p99", jout_finite(g->slow_p99));
 	return o;
 }
 
@@ -665,12 +660,12 @@ static struct json_object *json_verdict(const struct session *s, const struct gr
 	add(o, "under_load", jout_bool(v->loaded));
 	add(o, "epoch", epoch == UINT32_MAX ? NULL : jout_int64(epoch));
 	add(o, "grade", jout_string(grade_name(v->grade)));
-	add(o, "seconds", jd(v->seconds));
-	add(o, "p90_seconds", jd(v->p90_seconds));
+	add(o, "seconds", jout_finite(v->seconds));
+	add(o, "p90_seconds", jout_finite(v->p90_seconds));
 	add(o, "p90_grade", jout_string(grade_name(v->p90_grade)));
-	add(o, "idle_seconds", jd(v->idle_seconds));
+	add(o, "idle_seconds", jout_finite(v->idle_seconds));
 	add(o, "idle_grade", jout_string(grade_name(v->idle_grade)));
-	add(o, "slowdown", jd(v->slowdown));
+	add(o, "slowdown", jout_finite(v->slowdown));
 	add(o, "cause", jout_string(grade_cause_name(v->cause)));
 	add(o, "cause_text", v->cause != GRADE_CAUSE_NONE ? jout_string(v->cause_text) : NULL);
 	report_next_command(s, cmd, sizeof(cmd));
@@ -693,19 +688,20 @@ static struct json_object *json_loads(const struct session *s)
 		add(o, "index", jout_int64(l->index));
 		add(o, "spec", jout_string(spec));
 		add(o, "bytes", jout_int64((int64_t)l->bytes));
-		add(o, "mib_s", jd(load_mibps(l)));
-		add(o, "worst_call_ms", l->t_start ? jd((double)l->worst_ns / 1e6) : NULL);
-		add(o, "worst_call_t_s", l->worst_at_ns ? jd((double)(l->worst_at_ns - s->t0) / 1e9) : NULL);
+		add(o, "mib_s", jout_finite(load_mibps(l)));
+		add(o, "worst_call_ms", l->t_start ? jout_finite((double)l->worst_ns / 1e6) : NULL);
+		add(o, "worst_call_t_s", l->worst_at_ns ?
+		    jout_finite((double)(l->worst_at_ns - s->t0) / 1e9) : NULL);
 		add(o, "end", jout_string(load_state(l)));
 		add(o, "error", l->err && l->end != LOAD_END_DIED ?
 		    jout_string(strerror(l->err)) : NULL);
 		struct json_object *tl = jout_array();
 		for (size_t k = 0; k < l->n_timeline; k++) {
 			struct json_object *p = jout_object();
-			add(p, "t_s", jd((double)(l->timeline[k].t_ns - s->t0) / 1e9));
+			add(p, "t_s", jout_finite((double)(l->timeline[k].t_ns - s->t0) / 1e9));
 			add(p, "bytes", jout_int64((int64_t)l->timeline[k].bytes));
-			add(p, "mib_s", jd(tick_load_mibps(l, k)));
-			add(p, "worst_call_ms", jd((double)l->timeline[k].worst_ns / 1e6));
+			add(p, "mib_s", jout_finite(tick_load_mibps(l, k)));
+			add(p, "worst_call_ms", jout_finite((double)l->timeline[k].worst_ns / 1e6));
 			json_object_array_add(tl, p);
 		}
 		add(o, "timeline", tl);
@@ -715,8 +711,8 @@ static struct json_object *json_loads(const struct session *s)
 			load_window(s, l, s->epochs[e].t_ns, epoch_end(s, e), &r, &w);
 			struct json_object *x = jout_object();
 			add(x, "epoch", jout_int64((int64_t)e));
-			add(x, "mib_s", jd(r));
-			add(x, "worst_call_ms", jd(w));
+			add(x, "mib_s", jout_finite(r));
+			add(x, "worst_call_ms", jout_finite(w));
 			json_object_array_add(by, x);
 		}
 		add(o, "by_epoch", by);
@@ -731,13 +727,13 @@ static struct json_object *json_system(const struct session *s)
 	for (size_t i = 0; i < s->n_ticks; i++) {
 		const struct session_tick *t = &s->ticks[i];
 		struct json_object *o = jout_object();
-		add(o, "t_s", jd((double)t->t_ns / 1e9));
+		add(o, "t_s", jout_finite((double)t->t_ns / 1e9));
 		add(o, "phase", jout_string(session_phase_name((enum session_phase)t->phase)));
 		add(o, "epoch", jout_int64(t->epoch));
-		add(o, "psi_some_pct", t->psi_ok ? jd(t->psi_some_pct) : NULL);
-		add(o, "psi_full_pct", t->psi_ok ? jd(t->psi_full_pct) : NULL);
-		add(o, "psi_some_avg10", t->psi_ok ? jd(t->psi_some_avg10) : NULL);
-		add(o, "psi_full_avg10", t->psi_ok ? jd(t->psi_full_avg10) : NULL);
+		add(o, "psi_some_pct", t->psi_ok ? jout_finite(t->psi_some_pct) : NULL);
+		add(o, "psi_full_pct", t->psi_ok ? jout_finite(t->psi_full_pct) : NULL);
+		add(o, "psi_some_avg10", t->psi_ok ? jout_finite(t->psi_some_avg10) : NULL);
+		add(o, "psi_full_avg10", t->psi_ok ? jout_finite(t->psi_full_avg10) : NULL);
 		add(o, "dirty_bytes", t->mem_ok ? jout_int64((int64_t)t->dirty) : NULL);
 		add(o, "writeback_bytes", t->mem_ok ? jout_int64((int64_t)t->writeback) : NULL);
 		struct json_object *devs = jout_array();
@@ -745,12 +741,12 @@ static struct json_object *json_system(const struct session *s)
 			const struct kstat_rates *r = &s->ticks_disk[i * s->n_devs + d];
 			struct json_object *x = jout_object();
 			add(x, "name", jout_string(s->devs[d].name));
-			add(x, "r_iops", jd(r->rd_iops));
-			add(x, "w_iops", jd(r->wr_iops));
-			add(x, "r_mib_s", jd(r->rd_mbps));
-			add(x, "w_mib_s", jd(r->wr_mbps));
-			add(x, "util_pct", jd(r->util_pct));
-			add(x, "avg_queue", jd(r->avg_queue));
+			add(x, "r_iops", jout_finite(r->rd_iops));
+			add(x, "w_iops", jout_finite(r->wr_iops));
+			add(x, "r_mib_s", jout_finite(r->rd_mbps));
+			add(x, "w_mib_s", jout_finite(r->wr_mbps));
+			add(x, "util_pct", jout_finite(r->util_pct));
+			add(x, "avg_queue", jout_finite(r->avg_queue));
 			json_object_array_add(devs, x);
 		}
 		add(o, "devices", devs);
@@ -778,11 +774,14 @@ static struct json_object *json_session(const struct session *s)
 	add(root, "machine", fleet_machine_json(c->dir, measured,
 						 s->n_devs < SESSION_MAX_DEVS ? s->n_devs
 									      : SESSION_MAX_DEVS));
-	add(root, "duration_s", jd((double)s->t_end / 1e9));
-	add(root, "idle_start_s", s->t_idle_start ? jd((double)s->t_idle_start / 1e9) : NULL);
-	add(root, "load_start_s", s->t_load_start ? jd((double)s->t_load_start / 1e9) : NULL);
-	add(root, "loaded_start_s", s->t_loaded_start ? jd((double)s->t_loaded_start / 1e9) : NULL);
-	add(root, "stop_s", s->t_stop ? jd((double)s->t_stop / 1e9) : NULL);
+	add(root, "duration_s", jout_finite((double)s->t_end / 1e9));
+	add(root, "idle_start_s", s->t_idle_start ?
+	    jout_finite((double)s->t_idle_start / 1e9) : NULL);
+	add(root, "load_start_s", s->t_load_start ?
+	    jout_finite((double)s->t_load_start / 1e9) : NULL);
+	add(root, "loaded_start_s", s->t_loaded_start ?
+	    jout_finite((double)s->t_loaded_start / 1e9) : NULL);
+	add(root, "stop_s", s->t_stop ? jout_finite((double)s->t_stop / 1e9) : NULL);
 	add(root, "interrupted_by", s->stop_signal ?
 	    jout_string(sigabbrev_np(s->stop_signal)) : NULL);
 	add(root, "cut_by_max_time", jout_bool(s->cut_by_max_time));
@@ -791,12 +790,12 @@ static struct json_object *json_session(const struct session *s)
 	add(cc, "reached", jout_int64(s->inflight_max));
 	add(cc, "scheduled", jout_int64((int64_t)c->n_starts));
 	add(cc, "late_starts", jout_int64(s->late_starts));
-	add(cc, "late_max_s", jd((double)s->late_max_ns / 1e9));
+	add(cc, "late_max_s", jout_finite((double)s->late_max_ns / 1e9));
 	add(root, "concurrency", cc);
 	struct json_object *le = NULL;
 	if (s->t_load_ended) {
 		le = jout_object();
-		add(le, "t_s", jd((double)s->t_load_ended / 1e9));
+		add(le, "t_s", jout_finite((double)s->t_load_ended / 1e9));
 		add(le, "load", jout_string(s->load_ended));
 		add(le, "loaded_samples_after", jout_int64(s->n_after_load_end));
 		add(le, "finite_on_purpose", jout_bool(c->load_finite));
@@ -834,8 +833,10 @@ static struct json_object *json_session(const struct session *s)
 		add(prog, "fallback_reason", a->prog.why_fallback[0] ?
 		    jout_string(a->prog.why_fallback) : NULL);
 		add(prog, "files", jout_int64((int64_t)a->n_files));
-		add(prog, "copied_mib", a->prog.argv ? jd((double)a->prog.bytes / MiB) : NULL);
-		add(prog, "cold_read_mib", a->prog.argv ? jd((double)a->cold_bytes / MiB) : NULL);
+		add(prog, "copied_mib", a->prog.argv ?
+		    jout_finite((double)a->prog.bytes / MiB) : NULL);
+		add(prog, "cold_read_mib", a->prog.argv ?
+		    jout_finite((double)a->cold_bytes / MiB) : NULL);
 		add(prog, "cold_read_files", a->prog.argv ? jout_int64((int64_t)a->cold_files) : NULL);
 		for (size_t k = 0; a->devs && k < a->n_files; k++) {
 			struct json_object *fo = jout_object();
@@ -854,10 +855,10 @@ static struct json_object *json_session(const struct session *s)
 						     "drop_caches" : "fadvise"));
 	add(cfg, "idle_samples", jout_int64(c->idle_samples));
 	add(cfg, "loaded_samples", jout_int64(c->loaded_samples));
-	add(cfg, "interval_ms", jd((double)c->interval_ns / 1e6));
+	add(cfg, "interval_ms", jout_finite((double)c->interval_ns / 1e6));
 	add(cfg, "jitter_pct", jout_int64(c->jitter_pct));
-	add(cfg, "timeout_s", jd((double)c->timeout_ns / 1e9));
-	add(cfg, "tick_s", jd((double)c->tick_ns / 1e9));
+	add(cfg, "timeout_s", jout_finite((double)c->timeout_ns / 1e9));
+	add(cfg, "tick_s", jout_finite((double)c->tick_ns / 1e9));
 	add(cfg, "floor_bytes", jout_int64((int64_t)s->floor_bytes));
 	add(root, "config", cfg);
 	struct json_object *vm = jout_object();
@@ -873,7 +874,7 @@ static struct json_object *json_session(const struct session *s)
 		struct json_object *o = jout_object();
 		add(o, "epoch", jout_int64((int64_t)e));
 		add(o, "label", jout_string(s->epochs[e].label));
-		add(o, "t_s", jd((double)s->epochs[e].t_ns / 1e9));
+		add(o, "t_s", jout_finite((double)s->epochs[e].t_ns / 1e9));
 		json_object_array_add(eps, o);
 	}
 	add(root, "epochs", eps);
@@ -918,15 +919,15 @@ static struct json_object *json_session(const struct session *s)
 	for (size_t i = 0; i < s->n_samples; i++) {
 		const struct session_sample *x = &s->samples[i];
 		struct json_object *o = jout_object();
-		add(o, "t_s", jd((double)x->t_ns / 1e9));
+		add(o, "t_s", jout_finite((double)x->t_ns / 1e9));
 		add(o, "epoch", jout_int64(x->epoch));
 		add(o, "phase", jout_string(session_phase_name((enum session_phase)x->phase)));
 		add(o, "action", jout_string(action_kind_name((enum action_kind)x->action)));
-		add(o, "ms", jd((double)x->dur_ns / 1e6));
+		add(o, "ms", jout_finite((double)x->dur_ns / 1e6));
 		add(o, "cold", jout_bool(x->cold));
 		add(o, "timeout", jout_bool(x->timeout));
 		add(o, "error", jout_int64(x->err));
-		add(o, "start_s", jd((double)x->fork_ns / 1e9));
+		add(o, "start_s", jout_finite((double)x->fork_ns / 1e9));
 		add(o, "inflight", jout_int64(x->inflight));
 		add(o, "after_load_ended", jout_bool(s->t_load_ended && x->phase == SESSION_LOADED &&
 						     x->fork_ns >= s->t_load_ended));

@@ -4,18 +4,12 @@
 # middle of a round restores and removes the files; a bad arm, or a
 # scheduler the disk lacks, is refused before anything starts.
 source tests/lib.sh
+source tests/cli/loop_common.bash
 if ! is_root; then t_skip compare-loop "needs root (loop device, sysfs writes)"; exit 0; fi
 command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null ||
   { t_skip compare-loop "needs losetup and mkfs.ext4"; exit 0; }
-d=$(t_tmpdir)
+loop_mount compare-loop 256M
 export BRISK_RUNTIME_DIR=$d/rt
-truncate -s 256M "$d/img"
-L=$(losetup -f --show "$d/img") || { t_skip compare-loop "no free loop device"; exit 0; }
-dev=$(basename "$L")
-q=/sys/block/$dev/queue
-orig_sched=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $q/scheduler)
-T_CLEANUP_EXTRA="umount '$d/mnt' 2>/dev/null; echo $orig_sched > $q/scheduler; losetup -d '$L'"
-mkfs.ext4 -q "$L"; mkdir "$d/mnt"; mount "$L" "$d/mnt"
 echo none > $q/scheduler
 orig_ra=$(cat $q/read_ahead_kb)
 journals() { find "$BRISK_RUNTIME_DIR" -maxdepth 1 -name '*journal*' 2>/dev/null | wc -l; }

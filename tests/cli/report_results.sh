@@ -5,18 +5,12 @@
 # and the scheduler measured: a profile's bfq, though the disk is back at
 # its own scheduler when the JSON is written), and brisk report over the two.
 source tests/lib.sh
+source tests/cli/loop_common.bash
 if ! is_root; then t_skip report-results "needs root (loop device, a profile's settings)"; exit 0; fi
 command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null && command -v jq >/dev/null ||
   { t_skip report-results "needs losetup, mkfs.ext4 and jq"; exit 0; }
-d=$(t_tmpdir)
+loop_mount report-results 128M
 export BRISK_RUNTIME_DIR=$d/rt XDG_CONFIG_HOME=$d/xdg
-truncate -s 128M "$d/img"
-L=$(losetup -f --show "$d/img") || { t_skip report-results "no free loop device"; exit 0; }
-dev=$(basename "$L")
-q=/sys/block/$dev/queue
-orig=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $q/scheduler)
-T_CLEANUP_EXTRA="umount '$d/mnt' 2>/dev/null; echo $orig > $q/scheduler; losetup -d '$L'"
-mkfs.ext4 -q "$L"; mkdir "$d/mnt"; mount "$L" "$d/mnt"
 echo none >$q/scheduler
 grep -qw bfq $q/scheduler || { t_skip report-results "no bfq on $dev"; exit 0; }
 printf '[profile]\nname = tbfq\n\n[settings]\nscheduler = bfq\n' >"$d/tbfq.profile"

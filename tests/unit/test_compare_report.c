@@ -19,13 +19,14 @@
 
 #include "compare_report.h"
 #include "profile.h"
+#include "testdir.h"
 
 #define ESC_LABEL "mq,\"dl\"\x1b[31m"
 
 static struct settings_step steps1[2], steps2[1];
 static struct compare_sample samples[8];
 static struct compare_run runs[3];
-static char base[256];   /* absolute scratch directory */
+static struct testdir td;   /* td.abs: the absolute scratch directory */
 
 static void ci(struct compare_ci *c, double est, double lo, double hi)
 {
@@ -354,9 +355,9 @@ static void test_json(void **state)
 	(void)state;
 	struct compare_result *r = make();
 	char path[PATH_MAX + 16], err[512];
-	snprintf(path, sizeof(path), "%s/cmp.json", base);
+	snprintf(path, sizeof(path), "%s/cmp.json", td.abs);
 	assert_int_equal(compare_report_json(r, path, err, sizeof(err)), 0);
-	no_tmp_left(base);
+	no_tmp_left(td.abs);
 	char *raw = slurp(path);
 	assert_null(memchr(raw, 0x1b, strlen(raw)));
 	struct json_object *j = json_object_from_file(path);
@@ -498,7 +499,7 @@ static void test_json(void **state)
 	json_object_put(j);
 
 	/* a path that cannot be written: a message that names it, nothing left */
-	snprintf(path, sizeof(path), "%s/none/cmp.json", base);
+	snprintf(path, sizeof(path), "%s/none/cmp.json", td.abs);
 	assert_int_equal(compare_report_json(r, path, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, path));
 	unlink(path);
@@ -509,9 +510,9 @@ static void test_csv(void **state)
 	(void)state;
 	struct compare_result *r = make();
 	char path[PATH_MAX + 16], err[512];
-	snprintf(path, sizeof(path), "%s/cmp.csv", base);
+	snprintf(path, sizeof(path), "%s/cmp.csv", td.abs);
 	assert_int_equal(compare_report_csv(r, path, err, sizeof(err)), 0);
-	no_tmp_left(base);
+	no_tmp_left(td.abs);
 	char *t = slurp(path);
 	assert_null(memchr(t, 0x1b, strlen(t)));
 	assert_memory_equal(t, "arm,arm_label,round,order,run,action,ms,cold,timeout,err,t_s\n", 61);
@@ -529,7 +530,7 @@ static void test_csv(void **state)
 	/* sample 5: a timeout */
 	assert_non_null(strstr(t, "\n2,\"mq,\"\"dl\"\"\\x1b[31m\",0,0,2,\"ls\",105.000,1,1,0,5.000000\n"));
 	unlink(path);
-	snprintf(path, sizeof(path), "%s/none/cmp.csv", base);
+	snprintf(path, sizeof(path), "%s/none/cmp.csv", td.abs);
 	assert_true(compare_report_csv(r, path, err, sizeof(err)) < 0);
 	assert_non_null(strstr(err, "cannot write"));
 }
@@ -539,8 +540,8 @@ static void test_stdout(void **state)
 {
 	(void)state;
 	struct compare_result *r = make();
-	char path[sizeof(base) + 32], err[512];
-	snprintf(path, sizeof(path), "%s/stdout.txt", base);
+	char path[sizeof(td.abs) + 32], err[512];
+	snprintf(path, sizeof(path), "%s/stdout.txt", td.abs);
 	fflush(stdout);
 	int saved = dup(STDOUT_FILENO);
 	assert_true(saved >= 0);
@@ -564,8 +565,8 @@ static void test_stdout(void **state)
 
 static void set_xdg(const char *sub, char *udir, size_t len)
 {
-	char x[sizeof(base) + 32];
-	snprintf(x, sizeof(x), "%s/%s", base, sub);
+	char x[sizeof(td.abs) + 32];
+	snprintf(x, sizeof(x), "%s/%s", td.abs, sub);
 	setenv("XDG_CONFIG_HOME", x, 1);
 	snprintf(udir, len, "%s/brisk/profiles", x);
 }
@@ -574,7 +575,7 @@ static void test_save(void **state)
 {
 	(void)state;
 	struct compare_result *r = make();
-	char udir[sizeof(base) + 64], err[512], path[PATH_MAX];
+	char udir[sizeof(td.abs) + 64], err[512], path[PATH_MAX];
 	struct profile *p = malloc(sizeof(*p));
 	assert_non_null(p);
 	set_xdg("xdg", udir, sizeof(udir));
@@ -677,7 +678,7 @@ static void test_save_per_class(void **state)
 		skip();
 	}
 	struct compare_result *r = make();
-	char udir[sizeof(base) + 64], err[512], path[PATH_MAX];
+	char udir[sizeof(td.abs) + 64], err[512], path[PATH_MAX];
 	set_xdg("xdg2", udir, sizeof(udir));
 	struct settings_step st[4];
 	step(&st[0], "vda", "scheduler", "bfq");
@@ -711,20 +712,13 @@ static void test_save_per_class(void **state)
 static int setup(void **state)
 {
 	(void)state;
-	char cwd[200];
-	mkdir("build", 0755);
-	if (!getcwd(cwd, sizeof(cwd)))
-		return -1;
-	snprintf(base, sizeof(base), "%s/build/ut-creport.XXXXXX", cwd);
-	return mkdtemp(base) ? 0 : -1;
+	return testdir_make(&td, "creport");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[PATH_MAX + 16];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
-	return system(cmd) == 0 ? 0 : -1;
+	return testdir_remove(&td, TESTDIR_TREE);
 }
 
 int main(void)

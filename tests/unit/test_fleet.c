@@ -22,8 +22,9 @@
 #include "fleet.h"
 #include "profile.h"
 #include "stats.h"
+#include "testdir.h"
 
-static char base[256];
+static struct testdir td;   /* td.abs: the absolute scratch directory */
 
 /* ---- reading ---- */
 
@@ -579,9 +580,9 @@ static void test_text_escapes(void **state)
 	assert_non_null(strstr(buf, "bad\\x1b.json: truncated: skipped"));
 	free(buf);
 	char path[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/r.json", base);
+	snprintf(path, sizeof(path), "%s/r.json", td.abs);
 	assert_int_equal(fleet_json(&rep, path, err, sizeof(err)), 0);
-	snprintf(path, sizeof(path), "%s/r.csv", base);
+	snprintf(path, sizeof(path), "%s/r.csv", td.abs);
 	assert_int_equal(fleet_csv(&rep, path, err, sizeof(err)), 0);
 	FILE *c = fopen(path, "r");
 	char line[4096];
@@ -597,13 +598,25 @@ static void test_text_escapes(void **state)
 	for (size_t i = 0; i < rep.n_groups; i++)
 		want += rep.groups[i].n_rows;
 	assert_int_equal(rows, want);
-	snprintf(path, sizeof(path), "%s/r.svg", base);
+	snprintf(path, sizeof(path), "%s/r.svg", td.abs);
 	assert_int_equal(fleet_plot(&rep, path, err, sizeof(err)), 0);
 	struct stat st;
 	assert_int_equal(stat(path, &st), 0);
 	assert_true(st.st_size > 1000);
-	snprintf(path, sizeof(path), "%s/r.gif", base);
+	snprintf(path, sizeof(path), "%s/r.gif", td.abs);
 	assert_int_equal(fleet_plot(&rep, path, err, sizeof(err)), -EINVAL);
+	/* more groups than one picture holds: refused, saying why, no file */
+	struct fleet_report tall = rep;
+	tall.n_groups = 400;
+	tall.groups = calloc(tall.n_groups, sizeof(*tall.groups));
+	assert_non_null(tall.groups);
+	for (size_t i = 0; i < tall.n_groups; i++)
+		tall.groups[i] = rep.groups[i % rep.n_groups];
+	snprintf(path, sizeof(path), "%s/tall.png", td.abs);
+	assert_int_equal(fleet_plot(&tall, path, err, sizeof(err)), -E2BIG);
+	assert_non_null(strstr(err, "400 groups do not fit one picture"));
+	assert_int_equal(access(path, F_OK), -1);
+	free(tall.groups);
 	fleet_report_free(&rep);
 	for (int m = 0; m < 4; m++)
 		fleet_result_free(&r[m]);
@@ -613,7 +626,7 @@ static void test_save_profile(void **state)
 {
 	(void)state;
 	char xdg[PATH_MAX];
-	snprintf(xdg, sizeof(xdg), "%s/xdg", base);
+	snprintf(xdg, sizeof(xdg), "%s/xdg", td.abs);
 	setenv("XDG_CONFIG_HOME", xdg, 1);
 	struct fleet_result r[6];
 	fleet4(r, 4, NULL);
@@ -658,20 +671,13 @@ static void test_save_profile(void **state)
 static int setup(void **state)
 {
 	(void)state;
-	char cwd[200];
-	mkdir("build", 0755);
-	if (!getcwd(cwd, sizeof(cwd)))
-		return -1;
-	snprintf(base, sizeof(base), "%s/build/ut-fleet.XXXXXX", cwd);
-	return mkdtemp(base) ? 0 : -1;
+	return testdir_make(&td, "fleet");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[PATH_MAX + 16];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
-	return system(cmd) == 0 ? 0 : -1;
+	return testdir_remove(&td, TESTDIR_TREE);
 }
 
 int main(void)

@@ -10,7 +10,8 @@
  *
  * TESTDIR_EMPTY makes the teardown fail when a test left a file behind
  * (the engine must clean up after itself); TESTDIR_TREE removes whatever
- * is there, never following a symbolic link. */
+ * is there, never following a symbolic link.  abs is the same directory
+ * as an absolute path, for what needs one (XDG_CONFIG_HOME, HOME). */
 #ifndef BRISK_TESTS_TESTDIR_H
 #define BRISK_TESTS_TESTDIR_H
 
@@ -25,18 +26,21 @@ enum testdir_end { TESTDIR_EMPTY, TESTDIR_TREE };
 
 struct testdir {
 	char path[40];   /* build/ut-NAME.XXXXXX (short: tests append to it) */
+	char abs[256];   /* $PWD/build/ut-NAME.XXXXXX */
 	int fd;          /* O_DIRECTORY; -1 when not open */
 };
 
 /* 0, or -1 (then cmocka skips the group's tests as failed setup). */
 static inline int testdir_make(struct testdir *t, const char *name)
 {
+	char cwd[200];
 	t->fd = -1;
 	mkdir("build", 0755);
 	if (snprintf(t->path, sizeof(t->path), "build/ut-%s.XXXXXX", name) >= (int)sizeof(t->path))
 		return -1;
-	if (!mkdtemp(t->path))
+	if (!getcwd(cwd, sizeof(cwd)) || !mkdtemp(t->path))
 		return -1;
+	snprintf(t->abs, sizeof(t->abs), "%s/%s", cwd, t->path);
 	t->fd = open(t->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	return t->fd < 0 ? -1 : 0;
 }

@@ -1,0 +1,26 @@
+/* fleet_priv — what the fleet*.c files share and nothing else includes.
+ * The contract is fleet.h's.
+ *
+ *   fleet_out.c   the number forms of the text report, which the
+ *                 recommendation (fleet_pool.c) and the picture
+ *                 (fleet_plot.c) use too
+ *   fleet_pool.c  fleet_appendf
+ */
+#ifndef BRISK_FLEET_PRIV_H
+#define BRISK_FLEET_PRIV_H
+
+#include <stddef.h>
+
+#include "fleet.h"
+
+/* A ratio: "12.3" from 10, "0.17" from 0.1, "0.041" below; "-" when not
+ * finite. */
+void fleet_ratio_text(char *b, size_t n, double v);
+/* "EST [LO, HI]" with fmt (fleet_ratio_text, or the text report's ms),
+ * "EST" alone when a bound is not finite. */
+void fleet_ci_text(char *b, size_t n, const struct fleet_ci *c,
+		   void (*fmt)(char *, size_t, double));
+/* printf onto the end of b (n bytes), cut to fit; nothing when b is full. */
+void fleet_appendf(char *b, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif
