@@ -585,18 +585,7 @@ static struct json_object *json_result(const struct compare_result *r)
 int compare_report_json(const struct compare_result *r, const char *path, char *err,
 			size_t errlen)
 {
-	struct outfile o;
-	int rc = outfile_open(&o, path, err, errlen);
-	if (rc < 0)
-		return rc;
-	rc = jout_write(o.f, json_result(r), JSON_C_TO_STRING_PRETTY |
-			JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (rc == -ENOMEM)
-		msg_set(err, errlen, "%s: out of memory while writing JSON", path);
-	else if (rc < 0)
-		msg_set(err, errlen, "cannot write %s: %s", path, strerror(-rc));
-	int wrc = outfile_close(&o, rc == 0, 1, NULL, err, errlen);
-	return rc < 0 ? rc : wrc;
+	return jout_save(path, json_result(r), err, errlen);
 }
 
 /* ---------- CSV ---------- */

@@ -402,17 +402,7 @@ int fleet_json(const struct fleet_report *rep, const char *path, char *err, size
 	for (size_t i = 0; i < rep->n_groups; i++)
 		json_object_array_add(gs, json_group(&rep->groups[i]));
 	add(root, "groups", gs);
-	struct outfile o;
-	int rc = outfile_open(&o, path, err, errlen);
-	if (rc < 0) {
-		json_object_put(root);
-		return rc;
-	}
-	rc = jout_write(o.f, root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-	int wrc = outfile_close(&o, rc == 0, 1, NULL, err, errlen);
-	if (rc == -ENOMEM)
-		snprintf(err, errlen, "%s: out of memory while writing JSON", path);
-	return rc == -ENOMEM ? rc : wrc;
+	return jout_save(path, root, err, errlen);
 }
 
 /* ---- CSV ---- */

@@ -3,6 +3,10 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "msg.h"
+#include "outfile.h"
 
 static struct json_object *need(struct json_object *o)
 {
@@ -66,10 +70,29 @@ int jout_write(FILE *f, struct json_object *o, int flags)
 {
 	const char *text = json_object_to_json_string_ext(o, flags);
 	int rc = 0;
+	errno = 0;
 	if (!text)
 		rc = -ENOMEM;
 	else if (fputs(text, f) == EOF || fputc('\n', f) == EOF)
-		rc = -EIO;
+		rc = errno ? -errno : -EIO;
 	json_object_put(o);
 	return rc;
+}
+
+int jout_save(const char *path, struct json_object *o, char *err, size_t errlen)
+{
+	struct outfile of;
+	int rc = outfile_open(&of, path, err, errlen);
+	if (rc < 0) {
+		json_object_put(o);
+		return rc;
+	}
+	rc = jout_write(of.f, o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+	const char *name = strcmp(path, "-") == 0 ? "standard output" : path;
+	if (rc == -ENOMEM)
+		msg_set(err, errlen, "%s: out of memory while writing JSON", name);
+	else if (rc < 0)
+		msg_set(err, errlen, "cannot write %s: %s", name, strerror(-rc));
+	int wrc = outfile_close(&of, rc == 0, 1, NULL, err, errlen);
+	return rc < 0 ? rc : wrc;
 }

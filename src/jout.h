@@ -12,6 +12,10 @@
  *    the object {"est", "lo", "hi"} of three such numbers.
  *  - jout_write() prints the object (json-c flags) and a newline to f and
  *    drops the caller's reference; 0, or -ENOMEM / -EIO.
+ *  - jout_save() writes the object (pretty, no slash escapes) to PATH
+ *    whole or not at all (outfile: temp, fsync, rename; "-" is stdout)
+ *    and drops the reference; 0, or -errno with a message naming PATH in
+ *    err (out of memory, the write, the rename).
  *  - Strings are copied as given: json-c escapes control bytes, so JSON
  *    needs no text_escape().
  */
@@ -32,5 +36,6 @@ struct json_object *jout_bool(int v);
 struct json_object *jout_finite(double v);
 struct json_object *jout_interval(double est, double lo, double hi);
 int jout_write(FILE *f, struct json_object *o, int flags);
+int jout_save(const char *path, struct json_object *o, char *err, size_t errlen);
 
 #endif

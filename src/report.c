@@ -943,16 +943,7 @@ static struct json_object *json_session(const struct session *s)
 
 int report_json(const struct session *s, const char *path, char *err, size_t errlen)
 {
-	struct outfile o;
-	int rc = outfile_open(&o, path, err, errlen);
-	if (rc < 0)
-		return rc;
-	rc = jout_write(o.f, json_session(s), JSON_C_TO_STRING_PRETTY |
-			JSON_C_TO_STRING_NOSLASHESCAPE);
-	int wrc = outfile_close(&o, rc == 0, 1, NULL, err, errlen);
-	if (rc == -ENOMEM)
-		snprintf(err, errlen, "%s: out of memory while writing JSON", path);
-	return rc == -ENOMEM ? rc : wrc;
+	return jout_save(path, json_session(s), err, errlen);
 }
 
 int report_csv(const struct session *s, const char *path, char *err, size_t errlen)

@@ -146,3 +146,7 @@ t_match "six skipped" "$err" '6 of 8 files skipped'
 "$BRISK" report >/dev/null 2>"$d/err"
 t_eq "no FILE: exit 2" "$?" 2
 t_match "no FILE: says so" "$(cat "$d/err")" "^brisk report: no FILE given"
+# a write error on standard output is a message and exit 1, not a silent 0
+"$BRISK" report "${good[@]}" --json - >/dev/full 2>"$d/err"
+t_eq "json to a full stdout: exit 1" "$?" 1
+t_match "json to a full stdout: says so" "$(cat "$d/err")" 'cannot write standard output: No space left on device'
