@@ -87,6 +87,8 @@ static long run_rows(const struct session *s, struct report_group **out)
 	return (long)n;
 }
 
+/* The labels of a row: WHERE, action, phase, epoch (l holds ROW_LABELS). */
+#define ROW_LABELS 7
 static void row_labels(const struct run_ctx *x, const struct report_group *g, char *epoch,
 		       size_t elen, struct openmetrics_label *l)
 {
@@ -95,9 +97,9 @@ static void row_labels(const struct run_ctx *x, const struct report_group *g, ch
 		WHERE(x), { "action", action_kind_name(g->action) },
 		{ "phase", session_phase_name(g->phase) }, { "epoch", epoch },
 	};
+	_Static_assert(N(base) == ROW_LABELS, "ROW_LABELS is the row's label count");
 	memcpy(l, base, sizeof(base));
 }
-#define ROW_LABELS 7
 
 static void run_actions(struct openmetrics *om, const struct run_ctx *x,
 			const struct report_group *g, size_t n)
