@@ -6,19 +6,13 @@
 # scheduler per arm, verdict states, ratios with bounds, rank,
 # recommendation).
 source tests/lib.sh
+source tests/cli/loop_common.bash
 source tests/cli/openmetrics_common.bash
 if ! is_root; then t_skip openmetrics-compare "needs root (loop device, sysfs writes)"; exit 0; fi
 command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null && command -v jq >/dev/null ||
   { t_skip openmetrics-compare "needs losetup, mkfs.ext4 and jq"; exit 0; }
-d=$(t_tmpdir)
+loop_mount openmetrics-compare 256M
 export BRISK_RUNTIME_DIR=$d/rt
-truncate -s 256M "$d/img"
-L=$(losetup -f --show "$d/img") || { t_skip openmetrics-compare "no free loop device"; exit 0; }
-dev=$(basename "$L")
-q=/sys/block/$dev/queue
-orig_sched=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $q/scheduler)
-T_CLEANUP_EXTRA="umount '$d/mnt' 2>/dev/null; echo $orig_sched > $q/scheduler; losetup -d '$L'"
-mkfs.ext4 -q "$L"; mkdir "$d/mnt"; mount "$L" "$d/mnt"
 grep -qw bfq $q/scheduler || { t_skip openmetrics-compare "no bfq on $dev"; exit 0; }
 echo mq-deadline > $q/scheduler
 hd=$d/mnt/$'we"ird\\dir\nx'
