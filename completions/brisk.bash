@@ -17,21 +17,22 @@ _brisk_args_devices=''
 _brisk_opts_run='-l --load --no-load -a --actions --exec --ls-files -i --idle-samples
   -n --samples --idle-max --warmup -d --duration --interval --jitter --timeout
   --max-time --tick --drop-caches --keep-warm --floor --seed --allow-shared-dir
-  -j --json --csv --at -p --profile --no-settings --fio --scale -q --quiet -h --help'
+  -j --json --csv --openmetrics --at -p --profile --no-settings --fio --scale -q --quiet
+  -h --help'
 _brisk_args_run='-l --load -a --actions --exec --ls-files -i --idle-samples -n --samples
   --idle-max --warmup -d --duration --interval --jitter --timeout --max-time --tick
-  --floor --seed -j --json --csv --at -p --profile --fio --scale'
+  --floor --seed -j --json --csv --openmetrics --at -p --profile --fio --scale'
 _brisk_opts_compare='--schedulers -r --rounds -b --budget -n --samples --looks
   --keep-warm --settle-max -l --load -a --actions --exec --ls-files --warmup
   --steady-state --interval --timeout --drop-caches --floor -p --profile --fio
-  --scale --seed --allow-shared-dir -j --json --csv --plot --save --force
+  --scale --seed --allow-shared-dir -j --json --csv --openmetrics --plot --save --force
   -q --quiet -h --help'
 _brisk_args_compare='-r --rounds -b --budget -n --samples --looks --settle-max -l --load
   -a --actions --exec --ls-files --warmup --interval --timeout --floor -p --profile
-  --fio --scale --seed -j --json --csv --plot --save'
-_brisk_opts_report='--by --baseline --seed -j --json --csv --plot --save-profile --force
-  -h --help'
-_brisk_args_report='--by --baseline --seed -j --json --csv --plot --save-profile'
+  --fio --scale --seed -j --json --csv --openmetrics --plot --save'
+_brisk_opts_report='--by --baseline --seed -j --json --csv --openmetrics --plot --save-profile
+  --force -h --help'
+_brisk_args_report='--by --baseline --seed -j --json --csv --openmetrics --plot --save-profile'
 _brisk_opts_tui='-l --load -a --actions --exec --ls-files -i --idle-samples --interval
   --timeout --tick --floor --drop-caches --keep-warm --allow-shared-dir
   -n --iterations -d --duration --no-report --bench-redraw -h --help'
@@ -167,7 +168,7 @@ _brisk_value() {
     --exec) mapfile -t COMPREPLY < <(compgen -c -- "$cur") ;;
     -p|--profile) _brisk_reply "$(_brisk_profiles)"; _filedir profile ;;
     --fio) _filedir ;;
-    -j|--json|--csv|--plot|-o|--output) _filedir ;;
+    -j|--json|--csv|--openmetrics|--plot|-o|--output) _filedir ;;
     -m) if [ "$cmd" = lab ]; then _brisk_reply "$(_brisk_models)"
         else _brisk_reply class this-device; fi ;;
     --model) _brisk_reply "$(_brisk_models)" ;;

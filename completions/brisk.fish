@@ -17,11 +17,12 @@ end
 # the options that take a value, per command (to tell positionals apart)
 set -g __brisk_args_run -l --load -a --actions --exec --ls-files -i --idle-samples -n --samples \
     --idle-max --warmup -d --duration --interval --jitter --timeout --max-time --tick --floor \
-    --seed -j --json --csv --at -p --profile --fio --scale
+    --seed -j --json --csv --openmetrics --at -p --profile --fio --scale
 set -g __brisk_args_compare -r --rounds -b --budget -n --samples --looks --settle-max -l --load \
     -a --actions --exec --ls-files --warmup --interval --timeout --floor -p --profile --fio \
-    --scale --seed -j --json --csv --plot --save
-set -g __brisk_args_report --by --baseline --seed -j --json --csv --plot --save-profile
+    --scale --seed -j --json --csv --openmetrics --plot --save
+set -g __brisk_args_report --by --baseline --seed -j --json --csv --openmetrics --plot \
+    --save-profile
 set -g __brisk_args_tui -l --load -a --actions --exec --ls-files -i --idle-samples --interval \
     --timeout --tick --floor -n --iterations -d --duration --bench-redraw
 set -g __brisk_args_set -d --device
@@ -236,6 +237,7 @@ for c in run compare
     complete -c brisk -n "__brisk_is $c" -l seed -x -d 'seed for jitter, offsets, order'
     complete -c brisk -n "__brisk_is $c" -s j -l json -r -F -d 'figures and samples as JSON'
     complete -c brisk -n "__brisk_is $c" -l csv -r -F -d 'samples as CSV'
+    complete -c brisk -n "__brisk_is $c" -l openmetrics -r -F -d 'key figures as OpenMetrics (node_exporter textfile)'
     complete -c brisk -n "__brisk_is $c" -l warmup -x -d 'warm-up at most T'
     complete -c brisk -n "__brisk_is $c" -s n -l samples -x -d 'samples per action'
     complete -c brisk -n "__brisk_is $c" -s q -l quiet -d 'no progress on stderr'
@@ -275,6 +277,7 @@ complete -c brisk -n '__brisk_is report' -l baseline -x -a 'none mq-deadline kyb
 complete -c brisk -n '__brisk_is report' -l seed -x -d 'seed of the bootstrap'
 complete -c brisk -n '__brisk_is report' -s j -l json -r -F -d 'the report as JSON'
 complete -c brisk -n '__brisk_is report' -l csv -r -F -d 'one row per group, phase, action and setting'
+complete -c brisk -n '__brisk_is report' -l openmetrics -r -F -d 'key figures as OpenMetrics (node_exporter textfile)'
 complete -c brisk -n '__brisk_is report' -l plot -r -F -d 'a picture: FILE.svg or FILE.png'
 complete -c brisk -n '__brisk_is report' -l save-profile -x -d 'the winner of each class as a profile'
 complete -c brisk -n '__brisk_is report' -l force -d '--save-profile replaces an existing profile'

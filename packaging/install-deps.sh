@@ -24,6 +24,15 @@ ansible=
 
 missing=0
 have_pc() { pkg-config --exists "$1" 2>/dev/null; }
+# the OpenMetrics parser tests/cli/openmetrics_*.sh validate with: Python's
+# prometheus_client (promtool too where it comes without a server to start:
+# pacman, zypper, newer apt; not required)
+have_om_parser() {
+  for py in /usr/bin/python3 python3; do
+    "$py" -c 'import prometheus_client.openmetrics.parser' 2>/dev/null && return 0
+  done
+  return 1
+}
 have_cmd() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] || [ -x "/sbin/$1" ]; }
 for p in $build_pc; do have_pc "$p" || missing=1; done
 for c in $build_cmd; do have_cmd "$c" || missing=1; done
@@ -32,6 +41,7 @@ if [ "$what" = test ]; then
   for c in $test_cmd; do have_cmd "$c" || missing=1; done
   [ -e /usr/share/misc/pci.ids ] || [ -e /usr/share/hwdata/pci.ids ] || missing=1
   [ -e /usr/share/bash-completion/bash_completion ] || missing=1   # tests/cli/completion_bash.sh
+  have_om_parser || missing=1
   # tests/cli/package_deb.sh builds the .deb and runs lintian: Debian and
   # Ubuntu only (elsewhere the test skips, and nothing is asked for)
   if command -v apt-get >/dev/null; then
@@ -47,20 +57,24 @@ fi
 
 if command -v apt-get >/dev/null; then
   pkgs="build-essential pkg-config libncurses-dev libudev-dev libpci-dev pci.ids libinih-dev libjson-c-dev libfuse3-dev fuse3 libcairo2-dev liburing-dev"
-  [ "$what" = test ] && pkgs="$pkgs libcmocka-dev umockdev libumockdev-dev tmux e2fsprogs util-linux fio jq libxml2-utils shellcheck mandoc bash-completion dpkg-dev debhelper lintian blhc"
+  [ "$what" = test ] && pkgs="$pkgs libcmocka-dev umockdev libumockdev-dev tmux e2fsprogs util-linux fio jq libxml2-utils shellcheck mandoc bash-completion dpkg-dev debhelper lintian blhc python3-prometheus-client"
   $SUDO apt-get update -qq || true
+  # promtool has a package of its own from Debian 13 and Ubuntu 25.10 on;
+  # Debian 12 ships it only in the prometheus server package, whose install
+  # starts a server: not brought in for a test
+  [ "$what" = test ] && apt-cache show promtool >/dev/null 2>&1 && pkgs="$pkgs promtool"
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $pkgs $ansible
 elif command -v dnf >/dev/null; then
   pkgs="gcc make pkgconf-pkg-config ncurses-devel systemd-devel pciutils-devel hwdata inih-devel json-c-devel fuse3-devel fuse3 cairo-devel liburing-devel"
-  [ "$what" = test ] && pkgs="$pkgs libcmocka-devel umockdev umockdev-devel tmux e2fsprogs util-linux fio jq libxml2 ShellCheck mandoc bash-completion"
+  [ "$what" = test ] && pkgs="$pkgs libcmocka-devel umockdev umockdev-devel tmux e2fsprogs util-linux fio jq libxml2 ShellCheck mandoc bash-completion python3-prometheus_client"
   $SUDO dnf install -y $pkgs $ansible
 elif command -v pacman >/dev/null; then
   pkgs="base-devel pkgconf ncurses systemd-libs pciutils hwdata libinih json-c fuse3 cairo liburing"
-  [ "$what" = test ] && pkgs="$pkgs cmocka umockdev tmux e2fsprogs util-linux fio jq libxml2 shellcheck mandoc bash-completion"
+  [ "$what" = test ] && pkgs="$pkgs cmocka umockdev tmux e2fsprogs util-linux fio jq libxml2 shellcheck mandoc bash-completion python-prometheus_client prometheus"
   $SUDO pacman -S --needed --noconfirm $pkgs $ansible
 elif command -v zypper >/dev/null; then
   pkgs="gcc make pkg-config ncurses-devel libudev-devel pciutils-devel hwdata libinih-devel libjson-c-devel fuse3-devel fuse3 cairo-devel liburing-devel"
-  [ "$what" = test ] && pkgs="$pkgs libcmocka-devel umockdev umockdev-devel tmux e2fsprogs util-linux fio jq libxml2-tools ShellCheck mandoc bash-completion"
+  [ "$what" = test ] && pkgs="$pkgs libcmocka-devel umockdev umockdev-devel tmux e2fsprogs util-linux fio jq libxml2-tools ShellCheck mandoc bash-completion python3-prometheus_client golang-github-prometheus-prometheus"
   $SUDO zypper --non-interactive install $pkgs $ansible
 else
   echo "install-deps: no apt-get, dnf, pacman or zypper here: install the packages listed in packaging/install-deps.sh by hand" >&2

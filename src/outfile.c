@@ -40,8 +40,15 @@ int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
 
 int outfile_place(const char *tmp, const char *path, int clobber)
 {
-	if (clobber)
+	struct stat st;
+	if (clobber) {
+		/* only a regular file is replaced: as root, --json /dev/null or
+		 * /dev/stdout (a link) would otherwise become a file in /dev, and
+		 * a link someone planted is neither followed nor removed */
+		if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+			return -EINVAL;
 		return rename(tmp, path) < 0 ? -errno : 0;
+	}
 	if (link(tmp, path) == 0) {
 		unlink(tmp);
 		return 0;
@@ -82,6 +89,10 @@ int outfile_close(struct outfile *o, int ok, int clobber,
 	else if ((rc = outfile_place(o->tmp, o->path, clobber)) < 0) {
 		if (rc == -EEXIST)
 			msg_set(err, errlen, "%s exists", o->path);
+		else if (rc == -EINVAL)
+			msg_set(err, errlen, "%s is not a regular file (a symbolic link, device, "
+				"FIFO, socket or directory): not replaced ('-' is standard output)",
+				o->path);
 		else
 			msg_set(err, errlen, "cannot write %s: %s", o->path, strerror(-rc));
 	}

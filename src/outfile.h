@@ -13,7 +13,11 @@
  *    (a failed flush is -EIO when ok).
  *  - outfile_place: move tmp to path; without clobber only when path does
  *    not exist, atomically (link), or by check-and-rename on file systems
- *    without hard links.  0 or -errno (-EEXIST).
+ *    without hard links.  With clobber, only a regular file at path is
+ *    replaced (rename); anything else there is left alone, -EINVAL: a
+ *    symbolic link (never followed, nor removed: someone may have planted
+ *    it, or it is /dev/stdout), a device node such as /dev/null, a FIFO, a
+ *    socket, a directory.  0 or -errno (-EEXIST, -EINVAL).
  */
 #ifndef BRISK_OUTFILE_H
 #define BRISK_OUTFILE_H

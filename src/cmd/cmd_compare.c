@@ -16,6 +16,7 @@
 #include "compare_report.h"
 #include "journal.h"
 #include "now.h"
+#include "openmetrics.h"
 #include "parse.h"
 #include "profile.h"
 #include "stack.h"
@@ -72,6 +73,8 @@ static void usage(FILE *f)
 		"      --allow-shared-dir as root, run even when others can write DIR\n"
 		"  -j, --json FILE        every sample and figure as JSON ('-' = stdout)\n"
 		"      --csv FILE         the samples as CSV ('-' = stdout)\n"
+		"      --openmetrics FILE the key figures in the OpenMetrics text format, for\n"
+		"                         node_exporter's textfile collector ('-' = stdout)\n"
 		"      --plot FILE        a picture: FILE.svg or FILE.png\n"
 		"      --save NAME        save the recommended arm's settings as profile NAME\n"
 		"      --force            --save replaces an existing profile NAME\n"
@@ -86,7 +89,7 @@ static void usage(FILE *f)
 
 enum {
 	OPT_SCHEDULERS = CLIOPT_NEXT, OPT_LOOKS, OPT_SETTLE, OPT_WARMUP, OPT_SEED,
-	OPT_CSV, OPT_PLOT, OPT_SAVE, OPT_FORCE, OPT_FIO, OPT_SCALE, OPT_STEADY,
+	OPT_CSV, OPT_PLOT, OPT_SAVE, OPT_FORCE, OPT_FIO, OPT_SCALE, OPT_STEADY, OPT_OPENMETRICS,
 };
 
 static const struct option longopts[] = {
@@ -102,6 +105,7 @@ static const struct option longopts[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "json", required_argument, NULL, 'j' },
 	{ "csv", required_argument, NULL, OPT_CSV },
+	{ "openmetrics", required_argument, NULL, OPT_OPENMETRICS },
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "save", required_argument, NULL, OPT_SAVE },
 	{ "force", no_argument, NULL, OPT_FORCE },
@@ -115,7 +119,7 @@ static const struct option longopts[] = {
 
 struct cmp_args {
 	struct compare_config *cfg;
-	const char *json, *csv, *plot, *save;
+	const char *json, *csv, *plot, *save, *openmetrics;
 	int force, quiet, schedulers, seed_set, warmup_set;
 	const char *arms[COMPARE_MAX_ARMS];
 	size_t n_arms;
@@ -169,6 +173,9 @@ static int cmp_opt(void *ctx, int opt, const char *arg)
 		break;
 	case OPT_CSV:
 		a->csv = arg;
+		break;
+	case OPT_OPENMETRICS:
+		a->openmetrics = arg;
 		break;
 	case OPT_PLOT:
 		a->plot = arg;
@@ -243,8 +250,10 @@ static int cmp_parse(int argc, char **argv, struct cmp_args *a, int *user_loads)
 	int out = 0;
 	out += a->json && !strcmp(a->json, "-");
 	out += a->csv && !strcmp(a->csv, "-");
+	out += a->openmetrics && !strcmp(a->openmetrics, "-");
 	if (out > 1)
-		return cliopt_usage_error(CMD, "--json and --csv cannot both go to stdout");
+		return cliopt_usage_error(CMD, "only one of --json, --csv and --openmetrics can go "
+					  "to stdout");
 	if (a->plot) {
 		size_t l = strlen(a->plot);
 		if (l < 5 || (strcasecmp(a->plot + l - 4, ".svg") && strcasecmp(a->plot + l - 4, ".png")))
@@ -379,7 +388,8 @@ static unsigned cmp_outputs(const struct cmp_args *a, const struct compare_resul
 {
 	char err[512];
 	unsigned end = 0;
-	int to_stdout = (a->json && !strcmp(a->json, "-")) || (a->csv && !strcmp(a->csv, "-"));
+	int to_stdout = (a->json && !strcmp(a->json, "-")) || (a->csv && !strcmp(a->csv, "-")) ||
+			(a->openmetrics && !strcmp(a->openmetrics, "-"));
 	if (!to_stdout)
 		compare_report_text(stdout, r);
 	if (a->json && compare_report_json(r, a->json, err, sizeof(err)) < 0) {
@@ -388,6 +398,10 @@ static unsigned cmp_outputs(const struct cmp_args *a, const struct compare_resul
 	}
 	if (a->csv && compare_report_csv(r, a->csv, err, sizeof(err)) < 0) {
 		fprintf(stderr, "brisk compare: --csv %s\n", err);
+		end |= CLIOPT_END_FAILED;
+	}
+	if (a->openmetrics && openmetrics_compare(r, a->openmetrics, err, sizeof(err)) < 0) {
+		fprintf(stderr, "brisk compare: --openmetrics %s\n", err);
 		end |= CLIOPT_END_FAILED;
 	}
 	if (a->plot && compare_plot(r, a->plot, err, sizeof(err)) < 0) {

@@ -9,6 +9,7 @@
 
 #include "cliopt.h"
 #include "fleet.h"
+#include "openmetrics.h"
 #include "parse.h"
 #include "text.h"
 
@@ -40,6 +41,8 @@ static void usage(FILE *f)
 		"      --csv FILE         one row per group, phase, action and setting ('-' =\n"
 		"                         stdout)\n"
 		"      --plot FILE        a picture: FILE.svg or FILE.png, one panel per group\n"
+		"      --openmetrics FILE the key figures in the OpenMetrics text format, for\n"
+		"                         node_exporter's textfile collector ('-' = stdout)\n"
 		"      --save-profile NAME  the winner of each class as profile NAME, ready for\n"
 		"                         'brisk export NAME --format udev' (with --by class)\n"
 		"      --force            --save-profile replaces an existing profile NAME\n"
@@ -50,7 +53,8 @@ static void usage(FILE *f)
 		"read.  See brisk-report(1).\n", FLEET_DEFAULT_SEED);
 }
 
-enum { OPT_BY = 256, OPT_BASELINE, OPT_SEED, OPT_CSV, OPT_PLOT, OPT_SAVE, OPT_FORCE };
+enum { OPT_BY = 256, OPT_BASELINE, OPT_SEED, OPT_CSV, OPT_PLOT, OPT_SAVE, OPT_FORCE,
+       OPT_OPENMETRICS };
 
 static const struct option longopts[] = {
 	{ "by", required_argument, NULL, OPT_BY },
@@ -59,6 +63,7 @@ static const struct option longopts[] = {
 	{ "json", required_argument, NULL, 'j' },
 	{ "csv", required_argument, NULL, OPT_CSV },
 	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "openmetrics", required_argument, NULL, OPT_OPENMETRICS },
 	{ "save-profile", required_argument, NULL, OPT_SAVE },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "help", no_argument, NULL, 'h' },
@@ -67,7 +72,7 @@ static const struct option longopts[] = {
 
 struct rep_args {
 	struct fleet_options opt;
-	const char *json, *csv, *plot, *save;
+	const char *json, *csv, *plot, *save, *openmetrics;
 	int force;
 };
 
@@ -106,6 +111,9 @@ static int parse(int argc, char **argv, struct rep_args *a)
 		case OPT_PLOT:
 			a->plot = optarg;
 			break;
+		case OPT_OPENMETRICS:
+			a->openmetrics = optarg;
+			break;
 		case OPT_SAVE:
 			a->save = optarg;
 			break;
@@ -122,8 +130,10 @@ static int parse(int argc, char **argv, struct rep_args *a)
 	if (optind >= argc)
 		return cliopt_usage_error(CMD, "no FILE given (results of brisk run --json or "
 					  "brisk compare --json)");
-	if (a->json && a->csv && !strcmp(a->json, "-") && !strcmp(a->csv, "-"))
-		return cliopt_usage_error(CMD, "--json and --csv cannot both go to stdout");
+	if ((a->json && !strcmp(a->json, "-")) + (a->csv && !strcmp(a->csv, "-")) +
+	    (a->openmetrics && !strcmp(a->openmetrics, "-")) > 1)
+		return cliopt_usage_error(CMD, "only one of --json, --csv and --openmetrics can go "
+					  "to stdout");
 	if (a->save && a->opt.by != FLEET_BY_CLASS)
 		return cliopt_usage_error(CMD, "--save-profile needs --by class: a profile holds "
 					  "settings per disk class");
@@ -194,7 +204,8 @@ int cmd_report_main(int argc, char **argv)
 		status = 1;
 	}
 	if (status == 0) {
-		int to_stdout = (a.json && !strcmp(a.json, "-")) || (a.csv && !strcmp(a.csv, "-"));
+		int to_stdout = (a.json && !strcmp(a.json, "-")) || (a.csv && !strcmp(a.csv, "-")) ||
+				(a.openmetrics && !strcmp(a.openmetrics, "-"));
 		if (!to_stdout)
 			fleet_text(stdout, &rep);
 		if (a.json && fleet_json(&rep, a.json, err, sizeof(err)) < 0) {
@@ -203,6 +214,10 @@ int cmd_report_main(int argc, char **argv)
 		}
 		if (a.csv && fleet_csv(&rep, a.csv, err, sizeof(err)) < 0) {
 			fprintf(stderr, "brisk report: --csv %s\n", err);
+			status = 1;
+		}
+		if (a.openmetrics && openmetrics_fleet(&rep, a.openmetrics, err, sizeof(err)) < 0) {
+			fprintf(stderr, "brisk report: --openmetrics %s\n", err);
 			status = 1;
 		}
 		if (a.plot && fleet_plot(&rep, a.plot, err, sizeof(err)) < 0) {

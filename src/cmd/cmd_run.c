@@ -12,6 +12,7 @@
 #include "fiojob.h"
 #include "parse.h"
 #include "journal.h"
+#include "openmetrics.h"
 #include "profile.h"
 #include "report.h"
 #include "session.h"
@@ -65,6 +66,8 @@ static void usage(FILE *f)
 		"                         bit; the owner who ran sudo counts as trusted)\n"
 		"  -j, --json FILE        every figure and raw sample as JSON ('-' = stdout)\n"
 		"      --csv FILE         raw samples as CSV ('-' = stdout)\n"
+		"      --openmetrics FILE the key figures in the OpenMetrics text format, for\n"
+		"                         node_exporter's textfile collector ('-' = stdout)\n"
 		"      --at TIME:KEY=VALUE  change a setting (as 'brisk set' takes it) on every\n"
 		"                         disk of the stack TIME after the load started; a new\n"
 		"                         epoch begins (repeatable; root; restored at the end)\n"
@@ -85,7 +88,7 @@ static void usage(FILE *f)
 
 enum {   /* this command's own options; the shared ones are cliopt.h's */
 	OPT_NO_LOAD = CLIOPT_NEXT, OPT_IDLE_MAX, OPT_WARMUP, OPT_JITTER, OPT_MAX_TIME, OPT_TICK,
-	OPT_SEED, OPT_CSV, OPT_FIO, OPT_SCALE, OPT_AT, OPT_NO_SETTINGS,
+	OPT_SEED, OPT_CSV, OPT_FIO, OPT_SCALE, OPT_AT, OPT_NO_SETTINGS, OPT_OPENMETRICS,
 };
 
 /* The profile or fio job a run was given: the session's exec command
@@ -107,6 +110,7 @@ static const struct option longopts[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "json", required_argument, NULL, 'j' },
 	{ "csv", required_argument, NULL, OPT_CSV },
+	{ "openmetrics", required_argument, NULL, OPT_OPENMETRICS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "profile", required_argument, NULL, 'p' },
 	{ "fio", required_argument, NULL, OPT_FIO },
@@ -396,7 +400,7 @@ static int schedule_ats(struct session *s)
 /* The command line of a run, beyond the session options. */
 struct run_args {
 	struct session_config *c;
-	const char *json, *csv;
+	const char *json, *csv, *openmetrics;
 	int quiet, no_load, phase_opt, max_time_set, no_settings;
 };
 
@@ -456,6 +460,9 @@ static int run_opt(void *ctx, int opt, const char *arg)
 	case OPT_CSV:
 		a->csv = arg;
 		break;
+	case OPT_OPENMETRICS:
+		a->openmetrics = arg;
+		break;
 	case 'q':
 		a->quiet = 1;
 		break;
@@ -492,8 +499,10 @@ static int run_parse(int argc, char **argv, struct run_args *a, int *user_loads)
 	}
 	if (!a->max_time_set && a->phase_opt)
 		a->c->max_time_ns = 0;
-	if (a->json && a->csv && strcmp(a->json, "-") == 0 && strcmp(a->csv, "-") == 0)
-		return cliopt_usage_error(CMD, "--json and --csv cannot both go to stdout");
+	if ((a->json && !strcmp(a->json, "-")) + (a->csv && !strcmp(a->csv, "-")) +
+	    (a->openmetrics && !strcmp(a->openmetrics, "-")) > 1)
+		return cliopt_usage_error(CMD, "only one of --json, --csv and --openmetrics can go "
+					  "to stdout");
 	return 0;
 }
 
@@ -502,7 +511,8 @@ static unsigned run_report(const struct run_args *a, struct session *s)
 {
 	char err[512];
 	unsigned end = 0;
-	if (!(a->json && strcmp(a->json, "-") == 0) && !(a->csv && strcmp(a->csv, "-") == 0)) {
+	if (!(a->json && strcmp(a->json, "-") == 0) && !(a->csv && strcmp(a->csv, "-") == 0) &&
+	    !(a->openmetrics && strcmp(a->openmetrics, "-") == 0)) {
 		report_text(stdout, s);
 		end |= CLIOPT_END_REPORTED;
 	}
@@ -512,6 +522,10 @@ static unsigned run_report(const struct run_args *a, struct session *s)
 	}
 	if (a->csv && report_csv(s, a->csv, err, sizeof(err)) < 0) {
 		fprintf(stderr, "brisk run: --csv %s\n", err);
+		end |= CLIOPT_END_FAILED;
+	}
+	if (a->openmetrics && openmetrics_run(s, a->openmetrics, err, sizeof(err)) < 0) {
+		fprintf(stderr, "brisk run: --openmetrics %s\n", err);
 		end |= CLIOPT_END_FAILED;
 	}
 	if (fflush(stdout) != 0)
