@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "outfile.h"
 #include "parse.h"
 #include "session.h"
 
@@ -258,4 +259,35 @@ int cliopt_exit_status(const char *cmd, const struct session *s, int rc, unsigne
 	if (s->stop_signal)
 		return 128 + s->stop_signal;
 	return end & CLIOPT_END_LOST ? 1 : 0;
+}
+
+int cliopt_outputs(const char *cmd, const struct cliopt_output *out, size_t n)
+{
+	size_t on_stdout = 0, can = 0;
+	char names[256] = "";
+	for (size_t i = 0; i < n; i++) {
+		on_stdout += out[i].path && strcmp(out[i].path, "-") == 0;
+		can += out[i].to_stdout != 0;
+	}
+	if (on_stdout > 1) {
+		size_t len = 0, k = 0;
+		for (size_t i = 0; i < n && len < sizeof(names); i++)
+			if (out[i].to_stdout) {
+				k++;
+				len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
+							k == 1 ? "" : k == can ? " and " : ", ",
+							out[i].opt);
+			}
+		return cliopt_usage_error(cmd, "only one of %s can go to stdout", names);
+	}
+	for (size_t i = 0; i < n; i++) {
+		char err[512];
+		int rc = out[i].path ? outfile_check(out[i].path, err, sizeof(err)) : 0;
+		if (rc < 0) {
+			fprintf(stderr, "brisk %s: %s %s%s\n", cmd, out[i].opt, err,
+				rc == -EINVAL && out[i].to_stdout ? " ('-' is standard output)" : "");
+			return 2;
+		}
+	}
+	return 0;
 }

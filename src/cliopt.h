@@ -58,6 +58,20 @@ int cliopt_usage_error(const char *cmd, const char *fmt, ...)
 int cliopt_getopt_error(const char *cmd, int c, char **argv, const struct option *longopts);
 
 int cliopt_bad(const char *cmd, const char *opt, const char *val, const char *want);
+
+/* A command's output options: OPT ("--json"), its PATH (NULL: not given),
+ * and whether "-" (stdout) is allowed for it. */
+struct cliopt_output {
+	const char *opt;
+	const char *path;
+	int to_stdout;
+};
+/* Before anything runs: at most one output goes to stdout ("only one of
+ * --json, --csv and --openmetrics can go to stdout", a usage error), and
+ * every other path can be written (outfile_check: a regular file, or a new
+ * name in a writable directory), so a long run does not lose its report at
+ * the end; "brisk CMD: OPT: why".  0, or 2. */
+int cliopt_outputs(const char *cmd, const struct cliopt_output *out, size_t n);
 /* A whole number in [min, max]. */
 int cliopt_count(const char *cmd, const char *opt, const char *v, int64_t min, int64_t max,
 		 unsigned *out);

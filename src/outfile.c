@@ -101,3 +101,39 @@ int outfile_close(struct outfile *o, int ok, int clobber,
 	return rc;
 }
 
+
+int outfile_check(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	if (strcmp(path, "-") == 0)
+		return 0;
+	if (lstat(path, &st) == 0) {
+		if (S_ISREG(st.st_mode))
+			return 0;
+		return msg_fail(-EINVAL, err, errlen, "%s is not a regular file (%s): brisk "
+				"replaces only a regular file; name another file", path,
+				S_ISLNK(st.st_mode) ? "a symbolic link" : S_ISDIR(st.st_mode) ?
+				"a directory" : "a device, FIFO or socket");
+	}
+	if (errno != ENOENT)
+		return msg_fail(-errno, err, errlen, "%s: %s", path, strerror(errno));
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else if ((size_t)(slash - path) < sizeof(dir))
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	else
+		return msg_fail(-ENAMETOOLONG, err, errlen, "%.100s...: name too long", path);
+	if (stat(dir, &st) != 0)
+		return msg_fail(-errno, err, errlen, "%s: its directory %s: %s", path, dir,
+				strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return msg_fail(-ENOTDIR, err, errlen, "%s: %s is not a directory", path, dir);
+	if (access(dir, W_OK | X_OK) != 0)
+		return msg_fail(-errno, err, errlen, "%s: cannot write in %s: %s", path, dir,
+				strerror(errno));
+	return 0;
+}

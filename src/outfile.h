@@ -18,6 +18,10 @@
  *    symbolic link (never followed, nor removed: someone may have planted
  *    it, or it is /dev/stdout), a device node such as /dev/null, a FIFO, a
  *    socket, a directory.  0 or -errno (-EEXIST, -EINVAL).
+ *  - outfile_check: can PATH be written later (by a replacing close)?  "-",
+ *    a regular file, or a new name in a directory brisk may write; else
+ *    -errno with a message naming PATH and what to do.  For the commands
+ *    to check their output names before a long run, not only at its end.
  */
 #ifndef BRISK_OUTFILE_H
 #define BRISK_OUTFILE_H
@@ -37,5 +41,6 @@ int outfile_close(struct outfile *o, int ok, int clobber,
 		  int (*check)(struct outfile *o, char *err, size_t errlen), char *err,
 		  size_t errlen);
 int outfile_place(const char *tmp, const char *path, int clobber);
+int outfile_check(const char *path, char *err, size_t errlen);
 
 #endif

@@ -247,18 +247,18 @@ static int cmp_parse(int argc, char **argv, struct cmp_args *a, int *user_loads)
 		fprintf(stderr, "brisk compare: compares under a load; give one with -l\n");
 		return 2;
 	}
-	int out = 0;
-	out += a->json && !strcmp(a->json, "-");
-	out += a->csv && !strcmp(a->csv, "-");
-	out += a->openmetrics && !strcmp(a->openmetrics, "-");
-	if (out > 1)
-		return cliopt_usage_error(CMD, "only one of --json, --csv and --openmetrics can go "
-					  "to stdout");
 	if (a->plot) {
 		size_t l = strlen(a->plot);
 		if (l < 5 || (strcasecmp(a->plot + l - 4, ".svg") && strcasecmp(a->plot + l - 4, ".png")))
 			return cliopt_bad(CMD, "--plot", a->plot, "a file name ending in .svg or .png");
 	}
+	const struct cliopt_output out[] = {
+		{ "--json", a->json, 1 }, { "--csv", a->csv, 1 },
+		{ "--openmetrics", a->openmetrics, 1 }, { "--plot", a->plot, 0 },
+	};
+	int orc = cliopt_outputs(CMD, out, sizeof(out) / sizeof(out[0]));
+	if (orc)
+		return orc;
 	if (a->save && !profile_name_ok(a->save, PROFILE_NAME_LEN - 1))
 		return cliopt_bad(CMD, "--save", a->save, "a profile name (letters, digits, - _ .)");
 	return 0;

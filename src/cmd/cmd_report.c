@@ -130,16 +130,16 @@ static int parse(int argc, char **argv, struct rep_args *a)
 	if (optind >= argc)
 		return cliopt_usage_error(CMD, "no FILE given (results of brisk run --json or "
 					  "brisk compare --json)");
-	if ((a->json && !strcmp(a->json, "-")) + (a->csv && !strcmp(a->csv, "-")) +
-	    (a->openmetrics && !strcmp(a->openmetrics, "-")) > 1)
-		return cliopt_usage_error(CMD, "only one of --json, --csv and --openmetrics can go "
-					  "to stdout");
 	if (a->save && a->opt.by != FLEET_BY_CLASS)
 		return cliopt_usage_error(CMD, "--save-profile needs --by class: a profile holds "
 					  "settings per disk class");
 	if (a->force && !a->save)
 		return cliopt_usage_error(CMD, "--force goes with --save-profile");
-	return 0;
+	const struct cliopt_output out[] = {
+		{ "--json", a->json, 1 }, { "--csv", a->csv, 1 },
+		{ "--openmetrics", a->openmetrics, 1 }, { "--plot", a->plot, 0 },
+	};
+	return cliopt_outputs(CMD, out, sizeof(out) / sizeof(out[0]));
 }
 
 /* Read every FILE: the results, and the skipped ones named on stderr. */

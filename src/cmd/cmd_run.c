@@ -499,11 +499,11 @@ static int run_parse(int argc, char **argv, struct run_args *a, int *user_loads)
 	}
 	if (!a->max_time_set && a->phase_opt)
 		a->c->max_time_ns = 0;
-	if ((a->json && !strcmp(a->json, "-")) + (a->csv && !strcmp(a->csv, "-")) +
-	    (a->openmetrics && !strcmp(a->openmetrics, "-")) > 1)
-		return cliopt_usage_error(CMD, "only one of --json, --csv and --openmetrics can go "
-					  "to stdout");
-	return 0;
+	const struct cliopt_output out[] = {
+		{ "--json", a->json, 1 }, { "--csv", a->csv, 1 },
+		{ "--openmetrics", a->openmetrics, 1 },
+	};
+	return cliopt_outputs(CMD, out, sizeof(out) / sizeof(out[0]));
 }
 
 /* The reports of a run that measured something; CLIOPT_END_* flags. */

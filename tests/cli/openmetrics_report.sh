@@ -82,5 +82,5 @@ om_check "stdout" "$d/stdout.prom"
 t_eq "stdout twice: exit 2" "$?" 2
 mkfifo "$d/fifo.prom"
 "$BRISK" report "${good[@]}" --openmetrics "$d/fifo.prom" >/dev/null 2>"$d/err"
-t_eq "a FIFO at FILE: exit 1" "$?" 1
+t_eq "a FIFO at FILE: refused, exit 2" "$?" 2
 t_match "a FIFO at FILE: said so" "$(cat "$d/err")" '^brisk report: --openmetrics .*fifo.prom is not a regular file'

@@ -116,23 +116,25 @@ if [ -n "$OM_PY" ]; then
   t_eq "hostile: the dir label reads back (quote, backslash, newline kept; the rest \\xHH)" "$got" "$want"
 fi
 
-# 5. only a regular file is replaced
+# 5. only a regular file is replaced; anything else at the name, or a
+#    missing directory, is refused before the run (exit 2)
 echo old >"$d/old.prom"
 "$BRISK" run "$d/w" "${quick[@]}" --openmetrics "$d/old.prom" >/dev/null 2>&1
 t_eq "a regular file is replaced" "$(tail -n 1 "$d/old.prom")" "# EOF"
 mkfifo "$d/fifo.prom"
 "$BRISK" run "$d/w" -q --no-load -a save -i 1 --openmetrics "$d/fifo.prom" >/dev/null 2>"$d/err"
-t_eq "a FIFO: exit 1" "$?" 1
-t_match "a FIFO: said so" "$(cat "$d/err")" 'fifo.prom is not a regular file .*not replaced'
+t_eq "a FIFO: refused, exit 2" "$?" 2
+t_match "a FIFO: said so" "$(cat "$d/err")" "^brisk run: --openmetrics .*fifo.prom is not a regular file .*name another file \\('-' is standard output\\)"
+t_eq "a FIFO: nothing ran" "$(find "$d/w" -mindepth 1 -name '.brisk-*' | wc -l)" 0
 t_check "a FIFO: still a FIFO" test -p "$d/fifo.prom"
 echo keep >"$d/target"; ln -s target "$d/link.prom"
 "$BRISK" run "$d/w" -q --no-load -a save -i 1 --openmetrics "$d/link.prom" >/dev/null 2>"$d/err"
-t_eq "a symbolic link: exit 1" "$?" 1
+t_eq "a symbolic link: refused, exit 2" "$?" 2
 t_eq "a symbolic link: neither followed nor removed" "$(readlink "$d/link.prom") $(cat "$d/target")" "target keep"
 mkdir "$d/dir.prom"
 "$BRISK" run "$d/w" -q --no-load -a save -i 1 --openmetrics "$d/dir.prom" >/dev/null 2>&1
-t_eq "a directory: exit 1" "$?" 1
+t_eq "a directory: refused, exit 2" "$?" 2
 t_eq "nothing left beside them" "$(find "$d" -maxdepth 1 -name '*.tmp*' | wc -l)" 0
 "$BRISK" run "$d/w" -q --no-load -a save -i 1 --openmetrics "$d/nodir/x.prom" >/dev/null 2>"$d/err"
-t_eq "a missing directory: exit 1" "$?" 1
-t_match "a missing directory: named" "$(cat "$d/err")" '--openmetrics cannot write .*nodir/x.prom'
+t_eq "a missing directory: refused, exit 2" "$?" 2
+t_match "a missing directory: named" "$(cat "$d/err")" '^brisk run: --openmetrics .*nodir/x.prom: its directory .*nodir: No such file or directory$'

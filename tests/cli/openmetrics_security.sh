@@ -2,7 +2,8 @@
 # --openmetrics FILE as root in a directory another user can write (a
 # textfile collector directory handed to a service user, say): a symbolic
 # link that user planted at FILE, before the run or while it runs, is
-# neither followed nor removed (exit 1, named); a hard link to root's file
+# neither followed nor removed (refused before the run, exit 2, named; or,
+# planted while it runs, exit 1 at the end); a hard link to root's file
 # there is replaced, never written through; a FIFO is left alone; without
 # an attack the file is root's, 0644, whole, and no temporary file stays.
 # The attacker runs as nobody via setpriv; the run pauses at a known moment
@@ -32,7 +33,7 @@ victims_same() { [ "$(cd "$vdir" && find . -printf '%p %s %m %i %T@\n' | sort)" 
 # 1. a link planted before the run
 as_nobody ln -s "$vdir/victim" "$home/early.prom"
 "$BRISK" run "$work" "${args[@]}" --openmetrics "$home/early.prom" >/dev/null 2>"$base/err"
-t_eq "early link: exit 1" "$?" 1
+t_eq "early link: refused before the run, exit 2" "$?" 2
 t_match "early link: named" "$(cat "$base/err")" "early.prom is not a regular file"
 t_check "early link: the victims untouched" victims_same
 t_eq "early link: the link left as it was" "$(readlink "$home/early.prom")" "$vdir/victim"
@@ -72,13 +73,18 @@ t_check "hard link: the victims as they were" victims_same
 # 4. a FIFO the attacker made: left alone (and never opened: no hang)
 as_nobody mkfifo "$home/fifo.prom"
 timeout 60 "$BRISK" run "$work" "${args[@]}" --openmetrics "$home/fifo.prom" >/dev/null 2>&1
-t_eq "FIFO: exit 1" "$?" 1
+t_eq "FIFO: refused before the run, exit 2" "$?" 2
 t_eq "FIFO: still nobody's FIFO" "$(stat -c '%F %u' "$home/fifo.prom")" "fifo $NOBODY"
 
-# 5. no attack: root's file, 0644, whole; the JSON output keeps the same rule
+# 5. the JSON output keeps the same rule, checked before anything runs
 "$BRISK" run "$work" "${args[@]}" --openmetrics "$home/brisk.prom" --json "$home/early.prom" \
   >/dev/null 2>"$base/err"
-t_eq "no attack: exit 1 (the JSON's name is still the link)" "$?" 1
+t_eq "json at the link: exit 2" "$?" 2
+t_match "json at the link: named" "$(cat "$base/err")" "^brisk run: --json .*early.prom is not a regular file"
+t_eq "json at the link: nothing ran, nothing written" "$(find "$home" -name brisk.prom | wc -l)" 0
+# no attack: root's file, 0644, whole
+"$BRISK" run "$work" "${args[@]}" --openmetrics "$home/brisk.prom" >/dev/null 2>"$base/err"
+t_eq "no attack: exit 0" "$?" 0
 t_eq "no attack: the metrics written" "$(stat -c '%F %u %a' "$home/brisk.prom") $(tail -n 1 "$home/brisk.prom")" \
   "regular file 0 644 # EOF"
 t_check "no attack: the victims untouched" victims_same
