@@ -20,7 +20,7 @@
 #define ACT_X    (MARGIN + 4.0)
 #define ARM_X    (MARGIN + 124.0)
 #define LAB_W    110.0    /* the arm's label */
-#define AXIS_X0  420.0
+#define AXIS_X0  440.0
 #define AXIS_X1  (W - 320.0)
 #define RIGHT_X  (AXIS_X1 + 14.0)
 #define RIGHT_W  (W - MARGIN - RIGHT_X)
@@ -80,8 +80,9 @@ static double panel(cairo_t *cr, const struct fleet_group *g, double y, int draw
 		for (size_t i = 0; i < g->n_rows; i++)
 			idle |= g->rows[i].phase == FLEET_IDLE;
 		plot_font(cr, PLOT_FONT_SMALL, 0);
-		plot_show(cr, AXIS_X0, y + 38, idle ? "median time per sample, log scale; (idle) rows "
-			  "are shown, not recommended from" : "median time per sample, log scale", 0);
+		plot_show_fit(cr, AXIS_X0, y + 38, idle ? "median per sample, log scale; (idle) rows: "
+			      "shown, not recommended from" : "median per sample, log scale",
+			      AXIS_X1 - AXIS_X0, PLOT_CUT_END);
 		char lv[96];
 		snprintf(lv, sizeof(lv), "ratio [%.3g %% interval], agree", 100 * g->ratio_level);
 		plot_show(cr, RIGHT_X, y + 38, lv, 0);
