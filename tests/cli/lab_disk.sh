@@ -79,14 +79,22 @@ fi
 # image's pages do not pile up as dirty memory on the host's disk, where
 # /proc/meminfo would count them as if the emulated disk still held them
 # (a settle step would wait on them, a grade would blame them).
-d0=$(awk '/^Dirty:/ { print $2 }' /proc/meminfo)
-dd if=/dev/zero of="$LAB_MNT/direct" bs=1M count=200 oflag=direct status=none
-d1=$(awk '/^Dirty:/ { print $2 }' /proc/meminfo)
-rm -f "$LAB_MNT/direct"
-grow=$(( (d1 - d0) / 1024 ))
-echo "# host Dirty after 200 MiB written through the lab disk: ${grow} MiB more"
+# Dirty is the whole host's: another writer on the machine (a build, a
+# test) adds to it, never takes away, so a growth under the bound in any of
+# three tries is the lab's own; without the fix every try grows by ~200 MiB.
+grows=""
+for try in 1 2 3; do
+  d0=$(awk '/^Dirty:/ { print $2 }' /proc/meminfo)
+  dd if=/dev/zero of="$LAB_MNT/direct" bs=1M count=200 oflag=direct status=none
+  d1=$(awk '/^Dirty:/ { print $2 }' /proc/meminfo)
+  rm -f "$LAB_MNT/direct"
+  grow=$(( (d1 - d0) / 1024 ))
+  grows+="${grows:+, }$grow"
+  echo "# host Dirty after 200 MiB written through the lab disk (try $try): ${grow} MiB more"
+  [ "$grow" -lt 100 ] && break
+done
 if [ "$grow" -lt 100 ]; then t_pass "the host keeps no dirty copy of the lab's writes"
-else t_fail "the host keeps no dirty copy of the lab's writes" "Dirty grew by $grow MiB"; fi
+else t_fail "the host keeps no dirty copy of the lab's writes" "Dirty grew by $grows MiB in three tries"; fi
 
 # brisk itself on the lab disk: devices names it, and brisk run's own
 # ssh-like action (cold, a fresh process per sample) is inside the band idle
