@@ -74,9 +74,14 @@ static void handlers_set(void)
 {
 	owner = getpid();
 	for (int i = 0; i < 3; i++) {
+		struct sigaction cur;
+		if (sigaction(sigs[i], NULL, &cur) < 0)
+			continue;
+		if (cur.sa_handler == on_signal)
+			continue;   /* still ours (a progress not ended): keep what was before */
 		handled[i] = 0;
-		if (sigaction(sigs[i], NULL, &old_actions[i]) < 0 ||
-		    old_actions[i].sa_handler == SIG_IGN)
+		old_actions[i] = cur;
+		if (cur.sa_handler == SIG_IGN)
 			continue;   /* ignored when we started (a background job): stays so */
 		struct sigaction sa;
 		memset(&sa, 0, sizeof(sa));
