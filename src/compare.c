@@ -176,6 +176,18 @@ void compare_stop(struct compare *c)
 		session_stop(c->cur);
 }
 
+/* Rounds that fit into the budget at per_run a run (at least the minimum). */
+static unsigned rounds_fit(const struct compare *c, uint64_t per_run)
+{
+	uint64_t per_round = per_run * c->r.n_arms;
+	uint64_t k = per_round ? c->cfg.budget_ns / per_round : COMPARE_MIN_ROUNDS;
+	if (k < COMPARE_MIN_ROUNDS)
+		k = COMPARE_MIN_ROUNDS;
+	if (k > COMPARE_MAX_ROUNDS)
+		k = COMPARE_MAX_ROUNDS;
+	return (unsigned)k;
+}
+
 void compare_progress(const struct compare *c, size_t *arm, unsigned *round,
 		      unsigned *rounds_max, uint64_t *eta_ns)
 {
@@ -183,12 +195,43 @@ void compare_progress(const struct compare *c, size_t *arm, unsigned *round,
 	*round = c->cur_round;
 	*rounds_max = c->r.rounds_max;
 	*eta_ns = 0;
-	if (!c->run_ns_n || !c->r.rounds_max)
-		return;
-	size_t total = (size_t)c->r.rounds_max * c->r.n_arms;
+	if (!c->t0)
+		return;   /* compare_run has not started */
+	uint64_t now = now_ns();
 	size_t done = c->r.n_runs - (c->cur ? 1 : 0);   /* the one under way is left */
+	/* the arm-run under way: when it started, how long it has run */
+	uint64_t started = c->cur && c->r.n_runs ? c->r.runs[c->r.n_runs - 1].t_ns : now - c->t0;
+	uint64_t in_run = c->cur ? now - c->t0 - started : 0;
+	/* an arm-run's time from start to the next one's start (the analysis
+	 * and putting settings back included) */
+	uint64_t per_run = done ? started / done : 0;
+	if (!per_run && c->cur) {
+		/* the first arm-run: a budget is what it plans to use, else
+		 * this run's own estimate stands for every run */
+		if (!c->cfg.rounds) {
+			uint64_t el = now - c->t0;
+			*eta_ns = c->cfg.budget_ns > el ? c->cfg.budget_ns - el : 1;
+			return;
+		}
+		size_t d, p;
+		uint64_t e;
+		session_progress(c->cur, &d, &p, &e);
+		if (!e)
+			return;
+		per_run = in_run + e;
+	}
+	if (!per_run)
+		return;
+	unsigned rmax = c->r.rounds_max ? c->r.rounds_max : rounds_fit(c, per_run);
+	size_t total = (size_t)rmax * c->r.n_arms;
 	size_t left = total > done ? total - done : 0;
-	*eta_ns = c->run_ns_sum / c->run_ns_n * left;
+	if (!left)
+		return;
+	/* the one under way counts down (not below 0 when it runs long) */
+	uint64_t rest = c->cur ? (in_run < per_run ? per_run - in_run : 0) : per_run;
+	*eta_ns = per_run * (left - 1) + rest;
+	if (!*eta_ns)
+		*eta_ns = 1;   /* 0 would say "unknown" */
 }
 
 /* ---- one arm-run ---- */
@@ -364,13 +407,7 @@ static void plan_rounds(struct compare *c)
 {
 	if (c->cfg.rounds || !c->run_ns_n)
 		return;
-	uint64_t per_round = c->run_ns_sum / c->run_ns_n * c->r.n_arms;
-	uint64_t k = per_round ? c->cfg.budget_ns / per_round : COMPARE_MIN_ROUNDS;
-	if (k < COMPARE_MIN_ROUNDS)
-		k = COMPARE_MIN_ROUNDS;
-	if (k > COMPARE_MAX_ROUNDS)
-		k = COMPARE_MAX_ROUNDS;
-	c->r.rounds_max = (unsigned)k;
+	c->r.rounds_max = rounds_fit(c, c->run_ns_sum / c->run_ns_n);
 }
 
 /* Is an interim look due after `done` rounds?  Looks i = 1..L-1 at
