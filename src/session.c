@@ -956,22 +956,26 @@ void session_free(struct session *s)
 /* ---- progress ---- */
 
 /* The time from one sample's start to the next one's in phase ph, from
- * the samples of that phase so far: (end of the latest - start of the
- * phase) / count; 0 when there are none.  *last gets the latest end. */
-static uint64_t sample_cycle(const struct session *s, enum session_phase ph, uint64_t start,
-			     uint64_t *last)
+ * the samples of that phase so far: from the first one's fork to the
+ * latest one's end, plus the pause before the next, over their count (one
+ * at a time, that is fork, eviction, the timed part and the pause); 0 when
+ * there are none.  *last gets the latest end (relative to t0). */
+static uint64_t sample_cycle(const struct session *s, enum session_phase ph, uint64_t *last)
 {
 	size_t n = 0;
+	uint64_t first = UINT64_MAX;
 	*last = 0;
 	for (size_t i = 0; i < s->n_samples; i++) {
 		const struct session_sample *x = &s->samples[i];
 		if (x->phase != ph)
 			continue;
 		n++;
+		if (x->fork_ns < first)
+			first = x->fork_ns;
 		if (x->t_ns + x->dur_ns > *last)
 			*last = x->t_ns + x->dur_ns;
 	}
-	return n && *last > start ? (*last - start) / n : 0;
+	return n && *last > first ? (*last - first + s->cfg.interval_ns) / n : 0;
 }
 
 /* Samples the phase still needs (counts: this phase's, and epoch's). */
@@ -1021,8 +1025,8 @@ void session_progress(const struct session *s, size_t *done, size_t *planned, ui
 	 * its longest; all of it bounded by max_time. */
 	uint64_t now = now_ns(), el = now - s->t0, in_phase = now - s->run->phase_start;
 	uint64_t idle_last, loaded_last;
-	uint64_t idle_cycle = sample_cycle(s, SESSION_IDLE, s->t_idle_start, &idle_last);
-	uint64_t loaded_cycle = sample_cycle(s, SESSION_LOADED, s->t_loaded_start, &loaded_last);
+	uint64_t idle_cycle = sample_cycle(s, SESSION_IDLE, &idle_last);
+	uint64_t loaded_cycle = sample_cycle(s, SESSION_LOADED, &loaded_last);
 	if (!idle_cycle)
 		idle_cycle = c->interval_ns ? c->interval_ns : 1;
 	if (!loaded_cycle)
