@@ -988,14 +988,19 @@ static size_t samples_left(const struct session *s, unsigned want)
 }
 
 /* Time left of a phase that ends after `left` more samples of `cycle`
- * each, the latest having ended at `last` (relative): it counts down
- * between samples, but never below the samples not started yet. */
-static uint64_t phase_left(size_t left, uint64_t cycle, uint64_t last, uint64_t el)
+ * each, the latest having ended at `last` (relative; the phase's start
+ * while none has, `seen` 0): it counts down between samples, but never
+ * below the samples not started yet.  While the phase's first sample
+ * runs longer than the guess, it is what the guess is (a loaded sample
+ * usually takes longer than the idle pace the guess came from). */
+static uint64_t phase_left(size_t left, uint64_t cycle, uint64_t last, int seen, uint64_t el)
 {
 	if (!left)
 		return 0;
-	uint64_t t = left * cycle, since = el > last ? el - last : 0;
-	uint64_t floor = (left - 1) * cycle;
+	uint64_t since = el > last ? el - last : 0;
+	if (!seen && since > cycle)
+		cycle = since;
+	uint64_t t = left * cycle, floor = (left - 1) * cycle;
 	return t > since + floor ? t - since : floor;
 }
 
@@ -1036,7 +1041,8 @@ void session_progress(const struct session *s, size_t *done, size_t *planned, ui
 		uint64_t t;
 		if (s->phase == SESSION_IDLE)
 			t = cap_left(phase_left(samples_left(s, c->idle_samples), idle_cycle,
-						idle_last > s->t_idle_start ? idle_last : s->t_idle_start, el),
+						idle_last > s->t_idle_start ? idle_last : s->t_idle_start,
+						idle_last != 0, el),
 				     c->idle_max_ns, in_phase);
 		else
 			t = cap_left((uint64_t)c->idle_samples * n_act * idle_cycle, c->idle_max_ns, 0);
@@ -1065,7 +1071,7 @@ void session_progress(const struct session *s, size_t *done, size_t *planned, ui
 			else if (in)
 				t = phase_left(samples_left(s, c->loaded_samples), loaded_cycle,
 					       loaded_last > s->t_loaded_start ? loaded_last :
-					       s->t_loaded_start, el);
+					       s->t_loaded_start, loaded_last != 0, el);
 			else
 				t = (uint64_t)c->loaded_samples * n_act * loaded_cycle;
 			t = cap_left(t, c->loaded_max_ns, used);
