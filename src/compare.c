@@ -188,6 +188,40 @@ static unsigned rounds_fit(const struct compare *c, uint64_t per_run)
 	return (unsigned)k;
 }
 
+/* The time the arm-runs left will take: each at its arm's mean so far
+ * (an arm not measured yet: the mean of all), plus the mean time between
+ * arm-runs (the analysis, settings put back): the arms of this round that
+ * have not run in it, the one under way counting down (not below 0 when
+ * it runs long), then every arm once per round left. */
+static uint64_t left_by_arm(const struct compare *c, size_t done, uint64_t started,
+			    uint64_t in_run, unsigned rmax)
+{
+	const struct compare_result *r = &c->r;
+	uint64_t sum[COMPARE_MAX_ARMS] = { 0 }, all = 0;
+	size_t cnt[COMPARE_MAX_ARMS] = { 0 };
+	for (size_t i = 0; i < done; i++) {
+		sum[r->runs[i].arm] += r->runs[i].dur_ns;
+		cnt[r->runs[i].arm]++;
+		all += r->runs[i].dur_ns;
+	}
+	uint64_t gap = started > all ? (started - all) / done : 0, mean[COMPARE_MAX_ARMS];
+	uint64_t round_t = 0, left = 0;
+	for (size_t a = 0; a < r->n_arms; a++) {
+		mean[a] = (cnt[a] ? sum[a] / cnt[a] : all / done) + gap;
+		round_t += mean[a];
+		int ran = 0;   /* in the current round (the one under way included) */
+		for (size_t i = 0; i < r->n_runs && !ran; i++)
+			ran = r->runs[i].round == c->cur_round && r->runs[i].arm == a;
+		if (!ran && c->cur_round < rmax)
+			left += mean[a];
+	}
+	if (c->cur)
+		left += mean[c->cur_arm] > in_run ? mean[c->cur_arm] - in_run : 0;
+	if (rmax > c->cur_round + 1)
+		left += round_t * (rmax - c->cur_round - 1);
+	return left;
+}
+
 void compare_progress(const struct compare *c, size_t *arm, unsigned *round,
 		      unsigned *rounds_max, uint64_t *eta_ns)
 {
@@ -202,36 +236,26 @@ void compare_progress(const struct compare *c, size_t *arm, unsigned *round,
 	/* the arm-run under way: when it started, how long it has run */
 	uint64_t started = c->cur && c->r.n_runs ? c->r.runs[c->r.n_runs - 1].t_ns : now - c->t0;
 	uint64_t in_run = c->cur ? now - c->t0 - started : 0;
-	/* an arm-run's time from start to the next one's start (the analysis
-	 * and putting settings back included) */
-	uint64_t per_run = done ? started / done : 0;
-	if (!per_run && c->cur) {
-		/* the first arm-run: a budget is what it plans to use, else
-		 * this run's own estimate stands for every run */
-		if (!c->cfg.rounds) {
-			uint64_t el = now - c->t0;
-			*eta_ns = c->cfg.budget_ns > el ? c->cfg.budget_ns - el : 1;
-			return;
-		}
+	if (done) {
+		unsigned rmax = c->r.rounds_max ? c->r.rounds_max : rounds_fit(c, started / done);
+		*eta_ns = left_by_arm(c, done, started, in_run, rmax);
+	} else if (c->cur && !c->cfg.rounds) {
+		/* the first arm-run: the budget is what it plans to use */
+		uint64_t el = now - c->t0;
+		*eta_ns = c->cfg.budget_ns > el ? c->cfg.budget_ns - el : 0;
+	} else if (c->cur) {
+		/* the first of --rounds: its own estimate stands for each */
 		size_t d, p;
 		uint64_t e;
 		session_progress(c->cur, &d, &p, &e);
 		if (!e)
 			return;
-		per_run = in_run + e;
+		*eta_ns = (in_run + e) * ((uint64_t)c->cfg.rounds * c->r.n_arms - 1) + e;
+	} else {
+		return;
 	}
-	if (!per_run)
-		return;
-	unsigned rmax = c->r.rounds_max ? c->r.rounds_max : rounds_fit(c, per_run);
-	size_t total = (size_t)rmax * c->r.n_arms;
-	size_t left = total > done ? total - done : 0;
-	if (!left)
-		return;
-	/* the one under way counts down (not below 0 when it runs long) */
-	uint64_t rest = c->cur ? (in_run < per_run ? per_run - in_run : 0) : per_run;
-	*eta_ns = per_run * (left - 1) + rest;
-	if (!*eta_ns)
-		*eta_ns = 1;   /* 0 would say "unknown" */
+	if (!*eta_ns && (c->cur || done < (size_t)c->r.rounds_max * c->r.n_arms))
+		*eta_ns = 1;   /* not done yet; 0 would say "unknown" */
 }
 
 /* ---- one arm-run ---- */
