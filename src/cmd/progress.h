@@ -2,7 +2,8 @@
  * brisk compare, brisk lab up --calibrate), on stderr:
  *
  *   run: loaded  samples 12/40  ETA 0:23
- *   compare: round 2/~6, bfq loaded 3/6; leader bfq ssh-like 0.16x [0.08, 0.31]  ETA 7:40
+ *   compare: round 2/~6, bfq loaded 3/6; leader bfq ls 0.14x [0.09, 0.23]
+ *     ETA 7:40   (one line)
  *   lab calibrate: random reads 120/~250  ETA 0:04
  *
  * Contract:
@@ -16,12 +17,12 @@
  *    "NAME: TEXT  ETA m:ss".  The text is made printable (text_escape: no
  *    control byte of a caller's string reaches the terminal) and cut so
  *    the whole line is at most the terminal's width - 1 columns
- *    (TIOCGWINSZ at each draw, 80 when unknown; a multi-byte character
- *    counts as two columns, so it never wraps); the text is cut, the ETA
- *    kept.  No newline is ever written.  Every call draws (one write(2)):
- *    callers draw at their own pace (a session tick, a few times a
- *    second).  TERM=dumb (no erase-line): the old line is blanked with
- *    spaces instead of "\033[K".
+ *    (TIOCGWINSZ at each draw, 80 when unknown, 1000 at most; a
+ *    multi-byte character counts as two columns, so it never wraps); the
+ *    text is cut, the ETA kept.  No newline is ever written.  Every call
+ *    draws (one write(2)): callers draw at their own pace (a session
+ *    tick, a few times a second).  TERM=dumb (no erase-line): the old
+ *    line is blanked with spaces instead of "\033[K".
  *  - progress_clear() erases the line if it is shown (the next
  *    progress_show() draws it again).  Anything else a command writes to
  *    the terminal while the line may be shown (a warning, a line per
@@ -32,12 +33,15 @@
  *    a command after progress_begin() calls it (errors included).
  *  - Signals: while the line is shown, SIGINT, SIGTERM and SIGHUP that are
  *    delivered (not blocked: the session and compare loops block them and
- *    end normally, calling progress_end()) erase it (one write(2)) and
- *    then take their default action, so a killed command leaves no line
- *    behind.  The handlers are set at progress_begin() and the old ones
- *    put back at progress_end(); only the process that set them acts
- *    (forked children that inherit them do nothing).  One progress at a
- *    time per process.
+ *    end normally, calling progress_end()) erase it (async-signal-safe
+ *    writes) and then take the action that was there before (the
+ *    default), so a killed command leaves no line behind.  A signal
+ *    ignored at progress_begin() stays ignored.  The handlers are set at
+ *    progress_begin() and the old ones put back at progress_end(); only
+ *    the process that set them erases (a forked child that inherits them
+ *    just takes the old action).  One progress at a time per process (a
+ *    second progress_begin() before the end keeps the first's saved
+ *    actions).
  *  - ETA: progress_eta() formats m:ss, h:mm:ss from an hour;
  *    PROGRESS_ETA_UNKNOWN shows "?".
  */
