@@ -191,7 +191,7 @@ deb: dist
 	@ls build/pkg/*.changes build/pkg/*.deb
 
 clean:
-	rm -rf build brisk .brisk-build-tree
+	rm -rf --one-file-system build brisk .brisk-build-tree
 
 # (not build/pkg: make deb's package build, with directories named *.d)
 -include $(shell find build -path build/pkg -prune -o -name '*.d' -type f -print 2>/dev/null)

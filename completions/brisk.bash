@@ -58,7 +58,7 @@ _brisk_opts_profile_import='-s --scale -n --name --env --strict --group --list-k
 _brisk_args_profile_import='-s --scale -n --name --group -o --output'
 _brisk_opts_lab='-h --help'
 _brisk_opts_lab_up='-m --model -s --size -n --name -d --dir -D --dirty-limit
-  -c --calibrate -h --help'
+  -c --calibrate -q --quiet -h --help'
 _brisk_args_lab_up='-m --model -s --size -n --name -d --dir -D --dirty-limit'
 _brisk_opts_lab_down='-a --all -h --help'
 _brisk_opts_lab_status='-h --help'

@@ -176,6 +176,52 @@ void compare_stop(struct compare *c)
 		session_stop(c->cur);
 }
 
+/* Rounds that fit into the budget at per_run a run (at least the minimum). */
+static unsigned rounds_fit(const struct compare *c, uint64_t per_run)
+{
+	uint64_t per_round = per_run * c->r.n_arms;
+	uint64_t k = per_round ? c->cfg.budget_ns / per_round : COMPARE_MIN_ROUNDS;
+	if (k < COMPARE_MIN_ROUNDS)
+		k = COMPARE_MIN_ROUNDS;
+	if (k > COMPARE_MAX_ROUNDS)
+		k = COMPARE_MAX_ROUNDS;
+	return (unsigned)k;
+}
+
+/* The time the arm-runs left will take: each at its arm's mean so far
+ * (an arm not measured yet: the mean of all), plus the mean time between
+ * arm-runs (the analysis, settings put back): the arms of this round that
+ * have not run in it, the one under way counting down (not below 0 when
+ * it runs long), then every arm once per round left. */
+static uint64_t left_by_arm(const struct compare *c, size_t done, uint64_t started,
+			    uint64_t in_run, unsigned rmax)
+{
+	const struct compare_result *r = &c->r;
+	uint64_t sum[COMPARE_MAX_ARMS] = { 0 }, all = 0;
+	size_t cnt[COMPARE_MAX_ARMS] = { 0 };
+	for (size_t i = 0; i < done; i++) {
+		sum[r->runs[i].arm] += r->runs[i].dur_ns;
+		cnt[r->runs[i].arm]++;
+		all += r->runs[i].dur_ns;
+	}
+	uint64_t gap = started > all ? (started - all) / done : 0, mean[COMPARE_MAX_ARMS];
+	uint64_t round_t = 0, left = 0;
+	for (size_t a = 0; a < r->n_arms; a++) {
+		mean[a] = (cnt[a] ? sum[a] / cnt[a] : all / done) + gap;
+		round_t += mean[a];
+		int ran = 0;   /* in the current round (the one under way included) */
+		for (size_t i = 0; i < r->n_runs && !ran; i++)
+			ran = r->runs[i].round == c->cur_round && r->runs[i].arm == a;
+		if (!ran && c->cur_round < rmax)
+			left += mean[a];
+	}
+	if (c->cur)
+		left += mean[c->cur_arm] > in_run ? mean[c->cur_arm] - in_run : 0;
+	if (rmax > c->cur_round + 1)
+		left += round_t * (rmax - c->cur_round - 1);
+	return left;
+}
+
 void compare_progress(const struct compare *c, size_t *arm, unsigned *round,
 		      unsigned *rounds_max, uint64_t *eta_ns)
 {
@@ -183,12 +229,33 @@ void compare_progress(const struct compare *c, size_t *arm, unsigned *round,
 	*round = c->cur_round;
 	*rounds_max = c->r.rounds_max;
 	*eta_ns = 0;
-	if (!c->run_ns_n || !c->r.rounds_max)
-		return;
-	size_t total = (size_t)c->r.rounds_max * c->r.n_arms;
+	if (!c->t0)
+		return;   /* compare_run has not started */
+	uint64_t now = now_ns();
 	size_t done = c->r.n_runs - (c->cur ? 1 : 0);   /* the one under way is left */
-	size_t left = total > done ? total - done : 0;
-	*eta_ns = c->run_ns_sum / c->run_ns_n * left;
+	/* the arm-run under way: when it started, how long it has run */
+	uint64_t started = c->cur && c->r.n_runs ? c->r.runs[c->r.n_runs - 1].t_ns : now - c->t0;
+	uint64_t in_run = c->cur ? now - c->t0 - started : 0;
+	if (done) {
+		unsigned rmax = c->r.rounds_max ? c->r.rounds_max : rounds_fit(c, started / done);
+		*eta_ns = left_by_arm(c, done, started, in_run, rmax);
+	} else if (c->cur && !c->cfg.rounds) {
+		/* the first arm-run: the budget is what it plans to use */
+		uint64_t el = now - c->t0;
+		*eta_ns = c->cfg.budget_ns > el ? c->cfg.budget_ns - el : 0;
+	} else if (c->cur) {
+		/* the first of --rounds: its own estimate stands for each */
+		size_t d, p;
+		uint64_t e;
+		session_progress(c->cur, &d, &p, &e);
+		if (!e)
+			return;
+		*eta_ns = (in_run + e) * ((uint64_t)c->cfg.rounds * c->r.n_arms - 1) + e;
+	} else {
+		return;
+	}
+	if (!*eta_ns && (c->cur || done < (size_t)c->r.rounds_max * c->r.n_arms))
+		*eta_ns = 1;   /* not done yet; 0 would say "unknown" */
 }
 
 /* ---- one arm-run ---- */
@@ -364,13 +431,7 @@ static void plan_rounds(struct compare *c)
 {
 	if (c->cfg.rounds || !c->run_ns_n)
 		return;
-	uint64_t per_round = c->run_ns_sum / c->run_ns_n * c->r.n_arms;
-	uint64_t k = per_round ? c->cfg.budget_ns / per_round : COMPARE_MIN_ROUNDS;
-	if (k < COMPARE_MIN_ROUNDS)
-		k = COMPARE_MIN_ROUNDS;
-	if (k > COMPARE_MAX_ROUNDS)
-		k = COMPARE_MAX_ROUNDS;
-	c->r.rounds_max = (unsigned)k;
+	c->r.rounds_max = rounds_fit(c, c->run_ns_sum / c->run_ns_n);
 }
 
 /* Is an interim look due after `done` rounds?  Looks i = 1..L-1 at

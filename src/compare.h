@@ -294,7 +294,10 @@ void compare_stop(struct compare *c);
 int compare_analyze(struct compare *c);
 const struct compare_result *compare_result(const struct compare *c);
 /* Progress: the arm-run under way (arm index, round), rounds done and
- * planned, estimated time left (0 unknown). */
+ * planned, estimated time left (0 unknown): the arm-runs left, each at
+ * its arm's mean arm-run time so far plus the mean time between arm-runs
+ * (the one under way counting down); during the first, the budget left,
+ * or (--rounds) that run's own session estimate for each. */
 void compare_progress(const struct compare *c, size_t *arm, unsigned *round,
 		      unsigned *rounds_max, uint64_t *eta_ns);
 /* The session of the arm-run under way, NULL between arm-runs. */

@@ -963,51 +963,131 @@ void session_free(struct session *s)
 	free(s);
 }
 
+/* ---- progress ---- */
+
+/* The time from one sample's start to the next one's in phase ph, from
+ * the samples of that phase so far: from the first one's fork to the
+ * latest one's end, plus the pause before the next, over their count (one
+ * at a time, that is fork, eviction, the timed part and the pause); 0 when
+ * there are none.  *last gets the latest end (relative to t0). */
+static uint64_t sample_cycle(const struct session *s, enum session_phase ph, uint64_t *last)
+{
+	size_t n = 0;
+	uint64_t first = UINT64_MAX;
+	*last = 0;
+	for (size_t i = 0; i < s->n_samples; i++) {
+		const struct session_sample *x = &s->samples[i];
+		if (x->phase != ph)
+			continue;
+		n++;
+		if (x->fork_ns < first)
+			first = x->fork_ns;
+		if (x->t_ns + x->dur_ns > *last)
+			*last = x->t_ns + x->dur_ns;
+	}
+	return n && *last > first ? (*last - first + s->cfg.interval_ns) / n : 0;
+}
+
+/* Samples the phase still needs (counts: this phase's, and epoch's). */
+static size_t samples_left(const struct session *s, unsigned want)
+{
+	size_t left = 0;
+	for (unsigned i = 0; i < s->n_actions; i++)
+		left += s->run->counts[i] < want ? want - s->run->counts[i] : 0;
+	return left;
+}
+
+/* Time left of a phase that ends after `left` more samples of `cycle`
+ * each, the latest having ended at `last` (relative; the phase's start
+ * while none has, `seen` 0): it counts down between samples, but never
+ * below the samples not started yet.  While the phase's first sample
+ * runs longer than the guess, it is what the guess is (a loaded sample
+ * usually takes longer than the idle pace the guess came from). */
+static uint64_t phase_left(size_t left, uint64_t cycle, uint64_t last, int seen, uint64_t el)
+{
+	if (!left)
+		return 0;
+	uint64_t since = el > last ? el - last : 0;
+	if (!seen && since > cycle)
+		cycle = since;
+	uint64_t t = left * cycle, floor = (left - 1) * cycle;
+	return t > since + floor ? t - since : floor;
+}
+
+static uint64_t cap_left(uint64_t t, uint64_t limit, uint64_t used)
+{
+	if (!limit)
+		return t;
+	uint64_t rest = limit > used ? limit - used : 0;
+	return t < rest ? t : rest;
+}
+
 void session_progress(const struct session *s, size_t *done, size_t *planned, uint64_t *eta_ns)
 {
 	const struct session_config *c = &s->cfg;
+	size_t n_act = s->n_actions ? s->n_actions : (size_t)__builtin_popcount(c->actions);
 	size_t per = c->idle_samples + (s->n_loads || c->n_loads ? c->loaded_samples : 0);
 	*done = s->n_samples;
-	*planned = (size_t)per * (s->n_actions ? s->n_actions : __builtin_popcount(c->actions));
+	*planned = per * n_act;
 	if (c->n_starts)   /* the schedule sets the loaded samples */
-		*planned = (size_t)c->idle_samples * (s->n_actions ? s->n_actions :
-			   __builtin_popcount(c->actions)) + c->n_starts;
+		*planned = (size_t)c->idle_samples * n_act + c->n_starts;
 	*eta_ns = 0;
 	if (!s->run->ran || s->phase >= SESSION_STOP || (s->cfg.open_ended && s->phase >= SESSION_WARMUP))
 		return;
+	/* Each phase still to come: its samples at the pace seen so far (the
+	 * idle pace stands for the loaded one until loaded samples exist; the
+	 * interval before any), bounded by its time limit; the warm-up at
+	 * its longest; all of it bounded by max_time. */
 	uint64_t now = now_ns(), el = now - s->t0, in_phase = now - s->run->phase_start;
+	uint64_t idle_last, loaded_last;
+	uint64_t idle_cycle = sample_cycle(s, SESSION_IDLE, &idle_last);
+	uint64_t loaded_cycle = sample_cycle(s, SESSION_LOADED, &loaded_last);
+	if (!idle_cycle)
+		idle_cycle = c->interval_ns ? c->interval_ns : 1;
+	if (!loaded_cycle)
+		loaded_cycle = idle_cycle;
 	uint64_t left = 0;
-	double per_sample = s->n_samples ? (double)el / (double)s->n_samples : 0;
-	size_t idle_left = 0, loaded_left = 0;
 	if (s->phase <= SESSION_IDLE) {
-		idle_left = (size_t)c->idle_samples * s->n_actions;
-		idle_left -= idle_left > s->n_samples ? s->n_samples : idle_left;
+		uint64_t t;
+		if (s->phase == SESSION_IDLE)
+			t = cap_left(phase_left(samples_left(s, c->idle_samples), idle_cycle,
+						idle_last > s->t_idle_start ? idle_last : s->t_idle_start,
+						idle_last != 0, el),
+				     c->idle_max_ns, in_phase);
+		else
+			t = cap_left((uint64_t)c->idle_samples * n_act * idle_cycle, c->idle_max_ns, 0);
+		left += t;
+	}
+	if (c->n_loads && s->phase <= SESSION_WARMUP) {
+		int buffered = 0;
+		for (size_t i = 0; i < c->n_loads; i++)
+			buffered |= !c->loads[i].direct && (c->loads[i].kind == LOAD_SEQ_WRITE ||
+							     c->loads[i].kind == LOAD_RAND_WRITE ||
+							     c->loads[i].kind == LOAD_FSYNC_WRITE);
+		/* without a buffered writer it ends at the minimum, else at
+		 * the latest (it often ends sooner: writeback under way) */
+		uint64_t w = buffered ? c->warmup_max_ns : c->warmup_min_ns;
+		left += cap_left(w, w, s->phase == SESSION_WARMUP ? in_phase : 0);
 	}
 	if (c->n_loads && s->phase <= SESSION_LOADED) {
-		size_t have = 0;
-		for (size_t i = 0; i < s->n_samples; i++)
-			have += s->samples[i].phase == SESSION_LOADED;
-		loaded_left = c->n_starts ? c->n_starts : (size_t)c->loaded_samples * s->n_actions;
-		loaded_left -= loaded_left > have ? have : loaded_left;
+		int in = s->phase == SESSION_LOADED;
+		uint64_t t, used = in ? in_phase : 0;
+		if (ats_pending(s) && c->loaded_max_ns) {   /* it ends on its duration */
+			t = cap_left(c->loaded_max_ns, c->loaded_max_ns, used);
+		} else {
+			size_t ended = in ? s->run->starts_done : 0;
+			if (c->n_starts)
+				t = (c->n_starts > ended ? c->n_starts - ended : 0) * loaded_cycle;
+			else if (in)
+				t = phase_left(samples_left(s, c->loaded_samples), loaded_cycle,
+					       loaded_last > s->t_loaded_start ? loaded_last :
+					       s->t_loaded_start, loaded_last != 0, el);
+			else
+				t = (uint64_t)c->loaded_samples * n_act * loaded_cycle;
+			t = cap_left(t, c->loaded_max_ns, used);
+		}
+		left += t;
 	}
-	uint64_t idle_t = (uint64_t)(per_sample * (double)idle_left);
-	uint64_t loaded_t = (uint64_t)(per_sample * (double)loaded_left);
-	if (s->phase == SESSION_IDLE && c->idle_max_ns) {
-		uint64_t cap = in_phase < c->idle_max_ns ? c->idle_max_ns - in_phase : 0;
-		if (idle_t > cap)
-			idle_t = cap;
-	}
-	if (c->loaded_max_ns) {
-		uint64_t cap = c->loaded_max_ns - (s->phase == SESSION_LOADED && in_phase < c->loaded_max_ns ?
-						   in_phase : 0);
-		if (loaded_t > cap || (s->phase < SESSION_LOADED && !s->n_samples))
-			loaded_t = cap;
-	}
-	left = idle_t + loaded_t;
-	if (c->n_loads && s->phase <= SESSION_WARMUP)
-		left += c->warmup_max_ns - (s->phase == SESSION_WARMUP ? in_phase : 0);
-	if (c->max_time_ns && el + left > c->max_time_ns)
-		left = c->max_time_ns > el ? c->max_time_ns - el : 0;
-	*eta_ns = left;
+	*eta_ns = cap_left(left, c->max_time_ns, el);
 }
 

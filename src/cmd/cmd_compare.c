@@ -19,6 +19,7 @@
 #include "openmetrics.h"
 #include "parse.h"
 #include "profile.h"
+#include "progress.h"
 #include "stack.h"
 #include "text.h"
 
@@ -272,7 +273,8 @@ struct cmp_ctx {
 	struct settings st;
 	struct stack *stack;
 	char stackline[512], disks[512], workload[512];
-	int progress_shown;
+	struct progress line;          /* on a terminal, unless -q (progress.h) */
+	struct compare *c;
 };
 
 static int cmp_stack(struct cmp_ctx *x, const char *dir, const char *what)
@@ -336,52 +338,108 @@ static int cmp_arms(struct cmp_ctx *x, struct compare_arm *arms, size_t *n)
 	return 0;
 }
 
-/* Progress after each arm-run: round k of n, the leader, its ratio. */
+/* ---- progress (on a terminal, unless -q; nothing otherwise) ---- */
+
+/* "2/6" (--rounds), "2/~6" (the rounds the budget fits, so far), "1/?". */
+static void round_text(char *buf, size_t len, unsigned round, unsigned rmax, int fixed)
+{
+	if (rmax)
+		snprintf(buf, len, "%u/%s%u", round + 1, fixed ? "" : "~", rmax);
+	else
+		snprintf(buf, len, "%u/?", round + 1);
+}
+
+/* The leader so far: the arm ranked first, by its best ratio (the
+ * baseline when it ranks first); none while no arm has a ratio. */
+static void leader_text(const struct compare_result *r, char *buf, size_t len)
+{
+	int ratios = 0;
+	for (size_t i = 1; i < r->n_arms; i++)
+		for (unsigned k = 0; k < ACTION_KIND_COUNT; k++)
+			ratios |= (r->actions & (1u << k)) && !isnan(r->cells[i][k].ratio_runs.est);
+	size_t best = r->n_ranked ? r->ranking[0] : 0;
+	const struct compare_cell *top = NULL;
+	unsigned ta = 0;
+	for (unsigned k = 0; best && k < ACTION_KIND_COUNT; k++) {
+		const struct compare_cell *cell = &r->cells[best][k];
+		if ((r->actions & (1u << k)) && !isnan(cell->ratio_runs.est) &&
+		    (!top || cell->ratio_runs.est < top->ratio_runs.est)) {
+			top = cell;
+			ta = k;
+		}
+	}
+	if (!ratios || !r->n_ranked)
+		snprintf(buf, len, "no leader yet");
+	else if (!best)
+		snprintf(buf, len, "leader %s (the baseline)", r->arms[0].label);
+	else if (!top)
+		snprintf(buf, len, "leader %s", r->arms[best].label);
+	else if (!isnan(top->ratio_runs.lo))
+		snprintf(buf, len, "leader %s %s %.2fx [%.2f, %.2f]", r->arms[best].label,
+			 action_kind_name((enum action_kind)ta), top->ratio_runs.est,
+			 top->ratio_runs.lo, top->ratio_runs.hi);
+	else
+		snprintf(buf, len, "leader %s %s %.2fx (one run)", r->arms[best].label,
+			 action_kind_name((enum action_kind)ta), top->ratio_runs.est);
+}
+
+/* The live line: round, the arm under way and its phase, the leader, ETA. */
+static void cmp_show(struct cmp_ctx *x)
+{
+	const struct compare_result *r = compare_result(x->c);
+	size_t arm, done, planned;
+	unsigned round, rmax;
+	uint64_t eta, e;
+	compare_progress(x->c, &arm, &round, &rmax, &eta);
+	char rt[32], what[96] = "", lead[256];
+	round_text(rt, sizeof(rt), round, rmax, x->a->cfg->rounds != 0);
+	const struct session *s = compare_session(x->c);
+	if (s) {
+		session_progress(s, &done, &planned, &e);
+		if (s->phase == SESSION_LOADED || s->phase == SESSION_STOP)
+			snprintf(what, sizeof(what), " %s %zu/%zu", session_phase_name(s->phase), done,
+				 planned);
+		else
+			snprintf(what, sizeof(what), " %s", session_phase_name(s->phase));
+	}
+	leader_text(r, lead, sizeof(lead));
+	progress_show(&x->line, eta ? eta : PROGRESS_ETA_UNKNOWN, "round %s, %s%s; %s", rt,
+		      arm < r->n_arms ? r->arms[arm].label : "?", what, lead);
+}
+
+static void cmp_tick(void *ctx)
+{
+	cmp_show(ctx);
+}
+
+/* compare hook: a new arm-run's session; the line follows its ticks. */
+static void on_session(void *ctx, struct compare *c, struct session *s)
+{
+	struct cmp_ctx *x = ctx;
+	(void)c;
+	if (!x->line.on)
+		return;
+	session_on_tick(s, cmp_tick, x);
+	cmp_show(x);   /* its files are made first, before any tick */
+}
+
+/* compare hook: after each arm-run, one line that stays (round, arm, how
+ * long it took) above the live line, which the next arm-run draws again;
+ * called once more at the end. */
 static void on_armrun(void *ctx, struct compare *c)
 {
 	struct cmp_ctx *x = ctx;
-	if (x->a->quiet)
-		return;
 	const struct compare_result *r = compare_result(c);
-	if (!r->n_runs || r->n_runs == x->runs_shown)
+	if (!x->line.on || !r->n_runs || r->n_runs == x->runs_shown)
 		return;
 	x->runs_shown = r->n_runs;
 	const struct compare_run *run = &r->runs[r->n_runs - 1];
-	size_t arm;
-	unsigned round, rmax;
-	uint64_t eta;
-	compare_progress(c, &arm, &round, &rmax, &eta);
-	char lead[256] = "";
-	size_t best = r->n_ranked ? r->ranking[0] : 0;
-	if (best) {
-		const struct compare_cell *top = NULL;
-		unsigned ta = 0;
-		for (unsigned k = 0; k < ACTION_KIND_COUNT; k++) {
-			const struct compare_cell *cell = &r->cells[best][k];
-			if ((r->actions & (1u << k)) && !isnan(cell->ratio_runs.est) &&
-			    (!top || cell->ratio_runs.est < top->ratio_runs.est)) {
-				top = cell;
-				ta = k;
-			}
-		}
-		char label[96];
-		text_escape(label, sizeof(label), r->arms[best].label);
-		if (top && !isnan(top->ratio_runs.lo))
-			snprintf(lead, sizeof(lead), "; leader %s: %s %.2fx [%.2f, %.2f]", label,
-				 action_kind_name((enum action_kind)ta), top->ratio_runs.est,
-				 top->ratio_runs.lo, top->ratio_runs.hi);
-		else if (top)
-			snprintf(lead, sizeof(lead), "; leader %s: %s %.2fx (one run: no interval yet)",
-				 label, action_kind_name((enum action_kind)ta), top->ratio_runs.est);
-	} else {
-		snprintf(lead, sizeof(lead), "; no leader yet");
-	}
-	char label[96];
+	char rt[32], label[96];
+	round_text(rt, sizeof(rt), run->round, r->rounds_max, x->a->cfg->rounds != 0);
 	text_escape(label, sizeof(label), r->arms[run->arm].label);
-	fprintf(stderr, "brisk compare: round %u of %s%u, %s done in %.0fs%s%s; ETA %s%.0fs\n",
-		run->round + 1, rmax ? "" : "~", rmax ? rmax : run->round + 1, label,
-		(double)run->dur_ns / 1e9, run->failed ? " (FAILED)" : "", lead, eta ? "" : "~",
-		(double)eta / 1e9);
+	progress_clear(&x->line);
+	fprintf(stderr, "brisk compare: round %s, %s done in %.0fs%s\n", rt, label,
+		(double)run->dur_ns / 1e9, run->failed ? " (FAILED: see the report)" : "");
 }
 
 static unsigned cmp_outputs(const struct cmp_args *a, const struct compare_result *r)
@@ -486,8 +544,11 @@ int cmd_compare_main(int argc, char **argv)
 		fprintf(stderr, "brisk compare: %zu arms on %s (%s), seed %llu, %s\n", n, dir,
 			x.stackline, (unsigned long long)cfg.seed, cfg.rounds ? "fixed rounds" :
 			"rounds by budget");
-	const struct compare_hooks hooks = { .armrun = on_armrun, .ctx = &x };
+	x.c = c;
+	progress_begin(&x.line, CMD, a.quiet);
+	const struct compare_hooks hooks = { .session = on_session, .armrun = on_armrun, .ctx = &x };
 	int run_rc = compare_run(c, &hooks, err, sizeof(err));
+	progress_end(&x.line);
 	if (run_rc < 0)
 		fprintf(stderr, "brisk compare: %s\n", err);
 	const struct compare_result *r = compare_result(c);

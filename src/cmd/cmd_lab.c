@@ -14,12 +14,13 @@
 #include "labloop.h"
 #include "labmodel.h"
 #include "parse.h"
+#include "progress.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: brisk lab up [--model NAME] [--size SIZE] [--name NAME] [--dir DIR]\n"
-		"                    [--dirty-limit SIZE] [--calibrate]\n"
+		"                    [--dirty-limit SIZE] [--calibrate] [--quiet]\n"
 		"       brisk lab down NAME... | --all\n"
 		"       brisk lab status\n"
 		"       brisk lab models\n"
@@ -41,6 +42,7 @@ static void usage(FILE *f)
 		"                      most 256M; 0 = the kernel's global limits)\n"
 		"    -c, --calibrate   time random and sequential reads on the made disk\n"
 		"                      and print them beside the model's targets\n"
+		"    -q, --quiet       no progress line on stderr while it calibrates\n"
 		"  down        take lab disks apart: unmount, detach, stop, remove (root)\n"
 		"    -a, --all         every lab disk\n"
 		"  status      list lab disks and what of them exists\n"
@@ -74,6 +76,16 @@ static void print_calibration(const struct lab_calibration *c, const struct labm
 		printf("  %-26s %.2f-%.2f s\n", "ssh-like 2 MiB, idle", m->ssh_lo_s, m->ssh_hi_s);
 }
 
+/* lab_calibrate's progress: the phase, how far, the time left. */
+static void show_calibration(void *ctx, const struct lab_calibrate_progress *p)
+{
+	if (p->phase == LAB_CALIBRATE_RANDOM)
+		progress_show(ctx, p->eta_ns, "random reads %" PRIu64 "/~%" PRIu64, p->done, p->total);
+	else
+		progress_show(ctx, p->eta_ns, "sequential %" PRIu64 "/%" PRIu64 " MiB", p->done >> 20,
+			      p->total >> 20);
+}
+
 static int load_models(struct labmodel *ms, int *n, char *path, size_t plen)
 {
 	char err[1024];
@@ -94,20 +106,22 @@ static int cmd_up(int argc, char **argv)
 		{ "dir", required_argument, NULL, 'd' },
 		{ "calibrate", no_argument, NULL, 'c' },
 		{ "dirty-limit", required_argument, NULL, 'D' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct lab_options o = { 0 };
-	int calibrate = 0, dirty_set = 0, c;
+	int calibrate = 0, dirty_set = 0, quiet = 0, c;
 	char err[2048];
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:s:n:d:D:ch", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":m:s:n:d:D:cqh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm': o.model = optarg; break;
 		case 'n': o.name = optarg; break;
 		case 'd': o.dir = optarg; break;
 		case 'c': calibrate = 1; break;
+		case 'q': quiet = 1; break;
 		case 's':
 			if (parse_size(optarg, &o.size) || o.size < LAB_MIN_SIZE ||
 			    o.size > LAB_MAX_SIZE) {
@@ -210,7 +224,12 @@ static int cmd_up(int argc, char **argv)
 	fflush(stdout);
 	if (calibrate) {
 		struct lab_calibration cal;
-		if (lab_calibrate(&s, m, 2.0, &cal, err, sizeof err)) {
+		struct progress line;
+		progress_begin(&line, "lab calibrate", quiet);
+		rc = lab_calibrate(&s, m, 2.0, &cal, line.on ? show_calibration : NULL, &line, err,
+				   sizeof err);
+		progress_end(&line);
+		if (rc) {
 			fprintf(stderr, "brisk lab up: calibration: %s\n", err);
 			return 1;
 		}

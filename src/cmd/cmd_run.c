@@ -14,6 +14,7 @@
 #include "journal.h"
 #include "openmetrics.h"
 #include "profile.h"
+#include "progress.h"
 #include "report.h"
 #include "session.h"
 #include "settings.h"
@@ -122,20 +123,18 @@ static const struct option longopts[] = {
 };
 
 
-struct progress {
-	struct session *s;
-	int shown;
-};
+/* The progress line (progress.h): the phase, samples taken of those
+ * planned, the time left; drawn at every tick. */
+static struct progress run_progress;
 
 static void show_progress(void *ctx)
 {
-	struct progress *p = ctx;
+	struct session *s = ctx;
 	size_t done, planned;
 	uint64_t eta;
-	session_progress(p->s, &done, &planned, &eta);
-	fprintf(stderr, "\r\033[K%-8s samples %zu/%zu  ETA %.0fs", session_phase_name(p->s->phase),
-		done, planned, (double)eta / 1e9);
-	p->shown = 1;
+	session_progress(s, &done, &planned, &eta);
+	progress_show(&run_progress, s->phase >= SESSION_STOP ? 0 : eta, "%s  samples %zu/%zu",
+		      session_phase_name(s->phase), done, planned);
 }
 
 /* ---- --at TIME:KEY=VALUE: timed setting changes, each a new epoch ---- */
@@ -385,6 +384,7 @@ static int run_at_apply(void *ctx, char *err, size_t errlen)
 static void run_at_restore(void *ctx)
 {
 	(void)ctx;
+	progress_clear(&run_progress);   /* "restored ..." lines start at column 0 */
 	if (run_settings.journal)
 		settings_restore(&run_settings, stderr);
 }
@@ -537,12 +537,14 @@ static unsigned run_report(const struct run_args *a, struct session *s)
 static int run_session(const struct run_args *a, struct session *s)
 {
 	char err[512];
-	struct progress prog = { s, 0 };
-	if (!a->quiet && isatty(STDERR_FILENO))
-		session_on_tick(s, show_progress, &prog);
+	if (progress_begin(&run_progress, CMD, a->quiet)) {
+		session_on_tick(s, show_progress, s);
+		/* making the files comes first, before any tick */
+		progress_show(&run_progress, PROGRESS_ETA_UNKNOWN, "%s",
+			      session_phase_name(SESSION_PREPARE));
+	}
 	int rc = session_run(s, err, sizeof(err));
-	if (prog.shown)
-		fprintf(stderr, "\r\033[K");
+	progress_end(&run_progress);
 	if (rc < 0)
 		fprintf(stderr, "brisk run: %s\n", err);
 	unsigned end = 0;

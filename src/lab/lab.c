@@ -618,15 +618,42 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The progress reporter of one calibration. */
+struct cal_report {
+	lab_calibrate_fn fn;
+	void *ctx;
+	uint64_t last;			/* when it was last called, 0 = not yet this phase */
+};
+
+static void cal_report(struct cal_report *r, enum lab_calibrate_phase ph, uint64_t done,
+		       uint64_t total, uint64_t rand_left_ns, double seq_left_ns)
+{
+	uint64_t now = now_ns();
+	if (!r->fn || (r->last && now - r->last < LAB_CALIBRATE_REPORT_NS))
+		return;
+	r->last = now;
+	struct lab_calibrate_progress p = {
+		.phase = ph, .done = done, .total = total,
+		.eta_ns = rand_left_ns + (seq_left_ns > 0 ? (uint64_t)seq_left_ns : 0),
+	};
+	r->fn(r->ctx, &p);
+}
+
 int lab_calibrate(const struct lab_state *s, const struct labmodel *m, double seconds,
-		  struct lab_calibration *c, char *err, size_t errlen)
+		  struct lab_calibration *c, lab_calibrate_fn progress, void *ctx,
+		  char *err, size_t errlen)
 {
 	const size_t bs = 4096, seq_bs = 1u << 20;
 	const uint64_t seq_total = 64ull << 20;
+	const int min_reads = 20;
 	void *buf = NULL;
 	memset(c, 0, sizeof *c);
 	c->want_rand_ms = (double)labmodel_expect_random_read_ns(m, bs) / 1e6;
 	c->want_seq_mb_s = labmodel_expect_seq_read_bps(m) / 1e6;
+	struct cal_report rep = { .fn = progress, .ctx = ctx };
+	double seq_bps = labmodel_expect_seq_read_bps(m);
+	uint64_t total = s->size < seq_total ? s->size : seq_total;
+	double seq_guess_ns = seq_bps > 0 ? (double)total / seq_bps * 1e9 : 0;
 
 	int fd = open(s->loop, O_RDONLY | O_DIRECT | O_CLOEXEC);
 	if (fd < 0) {
@@ -643,6 +670,10 @@ int lab_calibrate(const struct lab_state *s, const struct labmodel *m, double se
 	}
 	uint64_t seed = now_ns() | 1, blocks = s->size / bs;
 	uint64_t t0 = now_ns(), limit = (uint64_t)(seconds * 1e9);
+	/* the reads the time will hold, at the model's pace until one is seen */
+	uint64_t want = c->want_rand_ms > 0 ? (uint64_t)((double)limit / 1e6 / c->want_rand_ms) : 0;
+	want = want < (uint64_t)min_reads ? (uint64_t)min_reads : want > cap ? cap : want;
+	cal_report(&rep, LAB_CALIBRATE_RANDOM, 0, want, limit, seq_guess_ns);
 	int rc = 0;
 	for (int i = -1; (size_t)c->n < cap; i++) {
 		seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
@@ -657,8 +688,17 @@ int lab_calibrate(const struct lab_state *s, const struct labmodel *m, double se
 		uint64_t b = now_ns();
 		if (i >= 0) /* the first read only positions the head */
 			lat[c->n++] = (double)(b - a) / 1e6;
-		if (b - t0 >= limit && c->n >= 20)
+		if (b - t0 >= limit && c->n >= min_reads)
 			break;
+		if (c->n) {
+			uint64_t per = (b - t0) / (uint64_t)c->n;   /* the pace so far */
+			want = per ? limit / per : cap;
+			want = want < (uint64_t)min_reads ? (uint64_t)min_reads : want > cap ? cap : want;
+			if (want < (uint64_t)c->n)
+				want = (uint64_t)c->n;
+			uint64_t left = (want - (uint64_t)c->n) * per;
+			cal_report(&rep, LAB_CALIBRATE_RANDOM, (uint64_t)c->n, want, left, seq_guess_ns);
+		}
 	}
 	double sum = 0;
 	for (int i = 0; i < c->n; i++)
@@ -669,7 +709,8 @@ int lab_calibrate(const struct lab_state *s, const struct labmodel *m, double se
 	c->rand_p90_ms = lat[(c->n * 9) / 10];
 
 	uint64_t start = s->size > 2 * seq_total ? ((seed % (s->size - seq_total)) & ~(uint64_t)(seq_bs - 1)) : 0;
-	uint64_t total = s->size < seq_total ? s->size : seq_total;
+	rep.last = 0;
+	cal_report(&rep, LAB_CALIBRATE_SEQ, 0, total, 0, seq_guess_ns);
 	/* one read to put the head there, then time the stream */
 	if (pread(fd, buf, seq_bs, (off_t)start) != (ssize_t)seq_bs) {
 		rc = -(errno ? errno : EIO);
@@ -677,12 +718,17 @@ int lab_calibrate(const struct lab_state *s, const struct labmodel *m, double se
 		goto out;
 	}
 	uint64_t a = now_ns();
-	for (uint64_t done = seq_bs; done < total; done += seq_bs)
+	for (uint64_t done = seq_bs; done < total; done += seq_bs) {
 		if (pread(fd, buf, seq_bs, (off_t)(start + done)) != (ssize_t)seq_bs) {
 			rc = -(errno ? errno : EIO);
 			msg_set(err, errlen, "read %s: %s", s->loop, strerror(-rc));
 			goto out;
 		}
+		/* timed so far: `done` bytes (from seq_bs on) in el */
+		uint64_t el = now_ns() - a;
+		cal_report(&rep, LAB_CALIBRATE_SEQ, done + seq_bs, total, 0,
+			   (double)(total - done - seq_bs) * (double)el / (double)done);
+	}
 	c->seq_mb_s = (double)(total - seq_bs) / ((double)(now_ns() - a) / 1e9) / 1e6;
 out:
 	free(buf);

@@ -152,10 +152,29 @@ int lab_recover_stale(int *cleaned, char *err, size_t errlen);
  * /sys/block/loopN/loop/backing_file) is the FUSE file of a recorded lab;
  * -ENOENT otherwise. */
 int lab_describe_loop(const char *backing_file, char *model, size_t len);
+/* How far lab_calibrate() is, for a front end's progress line. */
+enum lab_calibrate_phase {
+	LAB_CALIBRATE_RANDOM,		/* done/total: reads timed / expected in the time */
+	LAB_CALIBRATE_SEQ,		/* done/total: bytes read / to read */
+};
+struct lab_calibrate_progress {
+	enum lab_calibrate_phase phase;
+	uint64_t done, total;
+	uint64_t eta_ns;		/* both phases: the random reads at the pace
+					 * seen, the sequential ones at the model's
+					 * rate, then at the rate seen */
+};
+typedef void (*lab_calibrate_fn)(void *ctx, const struct lab_calibrate_progress *p);
+#define LAB_CALIBRATE_REPORT_NS 100000000ull
+
 /* Time O_DIRECT reads on the lab's loop device: 4 KiB reads at random
- * positions for about `seconds`, then 64 MiB of 1 MiB sequential reads. */
+ * positions for about `seconds`, then 64 MiB of 1 MiB sequential reads.
+ * progress (may be NULL) is called with ctx when each phase starts, then
+ * at most every LAB_CALIBRATE_REPORT_NS, between reads (never inside a
+ * timed one); it must not print to anything a read waits on. */
 int lab_calibrate(const struct lab_state *s, const struct labmodel *m, double seconds,
-		  struct lab_calibration *c, char *err, size_t errlen);
+		  struct lab_calibration *c, lab_calibrate_fn progress, void *ctx,
+		  char *err, size_t errlen);
 
 /* The hidden `brisk lab serve` process: load the model and run labfs. */
 int lab_serve(const char *models_file, const char *model, const char *image,

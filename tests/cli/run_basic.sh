@@ -93,7 +93,7 @@ fi
 # progress on stderr only when it is a terminal
 if command -v script >/dev/null; then
   tty_out=$(script -qec "$BRISK run '$d' --no-load -a save -i 3 --interval 700ms --tick 200ms" /dev/null 2>&1)
-  t_match progress-on-tty "$tty_out" 'idle +samples [0-9]+/3  ETA [0-9]+s'
+  t_match progress-on-tty "$tty_out" 'run: idle  samples [0-9]+/3  ETA [0-9]+:[0-9]{2}'
   plain=$($BRISK run "$d" --no-load -a save -i 2 --interval 300ms --tick 100ms 2>&1 >/dev/null)
   t_eq no-progress-when-not-a-tty "$plain" ""
 else
