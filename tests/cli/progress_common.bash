@@ -11,7 +11,10 @@ source tests/cli/tui_common.bash
 pt_start() {
   TUI_S="brisk-p$$-$1"
   tmux kill-session -t "$TUI_S" 2>/dev/null
-  tmux new-session -d -s "$TUI_S" -x "$2" -y 12 "$3; echo BRISK-EXIT=\$?; sleep 300"
+  # through bash whatever $SHELL is: a dash that tmux started for the pane
+  # (SHELL=/bin/sh in package builds) dies of the C-c meant for brisk
+  tmux new-session -d -s "$TUI_S" -x "$2" -y 12 \
+    "exec bash -c $(printf %q "$3; echo BRISK-EXIT=\$?; sleep 300")"
   tmux set-option -t "$TUI_S" window-size manual >/dev/null 2>&1
   case "${T_CLEANUP_EXTRA:-}" in *tui_server_gone*) ;;
     *) T_CLEANUP_EXTRA="${T_CLEANUP_EXTRA:-true}; tui_server_gone" ;; esac
