@@ -137,7 +137,7 @@ void load_bssplit_format(const struct load_spec *s, char *buf, size_t len)
 	}
 }
 
-static int is_writer(enum load_kind k)
+int load_kind_writes(enum load_kind k)
 {
 	return k == LOAD_SEQ_WRITE || k == LOAD_RAND_WRITE || k == LOAD_FSYNC_WRITE;
 }
@@ -289,7 +289,7 @@ int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t e
 	if (s.direct && (s.bs_lo % 4096 || s.bs_hi % 4096 || s.size % 4096))
 		return msg_fail(-EINVAL, err, errlen, "load '%s': direct needs bs and size in multiples "
 			    "of 4k", text);
-	if (!is_writer(s.kind) && s.fsync_every)
+	if (!load_kind_writes(s.kind) && s.fsync_every)
 		return msg_fail(-EINVAL, err, errlen, "load '%s': fsync applies to writers only", text);
 	if (s.iodepth > 1 && s.engine != LOAD_ENGINE_IO_URING)
 		return msg_fail(-EINVAL, err, errlen, "load '%s': iodepth above 1 needs engine=io_uring "
@@ -548,7 +548,7 @@ static uint64_t next_call(const struct load_spec *s, int random, uint64_t bytes,
 static uint64_t child_loop(const struct load_spec *s, int fd, void *buf, int wfd,
 			   uint64_t floor, uint64_t *rng, struct load_msg *m)
 {
-	int writer = is_writer(s->kind);
+	int writer = load_kind_writes(s->kind);
 	int random = s->kind == LOAD_RAND_READ || s->kind == LOAD_RAND_WRITE;
 	uint64_t t0 = now_ns(), last_report = t0, bytes = 0, off = 0;
 	uint64_t since_sync = 0, since_evict = 0, since_floor = UINT64_MAX;
@@ -764,7 +764,7 @@ static uint64_t child_loop_uring(const struct load_spec *s, int fd, void *buf, i
 				 uint64_t floor, uint64_t *rng, struct load_msg *m)
 {
 	struct uring_state u = { .s = s, .fd = fd, .wfd = wfd, .buf = buf,
-				 .writer = is_writer(s->kind),
+				 .writer = load_kind_writes(s->kind),
 				 .random = s->kind == LOAD_RAND_READ || s->kind == LOAD_RAND_WRITE,
 				 .depth = s->iodepth ? s->iodepth : 1, .since_floor = UINT64_MAX };
 	int rc = io_uring_queue_init(u.depth, &u.ring, 0);
@@ -812,7 +812,7 @@ static void __attribute__((noreturn)) child_main(struct load *l, int wfd, uint64
 {
 	const struct load_spec *s = &l->spec;
 	struct load_msg m = { 0 };
-	int writer = is_writer(s->kind);
+	int writer = load_kind_writes(s->kind);
 	int random = s->kind == LOAD_RAND_READ || s->kind == LOAD_RAND_WRITE;
 	uint64_t rng = now_ns() ^ ((uint64_t)getpid() << 32) ^ parent;
 	void *buf = NULL;

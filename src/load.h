@@ -125,6 +125,8 @@ struct load {
 };
 
 const char *load_kind_name(enum load_kind k);
+/* Does a load of kind k write (seq-write, rand-write, fsync-heavy)?  1/0. */
+int load_kind_writes(enum load_kind k);
 const char *load_engine_name(enum load_engine e);   /* "sync", "io_uring" */
 /* "64k/40:1m/60" -> entries (sorted as given), bs_lo/bs_hi set to their
  * min/max.  0, or -EINVAL when the form is wrong or the weights do not sum

@@ -740,8 +740,7 @@ static int prepare(struct session *s, char *err, size_t errlen)
 		over |= load_spec_need(&c->loads[i], &b) < 0;
 		over |= __builtin_add_overflow(need, b, &need);
 		nl += c->loads[i].count;
-		writes |= c->loads[i].kind == LOAD_SEQ_WRITE || c->loads[i].kind == LOAD_RAND_WRITE ||
-			  c->loads[i].kind == LOAD_FSYNC_WRITE;
+		writes |= load_kind_writes(c->loads[i].kind);
 	}
 	if (over)
 		return msg_fail(-EOVERFLOW, err, errlen, "the loads' sizes add up to more than "
