@@ -1,7 +1,6 @@
 #include "datadir.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,12 +32,9 @@ static int build_tree_dir(char *dir, size_t len)
 	if (!slash)
 		return -1;
 	*slash = '\0';
-	int fd = open(*dir ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	int r = fstatat(fd, DATADIR_MARKER, &mark, AT_SYMLINK_NOFOLLOW);
-	close(fd);
-	if (r != 0 || !S_ISREG(mark.st_mode) || mark.st_uid != exe.st_uid)
+	char marker[PATH_MAX + sizeof(DATADIR_MARKER) + 1];
+	snprintf(marker, sizeof(marker), "%s/" DATADIR_MARKER, dir);
+	if (lstat(marker, &mark) != 0 || !S_ISREG(mark.st_mode) || mark.st_uid != exe.st_uid)
 		return -1;
 	return 0;
 }
