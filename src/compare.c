@@ -136,7 +136,7 @@ void compare_describe_disks(const struct blockdev *const *leaves, size_t n, char
 		const struct blockdev *b = leaves[i];
 		char lab[64], model[128];
 		if (b->kind == BLOCKDEV_LOOP && b->backing_file[0] &&
-		    lab_describe_loop(b->backing_file, lab, sizeof(lab)) == 0)
+		    lab_describe_loop(b->backing_file, lab, sizeof(lab), NULL, 0) == 0)
 			snprintf(model, sizeof(model), "brisk lab %s", lab);
 		else
 			snprintf(model, sizeof(model), "%s", b->model[0] ? b->model : "model unknown");

@@ -314,8 +314,11 @@ struct json_object *fleet_machine_json(const char *dir, const struct fleet_measu
  * same machine gives the same id, and the id does not give away
  * /etc/machine-id.  0, or -EINVAL when id is not 32 hex digits. */
 int fleet_machine_id(const char *id, char out[33]);
-/* The class name of a probed disk: "usb" for a USB transport, else
- * export_device_class()'s (rotational, ssd, nvme, mmc). */
+/* The class name of a probed disk: "usb" for a USB transport, "virtual"
+ * for a virtio or Xen disk (vd*, xvd*: its queue/rotational is the
+ * hypervisor's guess, and its latency the host's disk's), else
+ * export_device_class()'s (rotational, ssd, nvme, mmc).  A brisk lab disk
+ * is classed by fleet_machine_json as its model says (labmodel.h). */
 struct blockdev;
 const char *fleet_disk_class(const struct blockdev *d);
 

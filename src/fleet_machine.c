@@ -185,6 +185,8 @@ const char *fleet_disk_class(const struct blockdev *d)
 {
 	if (strcmp(d->transport, "usb") == 0)
 		return "usb";
+	if (strcmp(d->transport, "virtio") == 0 || strncmp(d->name, "xvd", 3) == 0)
+		return "virtual";
 	return profile_class_name(export_device_class(d));
 }
 
@@ -206,9 +208,9 @@ static struct json_object *disk_json(const struct blockdev *b, const struct flee
 				     size_t n)
 {
 	struct json_object *o = jout_object();
-	char model[160], lab[64];
+	char model[160], lab[64], cls[LABMODEL_CLASS_MAX] = "";
 	if (b->kind == BLOCKDEV_LOOP && b->backing_file[0] &&
-	    lab_describe_loop(b->backing_file, lab, sizeof(lab)) == 0)
+	    lab_describe_loop(b->backing_file, lab, sizeof(lab), cls, sizeof(cls)) == 0)
 		snprintf(model, sizeof(model), "brisk lab %s", lab);
 	else
 		snprintf(model, sizeof(model), "%s", b->model);
@@ -217,7 +219,7 @@ static struct json_object *disk_json(const struct blockdev *b, const struct flee
 		if (m[i].name && m[i].scheduler && m[i].scheduler[0] && strcmp(m[i].name, b->name) == 0)
 			sched = m[i].scheduler;
 	add(o, "name", jout_string(b->name));
-	add(o, "class", jout_string(fleet_disk_class(b)));
+	add(o, "class", jout_string(cls[0] ? cls : fleet_disk_class(b)));
 	add(o, "model", jout_string(model));
 	add(o, "vendor", jout_string(b->vendor));
 	add(o, "firmware", jout_string(b->firmware));

@@ -139,7 +139,10 @@ int fleet_save_profile(const struct fleet_report *rep, const char *name, int for
 			fleet_appendf(note, notelen, "%s%s: no profile class (profiles have "
 				"rotational, ssd, nvme and mmc; %s)", note[0] ? "; " : "", g->key,
 				strcmp(g->key, "usb") == 0 ? "a USB disk matches the rotational or ssd "
-				"rules by its queue/rotational" : "left out");
+				"rules by its queue/rotational" :
+				strcmp(g->key, "virtual") == 0 ? "a virtual disk matches the rotational "
+				"or ssd rules by the queue/rotational its hypervisor gives it" :
+				"left out");
 			continue;
 		}
 		if (g->best < 0) {

@@ -228,7 +228,8 @@ static int read_machine(struct rd *d, struct json_object *m)
 	size_t n = json_object_array_length(disks);
 	if (n > FLEET_MAX_DISKS)
 		return bad(d, "machine.disks: %zu disks, more than %d", n, FLEET_MAX_DISKS);
-	static const char *const classes[] = { "rotational", "ssd", "nvme", "mmc", "usb" };
+	static const char *const classes[] = { "rotational", "ssd", "nvme",
+					       "mmc", "usb", "virtual" };
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *o = json_object_array_get_idx(disks, i);
 		struct fleet_disk *k = &fm->disks[fm->n_disks++];

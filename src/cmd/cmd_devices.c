@@ -162,7 +162,7 @@ static struct json_object *json_dev(const struct view *v, const struct blockdev 
 		jstr(lo, "backing_file", d->backing_file);
 		json_object_object_add(lo, "dio", jbool(d->loop_dio));
 		char model[64];
-		if (d->backing_file[0] && lab_describe_loop(d->backing_file, model, sizeof(model)) == 0)
+		if (d->backing_file[0] && lab_describe_loop(d->backing_file, model, sizeof(model), NULL, 0) == 0)
 			jstr(lo, "lab_model", model);
 		json_object_object_add(o, "loop", lo);
 	}
@@ -256,7 +256,7 @@ static void print_dev_lines(const struct view *v, const struct blockdev *d, cons
 		char model[64];
 		printf("%sbacking     %s%s\n", pre, T(d->backing_file),
 		       d->loop_dio == 1 ? "  (direct I/O)" : "");
-		if (lab_describe_loop(d->backing_file, model, sizeof(model)) == 0)
+		if (lab_describe_loop(d->backing_file, model, sizeof(model), NULL, 0) == 0)
 			printf("%slab disk    emulated %s (brisk lab)\n", pre, T(model));
 	}
 	const struct blockdev_queue *q = &d->queue;

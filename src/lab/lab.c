@@ -80,7 +80,8 @@ int lab_is_stale(const struct lab_state *s)
 	return !labproc_alive(s->server, s->server_start);
 }
 
-int lab_describe_loop(const char *backing_file, char *model, size_t len)
+int lab_describe_loop(const char *backing_file, char *model, size_t len, char *cls,
+		      size_t clslen)
 {
 	struct lab_state *all = calloc(64, sizeof *all);
 	int n, rc = -ENOENT;
@@ -95,6 +96,8 @@ int lab_describe_loop(const char *backing_file, char *model, size_t len)
 			if (all[i].fusefile[0] && strlen(all[i].fusefile) == bl &&
 			    strncmp(all[i].fusefile, backing_file, bl) == 0) {
 				snprintf(model, len, "%s", all[i].model);
+				if (cls)
+					snprintf(cls, clslen, "%s", all[i].disk_class);
 				rc = 0;
 				break;
 			}
@@ -583,6 +586,7 @@ int lab_up(const struct lab_options *o, struct lab_state *out, char *err, size_t
 		return rc;
 	}
 	snprintf(s->model, sizeof s->model, "%s", m->name);
+	snprintf(s->disk_class, sizeof s->disk_class, "%s", m->disk_class);
 	s->size = size;
 	s->dirty_limit = o->dirty_limit;
 	s->creator = getpid();

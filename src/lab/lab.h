@@ -63,6 +63,8 @@
 struct lab_state {
 	char name[LAB_NAME_MAX];
 	char model[LABMODEL_NAME_MAX];
+	char disk_class[LABMODEL_CLASS_MAX]; /* the model's class ("" = unknown:
+					 * a state written before it was kept) */
 	uint64_t size;
 	char dir[LAB_PATH_MAX];		/* DIR/NAME */
 	char image[LAB_PATH_MAX];
@@ -148,10 +150,12 @@ int lab_is_stale(const struct lab_state *s);
 /* Take apart every stale lab; *cleaned gets how many (may be NULL).
  * Returns the first error, the others are still tried. */
 int lab_recover_stale(int *cleaned, char *err, size_t errlen);
-/* 0 and the model's name when backing_file (as in
+/* 0, the model's name and its disk class (labmodel.h; "" when the lab's
+ * state does not say) when backing_file (as in
  * /sys/block/loopN/loop/backing_file) is the FUSE file of a recorded lab;
- * -ENOENT otherwise. */
-int lab_describe_loop(const char *backing_file, char *model, size_t len);
+ * -ENOENT otherwise.  cls may be NULL. */
+int lab_describe_loop(const char *backing_file, char *model, size_t len, char *cls,
+		      size_t clslen);
 /* How far lab_calibrate() is, for a front end's progress line. */
 enum lab_calibrate_phase {
 	LAB_CALIBRATE_RANDOM,		/* done/total: reads timed / expected in the time */

@@ -146,6 +146,15 @@ double labmodel_expect_seq_read_bps(const struct labmodel *m)
 	return m->read_mb_s * 1e6;
 }
 
+int labmodel_class_ok(const char *name)
+{
+	static const char *const classes[] = { "rotational", "ssd", "nvme", "mmc", "usb" };
+	for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+		if (strcmp(name, classes[i]) == 0)
+			return 1;
+	return 0;
+}
+
 int labmodel_validate(const struct labmodel *m, char *err, size_t errlen)
 {
 	const char *why = NULL;
@@ -170,6 +179,8 @@ int labmodel_validate(const struct labmodel *m, char *err, size_t errlen)
 		why = "queue_depth must be in 1..128";
 	else if (!(m->queue_age_ms > 0 && m->queue_age_ms <= 60000))
 		why = "queue_age_ms must be in (0, 60000]";
+	else if (m->disk_class[0] && !labmodel_class_ok(m->disk_class))
+		why = "class must be rotational, ssd, nvme, mmc or usb";
 	else if (m->ssh_lo_s > m->ssh_hi_s)
 		why = "ssh_like_s must be LOW-HIGH with LOW <= HIGH";
 	else if (m->scheduler[0] == '\0' ||
@@ -252,6 +263,12 @@ static int on_key(void *user, const char *section, const char *name, const char 
 			return 0;
 		}
 		snprintf(m->scheduler, sizeof m->scheduler, "%s", value);
+		return 1;
+	}
+	if (strcmp(name, "class") == 0) {
+		if (!labmodel_class_ok(value))
+			goto bad;
+		snprintf(m->disk_class, sizeof m->disk_class, "%s", value);
 		return 1;
 	}
 	if (strcmp(name, "ssh_like_s") == 0) {
@@ -347,6 +364,9 @@ int labmodel_load(const char *path, struct labmodel *out, int max, int *n,
 				 out[i].rpm > 0 ? ", seek_track_ms, seek_avg_ms" : "");
 			return -EINVAL;
 		}
+		if (!out[i].disk_class[0])
+			snprintf(out[i].disk_class, sizeof out[i].disk_class, "%s",
+				 out[i].rotational ? "rotational" : "ssd");
 		if (labmodel_validate(&out[i], why, sizeof why)) {
 			snprintf(err, errlen, "%s: %s", path, why);
 			return -EINVAL;

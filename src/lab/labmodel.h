@@ -47,6 +47,7 @@
 
 #define LABMODEL_NAME_MAX 32
 #define LABMODEL_MAX 16
+#define LABMODEL_CLASS_MAX 16
 
 struct labmodel {
 	char name[LABMODEL_NAME_MAX];
@@ -61,6 +62,10 @@ struct labmodel {
 	double random_write_ms;	/* flash: penalty of a non-sequential write */
 	double ssh_lo_s, ssh_hi_s; /* band of an idle cold 2 MiB ssh-like read */
 	char scheduler[32];	/* scheduler set on the lab disk at lab up */
+	/* The disk class whose results the lab disk's stand for in brisk
+	 * report ("rotational", "ssd", "nvme", "mmc" or "usb"): the `class`
+	 * key, by default rotational or ssd from `rotational`. */
+	char disk_class[LABMODEL_CLASS_MAX];
 	int queue_depth;	/* commands the device queues (NCQ depth), 1..LABMODEL_DEPTH_MAX */
 	double queue_age_ms;	/* aging bound of the SPTF order */
 };
@@ -123,7 +128,11 @@ uint64_t labmodel_rotation_ns(const struct labmodel *m);
 uint64_t labmodel_expect_random_read_ns(const struct labmodel *m, uint64_t len);
 double labmodel_expect_seq_read_bps(const struct labmodel *m);
 
-/* Check a model's numbers; 0 or -EINVAL with a message in err. */
+/* 1 when name is a disk class a model may stand for (rotational, ssd,
+ * nvme, mmc, usb), else 0. */
+int labmodel_class_ok(const char *name);
+/* Check a model's numbers; 0 or -EINVAL with a message in err.  An empty
+ * disk_class passes (labmodel_load fills it in from rotational). */
 int labmodel_validate(const struct labmodel *m, char *err, size_t errlen);
 
 /* Read every model of an INI file into out[0..max-1], *n gets the count.

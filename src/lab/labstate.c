@@ -120,13 +120,13 @@ int labstate_save(const struct lab_state *s)
 		"dio=%d\nready=%d\nscheduler=%s\nrotational=%d\ndirty_limit=%" PRIu64 "\n"
 		"orig_scheduler=%s\norig_rotational=%d\norig_strict_limit=%d\n"
 		"orig_max_ratio_fine=%lld\njournal=%s\nqueue_depth=%d\ntag_depth=%d\n"
-		"orig_tag_depth=%d\ndiskseq=%s\n",
+		"orig_tag_depth=%d\ndiskseq=%s\nclass=%s\n",
 		s->name, s->model, s->size, s->dir, s->image, s->fusedir, s->fusefile,
 		s->mnt, s->loop, (int)s->creator, s->creator_start, (int)s->server,
 		s->server_start, s->dio, s->ready, s->scheduler, s->rotational,
 		s->dirty_limit, s->orig_scheduler, s->orig_rotational, s->orig_strict_limit,
 		s->orig_max_ratio_fine, s->journal, s->queue_depth, s->tag_depth,
-		s->orig_tag_depth, s->diskseq);
+		s->orig_tag_depth, s->diskseq, s->disk_class);
 	if (fflush(f) || fchmod(fileno(f), 0644) || fsync(fileno(f))) {
 		rc = -errno;
 		fclose(f);
@@ -230,6 +230,8 @@ int lab_load(const char *name, struct lab_state *s)
 		unsigned long long st;
 		if (!strcmp(line, "name")) copy_field(s->name, sizeof s->name, v);
 		else if (!strcmp(line, "model")) copy_field(s->model, sizeof s->model, v);
+		else if (!strcmp(line, "class") && labmodel_class_ok(v))
+			copy_field(s->disk_class, sizeof s->disk_class, v);
 		else if (!strcmp(line, "size")) s->size = strtoull(v, NULL, 10);
 		else if (!strcmp(line, "dir")) copy_field(s->dir, sizeof s->dir, v);
 		else if (!strcmp(line, "image")) copy_field(s->image, sizeof s->image, v);

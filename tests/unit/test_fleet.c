@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "action.h"
+#include "blockdev.h"
 #include "fleet.h"
 #include "profile.h"
 #include "stats.h"
@@ -246,6 +247,35 @@ static void test_read_compare(void **state)
 	assert_int_equal(parse(bad, &r, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, ".arm"));
 	fleet_result_free(&r);
+}
+
+/* The class of a probed disk: virtio and Xen disks are "virtual" whatever
+ * their queue/rotational says, USB is usb, the rest as export matches. */
+static void test_disk_class(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *name, *transport;
+		int rotational;
+		const char *want;
+	} c[] = {
+		{ "vda", "virtio", 1, "virtual" },
+		{ "xvdb", "", 0, "virtual" },
+		{ "sdb", "usb", 1, "usb" },
+		{ "sda", "sata", 1, "rotational" },
+		{ "sda", "sata", 0, "ssd" },
+		{ "nvme0n1", "nvme", 0, "nvme" },
+		{ "mmcblk0", "mmc", 0, "mmc" },
+		{ "loop3", "", 1, "rotational" },
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct blockdev b;
+		memset(&b, 0, sizeof(b));
+		snprintf(b.name, sizeof(b.name), "%s", c[i].name);
+		snprintf(b.transport, sizeof(b.transport), "%s", c[i].transport);
+		b.rotational = c[i].rotational;
+		assert_string_equal(fleet_disk_class(&b), c[i].want);
+	}
 }
 
 static void test_machine_id(void **state)
@@ -687,6 +717,7 @@ int main(void)
 		cmocka_unit_test(test_read_versions),
 		cmocka_unit_test(test_read_corrupt),
 		cmocka_unit_test(test_read_compare),
+		cmocka_unit_test(test_disk_class),
 		cmocka_unit_test(test_machine_id),
 		cmocka_unit_test(test_machines_widen),
 		cmocka_unit_test(test_paired_verdict),

@@ -448,6 +448,10 @@ static void test_load_shipped(void **state)
 	assert_int_equal(labmodel_find(ms, n, "hdd-5400")->queue_depth, 31);
 	assert_int_equal(labmodel_find(ms, n, "usb2-stick")->queue_depth, 1);
 	assert_int_equal(labmodel_find(ms, n, "sd-card")->queue_depth, 1);
+	/* The classes their results stand for in brisk report. */
+	assert_string_equal(h->disk_class, "rotational");
+	assert_string_equal(labmodel_find(ms, n, "sd-card")->disk_class, "mmc");
+	assert_string_equal(labmodel_find(ms, n, "usb2-stick")->disk_class, "usb");
 	assert_null(labmodel_find(ms, n, "floppy"));
 }
 
@@ -483,6 +487,20 @@ static void test_load_errors(void **state)
 	/* Without queue keys: no command queue, the default aging bound. */
 	assert_int_equal(ms[1].queue_depth, 1);
 	assert_true(ms[1].queue_age_ms == LABMODEL_AGE_MS_DEFAULT);
+	/* Without class: ssd from rotational 0. */
+	assert_string_equal(ms[1].disk_class, "ssd");
+	unlink(p);
+	p = write_tmp("[a]\nrotational = 1\nrpm = 0\nread_mb_s = 1\nwrite_mb_s = 1\n"
+		      "overhead_ms = 1\n[b]\nrotational = 0\nrpm = 0\nread_mb_s = 1\n"
+		      "write_mb_s = 1\noverhead_ms = 1\nclass = nvme\n");
+	assert_int_equal(labmodel_load(p, ms, LABMODEL_MAX, &n, err, sizeof err), 0);
+	assert_string_equal(ms[0].disk_class, "rotational");
+	assert_string_equal(ms[1].disk_class, "nvme");
+	unlink(p);
+	p = write_tmp("[a]\nrotational = 0\nrpm = 0\nread_mb_s = 1\nwrite_mb_s = 1\n"
+		      "overhead_ms = 1\nclass = floppy\n");
+	assert_int_equal(labmodel_load(p, ms, LABMODEL_MAX, &n, err, sizeof err), -EINVAL);
+	assert_non_null(strstr(err, ":7: [a]: bad value 'floppy' for class"));
 	unlink(p);
 	p = write_tmp("[a]\nrotational = 0\nrpm = 0\nread_mb_s = 1\nwrite_mb_s = 1\n"
 		      "overhead_ms = 1\nqueue_depth = 31\nqueue_age_ms = 250\n");
@@ -584,12 +602,13 @@ static void test_lab_state_and_describe(void **state)
 		 "creator=%d:1\nserver=%d:%llu\ndio=1\nready=1\nscheduler=bfq\n"
 		 "rotational=0\ndirty_limit=1048576\norig_scheduler=none\n"
 		 "orig_rotational=0\norig_strict_limit=0\norig_max_ratio_fine=1000000\n"
-		 "journal=session-77.journal\n",
+		 "journal=session-77.journal\nclass=mmc\n",
 		 (int)child, (int)getpid(), start_of(getpid()));
 	put_state("lab7", body);
 	snprintf(body, sizeof body, "name=lab3\nmodel=hdd-7200\ndir=/y/lab3\n"
 		 "image=/y/lab3/disk.img\nfusedir=/y/lab3/fuse\nmnt=/y/lab3/mnt\n"
-		 "fusefile=/y/lab3/fuse/disk.img\ncreator=%d:1\nserver=%d:5\nready=1\n",
+		 "fusefile=/y/lab3/fuse/disk.img\ncreator=%d:1\nserver=%d:5\nready=1\n"
+		 "class=floppy\n",
 		 (int)child, (int)child);
 	put_state("lab3", body);
 	put_state("wrong", "name=other\n");
@@ -632,14 +651,22 @@ static void test_lab_state_and_describe(void **state)
 	ls[1].creator_start = start_of(getpid());
 	assert_false(lab_is_stale(&ls[1]));
 
-	assert_int_equal(lab_describe_loop("/x/lab7/fuse/disk.img", model, sizeof model), 0);
+	char cls[LABMODEL_CLASS_MAX];
+	assert_int_equal(lab_describe_loop("/x/lab7/fuse/disk.img", model, sizeof model, cls,
+					   sizeof cls), 0);
 	assert_string_equal(model, "sd-card");
+	assert_string_equal(cls, "mmc");
 	assert_int_equal(lab_describe_loop("/x/lab7/fuse/disk.img (deleted)", model,
-					   sizeof model), 0);
-	assert_int_equal(lab_describe_loop("/y/lab3/fuse/disk.img", model, sizeof model), 0);
+					   sizeof model, NULL, 0), 0);
+	/* a class that is not one is not kept: unknown */
+	assert_int_equal(lab_describe_loop("/y/lab3/fuse/disk.img", model, sizeof model, cls,
+					   sizeof cls), 0);
 	assert_string_equal(model, "hdd-7200");
-	assert_int_equal(lab_describe_loop("/x/lab7/fuse/disk.im", model, sizeof model), -ENOENT);
-	assert_int_equal(lab_describe_loop("/srv/disk.img", model, sizeof model), -ENOENT);
+	assert_string_equal(cls, "");
+	assert_int_equal(lab_describe_loop("/x/lab7/fuse/disk.im", model, sizeof model, NULL, 0),
+			 -ENOENT);
+	assert_int_equal(lab_describe_loop("/srv/disk.img", model, sizeof model, NULL, 0),
+			 -ENOENT);
 	assert_int_equal(lab_load("nosuch", &ls[0]), -ENOENT);
 	assert_int_equal(lab_load("../etc", &ls[0]), -EINVAL);
 }
