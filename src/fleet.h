@@ -210,7 +210,8 @@ struct fleet_garm {
 	char key[FLEET_KEY_LEN];
 	char label[64];
 	size_t machines;           /* that measured it */
-	size_t first_on;           /* machines that measured it first */
+	size_t first_on;           /* machines whose own setting it is: the one
+				    * most of their results measured first */
 	struct fleet_ci load;      /* load ratio against the baseline */
 	size_t load_paired;
 	int load_ok;               /* within the tolerance (or unknown) */

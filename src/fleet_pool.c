@@ -662,7 +662,7 @@ static int pool_group(const struct fleet_result *r, const size_t *idx, size_t n,
 	free(byname);
 	/* arms, and who measured them first */
 	size_t nent = 0;
-	unsigned char *seen = NULL;
+	size_t *seen = NULL;
 	for (size_t x = 0; x < n; x++) {
 		const struct fleet_result *res = &r[idx[x]];
 		g->n_run += res->kind == FLEET_RUN;
@@ -717,7 +717,9 @@ static int pool_group(const struct fleet_result *r, const size_t *idx, size_t n,
 			fleet_appendf(g->multi_disk, sizeof(g->multi_disk), "%s%s",
 				      g->multi_disk[0] ? ", " : "", w.mk[m].name);
 	}
-	seen = calloc(g->n_arms * w.nm * 2, 1);   /* [arm][machine][measured, first] */
+	/* [arm][machine]: results of the machine measuring the arm, and those
+	 * that measured it first (a comparison's first arm, a run's one) */
+	seen = calloc(g->n_arms * w.nm * 2, sizeof(*seen));
 	if (!seen)
 		goto out;
 	for (size_t x = 0; x < n; x++) {
@@ -727,16 +729,23 @@ static int pool_group(const struct fleet_result *r, const size_t *idx, size_t n,
 		size_t m = find_machine(&w, key);
 		for (size_t a = 0; a < res->n_arms; a++) {
 			size_t ga = armmap[x * FLEET_MAX_ARMS + a];
-			seen[(ga * w.nm + m) * 2] = 1;
-			if (a == 0)
-				seen[(ga * w.nm + m) * 2 + 1] = 1;
+			seen[(ga * w.nm + m) * 2]++;
+			seen[(ga * w.nm + m) * 2 + 1] += a == 0;
 		}
 	}
-	for (size_t a = 0; a < g->n_arms; a++)
-		for (size_t m = 0; m < w.nm; m++) {
-			g->arms[a].machines += seen[(a * w.nm + m) * 2];
-			g->arms[a].first_on += seen[(a * w.nm + m) * 2 + 1];
+	/* A machine's own setting is the one most of its results measured
+	 * first (a run under a profile's settings measured a change, and is
+	 * outnumbered by the machine's plain runs and comparisons); ties: each */
+	for (size_t m = 0; m < w.nm; m++) {
+		size_t most = 0;
+		for (size_t a = 0; a < g->n_arms; a++)
+			if (seen[(a * w.nm + m) * 2 + 1] > most)
+				most = seen[(a * w.nm + m) * 2 + 1];
+		for (size_t a = 0; a < g->n_arms; a++) {
+			g->arms[a].machines += seen[(a * w.nm + m) * 2] > 0;
+			g->arms[a].first_on += most && seen[(a * w.nm + m) * 2 + 1] == most;
 		}
+	}
 	free(seen);
 	choose_baseline(g, opt->baseline);
 	map = malloc((g->n_arms ? g->n_arms : 1) * sizeof(*map));

@@ -455,6 +455,52 @@ static void test_paired_verdict(void **state)
 		fleet_result_free(&r[m]);
 }
 
+/* The baseline is what most machines run with, each machine's own setting
+ * being the one most of its results measured first: three machines with
+ * two plain runs (mq-deadline) and one run under a profile's bfq each give
+ * mq-deadline, though bfq was also measured first on every one of them
+ * and sorts first by name. */
+static void test_baseline_own_setting(void **state)
+{
+	(void)state;
+	struct fleet_result r[9];
+	const double f1[] = { 1.0 }, f2[] = { 0.5 };
+	char host[16];
+	for (size_t m = 0; m < 3; m++) {
+		snprintf(host, sizeof(host), "h%zu", m);
+		make(&r[3 * m], FLEET_RUN, host, "rotational", 1, two, f1, 100, NULL, 6, ACTION_SSH);
+		make(&r[3 * m + 1], FLEET_RUN, host, "rotational", 1, two, f1, 100, NULL, 6,
+		     ACTION_SSH);
+		make(&r[3 * m + 2], FLEET_RUN, host, "rotational", 1, two + 1, f2, 100, NULL, 6,
+		     ACTION_SSH);
+	}
+	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1 };
+	struct fleet_report rep;
+	char err[256];
+	assert_int_equal(fleet_pool(r, 9, &o, NULL, 0, &rep, err, sizeof(err)), 0);
+	const struct fleet_group *g = group(&rep, "rotational");
+	assert_string_equal(g->arms[g->baseline].label, "mq-deadline");
+	assert_int_equal(g->arms[g->baseline].first_on, 3);
+	const struct fleet_row *b = row(g, "bfq", ACTION_SSH);
+	assert_int_equal(g->arms[b->arm].first_on, 0);
+	assert_int_equal(g->arms[b->arm].machines, 3);
+	fleet_report_free(&rep);
+	/* one plain run each: a tie on every machine, each setting its own;
+	 * broken by name */
+	struct fleet_result t[6];
+	for (size_t m = 0; m < 3; m++) {
+		t[2 * m] = r[3 * m];
+		t[2 * m + 1] = r[3 * m + 2];
+	}
+	assert_int_equal(fleet_pool(t, 6, &o, NULL, 0, &rep, err, sizeof(err)), 0);
+	g = group(&rep, "rotational");
+	assert_string_equal(g->arms[g->baseline].label, "bfq");
+	assert_int_equal(g->arms[g->baseline].first_on, 3);
+	fleet_report_free(&rep);
+	for (int i = 0; i < 9; i++)
+		fleet_result_free(&r[i]);
+}
+
 static void test_too_few_machines(void **state)
 {
 	(void)state;
@@ -721,6 +767,7 @@ int main(void)
 		cmocka_unit_test(test_machine_id),
 		cmocka_unit_test(test_machines_widen),
 		cmocka_unit_test(test_paired_verdict),
+		cmocka_unit_test(test_baseline_own_setting),
 		cmocka_unit_test(test_too_few_machines),
 		cmocka_unit_test(test_load_rule),
 		cmocka_unit_test(test_groups),
