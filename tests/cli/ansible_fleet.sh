@@ -2,7 +2,8 @@
 # packaging/ansible/brisk-fleet.yml against this machine (-i localhost, -c
 # local, root) on a loop device's ext4: --syntax-check and ansible-lint; a
 # host refused for free space (brisk's default floor on 3 GiB) and for an
-# option the playbook sets itself; a quick check that completes (JSON fetched
+# option the playbook sets itself; a quick check and a comparison that
+# complete (JSON fetched
 # to results/localhost/, brisk report's JSON, plot and text, the restore
 # check passed, nothing left on the host); a journal left by brisk set on the
 # loop device: the host refused before measuring, the check alone failing
@@ -106,6 +107,30 @@ t_eq "quick: brisk restore --dry-run: nothing" "$("$BRISK" restore --dry-run 2>&
 t_eq "quick: no work directory left in DIR" "$(find "$d/mnt" -mindepth 1 -maxdepth 1 ! -name lost+found | wc -l)" 0
 t_eq "quick: no temporary directory left on the host" "$(find "$d/hosttmp" -mindepth 1 | wc -l)" 0
 t_eq "quick: the scheduler untouched" "$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler")" "$orig"
+
+# --- a comparison that completes -----------------------------------------
+# the loop device's scheduler against another within a 90 s budget;
+# brisk report on the controller then reads both results of this host
+if [ -n "$other" ]; then
+  play compare -e brisk_mode=compare -e brisk_budget=90s -e brisk_floor=256m -e brisk_write_room=1g \
+    -e "{\"brisk_compare_args\": [\"current\", \"scheduler=$other\", \"-n\", \"1\", \"-a\", \"ssh-like\", \"-l\", \"seq-write:size=64m\", \"--warmup\", \"1s\", \"--settle-max\", \"5s\"]}"
+  rc=$?
+  t_eq "compare: the playbook succeeds" "$rc" 0
+  [ "$rc" = 0 ] || grep -E 'FAILED|fatal|msg' "$d/compare.log" | head -n 20 | sed 's/^/  /'
+  cf=$(find "$d/results/localhost" -name '*-compare.json' 2>/dev/null)
+  t_eq "compare: one JSON fetched" "$(printf '%s' "$cf" | grep -c .)" 1
+  t_eq "compare: a brisk compare result of the two arms" \
+    "$(jq -r '[.kind, (.arms | map(.label) | join(","))] | join(" ")' "$cf" 2>/dev/null)" "compare current,$other"
+  t_match "compare: the report reads both results" "$(head -n 1 "$d/results/report.txt" 2>/dev/null)" \
+    '^brisk [0-9.]+ report: 2 results \(1 run, 1 compare\) from 1 machine'
+  t_match "compare: the restore check passed" "$(cat "$d/compare.log")" 'localhost: brisk restore --dry-run: nothing to restore'
+  t_match "compare: PLAY RECAP without failures" "$(grep -A2 'PLAY RECAP' "$d/compare.log")" 'localhost +: ok=[0-9]+ +changed=[0-9]+ +unreachable=0 +failed=0'
+  grep -A1 'PLAY RECAP' "$d/compare.log" | sed 's/^/  /'
+  t_eq "compare: the scheduler put back" "$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler")" "$orig"
+  t_eq "compare: nothing left in DIR" "$(find "$d/mnt" -mindepth 1 -maxdepth 1 ! -name lost+found | wc -l)" 0
+else
+  t_skip "compare" "$dev offers no scheduler other than $orig and none"
+fi
 
 # --- a journal left by brisk set ----------------------------------------
 if [ -z "$other" ]; then
