@@ -3,9 +3,8 @@
 # local, root) on a loop device's ext4: --syntax-check and ansible-lint; a
 # host refused for free space (brisk's default floor on 3 GiB) and for an
 # option the playbook sets itself; a quick check and a comparison that
-# complete (JSON fetched
-# to results/localhost/, brisk report's JSON, plot and text, the restore
-# check passed, nothing left on the host); a journal left by brisk set on the
+# complete (JSON fetched to results/localhost/, brisk report's JSON, plot
+# and text, the restore check passed, nothing left on the host); a journal left by brisk set on the
 # loop device: the host refused before measuring, the check alone failing
 # with and without putting it back; a package that is not there or of the
 # wrong kind refused; the tarball built and installed into a temporary
