@@ -739,6 +739,23 @@ enum tunable_verdict tunable_default_verdict(const struct tunable_def *d,
 	return TUNABLE_VERDICT_CHANGED;
 }
 
+int tunable_capture_keeps(const struct tunable_def *d, const struct tunable_facts *f, size_t nf,
+			  const char *value, int *hw)
+{
+	*hw = 0;
+	if (d && d->kind == TUNABLE_SYSCTL)
+		return tunable_default_verdict(d, NULL, value) != TUNABLE_VERDICT_DEFAULT;
+	if (!d)
+		return 1;
+	for (size_t i = 0; i < nf; i++) {
+		enum tunable_verdict r = tunable_default_verdict(d, &f[i], value);
+		if (r == TUNABLE_VERDICT_CHANGED || r == TUNABLE_VERDICT_CHOICE)
+			return 1;
+		*hw |= r == TUNABLE_VERDICT_HW;
+	}
+	return 0;
+}
+
 const char *tunable_hw_bound(const char *key)
 {
 	const struct tunable_def *d = key ? tunable_def_find(key) : NULL;

@@ -262,6 +262,15 @@ enum tunable_verdict tunable_default_verdict(const struct tunable_def *d,
 					     const struct tunable_facts *f,
 					     const char *value);
 
+/* Does a capture of settings (brisk profile save, the dashboard's p) keep
+ * VALUE of key D, read off nf disks with facts f: when it is a choice (the
+ * scheduler) or differs from the kernel's default on any of them (a
+ * sysctl's default needs no facts: f and nf are not read)?  1 or 0; when
+ * 0, *hw is 1 when a disk called it hardware-bound.  D may be NULL (an
+ * unknown key: kept, a choice as tunable_default_verdict says). */
+int tunable_capture_keeps(const struct tunable_def *d, const struct tunable_facts *f, size_t nf,
+			  const char *value, int *hw);
+
 /* Is KEY (as a profile writes it) hardware-bound: a value that belongs to
  * one disk's hardware and must not go into rules for a class of disks?
  * Its def's bound text, or NULL. */

@@ -258,26 +258,6 @@ static void on_child(void *ctx, pid_t pid, int status)
 /* The settings as they are now, in the keys `brisk set` takes: the
  * scheduler and every key the tunables editor shows; of a ratio/bytes
  * pair the one in use (the other reads 0). */
-/* Would 'brisk profile save' keep VALUE of KEY (the scheduler, or a value
- * that is not the kernel's default on some disk of the stack)?  The
- * dashboard saves by that rule; it has no --key/--all.  *hw is set for a
- * hardware-bound value left out. */
-static int capture_kept(const struct tunable_facts *f, size_t nf, const char *key, const char *v,
-			int *hw)
-{
-	const struct tunable_def *d = tunable_def_find(key);
-	*hw = 0;
-	if (strncmp(key, "vm.", 3) == 0)
-		return tunable_default_verdict(d, NULL, v) != TUNABLE_VERDICT_DEFAULT;
-	for (size_t i = 0; i < nf; i++) {
-		enum tunable_verdict r = tunable_default_verdict(d, &f[i], v);
-		if (r == TUNABLE_VERDICT_CHANGED || r == TUNABLE_VERDICT_CHOICE)
-			return 1;
-		*hw |= r == TUNABLE_VERDICT_HW;
-	}
-	return 0;
-}
-
 /* The stack's settings into p: the scheduler and what differs from the
  * kernel's defaults.  Keys the profile refuses go into skipped; *n_dflt and
  * *n_hw count the values left out at their defaults and hardware-bound. */
@@ -307,7 +287,7 @@ static size_t capture_settings(struct tui *t, struct profile *p, char *skipped, 
 		if (keys[i].kind == TUNABLE_SCHEDULER)
 			continue;
 		int hw;
-		if (!capture_kept(facts, nf, k, v, &hw)) {
+		if (!tunable_capture_keeps(tunable_def_find(k), facts, nf, v, &hw)) {
 			(*(hw ? n_hw : n_dflt))++;
 			continue;
 		}

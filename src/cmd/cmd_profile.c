@@ -217,8 +217,7 @@ static int save_add_key(struct save_keep *k, const char *arg)
 }
 
 static void capture_one(struct profile *p, struct save_keep *keep, enum profile_class cls,
-			const char *dev, const char *key, const char *value,
-			enum tunable_verdict v)
+			const char *dev, const char *key, const char *value, int kept, int hw)
 {
 	char err[256] = "";
 	int rc = profile_capture(p, cls, key, value, err, sizeof(err));
@@ -233,9 +232,9 @@ static void capture_one(struct profile *p, struct save_keep *keep, enum profile_
 	if (!s)
 		return;
 	size_t i = (size_t)(s - p->settings);
-	if (v == TUNABLE_VERDICT_CHANGED || v == TUNABLE_VERDICT_CHOICE)
+	if (kept)
 		keep->changed[i] = 1;
-	else if (v == TUNABLE_VERDICT_HW)
+	else if (hw)
 		keep->hw[i] = 1;
 }
 
@@ -244,8 +243,8 @@ static void capture_val(struct profile *p, struct save_keep *keep, enum profile_
 			const char *dev, const struct tunable_facts *f, const char *key,
 			const char *value)
 {
-	enum tunable_verdict v = tunable_default_verdict(tunable_def_find(key), f, value);
-	capture_one(p, keep, cls, dev, key, value, v);
+	int hw, kept = tunable_capture_keeps(tunable_def_find(key), f, f ? 1 : 0, value, &hw);
+	capture_one(p, keep, cls, dev, key, value, kept, hw);
 }
 
 static void capture_num(struct profile *p, struct save_keep *keep, enum profile_class cls,

@@ -333,6 +333,30 @@ static enum tunable_verdict verdict(const char *key, const struct tunable_facts 
 /* Is a value the kernel's default: every kind, the device-dependent ones
  * on the disks this was written on (vda: virtio, rotational, io_opt 0,
  * max_sectors_kb 4096, read_ahead_kb 8192; a loop device). */
+/* What a capture keeps: a value off its default on any disk, the
+ * scheduler, a sysctl by its own default; hardware-bound values left out
+ * and said so. */
+static void test_capture_keeps(void **state)
+{
+	(void)state;
+	struct tunable_facts rot = { .sched = "mq-deadline", .rotational = 1, .max_sectors_kb = 4096 };
+	struct tunable_facts two[2] = { rot, rot };
+	two[1].rotational = 0;
+	int hw = -1;
+	/* 75 ms: the rotational disk's default, not the ssd's */
+	assert_int_equal(tunable_capture_keeps(tunable_def_find("wbt_lat_usec"), &rot, 1, "75000", &hw), 0);
+	assert_int_equal(hw, 0);
+	assert_int_equal(tunable_capture_keeps(tunable_def_find("wbt_lat_usec"), two, 2, "75000", &hw), 1);
+	/* no disk: nothing to differ on */
+	assert_int_equal(tunable_capture_keeps(tunable_def_find("wbt_lat_usec"), NULL, 0, "1", &hw), 0);
+	assert_int_equal(tunable_capture_keeps(tunable_def_find("scheduler"), &rot, 1, "bfq", &hw), 1);
+	assert_int_equal(tunable_capture_keeps(tunable_def_find("nr_requests"), two, 2, "64", &hw), 0);
+	assert_int_equal(hw, 1);
+	assert_int_equal(tunable_capture_keeps(tunable_def_find("vm.dirty_ratio"), NULL, 0, "20", &hw), 0);
+	assert_int_equal(tunable_capture_keeps(tunable_def_find("vm.dirty_ratio"), NULL, 0, "5", &hw), 1);
+	assert_int_equal(tunable_capture_keeps(NULL, NULL, 0, "5", &hw), 1);
+}
+
 static void test_default_verdict(void **state)
 {
 	(void)state;
@@ -490,6 +514,7 @@ int main(void)
 		cmocka_unit_test(test_sysctl_partner),
 		cmocka_unit_test(test_settings_table),
 		cmocka_unit_test(test_defaults_table),
+		cmocka_unit_test(test_capture_keeps),
 		cmocka_unit_test(test_default_verdict),
 		cmocka_unit_test(test_defaults_documented),
 	};
