@@ -170,6 +170,9 @@ struct fleet_result {
 	size_t n_samples;
 	unsigned warm, failed, other_epochs;   /* samples left out */
 	char workload[256];
+	int set_by_profile;        /* a run whose settings a profile put in
+				    * place (profile_settings): not what its
+				    * machine runs with */
 };
 
 /* Read one file / parse a buffer (display names it, may be NULL) into out

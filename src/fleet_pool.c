@@ -718,7 +718,8 @@ static int pool_group(const struct fleet_result *r, const size_t *idx, size_t n,
 				      g->multi_disk[0] ? ", " : "", w.mk[m].name);
 	}
 	/* [arm][machine]: results of the machine measuring the arm, and those
-	 * that measured it first (a comparison's first arm, a run's one) */
+	 * that measured it first (a comparison's first arm, a run's one unless
+	 * a profile put its settings in place) */
 	seen = calloc(g->n_arms * w.nm * 2, sizeof(*seen));
 	if (!seen)
 		goto out;
@@ -730,7 +731,7 @@ static int pool_group(const struct fleet_result *r, const size_t *idx, size_t n,
 		for (size_t a = 0; a < res->n_arms; a++) {
 			size_t ga = armmap[x * FLEET_MAX_ARMS + a];
 			seen[(ga * w.nm + m) * 2]++;
-			seen[(ga * w.nm + m) * 2 + 1] += a == 0;
+			seen[(ga * w.nm + m) * 2 + 1] += a == 0 && !res->set_by_profile;
 		}
 	}
 	/* A machine's own setting is the one most of its results measured

@@ -387,9 +387,28 @@ static int read_run(struct rd *d, struct json_object *root)
 	}
 	if (!nl)
 		snprintf(r->workload, sizeof(r->workload), "no load");
-	/* the one arm: its scheduler as measured */
+	/* the one arm: its scheduler as measured, and the other settings a
+	 * profile put in place (profile_settings, brisk 0.1.0 and later) */
+	char ps[FLEET_KEY_LEN], set[2 * FLEET_KEY_LEN];
+	struct json_object *pso = field(root, "profile_settings");
+	if (is(pso, json_type_string) && (size_t)json_object_get_string_len(pso) >= sizeof(ps))
+		return bad(d, "profile_settings: longer than %zu bytes", sizeof(ps) - 1);
+	int rc = copy_str(d, "profile_settings", pso, ps, sizeof(ps));
+	if (rc < 0)
+		return rc;
+	r->set_by_profile = ps[0] != '\0';
+	int mixed;
+	const char *sched = machine_scheduler(&d->r->m, &mixed);
+	int has_sched = strncmp(ps, "scheduler=", 10) == 0 || strstr(ps, " scheduler=");
+	if (ps[0] && !has_sched && sched[0])
+		snprintf(set, sizeof(set), "scheduler=%s %s", sched, ps);
+	else
+		snprintf(set, sizeof(set), "%s", ps);
+	if (strlen(set) >= FLEET_KEY_LEN)
+		return bad(d, "profile_settings: with the scheduler, longer than %d bytes",
+			   FLEET_KEY_LEN - 1);
 	r->n_arms = 1;
-	int rc = make_arm(d, "machine.disks", "", &r->arms[0]);
+	rc = make_arm(d, ps[0] ? "profile_settings" : "machine.disks", set, &r->arms[0]);
 	if (rc < 0)
 		return rc;
 	/* load: all loads' MiB/s in epoch 0 */

@@ -774,6 +774,8 @@ static struct json_object *json_session(const struct session *s)
 	add(root, "machine", fleet_machine_json(c->dir, measured,
 						 s->n_devs < SESSION_MAX_DEVS ? s->n_devs
 									      : SESSION_MAX_DEVS));
+	const char *noted = session_noted_settings(s);
+	add(root, "profile_settings", noted[0] ? jout_string(noted) : NULL);
 	add(root, "duration_s", jout_finite((double)s->t_end / 1e9));
 	add(root, "idle_start_s", s->t_idle_start ?
 	    jout_finite((double)s->t_idle_start / 1e9) : NULL);

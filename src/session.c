@@ -89,6 +89,30 @@ void session_msg(struct session *s, const char *fmt, ...)
 }
 
 
+int session_note_setting(struct session *s, const char *key, const char *value)
+{
+	char w[SESSION_SETTINGS_LEN];
+	int n = snprintf(w, sizeof(w), "%s=%s", key, value);
+	if (n < 0 || (size_t)n >= sizeof(w) || strchr(w, ' '))
+		return -EINVAL;
+	size_t used = strlen(s->settings), wl = (size_t)n;
+	/* already there: a whole word equal to w */
+	for (const char *p = s->settings; (p = strstr(p, w)) != NULL; p += wl)
+		if ((p == s->settings || p[-1] == ' ') && (p[wl] == ' ' || p[wl] == '\0'))
+			return 0;
+	if (used + (used ? 1 : 0) + wl >= sizeof(s->settings))
+		return -E2BIG;
+	if (used)
+		s->settings[used++] = ' ';
+	memcpy(s->settings + used, w, wl + 1);
+	return 0;
+}
+
+const char *session_noted_settings(const struct session *s)
+{
+	return s->settings;
+}
+
 int session_new_epoch(struct session *s, const char *label)
 {
 	struct session_epoch *e = realloc(s->epochs, (s->n_epochs + 1) * sizeof(*e));

@@ -146,6 +146,7 @@
 #define SESSION_MAX_LOAD_SPECS 16
 #define SESSION_MAX_DEVS 8
 #define SESSION_MAX_MSGS 32
+#define SESSION_SETTINGS_LEN 256
 #define SESSION_MAX_INFLIGHT 64    /* cfg.concurrency at most */
 #define SESSION_MAX_STARTS 256     /* scheduled samples at most */
 
@@ -298,6 +299,7 @@ struct session {
 
 	char msgs[SESSION_MAX_MSGS][256];
 	size_t n_msgs;
+	char settings[SESSION_SETTINGS_LEN];   /* session_note_setting */
 
 	struct session_run *run;      /* session.c's own: descriptors, hooks, the loop */
 };
@@ -335,6 +337,14 @@ void session_stop(struct session *s);
  * (the epoch is still started when at least one instance runs). */
 int session_loads_pause(struct session *s);
 int session_loads_resume(struct session *s);
+/* Record a setting a profile put in place before the run (key as a
+ * profile writes it: "scheduler", "slice_idle", "vm.dirty_ratio"; value as
+ * read back), for the report: each KEY=VALUE once, in the order given.
+ * -E2BIG when there is no room (SESSION_SETTINGS_LEN), -EINVAL for a
+ * blank in KEY=VALUE; the others are kept. */
+int session_note_setting(struct session *s, const char *key, const char *value);
+/* The settings noted, "KEY=VALUE KEY=VALUE" ("" none). */
+const char *session_noted_settings(const struct session *s);
 /* Add a message (kept for the report). */
 void session_msg(struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

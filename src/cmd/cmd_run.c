@@ -275,18 +275,25 @@ static const char *planned_scheduler(const char *dev)
 	return NULL;
 }
 
-/* How the profile's settings went, one stderr line each. */
+/* How the profile's settings went, one stderr line each; each one in
+ * place is noted in the session arg (its JSON says what was measured). */
 static void run_plan_event(const struct settings_event *ev, void *arg)
 {
-	(void)arg;
+	struct session *s = arg;
 	const struct settings_step *sp = ev->step;
 	const char *dev = sp && sp->dev ? sp->dev : "";
 	switch (ev->kind) {
-	case SETTINGS_EV_APPLIED:
+	case SETTINGS_EV_APPLIED: {
+		const char *v = ev->res->readback[0] ? ev->res->readback : sp->value;
+		const char *k = strncmp(sp->key.name, "iosched/", 8) == 0 ? sp->key.name + 8
+									   : sp->key.name;
 		fprintf(stderr, "brisk run: profile setting %s%s%s=%s (was %s)\n", dev, *dev ? " " : "",
-			sp->key.name, ev->res->readback[0] ? ev->res->readback : sp->value,
-			ev->res->before[0] ? ev->res->before : "?");
+			sp->key.name, v, ev->res->before[0] ? ev->res->before : "?");
+		if (session_note_setting(s, k, v) < 0)
+			session_msg(s, "profile setting %s=%s: not recorded in the JSON (more "
+				    "than %d bytes of settings)", k, v, SESSION_SETTINGS_LEN - 1);
 		break;
+	}
 	case SETTINGS_EV_LOCKED_OUT:
 		fprintf(stderr, "brisk run: profile settings: %s is being changed by another brisk "
 			"(pid %d); nothing was changed\n", strcmp(ev->dev, "-") ? ev->dev : "vm.*",
@@ -311,14 +318,15 @@ static void run_plan_event(const struct settings_event *ev, void *arg)
 	}
 }
 
-/* The profile's settings, as one transaction (settings_apply_plan). */
-static int apply_run_plan(void)
+/* The profile's settings, as one transaction (settings_apply_plan), noted
+ * in s. */
+static int apply_run_plan(struct session *s)
 {
 	if (!n_run_plan)
 		return 0;
 	int rc = 0;
 	char msg[256] = "";
-	if (settings_apply_plan(&run_settings, run_plan, n_run_plan, run_plan_event, NULL,
+	if (settings_apply_plan(&run_settings, run_plan, n_run_plan, run_plan_event, s,
 				stderr, msg, sizeof(msg)) < 0) {
 		if (msg[0])
 			fprintf(stderr, "brisk run: profile settings: %s\n", msg);
@@ -592,7 +600,7 @@ int cmd_run_main(int argc, char **argv)
 	/* a --fio job's harmless keys: one note each in the report */
 	for (size_t i = 0; i < run_fio_rep.n_notes; i++)
 		session_msg(s, "%s", run_fio_rep.notes[i]);
-	if ((rc = apply_run_plan())) {
+	if ((rc = apply_run_plan(s))) {
 		session_free(s);
 		return rc;
 	}

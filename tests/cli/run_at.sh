@@ -84,7 +84,7 @@ read_ahead_kb = 256
 type = ssh-like
 P
 "$BRISK" run "$d/mnt" --profile "$d/exp.profile" -i 1 -n 1 --no-load --floor 10% -q \
-  >"$d/out" 2>"$d/err" &
+  --json "$d/exp.json" >"$d/out" 2>"$d/err" &
 pid=$!
 seen=""
 for _ in $(seq 100); do
@@ -95,12 +95,18 @@ wait $pid; rc=$?
 t_eq "profile: exit 0" "$rc" 0
 t_eq "profile: bfq with low_latency=0 during the run" "$seen" 0
 t_match "profile: says what it set" "$(cat "$d/err")" "profile setting $dev scheduler=bfq \(was none\)"
+t_eq "profile: the JSON says what it set" "$(jq -r .profile_settings "$d/exp.json" 2>/dev/null)" \
+  "scheduler=bfq low_latency=0 read_ahead_kb=256"
+t_eq "profile: brisk report makes it one arm" \
+  "$("$BRISK" report "$d/exp.json" --json - 2>/dev/null | jq -r '.groups[0].arms[0].settings' 2>/dev/null)" \
+  "scheduler=bfq low_latency=0 read_ahead_kb=256"
 t_match "profile: scheduler back" "$(cat $q/scheduler)" '^\[none\]'
 t_eq "profile: read_ahead_kb back" "$(cat $q/read_ahead_kb)" "$orig_ra"
 t_eq "profile: journal gone" "$(journals)" 0
 "$BRISK" run "$d/mnt" --profile "$d/exp.profile" --no-settings -i 1 -n 1 --no-load --floor 10% -q \
-  >/dev/null 2>"$d/err"
+  --json "$d/noset.json" >/dev/null 2>"$d/err"
 t_eq "profile --no-settings: exit 0" "$?" 0
+t_eq "profile --no-settings: none in the JSON" "$(jq -r .profile_settings "$d/noset.json" 2>/dev/null)" null
 t_eq "profile --no-settings: nothing said" "$(grep -c 'profile setting' "$d/err")" 0
 printf '[profile]\nname = bad\n[settings]\nscheduler = cfq\n' >"$d/bad.profile"
 err=$("$BRISK" run "$d/mnt" --profile "$d/bad.profile" -i 1 --no-load --floor 10% -q 2>&1 >/dev/null); rc=$?

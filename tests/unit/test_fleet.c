@@ -89,6 +89,34 @@ static void test_read_run(void **state)
 	assert_int_equal(r.samples[0].phase, FLEET_IDLE);
 	assert_int_equal(r.samples[1].phase, FLEET_LOADED);
 	assert_int_equal(r.samples[2].action, ACTION_SAVE);
+	assert_false(r.set_by_profile);
+	fleet_result_free(&r);
+	/* a run under a profile: its settings beside the scheduler measured */
+	assert_int_equal(parse(run_json("\"format_version\": 1, \"profile_settings\": "
+					"\"slice_idle=0 vm.dirty_ratio=5\",", "a", "rotational", "bfq",
+					ok_samples), &r, err, sizeof(err)), 0);
+	assert_string_equal(r.arms[0].key, "scheduler=bfq slice_idle=0 vm.dirty_ratio=5");
+	assert_true(r.set_by_profile);
+	fleet_result_free(&r);
+	/* the profile's scheduler alone: the same arm as a compare's bfq */
+	assert_int_equal(parse(run_json("\"format_version\": 1, \"profile_settings\": "
+					"\"scheduler=bfq\",", "a", "rotational", "bfq", ok_samples),
+			       &r, err, sizeof(err)), 0);
+	assert_string_equal(r.arms[0].key, "scheduler=bfq");
+	assert_string_equal(r.arms[0].label, "bfq");
+	fleet_result_free(&r);
+	/* null: none; what is not a setting is refused */
+	assert_int_equal(parse(run_json("\"format_version\": 1, \"profile_settings\": null,", "a",
+					"rotational", "bfq", ok_samples), &r, err, sizeof(err)), 0);
+	assert_false(r.set_by_profile);
+	fleet_result_free(&r);
+	assert_int_equal(parse(run_json("\"format_version\": 1, \"profile_settings\": "
+					"\"RUN+=x\",", "a", "rotational", "bfq", ok_samples),
+			       &r, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "profile_settings"));
+	fleet_result_free(&r);
+	assert_int_equal(parse(run_json("\"format_version\": 1, \"profile_settings\": 5,", "a",
+					"rotational", "bfq", ok_samples), &r, err, sizeof(err)), -EINVAL);
 	fleet_result_free(&r);
 }
 
@@ -496,6 +524,14 @@ static void test_baseline_own_setting(void **state)
 	g = group(&rep, "rotational");
 	assert_string_equal(g->arms[g->baseline].label, "bfq");
 	assert_int_equal(g->arms[g->baseline].first_on, 3);
+	fleet_report_free(&rep);
+	/* the same, the bfq runs saying a profile put bfq in place
+	 * (profile_settings): not the machines' own */
+	for (size_t m = 0; m < 3; m++)
+		t[2 * m + 1].set_by_profile = 1;
+	assert_int_equal(fleet_pool(t, 6, &o, NULL, 0, &rep, err, sizeof(err)), 0);
+	g = group(&rep, "rotational");
+	assert_string_equal(g->arms[g->baseline].label, "mq-deadline");
 	fleet_report_free(&rep);
 	for (int i = 0; i < 9; i++)
 		fleet_result_free(&r[i]);
