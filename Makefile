@@ -27,12 +27,14 @@ DATADIR_ROOT ?= $(PREFIX)/share
 # with our prefix), else the usual place; zsh: Debian's vendor directory
 # (Fedora: $(DATADIR_ROOT)/zsh/site-functions); fish: its vendor directory.
 # Recursively expanded: pkg-config runs only when installing.
-BASHCOMPDIR ?= $(or $(shell pkg-config --define-variable=prefix=$(PREFIX) \
+BASHCOMPDIR ?= $(or $(shell $(PKG_CONFIG) --define-variable=prefix=$(PREFIX) \
                  --define-variable=datadir=$(DATADIR_ROOT) \
                  --variable=completionsdir bash-completion 2>/dev/null),$(DATADIR_ROOT)/bash-completion/completions)
 ZSHCOMPDIR  ?= $(DATADIR_ROOT)/zsh/vendor-completions
 FISHCOMPDIR ?= $(DATADIR_ROOT)/fish/vendor_completions.d
 PKGS     := ncursesw libudev libpci inih json-c fuse3 cairo liburing
+# pkg-config by another name (a cross build's, pkgconf) as PKG_CONFIG=...
+PKG_CONFIG ?= pkg-config
 TESTPKGS := cmocka
 
 CC       ?= cc
@@ -42,8 +44,8 @@ WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wwrite-strings -Wundef -Wvla -Wnull-dereference -Wimplicit-fallthrough \
             -Wold-style-definition -Wmissing-declarations -Wredundant-decls
 # Recursively expanded on purpose: pkg-config runs only once deps are there.
-PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
+PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS))
 CPPFLAGS += -D_GNU_SOURCE -DBRISK_VERSION='"$(VERSION)"' \
             -DBRISK_DATADIR='"$(DATADIR)"' -Iprobes -Isrc -Isrc/lab -Isrc/cmd -Iui
 ifeq ($(WERROR),1)
@@ -115,8 +117,8 @@ build/libbrisk.a: $(LIB_OBJ)
 
 build/tests/test_%: tests/unit/test_%.c build/libbrisk.a
 	@mkdir -p $(dir $@)
-	$(QLD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(shell pkg-config --cflags $(TESTPKGS)) $(LDFLAGS) -o $@ $< \
-	  build/libbrisk.a $(PKG_LIBS) $(shell pkg-config --libs $(TESTPKGS)) -lm
+	$(QLD)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(shell $(PKG_CONFIG) --cflags $(TESTPKGS)) $(LDFLAGS) -o $@ $< \
+	  build/libbrisk.a $(PKG_LIBS) $(shell $(PKG_CONFIG) --libs $(TESTPKGS)) -lm
 
 build/tests/helpers/%: tests/helpers/%.c build/libbrisk.a
 	@mkdir -p $(dir $@)

@@ -343,8 +343,13 @@ static int cmd_status(int argc, char **argv)
 			snprintf(depth, sizeof depth, "%d", h.tag_depth);
 		else if (h.loop_bound && s->queue_depth > 0)
 			snprintf(depth, sizeof depth, "~%d", s->queue_depth);
-		printf("%-8s %-10s %6.2fGi %-11s %-12s %-5s %-4s %-12s %-10s %s\n", s->name,
-		       s->model, (double)s->size / (1 << 30), h.loop_bound ? s->loop : "-",
+		char size[24];   /* 8 columns: "512 MiB" as "  512MiB", 1 GiB as "  1.0GiB" */
+		if (s->size < (1ULL << 30))
+			snprintf(size, sizeof size, "%5.0fMiB", (double)s->size / (1 << 20));
+		else
+			snprintf(size, sizeof size, "%5.1fGiB", (double)s->size / (1 << 30));
+		printf("%-8s %-10s %8s %-11s %-12s %-5s %-4s %-12s %-10s %s\n", s->name,
+		       s->model, size, h.loop_bound ? s->loop : "-",
 		       h.scheduler[0] ? h.scheduler : "-", depth,
 		       h.dio < 0 ? "-" : h.dio ? "on" : "off", s->server ? server : "-", state,
 		       h.fs_mounted ? s->mnt : "-");
