@@ -46,6 +46,7 @@ L=$(losetup -f --show "$d/img" 2>/dev/null) || { t_skip ansible_fleet "no free l
 dev=$(basename "$L")
 q=/sys/block/$dev/queue
 orig=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler")
+# shellcheck disable=SC2034  # read by tests/lib.sh's t_cleanup
 T_CLEANUP_EXTRA="\"$BRISK\" restore >/dev/null 2>&1; umount '$d/mnt' 2>/dev/null; echo '$orig' >$q/scheduler 2>/dev/null; losetup -d '$L'"
 if ! { mkfs.ext4 -q "$L" && mkdir "$d/mnt" && mount "$L" "$d/mnt"; }; then
   t_fail ansible_fleet "mkfs or mount of $L failed"; exit 0

@@ -145,6 +145,7 @@ wait "$holder"
 orig=$(lab_state_val "$LAB_NAME" orig_scheduler)
 out=$("$BRISK" lab down "$LAB_NAME" 2>&1); rc=$?
 t_eq "lab down exits 0" "$rc" 0
+[ "$rc" = 0 ] || printf '  %s\n' "$out"
 check_gone "lab down"
 t_match "loop device's scheduler put back" "$(cat /sys/block/$dev/queue/scheduler)" "\[$orig\]"
 t_check "the lab's journal went with it" test ! -e "$LAB_T/run/$jn"

@@ -33,6 +33,7 @@ ne_start() {   # DIR LOG: node_exporter on a free loopback port; sets ne_url
     "$NE" --collector.disable-defaults --collector.textfile --collector.textfile.directory="$1" \
       --web.listen-address=127.0.0.1:$port >"$2" 2>&1 &
     ne_pid=$!
+    # shellcheck disable=SC2034  # read by tests/lib.sh's t_cleanup
     T_CLEANUP_EXTRA="kill $ne_pid 2>/dev/null"
     for _ in $(seq 50); do
       if curl -sf "http://127.0.0.1:$port/metrics" -o /dev/null; then
@@ -45,6 +46,7 @@ ne_start() {   # DIR LOG: node_exporter on a free loopback port; sets ne_url
   done
   return 1
 }
+# shellcheck disable=SC2034  # read by tests/lib.sh's t_cleanup
 ne_stop() { [ -n "$ne_pid" ] && kill "$ne_pid" 2>/dev/null; wait "$ne_pid" 2>/dev/null; ne_pid=; T_CLEANUP_EXTRA=; }
 # scrape DIR NAME: the exposition in $d/NAME.out, node_exporter's log in $d/NAME.log
 scrape() {

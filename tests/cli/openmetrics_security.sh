@@ -44,6 +44,7 @@ go=$base/go errf=$base/err2
 BRISK_TEST_PAUSE=$go "$BRISK" run "$work" "${args[@]}" --openmetrics "$home/late.prom" \
   >/dev/null 2>"$errf" &
 pid=$!
+# shellcheck disable=SC2034  # read by tests/lib.sh's t_cleanup
 T_CLEANUP_EXTRA="kill $pid 2>/dev/null; touch $go"
 paused=
 for _ in $(seq 100); do
@@ -54,6 +55,7 @@ t_eq "late link: the run paused" "$paused" 1
 as_nobody ln -s "$vdir/victim2" "$home/late.prom"
 touch "$go"
 wait "$pid"; rc=$?
+# shellcheck disable=SC2034  # read by tests/lib.sh's t_cleanup
 T_CLEANUP_EXTRA=
 t_eq "late link: exit 1" "$rc" 1
 t_check "late link: the victims untouched" victims_same
