@@ -388,7 +388,8 @@ static int read_run(struct rd *d, struct json_object *root)
 	if (!nl)
 		snprintf(r->workload, sizeof(r->workload), "no load");
 	/* the one arm: its scheduler as measured, and the other settings a
-	 * profile put in place (profile_settings, brisk 0.1.0 and later) */
+	 * profile put in place (profile_settings; results written before brisk
+	 * recorded it say only the scheduler) */
 	char ps[FLEET_KEY_LEN], set[2 * FLEET_KEY_LEN];
 	struct json_object *pso = field(root, "profile_settings");
 	if (is(pso, json_type_string) && (size_t)json_object_get_string_len(pso) >= sizeof(ps))
