@@ -3,6 +3,7 @@
 # after each arm-run, every arm once per round, the outputs; SIGINT in the
 # middle of a round restores and removes the files; a bad arm, or a
 # scheduler the disk lacks, is refused before anything starts.
+# shellcheck disable=SC2154  # d, L, dev, q: set by loop_mount (tests/cli/loop_common.bash)
 source tests/lib.sh
 source tests/cli/loop_common.bash
 if ! is_root; then t_skip compare-loop "needs root (loop device, sysfs writes)"; exit 0; fi

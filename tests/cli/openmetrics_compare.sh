@@ -5,6 +5,7 @@
 # (openmetrics_common.bash) and its figures are the comparison's JSON (arms,
 # scheduler per arm, verdict states, ratios with bounds, rank,
 # recommendation).
+# shellcheck disable=SC2154  # d, L, dev, q: set by loop_mount (tests/cli/loop_common.bash)
 source tests/lib.sh
 source tests/cli/loop_common.bash
 source tests/cli/openmetrics_common.bash

@@ -4,6 +4,7 @@
 # (host name, kernel, the app-specific machine id, the disk with its class
 # and the scheduler measured: a profile's bfq, though the disk is back at
 # its own scheduler when the JSON is written), and brisk report over the two.
+# shellcheck disable=SC2154  # d, L, dev, q: set by loop_mount (tests/cli/loop_common.bash)
 source tests/lib.sh
 source tests/cli/loop_common.bash
 if ! is_root; then t_skip report-results "needs root (loop device, a profile's settings)"; exit 0; fi
