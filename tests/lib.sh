@@ -13,6 +13,16 @@ t_eq() { if [ "$2" = "$3" ]; then t_pass "$1"; else t_fail "$1" "got '$2', want 
 # t_match NAME TEXT REGEX (extended)
 t_match() { if printf '%s' "$2" | grep -Eq -- "$3"; then t_pass "$1"; else t_fail "$1" "'$(printf '%s' "$2" | head -c 300)' does not match /$3/"; fi; }
 is_root() { [ "$(id -u)" = 0 ]; }
+# t_nobody NAME: the security tests' untrusted party.  Without root, setpriv
+# or a nobody user, skip NAME and exit; else NOBODY is its uid, and
+# as_nobody CMD... runs CMD as nobody, without groups.
+t_nobody() {
+  is_root || { t_skip "$1" "needs root (brisk as root, an attacker as nobody)"; exit 0; }
+  command -v setpriv >/dev/null && id nobody >/dev/null 2>&1 ||
+    { t_skip "$1" "no setpriv or no nobody user"; exit 0; }
+  NOBODY=$(id -u nobody)
+}
+as_nobody() { setpriv --reuid="$NOBODY" --regid="$NOBODY" --clear-groups "$@"; }
 # t_tmpdir: a fresh directory under the build tree (on a real disk, not tmpfs),
 # removed when the script exits; works inside $(...) too.
 _T_LIST=$(mktemp "${TMPDIR:-/tmp}/brisk-tdirs.XXXXXX")

@@ -9,11 +9,7 @@
 # The attacker runs as nobody via setpriv; the run pauses at a known moment
 # (BRISK_TEST_PAUSE, see session.h) for the late link.
 source tests/lib.sh
-is_root || { t_skip openmetrics-security "needs root (brisk as root, an attacker as nobody)"; exit 0; }
-command -v setpriv >/dev/null && id nobody >/dev/null 2>&1 ||
-  { t_skip openmetrics-security "no setpriv or no nobody user"; exit 0; }
-NOBODY=$(id -u nobody)
-as_nobody() { setpriv --reuid="$NOBODY" --regid="$NOBODY" --clear-groups "$@"; }
+t_nobody openmetrics-security
 
 base=$(t_tmpdir)
 chmod 755 "$base"

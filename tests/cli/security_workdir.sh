@@ -8,11 +8,7 @@
 # made, until a path exists.  The attacker runs as nobody via setpriv.
 source tests/lib.sh
 
-is_root || { t_skip security-workdir "needs root (brisk as root, an attacker as nobody)"; exit 0; }
-command -v setpriv >/dev/null && id nobody >/dev/null 2>&1 ||
-  { t_skip security-workdir "no setpriv or no nobody user"; exit 0; }
-NOBODY=$(id -u nobody)
-as_nobody() { setpriv --reuid="$NOBODY" --regid="$NOBODY" --clear-groups "$@"; }
+t_nobody security-workdir
 
 base=$(t_tmpdir)
 chmod 755 "$base"
