@@ -134,12 +134,9 @@ void compare_describe_disks(const struct blockdev *const *leaves, size_t n, char
 	out[0] = '\0';
 	for (size_t i = 0; i < n && l < len; i++) {
 		const struct blockdev *b = leaves[i];
-		char lab[64], model[128];
-		if (b->kind == BLOCKDEV_LOOP && b->backing_file[0] &&
-		    lab_describe_loop(b->backing_file, lab, sizeof(lab), NULL, 0) == 0)
-			snprintf(model, sizeof(model), "brisk lab %s", lab);
-		else
-			snprintf(model, sizeof(model), "%s", b->model[0] ? b->model : "model unknown");
+		char model[128];
+		if (!lab_disk_model(b, model, sizeof(model), NULL, 0) && !model[0])
+			snprintf(model, sizeof(model), "model unknown");
 		l += (size_t)snprintf(out + l, len - l, "%s%s: %s%s%s%s%s, %s", l ? "; " : "",
 				      b->name, b->vendor, b->vendor[0] ? " " : "", model,
 				      b->firmware[0] ? " fw " : "", b->firmware,

@@ -208,12 +208,8 @@ static struct json_object *disk_json(const struct blockdev *b, const struct flee
 				     size_t n)
 {
 	struct json_object *o = jout_object();
-	char model[160], lab[64], cls[LABMODEL_CLASS_MAX] = "";
-	if (b->kind == BLOCKDEV_LOOP && b->backing_file[0] &&
-	    lab_describe_loop(b->backing_file, lab, sizeof(lab), cls, sizeof(cls)) == 0)
-		snprintf(model, sizeof(model), "brisk lab %s", lab);
-	else
-		snprintf(model, sizeof(model), "%s", b->model);
+	char model[160], cls[LABMODEL_CLASS_MAX];
+	lab_disk_model(b, model, sizeof(model), cls, sizeof(cls));
 	const char *sched = b->queue.scheduler;
 	for (size_t i = 0; i < n; i++)
 		if (m[i].name && m[i].scheduler && m[i].scheduler[0] && strcmp(m[i].name, b->name) == 0)

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "blockdev.h"
 #include "datadir.h"
 #include "fileio.h"
 #include "labfs.h"
@@ -104,6 +105,20 @@ int lab_describe_loop(const char *backing_file, char *model, size_t len, char *c
 	}
 	free(all);
 	return rc;
+}
+
+int lab_disk_model(const struct blockdev *b, char *model, size_t len, char *cls, size_t clslen)
+{
+	char lab[LABMODEL_NAME_MAX];
+	if (cls && clslen)
+		cls[0] = '\0';
+	if (b->kind == BLOCKDEV_LOOP && b->backing_file[0] &&
+	    lab_describe_loop(b->backing_file, lab, sizeof(lab), cls, clslen) == 0) {
+		snprintf(model, len, "brisk lab %s", lab);
+		return 1;
+	}
+	snprintf(model, len, "%s", b->model);
+	return 0;
 }
 
 static int remove_path(const char *p, int dir, char *err, size_t errlen)

@@ -156,6 +156,12 @@ int lab_recover_stale(int *cleaned, char *err, size_t errlen);
  * -ENOENT otherwise.  cls may be NULL. */
 int lab_describe_loop(const char *backing_file, char *model, size_t len, char *cls,
 		      size_t clslen);
+/* The model to show for disk b: "brisk lab NAME" when it is a lab disk (and
+ * its class in cls, "" when the lab's state does not say; cls may be
+ * NULL), else b's own model ("" when it has none).  1 for a lab disk, 0
+ * otherwise. */
+struct blockdev;
+int lab_disk_model(const struct blockdev *b, char *model, size_t len, char *cls, size_t clslen);
 /* How far lab_calibrate() is, for a front end's progress line. */
 enum lab_calibrate_phase {
 	LAB_CALIBRATE_RANDOM,		/* done/total: reads timed / expected in the time */
