@@ -23,7 +23,7 @@ _brisk_opts_run='-l --load --no-load -a --actions --exec --ls-files -i --idle-sa
   -n --samples --idle-max --warmup -d --duration --interval --jitter --timeout
   --max-time --tick --drop-caches --keep-warm --floor --seed --allow-shared-dir
   -j --json --csv --openmetrics --at -p --profile --no-settings --fio --scale -q --quiet
-  -h --help'
+  --parse-only -h --help'
 _brisk_args_run='-l --load -a --actions --exec --ls-files -i --idle-samples -n --samples
   --idle-max --warmup -d --duration --interval --jitter --timeout --max-time --tick
   --floor --seed -j --json --csv --openmetrics --at -p --profile --fio --scale'
@@ -31,7 +31,7 @@ _brisk_opts_compare='--schedulers -r --rounds -b --budget -n --samples --looks
   --keep-warm --settle-max -l --load -a --actions --exec --ls-files --warmup
   --steady-state --interval --timeout --drop-caches --floor -p --profile --fio
   --scale --seed --allow-shared-dir -j --json --csv --openmetrics --plot --save --force
-  -q --quiet -h --help'
+  -q --quiet --parse-only -h --help'
 _brisk_args_compare='-r --rounds -b --budget -n --samples --looks --settle-max -l --load
   -a --actions --exec --ls-files --warmup --interval --timeout --floor -p --profile
   --fio --scale --seed -j --json --csv --openmetrics --plot --save'

@@ -247,6 +247,7 @@ for c in run compare
     complete -c brisk -n "__brisk_is $c" -l warmup -x -d 'warm-up at most T'
     complete -c brisk -n "__brisk_is $c" -s n -l samples -x -d 'samples per action'
     complete -c brisk -n "__brisk_is $c" -s q -l quiet -d 'no progress on stderr'
+    complete -c brisk -n "__brisk_is $c" -l parse-only -d 'print each option given as --NAME[=VALUE] and exit'
 end
 for c in run tui
     complete -c brisk -n "__brisk_is $c" -s i -l idle-samples -x -d 'idle samples per action'
