@@ -112,6 +112,16 @@ refused_options_cases() {
   refused_as_brisk_reads bogus quick '-qZ' "brisk_run_args '-qZ': brisk refused them: brisk run: unknown option '-Z'"
 }
 refused_options_cases
+# a lock file nobody holds (what a killed brisk leaves; `brisk restore
+# --dry-run` names it) is no setting left changed: the preflight goes on,
+# here to the free-space refusal
+stale_lock_case() {
+  printf '12345\n' >"$BRISK_RUNTIME_DIR/sysctl-vm.lock"
+  play stalelock
+  t_match "stale lock: the restore check lets it pass" "$(cat "$d/stalelock.log")" "refused: $d/mnt has [0-9]+ MiB free"
+  rm -f "$BRISK_RUNTIME_DIR/sysctl-vm.lock"
+}
+stale_lock_case
 
 # --- a quick check that completes ----------------------------------------
 # floor 256 MiB, 1 GiB of room, a writer held at 32 MiB/s for the 15 s budget
