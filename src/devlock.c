@@ -125,8 +125,8 @@ int devlock_remove_stale(int dfd, const char *dir, const char *file, int dry_run
 		return 0;
 	memcpy(name, file, l - 5);
 	name[l - 5] = '\0';
-	char again[64];
-	if (name_ok(name, again, sizeof(again)) < 0)
+	char lockfile[64];
+	if (name_ok(name, lockfile, sizeof(lockfile)) < 0)
 		return 0;
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	/* the runtime dir's rules, before anything is opened: a regular file

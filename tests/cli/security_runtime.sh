@@ -199,6 +199,7 @@ out=$("$BRISK" restore --dry-run 2>&1)
 t_match "stale locks: restore --dry-run names one" "$out" \
   "$RT/sysctl-vm.lock: a lock file nobody holds left by a killed brisk \\(pid [0-9]+\\); would remove it"
 t_eq "stale locks: the dry run removes nothing" "$(find "$RT" -name '*.lock' | wc -l)" 5
+t_eq "stale locks: the dry run names no held lock" "$(grep -c dev-loop99 <<<"$out")" 0
 out=$(BRISK_DEBUG=journal "$BRISK" get $DEV scheduler 2>&1 >/dev/null)
 t_match "stale locks: the next start removes the vm lock, says so" "$out" \
   "^brisk: $RT/sysctl-vm.lock: a lock file nobody holds left by a killed brisk \\(pid [0-9]+\\); removed"
