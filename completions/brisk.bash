@@ -9,6 +9,11 @@
 # start-up recovery of journals left by killed sessions (which writes, as
 # root) finds nothing to do; lab names are the state files of the runtime
 # directory, read without running brisk.  Nothing here needs root.
+#
+# Profile and lab names are file names anyone who can write those
+# directories chooses: only names that pass brisk's rules are offered,
+# and no word offered is ever expanded (no `compgen -W`, which expands
+# $(...) and backticks in its list) or inserted unquoted.
 
 # The options of each command (the same as its --help; tests/cli/
 # completion_bash.sh checks that), and those of them that take a value.
@@ -18,7 +23,7 @@ _brisk_opts_run='-l --load --no-load -a --actions --exec --ls-files -i --idle-sa
   -n --samples --idle-max --warmup -d --duration --interval --jitter --timeout
   --max-time --tick --drop-caches --keep-warm --floor --seed --allow-shared-dir
   -j --json --csv --openmetrics --at -p --profile --no-settings --fio --scale -q --quiet
-  -h --help'
+  --parse-only -h --help'
 _brisk_args_run='-l --load -a --actions --exec --ls-files -i --idle-samples -n --samples
   --idle-max --warmup -d --duration --interval --jitter --timeout --max-time --tick
   --floor --seed -j --json --csv --openmetrics --at -p --profile --fio --scale'
@@ -26,7 +31,7 @@ _brisk_opts_compare='--schedulers -r --rounds -b --budget -n --samples --looks
   --keep-warm --settle-max -l --load -a --actions --exec --ls-files --warmup
   --steady-state --interval --timeout --drop-caches --floor -p --profile --fio
   --scale --seed --allow-shared-dir -j --json --csv --openmetrics --plot --save --force
-  -q --quiet -h --help'
+  -q --quiet --parse-only -h --help'
 _brisk_args_compare='-r --rounds -b --budget -n --samples --looks --settle-max -l --load
   -a --actions --exec --ls-files --warmup --interval --timeout --floor -p --profile
   --fio --scale --seed -j --json --csv --openmetrics --plot --save'
@@ -74,8 +79,10 @@ _brisk_q() {
   BRISK_RUNTIME_DIR=/proc/brisk-completion-none "${t[@]}" brisk "$@" 2>/dev/null
 }
 
+# profile names as brisk's rule has them (brisk profile list skips others)
 _brisk_profiles() {
-  _brisk_q profile list | awk '$2 == "user" || $2 == "system" || $2 == "shipped" { print $1 }'
+  _brisk_q profile list | awk '($2 == "user" || $2 == "system" || $2 == "shipped") &&
+    $1 ~ /^[A-Za-z0-9_][A-Za-z0-9._-]*$/ { print $1 }'
 }
 _brisk_keys() { _brisk_q set --list-keys | awk '{ print $1 }'; }
 _brisk_models() { _brisk_q lab models | awk 'NR > 1 && $2 ~ /^[0-9]+$/ { print $1 }'; }
@@ -84,7 +91,8 @@ _brisk_labs() {
   for f in "${BRISK_RUNTIME_DIR:-/run/brisk}"/lab/*.state; do
     [ -f "$f" ] || continue
     f=${f##*/}
-    printf '%s\n' "${f%.state}"
+    f=${f%.state}
+    [[ $f =~ ^[A-Za-z0-9_-]+$ ]] && printf '%s\n' "$f"
   done
 }
 _brisk_blockdevs() {
@@ -127,14 +135,32 @@ _brisk_schedulers() {
   printf '%s\n' $common
 }
 
+# _brisk_add HEAD TAIL TYPED WORDS...: add HEAD W TAIL to COMPREPLY for
+# each word W of WORDS (split at blanks and newlines, never expanded)
+# that starts with TYPED; quoted as the shell reads it back (printf %q)
+# unless it is plain
+_brisk_add() {
+  local head=$1 tail=$2 typed=$3 w IFS=$' \t\n'
+  local -a list
+  shift 3
+  read -r -d '' -a list <<<"$*"
+  for w in "${list[@]}"; do
+    [[ $w == "$typed"* ]] || continue
+    w=$head$w$tail
+    [[ $w =~ ^[A-Za-z0-9._,:=+@%/-]+$ ]] || printf -v w '%q' "$w"
+    COMPREPLY+=("$w")
+  done
+}
+
 # _brisk_reply WORDS...: COMPREPLY = the WORDS that start with $cur
-_brisk_reply() { mapfile -t COMPREPLY < <(compgen -W "$*" -- "$cur"); }
+_brisk_reply() { COMPREPLY=(); _brisk_add '' '' "$cur" "$@"; }
 
 # _brisk_list WORDS...: complete the last item of a comma list in $cur
 _brisk_list() {
   local head='' tail=$cur
   if [[ $cur == *,* ]]; then head=${cur%,*},; tail=${cur##*,}; fi
-  mapfile -t COMPREPLY < <(compgen -P "$head" -W "$*" -- "$tail")
+  COMPREPLY=()
+  _brisk_add "$head" '' "$tail" "$@"
   compopt -o nospace
 }
 
@@ -149,13 +175,14 @@ _brisk_kv() {
       low_latency|strict_guarantees|front_merges) vals='0 1' ;;
       rq_affinity|nomerges) vals='0 1 2' ;;
     esac
-    mapfile -t COMPREPLY < <(compgen -W "$vals" -- "$val")
     # bash replaces only what follows '=' when '=' breaks words
-    if [[ $COMP_WORDBREAKS != *=* ]]; then
-      COMPREPLY=("${COMPREPLY[@]/#/$key=}")
-    fi
+    local head=$key=
+    [[ $COMP_WORDBREAKS == *=* ]] && head=''
+    COMPREPLY=()
+    _brisk_add "$head" '' "$val" "$vals"
   else
-    mapfile -t COMPREPLY < <(compgen -S = -W "$(_brisk_keys)" -- "$cur")
+    COMPREPLY=()
+    _brisk_add '' = "$cur" "$(_brisk_keys)"
     compopt -o nospace
   fi
 }
@@ -165,7 +192,7 @@ _brisk_value() {
   case $1 in
     -l|--load) [[ $cur == *:* ]] || _brisk_reply "$_brisk_loads" ;;  # KIND[:...]
     -a|--actions|--action) _brisk_list "$_brisk_actions" ;;
-    --exec) mapfile -t COMPREPLY < <(compgen -c -- "$cur") ;;
+    --exec) mapfile -t COMPREPLY < <(compgen -c -- "$cur"); compopt -o filenames ;;
     -p|--profile) _brisk_reply "$(_brisk_profiles)"; _filedir profile ;;
     --fio) _filedir ;;
     -j|--json|--csv|--openmetrics|--plot|-o|--output) _filedir ;;

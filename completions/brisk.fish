@@ -6,6 +6,10 @@
 # BRISK_RUNTIME_DIR at a directory that cannot exist (so the start-up
 # recovery of killed sessions' journals, which writes as root, finds
 # nothing), lab names are the state files of the runtime directory.
+# Those names are file names anyone who can write the directories
+# chooses: only names that pass brisk's rules are offered (fish never
+# evaluates what a command substitution in `complete -a` prints, and
+# escapes each candidate it inserts).
 
 # brisk from $PATH, read-only, at most 3 s, no stderr
 function __brisk_q
@@ -75,7 +79,8 @@ function __brisk_npos
 end
 
 function __brisk_profiles
-    __brisk_q profile list | awk '$2 == "user" || $2 == "system" || $2 == "shipped" {
+    __brisk_q profile list | awk '($2 == "user" || $2 == "system" || $2 == "shipped") &&
+        $1 ~ /^[A-Za-z0-9_][A-Za-z0-9._-]*$/ {
         d = $0; sub(/^[^ ]+ +[^ ]+ +/, "", d); print $1 "\t" d }'
 end
 
@@ -94,7 +99,8 @@ function __brisk_labs
     set -l dir /run/brisk
     set -q BRISK_RUNTIME_DIR; and test -n "$BRISK_RUNTIME_DIR"; and set dir $BRISK_RUNTIME_DIR
     for f in $dir/lab/*.state
-        test -f $f; and string replace -r '^.*/(.*)\.state$' '$1' -- $f
+        test -f $f; and string match -qr -- '/[A-Za-z0-9_-]+\.state$' $f
+        and string replace -r '^.*/(.*)\.state$' '$1' -- $f
     end
 end
 
@@ -241,6 +247,7 @@ for c in run compare
     complete -c brisk -n "__brisk_is $c" -l warmup -x -d 'warm-up at most T'
     complete -c brisk -n "__brisk_is $c" -s n -l samples -x -d 'samples per action'
     complete -c brisk -n "__brisk_is $c" -s q -l quiet -d 'no progress on stderr'
+    complete -c brisk -n "__brisk_is $c" -l parse-only -d 'print each option given as --NAME[=VALUE] and exit'
 end
 for c in run tui
     complete -c brisk -n "__brisk_is $c" -s i -l idle-samples -x -d 'idle samples per action'

@@ -16,6 +16,9 @@ build_pc="ncursesw libudev libpci inih json-c fuse3 cairo liburing"
 build_cmd="cc pkg-config"
 test_pc="cmocka umockdev-1.0"
 test_cmd="umockdev-run tmux mkfs.ext4 losetup fio jq xmllint shellcheck mandoc"
+# tests/cli/completion_*.sh: the zsh and fish completions, driven in those
+# shells (same package names in apt, dnf, pacman, zypper)
+test_cmd="$test_cmd zsh fish"
 # tests/cli/ansible_fleet.sh: the playbook in packaging/ansible (ansible-core)
 # and ansible-lint; the packages have these names in apt, dnf, pacman, zypper
 test_cmd="$test_cmd ansible-playbook ansible-lint"
@@ -57,7 +60,7 @@ fi
 
 if command -v apt-get >/dev/null; then
   pkgs="build-essential pkg-config libncurses-dev libudev-dev libpci-dev pci.ids libinih-dev libjson-c-dev libfuse3-dev fuse3 libcairo2-dev liburing-dev"
-  [ "$what" = test ] && pkgs="$pkgs libcmocka-dev umockdev libumockdev-dev tmux e2fsprogs util-linux fio jq libxml2-utils shellcheck mandoc bash-completion dpkg-dev debhelper lintian blhc python3-prometheus-client"
+  [ "$what" = test ] && pkgs="$pkgs libcmocka-dev umockdev libumockdev-dev tmux e2fsprogs util-linux fio jq libxml2-utils shellcheck mandoc bash-completion zsh fish dpkg-dev debhelper lintian blhc python3-prometheus-client"
   $SUDO apt-get update -qq || true
   # promtool has a package of its own from Debian 13 and Ubuntu 25.10 on;
   # Debian 12 ships it only in the prometheus server package, whose install
@@ -66,15 +69,15 @@ if command -v apt-get >/dev/null; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $pkgs $ansible
 elif command -v dnf >/dev/null; then
   pkgs="gcc make pkgconf-pkg-config ncurses-devel systemd-devel pciutils-devel hwdata inih-devel json-c-devel fuse3-devel fuse3 cairo-devel liburing-devel"
-  [ "$what" = test ] && pkgs="$pkgs libcmocka-devel umockdev umockdev-devel tmux e2fsprogs util-linux fio jq libxml2 ShellCheck mandoc bash-completion python3-prometheus_client"
+  [ "$what" = test ] && pkgs="$pkgs libcmocka-devel umockdev umockdev-devel tmux e2fsprogs util-linux fio jq libxml2 ShellCheck mandoc bash-completion zsh fish python3-prometheus_client"
   $SUDO dnf install -y $pkgs $ansible
 elif command -v pacman >/dev/null; then
   pkgs="base-devel pkgconf ncurses systemd-libs pciutils hwdata libinih json-c fuse3 cairo liburing"
-  [ "$what" = test ] && pkgs="$pkgs cmocka umockdev tmux e2fsprogs util-linux fio jq libxml2 shellcheck mandoc bash-completion python-prometheus_client prometheus"
+  [ "$what" = test ] && pkgs="$pkgs cmocka umockdev tmux e2fsprogs util-linux fio jq libxml2 shellcheck mandoc bash-completion zsh fish python-prometheus_client prometheus"
   $SUDO pacman -S --needed --noconfirm $pkgs $ansible
 elif command -v zypper >/dev/null; then
   pkgs="gcc make pkg-config ncurses-devel libudev-devel pciutils-devel hwdata libinih-devel libjson-c-devel fuse3-devel fuse3 cairo-devel liburing-devel"
-  [ "$what" = test ] && pkgs="$pkgs libcmocka-devel umockdev umockdev-devel tmux e2fsprogs util-linux fio jq libxml2-tools ShellCheck mandoc bash-completion python3-prometheus_client golang-github-prometheus-prometheus"
+  [ "$what" = test ] && pkgs="$pkgs libcmocka-devel umockdev umockdev-devel tmux e2fsprogs util-linux fio jq libxml2-tools ShellCheck mandoc bash-completion zsh fish python3-prometheus_client golang-github-prometheus-prometheus"
   $SUDO zypper --non-interactive install $pkgs $ansible
 else
   echo "install-deps: no apt-get, dnf, pacman or zypper here: install the packages listed in packaging/install-deps.sh by hand" >&2

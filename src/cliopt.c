@@ -10,6 +10,7 @@
 #include "outfile.h"
 #include "parse.h"
 #include "session.h"
+#include "text.h"
 
 int cliopt_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -216,30 +217,74 @@ int cliopt_dir(const char *cmd, int argc, char **argv, int optind, struct sessio
 	return 0;
 }
 
+/* --parse-only: the options given, as getopt_long() returned them. */
+struct given {
+	int code;
+	const char *arg;
+};
+
+/* Each option of g as --NAME[=VALUE], one a line; CLIOPT_HELP or 1. */
+static int print_given(const struct given *g, size_t n, const struct option *longopts)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct option *o = longopts;
+		while (o->name && o->val != g[i].code)
+			o++;
+		if (o->name && g[i].code != CLIOPT_PARSE_ONLY)
+			printf("--%s%s%s\n", o->name, g[i].arg ? "=" : "",
+			       g[i].arg ? text_show(g[i].arg) : "");
+	}
+	return fflush(stdout) == 0 ? CLIOPT_HELP : 1;
+}
+
 int cliopt_parse(const struct cliopt_cmd *cmd, int argc, char **argv,
 		 struct session_config *c, int *user_loads)
 {
-	int opt;
+	int opt, parse_only = 0;
+	/* at most one option per byte of the arguments (-qqq is three) */
+	size_t n_given = 0, cap = 1;
+	for (int i = 1; i < argc; i++)
+		cap += strlen(argv[i]);
+	struct given *given = malloc(cap * sizeof(*given));
+	if (!given) {
+		fprintf(stderr, "brisk %s: out of memory\n", cmd->name);
+		return 1;
+	}
 	optind = 1;
 	opterr = 0;
+	int rc = 0;
 	while ((opt = getopt_long(argc, argv, cmd->shortopts, cmd->longopts, NULL)) != -1) {
-		if (opt == '?' || opt == ':')
-			return cliopt_getopt_error(cmd->name, opt, argv, cmd->longopts);
+		if (opt == '?' || opt == ':') {
+			rc = cliopt_getopt_error(cmd->name, opt, argv, cmd->longopts);
+			break;
+		}
 		if (opt == 'h') {
 			cmd->usage(stdout);
-			return CLIOPT_HELP;
+			rc = CLIOPT_HELP;
+			break;
 		}
-		int rc = cmd->own ? cmd->own(cmd->ctx, opt, optarg) : 1;
+		if (n_given < cap)
+			given[n_given++] = (struct given){ opt, optarg };
+		if (opt == CLIOPT_PARSE_ONLY) {
+			parse_only = 1;
+			continue;
+		}
+		rc = cmd->own ? cmd->own(cmd->ctx, opt, optarg) : 1;
 		if (rc == 1)
 			rc = cliopt_session(cmd->name, opt, optarg, c, user_loads);
 		if (rc == 1) {   /* in the table, but neither list handles it */
 			fprintf(stderr, "brisk %s: option code %d has no handler (a bug in brisk)\n",
 				cmd->name, opt);
-			return 1;
+			break;
 		}
 		if (rc)
-			return rc;
+			break;
 	}
+	if (!rc && parse_only)
+		rc = print_given(given, n_given, cmd->longopts);
+	free(given);
+	if (rc)
+		return rc;
 	if (cmd->positional)
 		return cmd->positional(cmd->ctx, argc, argv, optind, c);
 	return cliopt_dir(cmd->name, argc, argv, optind, c);

@@ -28,7 +28,7 @@ struct session_config;
  * codes start at CLIOPT_NEXT.  -l/--load and -a/--actions use 'l', 'a'. */
 enum {
 	CLIOPT_EXEC = 256, CLIOPT_LS_FILES, CLIOPT_INTERVAL, CLIOPT_TIMEOUT, CLIOPT_FLOOR,
-	CLIOPT_DROP, CLIOPT_ALLOW_SHARED, CLIOPT_KEEP_WARM, CLIOPT_NEXT
+	CLIOPT_DROP, CLIOPT_ALLOW_SHARED, CLIOPT_KEEP_WARM, CLIOPT_PARSE_ONLY, CLIOPT_NEXT
 };
 
 /* Their getopt_long entries, for the start of a command's option table
@@ -44,6 +44,15 @@ enum {
 	{ "drop-caches", no_argument, NULL, CLIOPT_DROP }, \
 	{ "allow-shared-dir", no_argument, NULL, CLIOPT_ALLOW_SHARED }, \
 	{ "keep-warm", no_argument, NULL, CLIOPT_KEEP_WARM }
+
+/* --parse-only (CLIOPT_PARSE_ONLY in the tables of run and compare):
+ * cliopt_parse() reads the options as ever (values checked), then prints
+ * each one given as its long name, "--NAME" or "--NAME=VALUE" (the value
+ * escaped, text.h), one a line in the order given, and the command exits
+ * 0; the positional arguments are not looked at and nothing else runs.
+ * For tools that must know which options a command line holds (the
+ * Ansible role refuses some): getopt_long's own reading, grouped short
+ * options and abbreviated long ones included. */
 
 /* A usage error of CMD ("run", "lab up"): the two lines above; 2. */
 int cliopt_usage_error(const char *cmd, const char *fmt, ...)
@@ -124,8 +133,8 @@ struct cliopt_cmd {
 
 /* The whole command line: every option (the command's own first, then the
  * shared ones into c), then DIR.  0 to go on; CLIOPT_HELP after -h/--help
- * (usage on stdout); else the exit status (2: a bad value was named, or a
- * usage error, see above). */
+ * (usage on stdout) or --parse-only (the options on stdout); else the exit
+ * status (2: a bad value was named, or a usage error, see above). */
 int cliopt_parse(const struct cliopt_cmd *cmd, int argc, char **argv,
 		 struct session_config *c, int *user_loads);
 

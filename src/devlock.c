@@ -2,12 +2,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "rundir.h"
+#include "trace.h"
 #include "tunable.h"
 
 static int name_ok(const char *name, char *file, size_t len)
@@ -110,4 +113,56 @@ void devlock_release(int dfd, const char *name, int fd)
 	if (name_ok(name, file, sizeof(file)) == 0)
 		unlinkat(dfd, file, 0);
 	close(fd);
+}
+
+int devlock_remove_stale(int dfd, const char *dir, const char *file, int dry_run,
+			 pid_t *last, char *why, size_t whylen)
+{
+	char name[64], path[PATH_MAX];
+	size_t l = strlen(file);
+	*last = 0;
+	if (l <= 5 || l - 5 >= sizeof(name) || strcmp(file + l - 5, ".lock") != 0)
+		return 0;
+	memcpy(name, file, l - 5);
+	name[l - 5] = '\0';
+	char lockfile[64];
+	if (name_ok(name, lockfile, sizeof(lockfile)) < 0)
+		return 0;
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	/* the runtime dir's rules, before anything is opened: a regular file
+	 * of the euid, one link, not group/other-writable (never a link) */
+	int rc = rundir_check_entry(dfd, dir, file, 0, why, whylen);
+	if (rc < 0)
+		return rc == -ENOENT ? 0 : rc;
+	int f = openat(dfd, file, (dry_run ? O_RDONLY : O_RDWR) | O_NOFOLLOW | O_NONBLOCK |
+		       O_CLOEXEC);
+	if (f < 0)
+		return errno == ENOENT ? 0 : -errno;
+	rc = rundir_check_file(f, path, 0, why, whylen);
+	/* a dry run only asks: it takes no lock someone could trip over */
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	if (rc < 0 || (dry_run ? who(f) != 0 : fcntl(f, F_SETLK, &fl) < 0)) {
+		int e = rc < 0 && rc != -ENOENT ? rc : 0;   /* not ours; else held: live */
+		trace(TRACE_JOURNAL, "%s: %s", path, e ? why : "held or gone: left alone");
+		close(f);
+		return e;
+	}
+	/* locked by us now: is it still the file at that name? */
+	if (!still_linked(f, dfd, file)) {
+		close(f);
+		return 0;
+	}
+	char buf[24] = "";
+	ssize_t n = pread(f, buf, sizeof(buf) - 1, 0);
+	if (n > 0) {
+		buf[n] = '\0';
+		*last = (pid_t)strtol(buf, NULL, 10);
+	}
+	/* removed while locked, as devlock_release does: an acquirer that
+	 * opened it meanwhile sees it is gone and starts again on a new one */
+	rc = dry_run || unlinkat(dfd, file, 0) == 0 ? 1 : -errno;
+	trace(TRACE_JOURNAL, "%s: nobody holds it (last pid %ld): %s", path, (long)*last,
+	      rc == 1 ? (dry_run ? "would remove it" : "removed") : strerror(-rc));
+	close(f);
+	return rc;
 }

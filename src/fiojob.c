@@ -894,12 +894,10 @@ static int read_text(struct conv *c, const char *data, size_t len, size_t fi, in
 		}
 		size_t bad, clean = n && data[pos + n - 1] == '\r' ? n - 1 : n;
 		if (text_check_n(data + pos, clean, &bad) < 0) {
-			unsigned char b = (unsigned char)data[pos + bad];
-			FAIL(c, id, "%s \\x%02x at byte %zu, expected UTF-8 text without control "
-			     "characters (TAB is allowed)", b < 0x20 || b == 0x7F ||
-			     (b == 0xC2 && bad + 1 < clean && (unsigned char)data[pos + bad + 1] >= 0x80 &&
-			      (unsigned char)data[pos + bad + 1] < 0xA0) ?
-			     "control character" : "invalid UTF-8", b, bad + 1);
+			char what[80];
+			FAIL(c, id, "%s at byte %zu, expected UTF-8 text without control or "
+			     "invisible format characters (TAB is allowed)",
+			     text_bad_name(data + pos + bad, clean - bad, what, sizeof(what)), bad + 1);
 			break;
 		}
 		if (n >= sizeof(buf)) {

@@ -43,7 +43,10 @@
  *    (`brisk restore` as a user, the start-up hint) accepts root's too.
  *  - What a SIGKILL inside journal_open or a rewrite leaves, an empty
  *    session-PID[-N].journal or a .tmp-PID.journal, is removed by the next
- *    start / `brisk restore` once PID is gone (JOURNAL_LEFTOVER).
+ *    start / `brisk restore` once PID is gone (JOURNAL_LEFTOVER); so is a
+ *    device or vm lock file nobody holds (devlock_remove_stale: a killed
+ *    session's, which no journal may name), when the directory is the
+ *    euid's.
  *  - Nothing prints except through the report callback / FILE given.
  */
 #ifndef BRISK_JOURNAL_H
@@ -70,7 +73,8 @@ enum journal_outcome {
 	JOURNAL_REFUSED,     /* whole journal or directory not trusted: note
 			      * says "PATH: what is wrong"; left alone */
 	JOURNAL_LEFTOVER,    /* an empty or temporary journal of a killed
-			      * session (pid in holder, kind in note): removed */
+			      * session, or a lock file nobody holds (pid in
+			      * holder, what in note): removed */
 };
 
 struct journal_event {

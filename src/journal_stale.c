@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "devlock.h"
 #include "journal_disk.h"
 #include "journal_restore.h"
 #include "rundir.h"
@@ -168,13 +169,33 @@ static int pid_alive(pid_t pid)
 	return pid == getpid() || kill(pid, 0) == 0 || errno == EPERM;
 }
 
+/* A lock file nobody holds (devlock_remove_stale): removed, reported; one
+ * that is not trusted is reported as refused.  1 when one was removed. */
+static int clean_lock(int dfd, const char *dir, const char *name, int dry_run,
+		      journal_report_fn fn, void *arg)
+{
+	char path[PATH_MAX], why[PATH_MAX + 128];
+	pid_t last;
+	int rc = devlock_remove_stale(dfd, dir, name, dry_run, &last, why, sizeof(why));
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (rc == -EPERM)
+		report_refused(path, why, dry_run, fn, arg);
+	if (rc <= 0)
+		return 0;
+	struct journal_event ev = { .path = path, .outcome = JOURNAL_LEFTOVER, .holder = last,
+				    .dry_run = dry_run, .note = "a lock file nobody holds" };
+	report(fn, arg, &ev);
+	return !dry_run;
+}
+
 /* What a SIGKILL during journal_open/journal_disk_replace leaves: an empty
  * session-PID.journal (the claimed name) and .tmp-PID.journal (a journal
  * not yet renamed into place).  Removed when PID is gone; reported.
  * Refused temporary files are reported (empty session files that are
- * refused are reported by handle_file). */
-static void clean_leftovers(int dfd, const char *dir, int dry_run, journal_report_fn fn,
-			    void *arg)
+ * refused are reported by handle_file).  And the lock files of killed
+ * sessions (locks: the directory is the euid's, not only read). */
+static void clean_leftovers(int dfd, const char *dir, int locks, int dry_run,
+			    journal_report_fn fn, void *arg)
 {
 	int lfd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (lfd < 0)
@@ -187,6 +208,8 @@ static void clean_leftovers(int dfd, const char *dir, int dry_run, journal_repor
 	struct dirent *de;
 	int removed = 0;
 	while ((de = readdir(d))) {
+		if (locks && de->d_name[0] != '.' && clean_lock(dfd, dir, de->d_name, dry_run, fn, arg))
+			removed = 1;
 		int tmp;
 		pid_t pid = name_pid(de->d_name, &tmp);
 		struct stat st;
@@ -344,7 +367,7 @@ static int handle_dir(const char *dir, int rflags, enum mode mode, int dry_run,
 	if (rc != 0 || dfd < 0)
 		return rc;
 	if (mode != MODE_HINT)
-		clean_leftovers(dfd, dir, dry_run, fn, arg);
+		clean_leftovers(dfd, dir, rflags == 0, dry_run, fn, arg);
 	struct found *list;
 	size_t n;
 	rc = list_journals(dfd, dir, rflags, &list, &n);

@@ -168,13 +168,18 @@ int profile_user_dir(char *out, size_t len);
  * directories; a name in an earlier one shadows the later ones), sorted by
  * name, into a malloc'ed array (free it).  dirs (may be NULL) gets the
  * three directories looked in ("" for a user dir that cannot be known).
- * Names only: nothing is parsed.  0 or -ENOMEM. */
+ * Only NAMEs that pass profile_name_ok() (anyone may name a file; shells
+ * complete these names); hidden .NAME.profile files are not looked at.
+ * Names only: nothing is parsed.  0 or -ENOMEM.
+ * profile_list_refused(): the files NAME.profile left out because NAME is
+ * no profile name, sorted by path (name is "" when NAME is too long). */
 struct profile_entry {
 	char name[PROFILE_NAME_LEN];
 	char where[16];          /* "user", "system", "shipped" */
 	char path[PATH_MAX];
 };
 int profile_list(struct profile_entry **out, size_t *n, char dirs[3][PATH_MAX]);
+int profile_list_refused(struct profile_entry **out, size_t *n);
 #define PROFILE_SYSTEM_DIR "/etc/brisk/profiles"
 /* Resolve and parse; display is the path. */
 int profile_load_named(const char *name, struct profile *out, char *path, size_t pathlen,

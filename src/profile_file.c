@@ -204,25 +204,43 @@ static int entry_cmp(const void *a, const void *b)
 		      ((const struct profile_entry *)b)->name);
 }
 
-/* Add the profiles of one directory that no earlier one shadows. */
-static int list_dir(const char *path, const char *where, struct profile_entry **ents, size_t *n,
-		    size_t *cap)
+static int entry_path_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct profile_entry *)a)->path,
+		      ((const struct profile_entry *)b)->path);
+}
+
+/* Is the file name D (NAME.profile, not hidden) one to list, and is NAME
+ * a profile name?  0: not a profile file; 1: a good name into name;
+ * -1: a profile file whose name fails profile_name_ok(). */
+static int file_name(const char *d, char name[PROFILE_NAME_LEN])
+{
+	size_t l = strlen(d);
+	if (l <= 8 || strcmp(d + l - 8, ".profile") != 0 || d[0] == '.')
+		return 0;
+	if (l - 8 >= PROFILE_NAME_LEN)
+		return -1;
+	memcpy(name, d, l - 8);
+	name[l - 8] = '\0';
+	return profile_name_ok(name, PROFILE_NAME_LEN) ? 1 : -1;
+}
+
+/* Add the profiles of one directory that no earlier one shadows (bad: the
+ * files whose name is no profile name, instead). */
+static int list_dir(const char *path, const char *where, int bad, struct profile_entry **ents,
+		    size_t *n, size_t *cap)
 {
 	DIR *dir = opendir(path);
 	if (!dir)
 		return 0;
 	struct dirent *e;
 	while ((e = readdir(dir))) {
-		size_t l = strlen(e->d_name);
-		if (l <= 8 || strcmp(e->d_name + l - 8, ".profile") != 0 ||
-		    l - 8 >= PROFILE_NAME_LEN || e->d_name[0] == '.' ||
-		    strlen(path) + l + 2 > PATH_MAX)
+		char name[PROFILE_NAME_LEN] = "";
+		int kind = file_name(e->d_name, name);
+		if (kind == 0 || (kind < 0) != bad || strlen(path) + strlen(e->d_name) + 2 > PATH_MAX)
 			continue;
-		char name[PROFILE_NAME_LEN];
-		memcpy(name, e->d_name, l - 8);
-		name[l - 8] = '\0';
 		int dup = 0;
-		for (size_t i = 0; i < *n; i++)
+		for (size_t i = 0; i < *n && !bad; i++)
 			dup |= strcmp((*ents)[i].name, name) == 0;
 		if (dup)
 			continue;
@@ -245,7 +263,7 @@ static int list_dir(const char *path, const char *where, struct profile_entry **
 	return 0;
 }
 
-int profile_list(struct profile_entry **out, size_t *n, char dirs[3][PATH_MAX])
+static int collect(int bad, struct profile_entry **out, size_t *n, char dirs[3][PATH_MAX])
 {
 	char d[3][PATH_MAX];
 	static const char *const where[3] = { "user", "system", "shipped" };
@@ -259,7 +277,7 @@ int profile_list(struct profile_entry **out, size_t *n, char dirs[3][PATH_MAX])
 	for (int i = 0; i < 3; i++) {
 		if (dirs)
 			memcpy(dirs[i], d[i], sizeof(d[i]));
-		if (d[i][0] && list_dir(d[i], where[i], out, n, &cap) < 0) {
+		if (d[i][0] && list_dir(d[i], where[i], bad, out, n, &cap) < 0) {
 			free(*out);
 			*out = NULL;
 			*n = 0;
@@ -267,6 +285,16 @@ int profile_list(struct profile_entry **out, size_t *n, char dirs[3][PATH_MAX])
 		}
 	}
 	if (*n)
-		qsort(*out, *n, sizeof(**out), entry_cmp);
+		qsort(*out, *n, sizeof(**out), bad ? entry_path_cmp : entry_cmp);
 	return 0;
+}
+
+int profile_list(struct profile_entry **out, size_t *n, char dirs[3][PATH_MAX])
+{
+	return collect(0, out, n, dirs);
+}
+
+int profile_list_refused(struct profile_entry **out, size_t *n)
+{
+	return collect(1, out, n, NULL);
 }

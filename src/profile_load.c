@@ -650,20 +650,13 @@ static void check_whole(struct ctx *c)
 	}
 }
 
-/* The first byte text_char_len() refused, named without printing it. */
+/* The first character text_char_len() refused, named without printing it. */
 static void bad_byte(struct ctx *c, int line, const char *s, size_t n, size_t col)
 {
-	unsigned char b = (unsigned char)s[0];
-	const char *what = b < 0x20 || b == 0x7F || (b == 0xC2 && n > 1 &&
-		(unsigned char)s[1] >= 0x80 && (unsigned char)s[1] < 0xA0) ?
-		"control character" : "invalid UTF-8";
-	char hex[12];
-	if (b == 0xC2 && what[0] == 'c')
-		snprintf(hex, sizeof(hex), "\\x%02x\\x%02x", b, (unsigned char)s[1]);
-	else
-		snprintf(hex, sizeof(hex), "\\x%02x", b);
-	ctx_fail(c, line, "%s %s at byte %zu, expected UTF-8 text without control characters "
-		 "(TAB is allowed)", what, hex, col);
+	char what[80];
+	ctx_fail(c, line, "%s at byte %zu, expected UTF-8 text without control or invisible "
+		 "format characters (TAB is allowed)", text_bad_name(s, n, what, sizeof(what)),
+		 col);
 }
 
 int profile_parse_buffer(const char *data, size_t len, const char *display,
@@ -683,10 +676,12 @@ int profile_parse_buffer(const char *data, size_t len, const char *display,
 	profile_init(out, NULL);
 	/* Pre-scan: what inih cannot hold or would misread. */
 	int line = 1;
-	size_t col = 0;
+	/* a UTF-8 BOM first is no text (inih skips it too); anywhere else it
+	 * is an invisible character like any other */
+	size_t col = len >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
 	if (len > PROFILE_MAX_FILE)
 		ctx_fail(c, 1, "file is larger than %d bytes, expected a profile", PROFILE_MAX_FILE);
-	for (size_t i = 0; i < len && !c->fail.failed; i++) {
+	for (size_t i = col; i < len && !c->fail.failed; i++) {
 		if (data[i] == '\n') {
 			line++;
 			col = 0;

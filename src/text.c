@@ -2,6 +2,7 @@
 #include "text.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 static int cont(unsigned char b)
@@ -9,18 +10,26 @@ static int cont(unsigned char b)
 	return (b & 0xC0) == 0x80;
 }
 
-size_t text_char_len(const char *s, size_t n)
+/* The invisible format characters and bidirectional controls (text.h). */
+static int hidden(unsigned long c)
 {
-	const unsigned char *u = (const unsigned char *)s;
-	if (n == 0)
-		return 0;
+	return c == 0x061C || c == 0x180E || (c >= 0x200B && c <= 0x200F) ||
+	       (c >= 0x2028 && c <= 0x202E) || (c >= 0x2060 && c <= 0x206F) || c == 0xFEFF ||
+	       (c >= 0xFFF9 && c <= 0xFFFB) || (c >= 0xE0000 && c <= 0xE007F);
+}
+
+/* Length (1..4) of the valid UTF-8 character at s, or 0: whether it is
+ * shown as is is text_char_len()'s business.  *cp gets the code point. */
+static size_t utf8_len(const unsigned char *u, size_t n, unsigned long *cp)
+{
 	unsigned char b = u[0];
+	*cp = b;
 	if (b < 0x80)
-		return (b >= 0x20 && b != 0x7F) || b == '\t' ? 1 : 0;
+		return 1;
 	if (b >= 0xC2 && b <= 0xDF) {
-		/* \xc2\x80..\xc2\x9f are the C1 controls */
-		if (n < 2 || !cont(u[1]) || (b == 0xC2 && u[1] < 0xA0))
+		if (n < 2 || !cont(u[1]))
 			return 0;
+		*cp = (b & 0x1Ful) << 6 | (u[1] & 0x3F);
 		return 2;
 	}
 	if (b >= 0xE0 && b <= 0xEF) {
@@ -28,6 +37,7 @@ size_t text_char_len(const char *s, size_t n)
 		unsigned char hi = b == 0xED ? 0x9F : 0xBF;    /* no surrogates */
 		if (n < 3 || u[1] < lo || u[1] > hi || !cont(u[2]))
 			return 0;
+		*cp = (b & 0x0Ful) << 12 | (u[1] & 0x3Ful) << 6 | (u[2] & 0x3F);
 		return 3;
 	}
 	if (b >= 0xF0 && b <= 0xF4) {
@@ -35,9 +45,45 @@ size_t text_char_len(const char *s, size_t n)
 		unsigned char hi = b == 0xF4 ? 0x8F : 0xBF;    /* <= U+10FFFF */
 		if (n < 4 || u[1] < lo || u[1] > hi || !cont(u[2]) || !cont(u[3]))
 			return 0;
+		*cp = (b & 0x07ul) << 18 | (u[1] & 0x3Ful) << 12 | (u[2] & 0x3Ful) << 6 |
+		      (u[3] & 0x3F);
 		return 4;
 	}
 	return 0;   /* continuation byte, \xc0, \xc1, \xf5..\xff */
+}
+
+/* C0 but TAB, DEL, C1 */
+static int control(unsigned long c)
+{
+	return (c < 0x20 && c != '\t') || (c >= 0x7F && c < 0xA0);
+}
+
+size_t text_char_len(const char *s, size_t n)
+{
+	unsigned long c;
+	if (n == 0)
+		return 0;
+	size_t k = utf8_len((const unsigned char *)s, n, &c);
+	return k && !control(c) && !hidden(c) ? k : 0;
+}
+
+const char *text_bad_name(const char *s, size_t n, char *buf, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned long c;
+	size_t k = n ? utf8_len(u, n, &c) : 0;
+	if (!k)
+		snprintf(buf, len, "invalid UTF-8 \\x%02x", n ? u[0] : 0);
+	else if (control(c) && k == 2)
+		snprintf(buf, len, "control character \\x%02x\\x%02x", u[0], u[1]);
+	else if (control(c))
+		snprintf(buf, len, "control character \\x%02x", u[0]);
+	else if (hidden(c))
+		snprintf(buf, len, "invisible or bidirectional format character U+%04lX",
+			 c);
+	else
+		snprintf(buf, len, "character U+%04lX", c);   /* not a refused one */
+	return buf;
 }
 
 int text_check_n(const char *s, size_t n, size_t *bad_off)

@@ -205,8 +205,9 @@ int screen_put(int y, int x, int maxw, enum screen_role r, const char *text)
 	if (maxw <= 0 || y < 0 || y >= LINES || x >= COLS)
 		return 0;
 	/* Everything drawn passes here: device strings (a USB stick's model),
-	 * paths and messages are shown with control bytes and invalid UTF-8
-	 * as \xHH (text.h), never handed to curses raw. */
+	 * paths and messages are shown with control bytes, bidirectional and
+	 * invisible format characters (U+202E, U+2028, U+200B...) and invalid
+	 * UTF-8 as \xHH (text.h), never handed to curses raw. */
 	char s[4096];
 	text_escape(s, sizeof(s), text);
 	if (x + maxw > COLS)

@@ -80,6 +80,8 @@ static void usage(FILE *f)
 		"      --save NAME        save the recommended arm's settings as profile NAME\n"
 		"      --force            --save replaces an existing profile NAME\n"
 		"  -q, --quiet            no progress on stderr\n"
+		"      --parse-only       print each option given as --NAME[=VALUE] and exit;\n"
+		"                         nothing runs\n"
 		"  -h, --help             this text\n"
 		"\n"
 		"Exit status: 0 done, 1 failed (an arm-run failed, a setting could not be\n"
@@ -114,6 +116,7 @@ static const struct option longopts[] = {
 	{ "fio", required_argument, NULL, OPT_FIO },
 	{ "scale", required_argument, NULL, OPT_SCALE },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "parse-only", no_argument, NULL, CLIOPT_PARSE_ONLY },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };

@@ -102,6 +102,16 @@ static int cmd_list(void)
 		printf("no profiles (looked in %s%s%s, %s)\n", dirs[0][0] ? text_show(dirs[0]) : "",
 		       dirs[0][0] ? ", " : "", text_show(dirs[1]), text_show(dirs[2]));
 	free(ents);
+	/* anyone who can write a profile directory names its files: a name
+	 * that is no profile name is not listed (shells complete the list) */
+	if (profile_list_refused(&ents, &n) < 0)
+		return 1;
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, "brisk profile: %s: not listed: its name is no profile name "
+			"(letters, digits, '-', '_' and '.', not first '-', at most %d); rename "
+			"it\n", text_show(ents[i].path), PROFILE_NAME_LEN - 1);
+	bad |= n > 0;
+	free(ents);
 	return bad ? 2 : 0;
 }
 

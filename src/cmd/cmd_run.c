@@ -80,6 +80,8 @@ static void usage(FILE *f)
 		"                         become loads, small random readers ssh-like samples)\n"
 		"      --scale F          shrink --fio/--profile sizes and delays (0.01, 1/100)\n"
 		"  -q, --quiet            no progress on stderr\n"
+		"      --parse-only       print each option given as --NAME[=VALUE] and exit;\n"
+		"                         nothing runs\n"
 		"  -h, --help             this text\n"
 		"\n"
 		"T is a duration (500ms, 20s, 2m).  Exit status: 0 done, 1 failed (also\n"
@@ -118,6 +120,7 @@ static const struct option longopts[] = {
 	{ "at", required_argument, NULL, OPT_AT },
 	{ "no-settings", no_argument, NULL, OPT_NO_SETTINGS },
 	{ "scale", required_argument, NULL, OPT_SCALE },
+	{ "parse-only", no_argument, NULL, CLIOPT_PARSE_ONLY },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };

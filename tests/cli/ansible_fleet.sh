@@ -81,7 +81,47 @@ t_check "args: --json refused (exit != 0)" test "$rc" != 0
 t_match "args: says why" "$(cat "$d/args.log")" "'--json=/tmp/x.json' in brisk_run_args: the playbook sets --json"
 play args2 -e brisk_mode=compare -e '{"brisk_compare_args": "--schedulers --bud 5m"}'; rc=$?
 t_check "args: an abbreviated --budget refused" test "$rc" != 0
-t_match "args: names it" "$(cat "$d/args2.log")" "'--bud' in brisk_compare_args"
+t_match "args: names it" "$(cat "$d/args2.log")" "'--budget=5m' in brisk_compare_args"
+
+# --- refused: options as brisk reads them (issue 24) ----------------------
+# refused_as_brisk_reads NAME MODE ARGS REGEX: the play with brisk_MODE_args
+# ARGS (one string) fails in the preflight, saying REGEX, before anything
+# runs on the host (no Measure task, no result, no work directory, no file
+# that the option names)
+refused_as_brisk_reads() {
+  local name=$1 mode=$2 args=$3 re=$4 rc n
+  n=$(json_count)
+  play "opt-$name" -e "brisk_mode=$mode" -e "$(jq -n --arg k "brisk_${mode/quick/run}_args" --arg v "$args" '{($k): $v}')"
+  rc=$?
+  t_check "options: $name refused (exit != 0)" test "$rc" != 0
+  t_match "options: $name: says why" "$(cat "$d/opt-$name.log")" "$re"
+  t_eq "options: $name: refused before anything ran" \
+    "$(grep -c 'TASK \[brisk : Measure' "$d/opt-$name.log")$(json_count)" "0$n"
+  t_eq "options: $name: no work directory, no file" \
+    "$(find "$d/mnt" "$HOME" -maxdepth 1 \( -name '.brisk-*' -o -name X -o -name F -o -name x.profile \) | wc -l)" 0
+}
+refused_options_cases() {
+  refused_as_brisk_reads qr5 compare '--schedulers -qr5' "'--rounds=5' in brisk_compare_args: .*\\('--schedulers -qr5' as brisk reads it\\)"
+  refused_as_brisk_reads qb0 compare '--schedulers -qb0' "brisk_compare_args '--schedulers -qb0': brisk refused them: brisk compare: --budget '0'"
+  refused_as_brisk_reads qjX quick '-qjX' "'--json=X' in brisk_run_args"
+  refused_as_brisk_reads qr1000 compare '--schedulers -qr1000' "'--rounds=1000' in brisk_compare_args"
+  refused_as_brisk_reads openmetrics quick '--openmetrics F' "'--openmetrics=F' in brisk_run_args.*leaves no other file on the host"
+  refused_as_brisk_reads open quick '--open=F' "'--openmetrics=F' in brisk_run_args"
+  refused_as_brisk_reads sav compare '--schedulers --sav=x' "'--save=x' in brisk_compare_args"
+  refused_as_brisk_reads force compare '--schedulers --for' "'--force' in brisk_compare_args"
+  refused_as_brisk_reads bogus quick '-qZ' "brisk_run_args '-qZ': brisk refused them: brisk run: unknown option '-Z'"
+}
+refused_options_cases
+# a lock file nobody holds (what a killed brisk leaves; `brisk restore
+# --dry-run` names it) is no setting left changed: the preflight goes on,
+# here to the free-space refusal
+stale_lock_case() {
+  printf '12345\n' >"$BRISK_RUNTIME_DIR/sysctl-vm.lock"
+  play stalelock
+  t_match "stale lock: the restore check lets it pass" "$(cat "$d/stalelock.log")" "refused: $d/mnt has [0-9]+ MiB free"
+  rm -f "$BRISK_RUNTIME_DIR/sysctl-vm.lock"
+}
+stale_lock_case
 
 # --- a quick check that completes ----------------------------------------
 # floor 256 MiB, 1 GiB of room, a writer held at 32 MiB/s for the 15 s budget

@@ -9,7 +9,11 @@
 # the device and the files alone.  A symlinked RT/lab must not make root
 # delete `lock` / `*.state.tmp` in the target.  Empty and temporary
 # journals left by a SIGKILLed `brisk set` are removed by the next start
-# or restore; a live session's files are not.
+# or restore; a live session's files are not.  Lock files nobody holds (a
+# session SIGKILLed after it locked a device or vm.* and before it
+# journaled anything leaves one that no journal names) are removed by the
+# next start and by restore, and said so; a lock a live process holds, one
+# not the euid's and a symbolic link are left alone.
 source tests/lib.sh
 N=security_runtime
 if ! is_root; then t_skip $N "needs root (loop devices, chown, setpriv)"; exit 0; fi
@@ -157,6 +161,7 @@ done
 out=$("$BRISK" restore 2>&1)
 t_eq "killed sets: restore leaves no session or temporary journal" \
   "$(find "$RT" -mindepth 1 -maxdepth 1 \( -name 'session-*.journal' -o -name '.tmp-*.journal' \) | wc -l)" 0
+t_eq "killed sets: restore leaves no lock file" "$(find "$RT" -mindepth 1 -maxdepth 1 -name '*.lock' | wc -l)" 0
 t_eq "killed sets: device back" "$(snapshot $DEV)" "$orig"
 
 # 7. without root, restore --dry-run still lists root's journals (0755 dir)
@@ -167,4 +172,49 @@ out=$($USER_RUN env BRISK_RUNTIME_DIR=$RT "$BRISK" restore --dry-run 2>&1)
 t_match "non-root dry run: lists root's journal" "$out" "would restore $DEV scheduler=$EVIL_SCHED"
 t_check "non-root dry run: file untouched" test -s "$RT/session-999995.journal"
 rm -f "$RT/session-999995.journal"
+t_eq "end: device unchanged" "$(snapshot $DEV)" "$orig"
+
+# 8. lock files nobody holds
+RT=$BASE/rt-locks; mkdir -m 0700 "$RT"
+export BRISK_RUNTIME_DIR=$RT
+# lock_file FILE [die]: a process takes a POSIX write lock on FILE (as
+# devlock does), writes its pid, says "ready"; with die it is SIGKILLed
+# then, else it holds the lock until killed
+lock_file() {
+  exec /usr/bin/python3 -c 'import fcntl, os, sys, time
+f = open(sys.argv[1], "a+"); fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+f.write("%d\n" % os.getpid()); f.flush(); print("ready", flush=True)
+os.kill(os.getpid(), 9) if sys.argv[2:] == ["die"] else time.sleep(300)' "$@"
+}
+plant_locks() {
+  { (lock_file "$RT/sysctl-vm.lock" die); (lock_file "$RT/dev-$DEV.lock" die); } >/dev/null 2>&1
+}
+plant_locks
+t_eq "stale locks: planted" "$(find "$RT" -name '*.lock' | wc -l)" 2
+lock_file "$RT/dev-loop99.lock" >"$BASE/held.out" 2>&1 & HELD=$!; track_pid $HELD
+wait_ready "$BASE/held.out" || t_fail "stale locks: a live holder" "$(cat "$BASE/held.out")"
+: >"$RT/dev-sdz.lock"; chown 65534 "$RT/dev-sdz.lock"
+: >"$BASE/target"; ln -s "$BASE/target" "$RT/dev-sdy.lock"
+out=$("$BRISK" restore --dry-run 2>&1)
+t_match "stale locks: restore --dry-run names one" "$out" \
+  "$RT/sysctl-vm.lock: a lock file nobody holds left by a killed brisk \\(pid [0-9]+\\); would remove it"
+t_eq "stale locks: the dry run removes nothing" "$(find "$RT" -name '*.lock' | wc -l)" 5
+t_eq "stale locks: the dry run names no held lock" "$(grep -c dev-loop99 <<<"$out")" 0
+out=$(BRISK_DEBUG=journal "$BRISK" get $DEV scheduler 2>&1 >/dev/null)
+t_match "stale locks: the next start removes the vm lock, says so" "$out" \
+  "^brisk: $RT/sysctl-vm.lock: a lock file nobody holds left by a killed brisk \\(pid [0-9]+\\); removed"
+t_match "stale locks: and the device's" "$out" "$RT/dev-$DEV.lock: a lock file nobody holds .*; removed"
+t_match "stale locks: traced under BRISK_DEBUG=journal" "$out" "$RT/sysctl-vm.lock: nobody holds it \\(last pid [0-9]+\\): removed"
+t_check "stale locks: gone" test ! -e "$RT/sysctl-vm.lock" -a ! -e "$RT/dev-$DEV.lock"
+t_check "stale locks: a held lock stays" test -s "$RT/dev-loop99.lock"
+t_match "stale locks: another user's lock file refused, named" "$out" "$RT/dev-sdz.lock: owned by uid 65534.*refused"
+t_check "stale locks: and left" test -e "$RT/dev-sdz.lock"
+t_match "stale locks: a symbolic link refused, named" "$out" "$RT/dev-sdy.lock: .*symbolic link.*refused"
+t_check "stale locks: the link and its target left" test -L "$RT/dev-sdy.lock" -a -e "$BASE/target"
+kill $HELD 2>/dev/null; wait $HELD 2>/dev/null
+plant_locks
+out=$("$BRISK" restore 2>&1)
+t_match "stale locks: restore removes them too" "$out" "$RT/sysctl-vm.lock: a lock file nobody holds .*; removed"
+t_eq "stale locks: restore left only the refused ones" "$(cd "$RT" && ls -- *.lock | tr '\n' ' ')" "dev-sdy.lock dev-sdz.lock "
+rm -f "$RT"/*.lock
 t_eq "end: device unchanged" "$(snapshot $DEV)" "$orig"

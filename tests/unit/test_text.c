@@ -1,6 +1,7 @@
 /* text_check / text_escape: the one rule for untrusted text (text.h).
- * Control bytes (C0 but TAB, DEL, C1) and invalid UTF-8 are refused and
- * escaped as \xHH; backslash is escaped as \\. */
+ * Control bytes (C0 but TAB, DEL, C1), bidirectional controls, line
+ * separators, invisible format characters and invalid UTF-8 are refused
+ * and escaped as \xHH; backslash is escaped as \\. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -41,7 +42,6 @@ static void test_check_clean(void **state)
 	want_check("\xe2\x82\xac", -1);                 /* euro sign */
 	want_check("\xed\x9f\xbf", -1);                 /* U+D7FF, just below surrogates */
 	want_check("\xee\x80\x80", -1);                 /* U+E000, just above */
-	want_check("\xef\xbb\xbf", -1);                 /* BOM */
 	want_check("\xf0\x90\x80\x80", -1);             /* U+10000, smallest 4-byte */
 	want_check("\xf0\x9f\x92\xbe", -1);             /* floppy disk */
 	want_check("\xf4\x8f\xbf\xbf", -1);             /* U+10FFFF, the maximum */
@@ -95,6 +95,85 @@ static void test_check_invalid_utf8(void **state)
 	assert_int_equal(text_char_len("\xf0\x9f\x92\xbe", 3), 0);   /* cut by n */
 	assert_int_equal(text_char_len("\xf0\x9f\x92\xbe", 4), 4);
 	assert_int_equal(text_char_len("a", 0), 0);
+}
+
+/* Bidirectional controls, separators and invisible format characters:
+ * refused, each byte escaped; their neighbours are ordinary text. */
+static void test_check_format(void **state)
+{
+	(void)state;
+	static const char *const bad[] = {
+		"\xd8\x9c",          /* U+061C ARABIC LETTER MARK */
+		"\xe1\xa0\x8e",      /* U+180E MONGOLIAN VOWEL SEPARATOR */
+		"\xe2\x80\x8b",      /* U+200B ZERO WIDTH SPACE */
+		"\xe2\x80\x8d",      /* U+200D ZERO WIDTH JOINER */
+		"\xe2\x80\x8e",      /* U+200E LEFT-TO-RIGHT MARK */
+		"\xe2\x80\x8f",      /* U+200F RIGHT-TO-LEFT MARK */
+		"\xe2\x80\xa8",      /* U+2028 LINE SEPARATOR */
+		"\xe2\x80\xa9",      /* U+2029 PARAGRAPH SEPARATOR */
+		"\xe2\x80\xaa",      /* U+202A LEFT-TO-RIGHT EMBEDDING */
+		"\xe2\x80\xae",      /* U+202E RIGHT-TO-LEFT OVERRIDE */
+		"\xe2\x81\xa0",      /* U+2060 WORD JOINER */
+		"\xe2\x81\xa6",      /* U+2066 LEFT-TO-RIGHT ISOLATE */
+		"\xe2\x81\xa9",      /* U+2069 POP DIRECTIONAL ISOLATE */
+		"\xe2\x81\xaf",      /* U+206F NOMINAL DIGIT SHAPES */
+		"\xef\xbb\xbf",      /* U+FEFF BOM / ZERO WIDTH NO-BREAK SPACE */
+		"\xef\xbf\xb9",      /* U+FFF9 INTERLINEAR ANNOTATION ANCHOR */
+		"\xef\xbf\xbb",      /* U+FFFB */
+		"\xf3\xa0\x80\x81",  /* U+E0001 LANGUAGE TAG */
+		"\xf3\xa0\x81\xbf",  /* U+E007F CANCEL TAG */
+	};
+	char in[16], b[64], want[64];
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(in, sizeof(in), "ab%s", bad[i]);
+		want_check(in, 2);
+		assert_int_equal(text_char_len(bad[i], strlen(bad[i])), 0);
+		size_t o = (size_t)snprintf(want, sizeof(want), "ab");
+		for (const char *p = bad[i]; *p; p++)
+			o += (size_t)snprintf(want + o, sizeof(want) - o, "\\x%02x", (unsigned char)*p);
+		assert_string_equal(text_escape(b, sizeof(b), in), want);
+	}
+	/* the neighbours of each range are shown as they are */
+	static const char *const good[] = {
+		"\xd8\x9b",          /* U+061B ARABIC SEMICOLON */
+		"\xe2\x80\x8a",      /* U+200A HAIR SPACE */
+		"\xe2\x80\x90",      /* U+2010 HYPHEN */
+		"\xe2\x80\xa7",      /* U+2027 HYPHENATION POINT */
+		"\xe2\x80\xaf",      /* U+202F NARROW NO-BREAK SPACE */
+		"\xe2\x81\x9f",      /* U+205F MEDIUM MATHEMATICAL SPACE */
+		"\xe2\x81\xb0",      /* U+2070 SUPERSCRIPT ZERO */
+		"\xef\xbb\xbe",      /* U+FEFE */
+		"\xef\xbf\xbc",      /* U+FFFC OBJECT REPLACEMENT CHARACTER */
+		"\xf3\xa0\x82\x80",  /* U+E0080 */
+		"\xd7\x90",          /* U+05D0 HEBREW LETTER ALEF: RTL text itself is fine */
+	};
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		want_check(good[i], -1);
+		assert_string_equal(text_escape(b, sizeof(b), good[i]), good[i]);
+	}
+	/* the attack: "evil\u202Etxt.exe" cannot turn around on a terminal */
+	assert_string_equal(text_show("Samsung \xe2\x80\xae" "DSS"), "Samsung \\xe2\\x80\\xae" "DSS");
+	assert_string_equal(text_show("a\xe2\x80\xa8" "b"), "a\\xe2\\x80\\xa8" "b");
+}
+
+/* What loaders say about the first refused character. */
+static void test_bad_name(void **state)
+{
+	(void)state;
+	char b[80];
+	assert_string_equal(text_bad_name("\x1b[0m", 4, b, sizeof(b)), "control character \\x1b");
+	assert_string_equal(text_bad_name("\0", 1, b, sizeof(b)), "control character \\x00");
+	assert_string_equal(text_bad_name("\x7f", 1, b, sizeof(b)), "control character \\x7f");
+	assert_string_equal(text_bad_name("\xc2\x85", 2, b, sizeof(b)),
+			    "control character \\xc2\\x85");
+	assert_string_equal(text_bad_name("\xff", 1, b, sizeof(b)), "invalid UTF-8 \\xff");
+	assert_string_equal(text_bad_name("\xe2\x80\xae", 2, b, sizeof(b)), "invalid UTF-8 \\xe2");
+	assert_string_equal(text_bad_name("\xe2\x80\xae", 3, b, sizeof(b)),
+			    "invisible or bidirectional format character U+202E");
+	assert_string_equal(text_bad_name("\xf3\xa0\x80\x81", 4, b, sizeof(b)),
+			    "invisible or bidirectional format character U+E0001");
+	assert_string_equal(text_bad_name("\xd8\x9c", 2, b, sizeof(b)),
+			    "invisible or bidirectional format character U+061C");
 }
 
 static void test_escape(void **state)
@@ -173,6 +252,8 @@ int main(void)
 		cmocka_unit_test(test_check_clean),
 		cmocka_unit_test(test_check_controls),
 		cmocka_unit_test(test_check_invalid_utf8),
+		cmocka_unit_test(test_check_format),
+		cmocka_unit_test(test_bad_name),
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_escape_truncation),
 		cmocka_unit_test(test_show_and_fputs),
