@@ -4,8 +4,8 @@
 #include "msg.h"
 #include "text.h"
 #include "tunable.h"
+#include "str.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <string.h>
 
@@ -220,7 +220,7 @@ static int safe_token(const char *s)
 	if (!*s)
 		return 0;
 	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && !strchr("._-:+!", *s))
+		if (!str_is_alnum((unsigned char)*s) && !strchr("._-:+!", *s))
 			return 0;
 	return 1;
 }
