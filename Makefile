@@ -32,7 +32,7 @@ BASHCOMPDIR ?= $(or $(shell $(PKG_CONFIG) --define-variable=prefix=$(PREFIX) \
                  --variable=completionsdir bash-completion 2>/dev/null),$(DATADIR_ROOT)/bash-completion/completions)
 ZSHCOMPDIR  ?= $(DATADIR_ROOT)/zsh/vendor-completions
 FISHCOMPDIR ?= $(DATADIR_ROOT)/fish/vendor_completions.d
-PKGS     := ncursesw libudev libpci inih json-c fuse3 cairo liburing
+PKGS     := ncursesw libudev libsystemd libpci inih json-c fuse3 cairo liburing
 # pkg-config by another name (a cross build's, pkgconf) as PKG_CONFIG=...
 PKG_CONFIG ?= pkg-config
 TESTPKGS := cmocka

@@ -12,7 +12,7 @@ what=${1:-build}
 case "$what" in build|test) ;; *) echo "usage: $0 [--check] build|test" >&2; exit 2;; esac
 
 # pkg-config modules and commands each set needs.
-build_pc="ncursesw libudev libpci inih json-c fuse3 cairo liburing"
+build_pc="ncursesw libudev libsystemd libpci inih json-c fuse3 cairo liburing"
 build_cmd="cc pkg-config"
 test_pc="cmocka umockdev-1.0"
 test_cmd="umockdev-run tmux mkfs.ext4 losetup fio jq xmllint shellcheck mandoc"
@@ -59,7 +59,7 @@ if [ "$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null; then SUDO=su
 fi
 
 if command -v apt-get >/dev/null; then
-  pkgs="build-essential pkg-config libncurses-dev libudev-dev libpci-dev pci.ids libinih-dev libjson-c-dev libfuse3-dev fuse3 libcairo2-dev liburing-dev"
+  pkgs="build-essential pkg-config libncurses-dev libudev-dev libsystemd-dev libpci-dev pci.ids libinih-dev libjson-c-dev libfuse3-dev fuse3 libcairo2-dev liburing-dev"
   [ "$what" = test ] && pkgs="$pkgs libcmocka-dev umockdev libumockdev-dev tmux e2fsprogs util-linux fio jq libxml2-utils shellcheck mandoc bash-completion dpkg-dev debhelper lintian blhc python3-prometheus-client locales"
   $SUDO apt-get update -qq || true
   # promtool has a package of its own from Debian 13 and Ubuntu 25.10 on;
@@ -76,7 +76,7 @@ elif command -v pacman >/dev/null; then
   [ "$what" = test ] && pkgs="$pkgs cmocka umockdev tmux e2fsprogs util-linux fio jq libxml2 shellcheck mandoc bash-completion python-prometheus_client prometheus"
   $SUDO pacman -S --needed --noconfirm $pkgs $ansible
 elif command -v zypper >/dev/null; then
-  pkgs="gcc make pkg-config ncurses-devel libudev-devel pciutils-devel hwdata libinih-devel libjson-c-devel fuse3-devel fuse3 cairo-devel liburing-devel"
+  pkgs="gcc make pkg-config ncurses-devel libudev-devel systemd-devel pciutils-devel hwdata libinih-devel libjson-c-devel fuse3-devel fuse3 cairo-devel liburing-devel"
   [ "$what" = test ] && pkgs="$pkgs libcmocka-devel umockdev umockdev-devel tmux e2fsprogs util-linux fio jq libxml2-tools ShellCheck mandoc bash-completion python3-prometheus_client glibc-i18ndata golang-github-prometheus-prometheus"
   $SUDO zypper --non-interactive install $pkgs $ansible
 else
