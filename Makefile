@@ -32,7 +32,7 @@ BASHCOMPDIR ?= $(or $(shell $(PKG_CONFIG) --define-variable=prefix=$(PREFIX) \
                  --variable=completionsdir bash-completion 2>/dev/null),$(DATADIR_ROOT)/bash-completion/completions)
 ZSHCOMPDIR  ?= $(DATADIR_ROOT)/zsh/vendor-completions
 FISHCOMPDIR ?= $(DATADIR_ROOT)/fish/vendor_completions.d
-PKGS     := ncursesw libudev libpci inih json-c fuse3 cairo liburing
+PKGS     := ncursesw libudev libsystemd libpci inih json-c fuse3 cairo liburing
 # pkg-config by another name (a cross build's, pkgconf) as PKG_CONFIG=...
 PKG_CONFIG ?= pkg-config
 TESTPKGS := cmocka
@@ -151,6 +151,8 @@ DATA := $(wildcard profiles/*.conf profiles/*.ini)
 SHIPPED_PROFILES := $(wildcard profiles/*.profile)
 MAN1 := $(wildcard man/*.1)
 MAN5 := $(wildcard man/*.5)
+# commands whose page is another's: man brisk-get shows brisk-set(1)
+MAN_ALIASES := get restore
 
 install: brisk
 	install -Dm755 brisk $(DESTDIR)$(BINDIR)/brisk
@@ -158,6 +160,8 @@ install: brisk
 	install -m644 $(DATA) $(DESTDIR)$(DATADIR)/
 	$(if $(SHIPPED_PROFILES),install -d $(DESTDIR)$(DATADIR)/profiles && install -m644 $(SHIPPED_PROFILES) $(DESTDIR)$(DATADIR)/profiles/)
 	install -m644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
+	for c in $(MAN_ALIASES); do printf '.so man1/brisk-set.1\n' >$(DESTDIR)$(MANDIR)/man1/brisk-$$c.1 && \
+	  chmod 644 $(DESTDIR)$(MANDIR)/man1/brisk-$$c.1 || exit 1; done
 	$(if $(MAN5),install -d $(DESTDIR)$(MANDIR)/man5 && install -m644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/)
 	install -Dm644 completions/brisk.bash $(DESTDIR)$(BASHCOMPDIR)/brisk
 	install -Dm644 completions/_brisk $(DESTDIR)$(ZSHCOMPDIR)/_brisk

@@ -12,7 +12,7 @@ what=${1:-build}
 case "$what" in build|test) ;; *) echo "usage: $0 [--check] build|test" >&2; exit 2;; esac
 
 # pkg-config modules and commands each set needs.
-build_pc="ncursesw libudev libpci inih json-c fuse3 cairo liburing"
+build_pc="ncursesw libudev libsystemd libpci inih json-c fuse3 cairo liburing"
 build_cmd="cc pkg-config"
 test_pc="cmocka umockdev-1.0"
 test_cmd="umockdev-run tmux mkfs.ext4 losetup fio jq xmllint shellcheck mandoc"
@@ -45,6 +45,9 @@ if [ "$what" = test ]; then
   [ -e /usr/share/misc/pci.ids ] || [ -e /usr/share/hwdata/pci.ids ] || missing=1
   [ -e /usr/share/bash-completion/bash_completion ] || missing=1   # tests/cli/completion_bash.sh
   have_om_parser || missing=1
+  # tests/cli/locale_numeric.sh makes de_DE locales of its own with
+  # localedef from the glibc locale sources
+  [ -e /usr/share/i18n/locales/de_DE ] || missing=1
   # tests/cli/package_deb.sh builds the .deb and runs lintian: Debian and
   # Ubuntu only (elsewhere the test skips, and nothing is asked for)
   if command -v apt-get >/dev/null; then
@@ -59,8 +62,8 @@ if [ "$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null; then SUDO=su
 fi
 
 if command -v apt-get >/dev/null; then
-  pkgs="build-essential pkg-config libncurses-dev libudev-dev libpci-dev pci.ids libinih-dev libjson-c-dev libfuse3-dev fuse3 libcairo2-dev liburing-dev"
-  [ "$what" = test ] && pkgs="$pkgs libcmocka-dev umockdev libumockdev-dev tmux e2fsprogs util-linux fio jq libxml2-utils shellcheck mandoc bash-completion zsh fish dpkg-dev debhelper lintian blhc python3-prometheus-client"
+  pkgs="build-essential pkg-config libncurses-dev libudev-dev libsystemd-dev libpci-dev pci.ids libinih-dev libjson-c-dev libfuse3-dev fuse3 libcairo2-dev liburing-dev"
+  [ "$what" = test ] && pkgs="$pkgs libcmocka-dev umockdev libumockdev-dev tmux e2fsprogs util-linux fio jq libxml2-utils shellcheck mandoc bash-completion zsh fish dpkg-dev debhelper lintian blhc python3-prometheus-client locales"
   $SUDO apt-get update -qq || true
   # promtool has a package of its own from Debian 13 and Ubuntu 25.10 on;
   # Debian 12 ships it only in the prometheus server package, whose install
@@ -69,15 +72,15 @@ if command -v apt-get >/dev/null; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $pkgs $ansible
 elif command -v dnf >/dev/null; then
   pkgs="gcc make pkgconf-pkg-config ncurses-devel systemd-devel pciutils-devel hwdata inih-devel json-c-devel fuse3-devel fuse3 cairo-devel liburing-devel"
-  [ "$what" = test ] && pkgs="$pkgs libcmocka-devel umockdev umockdev-devel tmux e2fsprogs util-linux fio jq libxml2 ShellCheck mandoc bash-completion zsh fish python3-prometheus_client"
+  [ "$what" = test ] && pkgs="$pkgs libcmocka-devel umockdev umockdev-devel tmux e2fsprogs util-linux fio jq libxml2 ShellCheck mandoc bash-completion zsh fish python3-prometheus_client glibc-locale-source"
   $SUDO dnf install -y $pkgs $ansible
 elif command -v pacman >/dev/null; then
   pkgs="base-devel pkgconf ncurses systemd-libs pciutils hwdata libinih json-c fuse3 cairo liburing"
   [ "$what" = test ] && pkgs="$pkgs cmocka umockdev tmux e2fsprogs util-linux fio jq libxml2 shellcheck mandoc bash-completion zsh fish python-prometheus_client prometheus"
   $SUDO pacman -S --needed --noconfirm $pkgs $ansible
 elif command -v zypper >/dev/null; then
-  pkgs="gcc make pkg-config ncurses-devel libudev-devel pciutils-devel hwdata libinih-devel libjson-c-devel fuse3-devel fuse3 cairo-devel liburing-devel"
-  [ "$what" = test ] && pkgs="$pkgs libcmocka-devel umockdev umockdev-devel tmux e2fsprogs util-linux fio jq libxml2-tools ShellCheck mandoc bash-completion zsh fish python3-prometheus_client golang-github-prometheus-prometheus"
+  pkgs="gcc make pkg-config ncurses-devel libudev-devel systemd-devel pciutils-devel hwdata libinih-devel libjson-c-devel fuse3-devel fuse3 cairo-devel liburing-devel"
+  [ "$what" = test ] && pkgs="$pkgs libcmocka-devel umockdev umockdev-devel tmux e2fsprogs util-linux fio jq libxml2-tools ShellCheck mandoc bash-completion zsh fish python3-prometheus_client glibc-i18ndata golang-github-prometheus-prometheus"
   $SUDO zypper --non-interactive install $pkgs $ansible
 else
   echo "install-deps: no apt-get, dnf, pacman or zypper here: install the packages listed in packaging/install-deps.sh by hand" >&2

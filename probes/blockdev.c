@@ -1,6 +1,5 @@
 #include "blockdev.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,7 +101,7 @@ static int comp_is(const char *c, size_t n, const char *prefix, int digit)
 	size_t pl = strlen(prefix);
 	if (n < pl || strncmp(c, prefix, pl))
 		return 0;
-	return !digit || (n > pl && isdigit((unsigned char)c[pl]));
+	return !digit || (n > pl && str_is_digit((unsigned char)c[pl]));
 }
 
 static int is_pci_addr(const char *c, size_t n)
@@ -111,7 +110,7 @@ static int is_pci_addr(const char *c, size_t n)
 	if (n != 12 || c[4] != ':' || c[7] != ':' || c[10] != '.')
 		return 0;
 	for (size_t i = 0; i < n; i++)
-		if (i != 4 && i != 7 && i != 10 && !isxdigit((unsigned char)c[i]))
+		if (i != 4 && i != 7 && i != 10 && !str_is_xdigit((unsigned char)c[i]))
 			return 0;
 	return 1;
 }
@@ -223,8 +222,8 @@ static void decode_enc(char *dst, size_t len, const char *src)
 	size_t o = 0;
 	for (; src && *src && o + 1 < len; src++) {
 		unsigned v;
-		if (src[0] == '\\' && src[1] == 'x' && isxdigit((unsigned char)src[2]) &&
-		    isxdigit((unsigned char)src[3]) && sscanf(src + 2, "%2x", &v) == 1) {
+		if (src[0] == '\\' && src[1] == 'x' && str_is_xdigit((unsigned char)src[2]) &&
+		    str_is_xdigit((unsigned char)src[3]) && sscanf(src + 2, "%2x", &v) == 1) {
 			dst[o++] = (char)v;
 			src += 3;
 		} else {

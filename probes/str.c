@@ -1,6 +1,5 @@
 #include "str.h"
 
-#include <ctype.h>
 #include <string.h>
 
 void str_copy(char *dst, size_t len, const char *src)
@@ -18,10 +17,10 @@ void str_copy(char *dst, size_t len, const char *src)
 
 char *str_trim(char *s)
 {
-	while (isspace((unsigned char)*s))
+	while (str_is_space((unsigned char)*s))
 		s++;
 	char *e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
+	while (e > s && str_is_space((unsigned char)e[-1]))
 		*--e = '\0';
 	return s;
 }
@@ -38,4 +37,25 @@ int str_in_list(const char *list, const char *word)
 		p += m;
 	}
 	return 0;
+}
+
+int str_is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+int str_is_xdigit(int c)
+{
+	return str_is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+int str_is_alnum(int c)
+{
+	return str_is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* the C locale's white space: space, \t \n \v \f \r */
+int str_is_space(int c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
 }

@@ -1,6 +1,5 @@
 #include "sysfs.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -13,6 +12,7 @@
 #include <unistd.h>
 
 #include "trace.h"
+#include "str.h"
 
 static int read_fd(int fd, char *buf, size_t len, size_t *n);
 
@@ -73,10 +73,10 @@ static int read_fd(int fd, char *buf, size_t len, size_t *n)
 char *sysfs_trim(char *s)
 {
 	size_t n = strlen(s);
-	while (n > 0 && isspace((unsigned char)s[n - 1]))
+	while (n > 0 && str_is_space((unsigned char)s[n - 1]))
 		s[--n] = '\0';
 	size_t lead = 0;
-	while (isspace((unsigned char)s[lead]))
+	while (str_is_space((unsigned char)s[lead]))
 		lead++;
 	if (lead)
 		memmove(s, s + lead, n - lead + 1);
@@ -222,12 +222,12 @@ void sysfs_parse_choice(const char *raw, char *active, size_t alen,
 	size_t lo = 0;
 	const char *p = raw;
 	while (*p) {
-		while (*p && isspace((unsigned char)*p))
+		while (*p && str_is_space((unsigned char)*p))
 			p++;
 		if (!*p)
 			break;
 		const char *s = p;
-		while (*p && !isspace((unsigned char)*p))
+		while (*p && !str_is_space((unsigned char)*p))
 			p++;
 		size_t n = (size_t)(p - s);
 		int bracket = n >= 2 && s[0] == '[' && s[n - 1] == ']';

@@ -4,8 +4,8 @@
 #include "msg.h"
 #include "text.h"
 #include "tunable.h"
+#include "str.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <string.h>
 
@@ -220,7 +220,7 @@ static int safe_token(const char *s)
 	if (!*s)
 		return 0;
 	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && !strchr("._-:+!", *s))
+		if (!str_is_alnum((unsigned char)*s) && !strchr("._-:+!", *s))
 			return 0;
 	return 1;
 }
@@ -423,11 +423,21 @@ static int write_tuned(FILE *f, const struct profile *p, const struct export_dev
 		int ssd = class_covered(p, PROFILE_CLASS_SSD);
 		size_t nr = rot ? device_settings(p, PROFILE_CLASS_ROTATIONAL, USE_CLASS, s, PROFILE_MAX_SETTINGS) : 0;
 		size_t ns = ssd ? device_settings(p, PROFILE_CLASS_SSD, USE_CLASS, t, PROFILE_MAX_SETTINGS) : 0;
+		/* one [disk] group for sd*, vd*, xvd*: only when both classes get
+		 * the same settings (a profile for rotational disks alone would
+		 * reach the SSDs too) */
 		if (nr && ns && !same_settings(s, nr, t, ns))
 			return msg_fail(-EINVAL, err, errlen, "tuned cannot tell rotational from non-rotational "
 				    "disks apart (it matches sd*, vd* and xvd* by name only), and "
 				    "profile %s sets them differently: use --format udev, or "
 				    "--device DEV", p->name);
+		if (!nr != !ns)
+			return msg_fail(-EINVAL, err, errlen, "profile %s sets %s disks only, and tuned "
+				    "cannot leave the %s ones out (it matches sd*, vd* and xvd* by "
+				    "name only): use --format udev (it matches queue/rotational), "
+				    "--device DEV, or give [settings %s] too", p->name,
+				    nr ? "rotational" : "non-rotational (ssd)",
+				    nr ? "non-rotational" : "rotational", nr ? "ssd" : "rotational");
 		if (nr || ns)
 			groups[ng++] = (struct tgroup){ "sd_vd_xvd", "sd* vd* xvd*",
 				{ "sd*", "vd*", "xvd*", NULL },

@@ -1,7 +1,6 @@
 /* fiojob — fio job files -> profiles.  See fiojob.h. */
 #include "fiojob.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -272,7 +271,7 @@ static void unique_name(char *out, size_t len, const char *section, const struct
 	char base[PROFILE_SECTION_LEN];
 	size_t n = 0;
 	for (const char *s = section; *s && n + 1 < sizeof(base) - 4; s++)
-		base[n++] = (isalnum((unsigned char)*s) || *s == '_' || *s == '.' || *s == '-') ?
+		base[n++] = (str_is_alnum((unsigned char)*s) || *s == '_' || *s == '.' || *s == '-') ?
 			    *s : '-';
 	base[n] = '\0';
 	if (!n || base[0] == '.' || base[0] == '-') {
@@ -561,7 +560,7 @@ static int expand_env(struct conv *c, int id, const char *in, char *out, size_t 
 		}
 		int brace = p[1] == '{';
 		const char *n = p + 1 + brace, *e = n;
-		while (isalnum((unsigned char)*e) || *e == '_')
+		while (str_is_alnum((unsigned char)*e) || *e == '_')
 			e++;
 		if (e == n || (brace && *e != '}')) {
 			FAIL(c, id, "bad variable at '%.20s', expected $NAME or ${NAME}", p);
@@ -950,7 +949,7 @@ static void name_from_file(const struct conv *c, struct profile *out)
 	char name[PROFILE_NAME_LEN];
 	size_t k = 0;
 	for (; b[k] && b[k] != '.' && k + 1 < sizeof(name); k++)
-		name[k] = isalnum((unsigned char)b[k]) || b[k] == '-' || b[k] == '_' ? b[k] : '-';
+		name[k] = str_is_alnum((unsigned char)b[k]) || b[k] == '-' || b[k] == '_' ? b[k] : '-';
 	name[k] = '\0';
 	str_copy(out->name, sizeof(out->name), k && name[0] != '-' ? name : "fio-job");
 	char grp[64] = "";

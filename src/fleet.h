@@ -311,13 +311,12 @@ struct fleet_measured {
 };
 struct json_object *fleet_machine_json(const char *dir, const struct fleet_measured *measured,
 				       size_t n);
-/* The app-specific machine id: HMAC-SHA256 keyed with the 128-bit
- * machine id (32 hex digits) over FLEET_APP_ID, its first 16 bytes as a
- * UUID v4 in 32 hex digits, as sd_id128_get_machine_app_specific() (and
- * `systemd-id128 machine-id --app-specific=FLEET_APP_ID`) gives it: the
- * same machine gives the same id, and the id does not give away
- * /etc/machine-id.  0, or -EINVAL when id is not 32 hex digits. */
-int fleet_machine_id(const char *id, char out[33]);
+/* This machine's app-specific id: libsystemd's
+ * sd_id128_get_machine_app_specific() for FLEET_APP_ID (what `systemd-id128
+ * machine-id --app-specific=FLEET_APP_ID` prints), 32 hex digits: the same
+ * machine gives the same id, and the id does not give away
+ * /etc/machine-id.  0, or -errno (no or an invalid /etc/machine-id). */
+int fleet_machine_id(char out[33]);
 /* The class name of a probed disk: "usb" for a USB transport, "virtual"
  * for a virtio or Xen disk (vd*, xvd*: its queue/rotational is the
  * hypervisor's guess, and its latency the host's disk's), else

@@ -1,6 +1,6 @@
 #include "parse.h"
+#include "str.h"
 
-#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <errno.h>
@@ -19,7 +19,7 @@ static int suffix_is(const char *s, const char *const *names)
 
 int parse_size(const char *s, uint64_t *out)
 {
-	if (!s || !isdigit((unsigned char)*s))
+	if (!s || !str_is_digit((unsigned char)*s))
 		return -EINVAL;
 	char *end;
 	errno = 0;
@@ -52,7 +52,7 @@ int parse_size(const char *s, uint64_t *out)
 
 int parse_duration(const char *s, uint64_t *out_ns)
 {
-	if (!s || !(isdigit((unsigned char)*s) || *s == '.'))
+	if (!s || !(str_is_digit((unsigned char)*s) || *s == '.'))
 		return -EINVAL;
 	char *end;
 	errno = 0;

@@ -7,7 +7,6 @@
 #include "profile.h"
 #include "msg.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ini.h>
@@ -329,7 +328,7 @@ int profile_name_ok(const char *s, size_t max)
 	if (n == 0 || n >= max)
 		return 0;
 	for (size_t i = 0; i < n; i++)
-		if (!isalnum((unsigned char)s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.')
+		if (!str_is_alnum((unsigned char)s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.')
 			return 0;
 	return s[0] != '.' && s[0] != '-';
 }

@@ -8,7 +8,6 @@
  */
 #include "profile.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <ini.h>
 #include <inttypes.h>
@@ -447,7 +446,7 @@ static void begin_section(struct ctx *c, const char *line)
 	for (const char *t = close + 1; *t; t++) {
 		if (*t == ';' || *t == '#')
 			break;
-		if (!isspace((unsigned char)*t)) {
+		if (!str_is_space((unsigned char)*t)) {
 			ctx_fail(c, c->lineno, "text after the section header, expected nothing "
 				 "or a comment after ']'");
 			return;
@@ -459,17 +458,17 @@ static void begin_section(struct ctx *c, const char *line)
 	text[n] = '\0';
 	str_copy(c->sec_text, sizeof(c->sec_text), text);
 	char *word = text;
-	while (isspace((unsigned char)*word))
+	while (str_is_space((unsigned char)*word))
 		word++;
 	char *end = word + strlen(word);
-	while (end > word && isspace((unsigned char)end[-1]))
+	while (end > word && str_is_space((unsigned char)end[-1]))
 		*--end = '\0';
 	char *arg = word;
-	while (*arg && !isspace((unsigned char)*arg))
+	while (*arg && !str_is_space((unsigned char)*arg))
 		arg++;
 	if (*arg) {
 		*arg++ = '\0';
-		while (isspace((unsigned char)*arg))
+		while (str_is_space((unsigned char)*arg))
 			arg++;
 	}
 	c->sec_line = c->lineno;

@@ -4,7 +4,6 @@
  * profile.h. */
 #include "profile.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include "msg.h"
 #include "parse.h"
 #include "text.h"
+#include "str.h"
 
 static int fmt_duration(char *b, size_t n, uint64_t ns)
 {
@@ -31,13 +31,13 @@ static int fmt_duration(char *b, size_t n, uint64_t ns)
 static int writable(const char *v, size_t room)
 {
 	size_t n = strlen(v);
-	if (n == 0 || n > room || isspace((unsigned char)v[0]) || isspace((unsigned char)v[n - 1]) ||
+	if (n == 0 || n > room || str_is_space((unsigned char)v[0]) || str_is_space((unsigned char)v[n - 1]) ||
 	    v[0] == ';' || text_check(v, NULL) < 0)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		if (v[i] == '\n' || v[i] == '\r' || v[i] == '\0')
 			return 0;
-		if (v[i] == ';' && i > 0 && isspace((unsigned char)v[i - 1]))
+		if (v[i] == ';' && i > 0 && str_is_space((unsigned char)v[i - 1]))
 			return 0;
 	}
 	return 1;

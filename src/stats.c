@@ -1,6 +1,7 @@
 #include "stats.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -797,56 +798,78 @@ int stats_cluster_geomeans(const double *v, const uint32_t *g, size_t n, double 
 
 /* ---- Student t ---- */
 
-/* Continued fraction of the incomplete beta (Lentz; Numerical Recipes'
- * betacf), converging for x < (a + 1) / (a + b + 2). */
-static double beta_cf(double a, double b, double x)
+/* The regularized incomplete beta I_x(a, b) from its continued fraction,
+ * DLMF 8.17.22:
+ *
+ *   I_x(a, b) = x^a (1 - x)^b / (a B(a, b)) * 1 / (1 + d_1 / (1 + d_2 / (1 + ...)))
+ *   d_2m   =  m (b - m) x / ((a + 2m - 1)(a + 2m))
+ *   d_2m+1 = -(a + m)(a + b + m) x / ((a + 2m)(a + 2m + 1))
+ *
+ * which converges fast for x < (a + 1) / (a + b + 2); above that point
+ * I_x(a, b) = 1 - I_(1-x)(b, a) (DLMF 8.17.4). */
+
+/* The n-th partial numerator d_n (n >= 1) of DLMF 8.17.22. */
+static double beta_cf_term(double a, double b, double x, unsigned n)
 {
-	const double tiny = 1e-300;
-	double qab = a + b, qap = a + 1, qam = a - 1;
-	double c = 1, d = 1 - qab * x / qap;
-	if (fabs(d) < tiny)
-		d = tiny;
-	d = 1 / d;
-	double h = d;
-	for (int m = 1; m <= 300; m++) {
-		double m2 = 2.0 * m;
-		double aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		h *= d * c;
-		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		double del = d * c;
-		h *= del;
-		if (fabs(del - 1) < 1e-15)
-			break;
-	}
-	return h;
+	double m = (double)(n / 2);
+	if (n % 2 == 0)
+		return m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+	return -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
 }
 
-/* Regularized incomplete beta I_x(a, b). */
+/* 1 + d_1 / (1 + d_2 / (1 + ...)) by the modified Lentz method (Thompson
+ * and Barnett 1986): f_n = f_(n-1) C_n D_n with C_n = 1 + d_n / C_(n-1),
+ * D_n = 1 / (1 + d_n D_(n-1)), a zero denominator replaced by a tiny
+ * number; stops when C_n D_n is 1 to within a few ulps. */
+static double beta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300, eps = 4 * DBL_EPSILON;
+	double f = 1, c = 1, d = 0;
+	for (unsigned n = 1; n <= 1000; n++) {
+		double dn = beta_cf_term(a, b, x, n);
+		d = 1 + dn * d;
+		d = 1 / (fabs(d) < tiny ? tiny : d);
+		c = 1 + dn / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		double delta = c * d;
+		f *= delta;
+		if (fabs(delta - 1) < eps)
+			break;
+	}
+	return f;
+}
+
+/* I_x(a, b) for a, b > 0. */
 static double beta_inc(double a, double b, double x)
 {
 	if (x <= 0)
 		return 0;
 	if (x >= 1)
 		return 1;
-	double lbt = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
-	double bt = exp(lbt);
-	if (x < (a + 1) / (a + b + 2))
-		return bt * beta_cf(a, b, x) / a;
-	return 1 - bt * beta_cf(b, a, 1 - x) / b;
+	int flip = x > (a + 1) / (a + b + 2);
+	if (flip) {
+		double t = a;
+		a = b;
+		b = t;
+		x = 1 - x;
+	}
+	/* x^a (1 - x)^b / B(a, b), in logs: lgamma for B */
+	double lfront = a * log(x) + b * log1p(-x) + lgamma(a + b) - lgamma(a) - lgamma(b);
+	double r = exp(lfront) / (a * beta_cf(a, b, x));
+	return flip ? 1 - r : r;
+}
+
+double stats_t_cdf(double t, double df)
+{
+	if (isnan(t) || !(df > 0) || isinf(df))
+		return NAN;
+	if (isinf(t))
+		return t > 0 ? 1 : 0;
+	/* P(|T| > |t|) = I_x(df/2, 1/2), x = df / (df + t^2) (Abramowitz and
+	 * Stegun 26.7.1) */
+	double tail = beta_inc(df / 2, 0.5, df / (df + t * t)) / 2;
+	return t > 0 ? 1 - tail : tail;
 }
 
 double stats_t_quantile(double p, double df)
@@ -907,7 +930,7 @@ int stats_welch(const double *a, size_t na, const double *b, size_t nb, double *
 	double d = se2 * se2 / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
 	*t = tt;
 	*df = d;
-	*p = beta_inc(d / 2, 0.5, d / (d + tt * tt));
+	*p = 2 * stats_t_cdf(-fabs(tt), d);
 	return 0;
 }
 

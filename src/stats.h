@@ -239,9 +239,13 @@ int stats_bootstrap_ratio_paired(const double *a, const size_t *aoff, const doub
  *   gives *est with NaN bounds and 0; -EINVAL (every output NaN) for
  *   n == 0, a non-finite value or level outside (0, 1).  No allocation.
  * stats_t_quantile: the p-quantile of Student's t with df degrees of
- *   freedom (df > 0, need not be whole), by bisection on the regularized
- *   incomplete beta (continued fraction): within 1e-9 of the tables.  NaN
- *   for p outside (0, 1), df <= 0 or not finite. */
+ *   freedom (df > 0, need not be whole), by bisection on stats_t_cdf:
+ *   within 1e-9 of the tables.  NaN for p outside (0, 1), df <= 0 or not
+ *   finite.
+ * stats_t_cdf: P(T <= t) for Student's t with df degrees of freedom
+ *   (df > 0), from the regularized incomplete beta (DLMF 8.17.22, its
+ *   continued fraction by the modified Lentz method): within 1e-13 of R's
+ *   pt().  NaN for t NaN or df <= 0 or not finite. */
 /* stats_cluster_quantiles: the q-quantile of each cluster of v (g as
  *   above), written to out[0 .. *n_out) in ascending cluster id order;
  *   out must hold n values (there are at most n clusters).  For a test on
@@ -263,6 +267,7 @@ int stats_cluster_geomeans(const double *v, const uint32_t *g, size_t n, double 
 int stats_mean_ci(const double *v, size_t n, double level, double *est, double *lo,
 		  double *hi);
 double stats_t_quantile(double p, double df);
+double stats_t_cdf(double t, double df);
 
 /* stats_welch: Welch's two-sample t test of mean(b) - mean(a) (unequal
  *   variances, Welch-Satterthwaite df); *p two-sided, from the same

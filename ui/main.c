@@ -103,7 +103,14 @@ static int run_sub(const struct subcommand *s, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	/* The user's locale for what the terminal can show (LC_CTYPE: UTF-8 or
+	 * not) and nothing else that matters: numbers are read and written in
+	 * the C locale everywhere (options, profiles, the kernel's files,
+	 * reports, JSON, CSV, OpenMetrics, plots, exported config, and the
+	 * terminal's tables too), so a comma-decimal desktop under sudo gets
+	 * the same brisk.  Character classes are ASCII (str_is_*). */
 	setlocale(LC_ALL, "");
+	setlocale(LC_NUMERIC, "C");
 	if (argc < 2 && on_terminal()) {
 		char *args[] = { (char *)"tui", NULL };
 		return run_sub(find_sub("tui"), 1, args);

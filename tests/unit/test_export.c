@@ -341,6 +341,12 @@ static void test_refusals(void **state)
 	assert_int_equal(export_write(f, load("desktop"), EXPORT_TUNED, NULL, err, sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "tuned cannot tell rotational from non-rotational"));
+	/* rotational disks only: tuned's sd* vd* xvd* would reach the SSDs too */
+	assert_int_equal(export_write(f, load("hdd"), EXPORT_TUNED, NULL, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "profile hdd sets rotational disks only"));
+	assert_non_null(strstr(err, "--format udev"));
+	assert_int_equal(export_write(f, load("hdd"), EXPORT_UDEV, NULL, err, sizeof(err)), 0);
 	assert_int_equal(export_write(f, load("server"), EXPORT_SYSFS_CONF, NULL, err, sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "give --device DEV"));

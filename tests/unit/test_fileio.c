@@ -118,6 +118,18 @@ static void test_str(void **state)
 	assert_false(str_in_list("none mq-deadline", "mq"));
 	assert_false(str_in_list("none mq-deadline", "deadline"));
 	assert_false(str_in_list("", "none"));
+	/* ASCII classes, whatever the locale (Latin-1: 0xE4 a letter, 0xA0 a space) */
+	for (int c = 0; c < 256; c++) {
+		int dig = c >= '0' && c <= '9';
+		int alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+		assert_int_equal(str_is_digit(c), dig);
+		assert_int_equal(str_is_alnum(c), dig || alpha);
+		assert_int_equal(str_is_xdigit(c), dig || (c >= 'a' && c <= 'f') ||
+						   (c >= 'A' && c <= 'F'));
+		assert_int_equal(str_is_space(c), c == ' ' || (c >= 9 && c <= 13));
+	}
+	char nb[] = "\xa0x\xa0";
+	assert_string_equal(str_trim(nb), "\xa0x\xa0");
 }
 
 static void test_format_iec(void **state)

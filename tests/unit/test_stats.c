@@ -534,6 +534,44 @@ static void test_t_quantile(void **state)
 	assert_true(isnan(stats_t_quantile(0.9, INFINITY)));
 }
 
+/* The t distribution function against R's pt() (R 4.2.2, Debian 12: pt(t, df)
+ * printed with digits = 17; mpmath's betainc at 40 digits agrees),
+ * integer and fractional df, both tails, far into a tail; and Welch's test
+ * against R's t.test(b, a)$p.value. */
+static void test_t_cdf(void **state)
+{
+	(void)state;
+	static const struct { double t, df, p; } tab[] = {
+		{ 2, 5, 0.94903026058507082 },
+		{ -1.5, 10, 0.08225366322272009 },
+		{ 0.3, 1, 0.59277357907774234 },
+		{ 3.2, 2.5, 0.96829448588180927 },
+		{ 1.96, 1000, 0.97486340752212564 },
+		{ -4, 3, 0.014004228005073083 },
+		{ 12, 7, 0.99999682084481091 },
+		{ 0.01, 50, 0.50396945931642854 },
+	};
+	for (size_t i = 0; i < sizeof(tab) / sizeof(*tab); i++) {
+		assert_float_equal(stats_t_cdf(tab[i].t, tab[i].df), tab[i].p, 1e-13);
+		/* symmetry, and the quantile inverts the distribution function */
+		assert_float_equal(stats_t_cdf(-tab[i].t, tab[i].df), 1 - tab[i].p, 1e-13);
+		assert_float_equal(stats_t_quantile(tab[i].p, tab[i].df), tab[i].t,
+				   1e-7 * (1 + fabs(tab[i].t)));
+	}
+	assert_float_equal(stats_t_cdf(0, 4), 0.5, 1e-15);
+	assert_float_equal(stats_t_cdf(INFINITY, 4), 1, 0);
+	assert_float_equal(stats_t_cdf(-INFINITY, 4), 0, 0);
+	assert_true(isnan(stats_t_cdf(NAN, 4)));
+	assert_true(isnan(stats_t_cdf(1, 0)));
+	assert_true(isnan(stats_t_cdf(1, INFINITY)));
+	static const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 2.5, 4, 6.5, 8, 10.5, 12 };
+	double t, df, p;
+	assert_int_equal(stats_welch(a, 5, b, 6, &t, &df, &p), 0);
+	assert_float_equal(t, 2.5647901883325504, 1e-12);
+	assert_float_equal(df, 7.038110857931875, 1e-12);
+	assert_float_equal(p, 0.037119333996764214, 1e-13);
+}
+
 static void test_mean_ci(void **state)
 {
 	(void)state;
@@ -699,6 +737,7 @@ int main(void)
 		cmocka_unit_test(test_cluster_quantiles),
 		cmocka_unit_test(test_cluster_geomeans),
 		cmocka_unit_test(test_t_quantile),
+		cmocka_unit_test(test_t_cdf),
 		cmocka_unit_test(test_mean_ci),
 		cmocka_unit_test(test_holm_ties),
 		cmocka_unit_test(test_rand_index),
