@@ -55,9 +55,20 @@
  *    began measuring (machine.disks[].scheduler).  The same settings are
  *    one arm across machines and files.  An arm's label is the scheduler
  *    alone when that is all it sets, else its settings.
- *  - Machine: machine.machine_id (a hash: fleet_machine_id()) when given,
- *    else machine.hostname, else the file itself (a result without a
- *    machine object is its own machine).  Results of one machine are
+ *  - Machine (fleet_identify; by default): the host folder a result lay
+ *    in, results/HOST/NAME.json as the playbook lays them out (the name of
+ *    the folder is the host; folders of one name are one host).  A host's
+ *    machine id is the one the controller recorded in HOST/machine-id (32
+ *    hex digits and a newline, a regular file), else the one a strict
+ *    majority of its files claim (machine.machine_id; no id is a claim
+ *    too).  A file claiming another is left out; a host without such a
+ *    majority has every file left out; one machine id under two hosts
+ *    (cloned /etc/machine-id) has the files of that id left out under
+ *    both.  Left out = moved to the skipped files, each with why and what
+ *    to do.  With opt.trust_files (--trust-file-identity) the file says:
+ *    machine.machine_id when given, else machine.hostname, else the file
+ *    itself (a result without a machine object is its own machine): any
+ *    file can claim any machine.  Results of one machine are
  *    pooled: the machine is the unit, also when they measured different
  *    disks of one group (multi_disk names such machines: their own ratio
  *    then compares disks as well as settings).
@@ -112,6 +123,11 @@
 #define FLEET_MAX_DISKS     8           /* per machine object */
 #define FLEET_MAX_MS        86400000.0  /* a sample: at most a day */
 #define FLEET_MAX_MIBPS     1e7
+#define FLEET_MIN_MS        0.001       /* a time pools as at least the clock's
+					 * resolution brisk records (1 us) */
+#define FLEET_MAX_RATIO     1000.0      /* a machine's own ratio: within
+					 * [1/this, this] */
+#define FLEET_HOST_LEN      256         /* a host folder's name (NAME_MAX + 1) */
 #define FLEET_STR           128         /* untrusted strings kept */
 #define FLEET_KEY_LEN       288
 #define FLEET_MIN_MACHINES  3           /* paired machines for a verdict */
@@ -173,6 +189,11 @@ struct fleet_result {
 	int set_by_profile;        /* a run whose settings a profile put in
 				    * place (profile_settings): not what its
 				    * machine runs with */
+	/* identity by host folder (fleet_identify); "" when the file itself
+	 * says whose it is (--trust-file-identity) */
+	char host[FLEET_HOST_LEN]; /* the folder it lay in: the machine */
+	char host_id[40];          /* that host's machine id ("" none known) */
+	size_t folder;             /* the caller's: index into fleet_hosts */
 };
 
 /* Read one file / parse a buffer (display names it, may be NULL) into out
@@ -181,9 +202,73 @@ struct fleet_result {
  * -EPROTONOSUPPORT a newer major version, -EFBIG too large, -ENOMEM, or
  * the errno of open/read. */
 int fleet_read(const char *path, struct fleet_result *out, char *err, size_t errlen);
+/* The same for name in the folder open at dirfd, opened O_NOFOLLOW (a
+ * link is -ELOOP "a symbolic link: not followed"); display names it. */
+int fleet_readat(int dirfd, const char *name, const char *display, struct fleet_result *out,
+		 char *err, size_t errlen);
 int fleet_parse(const char *data, size_t len, const char *display, struct fleet_result *out,
 		char *err, size_t errlen);
 void fleet_result_free(struct fleet_result *r);
+
+/* ---- identity by host folder (fleet_host.c) ---- */
+
+/* A file not reported on, and why (an unreadable file, one left out by
+ * fleet_identify). */
+struct fleet_skip {
+	char path[PATH_MAX];
+	char why[640];
+};
+
+struct fleet_host {
+	char name[FLEET_HOST_LEN];  /* the folder's name: the host */
+	char recorded[40];          /* HOST/machine-id, the controller's record:
+				     * 32 hex digits; "" none (or not taken) */
+	char bad[256];              /* why a HOST/machine-id was not taken */
+	int n_records;              /* folders of this name with a record */
+};
+
+struct fleet_hosts {
+	struct fleet_host *h;
+	size_t n;
+};
+
+/* The host folder open at dirfd (not closed), named name: *idx is its
+ * index in hs (a host of that name is one host, however many folders of
+ * that name are read), and its machine-id file is read (openat,
+ * O_NOFOLLOW: a regular file of 32 lower-case hex digits and a newline;
+ * anything else there is said in bad and not taken; two folders of the
+ * host that record different ids: neither taken).  0 or -ENOMEM. */
+int fleet_hosts_add(struct fleet_hosts *hs, int dirfd, const char *name, size_t *idx);
+/* The host folder of the result file path: the folder it lies in (the
+ * last component of its real path), as fleet_hosts_add.  0 or -errno
+ * with err. */
+int fleet_hosts_add_file(struct fleet_hosts *hs, const char *path, size_t *idx, char *err,
+			 size_t errlen);
+void fleet_hosts_free(struct fleet_hosts *hs);
+
+/* brisk report DIR: DIR laid out as DIR/HOST/NAME.json.  Walks exactly one
+ * level of HOST folders (opened O_NOFOLLOW|O_DIRECTORY from DIR's
+ * descriptor: a link is not followed), in name order; every regular
+ * NAME.json of a host (a link is not followed) goes to found, with the
+ * host's descriptor and index in hs; a link or another kind of file named
+ * *.json, or a link in place of a HOST folder, goes to skipped with why.
+ * Files directly in DIR (the playbook's report.json) are not results and
+ * are not read; nor is anything of a host but its *.json and machine-id.
+ * 0, or -errno with err (DIR cannot be opened or read), or what found or
+ * skipped returned (<0 stops the walk). */
+typedef int (*fleet_found_fn)(void *ctx, int hostfd, size_t host, const char *name,
+			      const char *display);
+typedef int (*fleet_skipped_fn)(void *ctx, const char *display, const char *why);
+int fleet_dir_walk(const char *dir, struct fleet_hosts *hs, fleet_found_fn found,
+		   fleet_skipped_fn skipped, void *ctx, char *err, size_t errlen);
+
+/* Identity by host folder (see Machine above) over r[0..*n), each with
+ * r[i].folder an index into hs: keeps in r, in their order, the results
+ * whose machine is certain (host and host_id set), frees the others and
+ * appends each to skip[*n_skip] (room for *n more) with why and what to
+ * do.  Pure but for the freeing. */
+void fleet_identify(struct fleet_result *r, size_t *n, const struct fleet_hosts *hs,
+		    struct fleet_skip *skip, size_t *n_skip);
 
 /* ---- pooling ---- */
 
@@ -191,6 +276,8 @@ struct fleet_options {
 	enum fleet_by by;
 	const char *baseline;      /* NULL: per group, see above */
 	uint64_t seed;
+	int trust_files;           /* the machine as each file claims it (no
+				    * fleet_identify): said in the outputs */
 };
 
 struct fleet_ci {
@@ -239,11 +326,6 @@ struct fleet_group {
 	char multi_disk[512];      /* machines whose results here are of more
 				    * than one disk set: pooled as one machine */
 	unsigned warm, failed, other_epochs;
-};
-
-struct fleet_skip {
-	char path[PATH_MAX];
-	char why[320];
 };
 
 struct fleet_report {

@@ -266,6 +266,9 @@ void fleet_text(FILE *f, const struct fleet_report *rep)
 	if (rep->n_skipped)
 		fprintf(f, "; %zu file%s skipped", rep->n_skipped, rep->n_skipped == 1 ? "" : "s");
 	fputc('\n', f);
+	fputs(rep->opt.trust_files ? "machines: as the files claim (--trust-file-identity): any file "
+	      "can claim to be any machine\n" : "machines: by host folder (HOST/NAME.json; a file "
+	      "claiming another machine than its folder is left out)\n", f);
 	char b[1024];
 	snprintf(b, sizeof(b), "seed %llu; the machine is the unit: medians (p50) and p90 pool every "
 		 "cold sample, with 95%% two-stage bootstrap intervals (machines, then their "
@@ -385,6 +388,7 @@ int fleet_json(const struct fleet_report *rep, const char *path, char *err, size
 	add(root, "kind", jout_string("report"));
 	add(root, "format_version", jout_int64(FLEET_FORMAT_VERSION));
 	add(root, "by", jout_string(fleet_by_name(rep->opt.by)));
+	add(root, "identity", jout_string(rep->opt.trust_files ? "file" : "host folder"));
 	add(root, "seed", jout_uint64(rep->opt.seed));
 	add(root, "level", jout_finite(FLEET_LEVEL));
 	add(root, "min_machines", jout_int64(FLEET_MIN_MACHINES));

@@ -47,7 +47,13 @@ static void machine_of(const struct fleet_result *r, char *key, size_t klen, cha
 		       size_t nlen)
 {
 	const struct fleet_machine *m = &r->m;
-	if (m->machine_id[0]) {
+	if (r->host[0]) {   /* fleet_identify: the host folder */
+		if (r->host_id[0])
+			snprintf(key, klen, "id:%s", r->host_id);
+		else
+			snprintf(key, klen, "folder:%s", r->host);
+		snprintf(name, nlen, "%.120s", r->host);
+	} else if (m->machine_id[0]) {
 		snprintf(key, klen, "id:%s", m->machine_id);
 		snprintf(name, nlen, "%s", m->hostname[0] ? m->hostname : m->machine_id);
 	} else if (m->hostname[0]) {
