@@ -292,6 +292,11 @@ struct fleet_row {
 	struct fleet_ci p50, p90;
 	struct fleet_ci ratio50, ratio90;   /* arm / baseline; NaN for the baseline */
 	size_t paired, agree;      /* machines with both; of them, on its side of 1 */
+	size_t n_faster, n_slower; /* paired machines whose own ratio is below,
+				    * above 1 */
+	size_t *disagree;          /* the paired machines not agreeing: indexes
+				    * into the group's machines (name order) */
+	size_t n_disagree;
 	enum stats_verdict verdict;
 	int decided;               /* paired >= FLEET_MIN_MACHINES */
 };
@@ -321,7 +326,7 @@ struct fleet_group {
 	int best;                  /* recommended arm, -1 none */
 	unsigned comparisons;      /* m of the simultaneous level */
 	double ratio_level;
-	char recommendation[640];  /* "bfq, 7 of 8 machines faster on ..." */
+	char recommendation[1280]; /* "bfq, 7 of 8 machines faster on ..." */
 	char workloads[512];       /* when the results' workloads differ */
 	char multi_disk[512];      /* machines whose results here are of more
 				    * than one disk set: pooled as one machine */

@@ -127,6 +127,20 @@ void fleet_ci_text(char *b, size_t n, const struct fleet_ci *c,
 	snprintf(b, n, "%s [%s, %s]", e, lo, hi);
 }
 
+void fleet_disagree_text(char *b, size_t n, const struct fleet_group *g, const struct fleet_row *r,
+			 size_t max)
+{
+	if (n)
+		b[0] = '\0';
+	for (size_t i = 0; i < r->n_disagree; i++) {
+		if (max && i == max) {
+			fleet_appendf(b, n, " and %zu more", r->n_disagree - max);
+			break;
+		}
+		fleet_appendf(b, n, "%s%s", i ? ", " : "", g->machines[r->disagree[i]]);
+	}
+}
+
 static const char *row_verdict(const struct fleet_group *g, const struct fleet_row *r, int text)
 {
 	if ((int)r->arm == g->baseline)
@@ -199,6 +213,20 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 				ratio, agree, (int)r->arm == g->baseline ? "-" : row_verdict(g, r, 1));
 		}
 	}
+	/* the machines that disagree, by name: a minority is shown, not
+	 * outvoted unseen, and cannot veto */
+	for (size_t i = 0; i < g->n_rows; i++) {
+		const struct fleet_row *r = &g->rows[i];
+		if (!r->n_disagree || (int)r->arm == g->baseline)
+			continue;
+		char who[4096], pre[160], lab[4 * 64 + 1];
+		fleet_disagree_text(who, sizeof(who), g, r, 0);
+		text_escape(lab, sizeof(lab), g->arms[r->arm].label);
+		snprintf(pre, sizeof(pre), "  disagree on %s%s %.60s (%zu of %zu): ",
+			 action_kind_name((enum action_kind)r->action),
+			 r->phase == FLEET_IDLE ? " idle" : "", lab, r->n_disagree, r->paired);
+		wrap(f, pre, "    ", who);
+	}
 	if (g->comparisons)
 		fprintf(f, "  (ratio intervals: %s each, 95%% together over the %u comparisons with %d "
 			"or more machines)\n", lvl, g->comparisons, FLEET_MIN_MACHINES);
@@ -209,7 +237,7 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 	if (any_load && g->baseline >= 0) {
 		fputs("load throughput against ", f);
 		cell(f, g->arms[g->baseline].label, 0);
-		fputs(" (geometric mean over the machines that measured both):\n", f);
+		fputs(" (the median of the machines that measured both):\n", f);
 		for (size_t a = 0; a < g->n_arms; a++) {
 			const struct fleet_garm *ga = &g->arms[a];
 			if ((int)a == g->baseline || !isfinite(ga->load.est))
@@ -272,10 +300,12 @@ void fleet_text(FILE *f, const struct fleet_report *rep)
 	char b[1024];
 	snprintf(b, sizeof(b), "seed %llu; the machine is the unit: medians (p50) and p90 pool every "
 		 "cold sample, with 95%% two-stage bootstrap intervals (machines, then their "
-		 "samples); ratio = arm / baseline, the geometric mean of each machine's own ratio of "
-		 "medians over the machines that measured both; agree = machines whose own ratio is "
-		 "on its side of 1; a verdict needs %d of them (few: fewer)",
-		 (unsigned long long)rep->opt.seed, FLEET_MIN_MACHINES);
+		 "samples); ratio = arm / baseline, the median of the machines' own ratios of "
+		 "medians (each within [1/%g, %g], times of at least %g ms) over the machines that "
+		 "measured both; agree = machines whose own ratio is on its side of 1; a verdict "
+		 "needs the interval clear of 1, most paired machines on that side and %d of them "
+		 "at least (few: fewer)", (unsigned long long)rep->opt.seed, FLEET_MAX_RATIO,
+		 FLEET_MAX_RATIO, FLEET_MIN_MS, FLEET_MIN_MACHINES);
 	wrap(f, "", "  ", b);
 	for (size_t i = 0; i < rep->n_groups; i++)
 		text_group(f, rep, &rep->groups[i]);

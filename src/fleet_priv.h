@@ -20,6 +20,10 @@ void fleet_ratio_text(char *b, size_t n, double v);
  * "EST" alone when a bound is not finite. */
 void fleet_ci_text(char *b, size_t n, const struct fleet_ci *c,
 		   void (*fmt)(char *, size_t, double));
+/* The machines of row r that disagree, "web3, web7", at most max names
+ * (then "and N more"; 0: all); "" none. */
+void fleet_disagree_text(char *b, size_t n, const struct fleet_group *g, const struct fleet_row *r,
+			 size_t max);
 /* printf onto the end of b (n bytes), cut to fit; nothing when b is full. */
 void fleet_appendf(char *b, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -65,7 +65,7 @@ static void save_comment(FILE *f, const void *ctx)
 {
 	const struct save_head *h = ctx;
 	const struct fleet_report *rep = h->rep;
-	char b[1024], d[32];
+	char b[2048], d[32];
 	time_t now = time(NULL);
 	struct tm tm;
 	if (!gmtime_r(&now, &tm) || !strftime(d, sizeof(d), "%Y-%m-%d %H:%M UTC", &tm))

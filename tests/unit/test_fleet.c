@@ -396,7 +396,7 @@ static void test_machines_widen(void **state)
 		make(&r[m], FLEET_RUN, host, "rotational", 1, two, f1, 20.0 * pow(2, m), NULL, 20,
 		     ACTION_SSH);
 	}
-	struct fleet_options o = { FLEET_BY_CLASS, NULL, 5 };
+	struct fleet_options o = { FLEET_BY_CLASS, NULL, 5, 0 };
 	struct fleet_report rep;
 	char err[256];
 	assert_int_equal(fleet_pool(r, 6, &o, NULL, 0, &rep, err, sizeof(err)), 0);
@@ -433,7 +433,7 @@ static void test_paired_verdict(void **state)
 	(void)state;
 	struct fleet_result r[4];
 	fleet4(r, 4, NULL);
-	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1 };
+	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1, 0 };
 	struct fleet_report rep;
 	char err[256];
 	assert_int_equal(fleet_pool(r, 4, &o, NULL, 0, &rep, err, sizeof(err)), 0);
@@ -502,7 +502,7 @@ static void test_baseline_own_setting(void **state)
 		make(&r[3 * m + 2], FLEET_RUN, host, "rotational", 1, two + 1, f2, 100, NULL, 6,
 		     ACTION_SSH);
 	}
-	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1 };
+	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1, 0 };
 	struct fleet_report rep;
 	char err[256];
 	assert_int_equal(fleet_pool(r, 9, &o, NULL, 0, &rep, err, sizeof(err)), 0);
@@ -542,7 +542,7 @@ static void test_too_few_machines(void **state)
 	(void)state;
 	struct fleet_result r[2];
 	fleet4(r, 2, NULL);
-	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1 };
+	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1, 0 };
 	struct fleet_report rep;
 	char err[256];
 	assert_int_equal(fleet_pool(r, 2, &o, NULL, 0, &rep, err, sizeof(err)), 0);
@@ -566,7 +566,7 @@ static void test_load_rule(void **state)
 {
 	(void)state;
 	struct fleet_result r[4];
-	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1 };
+	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1, 0 };
 	struct fleet_report rep;
 	char err[256];
 	/* bfq keeps 40 % of the load: it starves it, and is not recommended */
@@ -604,7 +604,7 @@ static void test_groups(void **state)
 	make(&r[2], FLEET_RUN, "c", "rotational", 1, two, f1, 5, NULL, 4, ACTION_SAVE);
 	r[2].m.n_disks = 2;   /* a RAID of a rotational and an NVMe disk */
 	snprintf(r[2].m.disks[1].cls, sizeof(r[2].m.disks[1].cls), "nvme");
-	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1 };
+	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1, 0 };
 	struct fleet_report rep;
 	char err[256];
 	assert_int_equal(fleet_pool(r, 3, &o, NULL, 0, &rep, err, sizeof(err)), 0);
@@ -674,7 +674,7 @@ static void test_text_escapes(void **state)
 	fleet4(r, 4, NULL);
 	snprintf(r[0].m.hostname, sizeof(r[0].m.hostname), "evil\x1b[31m\r\nhost");
 	snprintf(r[0].m.disks[0].cls, sizeof(r[0].m.disks[0].cls), "rotational");
-	struct fleet_options o = { FLEET_BY_MODEL, NULL, 1 };
+	struct fleet_options o = { FLEET_BY_MODEL, NULL, 1, 0 };
 	snprintf(r[1].m.disks[0].model, sizeof(r[1].m.disks[0].model), "WDC\x07\x1b]0;pwn\x07");
 	struct fleet_skip sk = { "bad\x1b.json", "truncated: skipped" };
 	struct fleet_report rep;
@@ -745,7 +745,7 @@ static void test_save_profile(void **state)
 	static const double f1[] = { 1 };
 	make(&r[4], FLEET_RUN, "u1", "usb", 1, two, f1, 5, NULL, 4, ACTION_SAVE);
 	make(&r[5], FLEET_RUN, "s1", "ssd", 1, two, f1, 5, NULL, 4, ACTION_SAVE);
-	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1 };
+	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1, 0 };
 	struct fleet_report rep;
 	char err[512], path[PATH_MAX], note[1024];
 	assert_int_equal(fleet_pool(r, 6, &o, NULL, 0, &rep, err, sizeof(err)), 0);
