@@ -311,6 +311,9 @@ struct fleet_garm {
 	size_t load_paired;
 	int load_ok;               /* within the tolerance (or unknown) */
 	double score;              /* geometric mean of p90 ratios; NaN */
+	char outside[320];         /* its settings outside the range a default
+				    * may carry: "slice_idle=2147483647
+				    * (0..100)"; "" none */
 };
 
 struct fleet_group {

@@ -37,19 +37,43 @@ static void cell(FILE *f, const char *s, size_t w)
 		fputs(e, f);
 		return;
 	}
+	/* what does not fit is cut, and ends in "..." to say so */
+	size_t room = cols(e) > w && w > 3 ? w - 3 : w;
 	size_t c = 0, i = 0;
 	while (e[i]) {
 		size_t u = e[i] == '\\' ? (e[i + 1] == 'x' ? 4 : 2) : text_char_len(e + i, strlen(e + i));
 		if (!u)
 			u = 1;
-		if (c + (e[i] == '\\' ? u : 1) > w)
+		if (c + (e[i] == '\\' ? u : 1) > room)
 			break;
 		fwrite(e + i, 1, u, f);
 		c += e[i] == '\\' ? u : 1;
 		i += u;
 	}
+	if (e[i] && room < w) {
+		fputs("...", f);
+		c += 3;
+	}
 	for (; c < w; c++)
 		fputc(' ', f);
+}
+
+/* Does an arm's name show whole in a table column of w? */
+static int arm_whole(const struct fleet_garm *a, size_t w)
+{
+	char e[4 * 64 + 1];
+	text_escape(e, sizeof(e), a->label);
+	return fleet_arm_text(a) == a->label && cols(e) <= w;
+}
+
+/* An arm's name in the tables: its label, tagged "#N " (N from 1) when
+ * the tables cut it, for the arms: legend below. */
+static const char *arm_name(const struct fleet_group *g, size_t a, char *b, size_t n)
+{
+	if (arm_whole(&g->arms[a], 12))
+		return g->arms[a].label;
+	snprintf(b, n, "#%zu %s", a + 1, g->arms[a].label);
+	return b;
 }
 
 /* Escaped text after a prefix, wrapped at spaces under COLS, continuation
@@ -207,10 +231,25 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 				snprintf(agree, sizeof(agree), "-");
 			else
 				snprintf(agree, sizeof(agree), "%zu/%zu", r->agree, r->paired);
+			char an[80];
 			fprintf(f, "  %-9s ", action_kind_name((enum action_kind)r->action));
-			cell(f, g->arms[r->arm].label, 12);
+			cell(f, arm_name(g, r->arm, an, sizeof(an)), 12);
 			fprintf(f, " %4zu %6zu %-22s %7s %-21s %5s %s\n", r->machines, r->samples, p50, p90,
 				ratio, agree, (int)r->arm == g->baseline ? "-" : row_verdict(g, r, 1));
+		}
+	}
+	/* every arm the table cut, whole: nothing past a cut is hidden */
+	int legend = 0;
+	for (size_t a = 0; a < g->n_arms; a++)
+		legend |= !arm_whole(&g->arms[a], 12);
+	if (legend) {
+		fputs("arms:\n", f);
+		for (size_t a = 0; a < g->n_arms; a++) {
+			if (arm_whole(&g->arms[a], 12))
+				continue;
+			char lab[32];
+			snprintf(lab, sizeof(lab), "  #%zu = ", a + 1);
+			wrap(f, lab, "      ", g->arms[a].key);
 		}
 	}
 	/* the machines that disagree, by name: a minority is shown, not
@@ -242,10 +281,10 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 			const struct fleet_garm *ga = &g->arms[a];
 			if ((int)a == g->baseline || !isfinite(ga->load.est))
 				continue;
-			char c[64];
+			char c[64], an[80];
 			fleet_ci_text(c, sizeof(c), &ga->load, fleet_ratio_text);
 			fputs("  ", f);
-			cell(f, ga->label, 12);
+			cell(f, arm_name(g, a, an, sizeof(an)), 12);
 			fprintf(f, " %s x, %zu machine%s%s\n", c, ga->load_paired,
 				ga->load_paired == 1 ? "" : "s", ga->load_ok ? "" : ": starves the load");
 		}
@@ -255,10 +294,10 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 		size_t col = 72;
 		for (size_t k = 0; k < g->n_ranked; k++) {
 			const struct fleet_garm *ga = &g->arms[g->ranking[k]];
-			char s[16], e[320];
+			char s[16], e[400];
 			fleet_ratio_text(s, sizeof(s), ga->score);
-			char lab[4 * 64 + 1];
-			text_escape(lab, sizeof(lab), ga->label);
+			char lab[4 * 80 + 1], an[80];
+			text_escape(lab, sizeof(lab), arm_name(g, g->ranking[k], an, sizeof(an)));
 			snprintf(e, sizeof(e), " %zu. %s %s%s", k + 1, lab, s,
 				 ga->load_ok ? "" : " (starves the load)");
 			if (col + strlen(e) > COLS) {

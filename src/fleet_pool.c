@@ -12,6 +12,7 @@
 
 #include "action.h"
 #include "msg.h"
+#include "tunable.h"
 
 static const char *const by_names[] = { "class", "model", "model,firmware", "machine",
 					"kernel" };
@@ -202,6 +203,25 @@ static size_t find_machine(const struct gwork *w, const char *key)
 	return 0;
 }
 
+/* The settings of a that a distribution default should not carry. */
+static void outside_range(struct fleet_garm *a)
+{
+	char buf[FLEET_KEY_LEN], *save = NULL;
+	snprintf(buf, sizeof(buf), "%s", a->key);
+	a->outside[0] = '\0';
+	for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(w, '=');
+		int64_t lo, hi;
+		if (!eq)
+			continue;
+		*eq = '\0';
+		if (!tunable_fleet_range(w, eq + 1, &lo, &hi))
+			fleet_appendf(a->outside, sizeof(a->outside), "%s%s=%s (%lld..%lld)",
+				      a->outside[0] ? ", " : "", w, eq + 1, (long long)lo,
+				      (long long)hi);
+	}
+}
+
 static int arm_index(struct fleet_group *g, const struct fleet_arm *a, size_t *out)
 {
 	for (size_t i = 0; i < g->n_arms; i++)
@@ -218,6 +238,7 @@ static int arm_index(struct fleet_group *g, const struct fleet_arm *a, size_t *o
 	snprintf(na[g->n_arms].label, sizeof(na[0].label), "%s", a->label);
 	ci_nan(&na[g->n_arms].load);
 	na[g->n_arms].score = NAN;
+	outside_range(&na[g->n_arms]);
 	*out = g->n_arms++;
 	return 0;
 }
@@ -226,6 +247,15 @@ static int cmp_label(const struct fleet_garm *a, const struct fleet_garm *b)
 {
 	int c = strcmp(a->label, b->label);
 	return c ? c : strcmp(a->key, b->key);
+}
+
+const char *fleet_arm_text(const struct fleet_garm *a)
+{
+	/* the label is the scheduler alone, or the settings cut short */
+	if (strcmp(a->label, a->key) == 0 ||
+	    (strncmp(a->key, "scheduler=", 10) == 0 && strcmp(a->key + 10, a->label) == 0))
+		return a->label;
+	return a->key;
 }
 
 /* Put the baseline first and the rest in label order; map[old] = new.
@@ -548,7 +578,7 @@ static void recommend(struct fleet_group *g)
 		if ((int)r->arm != g->baseline && r->paired > max_paired)
 			max_paired = r->paired;
 	}
-	const char *base = g->baseline >= 0 ? g->arms[g->baseline].label : "";
+	const char *base = g->baseline >= 0 ? fleet_arm_text(&g->arms[g->baseline]) : "";
 	if (g->n_machines == 1) {
 		snprintf(t, tl, "no recommendation: one machine (%s): not a fleet; its own brisk "
 			 "compare verdicts are the ones to read", g->machines[0]);
@@ -587,11 +617,11 @@ static void recommend(struct fleet_group *g)
 		if (low && low->score < 1 && !low->load_ok) {
 			fleet_ratio_text(s, sizeof(s), low->score);
 			fleet_appendf(t, tl, "; %s scores %s but starves the load (%.0f %% of %s's "
-				"throughput)", low->label, s, 100 * low->load.est, base);
+				"throughput)", fleet_arm_text(low), s, 100 * low->load.est, base);
 		} else if (g->n_ranked > 1) {
 			const struct fleet_garm *o = &g->arms[g->ranking[1]];
 			fleet_ratio_text(s, sizeof(s), o->score);
-			fleet_appendf(t, tl, " (next: %s, score %s)", o->label, s);
+			fleet_appendf(t, tl, " (next: %s, score %s)", fleet_arm_text(o), s);
 		}
 		return;
 	}
@@ -605,7 +635,7 @@ static void recommend(struct fleet_group *g)
 		slower += r->verdict == STATS_SLOWER;
 	}
 	if (!a->load_ok || !faster || slower) {
-		snprintf(t, tl, "no recommendation: %s ranks first but ", a->label);
+		snprintf(t, tl, "no recommendation: %s ranks first but ", fleet_arm_text(a));
 		if (!a->load_ok)
 			fleet_appendf(t, tl, "starves the load (%.0f %% of %s's throughput)",
 				100 * a->load.est, base);
@@ -632,7 +662,7 @@ static void recommend(struct fleet_group *g)
 		return;
 	}
 	g->best = (int)first;
-	snprintf(t, tl, "%s", a->label);
+	snprintf(t, tl, "%s", fleet_arm_text(a));
 	for (size_t i = 0; i < g->n_rows; i++) {
 		const struct fleet_row *r = &g->rows[i];
 		if (r->arm != first || r->phase != FLEET_LOADED || r->verdict != STATS_FASTER)
@@ -651,6 +681,9 @@ static void recommend(struct fleet_group *g)
 	if (isfinite(a->load.est) && a->load.est < FLEET_LOAD_COST)
 		fleet_appendf(t, tl, "; at a cost to the load: %.0f %% of %s's throughput "
 			"(%+.0f %%)", 100 * a->load.est, base, 100 * (a->load.est - 1));
+	if (a->outside[0])
+		fleet_appendf(t, tl, "; outside the range a default may carry: %s: shown, not "
+			"saved into a class rule without --force", a->outside);
 }
 
 static int pool_group(const struct fleet_result *r, const size_t *idx, size_t n,

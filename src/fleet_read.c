@@ -356,8 +356,10 @@ static int make_arm(struct rd *d, const char *where, const char *settings, struc
 	}
 	if (n == 1 && strncmp(a->key, "scheduler=", 10) == 0)
 		snprintf(a->label, sizeof(a->label), "%.63s", a->key + 10);
-	else
-		snprintf(a->label, sizeof(a->label), "%.63s", a->key);
+	else if (strlen(a->key) < sizeof(a->label))
+		snprintf(a->label, sizeof(a->label), "%s", a->key);
+	else   /* cut, and saying so: where it matters the key is shown whole */
+		snprintf(a->label, sizeof(a->label), "%.*s...", (int)sizeof(a->label) - 4, a->key);
 	return 0;
 }
 

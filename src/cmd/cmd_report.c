@@ -318,7 +318,7 @@ int cmd_report_main(int argc, char **argv)
 			status = 1;
 		}
 		if (a.save) {
-			char path[PATH_MAX], note[1024];
+			char path[PATH_MAX], note[4096];
 			if (fleet_save_profile(&rep, a.save, a.force, path, sizeof(path), note,
 					       sizeof(note), err, sizeof(err)) < 0) {
 				fprintf(stderr, "brisk report: --save-profile %s\n", err);
