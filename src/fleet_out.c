@@ -415,6 +415,7 @@ static struct json_object *json_group(const struct fleet_group *g)
 		add(x, "load_machines", jout_uint64(ga->load_paired));
 		add(x, "load_ok", jout_bool(ga->load_ok));
 		add(x, "score", jout_finite(ga->score));
+		add(x, "outside_default_range", ga->outside[0] ? jout_string(ga->outside) : NULL);
 		json_object_array_add(arms, x);
 	}
 	add(o, "arms", arms);
@@ -434,6 +435,12 @@ static struct json_object *json_group(const struct fleet_group *g)
 		add(x, "ratio_p90", jci(&r->ratio90));
 		add(x, "paired", jout_uint64(r->paired));
 		add(x, "agree", jout_uint64(r->agree));
+		add(x, "faster_machines", jout_uint64(r->n_faster));
+		add(x, "slower_machines", jout_uint64(r->n_slower));
+		struct json_object *dis = jout_array();
+		for (size_t k = 0; k < r->n_disagree; k++)
+			json_object_array_add(dis, jout_string(g->machines[r->disagree[k]]));
+		add(x, "disagree", dis);
 		add(x, "verdict", jout_string(row_verdict(g, r, 0)));
 		json_object_array_add(rows, x);
 	}
@@ -510,7 +517,7 @@ int fleet_csv(const struct fleet_report *rep, const char *path, char *err, size_
 	FILE *f = o.f;
 	fprintf(f, "group,phase,action,arm,settings,machines,samples,p50_ms,p50_lo,p50_hi,p90_ms,"
 		"p90_lo,p90_hi,ratio_p50,ratio_p50_lo,ratio_p50_hi,ratio_p90,ratio_p90_lo,"
-		"ratio_p90_hi,paired,agree,verdict\n");
+		"ratio_p90_hi,paired,agree,verdict,disagree\n");
 	for (size_t i = 0; i < rep->n_groups; i++) {
 		const struct fleet_group *g = &rep->groups[i];
 		for (size_t k = 0; k < g->n_rows; k++) {
@@ -528,7 +535,11 @@ int fleet_csv(const struct fleet_report *rep, const char *path, char *err, size_
 				csv_num(f, c[j]->lo);
 				csv_num(f, c[j]->hi);
 			}
-			fprintf(f, ",%zu,%zu,%s\n", r->paired, r->agree, row_verdict(g, r, 0));
+			fprintf(f, ",%zu,%zu,%s,", r->paired, r->agree, row_verdict(g, r, 0));
+			char who[4096];
+			fleet_disagree_text(who, sizeof(who), g, r, 0);
+			csv_text(f, who);
+			fputc('\n', f);
 		}
 	}
 	return outfile_close(&o, 1, 1, NULL, err, errlen);
