@@ -10,6 +10,7 @@
  *                    an app-specific hash of /etc/machine-id, the disks
  *                    behind the directory), for report.c / compare_report.c
  *   fleet_read.c     one result file, read as untrusted input
+ *   fleet_host.c     whose a result is: its host folder, checked
  *   fleet_pool.c     groups, statistics, ranking, recommendations
  *   fleet_out.c      text, JSON and CSV of a pooled report
  *   fleet_plot.c     the picture (cairo: SVG or PNG)
@@ -54,7 +55,10 @@
  *    not say.  A run's one arm is the scheduler its disks had when it
  *    began measuring (machine.disks[].scheduler).  The same settings are
  *    one arm across machines and files.  An arm's label is the scheduler
- *    alone when that is all it sets, else its settings.
+ *    alone when that is all it sets, else its settings, cut at 63 bytes
+ *    ending in "..."; where an arm is recommended or saved, all of its
+ *    settings are given (fleet_arm_text), and the outputs that cut it
+ *    list it whole.
  *  - Machine (fleet_identify; by default): the host folder a result lay
  *    in, results/HOST/NAME.json as the playbook lays them out (the name of
  *    the folder is the host; folders of one name are one host).  A host's
@@ -79,30 +83,35 @@
  *    samples; the pooled median and p90 of every sample, each with a
  *    two-stage bootstrap interval at FLEET_LEVEL (machines drawn with
  *    replacement, then each drawn machine's samples: stats_bootstrap_ci_
- *    grouped with the machine as the cluster).  Against the baseline, over
- *    the machines that measured both (paired): the geometric mean of each
- *    machine's own ratio of medians (and of p90s), with a paired two-stage
- *    interval (stats_bootstrap_ratio_paired) whose level is simultaneous
- *    over the group's comparisons (Bonferroni: 1 - (1 - FLEET_LEVEL) / m
- *    for m comparisons with at least FLEET_MIN_MACHINES paired machines),
- *    and how many paired machines agree: their own ratio is on the same
- *    side of 1 as the pooled one.  A verdict needs FLEET_MIN_MACHINES
- *    paired machines: faster when the interval lies below 1, slower above.
+ *    grouped with the machine as the cluster); every time taken as at
+ *    least FLEET_MIN_MS.  Against the baseline, over the machines that
+ *    measured both (paired): the median of each machine's own ratio of
+ *    medians (and of p90s), each bounded to [1/FLEET_MAX_RATIO,
+ *    FLEET_MAX_RATIO], with a paired two-stage bootstrap interval of that
+ *    median (stats_bootstrap_median_ratio_paired) whose level is
+ *    simultaneous over the group's comparisons (Bonferroni: 1 - (1 -
+ *    FLEET_LEVEL) / m for m comparisons with at least FLEET_MIN_MACHINES
+ *    paired machines), how many paired machines agree (their own ratio is
+ *    on the same side of 1 as the pooled one) and which do not.  A verdict
+ *    needs FLEET_MIN_MACHINES paired machines: faster when the interval
+ *    lies below 1 and a strict majority of them have their own ratio below
+ *    1, slower mirrored; no minority steers or vetoes it.
  *    Every interval is seeded from opt.seed: the same files and seed give
  *    the same figures, whatever the order of the files.
  *  - Baseline: opt.baseline (an arm's label or settings), else the arm
  *    most machines of the group measured first (a comparison's arm 0, a
  *    run's one arm); a tie goes to the first in label order.
  *  - Load: per machine, the mean load MiB/s of an arm's results; per arm,
- *    the geometric mean over paired machines of arm / baseline, with a t
- *    interval on the logs.  Ranking and recommendation follow brisk
+ *    the median over paired machines of arm / baseline, each bounded as
+ *    above, with the order-statistic interval (stats_median_ci_order).  Ranking and recommendation follow brisk
  *    compare's rule pooled: arms ranked by the geometric mean of their p90
  *    ratios over the loaded actions (baseline 1) among the arms that keep
  *    at least 50 % of the best arm's load ratio (others rank after, as
  *    starving the load); the first is recommended when it is faster on at
  *    least one loaded action and slower on none, and its load cost is
- *    named when it keeps less than 95 % of the baseline's.  Idle rows are
- *    shown, never recommended from.  One machine is "not a fleet": no
+ *    named when it keeps less than 95 % of the baseline's, and a value
+ *    outside the range a default may carry (tunable_fleet_range: the arm's
+ *    outside) is named.  Idle rows are shown, never recommended from.  One machine is "not a fleet": no
  *    recommendation.
  *  - fleet_pool/fleet_text/... never print to stderr; messages go to err.
  */
@@ -378,11 +387,14 @@ int fleet_plot(const struct fleet_report *rep, const char *path, char *err, size
 /* --save-profile NAME: the recommended arm of each class group (by must
  * be class) as [settings CLASS] of the user profile NAME (where brisk
  * profile save writes; without force only when NAME does not exist,
- * atomically), read back before it is moved into place.  note gets what
- * was left out (usb, mixed and unknown groups have no profile class; a
- * group without a recommendation).  0; -ENOENT no group has a winner;
- * -EINVAL by is not class, a bad NAME or a setting a profile cannot hold;
- * -EEXIST; -errno.  err says which. */
+ * atomically), read back before it is moved into place.  Every class
+ * whose winner can be saved is; note gets each left out and why (usb,
+ * mixed and unknown groups have no profile class; a group without a
+ * recommendation; a winner with a value outside the range a default may
+ * carry, unless force; a winner a class section cannot hold, such as a
+ * vm.* key).  0 when something was saved; -ENOENT nothing could be;
+ * -EINVAL by is not class or a bad NAME; -EEXIST; -errno.  err says
+ * which. */
 int fleet_save_profile(const struct fleet_report *rep, const char *name, int force,
 		       char *path, size_t pathlen, char *note, size_t notelen, char *err,
 		       size_t errlen);
