@@ -231,7 +231,7 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 				snprintf(agree, sizeof(agree), "-");
 			else
 				snprintf(agree, sizeof(agree), "%zu/%zu", r->agree, r->paired);
-			char an[80];
+			char an[96];
 			fprintf(f, "  %-9s ", action_kind_name((enum action_kind)r->action));
 			cell(f, arm_name(g, r->arm, an, sizeof(an)), 12);
 			fprintf(f, " %4zu %6zu %-22s %7s %-21s %5s %s\n", r->machines, r->samples, p50, p90,
@@ -281,7 +281,7 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 			const struct fleet_garm *ga = &g->arms[a];
 			if ((int)a == g->baseline || !isfinite(ga->load.est))
 				continue;
-			char c[64], an[80];
+			char c[64], an[96];
 			fleet_ci_text(c, sizeof(c), &ga->load, fleet_ratio_text);
 			fputs("  ", f);
 			cell(f, arm_name(g, a, an, sizeof(an)), 12);
@@ -294,9 +294,9 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 		size_t col = 72;
 		for (size_t k = 0; k < g->n_ranked; k++) {
 			const struct fleet_garm *ga = &g->arms[g->ranking[k]];
-			char s[16], e[400];
+			char s[16], e[480];
 			fleet_ratio_text(s, sizeof(s), ga->score);
-			char lab[4 * 80 + 1], an[80];
+			char lab[4 * 96 + 1], an[96];
 			text_escape(lab, sizeof(lab), arm_name(g, g->ranking[k], an, sizeof(an)));
 			snprintf(e, sizeof(e), " %zu. %s %s%s", k + 1, lab, s,
 				 ga->load_ok ? "" : " (starves the load)");

@@ -137,7 +137,7 @@ static double panel(cairo_t *cr, const struct fleet_group *g, double y, int draw
 		cairo_fill(cr);
 		plot_font(cr, PLOT_FONT_BODY, (int)r->arm == g->best);
 		plot_colour(cr, plot_c_text, 1);
-		char an[80];
+		char an[96];
 		plot_show_fit(cr, ARM_X + SWATCH + 6, cy + 4, arm_name(cr, g, r->arm, an, sizeof(an)),
 			      LAB_W, PLOT_CUT_END);
 		char mach[64];
