@@ -36,7 +36,7 @@ _brisk_args_compare='-r --rounds -b --budget -n --samples --looks --settle-max -
   -a --actions --exec --ls-files --warmup --interval --timeout --floor -p --profile
   --fio --scale --seed -j --json --csv --openmetrics --plot --save'
 _brisk_opts_report='--by --baseline --seed -j --json --csv --openmetrics --plot --save-profile
-  --force -h --help'
+  --force --trust-file-identity -h --help'
 _brisk_args_report='--by --baseline --seed -j --json --csv --openmetrics --plot --save-profile'
 _brisk_opts_tui='-l --load -a --actions --exec --ls-files -i --idle-samples --interval
   --timeout --tick --floor --drop-caches --keep-warm --allow-shared-dir
@@ -285,7 +285,7 @@ _brisk() {
   case $key in
     devices) [ "$n" -eq 0 ] && { _brisk_reply "$(_brisk_blockdevs)"; _filedir -d; } ;;
     run|tui) [ "$n" -eq 0 ] && _filedir -d ;;
-    report) _filedir json ;;
+    report) _filedir json; _filedir -d ;;
     compare)
       local dir=.
       if [ "$n" -gt 0 ] && [[ ${pos[0]} != *=* ]] && [ -d "${pos[0]}" ]; then dir=${pos[0]}; fi

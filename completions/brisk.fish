@@ -287,8 +287,9 @@ complete -c brisk -n '__brisk_is report' -l csv -r -F -d 'one row per group, pha
 complete -c brisk -n '__brisk_is report' -l openmetrics -r -F -d 'key figures as OpenMetrics (node_exporter textfile)'
 complete -c brisk -n '__brisk_is report' -l plot -r -F -d 'a picture: FILE.svg or FILE.png'
 complete -c brisk -n '__brisk_is report' -l save-profile -x -d 'the winner of each class as a profile'
-complete -c brisk -n '__brisk_is report' -l force -d '--save-profile replaces an existing profile'
-complete -c brisk -n '__brisk_is report; and not string match -qr -- "^-" (commandline -ct)' -a '(__fish_complete_suffix .json)'
+complete -c brisk -n '__brisk_is report' -l force -d '--save-profile replaces a profile, saves values outside the default ranges'
+complete -c brisk -n '__brisk_is report' -l trust-file-identity -d 'take the machine each file names, not its host folder'
+complete -c brisk -n '__brisk_is report; and not string match -qr -- "^-" (commandline -ct)' -a '(__fish_complete_suffix .json; __fish_complete_directories)'
 
 # tui
 complete -c brisk -n '__brisk_is tui' -s n -l iterations -x -d 'quit after N redraw ticks'

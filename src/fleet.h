@@ -10,6 +10,7 @@
  *                    an app-specific hash of /etc/machine-id, the disks
  *                    behind the directory), for report.c / compare_report.c
  *   fleet_read.c     one result file, read as untrusted input
+ *   fleet_host.c     whose a result is: its host folder, checked
  *   fleet_pool.c     groups, statistics, ranking, recommendations
  *   fleet_out.c      text, JSON and CSV of a pooled report
  *   fleet_plot.c     the picture (cairo: SVG or PNG)
@@ -54,10 +55,24 @@
  *    not say.  A run's one arm is the scheduler its disks had when it
  *    began measuring (machine.disks[].scheduler).  The same settings are
  *    one arm across machines and files.  An arm's label is the scheduler
- *    alone when that is all it sets, else its settings.
- *  - Machine: machine.machine_id (a hash: fleet_machine_id()) when given,
- *    else machine.hostname, else the file itself (a result without a
- *    machine object is its own machine).  Results of one machine are
+ *    alone when that is all it sets, else its settings, cut at 63 bytes
+ *    ending in "..."; where an arm is recommended or saved, all of its
+ *    settings are given (fleet_arm_text), and the outputs that cut it
+ *    list it whole.
+ *  - Machine (fleet_identify; by default): the host folder a result lay
+ *    in, results/HOST/NAME.json as the playbook lays them out (the name of
+ *    the folder is the host; folders of one name are one host).  A host's
+ *    machine id is the one the controller recorded in HOST/machine-id (32
+ *    hex digits and a newline, a regular file), else the one a strict
+ *    majority of its files claim (machine.machine_id; no id is a claim
+ *    too).  A file claiming another is left out; a host without such a
+ *    majority has every file left out; one machine id under two hosts
+ *    (cloned /etc/machine-id) has the files of that id left out under
+ *    both.  Left out = moved to the skipped files, each with why and what
+ *    to do.  With opt.trust_files (--trust-file-identity) the file says:
+ *    machine.machine_id when given, else machine.hostname, else the file
+ *    itself (a result without a machine object is its own machine): any
+ *    file can claim any machine.  Results of one machine are
  *    pooled: the machine is the unit, also when they measured different
  *    disks of one group (multi_disk names such machines: their own ratio
  *    then compares disks as well as settings).
@@ -68,30 +83,35 @@
  *    samples; the pooled median and p90 of every sample, each with a
  *    two-stage bootstrap interval at FLEET_LEVEL (machines drawn with
  *    replacement, then each drawn machine's samples: stats_bootstrap_ci_
- *    grouped with the machine as the cluster).  Against the baseline, over
- *    the machines that measured both (paired): the geometric mean of each
- *    machine's own ratio of medians (and of p90s), with a paired two-stage
- *    interval (stats_bootstrap_ratio_paired) whose level is simultaneous
- *    over the group's comparisons (Bonferroni: 1 - (1 - FLEET_LEVEL) / m
- *    for m comparisons with at least FLEET_MIN_MACHINES paired machines),
- *    and how many paired machines agree: their own ratio is on the same
- *    side of 1 as the pooled one.  A verdict needs FLEET_MIN_MACHINES
- *    paired machines: faster when the interval lies below 1, slower above.
+ *    grouped with the machine as the cluster); every time taken as at
+ *    least FLEET_MIN_MS.  Against the baseline, over the machines that
+ *    measured both (paired): the median of each machine's own ratio of
+ *    medians (and of p90s), each bounded to [1/FLEET_MAX_RATIO,
+ *    FLEET_MAX_RATIO], with a paired two-stage bootstrap interval of that
+ *    median (stats_bootstrap_median_ratio_paired) whose level is
+ *    simultaneous over the group's comparisons (Bonferroni: 1 - (1 -
+ *    FLEET_LEVEL) / m for m comparisons with at least FLEET_MIN_MACHINES
+ *    paired machines), how many paired machines agree (their own ratio is
+ *    on the same side of 1 as the pooled one) and which do not.  A verdict
+ *    needs FLEET_MIN_MACHINES paired machines: faster when the interval
+ *    lies below 1 and a strict majority of them have their own ratio below
+ *    1, slower mirrored; no minority steers or vetoes it.
  *    Every interval is seeded from opt.seed: the same files and seed give
  *    the same figures, whatever the order of the files.
  *  - Baseline: opt.baseline (an arm's label or settings), else the arm
  *    most machines of the group measured first (a comparison's arm 0, a
  *    run's one arm); a tie goes to the first in label order.
  *  - Load: per machine, the mean load MiB/s of an arm's results; per arm,
- *    the geometric mean over paired machines of arm / baseline, with a t
- *    interval on the logs.  Ranking and recommendation follow brisk
+ *    the median over paired machines of arm / baseline, each bounded as
+ *    above, with the order-statistic interval (stats_median_ci_order).  Ranking and recommendation follow brisk
  *    compare's rule pooled: arms ranked by the geometric mean of their p90
  *    ratios over the loaded actions (baseline 1) among the arms that keep
  *    at least 50 % of the best arm's load ratio (others rank after, as
  *    starving the load); the first is recommended when it is faster on at
  *    least one loaded action and slower on none, and its load cost is
- *    named when it keeps less than 95 % of the baseline's.  Idle rows are
- *    shown, never recommended from.  One machine is "not a fleet": no
+ *    named when it keeps less than 95 % of the baseline's, and a value
+ *    outside the range a default may carry (tunable_fleet_range: the arm's
+ *    outside) is named.  Idle rows are shown, never recommended from.  One machine is "not a fleet": no
  *    recommendation.
  *  - fleet_pool/fleet_text/... never print to stderr; messages go to err.
  */
@@ -112,6 +132,11 @@
 #define FLEET_MAX_DISKS     8           /* per machine object */
 #define FLEET_MAX_MS        86400000.0  /* a sample: at most a day */
 #define FLEET_MAX_MIBPS     1e7
+#define FLEET_MIN_MS        0.001       /* a time pools as at least the clock's
+					 * resolution brisk records (1 us) */
+#define FLEET_MAX_RATIO     1000.0      /* a machine's own ratio: within
+					 * [1/this, this] */
+#define FLEET_HOST_LEN      256         /* a host folder's name (NAME_MAX + 1) */
 #define FLEET_STR           128         /* untrusted strings kept */
 #define FLEET_KEY_LEN       288
 #define FLEET_MIN_MACHINES  3           /* paired machines for a verdict */
@@ -173,6 +198,11 @@ struct fleet_result {
 	int set_by_profile;        /* a run whose settings a profile put in
 				    * place (profile_settings): not what its
 				    * machine runs with */
+	/* identity by host folder (fleet_identify); "" when the file itself
+	 * says whose it is (--trust-file-identity) */
+	char host[FLEET_HOST_LEN]; /* the folder it lay in: the machine */
+	char host_id[40];          /* that host's machine id ("" none known) */
+	size_t folder;             /* the caller's: index into fleet_hosts */
 };
 
 /* Read one file / parse a buffer (display names it, may be NULL) into out
@@ -181,9 +211,73 @@ struct fleet_result {
  * -EPROTONOSUPPORT a newer major version, -EFBIG too large, -ENOMEM, or
  * the errno of open/read. */
 int fleet_read(const char *path, struct fleet_result *out, char *err, size_t errlen);
+/* The same for name in the folder open at dirfd, opened O_NOFOLLOW (a
+ * link is -ELOOP "a symbolic link: not followed"); display names it. */
+int fleet_readat(int dirfd, const char *name, const char *display, struct fleet_result *out,
+		 char *err, size_t errlen);
 int fleet_parse(const char *data, size_t len, const char *display, struct fleet_result *out,
 		char *err, size_t errlen);
 void fleet_result_free(struct fleet_result *r);
+
+/* ---- identity by host folder (fleet_host.c) ---- */
+
+/* A file not reported on, and why (an unreadable file, one left out by
+ * fleet_identify). */
+struct fleet_skip {
+	char path[PATH_MAX];
+	char why[640];
+};
+
+struct fleet_host {
+	char name[FLEET_HOST_LEN];  /* the folder's name: the host */
+	char recorded[40];          /* HOST/machine-id, the controller's record:
+				     * 32 hex digits; "" none (or not taken) */
+	char bad[256];              /* why a HOST/machine-id was not taken */
+	int n_records;              /* folders of this name with a record */
+};
+
+struct fleet_hosts {
+	struct fleet_host *h;
+	size_t n;
+};
+
+/* The host folder open at dirfd (not closed), named name: *idx is its
+ * index in hs (a host of that name is one host, however many folders of
+ * that name are read), and its machine-id file is read (openat,
+ * O_NOFOLLOW: a regular file of 32 lower-case hex digits and a newline;
+ * anything else there is said in bad and not taken; two folders of the
+ * host that record different ids: neither taken).  0 or -ENOMEM. */
+int fleet_hosts_add(struct fleet_hosts *hs, int dirfd, const char *name, size_t *idx);
+/* The host folder of the result file path: the folder it lies in (the
+ * last component of its real path), as fleet_hosts_add.  0 or -errno
+ * with err. */
+int fleet_hosts_add_file(struct fleet_hosts *hs, const char *path, size_t *idx, char *err,
+			 size_t errlen);
+void fleet_hosts_free(struct fleet_hosts *hs);
+
+/* brisk report DIR: DIR laid out as DIR/HOST/NAME.json.  Walks exactly one
+ * level of HOST folders (opened O_NOFOLLOW|O_DIRECTORY from DIR's
+ * descriptor: a link is not followed), in name order; every regular
+ * NAME.json of a host (a link is not followed) goes to found, with the
+ * host's descriptor and index in hs; a link or another kind of file named
+ * *.json, or a link in place of a HOST folder, goes to skipped with why.
+ * Files directly in DIR (the playbook's report.json) are not results and
+ * are not read; nor is anything of a host but its *.json and machine-id.
+ * 0, or -errno with err (DIR cannot be opened or read), or what found or
+ * skipped returned (<0 stops the walk). */
+typedef int (*fleet_found_fn)(void *ctx, int hostfd, size_t host, const char *name,
+			      const char *display);
+typedef int (*fleet_skipped_fn)(void *ctx, const char *display, const char *why);
+int fleet_dir_walk(const char *dir, struct fleet_hosts *hs, fleet_found_fn found,
+		   fleet_skipped_fn skipped, void *ctx, char *err, size_t errlen);
+
+/* Identity by host folder (see Machine above) over r[0..*n), each with
+ * r[i].folder an index into hs: keeps in r, in their order, the results
+ * whose machine is certain (host and host_id set), frees the others and
+ * appends each to skip[*n_skip] (room for *n more) with why and what to
+ * do.  Pure but for the freeing. */
+void fleet_identify(struct fleet_result *r, size_t *n, const struct fleet_hosts *hs,
+		    struct fleet_skip *skip, size_t *n_skip);
 
 /* ---- pooling ---- */
 
@@ -191,6 +285,8 @@ struct fleet_options {
 	enum fleet_by by;
 	const char *baseline;      /* NULL: per group, see above */
 	uint64_t seed;
+	int trust_files;           /* the machine as each file claims it (no
+				    * fleet_identify): said in the outputs */
 };
 
 struct fleet_ci {
@@ -205,6 +301,11 @@ struct fleet_row {
 	struct fleet_ci p50, p90;
 	struct fleet_ci ratio50, ratio90;   /* arm / baseline; NaN for the baseline */
 	size_t paired, agree;      /* machines with both; of them, on its side of 1 */
+	size_t n_faster, n_slower; /* paired machines whose own ratio is below,
+				    * above 1 */
+	size_t *disagree;          /* the paired machines not agreeing: indexes
+				    * into the group's machines (name order) */
+	size_t n_disagree;
 	enum stats_verdict verdict;
 	int decided;               /* paired >= FLEET_MIN_MACHINES */
 };
@@ -219,6 +320,9 @@ struct fleet_garm {
 	size_t load_paired;
 	int load_ok;               /* within the tolerance (or unknown) */
 	double score;              /* geometric mean of p90 ratios; NaN */
+	char outside[320];         /* its settings outside the range a default
+				    * may carry: "slice_idle=2147483647
+				    * (0..100)"; "" none */
 };
 
 struct fleet_group {
@@ -234,16 +338,11 @@ struct fleet_group {
 	int best;                  /* recommended arm, -1 none */
 	unsigned comparisons;      /* m of the simultaneous level */
 	double ratio_level;
-	char recommendation[640];  /* "bfq, 7 of 8 machines faster on ..." */
+	char recommendation[1280]; /* "bfq, 7 of 8 machines faster on ..." */
 	char workloads[512];       /* when the results' workloads differ */
 	char multi_disk[512];      /* machines whose results here are of more
 				    * than one disk set: pooled as one machine */
 	unsigned warm, failed, other_epochs;
-};
-
-struct fleet_skip {
-	char path[PATH_MAX];
-	char why[320];
 };
 
 struct fleet_report {
@@ -288,11 +387,14 @@ int fleet_plot(const struct fleet_report *rep, const char *path, char *err, size
 /* --save-profile NAME: the recommended arm of each class group (by must
  * be class) as [settings CLASS] of the user profile NAME (where brisk
  * profile save writes; without force only when NAME does not exist,
- * atomically), read back before it is moved into place.  note gets what
- * was left out (usb, mixed and unknown groups have no profile class; a
- * group without a recommendation).  0; -ENOENT no group has a winner;
- * -EINVAL by is not class, a bad NAME or a setting a profile cannot hold;
- * -EEXIST; -errno.  err says which. */
+ * atomically), read back before it is moved into place.  Every class
+ * whose winner can be saved is; note gets each left out and why (usb,
+ * mixed and unknown groups have no profile class; a group without a
+ * recommendation; a winner with a value outside the range a default may
+ * carry, unless force; a winner a class section cannot hold, such as a
+ * vm.* key).  0 when something was saved; -ENOENT nothing could be;
+ * -EINVAL by is not class or a bad NAME; -EEXIST; -errno.  err says
+ * which. */
 int fleet_save_profile(const struct fleet_report *rep, const char *name, int force,
 		       char *path, size_t pathlen, char *note, size_t notelen, char *err,
 		       size_t errlen);

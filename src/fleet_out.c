@@ -37,19 +37,43 @@ static void cell(FILE *f, const char *s, size_t w)
 		fputs(e, f);
 		return;
 	}
+	/* what does not fit is cut, and ends in "..." to say so */
+	size_t room = cols(e) > w && w > 3 ? w - 3 : w;
 	size_t c = 0, i = 0;
 	while (e[i]) {
 		size_t u = e[i] == '\\' ? (e[i + 1] == 'x' ? 4 : 2) : text_char_len(e + i, strlen(e + i));
 		if (!u)
 			u = 1;
-		if (c + (e[i] == '\\' ? u : 1) > w)
+		if (c + (e[i] == '\\' ? u : 1) > room)
 			break;
 		fwrite(e + i, 1, u, f);
 		c += e[i] == '\\' ? u : 1;
 		i += u;
 	}
+	if (e[i] && room < w) {
+		fputs("...", f);
+		c += 3;
+	}
 	for (; c < w; c++)
 		fputc(' ', f);
+}
+
+/* Does an arm's name show whole in a table column of w? */
+static int arm_whole(const struct fleet_garm *a, size_t w)
+{
+	char e[4 * 64 + 1];
+	text_escape(e, sizeof(e), a->label);
+	return fleet_arm_text(a) == a->label && cols(e) <= w;
+}
+
+/* An arm's name in the tables: its label, tagged "#N " (N from 1) when
+ * the tables cut it, for the arms: legend below. */
+static const char *arm_name(const struct fleet_group *g, size_t a, char *b, size_t n)
+{
+	if (arm_whole(&g->arms[a], 12))
+		return g->arms[a].label;
+	snprintf(b, n, "#%zu %s", a + 1, g->arms[a].label);
+	return b;
 }
 
 /* Escaped text after a prefix, wrapped at spaces under COLS, continuation
@@ -127,6 +151,20 @@ void fleet_ci_text(char *b, size_t n, const struct fleet_ci *c,
 	snprintf(b, n, "%s [%s, %s]", e, lo, hi);
 }
 
+void fleet_disagree_text(char *b, size_t n, const struct fleet_group *g, const struct fleet_row *r,
+			 size_t max)
+{
+	if (n)
+		b[0] = '\0';
+	for (size_t i = 0; i < r->n_disagree; i++) {
+		if (max && i == max) {
+			fleet_appendf(b, n, " and %zu more", r->n_disagree - max);
+			break;
+		}
+		fleet_appendf(b, n, "%s%s", i ? ", " : "", g->machines[r->disagree[i]]);
+	}
+}
+
 static const char *row_verdict(const struct fleet_group *g, const struct fleet_row *r, int text)
 {
 	if ((int)r->arm == g->baseline)
@@ -193,11 +231,40 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 				snprintf(agree, sizeof(agree), "-");
 			else
 				snprintf(agree, sizeof(agree), "%zu/%zu", r->agree, r->paired);
+			char an[96];
 			fprintf(f, "  %-9s ", action_kind_name((enum action_kind)r->action));
-			cell(f, g->arms[r->arm].label, 12);
+			cell(f, arm_name(g, r->arm, an, sizeof(an)), 12);
 			fprintf(f, " %4zu %6zu %-22s %7s %-21s %5s %s\n", r->machines, r->samples, p50, p90,
 				ratio, agree, (int)r->arm == g->baseline ? "-" : row_verdict(g, r, 1));
 		}
+	}
+	/* every arm the table cut, whole: nothing past a cut is hidden */
+	int legend = 0;
+	for (size_t a = 0; a < g->n_arms; a++)
+		legend |= !arm_whole(&g->arms[a], 12);
+	if (legend) {
+		fputs("arms:\n", f);
+		for (size_t a = 0; a < g->n_arms; a++) {
+			if (arm_whole(&g->arms[a], 12))
+				continue;
+			char lab[32];
+			snprintf(lab, sizeof(lab), "  #%zu = ", a + 1);
+			wrap(f, lab, "      ", g->arms[a].key);
+		}
+	}
+	/* the machines that disagree, by name: a minority is shown, not
+	 * outvoted unseen, and cannot veto */
+	for (size_t i = 0; i < g->n_rows; i++) {
+		const struct fleet_row *r = &g->rows[i];
+		if (!r->n_disagree || (int)r->arm == g->baseline)
+			continue;
+		char who[4096], pre[160], lab[4 * 64 + 1];
+		fleet_disagree_text(who, sizeof(who), g, r, 0);
+		text_escape(lab, sizeof(lab), g->arms[r->arm].label);
+		snprintf(pre, sizeof(pre), "  disagree on %s%s %.60s (%zu of %zu): ",
+			 action_kind_name((enum action_kind)r->action),
+			 r->phase == FLEET_IDLE ? " idle" : "", lab, r->n_disagree, r->paired);
+		wrap(f, pre, "    ", who);
 	}
 	if (g->comparisons)
 		fprintf(f, "  (ratio intervals: %s each, 95%% together over the %u comparisons with %d "
@@ -209,15 +276,15 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 	if (any_load && g->baseline >= 0) {
 		fputs("load throughput against ", f);
 		cell(f, g->arms[g->baseline].label, 0);
-		fputs(" (geometric mean over the machines that measured both):\n", f);
+		fputs(" (the median of the machines that measured both):\n", f);
 		for (size_t a = 0; a < g->n_arms; a++) {
 			const struct fleet_garm *ga = &g->arms[a];
 			if ((int)a == g->baseline || !isfinite(ga->load.est))
 				continue;
-			char c[64];
+			char c[64], an[96];
 			fleet_ci_text(c, sizeof(c), &ga->load, fleet_ratio_text);
 			fputs("  ", f);
-			cell(f, ga->label, 12);
+			cell(f, arm_name(g, a, an, sizeof(an)), 12);
 			fprintf(f, " %s x, %zu machine%s%s\n", c, ga->load_paired,
 				ga->load_paired == 1 ? "" : "s", ga->load_ok ? "" : ": starves the load");
 		}
@@ -227,10 +294,10 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 		size_t col = 72;
 		for (size_t k = 0; k < g->n_ranked; k++) {
 			const struct fleet_garm *ga = &g->arms[g->ranking[k]];
-			char s[16], e[320];
+			char s[16], e[480];
 			fleet_ratio_text(s, sizeof(s), ga->score);
-			char lab[4 * 64 + 1];
-			text_escape(lab, sizeof(lab), ga->label);
+			char lab[4 * 96 + 1], an[96];
+			text_escape(lab, sizeof(lab), arm_name(g, g->ranking[k], an, sizeof(an)));
 			snprintf(e, sizeof(e), " %zu. %s %s%s", k + 1, lab, s,
 				 ga->load_ok ? "" : " (starves the load)");
 			if (col + strlen(e) > COLS) {
@@ -266,13 +333,18 @@ void fleet_text(FILE *f, const struct fleet_report *rep)
 	if (rep->n_skipped)
 		fprintf(f, "; %zu file%s skipped", rep->n_skipped, rep->n_skipped == 1 ? "" : "s");
 	fputc('\n', f);
+	fputs(rep->opt.trust_files ? "machines: as the files claim (--trust-file-identity): any file "
+	      "can claim to be any machine\n" : "machines: by host folder (HOST/NAME.json; a file "
+	      "claiming another machine than its folder is left out)\n", f);
 	char b[1024];
 	snprintf(b, sizeof(b), "seed %llu; the machine is the unit: medians (p50) and p90 pool every "
 		 "cold sample, with 95%% two-stage bootstrap intervals (machines, then their "
-		 "samples); ratio = arm / baseline, the geometric mean of each machine's own ratio of "
-		 "medians over the machines that measured both; agree = machines whose own ratio is "
-		 "on its side of 1; a verdict needs %d of them (few: fewer)",
-		 (unsigned long long)rep->opt.seed, FLEET_MIN_MACHINES);
+		 "samples); ratio = arm / baseline, the median of the machines' own ratios of "
+		 "medians (each within [1/%g, %g], times of at least %g ms) over the machines that "
+		 "measured both; agree = machines whose own ratio is on its side of 1; a verdict "
+		 "needs the interval clear of 1, most paired machines on that side and %d of them "
+		 "at least (few: fewer)", (unsigned long long)rep->opt.seed, FLEET_MAX_RATIO,
+		 FLEET_MAX_RATIO, FLEET_MIN_MS, FLEET_MIN_MACHINES);
 	wrap(f, "", "  ", b);
 	for (size_t i = 0; i < rep->n_groups; i++)
 		text_group(f, rep, &rep->groups[i]);
@@ -343,6 +415,7 @@ static struct json_object *json_group(const struct fleet_group *g)
 		add(x, "load_machines", jout_uint64(ga->load_paired));
 		add(x, "load_ok", jout_bool(ga->load_ok));
 		add(x, "score", jout_finite(ga->score));
+		add(x, "outside_default_range", ga->outside[0] ? jout_string(ga->outside) : NULL);
 		json_object_array_add(arms, x);
 	}
 	add(o, "arms", arms);
@@ -362,6 +435,12 @@ static struct json_object *json_group(const struct fleet_group *g)
 		add(x, "ratio_p90", jci(&r->ratio90));
 		add(x, "paired", jout_uint64(r->paired));
 		add(x, "agree", jout_uint64(r->agree));
+		add(x, "faster_machines", jout_uint64(r->n_faster));
+		add(x, "slower_machines", jout_uint64(r->n_slower));
+		struct json_object *dis = jout_array();
+		for (size_t k = 0; k < r->n_disagree; k++)
+			json_object_array_add(dis, jout_string(g->machines[r->disagree[k]]));
+		add(x, "disagree", dis);
 		add(x, "verdict", jout_string(row_verdict(g, r, 0)));
 		json_object_array_add(rows, x);
 	}
@@ -385,6 +464,7 @@ int fleet_json(const struct fleet_report *rep, const char *path, char *err, size
 	add(root, "kind", jout_string("report"));
 	add(root, "format_version", jout_int64(FLEET_FORMAT_VERSION));
 	add(root, "by", jout_string(fleet_by_name(rep->opt.by)));
+	add(root, "identity", jout_string(rep->opt.trust_files ? "file" : "host folder"));
 	add(root, "seed", jout_uint64(rep->opt.seed));
 	add(root, "level", jout_finite(FLEET_LEVEL));
 	add(root, "min_machines", jout_int64(FLEET_MIN_MACHINES));
@@ -437,7 +517,7 @@ int fleet_csv(const struct fleet_report *rep, const char *path, char *err, size_
 	FILE *f = o.f;
 	fprintf(f, "group,phase,action,arm,settings,machines,samples,p50_ms,p50_lo,p50_hi,p90_ms,"
 		"p90_lo,p90_hi,ratio_p50,ratio_p50_lo,ratio_p50_hi,ratio_p90,ratio_p90_lo,"
-		"ratio_p90_hi,paired,agree,verdict\n");
+		"ratio_p90_hi,paired,agree,verdict,disagree\n");
 	for (size_t i = 0; i < rep->n_groups; i++) {
 		const struct fleet_group *g = &rep->groups[i];
 		for (size_t k = 0; k < g->n_rows; k++) {
@@ -455,7 +535,11 @@ int fleet_csv(const struct fleet_report *rep, const char *path, char *err, size_
 				csv_num(f, c[j]->lo);
 				csv_num(f, c[j]->hi);
 			}
-			fprintf(f, ",%zu,%zu,%s\n", r->paired, r->agree, row_verdict(g, r, 0));
+			fprintf(f, ",%zu,%zu,%s,", r->paired, r->agree, row_verdict(g, r, 0));
+			char who[4096];
+			fleet_disagree_text(who, sizeof(who), g, r, 0);
+			csv_text(f, who);
+			fputc('\n', f);
 		}
 	}
 	return outfile_close(&o, 1, 1, NULL, err, errlen);

@@ -32,6 +32,24 @@
 
 /* ---- one group ---- */
 
+/* Is arm a shown whole in the label column? */
+static int arm_whole(cairo_t *cr, const struct fleet_garm *a)
+{
+	plot_font(cr, PLOT_FONT_BODY, 1);
+	return fleet_arm_text(a) == a->label && plot_width(cr, a->label) <= LAB_W;
+}
+
+/* An arm's name in the label column: tagged "#N " when it is cut, for
+ * the arms: lines under the panel that show it whole. */
+static const char *arm_name(cairo_t *cr, const struct fleet_group *g, size_t a, char *b,
+			    size_t n)
+{
+	if (arm_whole(cr, &g->arms[a]))
+		return g->arms[a].label;
+	snprintf(b, n, "#%zu %s", a + 1, g->arms[a].label);
+	return b;
+}
+
 static double legend(cairo_t *cr, double y)
 {
 	double x = MARGIN, cy = y + 8;
@@ -119,8 +137,9 @@ static double panel(cairo_t *cr, const struct fleet_group *g, double y, int draw
 		cairo_fill(cr);
 		plot_font(cr, PLOT_FONT_BODY, (int)r->arm == g->best);
 		plot_colour(cr, plot_c_text, 1);
-		plot_show_fit(cr, ARM_X + SWATCH + 6, cy + 4, g->arms[r->arm].label, LAB_W,
-			      PLOT_CUT_END);
+		char an[96];
+		plot_show_fit(cr, ARM_X + SWATCH + 6, cy + 4, arm_name(cr, g, r->arm, an, sizeof(an)),
+			      LAB_W, PLOT_CUT_END);
 		char mach[64];
 		snprintf(mach, sizeof(mach), "%zu machine%s, %zu sample%s", r->machines,
 			 r->machines == 1 ? "" : "s", r->samples, r->samples == 1 ? "" : "s");
@@ -133,7 +152,7 @@ static double panel(cairo_t *cr, const struct fleet_group *g, double y, int draw
 			double hi = isfinite(r->p50.hi) ? plot_axis_x(&ax, r->p50.hi) : 0;
 			plot_median(cr, plot_axis_x(&ax, r->p50.est), cy, lo, hi, pc, 8, ROW_H * 0.38);
 		}
-		char v[200], med[32];
+		char v[400], med[32];
 		struct plot_rgb vc = plot_c_dim;
 		int bold = 0;
 		plot_ms_value(r->p50.est, med, sizeof(med));
@@ -152,6 +171,11 @@ static double panel(cairo_t *cr, const struct fleet_group *g, double y, int draw
 			bold = r->decided && r->verdict != STATS_NO_DIFFERENCE;
 			snprintf(v, sizeof(v), "%sx [%s, %s] %s, %zu/%zu", e, lo, hi, word, r->agree,
 				 r->paired);
+			if (r->n_disagree) {
+				char who[160];
+				fleet_disagree_text(who, sizeof(who), g, r, 3);
+				fleet_appendf(v, sizeof(v), "; disagree: %s", who);
+			}
 		} else {
 			snprintf(v, sizeof(v), "median %s; no machine has both", med);
 		}
@@ -187,9 +211,23 @@ static double group_block(cairo_t *cr, const struct fleet_group *g, double y, in
 			: plot_width(cr, "Recommendation: ");
 	plot_font(cr, PLOT_FONT_BODY, 0);
 	plot_colour(cr, plot_c_text, 1);
-	int lines = plot_wrap(cr, MARGIN, y + 12, w, W - 2 * MARGIN, LINE_H, g->recommendation, 4,
+	int lines = plot_wrap(cr, MARGIN, y + 12, w, W - 2 * MARGIN, LINE_H, g->recommendation, 12,
 			      draw);
-	return y + (lines > 0 ? lines : 1) * LINE_H + GAP;
+	y += (lines > 0 ? lines : 1) * LINE_H;
+	/* every arm the label column cut, whole */
+	for (size_t a = 0; a < g->n_arms; a++) {
+		if (arm_whole(cr, &g->arms[a]))
+			continue;
+		char tag[32];
+		snprintf(tag, sizeof(tag), "#%zu = ", a + 1);
+		plot_font(cr, PLOT_FONT_BODY, 0);
+		plot_colour(cr, plot_c_text, 1);
+		double tw = draw ? plot_show(cr, MARGIN, y + 12, tag, 0) : plot_width(cr, tag);
+		lines = plot_wrap(cr, MARGIN, y + 12, tw, W - 2 * MARGIN, LINE_H, g->arms[a].key, 8,
+				  draw);
+		y += (lines > 0 ? lines : 1) * LINE_H;
+	}
+	return y + GAP;
 }
 
 static double draw_all(cairo_t *cr, const void *what, int draw)
@@ -210,9 +248,11 @@ static double draw_all(cairo_t *cr, const void *what, int draw)
 		plot_show(cr, MARGIN, y + 16, t, 0);
 	}
 	y += 24;
-	snprintf(t, sizeof(t), "seed %llu; the machine is the unit; a verdict needs %d machines "
-		 "that measured both%s", (unsigned long long)rep->opt.seed, FLEET_MIN_MACHINES,
-		 rep->n_skipped ? "; some files were skipped (see the text report)" : "");
+	snprintf(t, sizeof(t), "seed %llu; the machine is the unit (%s); a verdict needs most of "
+		 "the machines that measured both, %d at least%s", (unsigned long long)rep->opt.seed,
+		 rep->opt.trust_files ? "as the files claim: --trust-file-identity" : "by host folder",
+		 FLEET_MIN_MACHINES, rep->n_skipped ? "; some files were skipped or left out (see the "
+		 "text report)" : "");
 	if (draw) {
 		plot_font(cr, PLOT_FONT_BODY, 0);
 		plot_colour(cr, plot_c_dim, 1);

@@ -12,6 +12,7 @@
 
 #include "action.h"
 #include "msg.h"
+#include "tunable.h"
 
 static const char *const by_names[] = { "class", "model", "model,firmware", "machine",
 					"kernel" };
@@ -47,7 +48,13 @@ static void machine_of(const struct fleet_result *r, char *key, size_t klen, cha
 		       size_t nlen)
 {
 	const struct fleet_machine *m = &r->m;
-	if (m->machine_id[0]) {
+	if (r->host[0]) {   /* fleet_identify: the host folder */
+		if (r->host_id[0])
+			snprintf(key, klen, "id:%s", r->host_id);
+		else
+			snprintf(key, klen, "folder:%s", r->host);
+		snprintf(name, nlen, "%.120s", r->host);
+	} else if (m->machine_id[0]) {
 		snprintf(key, klen, "id:%s", m->machine_id);
 		snprintf(name, nlen, "%s", m->hostname[0] ? m->hostname : m->machine_id);
 	} else if (m->hostname[0]) {
@@ -176,8 +183,8 @@ struct gwork {
 	size_t nm;
 	struct ent *e;
 	size_t ne;
-	size_t *arm_of;             /* per result: first index into armmap */
-	size_t (*armmap)[FLEET_MAX_ARMS];
+	size_t *name_of;            /* per machine (key order): its index in
+				     * the group's machines (name order) */
 };
 
 static size_t find_machine(const struct gwork *w, const char *key)
@@ -196,6 +203,25 @@ static size_t find_machine(const struct gwork *w, const char *key)
 	return 0;
 }
 
+/* The settings of a that a distribution default should not carry. */
+static void outside_range(struct fleet_garm *a)
+{
+	char buf[FLEET_KEY_LEN], *save = NULL;
+	snprintf(buf, sizeof(buf), "%s", a->key);
+	a->outside[0] = '\0';
+	for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(w, '=');
+		int64_t lo, hi;
+		if (!eq)
+			continue;
+		*eq = '\0';
+		if (!tunable_fleet_range(w, eq + 1, &lo, &hi))
+			fleet_appendf(a->outside, sizeof(a->outside), "%s%s=%s (%lld..%lld)",
+				      a->outside[0] ? ", " : "", w, eq + 1, (long long)lo,
+				      (long long)hi);
+	}
+}
+
 static int arm_index(struct fleet_group *g, const struct fleet_arm *a, size_t *out)
 {
 	for (size_t i = 0; i < g->n_arms; i++)
@@ -212,6 +238,7 @@ static int arm_index(struct fleet_group *g, const struct fleet_arm *a, size_t *o
 	snprintf(na[g->n_arms].label, sizeof(na[0].label), "%s", a->label);
 	ci_nan(&na[g->n_arms].load);
 	na[g->n_arms].score = NAN;
+	outside_range(&na[g->n_arms]);
 	*out = g->n_arms++;
 	return 0;
 }
@@ -220,6 +247,15 @@ static int cmp_label(const struct fleet_garm *a, const struct fleet_garm *b)
 {
 	int c = strcmp(a->label, b->label);
 	return c ? c : strcmp(a->key, b->key);
+}
+
+const char *fleet_arm_text(const struct fleet_garm *a)
+{
+	/* the label is the scheduler alone, or the settings cut short */
+	if (strcmp(a->label, a->key) == 0 ||
+	    (strncmp(a->key, "scheduler=", 10) == 0 && strcmp(a->key + 10, a->label) == 0))
+		return a->label;
+	return a->key;
 }
 
 /* Put the baseline first and the rest in label order; map[old] = new.
@@ -335,9 +371,10 @@ static size_t paired_count(const struct ent *e, struct block a, struct block b)
 	return n;
 }
 
-static int row_ratio(const struct ent *e, struct block a, struct block b, struct fleet_row *row,
+static int row_ratio(const struct gwork *w, struct block a, struct block b, struct fleet_row *row,
 		     double level, unsigned iters, uint64_t seed)
 {
+	const struct ent *e = w->e;
 	size_t np = paired_count(e, a, b);
 	row->paired = np;
 	if (!np)
@@ -345,7 +382,9 @@ static int row_ratio(const struct ent *e, struct block a, struct block b, struct
 	double *va = malloc((a.to - a.from) * sizeof(*va)), *vb = malloc((b.to - b.from) * sizeof(*vb));
 	size_t *oa = malloc((np + 1) * sizeof(*oa)), *ob = malloc((np + 1) * sizeof(*ob));
 	double *per = malloc(np * sizeof(*per));
-	int rc = va && vb && oa && ob && per ? 0 : -ENOMEM;
+	uint32_t *who = malloc(np * sizeof(*who));
+	row->disagree = malloc(np * sizeof(*row->disagree));
+	int rc = va && vb && oa && ob && per && who && row->disagree ? 0 : -ENOMEM;
 	size_t i = a.from, j = b.from, k = 0, na = 0, nb = 0;
 	while (rc == 0 && i < a.to && j < b.to) {
 		if (e[i].machine < e[j].machine) {
@@ -356,6 +395,7 @@ static int row_ratio(const struct ent *e, struct block a, struct block b, struct
 			uint32_t m = e[i].machine;
 			oa[k] = na;
 			ob[k] = nb;
+			who[k] = m;
 			k++;
 			for (; i < a.to && e[i].machine == m; i++)
 				va[na++] = e[i].ms;
@@ -366,23 +406,39 @@ static int row_ratio(const struct ent *e, struct block a, struct block b, struct
 	if (rc == 0) {
 		oa[k] = na;
 		ob[k] = nb;
-		rc = stats_bootstrap_ratio_paired(va, oa, vb, ob, np, 0.5, iters, level,
-						  mix(seed, 3, 0, 0), &row->ratio50.est,
-						  &row->ratio50.lo, &row->ratio50.hi, per);
-		size_t agree = 0;
-		for (size_t x = 0; rc == 0 && x < np; x++)
-			agree += row->ratio50.est < 1 ? per[x] < 1 : row->ratio50.est > 1 ? per[x] > 1 : 0;
-		row->agree = agree;
+		rc = stats_bootstrap_median_ratio_paired(va, oa, vb, ob, np, 0.5, iters, level,
+							 mix(seed, 3, 0, 0), FLEET_MAX_RATIO,
+							 &row->ratio50.est, &row->ratio50.lo,
+							 &row->ratio50.hi, per);
+		double est = row->ratio50.est;
+		for (size_t x = 0; rc == 0 && x < np; x++) {
+			row->n_faster += per[x] < 1;
+			row->n_slower += per[x] > 1;
+			int agrees = est < 1 ? per[x] < 1 : est > 1 ? per[x] > 1 : 0;
+			row->agree += agrees;
+			if (!agrees)
+				row->disagree[row->n_disagree++] = w->name_of[who[x]];
+		}
+		/* in name order */
+		for (size_t x = 0; x < row->n_disagree; x++)
+			for (size_t y = x + 1; y < row->n_disagree; y++)
+				if (row->disagree[y] < row->disagree[x]) {
+					size_t t = row->disagree[x];
+					row->disagree[x] = row->disagree[y];
+					row->disagree[y] = t;
+				}
 		if (rc == 0)
-			rc = stats_bootstrap_ratio_paired(va, oa, vb, ob, np, 0.9, iters, level,
-							  mix(seed, 4, 0, 0), &row->ratio90.est,
-							  &row->ratio90.lo, &row->ratio90.hi, NULL);
+			rc = stats_bootstrap_median_ratio_paired(va, oa, vb, ob, np, 0.9, iters, level,
+								 mix(seed, 4, 0, 0), FLEET_MAX_RATIO,
+								 &row->ratio90.est, &row->ratio90.lo,
+								 &row->ratio90.hi, NULL);
 	}
 	free(va);
 	free(vb);
 	free(oa);
 	free(ob);
 	free(per);
+	free(who);
 	return rc == -ENOMEM ? rc : 0;
 }
 
@@ -418,15 +474,25 @@ static int loads(struct fleet_group *g, const struct gwork *w, const size_t *arm
 		size_t b = (size_t)g->baseline, k = 0;
 		for (size_t m = 0; m < nm; m++)
 			if (cnt[a * nm + m] && cnt[b * nm + m])
-				lr[k++] = log((sum[a * nm + m] / cnt[a * nm + m]) /
-					      (sum[b * nm + m] / cnt[b * nm + m]));
+			{
+				/* bounded as the times: one file's 1e-9 MiB/s is
+				 * one machine's vote, not a veto */
+				double x = (sum[a * nm + m] / cnt[a * nm + m]) /
+					   (sum[b * nm + m] / cnt[b * nm + m]);
+				lr[k++] = x > FLEET_MAX_RATIO ? FLEET_MAX_RATIO
+					  : x < 1 / FLEET_MAX_RATIO ? 1 / FLEET_MAX_RATIO : x;
+			}
 		struct fleet_garm *ga = &g->arms[a];
 		ga->load_paired = k;
-		if (k && stats_mean_ci(lr, k, FLEET_LEVEL, &ga->load.est, &ga->load.lo,
-				       &ga->load.hi) == 0) {
-			ga->load.est = exp(ga->load.est);
-			ga->load.lo = isfinite(ga->load.lo) ? exp(ga->load.lo) : NAN;
-			ga->load.hi = isfinite(ga->load.hi) ? exp(ga->load.hi) : NAN;
+		int rc = k ? stats_median_ci_order(lr, k, FLEET_LEVEL, &ga->load.est, &ga->load.lo,
+						   &ga->load.hi) : -EINVAL;
+		if (rc == -ENOMEM) {
+			free(sum);
+			free(cnt);
+			free(lr);
+			return rc;
+		}
+		if (rc == 0) {
 			if (isnan(best) || ga->load.est > best)
 				best = ga->load.est;
 		} else {
@@ -512,7 +578,7 @@ static void recommend(struct fleet_group *g)
 		if ((int)r->arm != g->baseline && r->paired > max_paired)
 			max_paired = r->paired;
 	}
-	const char *base = g->baseline >= 0 ? g->arms[g->baseline].label : "";
+	const char *base = g->baseline >= 0 ? fleet_arm_text(&g->arms[g->baseline]) : "";
 	if (g->n_machines == 1) {
 		snprintf(t, tl, "no recommendation: one machine (%s): not a fleet; its own brisk "
 			 "compare verdicts are the ones to read", g->machines[0]);
@@ -551,11 +617,11 @@ static void recommend(struct fleet_group *g)
 		if (low && low->score < 1 && !low->load_ok) {
 			fleet_ratio_text(s, sizeof(s), low->score);
 			fleet_appendf(t, tl, "; %s scores %s but starves the load (%.0f %% of %s's "
-				"throughput)", low->label, s, 100 * low->load.est, base);
+				"throughput)", fleet_arm_text(low), s, 100 * low->load.est, base);
 		} else if (g->n_ranked > 1) {
 			const struct fleet_garm *o = &g->arms[g->ranking[1]];
 			fleet_ratio_text(s, sizeof(s), o->score);
-			fleet_appendf(t, tl, " (next: %s, score %s)", o->label, s);
+			fleet_appendf(t, tl, " (next: %s, score %s)", fleet_arm_text(o), s);
 		}
 		return;
 	}
@@ -569,7 +635,7 @@ static void recommend(struct fleet_group *g)
 		slower += r->verdict == STATS_SLOWER;
 	}
 	if (!a->load_ok || !faster || slower) {
-		snprintf(t, tl, "no recommendation: %s ranks first but ", a->label);
+		snprintf(t, tl, "no recommendation: %s ranks first but ", fleet_arm_text(a));
 		if (!a->load_ok)
 			fleet_appendf(t, tl, "starves the load (%.0f %% of %s's throughput)",
 				100 * a->load.est, base);
@@ -596,7 +662,7 @@ static void recommend(struct fleet_group *g)
 		return;
 	}
 	g->best = (int)first;
-	snprintf(t, tl, "%s", a->label);
+	snprintf(t, tl, "%s", fleet_arm_text(a));
 	for (size_t i = 0; i < g->n_rows; i++) {
 		const struct fleet_row *r = &g->rows[i];
 		if (r->arm != first || r->phase != FLEET_LOADED || r->verdict != STATS_FASTER)
@@ -605,17 +671,25 @@ static void recommend(struct fleet_group *g)
 		fleet_ci_text(c, sizeof(c), &r->ratio50, fleet_ratio_text);
 		fleet_appendf(t, tl, ", %zu of %zu machines faster on %s, ratio %s", r->agree,
 			r->paired, action_kind_name((enum action_kind)r->action), c);
+		if (r->n_disagree) {
+			char who[512];
+			fleet_disagree_text(who, sizeof(who), g, r, 5);
+			fleet_appendf(t, tl, " (disagree: %s)", who);
+		}
 	}
 	fleet_appendf(t, tl, " (against %s)", base);
 	if (isfinite(a->load.est) && a->load.est < FLEET_LOAD_COST)
 		fleet_appendf(t, tl, "; at a cost to the load: %.0f %% of %s's throughput "
 			"(%+.0f %%)", 100 * a->load.est, base, 100 * (a->load.est - 1));
+	if (a->outside[0])
+		fleet_appendf(t, tl, "; outside the range a default may carry: %s: shown, not "
+			"saved into a class rule without --force", a->outside);
 }
 
 static int pool_group(const struct fleet_result *r, const size_t *idx, size_t n,
 		      const struct fleet_options *opt, size_t gi, struct fleet_group *g)
 {
-	struct gwork w = { r, idx, n, NULL, 0, NULL, 0, NULL, NULL };
+	struct gwork w = { r, idx, n, NULL, 0, NULL, 0, NULL };
 	size_t *armmap = NULL, *map = NULL;
 	int rc = -ENOMEM;
 	w.mk = calloc(n, sizeof(*w.mk));
@@ -648,8 +722,14 @@ static int pool_group(const struct fleet_result *r, const size_t *idx, size_t n,
 				byname[i] = byname[j];
 				byname[j] = t;
 			}
+	w.name_of = malloc(w.nm * sizeof(*w.name_of));
+	if (!w.name_of) {
+		free(byname);
+		goto out;
+	}
 	for (size_t k = 0; k < w.nm; k++) {
 		size_t m = byname[k];
+		w.name_of[m] = k;
 		int twin = 0;   /* another machine of the same name */
 		for (size_t o = 0; o < w.nm; o++)
 			twin |= o != m && strcmp(w.mk[o].name, w.mk[m].name) == 0;
@@ -770,7 +850,10 @@ static int pool_group(const struct fleet_result *r, const size_t *idx, size_t n,
 			const struct fleet_sample *sm = &res->samples[s];
 			if (sm->arm >= res->n_arms)
 				continue;
-			w.e[w.ne++] = (struct ent){ sm->ms, m,
+			/* a time pools as at least the clock's resolution: no
+			 * file's 5e-324 ms makes a ratio of 1e300 */
+			double ms = sm->ms < FLEET_MIN_MS ? FLEET_MIN_MS : sm->ms;
+			w.e[w.ne++] = (struct ent){ ms, m,
 				(uint16_t)armmap[x * FLEET_MAX_ARMS + sm->arm], sm->action, sm->phase };
 		}
 	}
@@ -832,11 +915,15 @@ static int pool_group(const struct fleet_result *r, const size_t *idx, size_t n,
 				    row->arm + 1);
 		rc = row_stats(w.e, blk[i], row, seed, FLEET_BOOT_ITERS);
 		if (rc == 0 && bb[i] >= 0 && (long)i != bb[i])
-			rc = row_ratio(w.e, blk[bb[i]], blk[i], row, g->ratio_level, riters, seed);
+			rc = row_ratio(&w, blk[bb[i]], blk[i], row, g->ratio_level, riters, seed);
+		/* a verdict: the interval clear of 1 and a strict majority of
+		 * the paired machines on that side on their own */
+		size_t most = row->paired / 2 + 1;
 		row->decided = row->paired >= FLEET_MIN_MACHINES;
 		row->verdict = !row->decided ? STATS_NO_DIFFERENCE
-			       : row->ratio50.hi < 1 ? STATS_FASTER
-			       : row->ratio50.lo > 1 ? STATS_SLOWER : STATS_NO_DIFFERENCE;
+			       : row->ratio50.hi < 1 && row->n_faster >= most ? STATS_FASTER
+			       : row->ratio50.lo > 1 && row->n_slower >= most ? STATS_SLOWER
+			       : STATS_NO_DIFFERENCE;
 	}
 	free(bb);
 	free(blk);
@@ -849,6 +936,7 @@ static int pool_group(const struct fleet_result *r, const size_t *idx, size_t n,
 out:
 	free(w.mk);
 	free(w.e);
+	free(w.name_of);
 	free(armmap);
 	free(map);
 	return rc;
@@ -876,6 +964,8 @@ void fleet_report_free(struct fleet_report *rep)
 		struct fleet_group *g = &rep->groups[i];
 		free(g->machines);
 		free(g->arms);
+		for (size_t r = 0; r < g->n_rows; r++)
+			free(g->rows[r].disagree);
 		free(g->rows);
 		free(g->ranking);
 	}

@@ -4,7 +4,7 @@
  *   fleet_out.c   the number forms of the text report, which the
  *                 recommendation (fleet_pool.c) and the picture
  *                 (fleet_plot.c) use too
- *   fleet_pool.c  fleet_appendf
+ *   fleet_pool.c  fleet_appendf, fleet_arm_text
  */
 #ifndef BRISK_FLEET_PRIV_H
 #define BRISK_FLEET_PRIV_H
@@ -20,6 +20,15 @@ void fleet_ratio_text(char *b, size_t n, double v);
  * "EST" alone when a bound is not finite. */
 void fleet_ci_text(char *b, size_t n, const struct fleet_ci *c,
 		   void (*fmt)(char *, size_t, double));
+/* The machines of row r that disagree, "web3, web7", at most max names
+ * (then "and N more"; 0: all); "" none. */
+void fleet_disagree_text(char *b, size_t n, const struct fleet_group *g, const struct fleet_row *r,
+			 size_t max);
+/* How an arm is named where it is recommended or saved: its label when
+ * that is whole (the scheduler alone, or every setting), else all of its
+ * settings (a label is cut at 63 bytes; a value past the cut must not be
+ * hidden). */
+const char *fleet_arm_text(const struct fleet_garm *a);
 /* printf onto the end of b (n bytes), cut to fit; nothing when b is full. */
 void fleet_appendf(char *b, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -57,6 +57,7 @@ static void comment(FILE *f, const char *text)
 struct save_head {
 	const struct fleet_report *rep;
 	const char *name;
+	int force;
 };
 
 /* The saved profile's comment: when and from what, each group's
@@ -65,7 +66,7 @@ static void save_comment(FILE *f, const void *ctx)
 {
 	const struct save_head *h = ctx;
 	const struct fleet_report *rep = h->rep;
-	char b[1024], d[32];
+	char b[2048], d[32];
 	time_t now = time(NULL);
 	struct tm tm;
 	if (!gmtime_r(&now, &tm) || !strftime(d, sizeof(d), "%Y-%m-%d %H:%M UTC", &tm))
@@ -78,6 +79,11 @@ static void save_comment(FILE *f, const void *ctx)
 		const struct fleet_group *g = &rep->groups[i];
 		snprintf(b, sizeof(b), "%s: %s", g->key, g->recommendation);
 		comment(f, b);
+		if (h->force && g->best >= 0 && g->arms[g->best].outside[0]) {
+			snprintf(b, sizeof(b), "%s: saved with --force, outside the range a default may "
+				 "carry: %s", g->key, g->arms[g->best].outside);
+			comment(f, b);
+		}
 	}
 	snprintf(b, sizeof(b), "to install: brisk export %s --format udev", h->name);
 	comment(f, b);
@@ -95,12 +101,12 @@ static int arm_settings(struct profile *p, enum profile_class cls, const struct 
 		char e[PROFILE_ERR_LEN];
 		if (!eq || eq == w || !eq[1])
 			return msg_fail(-EINVAL, err, errlen, "%s: the winner %s is not a setting a "
-					"profile can hold", text_show(g->key), text_show(a->label));
+					"profile can hold", text_show(g->key), text_show(a->key));
 		*eq = '\0';
 		if (profile_setting_get(p, cls, w))
 			return msg_fail(-EINVAL, err, errlen, "%s: the winner %s sets %s twice (its "
 					"disks differ): a profile holds one value per class",
-					text_show(g->key), text_show(a->label), text_show(w));
+					text_show(g->key), text_show(a->key), text_show(w));
 		if (profile_set(p, cls, w, eq + 1, e, sizeof(e)) < 0)
 			return msg_fail(-EINVAL, err, errlen, "%s: %s=%s cannot go into a profile: %s",
 					text_show(g->key), text_show(w), text_show(eq + 1), e);
@@ -108,7 +114,7 @@ static int arm_settings(struct profile *p, enum profile_class cls, const struct 
 	}
 	if (!n)
 		return msg_fail(-EINVAL, err, errlen, "%s: the winner %s sets nothing",
-				text_show(g->key), text_show(a->label));
+				text_show(g->key), text_show(a->key));
 	return 0;
 }
 
@@ -132,6 +138,9 @@ int fleet_save_profile(const struct fleet_report *rep, const char *name, int for
 	profile_init(p, name);
 	size_t winners = 0, machines = 0;
 	int rc = 0;
+	struct profile *scratch = calloc(1, sizeof(*scratch));
+	if (!scratch)
+		rc = msg_fail(-ENOMEM, err, errlen, "out of memory");
 	for (size_t i = 0; rc == 0 && i < rep->n_groups; i++) {
 		const struct fleet_group *g = &rep->groups[i];
 		enum profile_class cls;
@@ -150,19 +159,36 @@ int fleet_save_profile(const struct fleet_report *rep, const char *name, int for
 				note[0] ? "; " : "", g->key);
 			continue;
 		}
-		rc = arm_settings(p, cls, g, &g->arms[g->best], err, errlen);
+		const struct fleet_garm *a = &g->arms[g->best];
+		if (a->outside[0] && !force) {
+			fleet_appendf(note, notelen, "%s%s: %s has %s, outside the range a "
+				"distribution default may carry (within the kernel's, absurd for a fleet): "
+				"not saved; --force saves it anyway", note[0] ? "; " : "", g->key,
+				a->key, a->outside);
+			continue;
+		}
+		/* into a scratch profile first: a class whose winner a class rule
+		 * cannot hold is left out, the others saved */
+		char why[512];
+		profile_init(scratch, name);
+		if (arm_settings(scratch, cls, g, a, why, sizeof(why)) < 0) {
+			fleet_appendf(note, notelen, "%s%s (not saved)", note[0] ? "; " : "", why);
+			continue;
+		}
+		rc = arm_settings(p, cls, g, a, err, errlen);
 		winners++;
 		machines += g->n_machines;
 	}
+	free(scratch);
 	if (rc == 0 && !winners)
 		rc = msg_fail(-ENOENT, err, errlen, "nothing to save as %s: no disk class has a "
-			      "recommended setting", name);
+			      "recommended setting a class rule can hold", name);
 	if (rc == 0)
 		rc = profile_user_path(name, force, path, pathlen, err, errlen);
 	if (rc == 0) {
 		snprintf(p->description, sizeof(p->description),
 			 "the winners per disk class of brisk report (%zu machines)", machines);
-		struct save_head h = { rep, name };
+		struct save_head h = { rep, name, force };
 		rc = profile_save_checked(p, path, force, save_comment, &h, err, errlen);
 	}
 	free(p);

@@ -356,8 +356,10 @@ static int make_arm(struct rd *d, const char *where, const char *settings, struc
 	}
 	if (n == 1 && strncmp(a->key, "scheduler=", 10) == 0)
 		snprintf(a->label, sizeof(a->label), "%.63s", a->key + 10);
-	else
-		snprintf(a->label, sizeof(a->label), "%.63s", a->key);
+	else if (strlen(a->key) < sizeof(a->label))
+		snprintf(a->label, sizeof(a->label), "%s", a->key);
+	else   /* cut, and saying so: where it matters the key is shown whole */
+		snprintf(a->label, sizeof(a->label), "%.*s...", (int)sizeof(a->label) - 4, a->key);
 	return 0;
 }
 
@@ -670,12 +672,9 @@ int fleet_parse(const char *data, size_t len, const char *display, struct fleet_
 	return rc;
 }
 
-int fleet_read(const char *path, struct fleet_result *out, char *err, size_t errlen)
+/* The file open at fd (closed here), named path in the result. */
+static int read_fd(int fd, const char *path, struct fleet_result *out, char *err, size_t errlen)
 {
-	memset(out, 0, sizeof(*out));
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return msg_fail(-errno, err, errlen, "%s", strerror(errno));
 	struct stat st;
 	if (fstat(fd, &st) < 0) {
 		int e = errno;
@@ -732,4 +731,25 @@ int fleet_read(const char *path, struct fleet_result *out, char *err, size_t err
 	int rc = fleet_parse(buf, n, path, out, err, errlen);
 	free(buf);
 	return rc;
+}
+
+int fleet_read(const char *path, struct fleet_result *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return msg_fail(-errno, err, errlen, "%s", strerror(errno));
+	return read_fd(fd, path, out, err, errlen);
+}
+
+int fleet_readat(int dirfd, const char *name, const char *display, struct fleet_result *out,
+		 char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	int fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+	if (fd < 0 && errno == ELOOP)
+		return msg_fail(-ELOOP, err, errlen, "a symbolic link: not followed");
+	if (fd < 0)
+		return msg_fail(-errno, err, errlen, "%s", strerror(errno));
+	return read_fd(fd, display, out, err, errlen);
 }

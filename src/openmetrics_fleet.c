@@ -10,17 +10,20 @@
  *   brisk_info                                    (openmetrics_info, dir "", by)
  *   brisk_report_timestamp_seconds {by}           when the report was made
  *   brisk_report_results, brisk_report_machines, brisk_report_skipped_files {by}
+ *   brisk_report_file_identity {by}               1 with --trust-file-identity
  *   per group: brisk_fleet_group_machines, brisk_fleet_group_results,
  *              brisk_fleet_ratio_level (the simultaneous level of its intervals)
  *   per arm:   brisk_fleet_arm_machines, brisk_fleet_baseline (1 for it),
  *              brisk_fleet_load_ratio + bound (load against the baseline),
  *              brisk_fleet_score_ratio, brisk_fleet_rank (1 = best),
- *              brisk_fleet_load_ok, brisk_fleet_recommended (1/0)
+ *              brisk_fleet_load_ok, brisk_fleet_recommended (1/0),
+ *              brisk_fleet_outside_default_range (1/0)
  *   per row:   brisk_fleet_machines, brisk_fleet_samples,
  *              brisk_fleet_latency_seconds + stat (p50, p90), bound
  *              brisk_fleet_latency_ratio + stat (p50, p90), bound (the
- *                geometric mean of the paired machines' own ratios)
- *              brisk_fleet_paired_machines, brisk_fleet_agreeing_machines
+ *                median of the paired machines' own bounded ratios)
+ *              brisk_fleet_paired_machines, brisk_fleet_agreeing_machines,
+ *              brisk_fleet_disagreeing_machines
  *              brisk_fleet_verdict + verdict (faster, slower, no_difference):
  *                1/0, only where enough machines decide (FLEET_MIN_MACHINES)
  */
@@ -69,8 +72,12 @@ static void fleet_head(struct openmetrics *om, const struct fleet_ctx *x)
 	openmetrics_family(om, "brisk_report_machines", NULL, "Machines the results came from.");
 	openmetrics_sample(om, l, 1, (double)rep->n_machines);
 	openmetrics_family(om, "brisk_report_skipped_files", NULL,
-			   "Files that could not be read and were left out.");
+			   "Files that could not be read, or whose machine was not certain, left out.");
 	openmetrics_sample(om, l, 1, (double)rep->n_skipped);
+	openmetrics_family(om, "brisk_report_file_identity", NULL,
+			   "1 when each file's machine was taken as the file claims it "
+			   "(--trust-file-identity), 0 when from its host folder.");
+	openmetrics_sample(om, l, 1, rep->opt.trust_files != 0);
 }
 
 static void fleet_groups(struct openmetrics *om, const struct fleet_ctx *x)
@@ -119,6 +126,9 @@ static void fleet_arms(struct openmetrics *om, const struct fleet_ctx *x)
 		{ "brisk_fleet_load_ok", NULL,
 		  "1 when the setting keeps the load within the tolerance (or it is unknown)." },
 		{ "brisk_fleet_recommended", NULL, "1 for the setting the report recommends." },
+		{ "brisk_fleet_outside_default_range", NULL,
+		  "1 when the setting has a value outside the range a distribution default may "
+		  "carry (not saved into a class rule without --force)." },
 	};
 	for (size_t f = 0; f < N(fam); f++) {
 		openmetrics_family(om, fam[f][0], fam[f][1], fam[f][2]);
@@ -131,15 +141,15 @@ static void fleet_arms(struct openmetrics *om, const struct fleet_ctx *x)
 						rank = (double)(k + 1);
 				const double v[] = { (double)g->arms[a].machines, g->baseline == (int)a,
 						     g->arms[a].score, rank, g->arms[a].load_ok != 0,
-						     g->best == (int)a };
+						     g->best == (int)a, g->arms[a].outside[0] != '\0' };
 				arm_labels(x, g, a, l);
 				openmetrics_sample(om, l, ARM_LABELS, v[f]);
 			}
 		}
 	}
 	openmetrics_family(om, "brisk_fleet_load_ratio", "ratio",
-			   "The load's throughput against the baseline's, geometric mean over the "
-			   "paired machines, with its interval (bound).");
+			   "The load's throughput against the baseline's, the median of the paired "
+			   "machines' own bounded ratios, with its interval (bound).");
 	for (size_t i = 0; i < rep->n_groups; i++) {
 		const struct fleet_group *g = &rep->groups[i];
 		for (size_t a = 0; a < g->n_arms; a++) {
@@ -177,6 +187,8 @@ static void fleet_rows(struct openmetrics *om, const struct fleet_ctx *x)
 		  "baseline." },
 		{ "brisk_fleet_agreeing_machines", "Paired machines whose own ratio is on the pooled "
 		  "ratio's side of 1." },
+		{ "brisk_fleet_disagreeing_machines", "Paired machines whose own ratio is not on the "
+		  "pooled ratio's side of 1 (named in the text and JSON reports)." },
 	};
 	for (size_t f = 0; f < N(counts); f++) {
 		openmetrics_family(om, counts[f][0], NULL, counts[f][1]);
@@ -184,7 +196,8 @@ static void fleet_rows(struct openmetrics *om, const struct fleet_ctx *x)
 			const int base = (int)R->arm == G->baseline;
 			const double v[] = { (double)R->machines, (double)R->samples,
 					     base ? NAN : (double)R->paired,
-					     base ? NAN : (double)R->agree };
+					     base ? NAN : (double)R->agree,
+					     base ? NAN : (double)R->n_disagree };
 			row_labels(x, G, R, l);
 			openmetrics_sample(om, l, ROW_LABELS, v[f]);
 		}
@@ -200,8 +213,8 @@ static void fleet_rows(struct openmetrics *om, const struct fleet_ctx *x)
 		ci_samples(om, l, ROW_LABELS + 1, &R->p90, 1 / 1000.0);
 	}
 	openmetrics_family(om, "brisk_fleet_latency_ratio", "ratio",
-			   "Against the baseline: the geometric mean of each paired machine's own "
-			   "ratio of medians (p50) or p90s, with its simultaneous interval (bound).");
+			   "Against the baseline: the median of the paired machines' own ratios of "
+			   "medians (p50) or p90s, each bounded, with its simultaneous interval (bound).");
 	ROWS {
 		if ((int)R->arm == G->baseline)
 			continue;

@@ -959,3 +959,108 @@ int stats_log_ratio_ci(const double *la, size_t na, const double *lb, size_t nb,
 	*hi = exp(mb - ma + q * se);
 	return 0;
 }
+
+/* ---- robust pooling over machines ---- */
+
+/* The median of v (n > 0), sorting a copy in tmp. */
+static double median_of(const double *v, size_t n, double *tmp)
+{
+	return side_quantile(v, n, 0.5, tmp);
+}
+
+int stats_median_ci_order(const double *v, size_t n, double level, double *est, double *lo,
+			  double *hi)
+{
+	*est = *lo = *hi = NAN;
+	if (!n || !all_finite(v, n) || !(level > 0 && level < 1))
+		return -EINVAL;
+	double *s = malloc(n * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	*est = median_of(v, n, s);   /* s is sorted now */
+	/* P(X < k) for X ~ Binomial(n, 1/2), k = 1, 2, ...: the largest k
+	 * whose tail is within (1 - level) / 2 */
+	double tail = (1 - level) / 2, cdf = 0, logn2 = (double)n * log(0.5);
+	size_t k = 0;
+	for (size_t j = 0; j < n / 2; j++) {
+		cdf += exp(lgamma((double)n + 1) - lgamma((double)j + 1) -
+			   lgamma((double)(n - j) + 1) + logn2);   /* P(X = j) */
+		if (cdf > tail)
+			break;
+		k = j + 1;
+	}
+	if (k) {
+		*lo = s[k - 1];
+		*hi = s[n - k];
+	}
+	free(s);
+	return 0;
+}
+
+static double bounded(double r, double cap)
+{
+	return r > cap ? cap : r < 1 / cap ? 1 / cap : r;
+}
+
+int stats_bootstrap_median_ratio_paired(const double *a, const size_t *aoff, const double *b,
+					const size_t *boff, size_t nc, double q, unsigned iters,
+					double level, uint64_t seed, double cap, double *est,
+					double *lo, double *hi, double *per)
+{
+	*est = *lo = *hi = NAN;
+	for (size_t k = 0; per && k < nc; k++)
+		per[k] = NAN;
+	if (!nc || !a || !b || !aoff || !boff || !boot_args_ok(q, iters, level) || !(cap > 1))
+		return -EINVAL;
+	size_t big = nc;
+	for (size_t k = 0; k < nc; k++) {
+		if (aoff[k + 1] <= aoff[k] || boff[k + 1] <= boff[k])
+			return -EINVAL;
+		size_t na = aoff[k + 1] - aoff[k], nb = boff[k + 1] - boff[k];
+		big = na > big ? na : big;
+		big = nb > big ? nb : big;
+	}
+	size_t na = aoff[nc] - aoff[0], nb = boff[nc] - boff[0];
+	if (!all_finite(a + aoff[0], na) || !all_finite(b + boff[0], nb))
+		return -EINVAL;
+	if (!all_positive(a + aoff[0], na) || !all_positive(b + boff[0], nb))
+		return -EDOM;
+	if (big > SIZE_MAX / 3 / sizeof(double))
+		return -ENOMEM;
+	double *tmp = malloc(3 * big * sizeof(*tmp));
+	double *rep = malloc((size_t)iters * sizeof(*rep));
+	if (!tmp || !rep) {
+		free(tmp);
+		free(rep);
+		return -ENOMEM;
+	}
+	double *draw = tmp + big, *own = tmp + 2 * big;
+	for (size_t k = 0; k < nc; k++) {
+		double qa = side_quantile(a + aoff[k], aoff[k + 1] - aoff[k], q, tmp);
+		double qb = side_quantile(b + boff[k], boff[k + 1] - boff[k], q, tmp);
+		own[k] = bounded(qb / qa, cap);
+		if (per)
+			per[k] = own[k];
+	}
+	*est = median_of(own, nc, tmp);
+	uint64_t st = seed;
+	for (unsigned i = 0; i < iters; i++) {
+		for (size_t j = 0; j < nc; j++) {
+			size_t k = nc == 1 ? 0 : (size_t)stats_rand_index(&st, nc);
+			const double *va = a + aoff[k], *vb = b + boff[k];
+			size_t ka = aoff[k + 1] - aoff[k], kb = boff[k + 1] - boff[k];
+			for (size_t x = 0; x < ka; x++)
+				draw[x] = va[stats_rand_index(&st, ka)];
+			double ra = side_quantile(draw, ka, q, tmp);
+			for (size_t x = 0; x < kb; x++)
+				draw[x] = vb[stats_rand_index(&st, kb)];
+			double rb = side_quantile(draw, kb, q, tmp);
+			own[j] = bounded(rb / ra, cap);
+		}
+		rep[i] = median_of(own, nc, tmp);
+	}
+	percentile_interval(rep, iters, level, lo, hi);
+	free(tmp);
+	free(rep);
+	return 0;
+}

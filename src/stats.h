@@ -311,4 +311,31 @@ uint64_t stats_rand_range(uint64_t *state, uint64_t lo, uint64_t hi);
  * bootstraps draw their indexes with it. */
 uint64_t stats_rand_index(uint64_t *state, uint64_t n);
 
+/* ---- robust pooling over machines (brisk report) ---- */
+
+/* stats_median_ci_order: the median of v (n values, not changed) with the
+ *   distribution-free interval of order statistics: [x(k), x(n+1-k)] for
+ *   the largest k with P(Binomial(n, 1/2) < k) <= (1 - level) / 2, which
+ *   covers the true median with at least `level` whatever the values'
+ *   distribution.  Bounds NaN when n is too small for any k (n < 6 at
+ *   95 %).  0; -EINVAL (outputs NaN) for n 0, a non-finite value or level
+ *   outside (0, 1); -ENOMEM. */
+int stats_median_ci_order(const double *v, size_t n, double level, double *est, double *lo,
+			  double *hi);
+/* stats_bootstrap_median_ratio_paired: stats_bootstrap_ratio_paired made
+ *   robust.  Each cluster's own ratio quantile_q(b_k) / quantile_q(a_k)
+ *   is bounded to [1/cap, cap] (cap > 1); *est is the median of the nc
+ *   own ratios (written to per[], may be NULL), and each replicate (the
+ *   same two-stage draw: clusters, then each drawn cluster's two sides)
+ *   the median of its drawn clusters' bounded ratios; percentile
+ *   interval at level.  A minority of clusters, however extreme, moves
+ *   neither the estimate nor the interval beyond the majority's own
+ *   ratios (a median's breakdown point is one half; the geometric mean's
+ *   is 0).  0; errors as stats_bootstrap_ratio_paired, and -EINVAL for
+ *   cap <= 1. */
+int stats_bootstrap_median_ratio_paired(const double *a, const size_t *aoff, const double *b,
+					const size_t *boff, size_t nc, double q, unsigned iters,
+					double level, uint64_t seed, double cap, double *est,
+					double *lo, double *hi, double *per);
+
 #endif

@@ -64,83 +64,116 @@
  *    dirty_expire_interval = 30 * 100, dirty_writeback_interval = 5 * 100
  *    centiseconds.
  * Not in the table, so never saved: add_random (the driver's), iostats. */
+/* The last two numbers of each entry: the range a distribution default
+ * may carry (brisk report --save-profile refuses a winner outside it
+ * without --force): within the kernel's, narrowed where the kernel takes
+ * values no fleet should ship.  From the kernel's documentation
+ * (Documentation/block/bfq-iosched.rst, deadline-iosched.rst,
+ * kyber-iosched.rst, queue-sysfs.rst, admin-guide/sysctl/vm.rst) and
+ * brisk's own limits of a usable desktop (grade.h: 10 s is the limit of
+ * attention):
+ *  - bfq: slice_idle 0..100 ms (0 turns idling off, as the doc advises
+ *    for fast devices; the default 8 ms; idling 100 ms per queue switch
+ *    already costs a seeking disk most of its throughput), slice_idle_us
+ *    the same; back_seek_max up to 1 GiB (default 16 MiB);
+ *    back_seek_penalty 1..100 (default 2: a backward seek costs twice);
+ *    fifo_expire_* up to 10 s; timeout_sync up to 1 s (default 125 ms);
+ *    max_budget up to 1 Mi sectors (0 = automatic).
+ *  - mq-deadline: read_expire up to 10 s, write_expire and
+ *    prio_aging_expire up to 60 s (defaults 0.5, 5 and 10 s; 0 expires
+ *    every request at once); writes_starved 1..64 (any int is taken, a
+ *    negative one is nonsense); fifo_batch 1..256 (default 16).
+ *  - kyber: latency targets 10 us .. 1 s (defaults 2 and 10 ms).
+ *  - queue: read_ahead_kb up to 16 MiB (default 128 KiB); wbt_lat_usec up
+ *    to 1 s (defaults 2 or 75 ms; -1 the default, 0 off).
+ *  - vm: dirty ratios 1..80 and 1..50 % (0 blocks every writer or starts
+ *    writeback at once), the byte forms 1 MiB .. 64 GiB,
+ *    dirty_expire_centisecs 1 s .. 10 min (default 30 s),
+ *    dirty_writeback_centisecs 0.1 .. 60 s (0 turns periodic writeback
+ *    off).
+ *  - keys of two or three values, and hardware-bound ones (never in a
+ *    class rule: export drops them), keep the kernel's range. */
 #define FIX TUNABLE_DFLT_FIXED
 #define HZD TUNABLE_DFLT_HZ
 #define DEV TUNABLE_DFLT_DEVICE
 #define HW TUNABLE_DFLT_HW
 const struct tunable_def tunable_defs[] = {
 	{ "scheduler", TUNABLE_SCHEDULER, NULL, TUNABLE_TYPE_SCHED, 0, 0,
-	  "I/O scheduler, one the device offers", TUNABLE_DFLT_CHOICE, 0, NULL },
+	  "I/O scheduler, one the device offers", TUNABLE_DFLT_CHOICE, 0, NULL, 0, 0 },
 	/* bfq */
 	{ "low_latency", IO, "bfq", T_INT, 0, 1, "favour interactive and soft real-time tasks",
-	  FIX, 1, NULL },
+	  FIX, 1, NULL, 0, 1 },
 	{ "slice_idle", IO, "bfq", T_INT, 0, INT32_MAX, "idle wait for a queue's next request, ms",
-	  FIX, 8, NULL },
+	  FIX, 8, NULL, 0, 100 },
 	{ "slice_idle_us", IO, "bfq", T_INT, 0, UINT32_MAX, "the same in microseconds",
-	  FIX, 8000, NULL },
+	  FIX, 8000, NULL, 0, 100000 },
 	{ "strict_guarantees", IO, "bfq", T_INT, 0, 1, "strict service guarantees at a throughput cost",
-	  FIX, 0, NULL },
+	  FIX, 0, NULL, 0, 1 },
 	{ "back_seek_max", IO, "bfq", T_INT, 0, INT32_MAX, "longest backward seek, KiB",
-	  FIX, 16384, NULL },
+	  FIX, 16384, NULL, 0, 1048576 },
 	{ "back_seek_penalty", IO, "bfq", T_INT, 1, INT32_MAX, "cost factor of a backward seek",
-	  FIX, 2, NULL },
+	  FIX, 2, NULL, 1, 100 },
 	{ "fifo_expire_async", IO, "bfq", T_INT, 1, INT32_MAX, "deadline of an async request, ms",
-	  FIX, 250, NULL },
+	  FIX, 250, NULL, 1, 10000 },
 	{ "fifo_expire_sync", IO, "bfq", T_INT, 1, INT32_MAX, "deadline of a sync request, ms",
-	  FIX, 125, NULL },
+	  FIX, 125, NULL, 1, 10000 },
 	{ "max_budget", IO, "bfq", T_INT, 0, INT32_MAX, "most sectors a queue is served in a row (0 = auto)",
-	  FIX, 0, NULL },
+	  FIX, 0, NULL, 0, 1048576 },
 	{ "timeout_sync", IO, "bfq", T_INT, 1, INT32_MAX, "longest service of a sync queue, ms",
-	  HZD, 125, NULL },
+	  HZD, 125, NULL, 1, 1000 },
 	/* mq-deadline */
 	{ "read_expire", IO, "mq-deadline", T_INT, 0, INT32_MAX, "deadline of a read, ms",
-	  HZD, 500, NULL },
+	  HZD, 500, NULL, 1, 10000 },
 	{ "write_expire", IO, "mq-deadline", T_INT, 0, INT32_MAX, "deadline of a write, ms",
-	  HZD, 5000, NULL },
+	  HZD, 5000, NULL, 1, 60000 },
 	{ "writes_starved", IO, "mq-deadline", T_INT, INT32_MIN, INT32_MAX, "read batches before writes must go",
-	  FIX, 2, NULL },
+	  FIX, 2, NULL, 1, 64 },
 	{ "front_merges", IO, "mq-deadline", T_INT, 0, 1, "try front merges",
-	  FIX, 1, NULL },
+	  FIX, 1, NULL, 0, 1 },
 	{ "fifo_batch", IO, "mq-deadline", T_INT, 0, INT32_MAX, "requests dispatched in a batch",
-	  FIX, 16, NULL },
+	  FIX, 16, NULL, 1, 256 },
 	{ "async_depth", IO, "mq-deadline", T_INT, 1, INT32_MAX, "tags async requests may hold",
-	  HW, 0, "set to each disk's nr_requests, which its tag depth bounds" },
+	  HW, 0, "set to each disk's nr_requests, which its tag depth bounds",
+	  1, INT32_MAX },
 	{ "prio_aging_expire", IO, "mq-deadline", T_INT, 0, INT32_MAX, "lower priority's longest wait, ms",
-	  HZD, 10000, NULL },
+	  HZD, 10000, NULL, 1, 60000 },
 	/* kyber */
 	{ "read_lat_nsec", IO, "kyber", T_INT, 0, INT64_MAX, "target read latency, ns",
-	  FIX, 2000000, NULL },
+	  FIX, 2000000, NULL, 10000, 1000000000 },
 	{ "write_lat_nsec", IO, "kyber", T_INT, 0, INT64_MAX, "target write latency, ns",
-	  FIX, 10000000, NULL },
+	  FIX, 10000000, NULL, 10000, 1000000000 },
 	/* queue */
 	{ "nr_requests", Q, NULL, T_INT, 4, 2048, "requests the queue holds",
-	  HW, 0, "bounded by each disk's tag depth" },
+	  HW, 0, "bounded by each disk's tag depth",
+	  4, 2048 },
 	{ "read_ahead_kb", Q, NULL, T_INT, 0, UINT32_MAX, "read-ahead, KiB",
-	  DEV, 128, NULL },
+	  DEV, 128, NULL, 0, 16384 },
 	{ "wbt_lat_usec", Q, NULL, T_INT, -1, INT64_MAX / 1000, "writeback throttling target, us (0 off, -1 default)",
-	  DEV, 0, NULL },
+	  DEV, 0, NULL, -1, 1000000 },
 	{ "max_sectors_kb", Q, NULL, T_INT, 0, UINT32_MAX, "largest request, KiB (up to max_hw_sectors_kb; 0 default)",
-	  HW, 0, "bounded by each disk's max_hw_sectors_kb" },
+	  HW, 0, "bounded by each disk's max_hw_sectors_kb",
+	  0, UINT32_MAX },
 	{ "rq_affinity", Q, NULL, T_INT, 0, 2, "complete on the submitting CPU (1 group, 2 same)",
-	  FIX, 1, NULL },
+	  FIX, 1, NULL, 0, 2 },
 	{ "nomerges", Q, NULL, T_INT, 0, 2, "merging off (1 simple merges only, 2 none)",
-	  FIX, 0, NULL },
+	  FIX, 0, NULL, 0, 2 },
 	/* device */
 	{ "queue_depth", TUNABLE_DEVICE, NULL, T_INT, 1, 65535, "SCSI queue depth (device/queue_depth)",
-	  HW, 0, "bounded by each SCSI device's and host's queue depth" },
+	  HW, 0, "bounded by each SCSI device's and host's queue depth",
+	  1, 65535 },
 	/* vm, system-wide */
 	{ "vm.dirty_ratio", TUNABLE_SYSCTL, NULL, T_INT, 0, 100, "dirty memory where writers block, %",
-	  FIX, 20, NULL },
+	  FIX, 20, NULL, 1, 80 },
 	{ "vm.dirty_background_ratio", TUNABLE_SYSCTL, NULL, T_INT, 0, 100, "dirty memory where writeback starts, %",
-	  FIX, 10, NULL },
+	  FIX, 10, NULL, 1, 50 },
 	{ "vm.dirty_bytes", TUNABLE_SYSCTL, NULL, TUNABLE_TYPE_BYTES, 8192, INT64_MAX, "the same as bytes (at least 2 pages)",
-	  FIX, 0, NULL },
+	  FIX, 0, NULL, 1048576, INT64_C(68719476736) },
 	{ "vm.dirty_background_bytes", TUNABLE_SYSCTL, NULL, TUNABLE_TYPE_BYTES, 1, INT64_MAX, "the same as bytes",
-	  FIX, 0, NULL },
+	  FIX, 0, NULL, 1048576, INT64_C(68719476736) },
 	{ "vm.dirty_expire_centisecs", TUNABLE_SYSCTL, NULL, T_INT, 0, INT32_MAX, "age at which dirty data is written, 1/100 s",
-	  FIX, 3000, NULL },
+	  FIX, 3000, NULL, 100, 60000 },
 	{ "vm.dirty_writeback_centisecs", TUNABLE_SYSCTL, NULL, T_INT, 0, INT32_MAX, "flusher wake-up period, 1/100 s",
-	  FIX, 500, NULL },
+	  FIX, 500, NULL, 10, 6000 },
 };
 const size_t tunable_n_defs = sizeof(tunable_defs) / sizeof(tunable_defs[0]);
 
@@ -155,7 +188,7 @@ const size_t tunable_n_defs = sizeof(tunable_defs) / sizeof(tunable_defs[0]);
 /* An iosched tunable of a scheduler brisk does not know: a plain int. */
 static const struct tunable_def iosched_generic = {
 	NULL, TUNABLE_IOSCHED, NULL, TUNABLE_TYPE_INT, 0, INT32_MAX, NULL,
-	TUNABLE_DFLT_CHOICE, 0, NULL
+	TUNABLE_DFLT_CHOICE, 0, NULL, 0, INT32_MAX
 };
 
 const char *const tunable_sched_dependent[] = {
@@ -760,4 +793,21 @@ const char *tunable_hw_bound(const char *key)
 {
 	const struct tunable_def *d = key ? tunable_def_find(key) : NULL;
 	return d && d->dflt == TUNABLE_DFLT_HW ? d->bound : NULL;
+}
+
+int tunable_fleet_range(const char *key, const char *value, int64_t *lo, int64_t *hi)
+{
+	const struct tunable_def *d = key ? tunable_def_find(key) : NULL;
+	if (!d || d->type == TUNABLE_TYPE_SCHED)
+		return 1;
+	*lo = d->fleet_min;
+	*hi = d->fleet_max;
+	int64_t v;
+	uint64_t u;
+	if (parse_int(value, INT64_MIN, INT64_MAX, &v) < 0) {
+		if (d->type != TUNABLE_TYPE_BYTES || parse_size(value, &u) < 0 || u > INT64_MAX)
+			return 1;   /* not a number: tunable_check_value's to refuse */
+		v = (int64_t)u;
+	}
+	return v >= d->fleet_min && v <= d->fleet_max;
 }

@@ -112,6 +112,9 @@ struct tunable_def {
 				   * message of a class export that drops it
 				   * ("bounded by each disk's max_hw_sectors_kb");
 				   * NULL for every other key */
+	int64_t fleet_min, fleet_max;   /* the range a distribution default
+					 * may carry (not SCHED): within
+					 * min..max, sources in tunable.c */
 };
 
 struct tunable_key;
@@ -275,6 +278,12 @@ int tunable_capture_keeps(const struct tunable_def *d, const struct tunable_fact
  * one disk's hardware and must not go into rules for a class of disks?
  * Its def's bound text, or NULL. */
 const char *tunable_hw_bound(const char *key);
+
+/* Is VALUE of KEY (as a profile writes it) within the range a
+ * distribution default may carry (fleet_min..fleet_max, *lo and *hi)?
+ * 1 yes, also for the scheduler, an unknown key or a value that is not
+ * a number (tunable_check_value refuses those); 0 no. */
+int tunable_fleet_range(const char *key, const char *value, int64_t *lo, int64_t *hi);
 
 /* The other half of a sysctl pair that the kernel keeps mutually exclusive
  * (vm.dirty_ratio <-> vm.dirty_bytes, vm.dirty_background_ratio <->

@@ -16,6 +16,7 @@
 #include "blockdev.h"
 #include "cliopt.h"
 #include "datadir.h"
+#include "fleet.h"
 #include "lab.h"
 #include "stack.h"
 #include "text.h"
@@ -217,6 +218,15 @@ static struct json_object *json_stack(const struct view *v, const struct stack *
 		json_object_array_add(l, jout_string(leaves[i]->name));
 	json_object_object_add(o, "leaves", l);
 	return o;
+}
+
+/* This machine as brisk's results name it (fleet_machine_json without
+ * the disks): what the fleet playbook records in results/HOST/machine-id. */
+static void json_machine(struct json_object *o)
+{
+	struct json_object *m = fleet_machine_json(NULL, NULL, 0);
+	json_object_object_del(m, "disks");
+	json_object_object_add(o, "machine", m);
 }
 
 static void json_print(struct json_object *o)
@@ -422,6 +432,7 @@ static int list_all(const struct view *v, int json)
 			json_object_array_add(a, d);
 		}
 		json_object_object_add(o, "devices", a);
+		json_machine(o);
 		json_print(o);
 	} else {
 		for (size_t i = 0; i < n; i++) {
@@ -530,6 +541,7 @@ int cmd_devices_main(int argc, char **argv)
 			struct json_object *o = json_stack(&v, s);
 			json_object_object_add(o, "brisk", jout_string(BRISK_VERSION));
 			json_object_object_add(o, "query", jout_string(arg));
+			json_machine(o);
 			json_print(o);
 		} else {
 			print_stack(&v, s, "");

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cliopt.h"
 #include "fleet.h"
@@ -20,15 +21,20 @@ static const char CMD[] = "report";
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: brisk report FILE... [options]\n"
+		"usage: brisk report DIR|FILE... [options]\n"
 		"\n"
 		"Bring together the results of many machines: FILEs written by 'brisk run\n"
-		"--json' and 'brisk compare --json'.  Group them (default: by disk class),\n"
-		"pool each setting and action with the machine as the unit (medians and p90\n"
-		"with bootstrap intervals over machines, then their samples), compare every\n"
-		"setting with a baseline over the machines that measured both, count the\n"
-		"machines that agree, and recommend a setting per group.  A file that cannot\n"
-		"be read (corrupt, truncated, a newer format) is named and skipped.\n"
+		"--json' and 'brisk compare --json', laid out one folder per machine as\n"
+		"DIR/HOST/*.json (a DIR is read so).  A result's machine is the HOST folder\n"
+		"it lies in; a file that claims another machine than the rest of its\n"
+		"folder (or than HOST/machine-id), or one machine id under two hosts, is\n"
+		"named and left out.  Group the results (default: by disk class), pool\n"
+		"each setting and action with the machine as the unit (medians and p90\n"
+		"with bootstrap intervals over machines, then their samples), compare\n"
+		"every setting with a baseline by the median of the machines' own ratios,\n"
+		"bounded, and give a verdict when its interval clears 1 and most machines\n"
+		"agree; recommend a setting per group.  A file that cannot be read\n"
+		"(corrupt, truncated, a newer format) is named and skipped.\n"
 		"\n"
 		"      --by KEY           group by class (default), model, model,firmware,\n"
 		"                         machine or kernel\n"
@@ -45,7 +51,11 @@ static void usage(FILE *f)
 		"                         node_exporter's textfile collector ('-' = stdout)\n"
 		"      --save-profile NAME  the winner of each class as profile NAME, ready for\n"
 		"                         'brisk export NAME --format udev' (with --by class)\n"
-		"      --force            --save-profile replaces an existing profile NAME\n"
+		"      --force            --save-profile replaces an existing profile NAME and\n"
+		"                         saves values outside the range a default may carry\n"
+		"      --trust-file-identity  take the machine each file names, not its host\n"
+		"                         folder: any file can claim to be any machine; only\n"
+		"                         for results you collected yourself\n"
 		"  -h, --help             this text\n"
 		"\n"
 		"Exit status: 0 every file read, 3 a report was made but some files were\n"
@@ -54,7 +64,7 @@ static void usage(FILE *f)
 }
 
 enum { OPT_BY = 256, OPT_BASELINE, OPT_SEED, OPT_CSV, OPT_PLOT, OPT_SAVE, OPT_FORCE,
-       OPT_OPENMETRICS };
+       OPT_OPENMETRICS, OPT_TRUST };
 
 static const struct option longopts[] = {
 	{ "by", required_argument, NULL, OPT_BY },
@@ -66,6 +76,7 @@ static const struct option longopts[] = {
 	{ "openmetrics", required_argument, NULL, OPT_OPENMETRICS },
 	{ "save-profile", required_argument, NULL, OPT_SAVE },
 	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "trust-file-identity", no_argument, NULL, OPT_TRUST },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -120,6 +131,9 @@ static int parse(int argc, char **argv, struct rep_args *a)
 		case OPT_FORCE:
 			a->force = 1;
 			break;
+		case OPT_TRUST:
+			a->opt.trust_files = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return CLIOPT_HELP;
@@ -128,8 +142,8 @@ static int parse(int argc, char **argv, struct rep_args *a)
 		}
 	}
 	if (optind >= argc)
-		return cliopt_usage_error(CMD, "no FILE given (results of brisk run --json or "
-					  "brisk compare --json)");
+		return cliopt_usage_error(CMD, "no DIR or FILE given (results of brisk run --json "
+					  "or brisk compare --json, as DIR/HOST/*.json)");
 	if (a->save && a->opt.by != FLEET_BY_CLASS)
 		return cliopt_usage_error(CMD, "--save-profile needs --by class: a profile holds "
 					  "settings per disk class");
@@ -142,43 +156,121 @@ static int parse(int argc, char **argv, struct rep_args *a)
 	return cliopt_outputs(CMD, out, sizeof(out) / sizeof(out[0]));
 }
 
-/* Read every FILE: the results, and the skipped ones named on stderr. */
-static int read_all(int n, char **files, struct fleet_result **res, size_t *nres,
-		    struct fleet_skip **skip, size_t *nskip)
+/* What was read: the results, the files skipped, the host folders. */
+struct reading {
+	struct fleet_result *res;
+	size_t nres, capres;
+	struct fleet_skip *skip;
+	size_t nskip, capskip;
+	struct fleet_hosts hosts;
+	int trust;                 /* --trust-file-identity */
+	int oom;
+};
+
+static int grow(void **v, size_t *cap, size_t n, size_t size)
 {
-	*res = calloc((size_t)n, sizeof(**res));
-	*skip = calloc((size_t)n, sizeof(**skip));
-	*nres = *nskip = 0;
-	if (!*res || !*skip) {
+	if (n < *cap)
+		return 0;
+	size_t nc = *cap ? *cap * 2 : 16;
+	void *p = realloc(*v, nc * size);
+	if (!p)
+		return -ENOMEM;
+	memset((char *)p + *cap * size, 0, (nc - *cap) * size);
+	*v = p;
+	*cap = nc;
+	return 0;
+}
+
+static int skipped(void *ctx, const char *display, const char *why)
+{
+	struct reading *rd = ctx;
+	if (grow((void **)&rd->skip, &rd->capskip, rd->nskip, sizeof(*rd->skip)) < 0)
+		return rd->oom = -ENOMEM;
+	struct fleet_skip *s = &rd->skip[rd->nskip++];
+	snprintf(s->path, sizeof(s->path), "%s", display);
+	snprintf(s->why, sizeof(s->why), "%s", why);
+	fprintf(stderr, "brisk report: %s: %s\n", text_show(s->path), text_show(s->why));
+	return 0;
+}
+
+/* One file: read (at dirfd's name, or by path when dirfd < 0). */
+static int found(void *ctx, int dirfd, size_t host, const char *name, const char *display)
+{
+	struct reading *rd = ctx;
+	if (grow((void **)&rd->res, &rd->capres, rd->nres, sizeof(*rd->res)) < 0)
+		return rd->oom = -ENOMEM;
+	char why[256];
+	struct fleet_result *r = &rd->res[rd->nres];
+	int rc = dirfd >= 0 ? fleet_readat(dirfd, name, display, r, why, sizeof(why))
+			    : fleet_read(display, r, why, sizeof(why));
+	if (rc == -ENOMEM) {
+		fleet_result_free(r);
+		return rd->oom = -ENOMEM;
+	}
+	if (rc < 0) {
+		fleet_result_free(r);
+		char w[320];
+		snprintf(w, sizeof(w), "%s: skipped%s", why,
+			 rc == -EPROTONOSUPPORT ? "; upgrade brisk" : "");
+		return skipped(ctx, display, w);
+	}
+	if (!r->version_given)
+		fprintf(stderr, "brisk report: %s: no format_version: read as version 1 (it has "
+			"the fields of a brisk %s result)\n", text_show(display),
+			r->kind == FLEET_RUN ? "run" : "compare");
+	r->folder = host;
+	rd->nres++;
+	return 0;
+}
+
+/* Read every FILE, or every DIR/HOST/NAME.json of a DIR: the results, and the
+ * skipped ones named on stderr; then, unless --trust-file-identity, each
+ * result's machine from its host folder.  0, or 1 out of memory. */
+static int read_all(int n, char **args, struct reading *rd)
+{
+	char err[512];
+	for (int i = 0; i < n && !rd->oom; i++) {
+		struct stat st;
+		if (stat(args[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+			size_t had = rd->nres + rd->nskip;
+			int rc = fleet_dir_walk(args[i], &rd->hosts, found, skipped, rd, err,
+						sizeof(err));
+			if (rc < 0 && !rd->oom)
+				skipped(rd, args[i], err);
+			else if (rc == 0 && rd->nres + rd->nskip == had)
+				skipped(rd, args[i], "no results in it: a results folder holds "
+					"HOST/NAME.json, one folder per machine");
+			continue;
+		}
+		size_t host = 0;
+		if (!rd->trust && stat(args[i], &st) == 0 &&
+		    fleet_hosts_add_file(&rd->hosts, args[i], &host, err, sizeof(err)) < 0) {
+			skipped(rd, args[i], err);
+			continue;
+		}
+		found(rd, -1, host, NULL, args[i]);
+	}
+	if (rd->oom) {
 		fprintf(stderr, "brisk report: out of memory\n");
 		return 1;
 	}
-	for (int i = 0; i < n; i++) {
-		char why[256];
-		struct fleet_result *r = &(*res)[*nres];
-		int rc = fleet_read(files[i], r, why, sizeof(why));
-		if (rc == -ENOMEM) {
-			fleet_result_free(r);
-			fprintf(stderr, "brisk report: %s: out of memory\n", text_show(files[i]));
+	if (rd->trust)
+		return 0;
+	for (size_t h = 0; h < rd->hosts.n; h++)
+		if (rd->hosts.h[h].bad[0])
+			fprintf(stderr, "brisk report: %s: not taken; host %s is judged by what most "
+				"of its files claim\n", text_show(rd->hosts.h[h].bad),
+				text_show(rd->hosts.h[h].name));
+	size_t before = rd->nskip;
+	while (rd->capskip < rd->nskip + rd->nres + 1)
+		if (grow((void **)&rd->skip, &rd->capskip, rd->capskip, sizeof(*rd->skip)) < 0) {
+			fprintf(stderr, "brisk report: out of memory\n");
 			return 1;
 		}
-		if (rc < 0) {
-			fleet_result_free(r);
-			struct fleet_skip *s = &(*skip)[(*nskip)++];
-			snprintf(s->path, sizeof(s->path), "%s", files[i]);
-			if (rc == -EPROTONOSUPPORT)
-				snprintf(s->why, sizeof(s->why), "%s: skipped; upgrade brisk", why);
-			else
-				snprintf(s->why, sizeof(s->why), "%s: skipped", why);
-			fprintf(stderr, "brisk report: %s: %s\n", text_show(s->path), text_show(s->why));
-			continue;
-		}
-		if (!r->version_given)
-			fprintf(stderr, "brisk report: %s: no format_version: read as version 1 (it has "
-				"the fields of a brisk %s result)\n", text_show(files[i]),
-				r->kind == FLEET_RUN ? "run" : "compare");
-		(*nres)++;
-	}
+	fleet_identify(rd->res, &rd->nres, &rd->hosts, rd->skip, &rd->nskip);
+	for (size_t i = before; i < rd->nskip; i++)
+		fprintf(stderr, "brisk report: %s: %s\n", text_show(rd->skip[i].path),
+			text_show(rd->skip[i].why));
 	return 0;
 }
 
@@ -188,13 +280,14 @@ int cmd_report_main(int argc, char **argv)
 	int rc = parse(argc, argv, &a);
 	if (rc)
 		return rc == CLIOPT_HELP ? 0 : rc;
-	struct fleet_result *res = NULL;
-	struct fleet_skip *skip = NULL;
-	size_t nres = 0, nskip = 0;
-	int status = read_all(argc - optind, argv + optind, &res, &nres, &skip, &nskip);
+	struct reading rd = { .trust = a.opt.trust_files };
+	int status = read_all(argc - optind, argv + optind, &rd);
+	struct fleet_result *res = rd.res;
+	struct fleet_skip *skip = rd.skip;
+	size_t nres = rd.nres, nskip = rd.nskip;
 	if (status == 0 && !nres) {
-		fprintf(stderr, "brisk report: none of the %zu file%s could be read: nothing to "
-			"report\n", nskip, nskip == 1 ? "" : "s");
+		fprintf(stderr, "brisk report: none of the %zu file%s could be reported on: nothing "
+			"to report\n", nskip, nskip == 1 ? "" : "s");
 		status = 2;
 	}
 	struct fleet_report rep = { 0 };
@@ -225,7 +318,7 @@ int cmd_report_main(int argc, char **argv)
 			status = 1;
 		}
 		if (a.save) {
-			char path[PATH_MAX], note[1024];
+			char path[PATH_MAX], note[4096];
 			if (fleet_save_profile(&rep, a.save, a.force, path, sizeof(path), note,
 					       sizeof(note), err, sizeof(err)) < 0) {
 				fprintf(stderr, "brisk report: --save-profile %s\n", err);
@@ -253,5 +346,6 @@ int cmd_report_main(int argc, char **argv)
 		fleet_result_free(&res[i]);
 	free(res);
 	free(skip);
+	fleet_hosts_free(&rd.hosts);
 	return status;
 }

@@ -4,7 +4,9 @@
 # host refused for free space (brisk's default floor on 3 GiB) and for an
 # option the playbook sets itself; a quick check and a comparison that
 # complete (JSON fetched to results/localhost/, brisk report's JSON, plot
-# and text, the restore check passed, nothing left on the host); a journal left by brisk set on the
+# and text, the restore check passed, nothing left on the host; the host's
+# machine id recorded in results/localhost/machine-id, and a forged file in
+# that folder left out); a journal left by brisk set on the
 # loop device: the host refused before measuring, the check alone failing
 # with and without putting it back; a package that is not there or of the
 # wrong kind refused; the tarball built and installed into a temporary
@@ -137,6 +139,23 @@ t_match "quick: named STAMP-quick.json" "$(basename "$files" 2>/dev/null)" '^[0-
 t_eq "quick: a brisk run result of this machine" \
   "$(jq -r '[.kind, .machine.hostname] | join(" ")' "$files" 2>/dev/null)" "run $(uname -n)"
 t_eq "quick: the disk measured is the loop device" "$(jq -r '[.machine.disks[].name] | join(" ")' "$files" 2>/dev/null)" "$dev"
+mid=$(jq -r .machine.machine_id "$files" 2>/dev/null)
+if [ -s /etc/machine-id ]; then
+  t_eq "quick: the controller recorded the host's machine id in results/localhost/machine-id" \
+    "$(cat "$d/results/localhost/machine-id" 2>/dev/null)" "$mid"
+  # a file in the host's folder that claims another machine is left out:
+  # the controller's record, not the file, says whose the folder is
+  jq '.machine.machine_id = "0123456789abcdef0123456789abcdef" | .machine.hostname = "forged"' \
+    "$files" >"$d/results/localhost/20000101T000000Z-quick.json"
+  "$BRISK" report "$d/results" >"$d/forged.out" 2>"$d/forged.err"; rc=$?
+  t_eq "quick: a forged file in the host folder: exit 3" "$rc" 3
+  t_match "quick: it is named, against the controller's record" "$(cat "$d/forged.err")" \
+    "20000101T000000Z-quick.json: claims machine id 01234567\.\.\., but its host folder localhost is machine id ${mid:0:8}\.\.\. \(as the controller recorded in its machine-id\): left out"
+  t_match "quick: the report covers the host's own" "$(head -n 1 "$d/forged.out")" 'report: 1 result \(1 run'
+  rm -f "$d/results/localhost/20000101T000000Z-quick.json"
+else
+  t_skip "quick: machine-id recorded" "no /etc/machine-id"
+fi
 t_eq "quick: report.json written" "$(jq -r .kind "$d/results/report.json" 2>/dev/null)" report
 t_check "quick: report.svg written" grep -q '<svg' "$d/results/report.svg"
 t_match "quick: report.txt is brisk report's text" "$(head -n 1 "$d/results/report.txt" 2>/dev/null)" \

@@ -20,9 +20,9 @@ mkdir "$d/tf" "$d/w" "$d/"$'we"ird\\dir\nx\x1b'
 t_eq "run: exit 0" "$?" 0
 "$BRISK" run "$d/"$'we"ird\\dir\nx\x1b' -q --no-load -a save -i 2 --openmetrics "$d/tf/brisk-weird.prom" >/dev/null 2>&1
 t_eq "run in the hostile dir: exit 0" "$?" 0
-"$BRISK" report "$F"/real/*.json "$F"/synthetic/*.json --openmetrics "$d/tf/fleet-class.prom" >/dev/null 2>&1
+"$BRISK" report "$F"/real/*/*.json "$F"/synthetic/*/*.json --openmetrics "$d/tf/fleet-class.prom" >/dev/null 2>&1
 t_eq "report by class: exit 0" "$?" 0
-"$BRISK" report "$F"/hostile/evil-cmp.json "$F"/real/*.json --by model --openmetrics "$d/tf/fleet-model.prom" >/dev/null 2>&1
+"$BRISK" report "$F"/hostile/evil/evil-cmp.json "$F"/real/*/*.json --by model --openmetrics "$d/tf/fleet-model.prom" >/dev/null 2>&1
 t_eq "report by model: exit 0" "$?" 0
 
 ne_pid=

@@ -10,7 +10,7 @@ source tests/cli/openmetrics_common.bash
 command -v jq >/dev/null || { t_skip openmetrics-report "needs jq"; exit 0; }
 F=tests/fixtures/fleet
 d=$(t_tmpdir)
-good=("$F"/real/*.json "$F"/synthetic/*.json)
+good=("$F"/real/*/*.json "$F"/synthetic/*/*.json)
 export BRISK_RUNTIME_DIR=$d/rt
 
 # 1. by class: exit 0, valid, the text report too
@@ -56,7 +56,7 @@ else
 fi
 
 # 2. other machines' strings: escaped, the file still valid
-"$BRISK" report "$F/hostile/evil-cmp.json" "${good[@]}" --by model --openmetrics "$d/evil.prom" >/dev/null 2>&1
+"$BRISK" report "$F/hostile/evil/evil-cmp.json" "${good[@]}" --by model --openmetrics "$d/evil.prom" >/dev/null 2>&1
 t_eq "hostile: exit 0" "$?" 0
 om_check "hostile" "$d/evil.prom"
 t_eq "hostile: no control byte but LF" "$(tr -d -c '\000-\010\013-\037\177' <"$d/evil.prom" | wc -c)" 0
@@ -67,7 +67,7 @@ if [ -n "$OM_PY" ]; then
     "$(om_parse "$d/evil.prom" | jq -r 'select(.family=="brisk_fleet_group_machines" and (.labels.group|startswith("Evil")))|.labels.group')" \
     'Evil\x1b]0;pwn\x07'
 fi
-"$BRISK" report "$F/hostile/evil-cmp.json" "${good[@]}" --by machine --openmetrics "$d/evil-m.prom" >/dev/null 2>&1
+"$BRISK" report "$F/hostile/evil/evil-cmp.json" "${good[@]}" --by machine --openmetrics "$d/evil-m.prom" >/dev/null 2>&1
 om_check "hostile by machine" "$d/evil-m.prom"
 t_eq "hostile by machine: no control byte but LF" "$(tr -d -c '\000-\010\013-\037\177' <"$d/evil-m.prom" | wc -c)" 0
 

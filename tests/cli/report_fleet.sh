@@ -9,7 +9,7 @@ source tests/lib.sh
 command -v jq >/dev/null || { t_skip report-fleet "needs jq"; exit 0; }
 F=tests/fixtures/fleet
 d=$(t_tmpdir)
-good=("$F"/real/*.json "$F"/synthetic/*.json)
+good=("$F"/real/*/*.json "$F"/synthetic/*/*.json)
 export XDG_CONFIG_HOME=$d/xdg
 export BRISK_RUNTIME_DIR=$d/rt   # a brisk that needs no recovery of others' journals
 
@@ -24,7 +24,7 @@ t_match "ssd: bfq" "$out" 'recommendation: ssd: bfq, 3 of 3 machines faster'
 t_match "usb: one machine is not a fleet" "$out" 'usb: no recommendation: one machine \(usb-a\): not a fleet'
 t_eq "nothing on stderr (every file has its format_version)" "$(cat "$d/err")" ""
 t_match "a run measured under a profile's bfq is a bfq result" \
-  "$(jq -r '.machine.disks[0].scheduler' "$F/real/vm-hdd-run-bfq.json")" '^bfq$'
+  "$(jq -r '.machine.disks[0].scheduler' "$F/real/vm-hdd/vm-hdd-run-bfq.json")" '^bfq$'
 t_match "hdd-e disagrees on save" "$out" 'save +bfq +6 +[0-9]+ .* [0-9]/6 +no diff'
 
 # 2. a truncated file and one of a future major version: both named and
@@ -40,7 +40,7 @@ t_eq "the same recommendations" "$(grep '^recommendation:' <<<"$out2")" "$(grep 
 # nothing readable: exit 2, nothing to report
 "$BRISK" report "$F/bad/truncated.json" "$F/bad/future.json" >"$d/out" 2>"$d/err"; rc=$?
 t_eq "none readable: exit 2" "$rc" 2
-t_match "none readable: says so" "$(cat "$d/err")" 'none of the 2 files could be read: nothing to report'
+t_match "none readable: says so" "$(cat "$d/err")" 'none of the 2 files could be reported on: nothing to report'
 t_eq "none readable: no report" "$(wc -c <"$d/out")" 0
 
 # 3. JSON and CSV
@@ -74,7 +74,7 @@ t_eq "another seed: the same estimates" "$(jq -c '[.[].rows[].p50_ms.est]' <<<"$
 t_eq "--by model,firmware" "$("$BRISK" report "${good[@]}" --by model,firmware --json - 2>/dev/null | jq -c '[.groups[].key]')" \
   '["SD SC32G fw 8.0","ST1000DM003-1CH162 fw CC47","ST1000DM003-1CH162 fw CC49","SanDisk Cruzer fw 1.00","WDC WD10EZEX-08WN4A0 fw 01.01A01","brisk lab hdd-7200 fw unknown","brisk lab sd-card fw unknown","unknown model fw unknown"]'
 t_eq "--by machine: one group each" "$("$BRISK" report "${good[@]}" --by machine --json - 2>/dev/null | jq '.groups|length')" 11
-t_eq "--by kernel" "$("$BRISK" report "${good[@]}" --by kernel --json - 2>/dev/null | jq -c '[.groups[].key]')" "[\"$(jq -r .machine.kernel "$F/real/vm-hdd-run1.json")\"]"
+t_eq "--by kernel" "$("$BRISK" report "${good[@]}" --by kernel --json - 2>/dev/null | jq -c '[.groups[].key]')" "[\"$(jq -r .machine.kernel "$F/real/vm-hdd/vm-hdd-run1.json")\"]"
 out=$("$BRISK" report "${good[@]}" --baseline bfq 2>/dev/null)
 t_match "--baseline bfq: named" "$out" '== rotational: .*; baseline bfq'
 t_match "--baseline bfq: mq-deadline slower" "$out" 'ssh-like +mq-deadline .* slower'
@@ -103,7 +103,7 @@ t_match "save-profile again: exists" "$(cat "$d/err")" 'fleet.profile exists; pi
 t_eq "save-profile --force: exit 0" "$?" 0
 "$BRISK" report "${good[@]}" --save-profile fleet --by model >/dev/null 2>&1
 t_eq "save-profile --by model: usage error" "$?" 2
-"$BRISK" report "$F/synthetic/usb-a-run.json" --save-profile none1 >/dev/null 2>"$d/err"
+"$BRISK" report "$F/synthetic/usb-a/usb-a-run.json" --save-profile none1 >/dev/null 2>"$d/err"
 t_eq "save-profile without a winner: exit 1" "$?" 1
 t_check "save-profile without a winner: no file" test ! -e "$XDG_CONFIG_HOME/brisk/profiles/none1.profile"
 
@@ -118,34 +118,38 @@ t_eq "plot gif: exit 1" "$?" 1
 t_match "plot gif: says why" "$(cat "$d/err")" 'name it .svg or .png'
 
 # 8. hostile strings from another machine: escaped in text, CSV and plot
-"$BRISK" report "$F/hostile/evil-cmp.json" "${good[@]}" --csv "$d/e.csv" --plot "$d/e.svg" >"$d/e.txt" 2>&1
+# (the host name a file claims is shown with --trust-file-identity)
+"$BRISK" report --trust-file-identity "$F/hostile/evil/evil-cmp.json" "${good[@]}" --csv "$d/e.csv" --plot "$d/e.svg" >"$d/e.txt" 2>&1
 t_eq "hostile: no ESC, BEL or CR in the text" "$(tr -d -c '\033\007\r' <"$d/e.txt" | wc -c)" 0
 t_match "hostile: the host name escaped" "$(cat "$d/e.txt")" 'evil\\x1b\[31m\\x0d'
 t_eq "hostile: no ESC, BEL or CR in the CSV" "$(tr -d -c '\033\007\r' <"$d/e.csv" | wc -c)" 0
 t_eq "hostile: no ESC or BEL in the SVG" "$(tr -d -c '\033\007' <"$d/e.svg" | wc -c)" 0
-"$BRISK" report "$F/hostile/evil-cmp.json" --by model >"$d/e.txt" 2>&1
+"$BRISK" report "$F/hostile/evil/evil-cmp.json" --by model >"$d/e.txt" 2>&1
 t_match "hostile: the model escaped" "$(cat "$d/e.txt")" 'Evil\\x1b\]0;pwn\\x07'
 
 # 9. files that are not results
 printf '{"brisk": "0.1.0", "query": "x", "devices": []}\n' >"$d/get.json"
-jq 'del(.format_version)' "$F/real/vm-hdd-run1.json" >"$d/old.json"
+# (a machine of its own: the same machine id under another host is left out)
+jq 'del(.format_version) | .machine.machine_id = "0123456789abcdef0123456789abcdef"' \
+  "$F/real/vm-hdd/vm-hdd-run1.json" >"$d/old.json"
+mkdir "$d/emptydir"
 head -c $((17 << 20)) /dev/zero | tr '\0' ' ' >"$d/big.json"
-jq '.arms[1].settings = "scheduler=bfq RUN+=\"/bin/sh\""' "$F/real/vm-hdd-cmp1.json" >"$d/run.json"
-"$BRISK" report "$F/real/vm-hdd-run1.json" "$d/get.json" "$d/old.json" "$d/big.json" "$d" \
+jq '.arms[1].settings = "scheduler=bfq RUN+=\"/bin/sh\""' "$F/real/vm-hdd/vm-hdd-cmp1.json" >"$d/run.json"
+"$BRISK" report "$F/real/vm-hdd/vm-hdd-run1.json" "$d/get.json" "$d/old.json" "$d/big.json" "$d/emptydir" \
   "$d/none.json" "$d/r.json" "$d/run.json" >/dev/null 2>"$d/err"; rc=$?
 err=$(cat "$d/err")
 t_eq "not results: exit 3" "$rc" 3
 t_match "another brisk JSON: not a result" "$err" 'get.json: not a brisk run or compare result \(no kind, and not the shape of one\): skipped'
 t_match "no format_version: read as version 1" "$err" 'old.json: no format_version: read as version 1 \(it has the fields of a brisk run result\)'
 t_match "too large" "$err" 'big.json: larger than 16 MiB: skipped'
-t_match "a directory" "$err" ": not a regular file: skipped"
+t_match "a folder without results" "$err" "emptydir: no results in it: a results folder holds HOST/NAME.json"
 t_match "a missing file" "$err" 'none.json: No such file or directory: skipped'
 t_match "a report's own JSON" "$err" 'r.json: kind "report" is not a result brisk report reads'
 t_match "an arm that is not a setting" "$err" 'run.json: arms\[1\].settings: .RUN\+="/bin/sh". is not a setting brisk knows: skipped'
 t_match "six skipped" "$err" '6 of 8 files skipped'
 "$BRISK" report >/dev/null 2>"$d/err"
 t_eq "no FILE: exit 2" "$?" 2
-t_match "no FILE: says so" "$(cat "$d/err")" "^brisk report: no FILE given"
+t_match "no FILE: says so" "$(cat "$d/err")" "^brisk report: no DIR or FILE given"
 # a write error on standard output is a message and exit 1, not a silent 0
 "$BRISK" report "${good[@]}" --json - >/dev/full 2>"$d/err"
 t_eq "json to a full stdout: exit 1" "$?" 1

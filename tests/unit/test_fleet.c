@@ -457,7 +457,7 @@ static void test_machines_widen(void **state)
 		make(&r[m], FLEET_RUN, host, "rotational", 1, two, f1, 20.0 * pow(2, m), NULL, 20,
 		     ACTION_SSH);
 	}
-	struct fleet_options o = { FLEET_BY_CLASS, NULL, 5 };
+	struct fleet_options o = { FLEET_BY_CLASS, NULL, 5, 0 };
 	struct fleet_report rep;
 	char err[256];
 	assert_int_equal(fleet_pool(r, 6, &o, NULL, 0, &rep, err, sizeof(err)), 0);
@@ -494,7 +494,7 @@ static void test_paired_verdict(void **state)
 	(void)state;
 	struct fleet_result r[4];
 	fleet4(r, 4, NULL);
-	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1 };
+	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1, 0 };
 	struct fleet_report rep;
 	char err[256];
 	assert_int_equal(fleet_pool(r, 4, &o, NULL, 0, &rep, err, sizeof(err)), 0);
@@ -563,7 +563,7 @@ static void test_baseline_own_setting(void **state)
 		make(&r[3 * m + 2], FLEET_RUN, host, "rotational", 1, two + 1, f2, 100, NULL, 6,
 		     ACTION_SSH);
 	}
-	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1 };
+	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1, 0 };
 	struct fleet_report rep;
 	char err[256];
 	assert_int_equal(fleet_pool(r, 9, &o, NULL, 0, &rep, err, sizeof(err)), 0);
@@ -603,7 +603,7 @@ static void test_too_few_machines(void **state)
 	(void)state;
 	struct fleet_result r[2];
 	fleet4(r, 2, NULL);
-	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1 };
+	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1, 0 };
 	struct fleet_report rep;
 	char err[256];
 	assert_int_equal(fleet_pool(r, 2, &o, NULL, 0, &rep, err, sizeof(err)), 0);
@@ -627,7 +627,7 @@ static void test_load_rule(void **state)
 {
 	(void)state;
 	struct fleet_result r[4];
-	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1 };
+	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1, 0 };
 	struct fleet_report rep;
 	char err[256];
 	/* bfq keeps 40 % of the load: it starves it, and is not recommended */
@@ -665,7 +665,7 @@ static void test_groups(void **state)
 	make(&r[2], FLEET_RUN, "c", "rotational", 1, two, f1, 5, NULL, 4, ACTION_SAVE);
 	r[2].m.n_disks = 2;   /* a RAID of a rotational and an NVMe disk */
 	snprintf(r[2].m.disks[1].cls, sizeof(r[2].m.disks[1].cls), "nvme");
-	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1 };
+	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1, 0 };
 	struct fleet_report rep;
 	char err[256];
 	assert_int_equal(fleet_pool(r, 3, &o, NULL, 0, &rep, err, sizeof(err)), 0);
@@ -735,7 +735,7 @@ static void test_text_escapes(void **state)
 	fleet4(r, 4, NULL);
 	snprintf(r[0].m.hostname, sizeof(r[0].m.hostname), "evil\x1b[31m\r\nhost");
 	snprintf(r[0].m.disks[0].cls, sizeof(r[0].m.disks[0].cls), "rotational");
-	struct fleet_options o = { FLEET_BY_MODEL, NULL, 1 };
+	struct fleet_options o = { FLEET_BY_MODEL, NULL, 1, 0 };
 	snprintf(r[1].m.disks[0].model, sizeof(r[1].m.disks[0].model), "WDC\x07\x1b]0;pwn\x07");
 	struct fleet_skip sk = { "bad\x1b.json", "truncated: skipped" };
 	struct fleet_report rep;
@@ -806,7 +806,7 @@ static void test_save_profile(void **state)
 	static const double f1[] = { 1 };
 	make(&r[4], FLEET_RUN, "u1", "usb", 1, two, f1, 5, NULL, 4, ACTION_SAVE);
 	make(&r[5], FLEET_RUN, "s1", "ssd", 1, two, f1, 5, NULL, 4, ACTION_SAVE);
-	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1 };
+	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1, 0 };
 	struct fleet_report rep;
 	char err[512], path[PATH_MAX], note[1024];
 	assert_int_equal(fleet_pool(r, 6, &o, NULL, 0, &rep, err, sizeof(err)), 0);
@@ -841,6 +841,242 @@ static void test_save_profile(void **state)
 		fleet_result_free(&r[m]);
 }
 
+/* ---- issue 24: forged results ---- */
+
+/* Identity by host folder: the controller's record, else the files'
+ * majority; a host without one, a file against it, and one machine id
+ * under two hosts are left out. */
+static void test_identify(void **state)
+{
+	(void)state;
+	static const double f[] = { 1, 0.5 };
+	const char *id[] = { "11111111111111111111111111111111", "22222222222222222222222222222222",
+			     "33333333333333333333333333333333" };
+	struct fleet_result r[7];
+	/* host 0 (web1): two files of id 0; host 1 (web6): three ids, no
+	 * majority; host 2 (web7): id 1 twice and id 2 once; host 3 (web8):
+	 * id 0 again (a clone of web1) */
+	const size_t folder[] = { 0, 0, 1, 1, 2, 2, 2 };
+	const int which[] = { 0, 0, 0, 1, 1, 1, 2 };
+	for (size_t i = 0; i < 7; i++) {
+		make(&r[i], FLEET_COMPARE, "claimed", "rotational", 2, two, f, 50, NULL, 4, ACTION_SSH);
+		snprintf(r[i].m.machine_id, sizeof(r[i].m.machine_id), "%s", id[which[i]]);
+		snprintf(r[i].path, sizeof(r[i].path), "f%zu.json", i);
+		r[i].folder = folder[i];
+	}
+	struct fleet_host h[4] = { { "web1", "", "", 0 }, { "web6", "", "", 0 },
+				   { "web7", "", "", 0 }, { "web8", "", "", 0 } };
+	struct fleet_hosts hs = { h, 3 };
+	struct fleet_skip sk[7];
+	size_t n = 7, ns = 0;
+	/* web6 is not a majority (ids 0, 0 in 2 of... no: 0 and 1), web7's third file
+	 * claims id 2 */
+	r[2].m.machine_id[0] = '\0';   /* web6: none, id 1: no strict majority */
+	fleet_identify(r, &n, &hs, sk, &ns);
+	assert_int_equal(n, 4);
+	assert_int_equal(ns, 3);
+	assert_string_equal(r[0].host, "web1");
+	assert_string_equal(r[0].host_id, id[0]);
+	assert_string_equal(r[2].host, "web7");
+	assert_string_equal(r[2].host_id, id[1]);
+	assert_non_null(strstr(sk[0].why, "claim 2 machines"));
+	assert_non_null(strstr(sk[0].why, "--trust-file-identity"));
+	assert_string_equal(sk[2].path, "f6.json");
+	assert_non_null(strstr(sk[2].why, "as most of its files claim"));
+	/* the kept results pool as two machines, named by their folders */
+	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1, 0 };
+	struct fleet_report rep;
+	char err[256];
+	assert_int_equal(fleet_pool(r, n, &o, NULL, 0, &rep, err, sizeof(err)), 0);
+	assert_int_equal(rep.n_machines, 2);
+	assert_string_equal(rep.groups[0].machines[0], "web1");
+	assert_string_equal(rep.groups[0].machines[1], "web7");
+	fleet_report_free(&rep);
+	for (size_t i = 0; i < n; i++)
+		fleet_result_free(&r[i]);
+	/* the controller's record wins; a clone under two hosts is out under both */
+	struct fleet_result t[4];
+	const size_t tf[] = { 0, 0, 1, 3 };
+	const int tw[] = { 0, 1, 1, 0 };
+	for (size_t i = 0; i < 4; i++) {
+		make(&t[i], FLEET_COMPARE, "claimed", "rotational", 2, two, f, 50, NULL, 4, ACTION_SSH);
+		snprintf(t[i].m.machine_id, sizeof(t[i].m.machine_id), "%s", id[tw[i]]);
+		snprintf(t[i].path, sizeof(t[i].path), "t%zu.json", i);
+		t[i].folder = tf[i];
+	}
+	snprintf(h[0].recorded, sizeof(h[0].recorded), "%s", id[1]);
+	hs.n = 4;
+	n = 4;
+	ns = 0;
+	fleet_identify(t, &n, &hs, sk, &ns);
+	/* web1 records id 1: t0 (id 0) out; t1 (id 1) is web1's, t2 (id 1) is
+	 * web6's too: a clone, both out; t3 (web8, id 0) stays */
+	assert_int_equal(n, 1);
+	assert_string_equal(t[0].host, "web8");
+	assert_int_equal(ns, 3);
+	assert_non_null(strstr(sk[0].why, "as the controller recorded in its machine-id"));
+	assert_non_null(strstr(sk[1].why, "cloned images share /etc/machine-id"));
+	assert_non_null(strstr(sk[2].why, "cloned images share /etc/machine-id"));
+	fleet_result_free(&t[0]);
+}
+
+/* Twenty machines find bfq 1.2x slower; four claim 5e-324 ms (floored at
+ * FLEET_MIN_MS, their ratio bounded): still slower.  Twenty find it 0.7x;
+ * one claims 1 us against most of a day: still faster, and named. */
+static void test_forged_minority(void **state)
+{
+	(void)state;
+	struct fleet_result r[24];
+	static const double slow[] = { 1, 1.2 }, fast[] = { 1, 0.7 };
+	char host[16];
+	for (int m = 0; m < 24; m++) {
+		snprintf(host, sizeof(host), "h%02d", m);
+		make(&r[m], FLEET_COMPARE, host, "rotational", 2, two, slow, 40.0 + m, NULL, 30,
+		     ACTION_SAVE);
+		for (size_t k = 0; m >= 20 && k < r[m].n_samples; k++)
+			if (r[m].samples[k].arm == 1)
+				r[m].samples[k].ms = 5e-324;
+	}
+	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1, 0 };
+	struct fleet_report rep;
+	char err[256];
+	assert_int_equal(fleet_pool(r, 24, &o, NULL, 0, &rep, err, sizeof(err)), 0);
+	const struct fleet_group *g = group(&rep, "rotational");
+	const struct fleet_row *b = row(g, "bfq", ACTION_SAVE);
+	assert_int_equal(b->verdict, STATS_SLOWER);
+	assert_true(b->ratio50.est > 1.1 && b->ratio50.est < 1.35);
+	assert_int_equal(b->n_disagree, 4);
+	assert_string_equal(g->machines[b->disagree[0]], "h20");
+	assert_true(b->p50.lo >= FLEET_MIN_MS);
+	assert_int_equal(g->best, -1);
+	fleet_report_free(&rep);
+	for (int m = 0; m < 24; m++)
+		fleet_result_free(&r[m]);
+	for (int m = 0; m < 21; m++) {
+		snprintf(host, sizeof(host), "h%02d", m);
+		make(&r[m], FLEET_COMPARE, host, "rotational", 2, two, fast, 40.0 + m, NULL, 6,
+		     ACTION_SAVE);
+		for (size_t k = 0; m == 20 && k < r[m].n_samples; k++)
+			r[m].samples[k].ms = r[m].samples[k].arm == 1 ? 7e7 : 0.001;
+	}
+	assert_int_equal(fleet_pool(r, 21, &o, NULL, 0, &rep, err, sizeof(err)), 0);
+	g = group(&rep, "rotational");
+	b = row(g, "bfq", ACTION_SAVE);
+	assert_int_equal(b->verdict, STATS_FASTER);
+	assert_int_equal(b->n_faster, 20);
+	assert_int_equal(b->n_disagree, 1);
+	assert_string_equal(g->machines[b->disagree[0]], "h20");
+	assert_non_null(strstr(g->recommendation, "bfq, 20 of 21 machines faster on save"));
+	assert_non_null(strstr(g->recommendation, "(disagree: h20)"));
+	fleet_report_free(&rep);
+	/* a verdict needs most machines: 3 faster, 2 slower, interval below 1 or not */
+	for (int m = 0; m < 5; m++) {
+		for (size_t k = 0; k < r[m].n_samples; k++)
+			if (m >= 3 && r[m].samples[k].arm == 1)
+				r[m].samples[k].ms *= 3;
+	}
+	assert_int_equal(fleet_pool(r, 5, &o, NULL, 0, &rep, err, sizeof(err)), 0);
+	b = row(group(&rep, "rotational"), "bfq", ACTION_SAVE);
+	assert_int_equal(b->n_faster, 3);
+	assert_true(b->verdict != STATS_SLOWER);
+	fleet_report_free(&rep);
+	for (int m = 0; m < 21; m++)
+		fleet_result_free(&r[m]);
+}
+
+static void test_median_stats(void **state)
+{
+	(void)state;
+	double v[10], e, lo, hi;
+	for (int i = 0; i < 10; i++)
+		v[i] = 10 - i;
+	/* n = 10 at 95 %: P(X <= 1) = 11/1024 <= 0.025 < P(X <= 2): [x(2), x(9)] */
+	assert_int_equal(stats_median_ci_order(v, 10, 0.95, &e, &lo, &hi), 0);
+	assert_true(e == 5.5 && lo == 2 && hi == 9);
+	assert_int_equal(stats_median_ci_order(v, 5, 0.95, &e, &lo, &hi), 0);
+	assert_true(e == 8 && isnan(lo) && isnan(hi));
+	assert_int_equal(stats_median_ci_order(v, 0, 0.95, &e, &lo, &hi), -EINVAL);
+	/* the bounded median ratio: one cluster of 1e300 counts as the cap */
+	double a[] = { 10, 10, 10, 10, 10, 10 }, b[] = { 5, 5, 5, 5, 5, 1e300 };
+	size_t off[] = { 0, 2, 4, 6 }, bo[] = { 0, 2, 4, 6 };
+	double per[3];
+	assert_int_equal(stats_bootstrap_median_ratio_paired(a, off, b, bo, 3, 0.5, 500, 0.95, 3,
+							     1000, &e, &lo, &hi, per), 0);
+	assert_true(e == 0.5 && per[2] == 1000);
+	assert_int_equal(stats_bootstrap_median_ratio_paired(a, off, b, bo, 3, 0.5, 500, 0.95, 3,
+							     1, &e, &lo, &hi, NULL), -EINVAL);
+}
+
+/* --save-profile saves what can be saved: a vm.* key in the rotational
+ * winner leaves the ssd one saved; a value outside its default range
+ * needs --force.  A long arm's label is cut with "...", its settings
+ * given whole where it is recommended. */
+static void test_save_partial(void **state)
+{
+	(void)state;
+	char xdg[PATH_MAX];
+	snprintf(xdg, sizeof(xdg), "%s/xdg24", td.abs);
+	setenv("XDG_CONFIG_HOME", xdg, 1);
+	static const char *const vm[] = { "scheduler=mq-deadline", "scheduler=bfq vm.dirty_ratio=5" };
+	static const char *const ab[] = { "scheduler=mq-deadline",
+		"scheduler=bfq back_seek_max=16384 back_seek_penalty=2 fifo_expire_async=250 "
+		"low_latency=1 slice_idle=2147483647" };
+	static const double f[] = { 1, 0.5 };
+	struct fleet_result r[6];
+	char host[16];
+	for (int m = 0; m < 6; m++) {
+		snprintf(host, sizeof(host), "m%d", m);
+		make(&r[m], FLEET_COMPARE, host, m < 3 ? "rotational" : "ssd", 2, m < 3 ? vm : two, f,
+		     30, NULL, 6, ACTION_SSH);
+	}
+	struct fleet_options o = { FLEET_BY_CLASS, NULL, 1, 0 };
+	struct fleet_report rep;
+	char err[512], path[PATH_MAX], note[2048];
+	assert_int_equal(fleet_pool(r, 6, &o, NULL, 0, &rep, err, sizeof(err)), 0);
+	assert_int_equal(fleet_save_profile(&rep, "part", 0, path, sizeof(path), note, sizeof(note),
+					    err, sizeof(err)), 0);
+	assert_non_null(strstr(note, "vm.dirty_ratio is system-wide"));
+	struct profile *p = calloc(1, sizeof(*p));
+	assert_int_equal(profile_parse_file(path, NULL, p, err, sizeof(err)), 0);
+	assert_true(profile_class_has_own(p, PROFILE_CLASS_SSD));
+	assert_false(profile_class_has_own(p, PROFILE_CLASS_ROTATIONAL));
+	free(p);
+	fleet_report_free(&rep);
+	for (int m = 0; m < 6; m++)
+		fleet_result_free(&r[m]);
+	/* slice_idle=2147483647: flagged, not saved without force */
+	for (int m = 0; m < 3; m++) {
+		snprintf(host, sizeof(host), "m%d", m);
+		make(&r[m], FLEET_COMPARE, host, "rotational", 2, ab, f, 30, NULL, 6, ACTION_SSH);
+		snprintf(r[m].arms[1].label, sizeof(r[m].arms[1].label), "%.60s...", ab[1]);
+	}
+	assert_int_equal(fleet_pool(r, 3, &o, NULL, 0, &rep, err, sizeof(err)), 0);
+	const struct fleet_group *g = group(&rep, "rotational");
+	assert_true(g->best >= 0);
+	assert_string_equal(g->arms[g->best].outside, "slice_idle=2147483647 (0..100)");
+	assert_non_null(strstr(g->recommendation, "slice_idle=2147483647, 3 of 3"));
+	assert_non_null(strstr(g->recommendation, "outside the range a default may carry"));
+	assert_int_equal(fleet_save_profile(&rep, "abs", 0, path, sizeof(path), note, sizeof(note),
+					    err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(note, "--force saves it anyway"));
+	assert_int_equal(fleet_save_profile(&rep, "abs", 1, path, sizeof(path), note, sizeof(note),
+					    err, sizeof(err)), 0);
+	fleet_report_free(&rep);
+	for (int m = 0; m < 3; m++)
+		fleet_result_free(&r[m]);
+	/* the label of a long arm as read: cut, saying so */
+	char j[2048];
+	snprintf(j, sizeof(j),
+		 "{ \"kind\": \"compare\", \"format_version\": 1, \"brisk_version\": \"0.1.0\","
+		 " \"arms\": [ { \"index\": 0, \"settings\": \"%s\" } ], \"samples\": [] }", ab[1]);
+	struct fleet_result x;
+	assert_int_equal(fleet_parse(j, strlen(j), "x.json", &x, err, sizeof(err)), 0);
+	assert_int_equal(strlen(x.arms[0].label), 63);
+	assert_string_equal(x.arms[0].label + 60, "...");
+	assert_string_equal(x.arms[0].key, ab[1]);
+	fleet_result_free(&x);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -871,6 +1107,10 @@ int main(void)
 		cmocka_unit_test(test_paired_helper),
 		cmocka_unit_test(test_text_escapes),
 		cmocka_unit_test(test_save_profile),
+		cmocka_unit_test(test_identify),
+		cmocka_unit_test(test_forged_minority),
+		cmocka_unit_test(test_median_stats),
+		cmocka_unit_test(test_save_partial),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -502,6 +502,70 @@ static void test_defaults_documented(void **state)
 	assert_int_equal(rows, tunable_n_defs);
 }
 
+/* The range a distribution default may carry: within the kernel's, holding
+ * the kernel's own default, and brisk-report(1)'s DEFAULT RANGES table
+ * ("KEY LO..HI" lines between ".SH DEFAULT RANGES" and its ".fi") is the
+ * table's.  Run from the repository root. */
+static void test_fleet_ranges(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < tunable_n_defs; i++) {
+		const struct tunable_def *d = &tunable_defs[i];
+		if (d->type == TUNABLE_TYPE_SCHED)
+			continue;
+		if (d->fleet_min < d->min || d->fleet_max > d->max || d->fleet_min > d->fleet_max)
+			fail_msg("%s: default range %lld..%lld not within the kernel's %lld..%lld", d->key,
+				 (long long)d->fleet_min, (long long)d->fleet_max, (long long)d->min,
+				 (long long)d->max);
+		if ((d->dflt == TUNABLE_DFLT_FIXED || d->dflt == TUNABLE_DFLT_HZ) &&
+		    (d->dflt_value < d->fleet_min || d->dflt_value > d->fleet_max) &&
+		    !(d->key[0] == 'v' && d->dflt_value == 0))   /* vm.*_bytes: 0 is off */
+			fail_msg("%s: the kernel's default %lld is outside its default range", d->key,
+				 (long long)d->dflt_value);
+	}
+	int64_t lo, hi;
+	assert_int_equal(tunable_fleet_range("slice_idle", "2147483647", &lo, &hi), 0);
+	assert_true(lo == 0 && hi == 100);
+	assert_int_equal(tunable_fleet_range("slice_idle", "8", &lo, &hi), 1);
+	assert_int_equal(tunable_fleet_range("vm.dirty_bytes", "64k", &lo, &hi), 0);
+	assert_int_equal(tunable_fleet_range("vm.dirty_bytes", "64m", &lo, &hi), 1);
+	assert_int_equal(tunable_fleet_range("scheduler", "bfq", &lo, &hi), 1);
+	FILE *f = fopen("man/brisk-report.1", "r");
+	assert_non_null(f);
+	char line[512];
+	int in = 0, seen[64] = { 0 };
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strcmp(line, ".SH DEFAULT RANGES") == 0)
+			in = 1;
+		else if (in == 1 && strcmp(line, ".nf") == 0)
+			in = 2;
+		else if (in == 2 && strcmp(line, ".fi") == 0)
+			break;
+		else if (in == 2) {
+			for (char *c = line; *c; c++)   /* groff's \- is a '-' */
+				if (c[0] == '\\' && c[1] == '-')
+					memmove(c, c + 1, strlen(c));
+			char key[64];
+			long long a, b;
+			if (sscanf(line, "%63s %lld..%lld", key, &a, &b) != 3)
+				fail_msg("brisk-report.1: bad range line '%s'", line);
+			const struct tunable_def *d = tunable_def_find(key);
+			if (!d)
+				fail_msg("brisk-report.1 lists '%s', not a key of the table", key);
+			if (a != d->fleet_min || b != d->fleet_max)
+				fail_msg("brisk-report.1: %s %lld..%lld, the table's %lld..%lld", key, a, b,
+					 (long long)d->fleet_min, (long long)d->fleet_max);
+			seen[d - tunable_defs]++;
+		}
+	}
+	fclose(f);
+	assert_int_equal(in, 2);
+	for (size_t i = 0; i < tunable_n_defs; i++)
+		if (seen[i] != (tunable_defs[i].type != TUNABLE_TYPE_SCHED))
+			fail_msg("brisk-report.1 lists %s %d times", tunable_defs[i].key, seen[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -517,6 +581,7 @@ int main(void)
 		cmocka_unit_test(test_capture_keeps),
 		cmocka_unit_test(test_default_verdict),
 		cmocka_unit_test(test_defaults_documented),
+		cmocka_unit_test(test_fleet_ranges),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
