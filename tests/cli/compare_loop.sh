@@ -2,7 +2,9 @@
 # brisk compare on a real loop device (root): arms applied and put back
 # after each arm-run, every arm once per round, the outputs; SIGINT in the
 # middle of a round restores and removes the files; a bad arm, or a
-# scheduler the disk lacks, is refused before anything starts.
+# scheduler the disk lacks, is refused before anything starts.  The arms
+# switch to bfq when the disk offers it, else to another scheduler
+# (loop_alt_sched).
 # shellcheck disable=SC2154  # d, L, dev, q: set by loop_mount (tests/cli/loop_common.bash)
 source tests/lib.sh
 source tests/cli/loop_common.bash
@@ -12,6 +14,9 @@ command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null ||
 loop_mount compare-loop 256M
 export BRISK_RUNTIME_DIR=$d/rt
 echo none > $q/scheduler
+loop_alt_sched "$dev" || { t_skip compare-loop "$dev offers no scheduler with tunables"; exit 0; }
+# the third arm's scheduler: kyber, or mq-deadline when kyber is the other one
+third=kyber; [ "$alt_sched" = kyber ] && third=mq-deadline
 orig_ra=$(cat $q/read_ahead_kb)
 journals() { find "$BRISK_RUNTIME_DIR" -maxdepth 1 -name '*journal*' 2>/dev/null | wc -l; }
 workfiles() { find "$d/mnt" -mindepth 1 -maxdepth 1 ! -name lost+found | wc -l; }
@@ -20,8 +25,8 @@ w=(-l "seq-write:size=48m,rate=16m" -a "ssh-like,save" --ls-files 50 --interval 
 
 # 1. Two rounds of three arms: each arm once per round, rotated; the
 #    settings of an arm hold during its run and are put back after it.
-j=$(BRISK_DEBUG=session,journal "$BRISK" compare "$d/mnt" current scheduler=bfq,low_latency=0 \
-      scheduler=kyber,read_ahead_kb=512 -r 2 --seed 7 "${w[@]}" --json "$d/c.json" \
+j=$(BRISK_DEBUG=session,journal "$BRISK" compare "$d/mnt" current "scheduler=$alt_sched,$alt_key=$alt_val" \
+      "scheduler=$third,read_ahead_kb=512" -r 2 --seed 7 "${w[@]}" --json "$d/c.json" \
       --csv "$d/c.csv" 2>"$d/err"); rc=$?
 t_eq "exit 0" "$rc" 0
 t_eq "three arms" "$(jq '.arms|length' "$d/c.json")" 3
@@ -34,7 +39,7 @@ t_match "samples carry arm, round and order" \
   "$(jq -c '.samples[0]|[has("arm"),has("round"),has("order")]' "$d/c.json")" 'true,true,true'
 t_eq "samples per arm and action: 2 rounds x 2" \
   "$(jq -c '[.samples[]|select(.arm==1 and .action=="ssh-like")]|length' "$d/c.json")" 4
-t_match "the text report has the arms" "$j" "low_latency=0"
+t_match "the text report has the arms" "$j" "$alt_key=$alt_val"
 t_match "the text report has a verdict column" "$j" "verdict"
 t_match "CSV header" "$(head -1 "$d/c.csv")" '^arm,'
 t_eq "CSV: one row per sample" "$(($(wc -l <"$d/c.csv") - 1))" "$(jq '.samples|length' "$d/c.json")"
@@ -51,14 +56,14 @@ t_eq "no work files left" "$(workfiles)" 0
 
 # 2. SIGINT in the middle of a round: the report still comes, the arm's
 #    settings are put back, the files are removed, exit 130.
-"$BRISK" compare "$d/mnt" current scheduler=bfq -r 10 "${w[@]}" -n 50 >"$d/out" 2>"$d/err" &
+"$BRISK" compare "$d/mnt" current "scheduler=$alt_sched" -r 10 "${w[@]}" -n 50 >"$d/out" 2>"$d/err" &
 pid=$!
-for _ in $(seq 300); do grep -q '\[bfq\]' $q/scheduler && [ "$(workfiles)" != 0 ] && break; sleep 0.05; done
-t_match "bfq while its arm runs" "$(cat $q/scheduler)" '\[bfq\]'
+for _ in $(seq 300); do grep -q "\[$alt_sched\]" $q/scheduler && [ "$(workfiles)" != 0 ] && break; sleep 0.05; done
+t_match "$alt_sched while its arm runs" "$(cat $q/scheduler)" "\[$alt_sched\]"
 sleep 1
 kill -INT $pid; wait $pid; rc=$?
 t_eq "SIGINT: exit 130" "$rc" 130
-t_match "SIGINT: report printed" "$(cat "$d/out")" "bfq"
+t_match "SIGINT: report printed" "$(cat "$d/out")" "$alt_sched"
 t_match "SIGINT: scheduler back" "$(cat $q/scheduler)" '^\[none\]'
 t_eq "SIGINT: journal gone" "$(journals)" 0
 t_eq "SIGINT: no work files left" "$(workfiles)" 0
@@ -71,28 +76,28 @@ bad() { # name regex args...
 }
 bad "a scheduler the disk lacks" "cfq.*not offered" current scheduler=cfq
 bad "iosched key of another scheduler" "slice_idle" current scheduler=kyber,slice_idle=0
-bad "not KEY=VALUE" "KEY=VALUE" current scheduler=bfq,low_latency
+bad "not KEY=VALUE" "KEY=VALUE" current "scheduler=$alt_sched,$alt_key"
 bad "unknown profile" "neither" current no-such-profile-here
 bad "one arm" "at least two arms" current
-bad "the same key twice" "twice" current scheduler=bfq,scheduler=kyber
-bad "bad plot name" "svg or .png" current scheduler=bfq --plot "$d/x.pdf"
+bad "the same key twice" "twice" current "scheduler=$alt_sched,scheduler=$third"
+bad "bad plot name" "svg or .png" current "scheduler=$alt_sched" --plot "$d/x.pdf"
 t_match "bad: scheduler untouched" "$(cat $q/scheduler)" '^\[none\]'
 t_eq "bad: no journal" "$(journals)" 0
 t_eq "bad: no work files" "$(workfiles)" 0
 if command -v setpriv >/dev/null; then
   chmod 755 "$d"
   err=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$BRISK" compare "$d/mnt" current \
-        scheduler=bfq -r 1 2>&1); rc=$?
+        "scheduler=$alt_sched" -r 1 2>&1); rc=$?
   t_eq "non-root: exit 2" "$rc" 2; t_match "non-root: says root" "$err" "needs root"
 fi
 
-# 4. SIGKILL in the middle of a bfq arm-run: the journal keeps the
+# 4. SIGKILL in the middle of an arm-run of the other scheduler: the journal keeps the
 #    original, and brisk restore puts it back.
-"$BRISK" compare "$d/mnt" current scheduler=bfq -r 10 "${w[@]}" -n 50 >/dev/null 2>&1 &
+"$BRISK" compare "$d/mnt" current "scheduler=$alt_sched" -r 10 "${w[@]}" -n 50 >/dev/null 2>&1 &
 pid=$!
-for _ in $(seq 300); do grep -q '\[bfq\]' $q/scheduler && break; sleep 0.05; done
+for _ in $(seq 300); do grep -q "\[$alt_sched\]" $q/scheduler && break; sleep 0.05; done
 kill -9 $pid; wait $pid 2>/dev/null
-t_match "SIGKILL: still bfq" "$(cat $q/scheduler)" '\[bfq\]'
+t_match "SIGKILL: still $alt_sched" "$(cat $q/scheduler)" "\[$alt_sched\]"
 t_eq "SIGKILL: journal left" "$(journals)" 1
 out=$("$BRISK" restore 2>&1)
 t_match "SIGKILL: brisk restore names it" "$out" "$dev scheduler=none"
@@ -114,7 +119,7 @@ else
   t_skip "--plot: XML check" "xmllint is not installed"
 fi
 # one round gives no verdict: --save has no winner to save, says so, exit 1
-err=$("$BRISK" compare "$d/mnt" current scheduler=bfq -r 1 "${w[@]}" -n 1 -q --save cmp-test \
+err=$("$BRISK" compare "$d/mnt" current "scheduler=$alt_sched" -r 1 "${w[@]}" -n 1 -q --save cmp-test \
       2>&1 >/dev/null); rc=$?
 t_eq "--save without a winner: exit 1" "$rc" 1
 t_match "--save without a winner: says so" "$err" "recommend"

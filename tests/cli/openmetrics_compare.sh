@@ -4,7 +4,8 @@
 # quote, a backslash and a newline; the file is valid for the real parsers
 # (openmetrics_common.bash) and its figures are the comparison's JSON (arms,
 # scheduler per arm, verdict states, ratios with bounds, rank,
-# recommendation).
+# recommendation).  The second arm is bfq when the disk offers it, else
+# another scheduler (loop_alt_sched).
 # shellcheck disable=SC2154  # d, L, dev, q: set by loop_mount (tests/cli/loop_common.bash)
 source tests/lib.sh
 source tests/cli/loop_common.bash
@@ -14,12 +15,15 @@ command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null && command -v j
   { t_skip openmetrics-compare "needs losetup, mkfs.ext4 and jq"; exit 0; }
 loop_mount openmetrics-compare 256M
 export BRISK_RUNTIME_DIR=$d/rt
-grep -qw bfq $q/scheduler || { t_skip openmetrics-compare "no bfq on $dev"; exit 0; }
-echo mq-deadline > $q/scheduler
+loop_alt_sched "$dev" || { t_skip openmetrics-compare "$dev offers no scheduler but none"; exit 0; }
+s=$alt_sched
+# the current arm's scheduler: mq-deadline, or none when that is the other
+cur=mq-deadline; [ "$s" = mq-deadline ] && cur=none
+echo $cur > $q/scheduler
 hd=$d/mnt/$'we"ird\\dir\nx'
 mkdir "$hd"
 
-"$BRISK" compare "$hd" current scheduler=bfq -r 2 -n 1 -a save,ssh-like --seed 5 \
+"$BRISK" compare "$hd" current "scheduler=$s" -r 2 -n 1 -a save,ssh-like --seed 5 \
   -l seq-write:size=16m,rate=8m --warmup 500ms --settle-max 5s --floor 10% --interval 50ms -q \
   --openmetrics "$d/c.prom" --json "$d/c.json" >"$d/out" 2>"$d/err"
 t_eq "compare: exit 0" "$?" 0
@@ -28,7 +32,7 @@ t_match "compare: the text report on stdout" "$(cat "$d/out")" 'verdict'
 om_check "compare" "$d/c.prom"
 t_eq "compare: gauges only" "$(grep '^# TYPE' "$d/c.prom" | grep -vc ' gauge$')" 0
 t_match "compare: the dir escaped" "$(grep -m1 '^brisk_info{' "$d/c.prom")" 'we\\"ird\\\\dir\\nx"'
-t_match "compare: the scheduler is back" "$(cat $q/scheduler)" '\[mq-deadline\]'
+t_match "compare: the scheduler is back" "$(cat $q/scheduler)" "\[$cur\]"
 
 if [ -n "$OM_PY" ]; then
   P() { om_parse "$d/c.prom"; }
@@ -36,24 +40,24 @@ if [ -n "$OM_PY" ]; then
   t_eq "compare: the dir reads back" "$(P | jq -r 'select(.family=="brisk_info")|.labels.dir')" "$want"
   t_eq "compare: arms and their scheduler" \
     "$(P | jq -r 'select(.family=="brisk_compare_arm_runs")|"\(.labels.arm):\(.labels.settings):\(.labels.scheduler)=\(.value)"' | tr '\n' ' ')" \
-    "current::mq-deadline=2 bfq:scheduler=bfq:bfq=2 "
+    "current::$cur=2 $s:scheduler=$s:$s=2 "
   t_eq "compare: the device" \
     "$(P | jq -r 'select(.family=="brisk_compare_arm_runs")|.labels.device' | sort -u)" "$dev"
   t_eq "compare: one verdict state per action of arm 1" \
     "$(P | jq -r 'select(.family=="brisk_compare_verdict" and .value==1)|"\(.labels.arm) \(.labels.action) \(.labels.verdict)"' | sort | tr '\n' ';')" \
-    "$(jq -r '.verdicts[]|"bfq \(.action) \(.verdict|if . == "no difference detectable" then "no_difference" else . end)"' "$d/c.json" | sort | tr '\n' ';')"
+    "$(jq -r --arg s "$s" '.verdicts[]|"\($s) \(.action) \(.verdict|if . == "no difference detectable" then "no_difference" else . end)"' "$d/c.json" | sort | tr '\n' ';')"
   t_eq "compare: three states each" \
     "$(P | jq -r 'select(.family=="brisk_compare_verdict")|.labels.action' | sort | uniq -c | awk '{print $1}' | sort -u)" 3
   t_eq "compare: no verdict, ratio or p for the baseline" \
     "$(P | jq -r 'select((.family|test("verdict|ratio$|p_adjusted")) and .labels.arm=="current" and .family!="brisk_compare_score_ratio")' | wc -l)" 0
   for b in estimate lower upper; do
     key=$(case $b in estimate) echo est;; lower) echo lo;; upper) echo hi;; esac)
-    got=$(om_value "$d/c.prom" brisk_compare_latency_ratio ".arm == \"bfq\" and .action == \"save\" and .stat == \"runs\" and .bound == \"$b\"")
+    got=$(om_value "$d/c.prom" brisk_compare_latency_ratio ".arm == \"$s\" and .action == \"save\" and .stat == \"runs\" and .bound == \"$b\"")
     want=$(jq -r '.arms[1].actions.save.ratio_runs.'"$key" "$d/c.json")
     if [ "$want" = null ]; then
-      t_eq "compare: bfq save ratio $b left out like the JSON's null" "$got" ""
+      t_eq "compare: $s save ratio $b left out like the JSON's null" "$got" ""
     else
-      t_check "compare: bfq save ratio $b ($got) = the JSON's ($want)" \
+      t_check "compare: $s save ratio $b ($got) = the JSON's ($want)" \
         awk -v a="$got" -v b="$want" 'BEGIN { d = a - b; exit !(a > 0 && d * d < 1e-18) }'
     fi
   done

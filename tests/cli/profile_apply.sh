@@ -1,21 +1,23 @@
 #!/bin/bash
 # brisk export --apply: a profile's settings on a loop device for this boot,
 # journaled like `brisk set`; `brisk restore` puts them back.  Needs root and
-# losetup (else SKIP).  Never touches vm.* or real disks.
+# losetup (else SKIP).  Never touches vm.* or real disks.  The profile
+# applied switches to bfq when the loop device offers it, else to another
+# scheduler (loop_alt_sched), with one of its tunables.
 source tests/lib.sh
+source tests/cli/loop_common.bash
 
 d=$(t_tmpdir)
 export BRISK_RUNTIME_DIR=$d/run
 mkdir -p "$BRISK_RUNTIME_DIR"
 
+# p_profile SCHEDULER KEY VALUE: $d/p.profile switches to SCHEDULER, sets
+# its KEY, read_ahead_kb and nr_requests
+p_profile() {
+  printf '[settings]\nscheduler = %s\n%s = %s\nread_ahead_kb = 64\nnr_requests = 32\n' "$@" >"$d/p.profile"
+}
 # --dry-run works without root and changes nothing
-cat > "$d/p.profile" <<'P'
-[settings]
-scheduler = bfq
-low_latency = 0
-read_ahead_kb = 64
-nr_requests = 32
-P
+p_profile bfq low_latency 0
 # bad usage: exit 2
 $BRISK export "$d/p.profile" --apply --format udev 2>/dev/null; t_eq apply-with-format $? 2
 $BRISK export "$d/p.profile" --dry-run 2>/dev/null; t_eq dry-run-alone $? 2
@@ -27,18 +29,19 @@ if ! loop=$(losetup -f --show "$d/disk.img" 2>/dev/null); then t_skip apply "no 
 T_CLEANUP_EXTRA="losetup -d '$loop' 2>/dev/null"
 dev=${loop#/dev/}
 q=/sys/block/$dev/queue
-if ! grep -qw bfq $q/scheduler; then t_skip apply "$dev offers no bfq"; exit 0; fi
+loop_alt_sched "$dev" || { t_skip apply "$dev offers no scheduler but none"; exit 0; }
+p_profile "$alt_sched" "$alt_key" "$alt_val"
 before="$(cat $q/scheduler) $(cat $q/read_ahead_kb) $(cat $q/nr_requests)"
 vm_before=$(cat /proc/sys/vm/dirty_ratio /proc/sys/vm/dirty_bytes)
 
 out=$($BRISK export "$d/p.profile" --apply --dry-run --device "$loop"); t_eq dry-run-exit $? 0
-t_match dry-run-lists "$out" "^$dev scheduler: [a-z-]+ -> bfq$"
+t_match dry-run-lists "$out" "^$dev scheduler: [a-z-]+ -> $alt_sched\$"
 t_eq dry-run-changes-nothing "$(cat $q/scheduler) $(cat $q/read_ahead_kb) $(cat $q/nr_requests)" "$before"
 
 out=$($BRISK export "$d/p.profile" --apply --device "$loop"); t_eq apply-exit $? 0
 t_match apply-says-journal "$out" "journaled in $BRISK_RUNTIME_DIR/.*; 'brisk restore' puts the original values back"
-t_eq apply-scheduler "$(sed -n 's/.*\[\(.*\)\].*/\1/p' $q/scheduler)" bfq
-t_eq apply-low_latency "$(cat $q/iosched/low_latency)" 0
+t_eq apply-scheduler "$(sed -n 's/.*\[\(.*\)\].*/\1/p' $q/scheduler)" "$alt_sched"
+t_eq "apply-$alt_key" "$(cat "$q/iosched/$alt_key")" "$alt_val"
 t_eq apply-read_ahead "$(cat $q/read_ahead_kb)" 64
 t_eq apply-nr_requests "$(cat $q/nr_requests)" 32
 t_eq apply-journal-kept "$(find "$BRISK_RUNTIME_DIR" -mindepth 1 -maxdepth 1 -name '*.journal' ! -name '.*' | wc -l)" 1

@@ -4,8 +4,10 @@
 # left out (hardware-bound keys apart), keeps what --key names and all with
 # --all; a value changed with `brisk set` is recorded, and after `brisk
 # restore` left out again (stacks of several disks: profile_save_stack.sh).
-# Every change goes through brisk set and is put back.
+# Every change goes through brisk set and is put back.  The second
+# scheduler is bfq when the disk offers it, else kyber (loop_alt_sched).
 source tests/lib.sh
+source tests/cli/loop_common.bash
 if ! is_root; then t_skip profile-save-defaults "needs root (loop devices, sysfs writes)"; exit 0; fi
 command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null ||
   { t_skip profile-save-defaults "needs losetup and mkfs.ext4"; exit 0; }
@@ -19,9 +21,8 @@ q=/sys/block/$dev/queue
 orig_sched=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $q/scheduler)
 # shellcheck disable=SC2034  # read by tests/lib.sh's t_cleanup
 T_CLEANUP_EXTRA="umount '$d/mnt' 2>/dev/null; '$BRISK' restore >/dev/null 2>&1; echo $orig_sched > $q/scheduler; losetup -d '$L'"
-for s in mq-deadline bfq; do
-  grep -qw "$s" $q/scheduler || { t_skip profile-save-defaults "$dev offers no $s"; exit 0; }
-done
+grep -qw mq-deadline $q/scheduler || { t_skip profile-save-defaults "$dev offers no mq-deadline"; exit 0; }
+loop_alt_sched "$dev"
 mkfs.ext4 -q "$L"; mkdir "$d/mnt"; mount "$L" "$d/mnt"
 
 # save [OPTIONS]: the profile on stdout, stderr in $d/err
@@ -101,24 +102,39 @@ t_eq changed-not-listed "$(grep -c 'read_expire=' "$d/err")" 0
 t_eq restored "$(cat $q/iosched/read_expire)" 500
 p=$(save); t_eq restored-left-out "$(val read_expire "$p")" ""
 
-# 5. bfq just switched to: its tunables at their defaults too (timeout_sync
-#    is HZ/8 jiffies: 125, 124 or 120 ms by CONFIG_HZ), wbt off
-"$BRISK" set --persist "$dev" scheduler=bfq >/dev/null; t_eq set-bfq $? 0
-p=$(save); t_eq bfq-exit $? 0
-t_eq bfq-recorded "$(val scheduler "$p")" bfq
-for k in slice_idle slice_idle_us low_latency back_seek_max back_seek_penalty fifo_expire_sync \
-         fifo_expire_async timeout_sync max_budget strict_guarantees; do
-  t_eq "bfq-default-left-out ($k)" "$(val $k "$p")" ""
-done
-if [ "$(cat $q/wbt_lat_usec 2>/dev/null)" = 0 ]; then
-  t_eq bfq-wbt-off-left-out "$(val wbt_lat_usec "$p")" ""
+# 5. a second scheduler just switched to (bfq, else kyber): its tunables
+#    at their defaults too (bfq's timeout_sync is HZ/8 jiffies: 125, 124 or
+#    120 ms by CONFIG_HZ; bfq turns wbt off); one changed with brisk set is
+#    recorded, and brisk restore puts it back
+case $alt_sched in
+  bfq) keys2="slice_idle slice_idle_us low_latency back_seek_max back_seek_penalty fifo_expire_sync
+              fifo_expire_async timeout_sync max_budget strict_guarantees" ;;
+  kyber) keys2="read_lat_nsec write_lat_nsec" ;;
+  *) keys2="" ;;
+esac
+if [ -n "$keys2" ]; then
+  s2=$alt_sched
+  "$BRISK" set --persist "$dev" scheduler="$s2" >/dev/null; t_eq "set-$s2" $? 0
+  p=$(save); t_eq "$s2-exit" $? 0
+  t_eq "$s2-recorded" "$(val scheduler "$p")" "$s2"
+  for k in $keys2; do
+    t_eq "$s2-default-left-out ($k)" "$(val $k "$p")" ""
+  done
+  if [ "$s2" != bfq ]; then
+    t_skip bfq-wbt-off-left-out "$alt_why"
+  elif [ "$(cat $q/wbt_lat_usec 2>/dev/null)" = 0 ]; then
+    t_eq bfq-wbt-off-left-out "$(val wbt_lat_usec "$p")" ""
+  else
+    t_skip bfq-wbt-off-left-out "wbt_lat_usec under bfq reads $(cat $q/wbt_lat_usec), set by hand earlier"
+  fi
+  was=$(cat "$q/iosched/$alt_key2")
+  "$BRISK" set "$dev" "$alt_key2=$alt_val2" >/dev/null
+  p=$(save); t_eq "$s2-changed-recorded" "$(val "$alt_key2" "$p")" "$alt_val2"
+  "$BRISK" restore >/dev/null 2>&1; t_eq "restore-$s2-exit" $? 0
+  t_eq "restored-$alt_key2" "$(cat "$q/iosched/$alt_key2")" "$was"
 else
-  t_skip bfq-wbt-off-left-out "wbt_lat_usec under bfq reads $(cat $q/wbt_lat_usec), set by hand earlier"
+  t_skip "second scheduler" "$dev offers neither bfq nor kyber"
 fi
-"$BRISK" set "$dev" slice_idle=0 >/dev/null
-p=$(save); t_eq bfq-changed-recorded "$(val slice_idle "$p")" 0
-"$BRISK" restore >/dev/null 2>&1; t_eq restore-bfq-exit $? 0
-t_eq restored-slice_idle "$(cat $q/iosched/slice_idle)" 8
 "$BRISK" set --persist "$dev" scheduler="$orig_sched" >/dev/null
 umount "$d/mnt"
 

@@ -2,21 +2,18 @@
 # brisk run --at TIME:KEY=VALUE on a real loop device (root): the change
 # happens mid-run as a new epoch, and everything is put back at the end —
 # after a normal exit and after SIGINT; bad --at values change nothing.
+# The scheduler switched to is bfq when the disk offers it, else another
+# one (loop_alt_sched), with its tunables.
+# shellcheck disable=SC2154  # d, L, dev, q: set by loop_mount (tests/cli/loop_common.bash)
 source tests/lib.sh
+source tests/cli/loop_common.bash
 if ! is_root; then t_skip run-at "needs root (loop device, sysfs writes)"; exit 0; fi
 command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null ||
   { t_skip run-at "needs losetup and mkfs.ext4"; exit 0; }
-d=$(t_tmpdir)
+loop_mount run-at 256M
 export BRISK_RUNTIME_DIR=$d/rt
-truncate -s 256M "$d/img"
-L=$(losetup -f --show "$d/img") || { t_skip run-at "no free loop device"; exit 0; }
-dev=$(basename "$L")
-orig_sched=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/block/$dev/queue/scheduler)
-# shellcheck disable=SC2034  # read by tests/lib.sh's t_cleanup
-T_CLEANUP_EXTRA="umount '$d/mnt' 2>/dev/null; echo $orig_sched > /sys/block/$dev/queue/scheduler; losetup -d '$L'"
-mkfs.ext4 -q "$L"; mkdir "$d/mnt"; mount "$L" "$d/mnt"
-q=/sys/block/$dev/queue
 echo none > $q/scheduler
+loop_alt_sched "$dev" || { t_skip run-at "$dev offers no scheduler with tunables"; exit 0; }
 orig_ra=$(cat $q/read_ahead_kb)
 journals() { find "$BRISK_RUNTIME_DIR" -mindepth 1 -maxdepth 1 -name '*journal*' 2>/dev/null | wc -l; }
 # the writer loops over a 64 MiB region: a writer that filled this small
@@ -27,12 +24,12 @@ common=(-a 'ssh-like,save' -i 1 -n 2 --interval 50ms --floor 10% -q --load seq-w
         --warmup 500ms)
 
 # 1. Normal run: two changes, three epochs, all restored.
-j=$("$BRISK" run "$d/mnt" "${common[@]}" -d 6s --at 1s:scheduler=bfq --at 2s:slice_idle=0 \
+j=$("$BRISK" run "$d/mnt" "${common[@]}" -d 6s --at "1s:scheduler=$alt_sched" --at "2s:$alt_key2=$alt_val2" \
      --at 3s:read_ahead_kb=512 --json - 2>"$d/err"); rc=$?
 t_eq "exit 0" "$rc" 0
-t_eq "epochs" "$(jq -r '[.epochs[].label]|join(",")' <<<"$j")" "start,scheduler=bfq,slice_idle=0,read_ahead_kb=512"
-t_match "loaded samples in the bfq epoch" "$(jq '[.samples[]|select(.epoch==1)]|length' <<<"$j")" '^[1-9]'
-t_match "restore reported" "$(cat "$d/err")" "restored $dev scheduler=none \(was bfq\)"
+t_eq "epochs" "$(jq -r '[.epochs[].label]|join(",")' <<<"$j")" "start,scheduler=$alt_sched,$alt_key2=$alt_val2,read_ahead_kb=512"
+t_match "loaded samples in the $alt_sched epoch" "$(jq '[.samples[]|select(.epoch==1)]|length' <<<"$j")" '^[1-9]'
+t_match "restore reported" "$(cat "$d/err")" "restored $dev scheduler=none \\(was $alt_sched\\)"
 t_match "scheduler back" "$(cat $q/scheduler)" '^\[none\]'
 t_eq "read_ahead_kb back" "$(cat $q/read_ahead_kb)" "$orig_ra"
 t_eq "journal gone" "$(journals)" 0
@@ -60,25 +57,25 @@ bad "unknown scheduler" "not offered" --at 1s:scheduler=cfq
 bad "iosched of the wrong scheduler" "slice_idle" --at 1s:slice_idle=0
 bad "negative number" "read_ahead_kb" --at 1s:read_ahead_kb=-1
 bad "path escape" "never a path" --at "1s:../../../etc/x=1"
-bad "bad time" "duration" --at 1x:scheduler=bfq
+bad "bad time" "duration" --at "1x:scheduler=$alt_sched"
 bad "no value" "TIME:KEY=VALUE" --at 1s:scheduler
 t_match "bad: scheduler untouched" "$(cat $q/scheduler)" '^\[none\]'
 t_eq "bad: no journal" "$(journals)" 0
 t_eq "bad: no work files" "$(find "$d/mnt" -mindepth 1 -maxdepth 1 ! -name lost+found | wc -l)" 0
 if command -v setpriv >/dev/null; then
   chmod 755 "$d"
-  err=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$BRISK" run "$d/mnt" --at 1s:scheduler=bfq 2>&1); rc=$?
+  err=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$BRISK" run "$d/mnt" --at "1s:scheduler=$alt_sched" 2>&1); rc=$?
   t_eq "non-root: exit 2" "$rc" 2; t_match "non-root: says root" "$err" "needs root"
 fi
 
 # 4. A profile's [settings] hold for the whole run (before the idle
 #    baseline) and are put back at the end; --no-settings leaves them.
-cat >"$d/exp.profile" <<'P'
+cat >"$d/exp.profile" <<P
 [profile]
 name = exp
 [settings]
-scheduler = bfq
-low_latency = 0
+scheduler = $alt_sched
+$alt_key = $alt_val
 read_ahead_kb = 256
 [action ssh]
 type = ssh-like
@@ -88,18 +85,19 @@ P
 pid=$!
 seen=""
 for _ in $(seq 100); do
-  grep -q '\[bfq\]' $q/scheduler && seen=$(cat $q/iosched/low_latency 2>/dev/null) && break
+  grep -q "\[$alt_sched\]" $q/scheduler && seen=$(cat "$q/iosched/$alt_key" 2>/dev/null) && break
   sleep 0.05
 done
 wait $pid; rc=$?
 t_eq "profile: exit 0" "$rc" 0
-t_eq "profile: bfq with low_latency=0 during the run" "$seen" 0
-t_match "profile: says what it set" "$(cat "$d/err")" "profile setting $dev scheduler=bfq \(was none\)"
+t_eq "profile: $alt_sched with $alt_key=$alt_val during the run" "$seen" "$alt_val"
+t_match "profile: says what it set" "$(cat "$d/err")" "profile setting $dev scheduler=$alt_sched \\(was none\\)"
 t_eq "profile: the JSON says what it set" "$(jq -r .profile_settings "$d/exp.json" 2>/dev/null)" \
-  "scheduler=bfq low_latency=0 read_ahead_kb=256"
+  "scheduler=$alt_sched $alt_key=$alt_val read_ahead_kb=256"
+# (an arm's settings: the scheduler first, then the others sorted)
 t_eq "profile: brisk report makes it one arm" \
   "$("$BRISK" report "$d/exp.json" --json - 2>/dev/null | jq -r '.groups[0].arms[0].settings' 2>/dev/null)" \
-  "scheduler=bfq low_latency=0 read_ahead_kb=256"
+  "scheduler=$alt_sched $(printf '%s\n' "$alt_key=$alt_val" read_ahead_kb=256 | LC_ALL=C sort | xargs)"
 t_match "profile: scheduler back" "$(cat $q/scheduler)" '^\[none\]'
 t_eq "profile: read_ahead_kb back" "$(cat $q/read_ahead_kb)" "$orig_ra"
 t_eq "profile: journal gone" "$(journals)" 0
@@ -116,13 +114,13 @@ t_match "profile bad setting: scheduler untouched" "$(cat $q/scheduler)" '^\[non
 t_eq "profile bad setting: no journal" "$(journals)" 0
 
 # 5. --at after a profile: an iosched key is checked against the scheduler
-#    the profile sets (bfq), not the one in place before the run (none).
-cat >"$d/exp-load.profile" <<'P'
+#    the profile sets, not the one in place before the run (none).
+cat >"$d/exp-load.profile" <<P
 [profile]
 name = exp-load
 runtime = 2s
 [settings]
-scheduler = bfq
+scheduler = $alt_sched
 [load w]
 rw = write
 bs = 64k
@@ -132,15 +130,15 @@ type = ssh-like
 interval = 50ms
 P
 j=$("$BRISK" run "$d/mnt" --profile "$d/exp-load.profile" -i 1 --floor 10% -q \
-     --at 500ms:slice_idle=0 --json - 2>"$d/err"); rc=$?
+     --at "500ms:$alt_key2=$alt_val2" --json - 2>"$d/err"); rc=$?
 t_eq "profile+at: exit 0" "$rc" 0
-t_eq "profile+at: epochs" "$(jq -r '[.epochs[].label]|join(",")' <<<"$j")" "start,slice_idle=0"
+t_eq "profile+at: epochs" "$(jq -r '[.epochs[].label]|join(",")' <<<"$j")" "start,$alt_key2=$alt_val2"
 t_match "profile+at: scheduler back" "$(cat $q/scheduler)" '^\[none\]'
 t_eq "profile+at: journal gone" "$(journals)" 0
 err=$("$BRISK" run "$d/mnt" --profile "$d/exp-load.profile" -i 1 --floor 10% -q \
-       --at 100ms:fifo_batch=8 2>&1 >/dev/null); rc=$?
+       --at "100ms:$alt_foreign=8" 2>&1 >/dev/null); rc=$?
 t_eq "profile+at wrong scheduler's key: exit 2" "$rc" 2
-t_match "profile+at wrong scheduler's key: message" "$err" "fifo_batch.*refused on $dev"
+t_match "profile+at wrong scheduler's key: message" "$err" "$alt_foreign.*refused on $dev"
 t_match "profile+at wrong scheduler's key: untouched" "$(cat $q/scheduler)" '^\[none\]'
 t_eq "profile+at wrong scheduler's key: no journal" "$(journals)" 0
 # without the profile the same slice_idle is refused (none has no tunables)

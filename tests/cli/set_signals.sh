@@ -3,20 +3,21 @@
 # brisk run and the dashboard use) restores everything on normal exit,
 # SIGINT, SIGTERM and SIGHUP; after SIGKILL `brisk restore`, or the stale-
 # journal recovery at the next start, puts every attribute back, vm.dirty_*
-# included; a second instance is refused with the holder's pid.
+# included; a second instance is refused with the holder's pid.  The
+# scheduler it switches to is bfq when the device offers it, else another
+# (loop_alt_sched), with two of its tunables.
 source tests/lib.sh
 if ! is_root; then t_skip set_signals "needs root for loop devices and sysfs writes"; exit 0; fi
 source tests/helpers/set_lib.sh
+source tests/cli/loop_common.bash
 [ -x "$HOLD" ] || { t_skip set_signals "build/tests/helpers/set_hold missing (make tests)"; exit 0; }
 DEV=$(set_loop_attach) || { t_skip set_signals "cannot attach a loop device"; exit 0; }
-case "$(cat /sys/block/$DEV/queue/scheduler)" in
-  *bfq*) ;; *) t_skip set_signals "kernel offers no bfq"; exit 0;;
-esac
+loop_alt_sched "$DEV" || { t_skip set_signals "$DEV offers no scheduler but none"; exit 0; }
 vm_save
 orig=$(snapshot $DEV)
 vm_orig=$(vm_snapshot)
 T=$(t_tmpdir)
-CHANGES="scheduler=bfq slice_idle=0 low_latency=0 read_ahead_kb=1000 nr_requests=32"
+CHANGES="scheduler=$alt_sched $alt_key2=$alt_val2 $alt_key=$alt_val read_ahead_kb=1000 nr_requests=32"
 if [ "$_VM_dirty_bytes" = 0 ]; then VMSET="vm.dirty_bytes=67108864"; else VMSET="vm.dirty_ratio=15"; fi
 VMSET="$VMSET vm.dirty_background_ratio=7 vm.dirty_expire_centisecs=1234"
 
@@ -31,7 +32,7 @@ start_hold() { # OUTFILE ARGS...: start set_hold in the background, wait for it
 # normal exit
 out=$("$HOLD" -x $DEV $CHANGES 2>&1); rc=$?
 t_eq "normal exit: status" "$rc" 0
-t_match "normal exit: changed" "$out" "set scheduler=bfq"
+t_match "normal exit: changed" "$out" "set scheduler=$alt_sched"
 t_eq "normal exit: all back" "$(snapshot $DEV)" "$orig"
 t_eq "normal exit: journal removed" "$(journals)" 0
 
@@ -39,7 +40,7 @@ for sig in INT TERM HUP; do
   if ! start_hold $T/$sig.out $DEV $CHANGES $VMSET; then
     t_fail "SIG$sig: start" "$(cat $T/$sig.out)"; continue
   fi
-  t_eq "SIG$sig: bfq active while held" "$(active_sched $DEV)" bfq
+  t_eq "SIG$sig: $alt_sched active while held" "$(active_sched $DEV)" "$alt_sched"
   t_eq "SIG$sig: read_ahead_kb while held" "$(sysfs_q $DEV read_ahead_kb)" 1000
   t_eq "SIG$sig: vm.dirty_expire_centisecs while held" "$(cat /proc/sys/vm/dirty_expire_centisecs)" 1234
   t_eq "SIG$sig: journal on disk while held" "$(journals)" 1
@@ -66,19 +67,19 @@ t_eq "live session untouched" "$(sysfs_q $DEV read_ahead_kb)" 1000
 
 # SIGKILL, then brisk restore
 kill -9 $HPID; wait $HPID 2>/dev/null
-t_eq "SIGKILL: still changed" "$(active_sched $DEV)" bfq
+t_eq "SIGKILL: still changed" "$(active_sched $DEV)" "$alt_sched"
 t_eq "SIGKILL: journal left" "$(journals)" 1
 out=$("$BRISK" restore --dry-run 2>&1)
 t_match "SIGKILL: dry-run lists the scheduler" "$out" "would restore $DEV scheduler="
 t_match "SIGKILL: dry-run lists vm" "$out" "would restore vm.dirty_expire_centisecs="
-t_eq "SIGKILL: dry-run changed nothing" "$(active_sched $DEV)" bfq
+t_eq "SIGKILL: dry-run changed nothing" "$(active_sched $DEV)" "$alt_sched"
 if setpriv --help >/dev/null 2>&1; then
   chmod o+rx "$(dirname "$BRISK_RUNTIME_DIR")"
   out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$BRISK" restore 2>&1); rc=$?
   t_eq "SIGKILL: non-root restore: exit 1" "$rc" 1
   t_match "SIGKILL: non-root restore: lists" "$out" "would restore $DEV scheduler="
   t_match "SIGKILL: non-root restore: needs root" "$out" "needs root; run 'sudo brisk restore'"
-  t_eq "SIGKILL: non-root restore: changed nothing" "$(active_sched $DEV)" bfq
+  t_eq "SIGKILL: non-root restore: changed nothing" "$(active_sched $DEV)" "$alt_sched"
   t_eq "SIGKILL: non-root restore: journal kept" "$(journals)" 1
 fi
 out=$("$BRISK" restore 2>&1); rc=$?
