@@ -1,10 +1,12 @@
 # shellcheck shell=bash
 # bash completion for brisk(1): every command and option, profile names,
-# lab names, the keys of set/get and the schedulers the disks of a path
-# offer.  Loaded by bash-completion (installed as .../completions/brisk).
+# lab names, the keys of set/get (of the schedulers the disks run, and of
+# one the line switches to) and the schedulers the disks of a path offer.
+# Loaded by bash-completion (installed as .../completions/brisk).
 #
 # It only reads: `brisk profile list`, `brisk set --list-keys`,
-# `brisk lab models` and `brisk devices PATH --json` run with
+# `brisk lab models`, `brisk devices PATH --json` and
+# `brisk get [-d DEV]... PATH scheduler` run with
 # BRISK_RUNTIME_DIR pointing at a directory that cannot exist, so the
 # start-up recovery of journals left by killed sessions (which writes, as
 # root) finds nothing to do; lab names are the state files of the runtime
@@ -85,6 +87,29 @@ _brisk_profiles() {
     $1 ~ /^[A-Za-z0-9_][A-Za-z0-9._-]*$/ { print $1 }'
 }
 _brisk_keys() { _brisk_q set --list-keys | awk '{ print $1 }'; }
+# _brisk_keys_for SCHEDS: the keys of every scope but the schedulers', and
+# the iosched keys of the schedulers SCHEDS (blank-separated; all when blank)
+_brisk_keys_for() {
+  _brisk_q set --list-keys | awk -v s=" $1 " '
+    $2 !~ /^iosched:/ || s ~ /^ *$/ || index(s, " " substr($2, 9) " ") { print $1 }'
+}
+# _brisk_active TARGET [DEV...]: the schedulers the disks behind TARGET (or
+# the DEVs) run now, as brisk get reads them
+_brisk_active() {
+  local target=$1 d a=()
+  shift
+  for d in "$@"; do a+=(-d "$d"); done
+  _brisk_q get "${a[@]}" "${target:-.}" scheduler | sed -n 's/^[^ ]* scheduler=//p' | sort -u |
+    tr '\n' ' '
+}
+# _brisk_named WORD...: the schedulers the words switch to (scheduler=X, also
+# inside a comma list of compare)
+_brisk_named() {
+  local w
+  for w in "$@"; do
+    [[ $w =~ (^|,)scheduler=([A-Za-z0-9_-]+) ]] && printf '%s ' "${BASH_REMATCH[2]}"
+  done
+}
 _brisk_models() { _brisk_q lab models | awk 'NR > 1 && $2 ~ /^[0-9]+$/ { print $1 }'; }
 _brisk_labs() {
   local f
@@ -181,8 +206,10 @@ _brisk_kv() {
     COMPREPLY=()
     _brisk_add "$head" '' "$val" "$vals"
   else
+    # the keys the disks' schedulers have now, and those of a scheduler
+    # the line switches to
     COMPREPLY=()
-    _brisk_add '' = "$cur" "$(_brisk_keys)"
+    _brisk_add '' = "$cur" "$(_brisk_keys_for "$(_brisk_active "$target" "$@")$(_brisk_named "${pos[@]}")")"
     compopt -o nospace
   fi
 }
@@ -308,7 +335,8 @@ _brisk() {
       elif [ "$key" = set ]; then
         _brisk_kv "${pos[0]}" "${devs[@]}"
       else
-        _brisk_reply "$(_brisk_keys)"
+        # what the disks' schedulers have: get refuses another's key
+        _brisk_reply "$(_brisk_keys_for "$(_brisk_active "${pos[0]}" "${devs[@]}")")"
       fi ;;
     export|profile_show) [ "$n" -eq 0 ] && { _brisk_reply "$(_brisk_profiles)"; _filedir profile; } ;;
     profile_check) _filedir profile ;;

@@ -84,10 +84,51 @@ function __brisk_profiles
         d = $0; sub(/^[^ ]+ +[^ ]+ +/, "", d); print $1 "\t" d }'
 end
 
+# __brisk_keys [SCHED...]: the keys (with SCHEDs, of every scope but the
+# schedulers', and the iosched keys of the SCHEDs)
 function __brisk_keys
-    __brisk_q set --list-keys | awk '{
+    __brisk_q set --list-keys | awk -v s=" $argv " '
+        $2 !~ /^iosched:/ || s ~ /^ *$/ || index(s, " " substr($2, 9) " ") {
         d = $0; sub(/^[^ ]+ +[^ ]+ +/, "", d); if (match(d, /  +/)) d = substr(d, RSTART + RLENGTH)
         print $1 "\t" d }'
+end
+
+# __brisk_devs: the -d/--device values on the line
+function __brisk_devs
+    set -l t (commandline -opc)
+    for i in (seq 3 (count $t))
+        if contains -- $t[$i] -d --device; and test $i -lt (count $t)
+            echo $t[(math $i + 1)]
+        else if string match -q -- '--device=*' $t[$i]
+            string replace -- --device= '' $t[$i]
+        end
+    end
+end
+
+# __brisk_active TARGET [DEV...]: the schedulers the disks behind TARGET (or
+# the DEVs) run now, as brisk get reads them
+function __brisk_active
+    set -l target $argv[1]
+    test -n "$target"; or set target .
+    set -l a
+    for d in $argv[2..-1]
+        set -a a -d $d
+    end
+    __brisk_q get $a $target scheduler | string replace -rf '^\S+ scheduler=' '' | sort -u
+end
+
+# __brisk_named: the schedulers the words on the line switch to
+function __brisk_named
+    for w in (commandline -opc)
+        string replace -rf '^(?:.*,)?scheduler=([A-Za-z0-9_-]+).*$' '$1' -- $w
+    end
+end
+
+# __brisk_get_keys: the keys of what the disks' schedulers have (get
+# refuses another's)
+function __brisk_get_keys
+    set -l pos (__brisk_pos get)
+    __brisk_keys (__brisk_active "$pos[1]" (__brisk_devs))
 end
 
 function __brisk_models
@@ -160,16 +201,7 @@ function __brisk_setting
         switch $key
             case scheduler
                 set -l devs
-                if test "$argv[1]" = set
-                    set -l t (commandline -opc)
-                    for i in (seq 3 (count $t))
-                        if contains -- $t[$i] -d --device; and test $i -lt (count $t)
-                            set -a devs $t[(math $i + 1)]
-                        else if string match -q -- '--device=*' $t[$i]
-                            set -a devs (string replace -- --device= '' $t[$i])
-                        end
-                    end
-                end
+                test "$argv[1]" = set; and set devs (__brisk_devs)
                 set vals (__brisk_sched_list $target $devs)
             case low_latency strict_guarantees front_merges
                 set vals 0 1
@@ -180,7 +212,12 @@ function __brisk_setting
             echo $key=$v
         end
     else
-        __brisk_keys | string replace -r '^([^\t]*)' '$1='
+        # the keys the disks' schedulers have now, and those of a
+        # scheduler the line switches to
+        set -l devs
+        test "$argv[1]" = set; and set devs (__brisk_devs)
+        __brisk_keys (__brisk_active $target $devs) (__brisk_named) |
+            string replace -r '^([^\t]*)' '$1='
     end
 end
 
@@ -307,7 +344,7 @@ complete -c brisk -n '__brisk_is set' -l persist -d 'keep the change for this bo
 complete -c brisk -n '__brisk_is set' -l list-keys -d 'every key: scope, range, meaning'
 complete -c brisk -n '__brisk_is set; and not __brisk_npos set 0' -a '(__brisk_setting set)'
 complete -c brisk -n '__brisk_is get' -s j -l json -d 'the same keys as JSON, values typed'
-complete -c brisk -n '__brisk_is get; and not __brisk_npos get 0' -a '(__brisk_keys)'
+complete -c brisk -n '__brisk_is get; and not __brisk_npos get 0' -a '(__brisk_get_keys)'
 
 # restore
 complete -c brisk -n '__brisk_is restore' -s n -l dry-run -d 'list what would be restored; change nothing'

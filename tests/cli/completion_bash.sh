@@ -1,11 +1,14 @@
 #!/bin/bash
 # The shell completions (completions/): the bash one is loaded with
 # bash-completion and asked what a user's TAB would get: every command,
-# --drop-caches, scheduler=, the schedulers /'s disk offers, the shipped
+# --drop-caches, scheduler=, the schedulers /'s disk offers, the keys of
+# get and set (the iosched keys of the scheduler /'s disks run, none of
+# another's; set also those of a scheduler the line names), the shipped
 # profile `quick`, the lab names of a runtime directory made here; and for
 # each command (the list in ui/main.c) the options it completes equal those
 # of its --help.  The fish one gives the same options and lab names
-# (`complete -C`); zsh and fish files parse (-n).  The completions call
+# (`complete -C`) and keys, zsh the keys; zsh and fish files parse
+# (-n).  The completions call
 # `brisk` from PATH: the tree's binary is put first, behind a wrapper that
 # logs the calls, which must all be read-only ones.  No root needed;
 # nothing is written.
@@ -32,6 +35,29 @@ chmod +x "$bindir/brisk"
 readonly_rt=/proc/brisk-completion-none
 # a runtime directory with two lab disks' state files, for lab names
 labrt=$(t_tmpdir) && mkdir "$labrt/lab" && touch "$labrt/lab/lab0.state" "$labrt/lab/lab7.state"
+# keys: get and set offer the iosched keys of the scheduler /'s disks run
+# now, not those of another (get refuses them); set also those of a
+# scheduler the line switches to.  ACTIVE: what / runs; MINE and OTHERS:
+# the iosched keys of ACTIVE and of every other scheduler
+active=$(BRISK_RUNTIME_DIR=$readonly_rt "$BRISK" get / scheduler 2>/dev/null |
+         sed -n 's/^[^ ]* scheduler=//p' | sort -u | tr '\n' ' ')
+sched_keys() {   # sched_keys in|out SCHEDS: the iosched keys of SCHEDS, or of the others
+  "$BRISK" set --list-keys | awk -v s=" $2 " -v want="$1" '$2 ~ /^iosched:/ {
+    has = index(s, " " substr($2, 9) " ") > 0; if (has == (want == "in")) print $1 }'
+}
+mine=$(sched_keys in "$active") others=$(sched_keys out "$active")
+# keys_check NAME CANDIDATES [SUFFIX]: every key of MINE and none of OTHERS
+keys_check() {
+  local k missing='' extra=''
+  for k in $mine; do grep -qx -- "$k${3-}" <<<"$2" || missing+="$k "; done
+  for k in $others; do grep -qx -- "$k${3-}" <<<"$2" && extra+="$k "; done
+  if [ -z "$active" ]; then t_skip "$1" "brisk get / names no scheduler here"
+  elif [ -z "$missing$extra" ] && grep -qx -- "vm.dirty_ratio${3-}" <<<"$2"; then t_pass "$1"
+  else t_fail "$1" "for /'s ${active}: missing '$missing', offered another scheduler's '$extra'"; fi
+}
+# a scheduler / does not run, and its keys
+other=$("$BRISK" set --list-keys | awk -v s=" $active " '$2 ~ /^iosched:/ &&
+        !index(s, " " substr($2, 9) " ") { print substr($2, 9); exit }')
 
 # ---- bash ----
 bc=/usr/share/bash-completion/bash_completion
@@ -98,6 +124,15 @@ else
       fi
     fi
 
+    keys_check bash-get-keys "$(comp 'brisk get / ')"
+    keys_check bash-set-keys "$(comp 'brisk set / ')" =
+    if [ -n "$other" ]; then
+      k=$(sched_keys in "$other" | head -1)
+      got=$(comp "brisk set / scheduler=$other ")
+      if grep -qx -- "$k=" <<<"$got"; then t_pass "bash-set-keys-of-$other"
+      else t_fail "bash-set-keys-of-$other" "no $k= after scheduler=$other in '$(words "$got")'"; fi
+    fi
+
     got=$(comp 'brisk profile show ')
     if grep -qx quick <<<"$got"; then t_pass bash-profile-names
     else t_fail bash-profile-names "no quick in '$(words "$got")'"; fi
@@ -137,7 +172,7 @@ fi
 # calls_check NAME: PASS, or FAIL naming the other calls
 calls_check() {
   local bad
-  bad=$(grep -vxE "$readonly_rt\|(profile list|set --list-keys|lab models|devices .+ --json)" "$calls")
+  bad=$(grep -vxE "$readonly_rt\|(profile list|set --list-keys|lab models|devices .+ --json|get (-d [^ ]+ )*.+ scheduler)" "$calls")
   if [ ! -s "$calls" ]; then t_fail "$1" "the completions ran no brisk"
   elif [ -z "$bad" ]; then t_pass "$1"
   else t_fail "$1" "ran: $(head -5 <<<"$bad" | tr '\n' ';')"; fi
@@ -147,6 +182,15 @@ calls_check() {
 # ---- zsh, fish ----
 if command -v zsh >/dev/null 2>&1; then
   t_check zsh-syntax zsh -n completions/_brisk
+  # zsh_comp LINE: what TAB after LINE offers (tests/helpers/zsh_complete.zsh)
+  zsh_comp() {
+    local o
+    o=$(t_tmpdir)/zsh.out
+    PATH=$bindir:$PATH zsh -f tests/helpers/zsh_complete.zsh "$o" "$PWD/completions" "$1" &&
+      grep -vx DONE "$o" | sort -u
+  }
+  keys_check zsh-get-keys "$(zsh_comp 'brisk get / ')"
+  keys_check zsh-set-keys "$(zsh_comp 'brisk set / ')"
 else
   t_skip zsh-syntax "zsh is not installed (Debian: apt-get install zsh)"
 fi
@@ -162,6 +206,8 @@ fish_comp() {
   PATH=$bindir:$PATH fish --no-config -c "$script" 2>&1 | cut -f1 | sort -u
 }
 t_eq fish-run-drop-caches "$(fish_comp 'brisk run --dr')" --drop-caches
+keys_check fish-get-keys "$(fish_comp 'brisk get / ')"
+keys_check fish-set-keys "$(fish_comp 'brisk set / ')" =
 t_eq fish-lab-names "$(BRISK_RUNTIME_DIR=$labrt fish_comp 'brisk lab down ' | tr '\n' ' ')" "lab0 lab7 "
 for s in $subs; do
   lines=("brisk $s -")
