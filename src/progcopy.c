@@ -198,6 +198,9 @@ struct copier {
 	/* libraries copied, by the name asked for (what lib/ holds) */
 	char **libs;
 	size_t n_libs;
+	/* the loader's cache as `ldconfig -p` prints it, read at the first
+	 * library the RPATH/RUNPATH do not resolve ("" when unreadable) */
+	char *cache;
 	char *err;
 	size_t errlen;
 };
@@ -219,6 +222,15 @@ static void strv_free(char **v)
 	for (size_t i = 0; v && v[i]; i++)
 		free(v[i]);
 	free(v);
+}
+
+/* What a copier holds beyond the copy: the libraries' names, the cache. */
+static void copier_done(struct copier *c)
+{
+	strv_free(c->libs);
+	free(c->cache);
+	c->libs = NULL;
+	c->cache = NULL;
 }
 
 /* Read a whole regular file (no link at its last component). */
@@ -391,8 +403,63 @@ static int search_list(const struct copier *c, const char *list, const char *ori
 	return -ENOENT;
 }
 
+/* ---- the loader's cache (ld.so.conf as ldconfig made it) ---- */
+
+#define CACHE_MAX_OUT (4 << 20)
+
+/* `ldconfig -p` of this machine, run once: the cache /etc/ld.so.conf's
+ * directories went into, read with ldconfig's own knowledge of its
+ * formats.  A fixed path (never PATH), C locale, no other environment. */
+static const char *cache_text(struct copier *c)
+{
+	static const char *const tools[] = { "/sbin/ldconfig", "/usr/sbin/ldconfig",
+					     "/usr/bin/ldconfig", "/bin/ldconfig", NULL };
+	if (c->cache)
+		return c->cache;
+	c->cache = calloc(1, CACHE_MAX_OUT);
+	if (!c->cache)
+		return "";
+	for (size_t i = 0; tools[i]; i++) {
+		char *const argv[] = { (char *)"ldconfig", (char *)"-p", NULL };
+		char *const envp[] = { (char *)"LC_ALL=C", NULL };
+		size_t n;
+		int st;
+		if (access(tools[i], X_OK) == 0 &&
+		    child_output(tools[i], argv, envp, c->cache, CACHE_MAX_OUT, &n, &st) == 0 &&
+		    WIFEXITED(st) && WEXITSTATUS(st) == 0)
+			return c->cache;
+		c->cache[0] = '\0';
+	}
+	return c->cache;
+}
+
+/* The first library of the cache named name that fits the program: lines
+ * "\tNAME (FLAGS) => PATH", in the cache's order (the loader's). */
+static int search_cache(struct copier *c, const char *name, char *out, size_t len)
+{
+	size_t nl = strlen(name);
+	for (const char *l = cache_text(c); *l;) {
+		const char *end = strchr(l, '\n');
+		size_t ll = end ? (size_t)(end - l) : strlen(l);
+		const char *arrow = memmem(l, ll, ") => /", 6);
+		if (ll > nl + 1 && l[0] == '\t' && !memcmp(l + 1, name, nl) && l[1 + nl] == ' ' &&
+		    arrow) {
+			char cand[PATH_MAX];
+			size_t pl = ll - (size_t)(arrow + 5 - l);
+			if (pl < sizeof(cand)) {
+				memcpy(cand, arrow + 5, pl);
+				cand[pl] = '\0';
+				if (fits(c, cand) && realpath(cand, out) && strlen(out) < len)
+					return 0;
+			}
+		}
+		l += ll + (end ? 1 : 0);
+	}
+	return -ENOENT;
+}
+
 /* Resolve a DT_NEEDED name for the object at real path obj. */
-static int resolve_lib(const struct copier *c, const struct progcopy_elf *e, const char *obj,
+static int resolve_lib(struct copier *c, const struct progcopy_elf *e, const char *obj,
 		       const char *name, char *out, size_t len)
 {
 	if (strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
@@ -405,6 +472,8 @@ static int resolve_lib(const struct copier *c, const struct progcopy_elf *e, con
 	if (!e->runpath && e->rpath && search_list(c, e->rpath, origin, name, out, len) == 0)
 		return 0;
 	if (e->runpath && search_list(c, e->runpath, origin, name, out, len) == 0)
+		return 0;
+	if (search_cache(c, name, out, len) == 0)
 		return 0;
 	for (size_t i = 0; sys_dirs[i]; i++)
 		if (search_list(c, sys_dirs[i], origin, name, out, len) == 0)
@@ -547,7 +616,7 @@ int progcopy_make_program(struct progcopy *pc, int workfd, const char *path,
 	int rc = copy_program(&c, path, base);
 	if (rc == 0)
 		rc = copy_finish(&c, base, args, plain_env);
-	strv_free(c.libs);
+	copier_done(&c);
 	if (rc == 0) {
 		size_t o = (size_t)snprintf(pc->what, sizeof(pc->what), "%s", base);
 		for (size_t i = 0; args && args[i] && o < sizeof(pc->what); i++)
@@ -709,7 +778,7 @@ int progcopy_make(struct progcopy *pc, int workfd, char *err, size_t errlen)
 	struct copier c = { .pc = pc, .workfd = workfd, .err = err, .errlen = errlen };
 	char why[200] = "";
 	int rc = py_copy(&c, PY_SYSTEM, why, sizeof(why));
-	strv_free(c.libs);
+	copier_done(&c);
 	if (rc == 0)
 		return 0;
 	/* start again with the small program, in a fresh directory */

@@ -9,7 +9,9 @@
  *   bin/NAME        the program
  *   lib/SONAME      every DT_NEEDED library, resolved recursively as ld.so
  *                   would (DT_RPATH/DT_RUNPATH with $ORIGIN, then the
- *                   system directories), each of this machine's class
+ *                   loader's cache of ld.so.conf's directories as
+ *                   `ldconfig -p` prints it, then the system
+ *                   directories), each of this machine's class
  *   lib/pythonX.Y/  (python) the modules a fixed import list loads: .pyc,
  *                   their .py (mtimes kept, so the .pyc stay valid) and
  *                   extension modules, with their libraries in lib/
