@@ -864,6 +864,20 @@ int load_start(struct load *l, uint64_t floor_bytes)
 	return 0;
 }
 
+static int timeline_add(struct load *l, uint64_t at, uint64_t bytes, uint64_t worst)
+{
+	if (l->n_timeline == l->cap_timeline) {
+		size_t cap = l->cap_timeline ? l->cap_timeline * 2 : 64;
+		struct load_point *t = realloc(l->timeline, cap * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		l->timeline = t;
+		l->cap_timeline = cap;
+	}
+	l->timeline[l->n_timeline++] = (struct load_point){ at, bytes, worst };
+	return 0;
+}
+
 int load_read(struct load *l)
 {
 	if (l->fd < 0)
@@ -879,10 +893,26 @@ int load_read(struct load *l)
 		if (r == 0) {
 			close(l->fd);
 			l->fd = -1;
+			/* the last report closes the timeline, so that its
+			 * intervals cover the load's running time and no more:
+			 * ticks after it (before the pipe closed) go */
+			uint64_t worst = l->tick_worst_ns;
+			while (l->n_timeline > 1 && l->timeline[l->n_timeline - 1].t_ns > l->t_last) {
+				l->n_timeline--;
+				if (l->timeline[l->n_timeline].worst_ns > worst)
+					worst = l->timeline[l->n_timeline].worst_ns;
+			}
+			if (l->t_start && l->timeline[l->n_timeline - 1].t_ns < l->t_last)
+				timeline_add(l, l->t_last, l->bytes, worst);
+			l->tick_worst_ns = 0;
 			return 1;
 		}
 		if ((size_t)r != sizeof(m))
 			return -EPROTO;
+		/* the first report (time zero, no bytes) opens the timeline: a
+		 * burst before the first tick is in its first interval */
+		if (!l->t_start && timeline_add(l, m.t_ns, m.bytes, 0) < 0)
+			return -ENOMEM;
 		if (!l->t_start)
 			l->t_start = m.t_ns;
 		l->t_last = m.t_ns;
@@ -902,17 +932,12 @@ int load_read(struct load *l)
 
 int load_sample(struct load *l, uint64_t now)
 {
-	if (l->n_timeline == l->cap_timeline) {
-		size_t cap = l->cap_timeline ? l->cap_timeline * 2 : 64;
-		struct load_point *t = realloc(l->timeline, cap * sizeof(*t));
-		if (!t)
-			return -ENOMEM;
-		l->timeline = t;
-		l->cap_timeline = cap;
-	}
-	l->timeline[l->n_timeline++] = (struct load_point){ now, l->bytes, l->tick_worst_ns };
-	l->tick_worst_ns = 0;
-	return 0;
+	if (l->fd < 0)   /* its last report is the timeline's last point */
+		return 0;
+	int rc = timeline_add(l, now, l->bytes, l->tick_worst_ns);
+	if (rc == 0)
+		l->tick_worst_ns = 0;
+	return rc;
 }
 
 void load_stop(struct load *l)
@@ -939,6 +964,13 @@ void load_reaped(struct load *l, int status)
 
 double load_mibps(const struct load *l)
 {
+	/* over the timeline's span: the time-weighted mean of its intervals,
+	 * never above the fastest nor below the slowest */
+	if (l->n_timeline >= 2) {
+		const struct load_point *a = &l->timeline[0], *b = &l->timeline[l->n_timeline - 1];
+		if (b->t_ns > a->t_ns && b->bytes >= a->bytes)
+			return (double)(b->bytes - a->bytes) / MiB / ((double)(b->t_ns - a->t_ns) / 1e9);
+	}
 	if (!l->t_start || l->t_last <= l->t_start)
 		return NAN;
 	return (double)l->bytes / MiB / ((double)(l->t_last - l->t_start) / 1e9);

@@ -162,14 +162,19 @@ int load_start(struct load *l, uint64_t floor_bytes);
 /* Drain the pipe (non-blocking).  Returns 1 when the pipe is closed
  * (child finished or died), 0 otherwise, -errno on error. */
 int load_read(struct load *l);
-/* Append a timeline point (call at each sampling tick while it runs). */
+/* Append a timeline point (call at each sampling tick while it runs).  The
+ * timeline also holds the load's first report (time zero) and, once the
+ * pipe closes, its last one, so its intervals cover the whole run; no
+ * point is added after the pipe closed. */
 int load_sample(struct load *l, uint64_t now_ns);
 /* Ask the child to stop (SIGTERM); load_kill() for SIGKILL. */
 void load_stop(struct load *l);
 void load_kill(struct load *l);
 /* The child was reaped with this wait status. */
 void load_reaped(struct load *l, int status);
-/* Mean MiB/s between first and last report (NaN before two reports). */
+/* Mean MiB/s between first and last report (NaN before two reports): over
+ * the timeline's span when it has two points, so it lies between the
+ * slowest and the fastest of its intervals. */
 double load_mibps(const struct load *l);
 void load_free(struct load *l);
 

@@ -218,6 +218,8 @@ static void text_loads(FILE *f, const struct session *s)
 {
 	fprintf(f, "\n%-16s %9s %9s %9s %11s %10s  %s\n", "load", "MiB/s", "min", "max",
 		"worst-ms", "MiB", "end");
+	fprintf(f, "  (MiB/s over its whole run; min, max of its %.3g s ticks; worst-ms: its "
+		"longest call)\n", (double)s->cfg.tick_ns / 1e9);
 	for (size_t i = 0; i < s->n_loads; i++) {
 		const struct load *l = &s->loads[i];
 		double lo = NAN, hi = NAN;

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 
 #include "load.h"
+#include "now.h"
 #include "testdir.h"
 
 #define MiB (1024ull * 1024)
@@ -75,6 +77,7 @@ static int run_to_end(struct load *l, uint64_t floor, int stop_after_ms)
 		struct pollfd p = { .fd = l->fd, .events = POLLIN };
 		poll(&p, 1, 50);
 		load_read(l);
+		load_sample(l, now_ns());   /* as the session's ticks do */
 		waited += 50;
 		if (stop_after_ms && waited >= stop_after_ms) {
 			load_stop(l);
@@ -86,6 +89,35 @@ static int run_to_end(struct load *l, uint64_t floor, int stop_after_ms)
 	assert_int_equal(waitpid(l->pid, &st, 0), l->pid);
 	load_reaped(l, st);
 	return st;
+}
+
+/* The timeline covers the whole run: the first report (no bytes) opens
+ * it, the last closes it, nothing is added after the pipe closed, and the
+ * mean lies between the slowest and fastest interval (a burst before the
+ * first tick is in the first one). */
+static void timeline_check(struct load *l)
+{
+	size_t n = l->n_timeline;
+	assert_true(n >= 2);
+	assert_int_equal(l->timeline[0].t_ns, l->t_start);
+	assert_int_equal(l->timeline[0].bytes, 0);
+	assert_int_equal(l->timeline[n - 1].t_ns, l->t_last);
+	assert_int_equal(l->timeline[n - 1].bytes, l->bytes);
+	assert_int_equal(load_sample(l, l->t_last + 1000000000ull), 0);
+	assert_int_equal(l->n_timeline, n);
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t k = 1; k < n; k++) {
+		const struct load_point *a = &l->timeline[k - 1], *b = &l->timeline[k];
+		if (b->t_ns <= a->t_ns)
+			continue;
+		double r = (double)(b->bytes - a->bytes) / MiB / ((double)(b->t_ns - a->t_ns) / 1e9);
+		lo = r < lo ? r : lo;
+		hi = r > hi ? r : hi;
+	}
+	double m = load_mibps(l);
+	assert_true(m >= lo * (1 - 1e-9) && m <= hi * (1 + 1e-9));
+	assert_float_equal(m, (double)l->bytes / MiB / ((double)(l->t_last - l->t_start) / 1e9),
+			   1e-9 * m);
 }
 
 static void test_write_total(void **state)
@@ -146,7 +178,7 @@ static void test_reader_stop(void **state)
 	assert_true(WIFEXITED(status));
 	assert_int_equal(l.end, LOAD_END_STOPPED);
 	assert_true(l.bytes > 0);
-	assert_true(load_sample(&l, l.t_last) == 0 && l.n_timeline == 1);
+	timeline_check(&l);
 	unlinkat(td.fd, l.name, 0);
 	load_free(&l);
 }
