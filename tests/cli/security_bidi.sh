@@ -16,7 +16,7 @@ raw_fmt() { LC_ALL=C grep -qaE "$RLO|$LS|$LRI|$ZWSP" "$1"; }
 no_raw() { if raw_fmt "$2"; then t_fail "$1" "raw: $(LC_ALL=C grep -aE "$RLO|$LS|$LRI|$ZWSP" "$2" | head -2 | od -c | head -3)"; else t_pass "$1"; fi; }
 
 # ---- brisk report: a forged result file's model ----
-F=tests/fixtures/fleet/synthetic/usb-a-run.json
+F=tests/fixtures/fleet/synthetic/usb-a/usb-a-run.json
 if ! command -v jq >/dev/null 2>&1; then
   t_skip report "jq is not installed (Debian: apt-get install jq)"
 else
