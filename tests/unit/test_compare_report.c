@@ -654,37 +654,54 @@ static void test_save(void **state)
 }
 
 /* Settings that differ between disks go under the disks' classes. */
+/* queue/rotational of a disk: '1', '0', or -1 when it has none. */
+static int rotational(const char *dev)
+{
+	char path[96];
+	snprintf(path, sizeof(path), "/sys/block/%s/queue/rotational", dev);
+	FILE *f = fopen(path, "r");
+	int c = f ? fgetc(f) : -1;
+	if (f)
+		fclose(f);
+	return c == '0' || c == '1' ? c : -1;
+}
+
 static void test_save_per_class(void **state)
 {
 	(void)state;
-	if (access("/sys/block/vda/queue/rotational", F_OK) ||
-	    access("/sys/block/zram0/queue/rotational", F_OK) ||
-	    access("/sys/block/loop0/queue/rotational", F_OK)) {
-		printf("SKIP: needs the disks vda, zram0 and loop0 to probe classes\n");
-		skip();
+	/* disks of this machine, classed as brisk classes them: one rotational
+	 * (rot), one not (ssd), and a third of the class of one of them (twin,
+	 * of that one: pair) for the conflict; virtio, zram and loop devices
+	 * are classed by their rotational flag, which a loop device takes from
+	 * its backing file's disk and tests change */
+	static const char *const cand[] = { "vda", "zram0", "loop0", "loop1", "loop2", "loop3",
+					    "loop4", "loop5", "loop6", "loop7" };
+	const char *rot = NULL, *ssd = NULL, *twin = NULL, *pair = NULL;
+	for (size_t i = 0; i < sizeof(cand) / sizeof(*cand); i++) {
+		int c = rotational(cand[i]);
+		const char **slot = c == '1' ? &rot : c == '0' ? &ssd : NULL;
+		if (!slot)
+			continue;
+		if (!*slot)
+			*slot = cand[i];
+		else if (!twin) {
+			twin = cand[i];
+			pair = *slot;
+		}
 	}
-	FILE *rf = fopen("/sys/block/vda/queue/rotational", "r");
-	FILE *zf = fopen("/sys/block/zram0/queue/rotational", "r");
-	FILE *lf = fopen("/sys/block/loop0/queue/rotational", "r");
-	int vrot = rf ? fgetc(rf) : -1, zrot = zf ? fgetc(zf) : -1, lrot = lf ? fgetc(lf) : -1;
-	if (rf)
-		fclose(rf);
-	if (zf)
-		fclose(zf);
-	if (lf)
-		fclose(lf);
-	if (vrot != '1' || zrot != '0' || lrot != '1') {
-		printf("SKIP: vda rotational, zram0 not and loop0 rotational expected\n");
+	if (!rot || !ssd || !twin) {
+		printf("SKIP: needs a rotational and a non-rotational disk and a third of one of "
+		       "their classes among vda, zram0 and loop0-7\n");
 		skip();
 	}
 	struct compare_result *r = make();
 	char udir[sizeof(td.abs) + 64], err[512], path[PATH_MAX];
 	set_xdg("xdg2", udir, sizeof(udir));
 	struct settings_step st[4];
-	step(&st[0], "vda", "scheduler", "bfq");
-	step(&st[1], "zram0", "scheduler", "none");
-	step(&st[2], "vda", "read_ahead_kb", "512");
-	step(&st[3], "zram0", "read_ahead_kb", "512");
+	step(&st[0], rot, "scheduler", "bfq");
+	step(&st[1], ssd, "scheduler", "none");
+	step(&st[2], rot, "read_ahead_kb", "512");
+	step(&st[3], ssd, "read_ahead_kb", "512");
 	r->arms[1].steps = st;
 	r->arms[1].n_steps = 4;
 	int rc = compare_report_save(r, "perclass", 0, err, sizeof(err));
@@ -699,8 +716,10 @@ static void test_save_per_class(void **state)
 	assert_string_equal(profile_setting_get(p, PROFILE_CLASS_SSD, "scheduler")->value, "none");
 	assert_string_equal(profile_setting_get(p, PROFILE_CLASS_ALL, "read_ahead_kb")->value, "512");
 	/* two disks of one class with two values: a profile cannot hold it */
-	step(&st[1], "loop0", "scheduler", "mq-deadline");
-	step(&st[3], "loop0", "read_ahead_kb", "512");
+	step(&st[0], pair, "scheduler", "bfq");
+	step(&st[1], twin, "scheduler", "mq-deadline");
+	step(&st[2], pair, "read_ahead_kb", "512");
+	step(&st[3], twin, "read_ahead_kb", "512");
 	assert_int_equal(compare_report_save(r, "conflict", 0, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "one value per class"));
 	snprintf(path, sizeof(path), "%s/conflict.profile", udir);
