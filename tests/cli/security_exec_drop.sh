@@ -33,6 +33,7 @@ chown "$NOBODY" "$img"
 L=$(losetup -f --show "$img") || { t_skip security-exec-drop "no free loop device"; exit 0; }
 lmode=$(stat -c '%u:%g %a' "$L")
 chown "$NOBODY" "$L"                 # what udisks does for the user who set it up
+# shellcheck disable=SC2034  # read by t_cleanup in tests/lib.sh
 T_CLEANUP_EXTRA="umount '$d/mnt' 2>/dev/null; chown '${lmode% *}' '$L'; chmod '${lmode#* }' '$L'; losetup -d '$L'"
 mkfs.ext4 -q "$L" || { t_skip security-exec-drop "mkfs.ext4 failed"; exit 0; }
 mkdir "$d/mnt"
