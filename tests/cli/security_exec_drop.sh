@@ -99,6 +99,8 @@ if [ ! -f "$out/attacked" ]; then
   t_skip security-exec-drop "the attacker did not rewrite the copy in time: $(head -c 200 "$d/attack.err")"
 else
   recs=$(cat "$out"/ran.* 2>/dev/null)
+  echo "attack: $(cat "$out/attacked"); the payload ran $(grep -c . <<<"$recs") times as" \
+    "(uid euid CapEff): $(sort -u <<<"$recs" | tr '\n' ' ')"
   if [ -z "$recs" ]; then
     t_pass "exec-copy-payload-did-not-run"
   else
@@ -127,4 +129,11 @@ recs=$(cat "$out"/ran.* 2>/dev/null)
 t_match exec-cmd-ran "$recs" .
 t_eq exec-cmd-unprivileged "$(awk '$1 == 0 || $2 == 0 || $3 !~ /^0+$/' <<<"$recs")" ""
 t_eq exec-cmd-ran-as "$(jq -c '[.ran_as.uid, .ran_as.privileged]' "$d/exec.json" 2>/dev/null)" \
+  "[$NOBODY,false]"
+
+# brisk without root: nothing to drop, its own user, still no new privileges
+mkdir "$out/own"; chown "$NOBODY" "$out/own"
+as_nobody "$BRISK" run "$out/own" --floor 0 -q -a save --no-load -i 1 --json "$out/own.json" \
+  >/dev/null 2>&1
+t_eq nonroot-ran-as "$(jq -c '[.ran_as.uid, .ran_as.privileged]' "$out/own.json" 2>/dev/null)" \
   "[$NOBODY,false]"
