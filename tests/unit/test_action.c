@@ -61,6 +61,17 @@ static struct action_result sample(const struct action *a, enum action_evict ev)
 	return last;
 }
 
+/* A fresh subdirectory NAME of the test directory, opened. */
+static int subdir(const char *name)
+{
+	char sub[64];
+	snprintf(sub, sizeof(sub), "%s/%s", td.path, name);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	int fd = open(sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	return fd;
+}
+
 static void test_ssh_like(void **state)
 {
 	(void)state;
@@ -139,11 +150,7 @@ static void test_drop_caches(void **state)
 	(void)state;
 	if (geteuid() != 0 || access("/proc/sys/vm/drop_caches", W_OK) != 0)
 		skip();
-	char sub[64];
-	snprintf(sub, sizeof(sub), "%s/drop", td.path);
-	assert_int_equal(mkdir(sub, 0700), 0);
-	int sfd = open(sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	assert_true(sfd >= 0);
+	int sfd = subdir("drop");
 	struct action_result r = ls_dropped(sfd);
 	assert_int_equal(r.err, 0);
 	assert_int_equal(r.cold, 1);
@@ -263,12 +270,9 @@ static void test_no_follow(void **state)
 	assert_true(vfd >= 0);
 	assert_int_equal(write(vfd, "keep", 4), 4);
 	close(vfd);
-	char target[PATH_MAX], sub[64], err[300];
+	char target[PATH_MAX], err[300];
 	assert_non_null(realpath(victim, target));
-	snprintf(sub, sizeof(sub), "%s/nf", td.path);
-	assert_int_equal(mkdir(sub, 0700), 0);
-	int sfd = open(sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	assert_true(sfd >= 0);
+	int sfd = subdir("nf");
 	struct action_config c;
 	action_config_default(&c);
 	c.ssh_file = 1 << 20;
@@ -391,11 +395,7 @@ static void test_drop_fails(void **state)
 	(void)state;
 	if (geteuid() != 0)
 		skip();
-	char sub[64];
-	snprintf(sub, sizeof(sub), "%s/df", td.path);
-	assert_int_equal(mkdir(sub, 0700), 0);
-	int sfd = open(sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	assert_true(sfd >= 0);
+	int sfd = subdir("df");
 	struct action_config c;
 	action_config_default(&c);
 	struct action a;
