@@ -1,7 +1,6 @@
 #include "action.h"
 #include "msg.h"
 #include "child.h"
-#include "kstat.h"
 #include "stats.h"
 #include "sysfs.h"
 #include "now.h"
@@ -14,7 +13,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +20,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/wait.h>
@@ -303,7 +302,7 @@ static int trace_libs(struct action *a, const char *interp, const char *bin,
 	char out[16384];
 	size_t n;
 	int st;
-	int rc = child_output(interp, argv, envp, out, sizeof(out), &n, &st);
+	int rc = child_output(interp, argv, envp, &a->run_as, -1, out, sizeof(out), &n, &st);
 	free(envp);
 	if (rc)
 		return msg_fail(rc, err, errlen, "exec: cannot run %s to list libraries: %s",
@@ -419,47 +418,56 @@ static int exec_devices(struct action *a, int dirfd)
 	return 0;
 }
 
-/* One cold start of the copied program, before the samples: which of its
- * files it reads and how much (pages resident afterwards).  It must exit 0. */
+/* One cold start of the copied program, before the samples, as the
+ * samples start it (from prog/, as run_as): which of its files it reads
+ * and how much (pages resident afterwards).  It must exit 0. */
 static int exec_measure(struct action *a, int dirfd, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < a->n_files; i++)
 		evict_file(dirfd, a->files[i]);
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addfchdir_np(&fa, dirfd);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	pid_t pid;
-	int rc = -posix_spawn(&pid, a->argv[0], &fa, NULL, a->argv, a->prog.envp);
-	posix_spawn_file_actions_destroy(&fa);
+	int pfd = openat(dirfd, PROGCOPY_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (pfd < 0)
+		return msg_fail(-errno, err, errlen, "exec: cannot open the copy %s: %s",
+			    PROGCOPY_DIR, strerror(errno));
+	char out[4096];
+	size_t n;
+	int st;
+	int rc = child_output(a->argv[0], a->argv, a->prog.envp, &a->run_as, pfd, out, sizeof(out),
+			      &n, &st);
+	close(pfd);
 	if (rc)
 		return msg_fail(rc, err, errlen, "exec: cannot start the copy of %s in the work "
-			    "area: %s%s", a->prog.name, strerror(-rc), rc == -EACCES ?
-			    " (is DIR's file system mounted noexec? --exec runs a program in place)" : "");
-	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
+			    "area as uid %u: %s%s", a->prog.name, (unsigned)a->run_as.uid,
+			    strerror(-rc), rc == -EACCES ? " (is DIR's file system mounted "
+			    "noexec? --exec runs a program in place)" : "");
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
 		return msg_fail(-ENOEXEC, err, errlen, "exec: the copy of %s in the work area "
 			    "failed (%s %d)", a->prog.name, WIFEXITED(st) ? "exit status" : "signal",
 			    WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
 	long pg = sysconf(_SC_PAGESIZE);
+	size_t modules = 0, modules_read = 0;
 	for (size_t i = 0; i < a->n_files; i++) {
 		long r = action_resident_pages_at(dirfd, a->files[i]);
+		int module = strstr(a->files[i], "/lib/python") != NULL;
+		modules += module;
 		if (r > 0) {
 			a->cold_bytes += (uint64_t)r * (uint64_t)pg;
 			a->cold_files++;
+			modules_read += module;
 		}
 	}
+	/* python that cannot reach its copied library takes the system's,
+	 * silently: that start would time another disk */
+	if (modules && !modules_read)
+		return msg_fail(-ENOENT, err, errlen, "exec: the copy of %s, started as uid %u, "
+			    "read none of its %zu copied modules", a->prog.name,
+			    (unsigned)a->run_as.uid, modules);
 	return 0;
 }
 
 static int prepare_copy(struct action *a, int dirfd, char *err, size_t errlen)
 {
-	int rc = progcopy_make(&a->prog, dirfd, err, errlen);
+	int rc = progcopy_make(&a->prog, dirfd, &a->run_as, err, errlen);
 	if (rc < 0)
 		return rc;
 	size_t n = 0;
@@ -498,6 +506,24 @@ static int prepare_copy(struct action *a, int dirfd, char *err, size_t errlen)
 	return exec_measure(a, dirfd, err, errlen);
 }
 
+/* Can the user the samples run as start bin?  Asked in a child that
+ * drops first, so that access() answers for that user.  0 or -errno. */
+static int run_as_access(const struct child_cred *as, const char *bin)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		int rc = child_drop(as);
+		_exit(rc < 0 ? -rc : access(bin, X_OK) < 0 ? errno : 0);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(st) ? -WEXITSTATUS(st) : -ECHILD;
+}
+
 static int prepare_exec(struct action *a, int dirfd, char *err, size_t errlen)
 {
 	if (!a->cfg.exec_cmd)
@@ -510,6 +536,11 @@ static int prepare_exec(struct action *a, int dirfd, char *err, size_t errlen)
 	int rc = find_in_path(a->argv[0], bin, sizeof(bin));
 	if (rc < 0)
 		return msg_fail(rc, err, errlen, "exec: cannot find program '%s' in PATH", a->argv[0]);
+	if ((rc = run_as_access(&a->run_as, bin)) < 0)
+		return msg_fail(rc, err, errlen, "exec: %s: the actions run as uid %u (%s), who "
+			    "cannot start it: %s (make it and its directories readable and "
+			    "executable for that user)", bin, (unsigned)a->run_as.uid,
+			    a->run_as.user[0] ? text_show(a->run_as.user) : "no name", strerror(-rc));
 	free(a->argv[0]);
 	if (!(a->argv[0] = strdup(bin)) || (rc = add_file(a, bin)) < 0)
 		return -ENOMEM;
@@ -534,13 +565,22 @@ static int prepare_exec(struct action *a, int dirfd, char *err, size_t errlen)
 	return exec_devices(a, dirfd);
 }
 
-/* A new directory name in dfd (never one that was there), opened. */
+/* A new directory name in dfd (never one that was there), opened; mode
+ * 0755 whatever the umask: the sample walks it as run_as, from a
+ * descriptor, inside the 0700 work area that only brisk enters. */
 static int mkdir_at(int dfd, const char *name)
 {
 	if (mkdirat(dfd, name, 0700) < 0)
 		return -errno;
 	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	return fd < 0 ? -errno : fd;
+	if (fd < 0)
+		return -errno;
+	if (fchmod(fd, 0755) < 0) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	return fd;
 }
 
 static int prepare_ls(struct action *a, int dirfd)
@@ -631,6 +671,7 @@ int action_prepare(struct action *a, enum action_kind k, const struct action_con
 	a->kind = k;
 	a->cfg = *cfg;
 	a->dirfd = dirfd;
+	child_cred_resolve(&a->run_as);
 	int rc = 0;
 	switch (k) {
 	case ACTION_EXEC:
@@ -721,12 +762,10 @@ static int walk(int dfd, unsigned *count)
 	return rc;
 }
 
-static int do_ls(const struct action *a)
+/* fd: the tree, opened before the drop (walk takes it) */
+static int do_ls(const struct action *a, int fd)
 {
 	unsigned count = 0;
-	int fd = openat(CHILD_DIR_FD, a->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return errno;
 	int rc = walk(fd, &count);
 	if (rc < 0)
 		return -rc;
@@ -737,7 +776,8 @@ struct chunk {
 	uint64_t off, len;
 };
 
-static int do_ssh(const struct action *a, uint64_t *t0)
+/* fd: the file, opened O_RDONLY before the drop */
+static int do_ssh(const struct action *a, int fd, uint64_t *t0)
 {
 	const struct action_config *c = &a->cfg;
 	size_t max = (size_t)(c->ssh_region / c->ssh_bs_lo) + 1, n = 0;
@@ -745,6 +785,7 @@ static int do_ssh(const struct action *a, uint64_t *t0)
 	void *buf = NULL;
 	if (!ch || posix_memalign(&buf, 4096, c->ssh_bs_hi)) {
 		free(ch);
+		close(fd);
 		return ENOMEM;
 	}
 	uint64_t rng = now_ns() ^ (uint64_t)getpid() << 20;
@@ -765,11 +806,7 @@ static int do_ssh(const struct action *a, uint64_t *t0)
 	}
 	*t0 = now_ns();
 	int rc = 0;
-	int fd = openat(CHILD_DIR_FD, a->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		rc = errno;
-	else
-		posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);   /* as fio does */
+	posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);   /* as fio does */
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		ssize_t r = pread(fd, buf, ch[i].len, (off_t)ch[i].off);
 		if (r < 0 && errno == EINTR)
@@ -779,25 +816,22 @@ static int do_ssh(const struct action *a, uint64_t *t0)
 		else if ((uint64_t)r != ch[i].len)
 			rc = EIO;
 	}
-	if (fd >= 0)
-		close(fd);
+	close(fd);
 	free(ch);
 	free(buf);
 	return rc;
 }
 
-static int do_save(const struct action *a)
+/* fd: the file prepare made, opened O_WRONLY before the drop (without
+ * O_TRUNC: truncated here, in the timed part, as the open did before) */
+static int do_save(const struct action *a, int fd)
 {
 	size_t n = (size_t)a->cfg.save_size;
 	char *buf = malloc(n ? n : 1);
-	if (!buf)
-		return ENOMEM;
-	memset(buf, 's', n);
-	int rc = 0;
-	/* the file prepare made, rewritten: reached from the work directory's
-	 * descriptor, never through a link */
-	int fd = openat(CHILD_DIR_FD, a->path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
+	int rc = buf ? 0 : ENOMEM;
+	if (buf)
+		memset(buf, 's', n);
+	if (rc == 0 && ftruncate(fd, 0) < 0)
 		rc = errno;
 	for (size_t off = 0; rc == 0 && off < n;) {
 		ssize_t w = write(fd, buf + off, n - off);
@@ -808,7 +842,7 @@ static int do_save(const struct action *a)
 	}
 	if (rc == 0 && fsync(fd) < 0)
 		rc = errno;
-	if (fd >= 0 && close(fd) < 0 && rc == 0)
+	if (close(fd) < 0 && rc == 0)
 		rc = errno;
 	free(buf);
 	return rc;
@@ -817,7 +851,8 @@ static int do_save(const struct action *a)
 /* The program dies with the sample process, which dies with brisk: vfork
  * (what posix_spawn does, so the timed part costs the same), then
  * PR_SET_PDEATHSIG in the child before it execs.  It stays in the
- * sample's process group, which the watchdog kills. */
+ * sample's process group, which the watchdog kills, and runs as the
+ * sample does (dropped); the copy from prog/, the sample's cwd. */
 static int do_exec(const struct action *a)
 {
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -830,12 +865,11 @@ static int do_exec(const struct action *a)
 	pid_t pid = vfork();
 	if (pid == 0) {
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent ||
-		    dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0 ||
-		    (a->prog.argv && fchdir(CHILD_DIR_FD) < 0)) {
+		    dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0) {
 			start_err = errno ? errno : ESRCH;
 			_exit(127);
 		}
-		/* the copy: relative to the work directory, its own environment */
+		/* the copy: relative to prog/, its own environment */
 		execve(a->argv[0], a->argv, a->prog.argv ? a->prog.envp : environ);
 		start_err = errno;
 		_exit(127);
@@ -853,6 +887,51 @@ static int do_exec(const struct action *a)
 	if (WIFSIGNALED(st))
 		return 1000 + 128 + WTERMSIG(st);
 	return WEXITSTATUS(st) ? 1000 + WEXITSTATUS(st) : 0;
+}
+
+/* What the action needs from the work directory, opened before the drop
+ * (the dropped user could not reach it by name): *fd for ls (the tree),
+ * ssh-like (O_RDONLY) and save (O_WRONLY); the copied program's prog/
+ * becomes the cwd.  0 or an errno. */
+static int open_for(const struct action *a, int *fd)
+{
+	const int fl = O_NOFOLLOW | O_CLOEXEC;
+	*fd = -1;
+	switch (a->kind) {
+	case ACTION_LS:
+		*fd = openat(CHILD_DIR_FD, a->path, fl | O_RDONLY | O_DIRECTORY);
+		break;
+	case ACTION_SSH:
+		*fd = openat(CHILD_DIR_FD, a->path, fl | O_RDONLY);
+		break;
+	case ACTION_SAVE:
+		*fd = openat(CHILD_DIR_FD, a->path, fl | O_WRONLY);
+		break;
+	case ACTION_EXEC: {
+		if (!a->prog.argv)
+			return 0;   /* --exec: in place */
+		int d = openat(CHILD_DIR_FD, PROGCOPY_DIR, fl | O_RDONLY | O_DIRECTORY);
+		int rc = d < 0 || fchdir(d) < 0 ? errno : 0;
+		if (d >= 0)
+			close(d);
+		return rc;
+	}
+	case ACTION_KIND_COUNT:
+		return EINVAL;
+	}
+	return *fd < 0 ? errno : 0;
+}
+
+/* Blocks this process read from storage (getrusage's ru_inblock: the
+ * kernel's read_bytes / 512, what /proc/self/io shows, which a dropped
+ * process may no longer open). */
+static int read_blocks(uint64_t *out)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		return -errno;
+	*out = (uint64_t)ru.ru_inblock;
+	return 0;
 }
 
 static void __attribute__((noreturn)) sample_main(const struct action *a,
@@ -890,10 +969,25 @@ static void __attribute__((noreturn)) sample_main(const struct action *a,
 	if (resident)
 		cold = 0;
 	r.cold = cold;
+	/* then as the user the actions run as: nothing of the work directory
+	 * left but what the action needs (a drop that fails runs nothing) */
+	int fd;
+	r.err = open_for(a, &fd);
+	close(CHILD_DIR_FD);
+	int drc = r.err ? 0 : child_drop(&a->run_as);
+	if (drc == -ESRCH)
+		_exit(1);   /* brisk is gone */
+	if (drc < 0) {
+		trace(TRACE_SESSION, "%s: cannot drop to uid %u: %s", action_kind_name(a->kind),
+		      (unsigned)a->run_as.uid, strerror(-drc));
+		r.err = -drc;
+		if (fd >= 0)
+			close(fd);
+	}
 	/* ls has no file pages to check: a walk that read nothing from storage
 	 * was warm (metadata the journal still pins survives drop_caches) */
 	uint64_t io0 = 0, io1 = 0;
-	int io_check = a->kind == ACTION_LS && cold && kstat_self_read_bytes(&io0) == 0;
+	int io_check = a->kind == ACTION_LS && cold && !r.err && read_blocks(&io0) == 0;
 	uint64_t t0 = now_ns();
 	/* First record: eviction done, the timed part begins (the watchdog
 	 * needs the cold flag even if the action never finishes). */
@@ -903,15 +997,15 @@ static void __attribute__((noreturn)) sample_main(const struct action *a,
 	do
 		w = write(wfd, &r, sizeof(r));
 	while (w < 0 && errno == EINTR);
-	switch (a->kind) {
+	switch (r.err ? ACTION_KIND_COUNT : a->kind) {
 	case ACTION_EXEC: r.err = do_exec(a); break;
-	case ACTION_LS: r.err = do_ls(a); break;
-	case ACTION_SSH: r.err = do_ssh(a, &t0); break;
-	case ACTION_SAVE: r.err = do_save(a); break;
-	case ACTION_KIND_COUNT: r.err = EINVAL; break;
+	case ACTION_LS: r.err = do_ls(a, fd); break;
+	case ACTION_SSH: r.err = do_ssh(a, fd, &t0); break;
+	case ACTION_SAVE: r.err = do_save(a, fd); break;
+	case ACTION_KIND_COUNT: r.err = r.err ? r.err : EINVAL; break;
 	}
 	uint64_t t1 = now_ns();
-	if (io_check && !r.err && kstat_self_read_bytes(&io1) == 0 && io1 == io0)
+	if (io_check && !r.err && read_blocks(&io1) == 0 && io1 == io0)
 		r.cold = 0;
 	r.t_start_ns = t0;
 	r.dur_ns = t1 - t0;

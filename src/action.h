@@ -20,6 +20,20 @@
  *    passed in (kept, not owned), with mkdirat / openat(O_CREAT|O_EXCL|
  *    O_NOFOLLOW); the sample process gets that descriptor (CHILD_DIR_FD)
  *    and reaches its files relative to it, O_NOFOLLOW, never by path.
+ *  - Privileges (issue 24): each action prepare resolves who its children
+ *    run as (child_cred_resolve: as root, SUDO_UID/SUDO_GID or nobody).
+ *    The sample process evicts and checks coldness as brisk (drop_caches
+ *    needs root), then opens what the action needs from the work
+ *    directory (ls: the tree; ssh-like: the file O_RDONLY; save: the file
+ *    O_WRONLY, truncated inside the timed part; exec of the copy: it
+ *    changes into prog/), closes the work directory and drops
+ *    (child_drop: that user, no groups, no capabilities, no new privs)
+ *    before its first record; a sample that cannot drop runs nothing
+ *    and reports the error.  The program exec starts, the copy's trial
+ *    start at prepare and the library listing of --exec run as that
+ *    user too.  What the dropped user must reach by path is made readable
+ *    (0755 directories, 0644 files; the ls tree's directories 0755) inside
+ *    the 0700 work area, which only brisk can enter.
  *  - exec: the program runs in the sample's process group and has
  *    PR_SET_PDEATHSIG set before exec (vfork, prctl, execve): it dies with
  *    the sample process, which dies with brisk.  When it cannot be started
@@ -32,7 +46,7 @@
  *    resident because running processes map them, found at prepare time, are
  *    named in the note and excluded); ls is cold only when dentries and
  *    inodes were dropped and the walk then read from storage (its own
- *    /proc/self/io read_bytes grew): metadata made a moment ago stays
+ *    read blocks, getrusage's ru_inblock, grew): metadata made a moment ago stays
  *    cached while the journal pins it, whatever drop_caches says.
  *  - Eviction that leaves pages resident is retried (up to EVICT_TRIES
  *    times, a few ms apart) before the sample is called warm: pages under
@@ -41,8 +55,9 @@
  *  - action_cold_only(): whether warm samples of the action are left out of
  *    the statistics (by default they are, unless the action cannot be made
  *    cold at all with this eviction: ls without drop_caches).
- *  - The timed region excludes the eviction and the fork; exec includes
- *    vfork()+execve() (what posix_spawn does) to the program's exit.
+ *  - The timed region excludes the eviction, the fork, opening the
+ *    action's file or directory and the drop; exec includes vfork()+
+ *    execve() (what posix_spawn does) to the program's exit.
  *  - Times are CLOCK_MONOTONIC nanoseconds.
  */
 #ifndef BRISK_ACTION_H
@@ -53,6 +68,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "child.h"
 #include "progcopy.h"
 
 enum action_kind {
@@ -105,6 +121,7 @@ struct action {
 				     * the disk under test ..." or "" */
 	uint64_t cold_bytes;        /* read by one cold start (measured at prepare) */
 	size_t cold_files;          /* files it read */
+	struct child_cred run_as;   /* who the samples run as */
 };
 
 void action_config_default(struct action_config *c);

@@ -277,6 +277,10 @@ static int collect(struct compare *c, const struct session *s, struct compare_ru
 		   uint32_t run_idx)
 {
 	struct compare_result *r = &c->r;
+	if (s->n_actions) {
+		r->ran_as = s->actions[0].run_as;
+		r->have_ran_as = 1;
+	}
 	for (size_t i = 0; i < s->n_samples; i++) {
 		const struct session_sample *x = &s->samples[i];
 		if (x->phase != SESSION_LOADED)

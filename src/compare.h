@@ -222,6 +222,8 @@ struct compare_result {
 	char stackline[512];          /* "ext4 on loop0 (FUSE hdd-7200)" */
 	char disks[512];              /* "loop0: model X fw Y; ..." */
 	char workload[512];           /* loads and actions in words */
+	struct child_cred ran_as;     /* who the arm-runs' samples ran as ... */
+	int have_ran_as;              /* ... once one has run */
 	char msgs[COMPARE_MAX_MSGS][256];
 	size_t n_msgs;
 };

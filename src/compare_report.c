@@ -23,6 +23,7 @@
 #include "msg.h"
 #include "outfile.h"
 #include "profile.h"
+#include "report.h"
 #include "text.h"
 
 #define COLS COMPARE_REPORT_COLS
@@ -545,6 +546,7 @@ static struct json_object *json_result(const struct compare_result *r)
 	add(root, "stack", jout_string(r->stackline));
 	add(root, "disks", jout_string(r->disks));
 	add(root, "workload", jout_string(r->workload));
+	add(root, "ran_as", report_ran_as_json(r->have_ran_as ? &r->ran_as : NULL));
 	add(root, "machine", fleet_machine_json(r->dir, NULL, 0));
 	add(root, "seed", jout_uint64(r->seed));
 	struct json_object *rounds = jout_object();

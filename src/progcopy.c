@@ -271,7 +271,9 @@ static int read_whole(const char *path, unsigned char **out, size_t *len, struct
 }
 
 /* Open (making what is missing) the directory rel below root: each part
- * mkdirat'ed or opened O_DIRECTORY|O_NOFOLLOW.  fd, or -errno. */
+ * mkdirat'ed (then 0755 whatever the umask: the program starts as the
+ * user the actions run as, who looks its files up from prog/) or opened
+ * O_DIRECTORY|O_NOFOLLOW.  fd, or -errno. */
 static int dir_at(int root, const char *rel)
 {
 	char buf[PATH_MAX];
@@ -280,7 +282,8 @@ static int dir_at(int root, const char *rel)
 	int fd = openat(root, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	char *save = NULL;
 	for (char *p = strtok_r(buf, "/", &save); fd >= 0 && p; p = strtok_r(NULL, "/", &save)) {
-		if (mkdirat(fd, p, 0700) < 0 && errno != EEXIST) {
+		int made = mkdirat(fd, p, 0700) == 0;
+		if (!made && errno != EEXIST) {
 			int e = errno;
 			close(fd);
 			return -e;
@@ -290,13 +293,18 @@ static int dir_at(int root, const char *rel)
 		close(fd);
 		if (sub < 0)
 			return -e;
+		if (made && fchmod(sub, 0755) < 0) {
+			e = errno;
+			close(sub);
+			return -e;
+		}
 		fd = sub;
 	}
 	return fd < 0 ? -errno : fd;
 }
 
 /* Write buf as the new file rel (below the work directory), with the
- * source's mtime (a .pyc records its .py's). */
+ * source's mtime (a .pyc records its .py's) and mode (umask or not). */
 static int write_copy(struct copier *c, const char *rel, const unsigned char *buf, size_t len,
 		      mode_t mode, const struct stat *src)
 {
@@ -323,6 +331,8 @@ static int write_copy(struct copier *c, const char *rel, const unsigned char *bu
 		else if (w > 0)
 			off += (size_t)w;
 	}
+	if (rc == 0 && fchmod(fd, mode) < 0)
+		rc = -errno;
 	if (rc == 0) {
 		struct timespec ts[2] = { src->st_atim, src->st_mtim };
 		if (futimens(fd, ts) < 0)
@@ -425,7 +435,8 @@ static const char *cache_text(struct copier *c)
 		size_t n;
 		int st;
 		if (access(tools[i], X_OK) == 0 &&
-		    child_output(tools[i], argv, envp, c->cache, CACHE_MAX_OUT, &n, &st) == 0 &&
+		    child_output(tools[i], argv, envp, NULL, -1, c->cache, CACHE_MAX_OUT, &n,
+				 &st) == 0 &&
 		    WIFEXITED(st) && WEXITSTATUS(st) == 0)
 			return c->cache;
 		c->cache[0] = '\0';
@@ -527,7 +538,7 @@ static int copy_object(struct copier *c, const char *path, const char *rel, mode
 		else if ((rc = strv_add(&c->libs, &c->n_libs, e.needed[i])) == 0 &&
 			 snprintf(lrel, sizeof(lrel), PROGCOPY_DIR "/lib/%s", e.needed[i]) <
 			 (int)sizeof(lrel))
-			rc = copy_object(c, real, lrel, 0600, depth + 1);
+			rc = copy_object(c, real, lrel, 0644, depth + 1);
 	}
 	free(buf);
 	return rc;
@@ -570,10 +581,10 @@ static int copy_program(struct copier *c, const char *path, const char *name)
 	if (rc < 0)
 		return rc;
 	/* the interpreter has no libraries of its own (it is static-pie) */
-	if ((rc = copy_object(c, interp, PROGCOPY_DIR "/ld.so", 0700, 0)) < 0)
+	if ((rc = copy_object(c, interp, PROGCOPY_DIR "/ld.so", 0755, 0)) < 0)
 		return rc;
 	snprintf(rel, sizeof(rel), PROGCOPY_DIR "/bin/%s", name);
-	return copy_object(c, path, rel, 0700, 0);
+	return copy_object(c, path, rel, 0755, 0);
 }
 
 static int copy_finish(struct copier *c, const char *name, const char *const *args,
@@ -581,8 +592,12 @@ static int copy_finish(struct copier *c, const char *name, const char *const *ar
 {
 	struct progcopy *pc = c->pc;
 	char bin[PATH_MAX];
-	snprintf(bin, sizeof(bin), PROGCOPY_DIR "/bin/%s", name);
-	const char *head[] = { PROGCOPY_DIR "/ld.so", "--library-path", PROGCOPY_DIR "/lib", bin };
+	/* from prog/, the cwd: the program by an absolute path that the user
+	 * the actions run as can resolve (the work area's own path is closed
+	 * to that user; python finds its standard library from this one, and
+	 * from "bin/NAME" would make it absolute and fall back to the system's) */
+	snprintf(bin, sizeof(bin), "/proc/self/cwd/bin/%s", name);
+	const char *head[] = { "./ld.so", "--library-path", "lib", bin };
 	size_t n = 0;
 	int rc = 0;
 	for (size_t i = 0; rc == 0 && i < 4; i++)
@@ -649,7 +664,8 @@ static const char py_script[] =
 
 /* Run the system python once (isolated, writing nothing) and read what it
  * prints into *out (NUL-terminated). */
-static int py_list(const char *python, char **out, char *err, size_t errlen)
+static int py_list(const char *python, const struct child_cred *as, char **out, char *err,
+		   size_t errlen)
 {
 	char *argv[] = { (char *)python, (char *)"-I", (char *)"-S", (char *)"-B",
 			 (char *)"-X", (char *)"utf8", (char *)"-c", (char *)py_script, NULL };
@@ -658,7 +674,7 @@ static int py_list(const char *python, char **out, char *err, size_t errlen)
 		return -ENOMEM;
 	size_t n;
 	int st;
-	int rc = child_output(python, argv, (char **)plain_env, buf, PY_MAX_OUT, &n, &st);
+	int rc = child_output(python, argv, (char **)plain_env, as, -1, buf, PY_MAX_OUT, &n, &st);
 	if (rc) {
 		free(buf);
 		return msg_fail(rc, err, errlen, "cannot run %s: %s", python, strerror(-rc));
@@ -691,7 +707,8 @@ static const char *below(const char *path, const char *dir)
 	return *rest ? rest : NULL;
 }
 
-static int py_copy(struct copier *c, const char *python, char *err, size_t errlen)
+static int py_copy(struct copier *c, const char *python, const struct child_cred *as, char *err,
+		   size_t errlen)
 {
 	char real[PATH_MAX];
 	if (!realpath(python, real))
@@ -702,7 +719,7 @@ static int py_copy(struct copier *c, const char *python, char *err, size_t errle
 		return msg_fail(-ENOENT, err, errlen, "%s is %s, not the system's python3",
 			    python, real);
 	char *out = NULL;
-	int rc = py_list(real, &out, err, errlen);
+	int rc = py_list(real, as, &out, err, errlen);
 	if (rc < 0)
 		return rc;
 	/* "L stdlib-dir" first, then "F file" lines */
@@ -742,14 +759,14 @@ static int py_copy(struct copier *c, const char *python, char *err, size_t errle
 		}
 		size_t len = strlen(rel);
 		if (len > 3 && strcmp(rel + len - 3, ".so") == 0) {
-			rc = copy_object(c, line + 2, dst, 0600, 0);
+			rc = copy_object(c, line + 2, dst, 0644, 0);
 		} else {
 			unsigned char *buf;
 			size_t blen;
 			struct stat st;
 			rc = read_whole(line + 2, &buf, &blen, &st);
 			if (rc == 0) {
-				rc = write_copy(c, dst, buf, blen, 0600, &st);
+				rc = write_copy(c, dst, buf, blen, 0644, &st);
 				free(buf);
 			}
 			if (rc < 0)
@@ -772,12 +789,13 @@ static int py_copy(struct copier *c, const char *python, char *err, size_t errle
 	return rc;
 }
 
-int progcopy_make(struct progcopy *pc, int workfd, char *err, size_t errlen)
+int progcopy_make(struct progcopy *pc, int workfd, const struct child_cred *as, char *err,
+		  size_t errlen)
 {
 	memset(pc, 0, sizeof(*pc));
 	struct copier c = { .pc = pc, .workfd = workfd, .err = err, .errlen = errlen };
 	char why[200] = "";
-	int rc = py_copy(&c, PY_SYSTEM, why, sizeof(why));
+	int rc = py_copy(&c, PY_SYSTEM, as, why, sizeof(why));
 	copier_done(&c);
 	if (rc == 0)
 		return 0;

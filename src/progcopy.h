@@ -16,8 +16,10 @@
  *                   their .py (mtimes kept, so the .pyc stay valid) and
  *                   extension modules, with their libraries in lib/
  *
- * and it is started as "prog/ld.so --library-path prog/lib prog/bin/NAME
- * ARGS" from the work directory (the sample's cwd), with an environment
+ * and it is started as "./ld.so --library-path lib /proc/self/cwd/bin/NAME
+ * ARGS" from prog/ (the sample's cwd: a path the user the actions run as
+ * can resolve, though the work area's own path is closed to that user;
+ * python finds its standard library from it), with an environment
  * that keeps the program off other file systems (LC_ALL=C, TZ=UTC0,
  * OPENSSL_CONF=/dev/null; python: -I -S -B -X utf8).
  *
@@ -25,8 +27,9 @@
  * PATH: pyenv's shims are scripts in a home directory) importing
  * PROGCOPY_PY_IMPORTS; when it is missing or cannot be copied, ls
  * (/usr/bin/ls --version).  The module list comes from running the real
- * interpreter once (isolated, writing nothing) and asking it which files
- * its modules came from; paths outside its standard library are refused.
+ * interpreter once (isolated, writing nothing, as the user as says: see
+ * child_output) and asking it which files its modules came from; paths
+ * outside its standard library are refused.
  *
  * Contract:
  *  - ELF files are untrusted input: progcopy_elf_parse() checks every
@@ -37,6 +40,10 @@
  *    mkdirat + openat(O_CREAT|O_EXCL|O_NOFOLLOW), directories opened
  *    O_DIRECTORY|O_NOFOLLOW.  Sources are opened O_NOFOLLOW after realpath
  *    and must be regular files of at most PROGCOPY_MAX_FILE bytes.
+ *  - Modes, whatever the umask: directories 0755, the interpreter and the
+ *    program 0755, every other file 0644 (the program starts as the user
+ *    the actions run as, who reaches them from prog/; the 0700 work area
+ *    around keeps everyone else out).
  *  - The copies are written back (syncfs) before progcopy_make() returns:
  *    dirty pages cannot be evicted, so a copy still dirty would be warm.
  *  - 0, or -errno with a message in err (nothing is removed: the work area
@@ -82,15 +89,17 @@ struct progcopy {
 	char name[64];          /* "python3.11", "ls" */
 	char what[160];         /* the command in words, for the report */
 	char why_fallback[200]; /* why python was not used, or "" */
-	char **argv;            /* relative to the work directory */
+	char **argv;            /* relative to workfd/prog */
 	char **envp;
-	char **files;           /* every copied file, relative to the work dir */
+	char **files;           /* every copied file, relative to workfd */
 	size_t n_files;
 	uint64_t bytes;         /* their size */
 };
 
+struct child_cred;
 /* Copy the default program into workfd/prog and fill pc.  0 or -errno. */
-int progcopy_make(struct progcopy *pc, int workfd, char *err, size_t errlen);
+int progcopy_make(struct progcopy *pc, int workfd, const struct child_cred *as, char *err,
+		  size_t errlen);
 /* Copy one program (absolute path, ELF) with its libraries and interpreter;
  * argv after the program's name in args (NULL-terminated).  For tests and
  * the fallback. */

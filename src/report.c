@@ -578,6 +578,11 @@ void report_text(FILE *f, const struct session *s)
 	fprintf(f, "; eviction: %s; interval %.0fms +-%u%%; watchdog %.0fs\n",
 		c->evict == ACTION_EVICT_DROP_CACHES ? "drop_caches" : "fadvise",
 		(double)c->interval_ns / 1e6, c->jitter_pct, (double)c->timeout_ns / 1e9);
+	if (s->n_actions) {
+		const struct child_cred *as = &s->actions[0].run_as;
+		fprintf(f, "actions ran as uid %u (%s), %s privileges\n", (unsigned)as->uid,
+			as->user[0] ? text_show(as->user) : "no name", as->uid ? "without" : "with");
+	}
 	text_concurrency(f, s);
 	if (s->vm.ratio >= 0)
 		fprintf(f, "vm.dirty_ratio=%" PRId64 " dirty_background_ratio=%" PRId64
@@ -757,6 +762,18 @@ static struct json_object *json_system(const struct session *s)
 	return arr;
 }
 
+struct json_object *report_ran_as_json(const struct child_cred *c)
+{
+	if (!c)
+		return NULL;
+	struct json_object *o = jout_object();
+	add(o, "uid", jout_int64(c->uid));
+	add(o, "gid", jout_int64(c->gid));
+	add(o, "user", c->user[0] ? jout_string(c->user) : NULL);
+	add(o, "privileged", jout_bool(c->uid == 0));
+	return o;
+}
+
 static struct json_object *json_session(const struct session *s)
 {
 	const struct session_config *c = &s->cfg;
@@ -789,6 +806,7 @@ static struct json_object *json_session(const struct session *s)
 	add(root, "interrupted_by", s->stop_signal ?
 	    jout_string(sigabbrev_np(s->stop_signal)) : NULL);
 	add(root, "cut_by_max_time", jout_bool(s->cut_by_max_time));
+	add(root, "ran_as", report_ran_as_json(s->n_actions ? &s->actions[0].run_as : NULL));
 	struct json_object *cc = jout_object();
 	add(cc, "cap", jout_int64(c->concurrency > 1 ? c->concurrency : 1));
 	add(cc, "reached", jout_int64(s->inflight_max));

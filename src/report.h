@@ -29,6 +29,11 @@
  *    at the top, and "verdict" in the action group it was drawn from.
  *    The disks' class and nr_requests are probed when the report is
  *    written (blockdev_probe); a disk that cannot be probed has none.
+ *  - Who the action samples ran as (action.h run_as): a text line "actions
+ *    ran as uid N (NAME), without privileges" after the actions, and
+ *    "ran_as": {"uid", "gid", "user" (null without a name), "privileged"}
+ *    in JSON (null when no action ran); report_ran_as_json() builds that
+ *    object for brisk compare's JSON too.
  *  - report_json's document starts with "format_version":
  *    REPORT_FORMAT_VERSION and "kind": "run" (what `brisk report` reads
  *    it by; the number changes only when a reader of the old format would
@@ -67,6 +72,9 @@ struct report_group {
 int report_group(const struct session *s, enum action_kind a, uint32_t epoch,
 		 enum session_phase phase, struct report_group *out);
 void report_text(FILE *f, const struct session *s);
+/* {"uid", "gid", "user", "privileged"} of c; NULL (JSON null) for NULL. */
+struct json_object;
+struct json_object *report_ran_as_json(const struct child_cred *c);
 int report_json(const struct session *s, const char *path, char *err, size_t errlen);
 int report_csv(const struct session *s, const char *path, char *err, size_t errlen);
 

@@ -1,4 +1,5 @@
 #include "session_priv.h"
+#include "child.h"
 #include "msg.h"
 #include "stack.h"
 #include "stats.h"
@@ -68,14 +69,9 @@ void session_config_default(struct session_config *c)
 	c->floor_min = 2048 * MiB;
 	c->seed = 0;
 	c->trusted_uid = (uid_t)-1;
-	const char *su = getenv("SUDO_UID");
-	char *end;
-	if (su && *su) {
-		errno = 0;
-		unsigned long u = strtoul(su, &end, 10);
-		if (!errno && !*end && u < (uid_t)-1)
-			c->trusted_uid = (uid_t)u;
-	}
+	long su = child_env_id("SUDO_UID");
+	if (su >= 0)
+		c->trusted_uid = (uid_t)su;
 }
 
 void session_msg(struct session *s, const char *fmt, ...)

@@ -38,9 +38,10 @@ out=$(unshare -m sh -c 'mount --make-rprivate / && mount --bind "$1" /etc/ld.so.
       exec "$2" "$3" "$4"' sh "$d/ld.so.cache" "$H" "$d/prog" "$d/work" 2>&1); rc=$?
 t_eq "copied with the library of ld.so.conf's directory: exit 0" "$rc" "0"
 t_match "the library is in the copy" "$out" '^prog/lib/libbriskt\.so\.1$'
+# the command line the copier printed, run from prog/ as the exec action does
 cmd=$(sed -n 's/^run: //p' <<<"$out")
 # shellcheck disable=SC2086  # the command line the copier printed
-t_eq "the copy starts and uses it" "$(cd "$d/work" && $cmd 2>&1)" "from-the-vendor-dir"
+t_eq "the copy starts and uses it" "$(cd "$d/work/prog" && $cmd 2>&1)" "from-the-vendor-dir"
 # the machine's own cache does not name the directory: not found (the
 # check above is the cache's doing)
 out=$("$H" "$d/prog" "$d/work2" 2>&1); rc=$?

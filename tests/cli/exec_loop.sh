@@ -10,6 +10,7 @@ for c in mkfs.ext4 losetup mount jq; do
   command -v $c >/dev/null || { t_skip exec_loop "$c is not installed"; exit 0; }
 done
 d=$(t_tmpdir)
+chmod 755 "$d"   # --exec $mnt/mytrue below: actions run as nobody, who must reach it
 img=$d/fs.img
 mnt=$d/mnt
 mkdir "$mnt"

@@ -9,6 +9,7 @@ py=/usr/bin/python3
 [ -x $py ] || { t_skip exec_warm "needs $py to hold a file mapped"; exit 0; }
 command -v jq >/dev/null || { t_skip exec_warm "jq is not installed"; exit 0; }
 d=$(t_tmpdir)
+chmod 755 "$d"   # actions run as the invoking user or nobody, who must reach mytrue
 mkdir "$d/w"
 cp /usr/bin/true "$d/mytrue"
 sync "$d/mytrue"   # written back: dirty pages would stay cached (and count as pinned)

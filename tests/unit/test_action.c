@@ -10,8 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/prctl.h>
 #include <sys/statfs.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/capability.h>
+#include <pwd.h>
+#include <signal.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -54,6 +59,17 @@ static struct action_result sample(const struct action *a, enum action_evict ev)
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	return last;
+}
+
+/* A fresh subdirectory NAME of the test directory, opened. */
+static int subdir(const char *name)
+{
+	char sub[64];
+	snprintf(sub, sizeof(sub), "%s/%s", td.path, name);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	int fd = open(sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	return fd;
 }
 
 static void test_ssh_like(void **state)
@@ -134,11 +150,7 @@ static void test_drop_caches(void **state)
 	(void)state;
 	if (geteuid() != 0 || access("/proc/sys/vm/drop_caches", W_OK) != 0)
 		skip();
-	char sub[64];
-	snprintf(sub, sizeof(sub), "%s/drop", td.path);
-	assert_int_equal(mkdir(sub, 0700), 0);
-	int sfd = open(sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	assert_true(sfd >= 0);
+	int sfd = subdir("drop");
 	struct action_result r = ls_dropped(sfd);
 	assert_int_equal(r.err, 0);
 	assert_int_equal(r.cold, 1);
@@ -177,7 +189,7 @@ static void test_exec(void **state)
 	/* the default: a program copied into the work directory, started there */
 	assert_int_equal(action_prepare(&a, ACTION_EXEC, &c, td.fd, ACTION_EVICT_FADVISE, err,
 					sizeof(err)), 0);
-	assert_string_equal(a.argv[0], "prog/ld.so");
+	assert_string_equal(a.argv[0], "./ld.so");   /* from prog/ */
 	assert_non_null(a.prog.argv);
 	assert_true(a.n_files >= 3 && a.files[0][0] != '/');
 	assert_true(a.cold_bytes > 0 && a.cold_files > 0);
@@ -258,12 +270,9 @@ static void test_no_follow(void **state)
 	assert_true(vfd >= 0);
 	assert_int_equal(write(vfd, "keep", 4), 4);
 	close(vfd);
-	char target[PATH_MAX], sub[64], err[300];
+	char target[PATH_MAX], err[300];
 	assert_non_null(realpath(victim, target));
-	snprintf(sub, sizeof(sub), "%s/nf", td.path);
-	assert_int_equal(mkdir(sub, 0700), 0);
-	int sfd = open(sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	assert_true(sfd >= 0);
+	int sfd = subdir("nf");
 	struct action_config c;
 	action_config_default(&c);
 	c.ssh_file = 1 << 20;
@@ -298,6 +307,114 @@ static void test_no_follow(void **state)
 	unlink(victim);
 }
 
+/* Who samples run as: as root SUDO_UID/SUDO_GID when both are valid and
+ * not 0, else nobody; without root brisk's own user, nothing to drop. */
+static void test_cred_resolve(void **state)
+{
+	(void)state;
+	char *su = getenv("SUDO_UID"), *sg = getenv("SUDO_GID");
+	char *osu = su ? strdup(su) : NULL, *osg = sg ? strdup(sg) : NULL;
+	struct child_cred c;
+	const struct passwd *pw = getpwnam("nobody");
+	uid_t nob = pw ? pw->pw_uid : 65534;
+	gid_t nobg = pw ? pw->pw_gid : 65534;
+	static const char *const cases[][3] = {   /* SUDO_UID, SUDO_GID, taken */
+		{ "1234", "2345", "y" }, { "0", "2345", "" }, { "1234", "0", "" },
+		{ "12x", "2345", "" }, { "1234", NULL, "" }, { NULL, NULL, "" },
+		{ "-1", "2345", "" }, { "99999999999", "1", "" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (cases[i][0])
+			setenv("SUDO_UID", cases[i][0], 1);
+		else
+			unsetenv("SUDO_UID");
+		if (cases[i][1])
+			setenv("SUDO_GID", cases[i][1], 1);
+		else
+			unsetenv("SUDO_GID");
+		child_cred_resolve(&c);
+		if (geteuid() != 0) {
+			assert_int_equal(c.drop, 0);
+			assert_int_equal(c.uid, geteuid());
+			continue;
+		}
+		assert_int_equal(c.drop, 1);
+		assert_int_equal(c.uid, cases[i][2][0] ? 1234 : nob);
+		assert_int_equal(c.gid, cases[i][2][0] ? 2345 : nobg);
+		if (!cases[i][2][0] && pw)
+			assert_string_equal(c.user, "nobody");
+	}
+	if (osu)
+		setenv("SUDO_UID", osu, 1);
+	else
+		unsetenv("SUDO_UID");
+	if (osg)
+		setenv("SUDO_GID", osg, 1);
+	else
+		unsetenv("SUDO_GID");
+	free(osu);
+	free(osg);
+}
+
+/* After child_drop: the user, no groups, no capability, no way back to
+ * root, no new privileges, and the death signal set again. */
+static void test_drop(void **state)
+{
+	(void)state;
+	struct child_cred c;
+	child_cred_resolve(&c);
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || child_drop(&c) < 0)
+			_exit(10);
+		struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+		struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+		int sig = 0;
+		if (getuid() != c.uid || geteuid() != c.uid || getegid() != c.gid)
+			_exit(11);
+		if (c.drop && (setuid(0) == 0 || getgroups(0, NULL) != 0))
+			_exit(12);
+		if (syscall(SYS_capget, &h, d) < 0 || d[0].effective || d[0].permitted ||
+		    d[1].effective || d[1].permitted)
+			_exit(13);
+		if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1)
+			_exit(14);
+		if (prctl(PR_GET_PDEATHSIG, &sig) < 0 || sig != SIGKILL)
+			_exit(15);
+		_exit(0);
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
+/* A sample that cannot drop runs nothing and says why (never as root). */
+static void test_drop_fails(void **state)
+{
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	int sfd = subdir("df");
+	struct action_config c;
+	action_config_default(&c);
+	struct action a;
+	char err[300];
+	assert_int_equal(action_prepare(&a, ACTION_SAVE, &c, sfd, ACTION_EVICT_FADVISE, err,
+					sizeof(err)), 0);
+	a.run_as.uid = 0;   /* "drop" to root: refused */
+	struct action_result r = sample(&a, ACTION_EVICT_FADVISE);
+	assert_int_equal(r.err, EINVAL);
+	char buf[16];
+	int fd = openat(sfd, a.path, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(read(fd, buf, sizeof(buf)), (ssize_t)sizeof(buf));
+	close(fd);
+	assert_memory_not_equal(buf, "ssssssssssssssss", sizeof(buf));   /* not rewritten */
+	action_free(&a);
+	close(sfd);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -321,6 +438,9 @@ int main(void)
 		cmocka_unit_test(test_exec),
 		cmocka_unit_test(test_resident),
 		cmocka_unit_test(test_no_follow),
+		cmocka_unit_test(test_cred_resolve),
+		cmocka_unit_test(test_drop),
+		cmocka_unit_test(test_drop_fails),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
