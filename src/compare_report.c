@@ -277,6 +277,12 @@ static void text_header(FILE *f, const struct compare_result *r)
 		 "%.0f%% CIs", r->alpha, r->looks, r->looks == 1 ? "" : "s", r->looks_taken,
 		 r->alpha_look, COMPARE_LEVEL * 100);
 	wrap_plain(f, "", "  ", b);
+	if (r->have_ran_as) {
+		snprintf(b, sizeof(b), "actions ran as uid %u (%s), %s privileges",
+			 (unsigned)r->ran_as.uid, r->ran_as.user[0] ? text_show(r->ran_as.user) : "no name",
+			 r->ran_as.uid ? "without" : "with");
+		wrap_plain(f, "", "  ", b);
+	}
 }
 
 static void text_arms(FILE *f, const struct compare_result *r)

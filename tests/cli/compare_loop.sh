@@ -41,6 +41,10 @@ t_eq "samples per arm and action: 2 rounds x 2" \
   "$(jq -c '[.samples[]|select(.arm==1 and .action=="ssh-like")]|length' "$d/c.json")" 4
 t_match "the text report has the arms" "$j" "$alt_key=$alt_val"
 t_match "the text report has a verdict column" "$j" "verdict"
+# root without sudo: the samples ran as nobody, and both reports say so
+nob=$(id -u nobody 2>/dev/null || echo 65534)
+t_match "the text report says who the actions ran as" "$j" "^actions ran as uid $nob \(nobody\), without privileges"
+t_eq "the JSON too" "$(jq -c '[.ran_as.uid, .ran_as.privileged]' "$d/c.json")" "[$nob,false]"
 t_match "CSV header" "$(head -1 "$d/c.csv")" '^arm,'
 t_eq "CSV: one row per sample" "$(($(wc -l <"$d/c.csv") - 1))" "$(jq '.samples|length' "$d/c.json")"
 # every arm-run of an arm with settings is followed by a restore before the
