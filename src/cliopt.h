@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "exitcode.h"   /* the statuses its functions return */
+
 struct option;
 struct session;
 struct session_config;

@@ -83,7 +83,7 @@ if command -v setpriv >/dev/null; then
   chmod 755 "$d"
   err=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$BRISK" compare "$d/mnt" current \
         scheduler=bfq -r 1 2>&1); rc=$?
-  t_eq "non-root: exit 2" "$rc" 2; t_match "non-root: says root" "$err" "needs root"
+  t_eq "non-root: exit 4 (needs privileges)" "$rc" 4; t_match "non-root: says root" "$err" "needs root"
 fi
 
 # 4. SIGKILL in the middle of a bfq arm-run: the journal keeps the
