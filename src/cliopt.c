@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "outfile.h"
 #include "parse.h"
@@ -283,6 +284,11 @@ int cliopt_parse(const struct cliopt_cmd *cmd, int argc, char **argv,
 	if (!rc && parse_only)
 		rc = print_given(given, n_given, cmd->longopts);
 	free(given);
+	if (!rc && c->evict == ACTION_EVICT_DROP_CACHES && geteuid() != 0) {
+		fprintf(stderr, "brisk %s: --drop-caches needs root (it writes "
+			"/proc/sys/vm/drop_caches); nothing was run\n", cmd->name);
+		rc = EXIT_PRIVILEGE;
+	}
 	if (rc)
 		return rc;
 	if (cmd->positional)

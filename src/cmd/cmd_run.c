@@ -85,8 +85,8 @@ static void usage(FILE *f)
 		"  -h, --help             this text\n"
 		"\n"
 		"T is a duration (500ms, 20s, 2m).  Exit status: 0 done, 1 failed (also\n"
-		"when a load or action could not start), 2 bad input, 4 --at without\n"
-		"root, 128+N stopped by signal N.  See brisk-run(1).\n");
+		"when a load or action could not start), 2 bad input, 4 --at or\n"
+		"--drop-caches without root, 128+N stopped by signal N.  See brisk-run(1).\n");
 }
 
 enum {   /* this command's own options; the shared ones are cliopt.h's */

@@ -9,7 +9,8 @@
 #   2  bad usage: an unknown option, in any command
 #   3  a partial result: brisk report leaving a file out
 #   4  needs privileges, nothing changed: set, restore, export --apply,
-#      run --at, lab up without root (as nobody when run by root)
+#      run --at, run --drop-caches, lab up without root (as nobody when
+#      run by root)
 #   5  pending: restore --dry-run with a value to restore, export --apply
 #      --dry-run with a value to change
 # 128+N (a signal) is held by run_signals.sh, progress_*.sh and
@@ -104,6 +105,8 @@ else
     "$BRISK" export "$d/change.profile" --apply --device "$leaf"
   status "run --at without root" 4 unpriv env -u BRISK_RUNTIME_DIR \
     "$BRISK" run "$w" --at "1s:read_ahead_kb=$other_ra"
+  status "run --drop-caches without root" 4 unpriv env -u BRISK_RUNTIME_DIR \
+    "$BRISK" run "$w" --drop-caches -q
   status "lab up without root" 4 unpriv env -u BRISK_RUNTIME_DIR "$BRISK" lab up
   t_eq "needs privileges: nothing changed" "$(cat "/sys/block/$leaf/queue/read_ahead_kb")" "$ra"
 fi
