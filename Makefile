@@ -151,6 +151,8 @@ DATA := $(wildcard profiles/*.conf profiles/*.ini)
 SHIPPED_PROFILES := $(wildcard profiles/*.profile)
 MAN1 := $(wildcard man/*.1)
 MAN5 := $(wildcard man/*.5)
+# the JSON Schema of each JSON output (brisk(1) JSON)
+SCHEMAS := $(wildcard schemas/*.schema.json)
 # commands whose page is another's: man brisk-get shows brisk-set(1)
 MAN_ALIASES := get restore
 
@@ -159,6 +161,7 @@ install: brisk
 	install -d $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1
 	install -m644 $(DATA) $(DESTDIR)$(DATADIR)/
 	$(if $(SHIPPED_PROFILES),install -d $(DESTDIR)$(DATADIR)/profiles && install -m644 $(SHIPPED_PROFILES) $(DESTDIR)$(DATADIR)/profiles/)
+	$(if $(SCHEMAS),install -d $(DESTDIR)$(DATADIR)/schemas && install -m644 $(SCHEMAS) $(DESTDIR)$(DATADIR)/schemas/)
 	install -m644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	for c in $(MAN_ALIASES); do printf '.so man1/brisk-set.1\n' >$(DESTDIR)$(MANDIR)/man1/brisk-$$c.1 && \
 	  chmod 644 $(DESTDIR)$(MANDIR)/man1/brisk-$$c.1 || exit 1; done

@@ -19,7 +19,7 @@
 
 # The options of each command (the same as its --help; tests/cli/
 # completion_bash.sh checks that), and those of them that take a value.
-_brisk_opts_devices='-a --all -j --json -h --help'
+_brisk_opts_devices='-a --all -j -J --json -h --help'
 _brisk_args_devices=''
 _brisk_opts_run='-l --load --no-load -a --actions --exec --ls-files -i --idle-samples
   -n --samples --idle-max --warmup -d --duration --interval --jitter --timeout
@@ -47,9 +47,9 @@ _brisk_args_tui='-l --load -a --actions --exec --ls-files -i --idle-samples --in
   --timeout --tick --floor -n --iterations -d --duration --bench-redraw'
 _brisk_opts_set='-d --device --persist --list-keys -h --help'
 _brisk_args_set='-d --device'
-_brisk_opts_get='-d --device -j --json -h --help'
+_brisk_opts_get='-d --device -j -J --json -h --help'
 _brisk_args_get='-d --device'
-_brisk_opts_restore='-n --dry-run -v --verbose -h --help'
+_brisk_opts_restore='-n --dry-run -v --verbose -j -J --json -h --help'
 _brisk_args_restore=''
 _brisk_opts_export='-F --format -m --match -d --device -o --output -f --force
   -a --apply -n --dry-run -h --help'

@@ -257,6 +257,7 @@ end
 # devices
 complete -c brisk -n '__brisk_is devices' -s a -l all -d 'list every block device'
 complete -c brisk -n '__brisk_is devices' -s j -l json -d 'print JSON'
+complete -c brisk -n '__brisk_is devices' -s J -d 'print JSON (as lsblk -J)'
 complete -c brisk -n '__brisk_is devices; and __brisk_npos devices 0' -a '(__brisk_blockdevs)' -d 'block device'
 complete -c brisk -n '__brisk_is devices; and __brisk_npos devices 0' -a '(__fish_complete_directories)'
 
@@ -344,11 +345,14 @@ complete -c brisk -n '__brisk_is set' -l persist -d 'keep the change for this bo
 complete -c brisk -n '__brisk_is set' -l list-keys -d 'every key: scope, range, meaning'
 complete -c brisk -n '__brisk_is set; and not __brisk_npos set 0' -a '(__brisk_setting set)'
 complete -c brisk -n '__brisk_is get' -s j -l json -d 'the same keys as JSON, values typed'
+complete -c brisk -n '__brisk_is get' -s J -d 'the same keys as JSON (as lsblk -J)'
 complete -c brisk -n '__brisk_is get; and not __brisk_npos get 0' -a '(__brisk_get_keys)'
 
 # restore
 complete -c brisk -n '__brisk_is restore' -s n -l dry-run -d 'list what would be restored; change nothing'
 complete -c brisk -n '__brisk_is restore' -s v -l verbose -d 'also list values that need no write'
+complete -c brisk -n '__brisk_is restore' -s j -l json -d 'one JSON document instead'
+complete -c brisk -n '__brisk_is restore' -s J -d 'one JSON document instead (as lsblk -J)'
 
 # export
 complete -c brisk -n '__brisk_is export' -s F -l format -x -a 'udev tuned sysctl sysfs.conf tmpfiles' -d 'the output format'

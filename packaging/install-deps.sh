@@ -37,6 +37,9 @@ have_om_parser() {
   return 1
 }
 have_cmd() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] || [ -x "/sbin/$1" ]; }
+# tests/cli/json_schema.sh validates every JSON output against schemas/
+# with Python's jsonschema (python3-jsonschema; Arch: python-jsonschema)
+have_jsonschema() { /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; }
 for p in $build_pc; do have_pc "$p" || missing=1; done
 for c in $build_cmd; do have_cmd "$c" || missing=1; done
 if [ "$what" = test ]; then
@@ -45,6 +48,7 @@ if [ "$what" = test ]; then
   [ -e /usr/share/misc/pci.ids ] || [ -e /usr/share/hwdata/pci.ids ] || missing=1
   [ -e /usr/share/bash-completion/bash_completion ] || missing=1   # tests/cli/completion_bash.sh
   have_om_parser || missing=1
+  have_jsonschema || missing=1
   # tests/cli/locale_numeric.sh makes de_DE locales of its own with
   # localedef from the glibc locale sources
   [ -e /usr/share/i18n/locales/de_DE ] || missing=1
@@ -63,7 +67,7 @@ fi
 
 if command -v apt-get >/dev/null; then
   pkgs="build-essential pkg-config libncurses-dev libudev-dev libsystemd-dev libpci-dev pci.ids libinih-dev libjson-c-dev libfuse3-dev fuse3 libcairo2-dev liburing-dev"
-  [ "$what" = test ] && pkgs="$pkgs libcmocka-dev umockdev libumockdev-dev tmux e2fsprogs util-linux fio jq libxml2-utils shellcheck mandoc bash-completion zsh fish dpkg-dev debhelper lintian blhc python3-prometheus-client locales"
+  [ "$what" = test ] && pkgs="$pkgs libcmocka-dev umockdev libumockdev-dev tmux e2fsprogs util-linux fio jq libxml2-utils shellcheck mandoc bash-completion zsh fish dpkg-dev debhelper lintian blhc python3-prometheus-client python3-jsonschema locales"
   $SUDO apt-get update -qq || true
   # promtool has a package of its own from Debian 13 and Ubuntu 25.10 on;
   # Debian 12 ships it only in the prometheus server package, whose install
@@ -72,15 +76,15 @@ if command -v apt-get >/dev/null; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $pkgs $ansible
 elif command -v dnf >/dev/null; then
   pkgs="gcc make pkgconf-pkg-config ncurses-devel systemd-devel pciutils-devel hwdata inih-devel json-c-devel fuse3-devel fuse3 cairo-devel liburing-devel"
-  [ "$what" = test ] && pkgs="$pkgs libcmocka-devel umockdev umockdev-devel tmux e2fsprogs util-linux fio jq libxml2 ShellCheck mandoc bash-completion zsh fish python3-prometheus_client glibc-locale-source"
+  [ "$what" = test ] && pkgs="$pkgs libcmocka-devel umockdev umockdev-devel tmux e2fsprogs util-linux fio jq libxml2 ShellCheck mandoc bash-completion zsh fish python3-prometheus_client python3-jsonschema glibc-locale-source"
   $SUDO dnf install -y $pkgs $ansible
 elif command -v pacman >/dev/null; then
   pkgs="base-devel pkgconf ncurses systemd-libs pciutils hwdata libinih json-c fuse3 cairo liburing"
-  [ "$what" = test ] && pkgs="$pkgs cmocka umockdev tmux e2fsprogs util-linux fio jq libxml2 shellcheck mandoc bash-completion zsh fish python-prometheus_client prometheus"
+  [ "$what" = test ] && pkgs="$pkgs cmocka umockdev tmux e2fsprogs util-linux fio jq libxml2 shellcheck mandoc bash-completion zsh fish python-prometheus_client python-jsonschema prometheus"
   $SUDO pacman -S --needed --noconfirm $pkgs $ansible
 elif command -v zypper >/dev/null; then
   pkgs="gcc make pkg-config ncurses-devel libudev-devel systemd-devel pciutils-devel hwdata libinih-devel libjson-c-devel fuse3-devel fuse3 cairo-devel liburing-devel"
-  [ "$what" = test ] && pkgs="$pkgs libcmocka-devel umockdev umockdev-devel tmux e2fsprogs util-linux fio jq libxml2-tools ShellCheck mandoc bash-completion zsh fish python3-prometheus_client glibc-i18ndata golang-github-prometheus-prometheus"
+  [ "$what" = test ] && pkgs="$pkgs libcmocka-devel umockdev umockdev-devel tmux e2fsprogs util-linux fio jq libxml2-tools ShellCheck mandoc bash-completion zsh fish python3-prometheus_client python3-jsonschema glibc-i18ndata golang-github-prometheus-prometheus"
   $SUDO zypper --non-interactive install $pkgs $ansible
 else
   echo "install-deps: no apt-get, dnf, pacman or zypper here: install the packages listed in packaging/install-deps.sh by hand" >&2

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "outfile.h"
 #include "parse.h"
@@ -20,7 +21,7 @@ int cliopt_usage_error(const char *cmd, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\nTry 'brisk help %.*s'.\n", (int)strcspn(cmd, " "), cmd);
-	return 2;
+	return EXIT_USAGE;
 }
 
 /* The entry of "--NAME" or "--NAME=VALUE" as getopt_long() finds it: the
@@ -82,7 +83,7 @@ int cliopt_getopt_error(const char *cmd, int c, char **argv, const struct option
 int cliopt_bad(const char *cmd, const char *opt, const char *val, const char *want)
 {
 	fprintf(stderr, "brisk %s: %s '%s': %s\n", cmd, opt, val, want);
-	return 2;
+	return EXIT_USAGE;
 }
 
 int cliopt_count(const char *cmd, const char *opt, const char *v, int64_t min, int64_t max,
@@ -139,11 +140,11 @@ int cliopt_load(const char *cmd, const char *spec, struct session_config *c, int
 	*user_loads = 1;
 	if (c->n_loads == SESSION_MAX_LOAD_SPECS) {
 		fprintf(stderr, "brisk %s: at most %d --load options\n", cmd, SESSION_MAX_LOAD_SPECS);
-		return 2;
+		return EXIT_USAGE;
 	}
 	if (load_spec_parse(spec, &c->loads[c->n_loads], err, sizeof(err)) < 0) {
 		fprintf(stderr, "brisk %s: --load: %s\n", cmd, err);
-		return 2;
+		return EXIT_USAGE;
 	}
 	c->n_loads++;
 	return 0;
@@ -154,7 +155,7 @@ int cliopt_actions(const char *cmd, const char *list, struct session_config *c)
 	char err[256];
 	if (action_parse_list(list, &c->actions, err, sizeof(err)) < 0) {
 		fprintf(stderr, "brisk %s: --actions: %s\n", cmd, err);
-		return 2;
+		return EXIT_USAGE;
 	}
 	return 0;
 }
@@ -200,9 +201,9 @@ int cliopt_session_status(int rc)
 	switch (-rc) {
 	case EINVAL: case ENOENT: case ENOTDIR: case EACCES: case EPERM: case EROFS:
 	case ENODEV: case EOVERFLOW:
-		return 2;
+		return EXIT_USAGE;
 	}
-	return 1;
+	return EXIT_FAILED;
 }
 
 int cliopt_dir(const char *cmd, int argc, char **argv, int optind, struct session_config *c)
@@ -234,7 +235,7 @@ static int print_given(const struct given *g, size_t n, const struct option *lon
 			printf("--%s%s%s\n", o->name, g[i].arg ? "=" : "",
 			       g[i].arg ? text_show(g[i].arg) : "");
 	}
-	return fflush(stdout) == 0 ? CLIOPT_HELP : 1;
+	return fflush(stdout) == 0 ? CLIOPT_HELP : EXIT_FAILED;
 }
 
 int cliopt_parse(const struct cliopt_cmd *cmd, int argc, char **argv,
@@ -248,7 +249,7 @@ int cliopt_parse(const struct cliopt_cmd *cmd, int argc, char **argv,
 	struct given *given = malloc(cap * sizeof(*given));
 	if (!given) {
 		fprintf(stderr, "brisk %s: out of memory\n", cmd->name);
-		return 1;
+		return EXIT_FAILED;
 	}
 	optind = 1;
 	opterr = 0;
@@ -283,6 +284,11 @@ int cliopt_parse(const struct cliopt_cmd *cmd, int argc, char **argv,
 	if (!rc && parse_only)
 		rc = print_given(given, n_given, cmd->longopts);
 	free(given);
+	if (!rc && c->evict == ACTION_EVICT_DROP_CACHES && geteuid() != 0) {
+		fprintf(stderr, "brisk %s: --drop-caches needs root (it writes "
+			"/proc/sys/vm/drop_caches); nothing was run\n", cmd->name);
+		rc = EXIT_PRIVILEGE;
+	}
 	if (rc)
 		return rc;
 	if (cmd->positional)
@@ -292,18 +298,18 @@ int cliopt_parse(const struct cliopt_cmd *cmd, int argc, char **argv,
 
 int cliopt_exit_status(const char *cmd, const struct session *s, int rc, unsigned end)
 {
-	if (rc < 0)
-		return rc == -EOVERFLOW && !s->t_idle_start ? 2 : 1;   /* absurd sizes */
+	if (rc < 0)   /* -EOVERFLOW before idle: absurd sizes */
+		return rc == -EOVERFLOW && !s->t_idle_start ? EXIT_USAGE : EXIT_FAILED;
 	if (end & CLIOPT_END_FAILED)
-		return 1;
+		return EXIT_FAILED;
 	if (s->n_failed) {
 		fprintf(stderr, "brisk %s: %u load(s) or action(s) failed or could not start%s\n",
 			cmd, s->n_failed, end & CLIOPT_END_REPORTED ? " (see the report)" : "");
-		return 1;
+		return EXIT_FAILED;
 	}
 	if (s->stop_signal)
-		return 128 + s->stop_signal;
-	return end & CLIOPT_END_LOST ? 1 : 0;
+		return EXIT_SIGNAL + s->stop_signal;
+	return end & CLIOPT_END_LOST ? EXIT_FAILED : 0;
 }
 
 int cliopt_outputs(const char *cmd, const struct cliopt_output *out, size_t n)
@@ -331,7 +337,7 @@ int cliopt_outputs(const char *cmd, const struct cliopt_output *out, size_t n)
 		if (rc < 0) {
 			fprintf(stderr, "brisk %s: %s %s%s\n", cmd, out[i].opt, err,
 				rc == -EINVAL && out[i].to_stdout ? " ('-' is standard output)" : "");
-			return 2;
+			return EXIT_USAGE;
 		}
 	}
 	return 0;

@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "exitcode.h"   /* the statuses its functions return */
+
 struct option;
 struct session;
 struct session_config;
@@ -134,7 +136,8 @@ struct cliopt_cmd {
 /* The whole command line: every option (the command's own first, then the
  * shared ones into c), then DIR.  0 to go on; CLIOPT_HELP after -h/--help
  * (usage on stdout) or --parse-only (the options on stdout); else the exit
- * status (2: a bad value was named, or a usage error, see above). */
+ * status (2: a bad value was named, or a usage error, see above; 4:
+ * --drop-caches without root, said). */
 int cliopt_parse(const struct cliopt_cmd *cmd, int argc, char **argv,
 		 struct session_config *c, int *user_loads);
 

@@ -548,7 +548,7 @@ static struct json_object *json_result(const struct compare_result *r)
 	add(root, "brisk_version", jout_string(BRISK_VERSION));
 	add(root, "kind", jout_string("compare"));
 	add(root, "format_version", jout_int64(COMPARE_REPORT_FORMAT_VERSION));
-	add(root, "dir", jout_string(r->dir));
+	add(root, "dir", jout_path(r->dir, 1));
 	add(root, "stack", jout_string(r->stackline));
 	add(root, "disks", jout_string(r->disks));
 	add(root, "workload", jout_string(r->workload));
@@ -767,7 +767,7 @@ int compare_report_save(const struct compare_result *r, const char *name, int fo
 			char *err, size_t errlen)
 {
 	if (r->best < 0 || (size_t)r->best >= r->n_arms)
-		return msg_fail(-ENOENT, err, errlen, "nothing to save as %s: no arm was "
+		return msg_fail(-ENODATA, err, errlen, "nothing to save as %s: no arm was "
 				"recommended over the baseline (%s)", name,
 				r->recommendation[0] ? r->recommendation : "no recommendation");
 	size_t best = (size_t)r->best;
@@ -777,7 +777,7 @@ int compare_report_save(const struct compare_result *r, const char *name, int fo
 				"letters, digits, '-', '_' or '.', not starting with '.' or '-'",
 				name, PROFILE_NAME_LEN - 1);
 	if (!arm->n_steps)
-		return msg_fail(-EINVAL, err, errlen, "arm %s sets nothing: there is no setting "
+		return msg_fail(-ENODATA, err, errlen, "arm %s sets nothing: there is no setting "
 				"to save as %s", arm->label, name);
 	char path[PATH_MAX];
 	int rc = profile_user_path(name, force, path, sizeof(path), err, errlen);

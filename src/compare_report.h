@@ -68,10 +68,10 @@
  *    of at most COMPARE_REPORT_COLS.  The file is written to a temporary
  *    file, read back with profile_parse_file() and compared with
  *    profile_equal() before it is moved into place (without force: only
- *    when NAME does not exist, atomically).  0; -ENOENT no recommended
- *    arm, or no HOME/XDG_CONFIG_HOME; -EINVAL a bad NAME, an arm that
- *    sets nothing, settings that differ between disks of one class or
- *    that a profile cannot hold; -EEXIST NAME exists and force is 0;
+ *    when NAME does not exist, atomically).  0; -ENODATA nothing to save
+ *    (no recommended arm, or it sets nothing: a result, not a failure);
+ *    -ENOENT no HOME/XDG_CONFIG_HOME; -EINVAL a bad NAME, settings that
+ *    differ between disks of one class or that a profile cannot hold; -EEXIST NAME exists and force is 0;
  *    -ENOMEM; -errno when the file cannot be written.  err says which
  *    and what to do.
  */

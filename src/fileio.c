@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -97,4 +98,17 @@ int fileio_mkdir_p(const char *path, mode_t mode)
 	if (mkdir(buf, mode) < 0 && errno != EEXIST)
 		return -errno;
 	return 0;
+}
+
+void fileio_abspath(char *out, size_t len, const char *path, int resolve)
+{
+	char *r = resolve && path && path[0] ? realpath(path, NULL) : NULL;
+	char cwd[PATH_MAX];
+	if (r)
+		snprintf(out, len, "%s", r);
+	else if (path && path[0] && path[0] != '/' && getcwd(cwd, sizeof(cwd)))
+		snprintf(out, len, "%s%s%s", cwd, strcmp(cwd, "/") ? "/" : "", path);
+	else
+		snprintf(out, len, "%s", path ? path : "");
+	free(r);
 }

@@ -12,6 +12,11 @@
  *                     (-ENAMETOOLONG past PATH_MAX).  For trusted paths only
  *                     (the user's own config dir, the lab's state dir): it
  *                     walks the path string, so it follows links.
+ *  fileio_abspath     path as an absolute path into out (the form brisk's
+ *                     JSON and OpenMetrics give every path): with resolve,
+ *                     realpath() when it resolves; else (or when it does
+ *                     not) a relative path behind the current directory,
+ *                     links not followed ("" stays "").  Cut to fit len.
  */
 #ifndef BRISK_FILEIO_H
 #define BRISK_FILEIO_H
@@ -23,5 +28,6 @@ int fileio_write_all(int fd, const void *buf, size_t n);
 int fileio_pwrite_all(int fd, const void *buf, size_t n, off_t off);
 int fileio_read_file(const char *path, size_t max, char **buf, size_t *n);
 int fileio_mkdir_p(const char *path, mode_t mode);
+void fileio_abspath(char *out, size_t len, const char *path, int resolve);
 
 #endif

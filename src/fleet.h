@@ -392,7 +392,8 @@ int fleet_plot(const struct fleet_report *rep, const char *path, char *err, size
  * mixed and unknown groups have no profile class; a group without a
  * recommendation; a winner with a value outside the range a default may
  * carry, unless force; a winner a class section cannot hold, such as a
- * vm.* key).  0 when something was saved; -ENOENT nothing could be;
+ * vm.* key).  0 when something was saved; -ENODATA nothing could be (a
+ * result, not a failure; note says why per class); -ENOENT no HOME;
  * -EINVAL by is not class or a bad NAME; -EEXIST; -errno.  err says
  * which. */
 int fleet_save_profile(const struct fleet_report *rep, const char *name, int force,

@@ -473,7 +473,7 @@ int fleet_json(const struct fleet_report *rep, const char *path, char *err, size
 	struct json_object *sk = jout_array();
 	for (size_t i = 0; i < rep->n_skipped; i++) {
 		struct json_object *x = jout_object();
-		add(x, "file", jout_string(rep->skipped[i].path));
+		add(x, "file", jout_path(rep->skipped[i].path, 0));
 		add(x, "why", jout_string(rep->skipped[i].why));
 		json_object_array_add(sk, x);
 	}

@@ -181,7 +181,7 @@ int fleet_save_profile(const struct fleet_report *rep, const char *name, int for
 	}
 	free(scratch);
 	if (rc == 0 && !winners)
-		rc = msg_fail(-ENOENT, err, errlen, "nothing to save as %s: no disk class has a "
+		rc = msg_fail(-ENODATA, err, errlen, "nothing to save as %s: no disk class has a "
 			      "recommended setting a class rule can hold", name);
 	if (rc == 0)
 		rc = profile_user_path(name, force, path, pathlen, err, errlen);

@@ -90,6 +90,11 @@ struct journal_event {
 	const char *note;            /* why, for SKIPPED/VANISHED/FAILED/CORRUPT */
 };
 
+/* Its name, one word: "restored", "unchanged", "skipped", "vanished",
+ * "failed", "busy", "live", "old_boot", "corrupt", "refused", "leftover"
+ * (brisk restore --json; brisk-restore.schema.json lists them). */
+const char *journal_outcome_name(enum journal_outcome o);
+
 typedef void (*journal_report_fn)(const struct journal_event *ev, void *arg);
 
 /* Worth showing by default?  No for an entry recorded only because of

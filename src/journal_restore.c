@@ -38,8 +38,14 @@ struct step {
 
 static const char *const outcome_names[] = {
 	"restored", "unchanged", "skipped", "vanished", "failed", "busy",
-	"live", "old boot", "corrupt", "refused", "leftover",
+	"live", "old_boot", "corrupt", "refused", "leftover",
 };
+
+const char *journal_outcome_name(enum journal_outcome o)
+{
+	return (size_t)o < sizeof(outcome_names) / sizeof(outcome_names[0]) ? outcome_names[o]
+									     : "?";
+}
 
 static const char *view_get(const struct sched_view *sv, const char *dev)
 {
@@ -245,7 +251,7 @@ int journal_restore_entries(int dfd, const char *path, const struct journal_file
 			failed++;
 		}
 		trace(TRACE_JOURNAL, "%s %s %s %s=%s: %s%s%s%s%s", dry_run ? "dry run" : "restore",
-		      path, e->target, e->key, e->value, outcome_names[st.outcome],
+		      path, e->target, e->key, e->value, journal_outcome_name(st.outcome),
 		      st.cur[0] ? ", was " : "", st.cur, st.note[0] ? ": " : "", st.note);
 		struct journal_event ev = {
 			.path = path, .file = f, .entry = e, .outcome = st.outcome,

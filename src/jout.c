@@ -1,12 +1,16 @@
 #include "jout.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileio.h"
 #include "msg.h"
 #include "outfile.h"
+#include "parse.h"
+#include "tunable.h"
 
 static struct json_object *need(struct json_object *o)
 {
@@ -64,6 +68,32 @@ struct json_object *jout_interval(double est, double lo, double hi)
 	json_object_object_add(o, "lo", jout_finite(lo));
 	json_object_object_add(o, "hi", jout_finite(hi));
 	return o;
+}
+
+struct json_object *jout_setting(const char *key, const char *sched, const char *value)
+{
+	if (!value)
+		return NULL;
+	struct tunable_key k;
+	const struct tunable_def *d = NULL;
+	if (key && tunable_parse_key(key, &k, NULL, 0) == 0) {
+		if (k.kind == TUNABLE_SCHEDULER)
+			return jout_string(value);
+		d = tunable_key_def(&k, sched);
+	}
+	int64_t n;
+	if ((!d || d->type != TUNABLE_TYPE_SCHED) &&
+	    (value[0] == '-' || (value[0] >= '0' && value[0] <= '9')) &&
+	    parse_int(value, INT64_MIN, INT64_MAX, &n) == 0)
+		return jout_int64(n);
+	return jout_string(value);
+}
+
+struct json_object *jout_path(const char *path, int resolve)
+{
+	char abs[PATH_MAX];
+	fileio_abspath(abs, sizeof(abs), path, resolve);
+	return jout_string(abs);
 }
 
 int jout_write(FILE *f, struct json_object *o, int flags)

@@ -16,6 +16,18 @@
  *    whole or not at all (outfile: temp, fsync, rename; "-" is stdout)
  *    and drops the reference; 0, or -errno with a message naming PATH in
  *    err (out of memory, the write, the rename).
+ *  - jout_setting() is a value read from sysfs or /proc/sys as JSON, typed
+ *    by the settings table (tunable.h), not by how the text looks: for a
+ *    KEY the table types as a number ("nr_requests", "iosched/slice_idle",
+ *    "vm.dirty_ratio"; an iosched KEY is looked up for scheduler SCHED) a
+ *    VALUE that is a decimal integer is a number, anything else a string
+ *    (the scheduler, "[mq-deadline] none", "write back", a cut-off
+ *    value); a KEY the table does not know (an iosched tunable of another
+ *    scheduler, a lab disk's attribute such as "queue/rotational") is a
+ *    number when VALUE is a decimal integer.  NULL VALUE: null.
+ *  - jout_path() is PATH as an absolute path (fileio_abspath: resolved
+ *    with realpath when resolve is set and it resolves): every path in
+ *    brisk's JSON is absolute.
  *  - Strings are copied as given: json-c escapes control bytes, so JSON
  *    needs no text_escape().
  */
@@ -35,6 +47,8 @@ struct json_object *jout_double(double v);
 struct json_object *jout_bool(int v);
 struct json_object *jout_finite(double v);
 struct json_object *jout_interval(double est, double lo, double hi);
+struct json_object *jout_setting(const char *key, const char *sched, const char *value);
+struct json_object *jout_path(const char *path, int resolve);
 int jout_write(FILE *f, struct json_object *o, int flags);
 int jout_save(const char *path, struct json_object *o, char *err, size_t errlen);
 

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <json-c/json.h>
 
+#include "fileio.h"
 #include "fleet.h"
 #include "msg.h"
 #include "openmetrics_priv.h"
@@ -291,9 +292,7 @@ int openmetrics_info(struct openmetrics *om, const char *command, const char *di
 
 void openmetrics_dir(char *out, size_t len, const char *dir)
 {
-	char *r = dir && dir[0] ? realpath(dir, NULL) : NULL;
-	snprintf(out, len, "%s", r ? r : dir ? dir : "");
-	free(r);
+	fileio_abspath(out, len, dir, 1);
 }
 
 double openmetrics_realtime(void)

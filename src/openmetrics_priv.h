@@ -53,8 +53,8 @@ int openmetrics_info(struct openmetrics *om, const char *command, const char *di
 int openmetrics_write(const char *path, int (*fn)(struct openmetrics *om, const void *ctx),
 		      const void *ctx, char *err, size_t errlen);
 double openmetrics_realtime(void);
-/* dir for the "dir" label: absolute (realpath) when it resolves, else as
- * given, so "." names the same directory from anywhere. */
+/* dir for the "dir" label: absolute (fileio_abspath, resolved), so "."
+ * names the same directory from anywhere, as the JSON's "dir" does. */
 void openmetrics_dir(char *out, size_t len, const char *dir);
 
 #endif

@@ -781,7 +781,8 @@ static struct json_object *json_session(const struct session *s)
 	add(root, "format_version", jout_int64(REPORT_FORMAT_VERSION));
 	add(root, "kind", jout_string("run"));
 	add(root, "brisk", jout_string(BRISK_VERSION));
-	add(root, "dir", jout_string(c->dir));
+	add(root, "brisk_version", jout_string(BRISK_VERSION));
+	add(root, "dir", jout_path(c->dir, 1));
 	add(root, "fstype", jout_string(s->fstype));
 	struct json_object *devs = jout_array();
 	for (size_t d = 0; d < s->n_devs; d++)

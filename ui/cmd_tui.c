@@ -469,12 +469,12 @@ static int tui_parse(int argc, char **argv, struct tui_args *a)
 		return rc;
 	if (!a->c->n_loads) {
 		fprintf(stderr, "brisk tui: the dashboard needs a load (it can be stopped with l)\n");
-		return 2;
+		return EXIT_USAGE;
 	}
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "brisk tui: needs a terminal on stdin and stdout "
 			"(use 'brisk run' for the batch mode)\n");
-		return 2;
+		return EXIT_USAGE;
 	}
 	return 0;
 }
@@ -917,7 +917,7 @@ int cmd_tui_main(int argc, char **argv)
 
 	struct tui *t = calloc(1, sizeof(*t));
 	if (!t)
-		return 1;
+		return EXIT_FAILED;
 	t->iterations = a.iterations;
 	t->no_report = a.no_report;
 	t->bench = a.bench;
@@ -934,7 +934,7 @@ int cmd_tui_main(int argc, char **argv)
 	if (screen_open(err, sizeof(err)) < 0) {
 		fprintf(stderr, "brisk tui: %s\n", err);
 		tui_free(t);
-		return 1;
+		return EXIT_FAILED;
 	}
 	t->cfg = t->s->cfg;
 	t->stack_ok = stack_ok;
@@ -960,13 +960,13 @@ int cmd_tui_main(int argc, char **argv)
 		tui_wire(t, stack_ok, root, "back from the comparison: a fresh session (idle "
 			 "baseline first, then the load)", wfd);
 	}
-	int status = t->s ? tui_finish(t, rc, err) : 1;
+	int status = t->s ? tui_finish(t, rc, err) : EXIT_FAILED;
 	if (!t->s) {
 		screen_close();
 		fprintf(stderr, "brisk tui: %s\n", err);
 	}
 	if (t->cmp_signal)
-		status = 128 + t->cmp_signal;
+		status = EXIT_SIGNAL + t->cmp_signal;
 	tui_free(t);
 	return status;
 }

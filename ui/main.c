@@ -3,7 +3,8 @@
  * as well as to the batch commands (src/cmd/cmd_*.c, which never include
  * ui/).  Each subcommand is called as
  * NAME_main(argc, argv) with argv[0] the subcommand's name.
- * Exit status: 0 success, 1 runtime failure, 2 bad usage or input. */
+ * Exit status: exitcode.h (0 success, 1 runtime failure, 2 bad usage or
+ * input, 3 partial, 4 needs privileges, 5 pending, 128+N signal). */
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "cmd_run.h"
 #include "cmd_set.h"
 #include "cmd_tui.h"
+#include "exitcode.h"
 #include "journal.h"
 
 struct subcommand {
@@ -118,7 +120,7 @@ int main(int argc, char **argv)
 	if (argc < 2) {
 		fprintf(stderr, "usage: brisk COMMAND [ARGS]   (no terminal: name a command, e.g. "
 			"'brisk run DIR'; 'brisk --help' lists them)\n");
-		return 2;
+		return EXIT_USAGE;
 	}
 	const char *a = argv[1];
 	if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -137,19 +139,19 @@ int main(int argc, char **argv)
 		const struct subcommand *s = find_sub(argv[2]);
 		if (!s) {
 			fprintf(stderr, "brisk: no command '%s' (see 'brisk --help')\n", argv[2]);
-			return 2;
+			return EXIT_USAGE;
 		}
 		char *args[] = { argv[2], (char *)"--help", NULL };
 		return run_sub(s, 2, args);
 	}
 	if (a[0] == '-') {
 		fprintf(stderr, "brisk: unknown option '%s' (see 'brisk --help')\n", a);
-		return 2;
+		return EXIT_USAGE;
 	}
 	const struct subcommand *s = find_sub(a);
 	if (!s) {
 		fprintf(stderr, "brisk: unknown command '%s' (see 'brisk --help')\n", a);
-		return 2;
+		return EXIT_USAGE;
 	}
 	return run_sub(s, argc - 1, argv + 1);
 }

@@ -84,10 +84,11 @@ static void usage(FILE *f)
 		"                         nothing runs\n"
 		"  -h, --help             this text\n"
 		"\n"
-		"Exit status: 0 done, 1 failed (an arm-run failed, a setting could not be\n"
-		"applied or put back, an output could not be written), 2 bad input, 128+N\n"
-		"stopped by signal N (the report still shows what was measured).  See\n"
-		"brisk-compare(1).\n", COMPARE_DEFAULT_SAMPLES);
+		"Exit status: 0 done (also with no winner: --save then saves nothing), 1\n"
+		"failed (an arm-run failed, a setting could not be applied or put back, an\n"
+		"output could not be written), 2 bad input, 4 an arm sets something and\n"
+		"this is not root, 128+N stopped by signal N (the report still shows what\n"
+		"was measured).  See brisk-compare(1).\n", COMPARE_DEFAULT_SAMPLES);
 }
 
 enum {
@@ -219,7 +220,7 @@ static int cmp_positional(void *ctx, int argc, char **argv, int first,
 	for (int i = first; i < argc; i++) {
 		if (a->n_arms == COMPARE_MAX_ARMS) {
 			fprintf(stderr, "brisk compare: at most %d arms\n", COMPARE_MAX_ARMS);
-			return 2;
+			return EXIT_USAGE;
 		}
 		a->arms[a->n_arms++] = argv[i];
 	}
@@ -249,7 +250,7 @@ static int cmp_parse(int argc, char **argv, struct cmp_args *a, int *user_loads)
 	}
 	if (!a->cfg->run.n_loads) {
 		fprintf(stderr, "brisk compare: compares under a load; give one with -l\n");
-		return 2;
+		return EXIT_USAGE;
 	}
 	if (a->plot) {
 		size_t l = strlen(a->plot);
@@ -286,7 +287,7 @@ static int cmp_stack(struct cmp_ctx *x, const char *dir, const char *what)
 	if (rc < 0) {
 		fprintf(stderr, "brisk compare: cannot find the disks behind %s: %s\n", dir,
 			strerror(-rc));
-		return 2;
+		return EXIT_USAGE;
 	}
 	const struct blockdev *leaves[SETTINGS_MAX_DEVS];
 	const char *names[SETTINGS_MAX_DEVS];
@@ -309,7 +310,7 @@ static int cmp_stack(struct cmp_ctx *x, const char *dir, const char *what)
 	if (!x->st.n_devs) {
 		fprintf(stderr, "brisk compare: no disk with an I/O scheduler behind %s: nothing "
 			"to compare\n", dir);
-		return 2;
+		return EXIT_USAGE;
 	}
 	return 0;
 }
@@ -324,17 +325,17 @@ static int cmp_arms(struct cmp_ctx *x, struct compare_arm *arms, size_t *n)
 		if (*n < 2) {
 			fprintf(stderr, "brisk compare: --schedulers: %s\n",
 				err[0] ? err : "fewer than two arms");
-			return 2;
+			return EXIT_USAGE;
 		}
 	}
 	for (size_t i = 0; i < x->a->n_arms; i++) {
 		if (*n == COMPARE_MAX_ARMS) {
 			fprintf(stderr, "brisk compare: at most %d arms\n", COMPARE_MAX_ARMS);
-			return 2;
+			return EXIT_USAGE;
 		}
 		if (compare_arm_parse(x->a->arms[i], &x->st, &arms[*n], err, sizeof(err)) < 0) {
 			fprintf(stderr, "brisk compare: %s; nothing was run or changed\n", err);
-			return 2;
+			return EXIT_USAGE;
 		}
 		(*n)++;
 	}
@@ -470,7 +471,10 @@ static unsigned cmp_outputs(const struct cmp_args *a, const struct compare_resul
 		end |= CLIOPT_END_FAILED;
 	}
 	if (a->save) {
-		if (compare_report_save(r, a->save, a->force, err, sizeof(err)) < 0) {
+		int src = compare_report_save(r, a->save, a->force, err, sizeof(err));
+		if (src == -ENODATA) {   /* no winner: a result, not a failure */
+			fprintf(stderr, "brisk compare: --save: %s; nothing saved\n", err);
+		} else if (src < 0) {
 			fprintf(stderr, "brisk compare: --save %s\n", err);
 			end |= CLIOPT_END_FAILED;
 		} else {
@@ -487,15 +491,15 @@ static unsigned cmp_outputs(const struct cmp_args *a, const struct compare_resul
 static int cmp_exit(const struct compare_result *r, int rc, unsigned end)
 {
 	if (rc < 0 || (end & CLIOPT_END_FAILED))
-		return 1;
+		return EXIT_FAILED;
 	size_t failed = 0;
 	for (size_t i = 0; i < r->n_runs; i++)
 		failed += (size_t)r->runs[i].failed;
 	if (failed) {
 		fprintf(stderr, "brisk compare: %zu arm-run(s) failed (see the report)\n", failed);
-		return 1;
+		return EXIT_FAILED;
 	}
-	return r->stop_signal ? 128 + r->stop_signal : 0;
+	return r->stop_signal ? EXIT_SIGNAL + r->stop_signal : 0;
 }
 
 static struct fiojob_report cmp_fio_rep;   /* --fio: the harmless keys' notes */
@@ -512,7 +516,7 @@ int cmd_compare_main(int argc, char **argv)
 				  &cmp_fio_rep, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "brisk compare: %s\n", err);
-		return rc == -EINVAL || rc == -ENOENT ? 2 : 1;
+		return rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_FAILED;
 	}
 	if (note[0])
 		fprintf(stderr, "brisk compare: %s\n", note);
@@ -537,8 +541,8 @@ int cmd_compare_main(int argc, char **argv)
 		goto out;
 	rc = compare_create(&cfg, &x.st, arms, n, &c, err, sizeof(err));
 	if (rc < 0) {
-		fprintf(stderr, "brisk compare: %s\n", err);
-		rc = 2;
+		fprintf(stderr, "brisk compare: %s\n", rc == -ENOMEM ? "out of memory" : err);
+		rc = rc == -EPERM ? EXIT_PRIVILEGE : rc == -EINVAL ? EXIT_USAGE : EXIT_FAILED;
 		goto out;
 	}
 	compare_describe_workload(&cfg.run, cfg.samples, x.workload, sizeof(x.workload));

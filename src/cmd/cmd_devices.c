@@ -37,9 +37,9 @@ static void usage(FILE *f)
 		"the disks under them with model, firmware, transport, PCI controller,\n"
 		"queue settings and any firmware advisory.\n"
 		"\n"
-		"  -a, --all    list every block device instead\n"
-		"  -j, --json   print JSON (see brisk-devices(1))\n"
-		"  -h, --help   this text\n");
+		"  -a, --all       list every block device instead\n"
+		"  -j, -J, --json  print JSON (see brisk-devices(1))\n"
+		"  -h, --help      this text\n");
 }
 
 struct view {
@@ -48,6 +48,8 @@ struct view {
 };
 
 /* ---- JSON ---- */
+
+#define DEVICES_FORMAT_VERSION 1   /* brisk-devices.schema.json */
 
 static struct json_object *jnum(int64_t v)
 {
@@ -88,8 +90,12 @@ static struct json_object *json_queue(const struct blockdev_queue *q)
 	json_object_object_add(o, "nomerges", jnum(q->nomerges));
 	json_object_object_add(o, "queue_depth", jnum(q->queue_depth));
 	struct json_object *io = jout_object();
-	for (size_t i = 0; i < q->n_iosched; i++)
-		jstr(io, q->iosched[i].name, q->iosched[i].value);
+	for (size_t i = 0; i < q->n_iosched; i++) {
+		char key[sizeof(q->iosched[i].name) + 8];
+		snprintf(key, sizeof(key), "iosched/%s", q->iosched[i].name);
+		json_object_object_add(io, q->iosched[i].name,
+				       jout_setting(key, q->scheduler, q->iosched[i].value));
+	}
 	json_object_object_add(o, "iosched", io);
 	return o;
 }
@@ -193,10 +199,9 @@ static struct json_object *json_node(const struct view *v, const struct stack_no
 	return o;
 }
 
-static struct json_object *json_stack(const struct view *v, const struct stack *s)
+static void json_stack_into(struct json_object *o, const struct view *v, const struct stack *s)
 {
-	struct json_object *o = jout_object();
-	jstr(o, "path", s->path);
+	json_object_object_add(o, "path", s->path[0] ? jout_string(s->path) : NULL);
 	if (s->path[0]) {
 		struct json_object *m = jout_object();
 		char num[32];
@@ -217,6 +222,25 @@ static struct json_object *json_stack(const struct view *v, const struct stack *
 	for (size_t i = 0; i < nl && i < 64; i++)
 		json_object_array_add(l, jout_string(leaves[i]->name));
 	json_object_object_add(o, "leaves", l);
+}
+
+static struct json_object *json_stack(const struct view *v, const struct stack *s)
+{
+	struct json_object *o = jout_object();
+	json_stack_into(o, v, s);
+	return o;
+}
+
+/* The head of both documents (brisk(1) JSON): format_version, kind, the
+ * version; all: the --all list rather than one stack. */
+static struct json_object *json_head(int all)
+{
+	struct json_object *o = jout_object();
+	json_object_object_add(o, "format_version", jout_int64(DEVICES_FORMAT_VERSION));
+	jstr(o, "kind", "devices");
+	json_object_object_add(o, "all", jout_bool(all));
+	jstr(o, "brisk_version", BRISK_VERSION);
+	jstr(o, "brisk", BRISK_VERSION);   /* its name before format_version 1 */
 	return o;
 }
 
@@ -417,11 +441,10 @@ static int list_all(const struct view *v, int json)
 	if (rc < 0) {
 		fprintf(stderr, "brisk: cannot list block devices through udev/sysfs: %s\n",
 			strerror(-rc));
-		return 1;
+		return EXIT_FAILED;
 	}
 	if (json) {
-		struct json_object *o = jout_object();
-		jstr(o, "brisk", BRISK_VERSION);
+		struct json_object *o = json_head(1);
 		struct json_object *a = jout_array();
 		for (size_t i = 0; i < n; i++) {
 			struct json_object *d = json_dev(v, &devs[i]);
@@ -463,11 +486,11 @@ static int resolve_arg(const char *arg, struct stack **s)
 		case -ENOTDIR:
 			fprintf(stderr, "brisk: %s is not a directory: give a directory (its file "
 				"system is examined) or a device such as sda or /dev/sda\n", T(arg));
-			return 2;
+			return EXIT_USAGE;
 		case -EACCES:
 			fprintf(stderr, "brisk: %s: permission denied: pick a directory you can "
 				"read, or run as its owner\n", T(arg));
-			return 2;
+			return EXIT_USAGE;
 		case -ENODEV:
 			fprintf(stderr, "brisk: %s is on a %s file system (source '%s'), which has "
 				"no block device behind it: pick a directory on a disk\n", T(arg),
@@ -475,11 +498,11 @@ static int resolve_arg(const char *arg, struct stack **s)
 				T((*s)->mount.source));
 			stack_free(*s);
 			*s = NULL;
-			return 2;
+			return EXIT_USAGE;
 		default:
 			fprintf(stderr, "brisk: cannot find the storage behind %s: %s\n", T(arg),
 				strerror(-rc));
-			return 1;
+			return EXIT_FAILED;
 		}
 	}
 	char name[BLOCKDEV_NAME_LEN];
@@ -488,11 +511,11 @@ static int resolve_arg(const char *arg, struct stack **s)
 		if (rc == 0)
 			return 0;
 		fprintf(stderr, "brisk: cannot probe device %s: %s\n", T(name), strerror(-rc));
-		return 1;
+		return EXIT_FAILED;
 	}
 	fprintf(stderr, "brisk: %s: no such directory or block device (give a directory, or a "
 		"device such as sda or /dev/sda)\n", T(arg));
-	return 2;
+	return EXIT_USAGE;
 }
 
 int cmd_devices_main(int argc, char **argv)
@@ -506,10 +529,10 @@ int cmd_devices_main(int argc, char **argv)
 	int all = 0, json = 0, c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ajh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ajJh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'a': all = 1; break;
-		case 'j': json = 1; break;
+		case 'j': case 'J': json = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: return cliopt_getopt_error("devices", c, argv, opts);
 		}
@@ -538,9 +561,9 @@ int cmd_devices_main(int argc, char **argv)
 	rc = resolve_arg(arg, &s);
 	if (rc == 0) {
 		if (json) {
-			struct json_object *o = json_stack(&v, s);
-			json_object_object_add(o, "brisk", jout_string(BRISK_VERSION));
+			struct json_object *o = json_head(0);
 			json_object_object_add(o, "query", jout_string(arg));
+			json_stack_into(o, &v, s);
 			json_machine(o);
 			json_print(o);
 		} else {

@@ -88,14 +88,14 @@ static int pick_device(const struct profile *p, const char *arg, struct export_d
 	char name[BLOCKDEV_NAME_LEN];
 	struct blockdev *d = calloc(1, sizeof(*d));
 	if (!d)
-		return 1;
+		return EXIT_FAILED;
 	int rc;
 	if (arg) {
 		rc = blockdev_resolve_name(arg, name, sizeof(name));
 		if (rc < 0) {
 			fprintf(stderr, "brisk export: --device %s: not a block device\n", text_show(arg));
 			free(d);
-			return 2;
+			return EXIT_USAGE;
 		}
 	} else if (p->n_devices == 1) {
 		snprintf(name, sizeof(name), "%s", p->devices[0]);
@@ -103,26 +103,26 @@ static int pick_device(const struct profile *p, const char *arg, struct export_d
 		char found[4][BLOCKDEV_NAME_LEN];
 		if (dir_disks(p, found, 4, 1) < 0) {
 			free(d);
-			return 2;
+			return EXIT_USAGE;
 		}
 		snprintf(name, sizeof(name), "%s", found[0]);
 	} else {
 		fprintf(stderr, "brisk export: this format needs a device: give --device DEV\n");
 		free(d);
-		return 2;
+		return EXIT_USAGE;
 	}
 	rc = blockdev_probe(name, d);
 	if (rc < 0) {
 		fprintf(stderr, "brisk export: %s: %s\n", text_show(name), strerror(-rc));
 		free(d);
-		return rc == -ENODEV ? 2 : 1;
+		return rc == -ENODEV ? EXIT_USAGE : EXIT_FAILED;
 	}
 	if (d->kind != BLOCKDEV_DISK && d->kind != BLOCKDEV_LOOP) {
 		fprintf(stderr, "brisk export: %s is a %s, expected a whole disk (its queue "
 			"settings are those of the disks under it)\n", text_show(name),
 			blockdev_kind_name(d->kind));
 		free(d);
-		return 2;
+		return EXIT_USAGE;
 	}
 	export_device_from_blockdev(d, out);
 	free(d);
@@ -133,19 +133,19 @@ static int write_out(const char *buf, size_t len, const char *path, int force)
 {
 	if (!path || strcmp(path, "-") == 0) {
 		fwrite(buf, 1, len, stdout);
-		return fflush(stdout) == 0 ? 0 : 1;
+		return fflush(stdout) == 0 ? 0 : EXIT_FAILED;
 	}
 	if (!force && access(path, F_OK) == 0) {
 		fprintf(stderr, "brisk export: %s exists; use --force to replace it\n", path);
-		return 2;
+		return EXIT_USAGE;
 	}
 	char tmp[PATH_MAX];
 	if (snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path) >= (int)sizeof(tmp))
-		return 2;
+		return EXIT_USAGE;
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
 		fprintf(stderr, "brisk export: cannot write %s: %s\n", path, strerror(errno));
-		return 1;
+		return EXIT_FAILED;
 	}
 	size_t off = 0;
 	while (off < len) {
@@ -162,7 +162,7 @@ static int write_out(const char *buf, size_t len, const char *path, int force)
 	if (!ok || rename(tmp, path) < 0) {
 		fprintf(stderr, "brisk export: cannot write %s: %s\n", path, strerror(errno));
 		unlink(tmp);
-		return 1;
+		return EXIT_FAILED;
 	}
 	return 0;
 }
@@ -177,14 +177,14 @@ static int apply_devices(const struct profile *p, const char *arg,
 	*n = 0;
 	struct blockdev *d = calloc(1, sizeof(*d));
 	if (!d)
-		return 1;
+		return EXIT_FAILED;
 	char list[APPLY_MAX_DEVS][BLOCKDEV_NAME_LEN];
 	size_t nl = 0;
 	if (arg) {
 		if (blockdev_resolve_name(arg, list[0], sizeof(list[0])) < 0) {
 			fprintf(stderr, "brisk export: --device %s: not a block device\n", text_show(arg));
 			free(d);
-			return 2;
+			return EXIT_USAGE;
 		}
 		nl = 1;
 	} else if (p->n_devices) {
@@ -194,7 +194,7 @@ static int apply_devices(const struct profile *p, const char *arg,
 		int k = dir_disks(p, list, APPLY_MAX_DEVS, 0);
 		if (k < 0) {
 			free(d);
-			return 2;
+			return EXIT_USAGE;
 		}
 		nl = (size_t)k;
 	} else {
@@ -203,7 +203,7 @@ static int apply_devices(const struct profile *p, const char *arg,
 		if (blockdev_list(&all, &na) < 0) {
 			fprintf(stderr, "brisk export: cannot list block devices\n");
 			free(d);
-			return 1;
+			return EXIT_FAILED;
 		}
 		for (size_t i = 0; i < na && nl < APPLY_MAX_DEVS; i++)
 			if (all[i].kind == BLOCKDEV_DISK && all[i].queue.scheduler[0])
@@ -215,13 +215,13 @@ static int apply_devices(const struct profile *p, const char *arg,
 		if (rc < 0) {
 			fprintf(stderr, "brisk export: %s: %s\n", text_show(list[i]), strerror(-rc));
 			free(d);
-			return rc == -ENODEV ? 2 : 1;
+			return rc == -ENODEV ? EXIT_USAGE : EXIT_FAILED;
 		}
 		if (d->kind != BLOCKDEV_DISK && d->kind != BLOCKDEV_LOOP) {
 			fprintf(stderr, "brisk export: %s is a %s, expected a whole disk\n", text_show(list[i]),
 				blockdev_kind_name(d->kind));
 			free(d);
-			return 2;
+			return EXIT_USAGE;
 		}
 		snprintf(names[*n], BLOCKDEV_NAME_LEN, "%s", d->name);
 		cls[*n] = export_device_class(d);
@@ -333,33 +333,37 @@ static int do_apply(const struct profile *p, const char *path, const char *devic
 	size_t cap = (nd + 1) * PROFILE_MAX_SETTINGS, n = 0;
 	struct settings_step *plan = calloc(cap, sizeof(*plan));
 	if (!plan)
-		return 1;
+		return EXIT_FAILED;
 	if (apply_plan(p, path, names, cls, nd, plan, &n)) {
 		fprintf(stderr, "brisk export: nothing was changed\n");
 		free(plan);
-		return 2;
+		return EXIT_USAGE;
 	}
 	if (!n) {
 		fprintf(stderr, "brisk export: profile %s has no settings for %s\n", p->name,
 			nd ? "these disks" : "this machine");
 		free(plan);
-		return 2;
+		return EXIT_USAGE;
 	}
-	if (dry_run) {
+	if (dry_run) {   /* EXIT_PENDING when a value would change */
+		size_t change = 0;
 		for (size_t i = 0; i < n; i++) {
 			char cur[TUNABLE_VALUE_LEN] = "?";
 			tunable_read(plan[i].dev ? plan[i].dev : "-", &plan[i].key, cur, sizeof(cur));
-			printf("%s%s%s: %s -> %s\n", text_show(plan[i].dev), plan[i].dev ? " " : "",
-			       plan[i].key.name, text_show(cur), plan[i].value);
+			int same = strcmp(cur, plan[i].value) == 0;
+			change += !same;
+			printf("%s%s%s: %s -> %s%s\n", text_show(plan[i].dev), plan[i].dev ? " " : "",
+			       plan[i].key.name, text_show(cur), plan[i].value,
+			       same ? " (already)" : "");
 		}
 		free(plan);
-		return 0;
+		return change ? EXIT_PENDING : EXIT_OK;
 	}
 	if (geteuid() != 0) {
 		fprintf(stderr, "brisk export: --apply writes sysfs and needs root; nothing was "
 			"changed (--dry-run shows what would change)\n");
 		free(plan);
-		return 1;
+		return EXIT_PRIVILEGE;
 	}
 	char what[256];   /* (main already restored dead sessions' journals) */
 	journal_what(what, sizeof(what), argc, argv);
@@ -368,9 +372,9 @@ static int do_apply(const struct profile *p, const char *path, const char *devic
 		fprintf(stderr, "brisk export: cannot create the restore journal: %s; nothing "
 			"was changed\n", journal_error());
 		free(plan);
-		return 1;
+		return EXIT_FAILED;
 	}
-	rc = settings_transaction(j, plan, n, apply_event, j, stderr, NULL) < 0 ? 1 : 0;
+	rc = settings_transaction(j, plan, n, apply_event, j, stderr, NULL) < 0 ? EXIT_FAILED : 0;
 	if (rc == 0)
 		printf("journaled in %s; 'brisk restore' puts the original values back\n",
 		       journal_path(j));
@@ -385,13 +389,13 @@ static int load_profile(const char *name, struct profile **out, char *path, size
 {
 	struct profile *p = malloc(sizeof(*p));
 	if (!p)
-		return 1;
+		return EXIT_FAILED;
 	char err[PROFILE_ERR_LEN];
 	int rc = profile_load_named(name, p, path, len, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "brisk export: %s\n", err);
 		free(p);
-		return rc == -EINVAL || rc == -ENOENT ? 2 : 1;
+		return rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_FAILED;
 	}
 	*out = p;
 	return 0;
@@ -408,7 +412,7 @@ static int write_opts(const char *fmt_arg, const char *match, const char *device
 		fprintf(stderr, "brisk export: %s%s%s, expected --format udev, tuned, sysctl, "
 			"sysfs.conf or tmpfiles\n", fmt_arg ? "unknown format '" : "no --format",
 			fmt_arg ? fmt_arg : "", fmt_arg ? "'" : "");
-		return 2;
+		return EXIT_USAGE;
 	}
 	if (strcmp(match, "class") == 0)
 		*this_device = 0;
@@ -417,22 +421,22 @@ static int write_opts(const char *fmt_arg, const char *match, const char *device
 	else {
 		fprintf(stderr, "brisk export: unknown --match '%s', expected class or "
 			"this-device\n", match);
-		return 2;
+		return EXIT_USAGE;
 	}
 	if (*this_device && *fmt != EXPORT_UDEV) {
 		fprintf(stderr, "brisk export: --match applies to --format udev; the other "
 			"formats take --device\n");
-		return 2;
+		return EXIT_USAGE;
 	}
 	if (device && *fmt == EXPORT_SYSCTL) {
 		fprintf(stderr, "brisk export: --device does not apply to --format sysctl "
 			"(vm.* settings are system-wide)\n");
-		return 2;
+		return EXIT_USAGE;
 	}
 	if (device && *fmt == EXPORT_UDEV && !*this_device) {
 		fprintf(stderr, "brisk export: --device with --format udev needs --match "
 			"this-device\n");
-		return 2;
+		return EXIT_USAGE;
 	}
 	return 0;
 }
@@ -464,14 +468,14 @@ static int write_export(const struct profile *p, enum export_format fmt, int thi
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
 	if (!m)
-		return 1;
+		return EXIT_FAILED;
 	rc = export_write(m, p, fmt, need_dev ? &dev : NULL, err, sizeof(err));
 	fclose(m);
 	say_dropped(p, fmt, need_dev ? &dev : NULL);
 	if (rc < 0) {
 		fprintf(stderr, "brisk export: %s\n", err);
 		free(buf);
-		return 2;
+		return EXIT_USAGE;
 	}
 	rc = write_out(buf, len, out, force);
 	free(buf);

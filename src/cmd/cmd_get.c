@@ -11,7 +11,6 @@
 #include "cliopt.h"
 #include "cmd_set.h"
 #include "jout.h"
-#include "parse.h"
 #include "text.h"
 #include "tunable.h"
 
@@ -27,7 +26,7 @@ static void get_usage(FILE *f)
 		"sysctls print as 'vm.NAME=VALUE'.  Works without root.\n"
 		"\n"
 		"  -d, --device DEV  only this disk of the stack (repeatable)\n"
-		"  -j, --json        print JSON: the same keys per disk under\n"
+		"  -j, -J, --json    print JSON: the same keys per disk under\n"
 		"                    devices[].settings and sysctls under sysctl;\n"
 		"                    numbers as numbers, the scheduler as a string\n"
 		"                    (the offered list in devices[].schedulers), a\n"
@@ -41,17 +40,6 @@ struct get_out {
 	struct json_object *sysctl;    /* { "vm.NAME": VALUE } */
 	struct json_object **settings; /* per target disk: { KEY: VALUE } */
 };
-
-/* A value as JSON: the scheduler (and anything that is not a plain
- * decimal integer) as a string, numbers as numbers. */
-static struct json_object *get_json_value(const struct tunable_key *key, const char *val)
-{
-	int64_t n;
-	if (key->kind != TUNABLE_SCHEDULER && (val[0] == '-' || (val[0] >= '0' && val[0] <= '9')) &&
-	    parse_int(val, INT64_MIN, INT64_MAX, &n) == 0)
-		return jout_int64(n);
-	return jout_string(val);
-}
 
 static void get_put(struct get_out *o, size_t d, const struct tunable_key *key,
 		    struct json_object *v)
@@ -71,7 +59,7 @@ static int get_one(struct get_out *o, size_t d, const char *dev,
 	int rc = tunable_read(dev, key, val, sizeof(val));
 	if (rc == 0 || rc == -EOVERFLOW) {
 		if (o->root)   /* a cut-off value is not the number it seems */
-			get_put(o, d, key, rc ? jout_string(val) : get_json_value(key, val));
+			get_put(o, d, key, rc ? jout_string(val) : jout_setting(key->name, NULL, val));
 		else if (tunable_is_sysctl(key))
 			printf("%s=%s\n", key->name, text_show(val));
 		else
@@ -90,23 +78,29 @@ static int get_one(struct get_out *o, size_t d, const char *dev,
 		}
 		fprintf(stderr, "brisk get: %s: %s\n", dev, why[0] ? why :
 			"no such attribute on this device");
-		return 2;
+		return EXIT_USAGE;
 	}
 	fprintf(stderr, "brisk get: %s %s: %s\n", dev ? dev : "", key->name, strerror(-rc));
-	return 1;
+	return EXIT_FAILED;
 }
 
-/* The JSON skeleton: { brisk, query, devices: [{ name, schedulers,
- * settings }], sysctl }; 0, or 1 (out of memory, said). */
+#define GET_FORMAT_VERSION 1   /* brisk-get.schema.json */
+
+/* The JSON skeleton: { format_version, kind, brisk_version, brisk, query,
+ * devices: [{ name, schedulers, settings }], sysctl }; 0, or 1 (out of
+ * memory, said). */
 static int get_json_open(struct get_out *o, const char *query, const struct cmd_targets *t)
 {
 	o->settings = calloc(t->n ? t->n : 1, sizeof(*o->settings));
 	if (!o->settings) {
 		fprintf(stderr, "brisk get: out of memory\n");
-		return 1;
+		return EXIT_FAILED;
 	}
 	o->root = jout_object();
-	json_object_object_add(o->root, "brisk", jout_string(BRISK_VERSION));
+	json_object_object_add(o->root, "format_version", jout_int64(GET_FORMAT_VERSION));
+	json_object_object_add(o->root, "kind", jout_string("get"));
+	json_object_object_add(o->root, "brisk_version", jout_string(BRISK_VERSION));
+	json_object_object_add(o->root, "brisk", jout_string(BRISK_VERSION));   /* the old name */
 	json_object_object_add(o->root, "query", jout_string(query));
 	struct json_object *devs = jout_array();
 	json_object_object_add(o->root, "devices", devs);
@@ -141,7 +135,7 @@ static int get_json_close(struct get_out *o, int rc)
 	free(o->settings);
 	if (e < 0) {
 		fprintf(stderr, "brisk get: cannot print the JSON output: %s\n", strerror(-e));
-		return rc ? rc : 1;
+		return rc ? rc : EXIT_FAILED;
 	}
 	return rc;
 }
@@ -160,16 +154,17 @@ int cmd_get_main(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	/* options anywhere (a key never starts with '-'); "--" ends them */
-	while ((c = getopt_long(argc, argv, ":d:jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:jJh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			if (n_only == CMD_SET_MAX_ONLY) {
 				fprintf(stderr, "brisk get: at most %d -d options\n", CMD_SET_MAX_ONLY);
-				return 2;
+				return EXIT_USAGE;
 			}
 			only[n_only++] = optarg;
 			break;
 		case 'j':
+		case 'J':
 			json = 1;
 			break;
 		case 'h':
@@ -185,13 +180,13 @@ int cmd_get_main(int argc, char **argv)
 	char **kargs = argv + optind + 1;
 	struct tunable_key *keys = calloc((size_t)(nk ? nk : 1), sizeof(*keys));
 	if (!keys)
-		return 1;
+		return EXIT_FAILED;
 	int rc = 0;
 	for (int i = 0; i < nk; i++) {
 		char why[TUNABLE_WHY_LEN];
 		if (tunable_parse_key(kargs[i], &keys[i], why, sizeof(why)) < 0) {
 			fprintf(stderr, "brisk get: %s\n", why);
-			rc = 2;
+			rc = EXIT_USAGE;
 		}
 	}
 	struct cmd_targets t;

@@ -54,6 +54,7 @@ static void usage(FILE *f)
 		LAB_DEFAULT_DIR);
 }
 
+/* 0 as root; else says so: 1. */
 static int need_root(const char *what)
 {
 	if (geteuid() == 0)
@@ -126,7 +127,7 @@ static int cmd_up(int argc, char **argv)
 			if (parse_size(optarg, &o.size) || o.size < LAB_MIN_SIZE ||
 			    o.size > LAB_MAX_SIZE) {
 				fprintf(stderr, "brisk lab up: bad --size '%s' (128M..64G)\n", optarg);
-				return 2;
+				return EXIT_USAGE;
 			}
 			break;
 		case 'D':
@@ -135,7 +136,7 @@ static int cmd_up(int argc, char **argv)
 			    (o.dirty_limit && o.dirty_limit < (4u << 20))) {
 				fprintf(stderr, "brisk lab up: bad --dirty-limit '%s' (0, or 4M "
 					"and more)\n", optarg);
-				return 2;
+				return EXIT_USAGE;
 			}
 			break;
 		case 'h': usage(stdout); return 0;
@@ -146,7 +147,7 @@ static int cmd_up(int argc, char **argv)
 		return cliopt_usage_error("lab up", "unexpected argument '%s'", argv[optind]);
 	if (o.name && !lab_name_valid(o.name)) {
 		fprintf(stderr, "brisk lab up: bad --name '%s' (letters, digits, _ and -)\n", o.name);
-		return 2;
+		return EXIT_USAGE;
 	}
 	if (!dirty_set) {
 		uint64_t size = o.size ? o.size : LAB_DEFAULT_SIZE;
@@ -156,20 +157,20 @@ static int cmd_up(int argc, char **argv)
 	char mpath[1024];
 	int n;
 	if (load_models(ms, &n, mpath, sizeof mpath))
-		return 2;
+		return EXIT_USAGE;
 	const struct labmodel *m = labmodel_find(ms, n, o.model ? o.model : "hdd-7200");
 	if (!m) {
 		fprintf(stderr, "brisk lab up: no model '%s' in %s (see 'brisk lab models')\n",
 			o.model, mpath);
-		return 2;
+		return EXIT_USAGE;
 	}
 	o.models_file = mpath;
 	if (need_root("up"))
-		return 1;
+		return EXIT_PRIVILEGE;
 	if (access("/dev/fuse", R_OK | W_OK) != 0) {
 		fprintf(stderr, "brisk lab up: /dev/fuse: %s (load the fuse module)\n",
 			strerror(errno));
-		return 1;
+		return EXIT_FAILED;
 	}
 	int cleaned;
 	if (lab_recover_stale(&cleaned, err, sizeof err))
@@ -181,7 +182,7 @@ static int cmd_up(int argc, char **argv)
 	int rc = lab_up(&o, &s, err, sizeof err);
 	if (rc) {
 		fprintf(stderr, "brisk lab up: %s\n", err);
-		return rc == -EINVAL || rc == -EEXIST ? 2 : 1;
+		return rc == -EINVAL || rc == -EEXIST ? EXIT_USAGE : EXIT_FAILED;
 	}
 	char size[32];
 	parse_format_iec(size, sizeof(size), s.size);
@@ -231,7 +232,7 @@ static int cmd_up(int argc, char **argv)
 		progress_end(&line);
 		if (rc) {
 			fprintf(stderr, "brisk lab up: calibration: %s\n", err);
-			return 1;
+			return EXIT_FAILED;
 		}
 		print_calibration(&cal, m);
 	}
@@ -262,10 +263,10 @@ static int cmd_down(int argc, char **argv)
 	for (int i = optind; i < argc; i++)
 		if (!lab_name_valid(argv[i])) {
 			fprintf(stderr, "brisk lab down: bad lab name '%s'\n", argv[i]);
-			return 2;
+			return EXIT_USAGE;
 		}
 	if (need_root("down"))
-		return 1;
+		return EXIT_PRIVILEGE;
 	if (all) {
 		struct lab_state *ls = calloc(64, sizeof *ls);
 		int n;
@@ -273,12 +274,12 @@ static int cmd_down(int argc, char **argv)
 			fprintf(stderr, "brisk lab down: cannot list lab disks: %s\n",
 				ls ? err : "out of memory");
 			free(ls);
-			return 1;
+			return EXIT_FAILED;
 		}
 		for (int i = 0; i < n; i++) {
 			if (lab_down(ls[i].name, err, sizeof err)) {
 				fprintf(stderr, "brisk lab down: %s: %s\n", ls[i].name, err);
-				status = 1;
+				status = EXIT_FAILED;
 			} else {
 				printf("lab %s: taken apart\n", ls[i].name);
 			}
@@ -290,7 +291,7 @@ static int cmd_down(int argc, char **argv)
 		int rc = lab_down(argv[i], err, sizeof err);
 		if (rc) {
 			fprintf(stderr, "brisk lab down: %s\n", err);
-			status = rc == -ENOENT && status == 0 ? 2 : 1;
+			status = rc == -ENOENT && status == 0 ? EXIT_USAGE : EXIT_FAILED;
 		} else {
 			printf("lab %s: taken apart\n", argv[i]);
 		}
@@ -320,7 +321,7 @@ static int cmd_status(int argc, char **argv)
 		fprintf(stderr, "brisk lab status: cannot read the lab state directory: %s\n",
 			ls ? lerr : "out of memory");
 		free(ls);
-		return 1;
+		return EXIT_FAILED;
 	}
 	if (n == 0)
 		printf("no lab disks\n");
@@ -377,7 +378,7 @@ static int cmd_models(int argc, char **argv)
 	char path[1024];
 	int n;
 	if (load_models(ms, &n, path, sizeof path))
-		return 1;
+		return EXIT_FAILED;
 	printf("%-11s %5s %9s %9s %6s %6s %7s %8s %5s %11s %s\n", "MODEL", "RPM", "SEEK-TRK",
 	       "SEEK-AVG", "READ", "WRITE", "OVERHD", "RND-WR", "DEPTH", "SSH-LIKE",
 	       "DESCRIPTION");
@@ -420,18 +421,18 @@ static int cmd_serve(int argc, char **argv)
 		case 'f': fsname = optarg; break;
 		case 'r':
 			if (parse_int(optarg, 0, 1 << 20, &rfd))
-				return 2;
+				return EXIT_USAGE;
 			break;
 		default: return cliopt_getopt_error("lab serve", c, argv, opts);
 		}
 	}
 	if (!models || !model || !image || !mp || !fsname || optind < argc) {
 		fprintf(stderr, "brisk lab serve: internal command, started by 'brisk lab up'\n");
-		return 2;
+		return EXIT_USAGE;
 	}
 	if (need_root("serve"))
-		return 1;
-	return lab_serve(models, model, image, mp, fsname, (int)rfd) ? 1 : 0;
+		return EXIT_PRIVILEGE;
+	return lab_serve(models, model, image, mp, fsname, (int)rfd) ? EXIT_FAILED : 0;
 }
 
 int cmd_lab_main(int argc, char **argv)

@@ -81,7 +81,7 @@ static int cmd_list(void)
 	size_t n = 0;
 	char dirs[3][PATH_MAX];
 	if (profile_list(&ents, &n, dirs) < 0)
-		return 1;
+		return EXIT_FAILED;
 	int bad = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct profile *p = malloc(sizeof(*p));
@@ -105,14 +105,14 @@ static int cmd_list(void)
 	/* anyone who can write a profile directory names its files: a name
 	 * that is no profile name is not listed (shells complete the list) */
 	if (profile_list_refused(&ents, &n) < 0)
-		return 1;
+		return EXIT_FAILED;
 	for (size_t i = 0; i < n; i++)
 		fprintf(stderr, "brisk profile: %s: not listed: its name is no profile name "
 			"(letters, digits, '-', '_' and '.', not first '-', at most %d); rename "
 			"it\n", text_show(ents[i].path), PROFILE_NAME_LEN - 1);
 	bad |= n > 0;
 	free(ents);
-	return bad ? 2 : 0;
+	return bad ? EXIT_USAGE : 0;
 }
 
 /* ---------- show / check ---------- */
@@ -121,20 +121,20 @@ static int cmd_show(const char *name)
 {
 	struct profile *p = malloc(sizeof(*p));
 	if (!p)
-		return 1;
+		return EXIT_FAILED;
 	char path[PATH_MAX], err[PROFILE_ERR_LEN];
 	int rc = profile_load_named(name, p, path, sizeof(path), err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "brisk profile: %s\n", err);
 		free(p);
-		return rc == -EINVAL || rc == -ENOENT ? 2 : 1;
+		return rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_FAILED;
 	}
 	printf("; %s\n", text_show(path));
 	rc = profile_write(stdout, p, err, sizeof(err));
 	free(p);
 	if (rc < 0) {
 		fprintf(stderr, "brisk profile: %s\n", err);
-		return 1;
+		return EXIT_FAILED;
 	}
 	return 0;
 }
@@ -143,13 +143,13 @@ static int cmd_check(int n, char **files)
 {
 	struct profile *p = malloc(sizeof(*p));
 	if (!p)
-		return 1;
+		return EXIT_FAILED;
 	int status = 0;
 	for (int i = 0; i < n; i++) {
 		char err[PROFILE_ERR_LEN];
 		if (profile_parse_file(files[i], NULL, p, err, sizeof(err)) < 0) {
 			fprintf(stderr, "%s\n", err);
-			status = 2;
+			status = EXIT_USAGE;
 			continue;
 		}
 		printf("%s: ok: profile %s, %zu setting%s, %zu load%s, %zu action%s\n",
@@ -170,7 +170,7 @@ static int emit(const struct profile *p, const char *path, int force)
 	if (!path || strcmp(path, "-") == 0) {
 		if (profile_write(stdout, p, err, sizeof(err)) < 0) {
 			fprintf(stderr, "brisk profile: %s\n", err);
-			return 2;
+			return EXIT_USAGE;
 		}
 		return 0;
 	}
@@ -179,7 +179,9 @@ static int emit(const struct profile *p, const char *path, int force)
 		fprintf(stderr, "brisk profile: %s exists; use --force to replace it\n", path);
 	else if (rc < 0)
 		fprintf(stderr, "brisk profile: %s\n", err);
-	return rc == 0 ? 0 : rc == -EEXIST || rc == -EINVAL || rc == -ENAMETOOLONG ? 2 : 1;
+	if (rc == 0)
+		return 0;
+	return rc == -EEXIST || rc == -EINVAL || rc == -ENAMETOOLONG ? EXIT_USAGE : EXIT_FAILED;
 }
 
 /* ---------- save ---------- */
@@ -253,7 +255,7 @@ static void capture_val(struct profile *p, struct save_keep *keep, enum profile_
 			const char *dev, const struct tunable_facts *f, const char *key,
 			const char *value)
 {
-	int hw, kept = tunable_capture_keeps(tunable_def_find(key), f, f ? 1 : 0, value, &hw);
+	int hw, kept = tunable_capture_keeps(tunable_def_find(key), f, f ? EXIT_FAILED : 0, value, &hw);
 	capture_one(p, keep, cls, dev, key, value, kept, hw);
 }
 
@@ -462,13 +464,13 @@ static int capture_dir(struct profile *p, struct save_keep *keep, const char *di
 	if (rc < 0 && !(rc == -ENODEV && st)) {
 		fprintf(stderr, "brisk profile save: %s: %s\n", text_show(dir), strerror(-rc));
 		stack_free(st);
-		return rc == -ENOENT || rc == -ENOTDIR ? 2 : 1;
+		return rc == -ENOENT || rc == -ENOTDIR ? EXIT_USAGE : EXIT_FAILED;
 	}
 	if (strlen(st->path) >= sizeof(p->directory)) {
 		fprintf(stderr, "brisk profile save: %s: path longer than %zu characters\n",
 			text_show(st->path), sizeof(p->directory) - 1);
 		stack_free(st);
-		return 2;
+		return EXIT_USAGE;
 	}
 	snprintf(p->directory, sizeof(p->directory), "%s", st->path);
 	const struct blockdev *leaves[32];
@@ -493,15 +495,15 @@ static int user_path(const char *name, char *path, size_t len)
 	int rc;
 	if (profile_user_dir(udir, sizeof(udir)) < 0) {
 		fprintf(stderr, "brisk profile save: no HOME or XDG_CONFIG_HOME; use -o FILE\n");
-		return 1;
+		return EXIT_FAILED;
 	}
 	if ((rc = fileio_mkdir_p(udir, 0755)) < 0) {
 		fprintf(stderr, "brisk profile save: cannot create %s: %s\n", udir, strerror(-rc));
-		return 1;
+		return EXIT_FAILED;
 	}
 	if (strlen(udir) + strlen(name) + 10 > len) {
 		fprintf(stderr, "brisk profile save: path too long\n");
-		return 2;
+		return EXIT_USAGE;
 	}
 	strcpy(path, udir);
 	strcat(path, "/");
@@ -544,9 +546,9 @@ static int cmd_save(int argc, char **argv)
 	struct profile *p = calloc(1, sizeof(*p));
 	struct save_keep *keep = calloc(1, sizeof(*keep));
 	struct save_left *left = calloc(1, sizeof(*left));
-	int force = 0, c, status = 2;
+	int force = 0, c, status = EXIT_USAGE;
 	if (!p || !keep || !left) {
-		status = 1;
+		status = EXIT_FAILED;
 		goto out;
 	}
 	profile_default_workload(p);
@@ -651,7 +653,7 @@ static int cmd_import(int argc, char **argv)
 			if (parse_int(optarg, 1, 1000, &grp) < 0) {
 				fprintf(stderr, "brisk profile import: bad --group '%s', expected a "
 					"stonewall group number from 1\n", optarg);
-				return 2;
+				return EXIT_USAGE;
 			}
 			fo.group = (unsigned)grp;
 			break;
@@ -659,7 +661,7 @@ static int cmd_import(int argc, char **argv)
 			if (fiojob_parse_scale(optarg, &fo.scale) < 0) {
 				fprintf(stderr, "brisk profile import: bad --scale '%s', expected a "
 					"factor in (0, 1] such as 0.01, 1/100 or 1%%\n", optarg);
-				return 2;
+				return EXIT_USAGE;
 			}
 			break;
 		case 'n': name = optarg; break;
@@ -681,7 +683,7 @@ static int cmd_import(int argc, char **argv)
 	if (!p || !rep) {
 		free(p);
 		free(rep);
-		return 1;
+		return EXIT_FAILED;
 	}
 	char err[PROFILE_ERR_LEN];
 	int rc = fiojob_import(argv[optind], &fo, p, rep, err, sizeof(err));
@@ -689,7 +691,7 @@ static int cmd_import(int argc, char **argv)
 		fprintf(stderr, "%s\n", err);
 		free(p);
 		free(rep);
-		return rc == -EINVAL || rc == -ENOENT ? 2 : 1;
+		return rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_FAILED;
 	}
 	for (size_t i = 0; i < rep->n_notes; i++)
 		fprintf(stderr, "%s\n", rep->notes[i]);
@@ -705,7 +707,7 @@ static int cmd_import(int argc, char **argv)
 		    profile_resolve(name, tmp, sizeof(tmp), err, sizeof(err)) == -EINVAL) {
 			fprintf(stderr, "brisk profile import: bad --name '%s'\n", name);
 			free(p);
-			return 2;
+			return EXIT_USAGE;
 		}
 		snprintf(p->name, sizeof(p->name), "%s", name);
 	}

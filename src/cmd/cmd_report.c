@@ -16,8 +16,6 @@
 
 static const char CMD[] = "report";
 
-#define EXIT_SKIPPED 3
-
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -252,7 +250,7 @@ static int read_all(int n, char **args, struct reading *rd)
 	}
 	if (rd->oom) {
 		fprintf(stderr, "brisk report: out of memory\n");
-		return 1;
+		return EXIT_FAILED;
 	}
 	if (rd->trust)
 		return 0;
@@ -265,7 +263,7 @@ static int read_all(int n, char **args, struct reading *rd)
 	while (rd->capskip < rd->nskip + rd->nres + 1)
 		if (grow((void **)&rd->skip, &rd->capskip, rd->capskip, sizeof(*rd->skip)) < 0) {
 			fprintf(stderr, "brisk report: out of memory\n");
-			return 1;
+			return EXIT_FAILED;
 		}
 	fleet_identify(rd->res, &rd->nres, &rd->hosts, rd->skip, &rd->nskip);
 	for (size_t i = before; i < rd->nskip; i++)
@@ -288,13 +286,13 @@ int cmd_report_main(int argc, char **argv)
 	if (status == 0 && !nres) {
 		fprintf(stderr, "brisk report: none of the %zu file%s could be reported on: nothing "
 			"to report\n", nskip, nskip == 1 ? "" : "s");
-		status = 2;
+		status = EXIT_USAGE;
 	}
 	struct fleet_report rep = { 0 };
 	char err[512];
 	if (status == 0 && fleet_pool(res, nres, &a.opt, skip, nskip, &rep, err, sizeof(err)) < 0) {
 		fprintf(stderr, "brisk report: %s\n", err);
-		status = 1;
+		status = EXIT_FAILED;
 	}
 	if (status == 0) {
 		int to_stdout = (a.json && !strcmp(a.json, "-")) || (a.csv && !strcmp(a.csv, "-")) ||
@@ -303,26 +301,30 @@ int cmd_report_main(int argc, char **argv)
 			fleet_text(stdout, &rep);
 		if (a.json && fleet_json(&rep, a.json, err, sizeof(err)) < 0) {
 			fprintf(stderr, "brisk report: --json %s\n", err);
-			status = 1;
+			status = EXIT_FAILED;
 		}
 		if (a.csv && fleet_csv(&rep, a.csv, err, sizeof(err)) < 0) {
 			fprintf(stderr, "brisk report: --csv %s\n", err);
-			status = 1;
+			status = EXIT_FAILED;
 		}
 		if (a.openmetrics && openmetrics_fleet(&rep, a.openmetrics, err, sizeof(err)) < 0) {
 			fprintf(stderr, "brisk report: --openmetrics %s\n", err);
-			status = 1;
+			status = EXIT_FAILED;
 		}
 		if (a.plot && fleet_plot(&rep, a.plot, err, sizeof(err)) < 0) {
 			fprintf(stderr, "brisk report: --plot %s\n", err);
-			status = 1;
+			status = EXIT_FAILED;
 		}
 		if (a.save) {
 			char path[PATH_MAX], note[4096];
-			if (fleet_save_profile(&rep, a.save, a.force, path, sizeof(path), note,
-					       sizeof(note), err, sizeof(err)) < 0) {
+			int src = fleet_save_profile(&rep, a.save, a.force, path, sizeof(path), note,
+						     sizeof(note), err, sizeof(err));
+			if (src == -ENODATA) {   /* no winner: a result, not a failure */
+				fprintf(stderr, "brisk report: --save-profile: %s; nothing saved\n",
+					err);
+			} else if (src < 0) {
 				fprintf(stderr, "brisk report: --save-profile %s\n", err);
-				status = 1;
+				status = EXIT_FAILED;
 			} else {
 				fprintf(stderr, "brisk report: saved the winners as profile %s (%s); brisk "
 					"export %s --format udev makes them a default\n", a.save,
@@ -333,12 +335,12 @@ int cmd_report_main(int argc, char **argv)
 		}
 		if (fflush(stdout) != 0) {
 			fprintf(stderr, "brisk report: cannot write the report to standard output\n");
-			status = 1;
+			status = EXIT_FAILED;
 		}
 		if (status == 0 && nskip) {
 			fprintf(stderr, "brisk report: %zu of %zu files skipped (named above); the "
 				"report covers the other %zu\n", nskip, nskip + nres, nres);
-			status = EXIT_SKIPPED;
+			status = EXIT_PARTIAL;
 		}
 	}
 	fleet_report_free(&rep);

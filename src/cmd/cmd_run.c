@@ -85,8 +85,8 @@ static void usage(FILE *f)
 		"  -h, --help             this text\n"
 		"\n"
 		"T is a duration (500ms, 20s, 2m).  Exit status: 0 done, 1 failed (also\n"
-		"when a load or action could not start), 2 bad input, 128+N stopped by\n"
-		"signal N.  See brisk-run(1).\n");
+		"when a load or action could not start), 2 bad input, 4 --at or\n"
+		"--drop-caches without root, 128+N stopped by signal N.  See brisk-run(1).\n");
 }
 
 enum {   /* this command's own options; the shared ones are cliopt.h's */
@@ -159,7 +159,7 @@ static int parse_at(const char *arg)
 {
 	if (n_run_ats == RUN_MAX_AT) {
 		fprintf(stderr, "brisk run: at most %d --at options\n", RUN_MAX_AT);
-		return 2;
+		return EXIT_USAGE;
 	}
 	const char *colon = strchr(arg, ':'), *eq = colon ? strchr(colon, '=') : NULL;
 	struct run_at *a = &run_ats[n_run_ats];
@@ -203,7 +203,7 @@ static int init_run_settings(const char *dir, const char *what)
 		fprintf(stderr, "brisk run: cannot find the disks behind %s: %s\n", dir,
 			strerror(-rc));
 		stack_free(st);
-		return 2;
+		return EXIT_USAGE;
 	}
 	const struct blockdev *leaves[SETTINGS_MAX_DEVS];
 	const char *names[SETTINGS_MAX_DEVS];
@@ -220,7 +220,7 @@ static int init_run_settings(const char *dir, const char *what)
 		fprintf(stderr, "brisk run: %s\n", note);
 	if (!run_settings.n_devs) {
 		fprintf(stderr, "brisk run: no disk with an I/O scheduler behind %s\n", dir);
-		return 2;
+		return EXIT_USAGE;
 	}
 	run_settings_ready = 1;
 	return 0;
@@ -252,7 +252,7 @@ static int plan_run_profile(const struct profile *p, const char *dir, const char
 		return rc;
 	run_plan = calloc(RUN_MAX_PSET, sizeof(*run_plan));
 	if (!run_plan)
-		return 1;
+		return EXIT_FAILED;
 	char note[256], err[512];
 	rc = profile_plan_settings(p, &run_settings, run_plan, RUN_MAX_PSET, &n_run_plan, note,
 				  sizeof(note), err, sizeof(err));
@@ -260,7 +260,7 @@ static int plan_run_profile(const struct profile *p, const char *dir, const char
 		fprintf(stderr, "brisk run: profile %s\n", note);
 	if (rc) {
 		fprintf(stderr, "brisk run: profile %s; nothing was run or changed\n", err);
-		rc = rc == -ENOMEM ? 1 : 2;
+		rc = rc == -ENOMEM ? EXIT_FAILED : EXIT_USAGE;
 		free(run_plan);
 		run_plan = NULL;
 		n_run_plan = 0;
@@ -334,7 +334,7 @@ static int apply_run_plan(struct session *s)
 		if (msg[0])
 			fprintf(stderr, "brisk run: profile settings: %s\n", msg);
 		settings_restore(&run_settings, stderr);
-		rc = 1;
+		rc = EXIT_FAILED;
 	}
 	free(run_plan);
 	run_plan = NULL;
@@ -353,7 +353,7 @@ static int check_ats(const char *dir, const char *what)
 	if (geteuid() != 0) {
 		fprintf(stderr, "brisk run: --at changes settings, which needs root; nothing "
 			"was run (try sudo)\n");
-		return 2;
+		return EXIT_PRIVILEGE;
 	}
 	int rc = init_run_settings(dir, what);
 	if (rc)
@@ -365,7 +365,7 @@ static int check_ats(const char *dir, const char *what)
 		char why[TUNABLE_WHY_LEN], canon[TUNABLE_VALUE_LEN];
 		if (tunable_parse_key(a->key, &key, why, sizeof(why)) < 0) {
 			fprintf(stderr, "brisk run: --at %s: %s\n", a->label, why);
-			return 2;
+			return EXIT_USAGE;
 		}
 		size_t n = tunable_is_sysctl(&key) ? 1 : run_settings.n_devs;
 		for (size_t d = 0; d < n; d++) {
@@ -375,7 +375,7 @@ static int check_ats(const char *dir, const char *what)
 					  canon, sizeof(canon), why, sizeof(why)) < 0) {
 				fprintf(stderr, "brisk run: --at %s refused on %s: %s; nothing was run\n",
 					a->label, tunable_is_sysctl(&key) ? "vm" : dev, why);
-				return 2;
+				return EXIT_USAGE;
 			}
 		}
 		if (!strcmp(key.name, "scheduler") && strlen(canon) < sizeof(sched_after))
@@ -578,7 +578,7 @@ int cmd_run_main(int argc, char **argv)
 			      sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "brisk run: %s\n", err);
-		return rc == -EINVAL || rc == -ENOENT ? 2 : 1;
+		return rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_FAILED;
 	}
 	have_profile = rc == 1;
 	if (note[0])
@@ -610,7 +610,7 @@ int cmd_run_main(int argc, char **argv)
 	if (schedule_ats(s) < 0) {
 		fprintf(stderr, "brisk run: out of memory\n");
 		session_free(s);
-		return 1;
+		return EXIT_FAILED;
 	}
 	int status = run_session(&a, s);
 	session_free(s);

@@ -58,7 +58,7 @@ int cmd_set_targets(const char *cmd, const char *arg, char **only, size_t n_only
 		fprintf(stderr, "brisk %s: %s is on %s, which has no block device to tune\n",
 			cmd, text_show(arg), s && s->mount.fstype[0] ? text_show(s->mount.fstype) : "a file system");
 		stack_free(s);
-		return 2;
+		return EXIT_USAGE;
 	}
 	if (rc < 0) {
 		if (rc == -ENOENT || rc == -ENOTDIR || rc == -ENODEV)
@@ -66,7 +66,7 @@ int cmd_set_targets(const char *cmd, const char *arg, char **only, size_t n_only
 		else
 			fprintf(stderr, "brisk %s: %s: %s\n", cmd, arg, strerror(-rc));
 		stack_free(s);
-		return rc == -ENOENT || rc == -ENOTDIR || rc == -ENODEV ? 2 : 1;
+		return rc == -ENOENT || rc == -ENOTDIR || rc == -ENODEV ? EXIT_USAGE : EXIT_FAILED;
 	}
 	const struct blockdev *leaves[CMD_SET_MAX_TARGETS];
 	size_t nl = stack_leaves(s, leaves, CMD_SET_MAX_TARGETS);
@@ -75,7 +75,7 @@ int cmd_set_targets(const char *cmd, const char *arg, char **only, size_t n_only
 			cmd, arg, CMD_SET_MAX_TARGETS);
 		if (n_only == 0) {
 			stack_free(s);
-			return 2;
+			return EXIT_USAGE;
 		}
 		nl = CMD_SET_MAX_TARGETS;
 	}
@@ -91,7 +91,7 @@ int cmd_set_targets(const char *cmd, const char *arg, char **only, size_t n_only
 		if (blockdev_resolve_name(only[k], want, sizeof(want)) < 0) {
 			fprintf(stderr, "brisk %s: -d %s: no such block device\n", cmd, only[k]);
 			stack_free(s);
-			return 2;
+			return EXIT_USAGE;
 		}
 		size_t i;
 		for (i = 0; i < nl; i++)
@@ -105,7 +105,7 @@ int cmd_set_targets(const char *cmd, const char *arg, char **only, size_t n_only
 				fprintf(stderr, "brisk %s: %s is not in the stack behind %s "
 					"(its disks: %s)\n", cmd, text_show(want), text_show(arg), text_show(all));
 			stack_free(s);
-			return 2;
+			return EXIT_USAGE;
 		}
 		int dup = 0;
 		for (size_t j = 0; j < t->n; j++)
@@ -116,7 +116,7 @@ int cmd_set_targets(const char *cmd, const char *arg, char **only, size_t n_only
 	stack_free(s);
 	if (t->n == 0) {
 		fprintf(stderr, "brisk %s: %s: no disk found under it\n", cmd, arg);
-		return 2;
+		return EXIT_USAGE;
 	}
 	return 0;
 }
@@ -326,7 +326,7 @@ int cmd_set_main(int argc, char **argv)
 		case 'd':
 			if (n_only == CMD_SET_MAX_ONLY) {
 				fprintf(stderr, "brisk set: at most %d -d options\n", CMD_SET_MAX_ONLY);
-				return 2;
+				return EXIT_USAGE;
 			}
 			only[n_only++] = optarg;
 			break;
@@ -353,14 +353,14 @@ int cmd_set_main(int argc, char **argv)
 	char **args = argv + optind + 1;
 	struct assign *as = calloc((size_t)n, sizeof(*as));
 	if (!as)
-		return 1;
+		return EXIT_FAILED;
 	struct cmd_targets t;
 	struct journal *j = NULL;
-	int rc = parse_assignments(n, args, as) ? 2 : 0;
+	int rc = parse_assignments(n, args, as) ? EXIT_USAGE : 0;
 	if (rc == 0)
 		rc = cmd_set_targets("set", target, only, n_only, &t);
 	if (rc == 0 && validate(&t, as, n))
-		rc = 2;
+		rc = EXIT_USAGE;
 	if (rc == 0 && geteuid() != 0) {
 		for (int i = 0; i < n; i++)
 			for (size_t d = 0; d < (tunable_is_sysctl(&as[i].key) ? 1 : t.n); d++)
@@ -368,7 +368,7 @@ int cmd_set_main(int argc, char **argv)
 					tunable_is_sysctl(&as[i].key) ? "" : t.name[d],
 					tunable_is_sysctl(&as[i].key) ? "" : " ", as[i].key.name);
 		fprintf(stderr, "brisk set: nothing was changed; run it with sudo\n");
-		rc = 1;
+		rc = EXIT_PRIVILEGE;
 	}
 	if (rc)
 		goto out;
@@ -381,16 +381,16 @@ int cmd_set_main(int argc, char **argv)
 		fprintf(stderr, "brisk set: cannot create the restore journal: %s; "
 			"nothing was changed\n",
 			journal_error());
-		rc = 1;
+		rc = EXIT_FAILED;
 		goto out;
 	}
 	struct settings_step *plan = calloc((size_t)n * t.n, sizeof(*plan));
 	if (!plan) {
-		rc = 1;
+		rc = EXIT_FAILED;
 		goto out;
 	}
 	size_t np = set_plan(&t, as, n, plan);
-	rc = settings_transaction(j, plan, np, set_event, j, stderr, NULL) < 0 ? 1 : 0;
+	rc = settings_transaction(j, plan, np, set_event, j, stderr, NULL) < 0 ? EXIT_FAILED : 0;
 	free(plan);
 	if (rc)
 		goto out;
@@ -399,7 +399,7 @@ int cmd_set_main(int argc, char **argv)
 		if (e < 0) {
 			fprintf(stderr, "brisk set: cannot clear %s: %s\n", journal_path(j),
 				strerror(-e));
-			rc = 1;
+			rc = EXIT_FAILED;
 			goto out;
 		}
 		for (int i = 0; i < n; i++) {

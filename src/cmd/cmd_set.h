@@ -8,7 +8,7 @@
  * its members).  -d limits the targets to named leaves of that stack.
  * Everything is validated on every target before anything is written (bad
  * input: exit 2, nothing changed, nothing journaled); without root it says
- * what needs root and writes nothing (exit 1); each change is journaled
+ * what needs root and writes nothing (exit 4); each change is journaled
  * (kind "set") and waits for `brisk restore`, unless --persist; if the
  * kernel refuses a write, what this command changed is rolled back (exit 1).
  * --list-keys prints the settings table (tunable_defs), one key a line.

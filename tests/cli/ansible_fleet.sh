@@ -115,12 +115,17 @@ refused_options_cases() {
 }
 refused_options_cases
 # a lock file nobody holds (what a killed brisk leaves; `brisk restore
-# --dry-run` names it) is no setting left changed: the preflight goes on,
-# here to the free-space refusal
+# --dry-run` names it, and exits 0: brisk(1) EXIT STATUS) is no setting left
+# changed: the preflight goes on, here to the free-space refusal, and the
+# restore check after a run passes
 stale_lock_case() {
   printf '12345\n' >"$BRISK_RUNTIME_DIR/sysctl-vm.lock"
   play stalelock
-  t_match "stale lock: the restore check lets it pass" "$(cat "$d/stalelock.log")" "refused: $d/mnt has [0-9]+ MiB free"
+  t_match "stale lock: the preflight lets it pass" "$(cat "$d/stalelock.log")" "refused: $d/mnt has [0-9]+ MiB free"
+  play stalelock-check --tags restore_check; rc=$?
+  t_eq "stale lock: the restore check passes" "$rc" 0
+  t_match "stale lock: the restore check says so" "$(cat "$d/stalelock-check.log")" \
+    'localhost: brisk restore --dry-run: nothing to restore \(1 lock file\(s\) nobody holds, removed by brisk restore\)'
   rm -f "$BRISK_RUNTIME_DIR/sysctl-vm.lock"
 }
 stale_lock_case
@@ -201,13 +206,13 @@ else
   play before -e brisk_floor=256m -e brisk_write_room=1g; rc=$?
   t_check "leftover: the host refused before measuring" test "$rc" != 0
   t_match "leftover: says why" "$(cat "$d/before.log")" \
-    "refused: brisk restore --dry-run lists settings that an earlier brisk .* would restore $dev scheduler=$orig"
+    "refused: brisk restore --dry-run lists settings that an earlier brisk .* \(exit 5\): would restore $dev scheduler=$orig \(now $other\)"
   t_eq "leftover: nothing measured" "$(json_count)" "$n"
 
   play keep --tags restore_check -e brisk_restore_leftovers=false; rc=$?
   t_check "leftover: the restore check fails" test "$rc" != 0
   t_match "leftover: it lists what is left" "$(cat "$d/keep.log")" \
-    "settings were left changed after the run: brisk restore --dry-run \(exit 0\) said: would restore $dev scheduler=$orig \(now $other\)"
+    "settings were left changed after the run: brisk restore --dry-run \(exit 5\) said: would restore $dev scheduler=$orig \(now $other\)"
   t_match "leftover: and says how to put it back" "$(cat "$d/keep.log")" "put them back with 'brisk restore' on the host"
   t_eq "leftover: brisk_restore_leftovers=false leaves it" "$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler")" "$other"
 

@@ -115,8 +115,9 @@ advisory_matches() {
 # header NAME QUERY: the document frame of a device query.
 header() {
 	jeq "$1.brisk" .brisk '"0.1.0"'
+	jeq "$1.format" '[.format_version, .kind, .all]' '[1,"devices",false]'
 	jeq "$1.query" .query "\"$2\""
-	jeq "$1.path" .path '""'
+	jeq "$1.path" .path null
 	jeq "$1.mount" .mount null
 }
 tree() { jeq "$1.tree" "$JQDEFS"'.stack | tree' "\"$2\""; }
@@ -128,7 +129,7 @@ all_names() {
 	jeq "$1.no_children" '[.devices[] | select(has("children"))] | length' 0
 }
 
-DEADLINE_IOSCHED='{"async_depth":"48","fifo_batch":"16","front_merges":"1","prio_aging_expire":"10000","read_expire":"500","write_expire":"5000","writes_starved":"2"}'
+DEADLINE_IOSCHED='{"async_depth":48,"fifo_batch":16,"front_merges":1,"prio_aging_expire":10000,"read_expire":500,"write_expire":5000,"writes_starved":2}'
 ALL_SCHEDS='["none","mq-deadline","kyber","bfq"]'
 
 # ---------------------------------------------------------------- SATA HDD
@@ -167,7 +168,7 @@ if ran sata.sdb.run; then
 	 "controller":"Intel Corporation 82801JI (ICH10 Family) SATA AHCI Controller","pci_slot":"0000:00:1f.2",
 	 "queue":{"scheduler":"kyber","schedulers":'"$ALL_SCHEDS"',"nr_requests":32,"read_ahead_kb":512,"wbt_lat_usec":0,
 	  "max_sectors_kb":512,"rq_affinity":2,"nomerges":1,"queue_depth":1,
-	  "iosched":{"read_lat_nsec":"2000000","write_lat_nsec":"10000000"}}}'
+	  "iosched":{"read_lat_nsec":2000000,"write_lat_nsec":10000000}}}'
 fi
 
 bd sata-hdd.umockdev --all
@@ -246,7 +247,7 @@ if ran mdcrypt.run; then
 	advisory_matches mdcrypt.sda sda "Samsung SSD 840 EVO 250GB" EXT0BB6Q EXT0CB6Q
 	expect mdcrypt.sdb sdb '{"devnum":"8:16","model":"Samsung SSD 840 EVO 250GB","serial":"S1DBNSAF654321Y",
 	 "firmware":"EXT0DB6Q","advisory":null,"queue":{"queue_depth":31,
-	 "iosched":{"async_depth":"48","fifo_batch":"32","front_merges":"1","prio_aging_expire":"10000","read_expire":"500","write_expire":"5000","writes_starved":"2"}}}'
+	 "iosched":{"async_depth":48,"fifo_batch":32,"front_merges":1,"prio_aging_expire":10000,"read_expire":500,"write_expire":5000,"writes_starved":2}}}'
 fi
 
 bd md-raid1-crypt.umockdev /dev/md0
@@ -323,8 +324,8 @@ if ran usb.run; then
 	 "pci_slot":"0000:00:14.0","advisory":null,
 	 "queue":{"scheduler":"bfq","schedulers":["mq-deadline","kyber","bfq","none"],"nr_requests":2,
 	  "read_ahead_kb":4096,"wbt_lat_usec":75000,"max_sectors_kb":240,"rq_affinity":1,"nomerges":0,"queue_depth":1,
-	  "iosched":{"back_seek_max":"16384","back_seek_penalty":"2","fifo_expire_async":"250","fifo_expire_sync":"125",
-	   "low_latency":"1","max_budget":"0","slice_idle":"8","slice_idle_us":"8000","strict_guarantees":"0","timeout_sync":"125"}}}'
+	  "iosched":{"back_seek_max":16384,"back_seek_penalty":2,"fifo_expire_async":250,"fifo_expire_sync":125,
+	   "low_latency":1,"max_budget":0,"slice_idle":8,"slice_idle_us":8000,"strict_guarantees":0,"timeout_sync":125}}}'
 fi
 
 bd usb-stick.umockdev sdc1
@@ -359,7 +360,7 @@ VDA_WANT='{"devnode":"/dev/vda","devnum":"254:0","kind":"disk","transport":"virt
  "controller":"Red Hat, Inc. Virtio 1.0 block device","pci_slot":"0000:00:02.0","advisory":null,
  "queue":{"scheduler":"mq-deadline","schedulers":'"$ALL_SCHEDS"',"nr_requests":256,"read_ahead_kb":8192,
   "wbt_lat_usec":75000,"max_sectors_kb":4096,"rq_affinity":1,"nomerges":0,"queue_depth":null,
-  "iosched":{"async_depth":"256","fifo_batch":"16","front_merges":"1","prio_aging_expire":"10000","read_expire":"500","write_expire":"5000","writes_starved":"2"}}}'
+  "iosched":{"async_depth":256,"fifo_batch":16,"front_merges":1,"prio_aging_expire":10000,"read_expire":500,"write_expire":5000,"writes_starved":2}}}'
 bd virtio-disk.umockdev /dev/vda
 if ran virtio.run; then
 	header virtio /dev/vda

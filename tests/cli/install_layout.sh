@@ -25,6 +25,9 @@ for c in get restore; do
     t_skip "man brisk-$c" "man is not installed"
   fi
 done
+# the JSON Schemas (brisk(1) FILES), one per kind of JSON output
+t_eq "schemas installed" "$(cd "$d/usr/share/brisk/schemas" 2>/dev/null && ls | tr '\n' ' ')" \
+  "$(cd schemas && ls | tr '\n' ' ')"
 make -s uninstall DESTDIR="$d" PREFIX=/usr BASHCOMPDIR=/usr/share/bash-completion/completions \
   >/dev/null 2>&1
 t_eq "uninstall leaves no file" "$(find "$d" -type f | head -5)" ""

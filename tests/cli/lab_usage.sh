@@ -47,15 +47,15 @@ t_eq "status with no labs" "$out" "no lab disks"
 
 if is_root && command -v setpriv >/dev/null; then
   err=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$BRISK" lab up 2>&1); rc=$?
-  t_eq "up without root exits 1" "$rc" 1
+  t_eq "up without root exits 4" "$rc" 4
   t_match "up without root says so" "$err" "needs root"
   err=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$BRISK" lab down --all 2>&1); rc=$?
-  t_eq "down without root exits 1" "$rc" 1
+  t_eq "down without root exits 4" "$rc" 4
   out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$BRISK" lab status 2>&1); rc=$?
   t_eq "status works without root" "$rc" 0
 elif ! is_root; then
   err=$("$BRISK" lab up 2>&1); rc=$?
-  t_eq "up without root exits 1" "$rc" 1
+  t_eq "up without root exits 4" "$rc" 4
   t_match "up without root says so" "$err" "needs root"
 else
   t_skip "up without root" "no setpriv to drop root"

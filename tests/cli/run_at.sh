@@ -65,7 +65,7 @@ t_eq "bad: no work files" "$(find "$d/mnt" -mindepth 1 -maxdepth 1 ! -name lost+
 if command -v setpriv >/dev/null; then
   chmod 755 "$d"
   err=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$BRISK" run "$d/mnt" --at "1s:scheduler=$alt_sched" 2>&1); rc=$?
-  t_eq "non-root: exit 2" "$rc" 2; t_match "non-root: says root" "$err" "needs root"
+  t_eq "non-root: exit 4 (needs privileges)" "$rc" 4; t_match "non-root: says root" "$err" "needs root"
 fi
 
 # 4. A profile's [settings] hold for the whole run (before the idle

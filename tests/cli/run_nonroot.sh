@@ -30,7 +30,7 @@ t_eq nonroot-eviction "$(jq -r .config.eviction <<<"$out")" fadvise
 t_eq nonroot-cleanup "$(ls -A "$d/w")" keep-me
 
 err=$(as_user $BRISK run "$d/w" -q --drop-caches 2>&1); rc=$?
-t_eq nonroot-drop-caches-exit-2 "$rc" 2
+t_eq nonroot-drop-caches-exit-4 "$rc" 4
 t_match nonroot-drop-caches-message "$err" 'needs root'
 t_eq nonroot-drop-caches-nothing-created "$(ls -A "$d/w")" keep-me
 

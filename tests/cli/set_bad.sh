@@ -77,7 +77,7 @@ if setpriv --help >/dev/null 2>&1; then
   t_eq "non-root get: exit" "$rc" 0
   t_eq "non-root get: value" "$out" "$DEV scheduler=$(active_sched $DEV)"
   out=$(env -u BRISK_RUNTIME_DIR $NOBODY "$BRISK" set $DEV "scheduler=$alt_sched" read_ahead_kb=256 2>&1); rc=$?
-  t_eq "non-root set: exit 1" "$rc" 1
+  t_eq "non-root set: exit 4 (needs privileges)" "$rc" 4
   t_match "non-root set: scheduler needs root" "$out" "changing $DEV scheduler needs root"
   t_match "non-root set: read_ahead_kb needs root" "$out" "changing $DEV read_ahead_kb needs root"
   out=$(env -u BRISK_RUNTIME_DIR $NOBODY "$BRISK" set $DEV scheduler=nosuch 2>&1); rc=$?

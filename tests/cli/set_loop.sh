@@ -76,7 +76,7 @@ done
 t_eq "one journal per set command" "$(journals)" "$want_journals"
 
 out=$("$BRISK" restore --dry-run 2>&1); rc=$?
-t_eq "dry-run exit" "$rc" 0
+t_eq "dry-run exit 5 (values to restore)" "$rc" 5
 t_match "dry-run lists" "$out" "would restore $DEV read_ahead_kb="
 t_eq "dry-run changes nothing" "$(sysfs_q $DEV read_ahead_kb)" 512
 out=$("$BRISK" restore 2>&1); rc=$?

@@ -76,7 +76,7 @@ t_eq "SIGKILL: dry-run changed nothing" "$(active_sched $DEV)" "$alt_sched"
 if setpriv --help >/dev/null 2>&1; then
   chmod o+rx "$(dirname "$BRISK_RUNTIME_DIR")"
   out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$BRISK" restore 2>&1); rc=$?
-  t_eq "SIGKILL: non-root restore: exit 1" "$rc" 1
+  t_eq "SIGKILL: non-root restore: exit 4 (needs privileges)" "$rc" 4
   t_match "SIGKILL: non-root restore: lists" "$out" "would restore $DEV scheduler="
   t_match "SIGKILL: non-root restore: needs root" "$out" "needs root; run 'sudo brisk restore'"
   t_eq "SIGKILL: non-root restore: changed nothing" "$(active_sched $DEV)" "$alt_sched"

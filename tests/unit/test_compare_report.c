@@ -627,13 +627,13 @@ static void test_save(void **state)
 
 	/* no recommended arm */
 	r->best = -1;
-	assert_int_equal(compare_report_save(r, "other", 0, err, sizeof(err)), -ENOENT);
+	assert_int_equal(compare_report_save(r, "other", 0, err, sizeof(err)), -ENODATA);
 	assert_non_null(strstr(err, "no arm was recommended"));
 	snprintf(path, sizeof(path), "%s/other.profile", udir);
 	assert_int_equal(access(path, F_OK), -1);
 	/* the baseline "current" sets nothing */
 	r->best = 0;
-	assert_int_equal(compare_report_save(r, "other", 0, err, sizeof(err)), -EINVAL);
+	assert_int_equal(compare_report_save(r, "other", 0, err, sizeof(err)), -ENODATA);
 	assert_non_null(strstr(err, "sets nothing"));
 	/* a bad name */
 	r->best = 1;

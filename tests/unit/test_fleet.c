@@ -834,7 +834,7 @@ static void test_save_profile(void **state)
 	/* nothing recommended: nothing saved */
 	assert_int_equal(fleet_pool(r + 4, 2, &o, NULL, 0, &rep, err, sizeof(err)), 0);
 	assert_int_equal(fleet_save_profile(&rep, "fleet2", 0, path, sizeof(path), note,
-					    sizeof(note), err, sizeof(err)), -ENOENT);
+					    sizeof(note), err, sizeof(err)), -ENODATA);
 	assert_int_equal(access(path, F_OK), -1);
 	fleet_report_free(&rep);
 	for (int m = 0; m < 6; m++)
@@ -1057,7 +1057,7 @@ static void test_save_partial(void **state)
 	assert_non_null(strstr(g->recommendation, "slice_idle=2147483647, 3 of 3"));
 	assert_non_null(strstr(g->recommendation, "outside the range a default may carry"));
 	assert_int_equal(fleet_save_profile(&rep, "abs", 0, path, sizeof(path), note, sizeof(note),
-					    err, sizeof(err)), -ENOENT);
+					    err, sizeof(err)), -ENODATA);
 	assert_non_null(strstr(note, "--force saves it anyway"));
 	assert_int_equal(fleet_save_profile(&rep, "abs", 1, path, sizeof(path), note, sizeof(note),
 					    err, sizeof(err)), 0);
