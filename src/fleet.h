@@ -128,6 +128,8 @@
 #define FLEET_FORMAT_VERSION 1          /* the result format this brisk reads */
 #define FLEET_MAX_FILE_BYTES (16u << 20)
 #define FLEET_MAX_SAMPLES   1000000u    /* per file */
+#define FLEET_MAX_CELL      500u        /* pooled per file, phase, action and
+					 * arm: chosen evenly by rank */
 #define FLEET_MAX_ARMS      8           /* per file (COMPARE_MAX_ARMS) */
 #define FLEET_MAX_DISKS     8           /* per machine object */
 #define FLEET_MAX_MS        86400000.0  /* a sample: at most a day */
@@ -194,6 +196,8 @@ struct fleet_result {
 	struct fleet_sample *samples;
 	size_t n_samples;
 	unsigned warm, failed, other_epochs;   /* samples left out */
+	size_t cut;                /* samples left out by FLEET_MAX_CELL */
+	size_t cut_largest;        /* the most samples one such cell held */
 	char workload[256];
 	int set_by_profile;        /* a run whose settings a profile put in
 				    * place (profile_settings): not what its

@@ -558,6 +558,53 @@ static int read_compare(struct rd *d, struct json_object *root)
 	return 0;
 }
 
+/* ---- the bound on what one file adds ---- */
+
+static int cmp_cell(const void *x, const void *y)
+{
+	const struct fleet_sample *a = x, *b = y;
+	if (a->phase != b->phase)
+		return (a->phase > b->phase) - (a->phase < b->phase);
+	if (a->action != b->action)
+		return (a->action > b->action) - (a->action < b->action);
+	if (a->arm != b->arm)
+		return (a->arm > b->arm) - (a->arm < b->arm);
+	return (a->ms > b->ms) - (a->ms < b->ms);
+}
+
+/* Keep at most FLEET_MAX_CELL samples of each phase, action and arm,
+ * chosen evenly by rank (the smallest, the largest and the ones between
+ * at equal steps of rank), so that a cell's quantiles stay within
+ * 1 / FLEET_MAX_CELL of rank of what the file holds.  The samples end up
+ * sorted by cell and time. */
+static void bound_cells(struct fleet_result *r)
+{
+	struct fleet_sample *s = r->samples;
+	size_t n = r->n_samples, k = 0;
+	if (n <= FLEET_MAX_CELL)
+		return;
+	qsort(s, n, sizeof(*s), cmp_cell);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		while (j < n && s[j].phase == s[i].phase && s[j].action == s[i].action &&
+		       s[j].arm == s[i].arm)
+			j++;
+		size_t m = j - i, keep = m < FLEET_MAX_CELL ? m : FLEET_MAX_CELL;
+		for (size_t x = 0; x < keep; x++) {
+			/* rank round(x (m - 1) / (keep - 1)); keep is m or at least 2 */
+			size_t at = keep == m ? x : (x * (m - 1) + (keep - 1) / 2) / (keep - 1);
+			s[k++] = s[i + at];
+		}
+		if (m > keep) {
+			r->cut += m - keep;
+			if (m > r->cut_largest)
+				r->cut_largest = m;
+		}
+		i = j;
+	}
+	r->n_samples = k;
+}
+
 /* ---- the file ---- */
 
 /* What the root says it is (0 run, 1 compare) and its version. */
@@ -667,6 +714,8 @@ int fleet_parse(const char *data, size_t len, const char *display, struct fleet_
 	if (rc == 0)
 		rc = out->kind == FLEET_RUN ? read_run(&d, root) : read_compare(&d, root);
 	json_object_put(root);
+	if (rc == 0)
+		bound_cells(out);
 	if (rc == -ENOMEM)
 		msg_set(err, errlen, "out of memory");
 	return rc;
