@@ -379,7 +379,10 @@ const char *fleet_phase_name(enum fleet_phase p);
  * files last.  Every untrusted string through text_escape(). */
 void fleet_text(FILE *f, const struct fleet_report *rep);
 /* JSON / CSV to path ("-": stdout), written whole or not at all
- * (outfile).  0 or -errno with a message naming path. */
+ * (outfile).  0 or -errno with a message naming path.  CSV: a row per
+ * group, phase, action and arm; text cells (group, arm, settings, the
+ * disagreeing machines) through csv_text() (quoted, escaped, a formula's
+ * first character behind an apostrophe), numbers plain. */
 int fleet_json(const struct fleet_report *rep, const char *path, char *err, size_t errlen);
 int fleet_csv(const struct fleet_report *rep, const char *path, char *err, size_t errlen);
 /* The picture (".svg" or ".png"): one panel per group, a row per action
