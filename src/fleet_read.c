@@ -576,7 +576,7 @@ static int cmp_cell(const void *x, const void *y)
  * chosen evenly by rank (the smallest, the largest and the ones between
  * at equal steps of rank), so that a cell's quantiles stay within
  * 1 / FLEET_MAX_CELL of rank of what the file holds.  The samples end up
- * sorted by cell and time. */
+ * sorted by cell and ms. */
 static void bound_cells(struct fleet_result *r)
 {
 	struct fleet_sample *s = r->samples;
