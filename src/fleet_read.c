@@ -861,6 +861,18 @@ static int jc_unique(struct jcheck *c, size_t from)
 
 static int jc_value(struct jcheck *c, int depth);
 
+/* One or more digits at c->i, of the number at start (where: which). */
+static int jc_digits(struct jcheck *c, size_t start, const char *where)
+{
+	size_t d0 = c->i;
+	while (c->i < c->n && c->s[c->i] >= '0' && c->s[c->i] <= '9')
+		c->i++;
+	if (c->i > d0)
+		return 0;
+	return c->i >= c->n ? jc_truncated(c)
+	       : bad(c->d, "not JSON: a number needs digits %s, at byte %zu", where, start);
+}
+
 static int jc_number(struct jcheck *c)
 {
 	const unsigned char *s = c->s;
@@ -882,25 +894,16 @@ static int jc_number(struct jcheck *c)
 		return bad(c->d, "not JSON: a number without digits at byte %zu", start);
 	}
 	if (c->i < c->n && s[c->i] == '.') {
-		size_t d0 = ++c->i;
-		while (c->i < c->n && s[c->i] >= '0' && s[c->i] <= '9')
-			c->i++;
-		if (c->i == d0)
-			return c->i >= c->n ? jc_truncated(c)
-			       : bad(c->d, "not JSON: a number needs digits after its '.', at byte %zu",
-				     start);
+		c->i++;
+		int rc = jc_digits(c, start, "after its '.'");
+		if (rc < 0)
+			return rc;
 	}
 	if (c->i < c->n && (s[c->i] == 'e' || s[c->i] == 'E')) {
 		c->i++;
 		if (c->i < c->n && (s[c->i] == '+' || s[c->i] == '-'))
 			c->i++;
-		size_t d0 = c->i;
-		while (c->i < c->n && s[c->i] >= '0' && s[c->i] <= '9')
-			c->i++;
-		if (c->i == d0)
-			return c->i >= c->n ? jc_truncated(c)
-			       : bad(c->d, "not JSON: a number needs digits in its exponent, at byte %zu",
-				     start);
+		return jc_digits(c, start, "in its exponent");
 	}
 	return 0;
 }
