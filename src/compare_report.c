@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "blockdev.h"
+#include "csv.h"
 #include "export.h"
 #include "fleet.h"
 #include "jout.h"
@@ -598,44 +599,29 @@ int compare_report_json(const struct compare_result *r, const char *path, char *
 
 /* ---------- CSV ---------- */
 
-/* A text field: quoted, '"' doubled, control bytes escaped. */
-static void csv_text(FILE *f, const char *s)
-{
-	char *e = esc_dup(s);
-	fputc('"', f);
-	for (const char *p = e ? e : "?"; *p; p++) {
-		if (*p == '"')
-			fputc('"', f);
-		fputc(*p, f);
-	}
-	fputc('"', f);
-	free(e);
-}
-
 int compare_report_csv(const struct compare_result *r, const char *path, char *err,
 		       size_t errlen)
 {
 	struct outfile o;
-	int rc = outfile_open(&o, path, err, errlen);
+	int rc = outfile_open(&o, path, err, errlen), bad = 0;
 	if (rc < 0)
 		return rc;
 	FILE *f = o.f;
 	fprintf(f, "arm,arm_label,round,order,run,action,ms,cold,timeout,err,t_s\n");
-	for (size_t i = 0; i < r->n_samples; i++) {
+	for (size_t i = 0; !bad && i < r->n_samples; i++) {
 		const struct compare_sample *x = &r->samples[i];
 		fprintf(f, "%" PRIu32 ",", x->arm);
-		csv_text(f, x->arm < r->n_arms ? r->arms[x->arm].label : "");
+		bad |= csv_text(f, x->arm < r->n_arms ? r->arms[x->arm].label : "") < 0;
 		fprintf(f, ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",", x->round, x->order, x->run);
-		csv_text(f, x->action < ACTION_KIND_COUNT ?
-			 action_kind_name((enum action_kind)x->action) : "?");
-		if (isnan(x->ms) || isinf(x->ms))
-			fputc(',', f);
-		else
-			fprintf(f, ",%.3f", x->ms);
+		bad |= csv_text(f, x->action < ACTION_KIND_COUNT ?
+				action_kind_name((enum action_kind)x->action) : "?") < 0;
+		fputc(',', f);
+		csv_fixed(f, x->ms, 3);
 		fprintf(f, ",%u,%u,%" PRId32 ",%.6f\n", x->cold, x->timeout, x->err,
 			(double)x->t_ns / 1e9);
 	}
-	return outfile_close(&o, 1, 1, NULL, err, errlen);
+	rc = outfile_close(&o, !bad, 1, NULL, err, errlen);
+	return bad ? msg_fail(-ENOMEM, err, errlen, "out of memory") : rc;
 }
 
 /* ---------- --save NAME ---------- */

@@ -13,9 +13,9 @@
  *    is "-" in text, an empty field in CSV and null in JSON, never 0.
  *  - Every string of the result (dir, stack line, disks, workload, arm
  *    names, labels and settings, notes, messages, the recommendation and
- *    the rule) is untrusted: text and CSV write it through text_escape()
- *    (then any byte above 0x7e as \xHH, so the text is ASCII only); JSON
- *    escapes by construction.  No control byte of the result reaches the
+ *    the rule) is untrusted: text writes it through text_escape() (then
+ *    any byte above 0x7e as \xHH, so the text is ASCII only), CSV through
+ *    csv_text(); JSON escapes by construction.  No control byte of the result reaches the
  *    output.
  *  - compare_report_text(): fixed width, no line longer than
  *    COMPARE_REPORT_COLS (long strings are wrapped, table labels cut to
@@ -52,8 +52,9 @@
  *    round, order, run, action, ms, cold, timeout, err, t_s}], messages}.
  *    CSV: a header line, then one row per sample:
  *    arm,arm_label,round,order,run,action,ms,cold,timeout,err,t_s; the
- *    text fields (arm_label, action) are always double-quoted, a quote
- *    doubled, control bytes escaped (text_escape).
+ *    text fields (arm_label, action) are csv_text() cells (double-quoted,
+ *    a quote doubled, control bytes escaped, a formula's first character
+ *    behind an apostrophe).
  *  - compare_report_save(): the recommended arm's (r->best) settings as
  *    the profile NAME in the user directory (profile_user_dir(), created
  *    when missing), ready for `brisk export NAME --format udev`.  A

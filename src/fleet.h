@@ -20,7 +20,14 @@
  * Contract:
  *  - Reading (fleet_read / fleet_parse): every file is untrusted (it comes
  *    from another machine).  At most FLEET_MAX_FILE_BYTES bytes, a regular
- *    file, one JSON object and nothing after it.  A result says what it is
+ *    file, one JSON object and nothing after it, JSON as RFC 8259 has it:
+ *    a linear pass over the bytes before json-c refuses (-EINVAL, "not
+ *    JSON: ... at byte N") what json-c 0.16 strict still takes (single
+ *    quotes, raw control bytes U+0000..U+001F in strings, NaN, Infinity,
+ *    "1.", half a surrogate pair) and the rest RFC 8259 refuses (leading
+ *    zeros, '+', trailing commas, comments, invalid UTF-8, other escapes),
+ *    nesting deeper than 64, a key holding \u0000, and a key twice in one
+ *    object (compared as decoded: readers differ on which one counts).  A result says what it is
  *    with "kind" ("run" or "compare") and "format_version" (an integer,
  *    the major version of the format; compatible additions keep it).  A
  *    version above FLEET_FORMAT_VERSION is refused (-EPROTONOSUPPORT:
@@ -47,7 +54,13 @@
  *    warm and failed samples are counted apart.  A run contributes its
  *    loaded samples and, as a separate phase, its idle ones, both of
  *    epoch 0 (later epochs are --at changes: counted apart); a comparison
- *    contributes every arm's samples (loaded).
+ *    contributes every arm's samples (loaded).  What one file adds is
+ *    bounded: of each phase, action and arm, at most FLEET_MAX_CELL
+ *    samples, chosen evenly by rank (rank round(k (n - 1) / (K - 1)), so
+ *    the smallest and the largest too); r->cut counts the others and
+ *    r->cut_largest is the largest such cell (the caller notes them).
+ *    A file of more than FLEET_MAX_CELL samples has them sorted by phase,
+ *    action, arm and ms.
  *  - Arms: a comparison's arm is its settings ("scheduler=bfq
  *    low_latency=0"); its "current" arm is the scheduler its machine's
  *    disks had ("scheduler=mq-deadline", read when the comparison ended,
@@ -128,6 +141,8 @@
 #define FLEET_FORMAT_VERSION 1          /* the result format this brisk reads */
 #define FLEET_MAX_FILE_BYTES (16u << 20)
 #define FLEET_MAX_SAMPLES   1000000u    /* per file */
+#define FLEET_MAX_CELL      500u        /* pooled per file, phase, action and
+					 * arm: chosen evenly by rank */
 #define FLEET_MAX_ARMS      8           /* per file (COMPARE_MAX_ARMS) */
 #define FLEET_MAX_DISKS     8           /* per machine object */
 #define FLEET_MAX_MS        86400000.0  /* a sample: at most a day */
@@ -194,6 +209,8 @@ struct fleet_result {
 	struct fleet_sample *samples;
 	size_t n_samples;
 	unsigned warm, failed, other_epochs;   /* samples left out */
+	size_t cut;                /* samples left out by FLEET_MAX_CELL */
+	size_t cut_largest;        /* the most samples one such cell held */
 	char workload[256];
 	int set_by_profile;        /* a run whose settings a profile put in
 				    * place (profile_settings): not what its
@@ -375,7 +392,10 @@ const char *fleet_phase_name(enum fleet_phase p);
  * files last.  Every untrusted string through text_escape(). */
 void fleet_text(FILE *f, const struct fleet_report *rep);
 /* JSON / CSV to path ("-": stdout), written whole or not at all
- * (outfile).  0 or -errno with a message naming path. */
+ * (outfile).  0 or -errno with a message naming path.  CSV: a row per
+ * group, phase, action and arm; text cells (group, arm, settings, the
+ * disagreeing machines) through csv_text() (quoted, escaped, a formula's
+ * first character behind an apostrophe), numbers plain. */
 int fleet_json(const struct fleet_report *rep, const char *path, char *err, size_t errlen);
 int fleet_csv(const struct fleet_report *rep, const char *path, char *err, size_t errlen);
 /* The picture (".svg" or ".png"): one panel per group, a row per action

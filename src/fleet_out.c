@@ -10,7 +10,9 @@
 #include <json-c/json.h>
 
 #include "action.h"
+#include "csv.h"
 #include "jout.h"
+#include "msg.h"
 #include "outfile.h"
 #include "text.h"
 
@@ -487,60 +489,42 @@ int fleet_json(const struct fleet_report *rep, const char *path, char *err, size
 
 /* ---- CSV ---- */
 
-static void csv_text(FILE *f, const char *s)
-{
-	char e[4 * FLEET_KEY_LEN + 8];
-	text_escape(e, sizeof(e), s ? s : "");
-	fputc('"', f);
-	for (const char *p = e; *p; p++) {
-		if (*p == '"')
-			fputc('"', f);
-		fputc(*p, f);
-	}
-	fputc('"', f);
-}
-
-static void csv_num(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, ",%.6g", v);
-	else
-		fputc(',', f);
-}
-
 int fleet_csv(const struct fleet_report *rep, const char *path, char *err, size_t errlen)
 {
 	struct outfile o;
-	int rc = outfile_open(&o, path, err, errlen);
+	int rc = outfile_open(&o, path, err, errlen), bad = 0;
 	if (rc < 0)
 		return rc;
 	FILE *f = o.f;
 	fprintf(f, "group,phase,action,arm,settings,machines,samples,p50_ms,p50_lo,p50_hi,p90_ms,"
 		"p90_lo,p90_hi,ratio_p50,ratio_p50_lo,ratio_p50_hi,ratio_p90,ratio_p90_lo,"
 		"ratio_p90_hi,paired,agree,verdict,disagree\n");
-	for (size_t i = 0; i < rep->n_groups; i++) {
+	for (size_t i = 0; !bad && i < rep->n_groups; i++) {
 		const struct fleet_group *g = &rep->groups[i];
-		for (size_t k = 0; k < g->n_rows; k++) {
+		for (size_t k = 0; !bad && k < g->n_rows; k++) {
 			const struct fleet_row *r = &g->rows[k];
-			csv_text(f, g->key);
+			bad |= csv_text(f, g->key) < 0;
 			fprintf(f, ",%s,%s,", fleet_phase_name(r->phase),
 				action_kind_name((enum action_kind)r->action));
-			csv_text(f, g->arms[r->arm].label);
+			bad |= csv_text(f, g->arms[r->arm].label) < 0;
 			fputc(',', f);
-			csv_text(f, g->arms[r->arm].key);
+			bad |= csv_text(f, g->arms[r->arm].key) < 0;
 			fprintf(f, ",%zu,%zu", r->machines, r->samples);
 			const struct fleet_ci *c[4] = { &r->p50, &r->p90, &r->ratio50, &r->ratio90 };
 			for (int j = 0; j < 4; j++) {
-				csv_num(f, c[j]->est);
-				csv_num(f, c[j]->lo);
-				csv_num(f, c[j]->hi);
+				const double v[3] = { c[j]->est, c[j]->lo, c[j]->hi };
+				for (int x = 0; x < 3; x++) {
+					fputc(',', f);
+					csv_num(f, v[x], 6);
+				}
 			}
 			fprintf(f, ",%zu,%zu,%s,", r->paired, r->agree, row_verdict(g, r, 0));
 			char who[4096];
 			fleet_disagree_text(who, sizeof(who), g, r, 0);
-			csv_text(f, who);
+			bad |= csv_text(f, who) < 0;
 			fputc('\n', f);
 		}
 	}
-	return outfile_close(&o, 1, 1, NULL, err, errlen);
+	rc = outfile_close(&o, !bad, 1, NULL, err, errlen);
+	return bad ? msg_fail(-ENOMEM, err, errlen, "out of memory") : rc;
 }

@@ -179,19 +179,114 @@ uint64_t stats_rand_index(uint64_t *state, uint64_t n)
 	return x % n;
 }
 
-/* The q-quantile (0..1) of one resample of v drawn into tmp. */
-static double resampled_quantile(const double *v, size_t n, double q,
-				 double *tmp, uint64_t *st)
+/* A sample ready for resampling by rank: sorted[] its values ascending,
+ * rank[i] the rank (index into sorted) of input value i (ties by input
+ * position).  A resample only counts how often each rank was drawn
+ * (count[]) and reads its order statistics off the counts: linear in n,
+ * no sort, and the same value as sorting the drawn values, bit for bit. */
+struct ranked_side {
+	double *sorted;
+	uint32_t *rank;
+};
+
+struct vkey {
+	double v;
+	size_t i;
+};
+
+static int cmp_vkey(const void *x, const void *y)
 {
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = v[stats_rand_index(st, n)];
-	stats_sort(tmp, n);
-	return stats_percentile_sorted(tmp, n, q * 100.0);
+	const struct vkey *a = x, *b = y;
+	int c = cmp_double(&a->v, &b->v);
+	if (c)
+		return c;
+	return (a->i > b->i) - (a->i < b->i);
 }
 
-static double resampled_median(const double *v, size_t n, double *tmp, uint64_t *st)
+/* Sort v[0..n) into sorted[] and give each value its rank; keys: n of
+ * work space. */
+static void rank_values(const double *v, size_t n, double *sorted, uint32_t *rank,
+			struct vkey *keys)
 {
-	return resampled_quantile(v, n, 0.5, tmp, st);
+	for (size_t i = 0; i < n; i++)
+		keys[i] = (struct vkey){ v[i], i };
+	qsort(keys, n, sizeof(*keys), cmp_vkey);
+	for (size_t j = 0; j < n; j++) {
+		sorted[j] = keys[j].v;
+		rank[keys[j].i] = (uint32_t)j;
+	}
+}
+
+/* The value of order statistic k (from 0) of the multiset counted in
+ * count[] over sorted[], from rank *r on with *cum drawn below it (scans
+ * go upward only). */
+static double counted_order(const double *sorted, const uint32_t *count, size_t k, size_t *r,
+			    size_t *cum)
+{
+	while (*cum + count[*r] <= k) {
+		*cum += count[*r];
+		(*r)++;
+	}
+	return sorted[*r];
+}
+
+/* The q-quantile of the m drawn values counted in count[], as
+ * stats_percentile_sorted() gives it on the sorted draw, bit for bit. */
+static double counted_quantile(const double *sorted, const uint32_t *count, size_t m, double q)
+{
+	double p = q * 100.0;
+	size_t r = 0, cum = 0;
+	if (p <= 0)
+		return counted_order(sorted, count, 0, &r, &cum);
+	double h = (double)(m - 1) * p / 100.0;
+	size_t lo = (size_t)floor(h);
+	if (p >= 100 || lo + 1 >= m)
+		return counted_order(sorted, count, m - 1, &r, &cum);
+	double frac = h - (double)lo;
+	double a = counted_order(sorted, count, lo, &r, &cum);
+	double b = counted_order(sorted, count, lo + 1, &r, &cum);
+	return a + frac * (b - a);
+}
+
+/* The q-quantile (0..1) of one resample (n draws with replacement) of the
+ * n values of s; count: n of work space.  The draws are those of drawing
+ * v[stats_rand_index(st, n)] n times. */
+static double resampled_quantile(const struct ranked_side *s, size_t n, double q,
+				 uint32_t *count, uint64_t *st)
+{
+	memset(count, 0, n * sizeof(*count));
+	for (size_t i = 0; i < n; i++)
+		count[s->rank[stats_rand_index(st, n)]]++;
+	return counted_quantile(s->sorted, count, n, q);
+}
+
+/* Ranked copies of sides a and b (nb may be 0) in one buffer, with the
+ * work space resampled_quantile needs; NULL when out of memory (or n too
+ * large for a uint32 rank). */
+static void *rank_sides(const double *a, size_t na, const double *b, size_t nb,
+			struct ranked_side *sa, struct ranked_side *sb, uint32_t **count)
+{
+	size_t big = na > nb ? na : nb;
+	if (big > UINT32_MAX || big > SIZE_MAX / 64)
+		return NULL;
+	size_t n = na + nb;
+	/* [sorted a, b: doubles][keys][rank a, b: uint32][count] */
+	char *m = malloc(n * sizeof(double) + big * sizeof(struct vkey) +
+			 (n + big) * sizeof(uint32_t));
+	if (!m)
+		return NULL;
+	struct vkey *keys = (struct vkey *)(void *)(m + n * sizeof(double));
+	uint32_t *ranks = (uint32_t *)(void *)(m + n * sizeof(double) + big * sizeof(struct vkey));
+	sa->sorted = (double *)(void *)m;
+	sa->rank = ranks;
+	rank_values(a, na, sa->sorted, sa->rank, keys);
+	if (sb) {
+		sb->sorted = sa->sorted + na;
+		sb->rank = ranks + na;
+		rank_values(b, nb, sb->sorted, sb->rank, keys);
+	}
+	*count = ranks + n;
+	return m;
 }
 
 int stats_bootstrap_median_diff(const double *a, size_t na,
@@ -201,24 +296,26 @@ int stats_bootstrap_median_diff(const double *a, size_t na,
 {
 	if (na == 0 || nb == 0 || iters == 0 || !(level > 0 && level < 1))
 		return -EINVAL;
-	double *tmp = malloc((na > nb ? na : nb) * sizeof(*tmp));
+	struct ranked_side sa, sb;
+	uint32_t *count;
+	void *m = rank_sides(a, na, b, nb, &sa, &sb, &count);
 	double *d = malloc(iters * sizeof(*d));
-	if (!tmp || !d) {
-		free(tmp);
+	if (!m || !d) {
+		free(m);
 		free(d);
 		return -ENOMEM;
 	}
 	uint64_t st = seed;
 	for (unsigned i = 0; i < iters; i++) {
-		double ma = resampled_median(a, na, tmp, &st);
-		double mb = resampled_median(b, nb, tmp, &st);
+		double ma = resampled_quantile(&sa, na, 0.5, count, &st);
+		double mb = resampled_quantile(&sb, nb, 0.5, count, &st);
 		d[i] = mb - ma;
 	}
 	stats_sort(d, iters);
 	double tail = (1 - level) / 2 * 100;
 	*lo = stats_percentile_sorted(d, iters, tail);
 	*hi = stats_percentile_sorted(d, iters, 100 - tail);
-	free(tmp);
+	free(m);
 	free(d);
 	return 0;
 }
@@ -274,22 +371,22 @@ int stats_bootstrap_ci(const double *v, size_t n, double q, unsigned iters,
 	*est = *lo = *hi = NAN;
 	if (n == 0 || !boot_args_ok(q, iters, level) || !all_finite(v, n))
 		return -EINVAL;
-	double *tmp = malloc(n * sizeof(*tmp));
+	struct ranked_side sv;
+	uint32_t *count;
+	void *m = rank_sides(v, n, NULL, 0, &sv, NULL, &count);
 	double *rep = malloc(iters * sizeof(*rep));
-	if (!tmp || !rep) {
-		free(tmp);
+	if (!m || !rep) {
+		free(m);
 		free(rep);
 		return -ENOMEM;
 	}
-	memcpy(tmp, v, n * sizeof(*tmp));
-	stats_sort(tmp, n);
-	double e = stats_percentile_sorted(tmp, n, q * 100.0);
+	double e = stats_percentile_sorted(sv.sorted, n, q * 100.0);
 	uint64_t st = seed;
 	for (unsigned i = 0; i < iters; i++)
-		rep[i] = resampled_quantile(v, n, q, tmp, &st);
+		rep[i] = resampled_quantile(&sv, n, q, count, &st);
 	percentile_interval(rep, iters, level, lo, hi);
 	*est = e;
-	free(tmp);
+	free(m);
 	free(rep);
 	return 0;
 }
@@ -309,22 +406,24 @@ int stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb
 		*est = stats_ratio(qb, qa);   /* may still be defined; the CI is not */
 		return -EDOM;
 	}
-	double *tmp = malloc((na > nb ? na : nb) * sizeof(*tmp));
+	struct ranked_side sa, sb;
+	uint32_t *count;
+	void *m = rank_sides(a, na, b, nb, &sa, &sb, &count);
 	double *rep = malloc(iters * sizeof(*rep));
-	if (!tmp || !rep) {
-		free(tmp);
+	if (!m || !rep) {
+		free(m);
 		free(rep);
 		return -ENOMEM;
 	}
 	uint64_t st = seed;
 	for (unsigned i = 0; i < iters; i++) {
-		double ra = resampled_quantile(a, na, q, tmp, &st);
-		double rb = resampled_quantile(b, nb, q, tmp, &st);
+		double ra = resampled_quantile(&sa, na, q, count, &st);
+		double rb = resampled_quantile(&sb, nb, q, count, &st);
 		rep[i] = rb / ra;   /* ra > 0: every base value is */
 	}
 	percentile_interval(rep, iters, level, lo, hi);
 	*est = qb / qa;
-	free(tmp);
+	free(m);
 	free(rep);
 	return 0;
 }
@@ -396,20 +495,6 @@ const char *stats_verdict_name(enum stats_verdict v)
 
 /* ---- Clustered samples (two-stage bootstrap) ---- */
 
-struct vkey {
-	double v;
-	size_t i;
-};
-
-static int cmp_vkey(const void *x, const void *y)
-{
-	const struct vkey *a = x, *b = y;
-	int c = cmp_double(&a->v, &b->v);
-	if (c)
-		return c;
-	return (a->i > b->i) - (a->i < b->i);
-}
-
 struct gkey {
 	uint32_t g;
 	size_t i;
@@ -457,14 +542,7 @@ static void clusters_build(const double *v, const uint32_t *g, size_t n, char *m
 	c->rank = (uint32_t *)(void *)(mem + n * sizeof(double));
 	c->count = c->rank + n;
 	c->off = (size_t *)(void *)(mem + n * sizeof(double) + align8(2 * n * sizeof(uint32_t)));
-	struct vkey *vk = keys;
-	for (size_t i = 0; i < n; i++)
-		vk[i] = (struct vkey){ v[i], i };
-	qsort(vk, n, sizeof(*vk), cmp_vkey);
-	for (size_t j = 0; j < n; j++) {
-		c->sorted[j] = vk[j].v;
-		c->count[vk[j].i] = (uint32_t)j;   /* for now: rank of sample i */
-	}
+	rank_values(v, n, c->sorted, c->count, keys);   /* count: for now, rank of sample i */
 	struct gkey *gk = keys;
 	for (size_t i = 0; i < n; i++)
 		gk[i] = (struct gkey){ g[i], i };
@@ -476,35 +554,6 @@ static void clusters_build(const double *v, const uint32_t *g, size_t n, char *m
 			c->off[c->nc++] = j;
 	}
 	c->off[c->nc] = n;
-}
-
-/* The value of order statistic k (from 0) of the counted multiset, from
- * rank *r on with *cum drawn below it (scans go upward only). */
-static double counted_order(const struct clusters *c, size_t k, size_t *r, size_t *cum)
-{
-	while (*cum + c->count[*r] <= k) {
-		*cum += c->count[*r];
-		(*r)++;
-	}
-	return c->sorted[*r];
-}
-
-/* The q-quantile of the m drawn samples counted in c->count, as
- * stats_percentile_sorted() gives it on the sorted draw, bit for bit. */
-static double counted_quantile(const struct clusters *c, size_t m, double q)
-{
-	double p = q * 100.0;
-	size_t r = 0, cum = 0;
-	if (p <= 0)
-		return counted_order(c, 0, &r, &cum);
-	double h = (double)(m - 1) * p / 100.0;
-	size_t lo = (size_t)floor(h);
-	if (p >= 100 || lo + 1 >= m)
-		return counted_order(c, m - 1, &r, &cum);
-	double frac = h - (double)lo;
-	double a = counted_order(c, lo, &r, &cum);
-	double b = counted_order(c, lo + 1, &r, &cum);
-	return a + frac * (b - a);
 }
 
 /* One two-stage replicate's q-quantile: nc clusters drawn with
@@ -522,7 +571,7 @@ static double cluster_replicate(const struct clusters *c, double q, uint64_t *st
 			c->count[cr[stats_rand_index(st, sz)]]++;
 		m += sz;
 	}
-	return counted_quantile(c, m, q);
+	return counted_quantile(c->sorted, c->count, m, q);
 }
 
 /* The k-th smallest (from 0) of a[0..n), by selection (Wirth): afterwards
@@ -675,6 +724,88 @@ static double side_quantile(const double *v, size_t n, double q, double *tmp)
 	return stats_percentile_sorted(tmp, n, q * 100.0);
 }
 
+/* Paired clusters ready for resampling: cluster k's baseline values
+ * ranked within the cluster at a.sorted/a.rank + aoff[k] - aoff[0] (so
+ * with b), count the work space of its largest side.  A replicate of a
+ * side costs its size (resampled_quantile), however large the cluster. */
+struct paired {
+	const size_t *aoff, *boff;
+	size_t nc;
+	struct ranked_side a, b;
+	uint32_t *count;
+	void *mem;
+};
+
+/* Check the arguments of the paired bootstraps and rank each cluster's
+ * sides.  0; -EINVAL, -EDOM, -ENOMEM as stats_bootstrap_ratio_paired. */
+static int paired_prepare(const double *a, const size_t *aoff, const double *b,
+			  const size_t *boff, size_t nc, struct paired *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (!nc || !a || !b || !aoff || !boff)
+		return -EINVAL;
+	size_t big = 0;
+	for (size_t k = 0; k < nc; k++) {
+		if (aoff[k + 1] <= aoff[k] || boff[k + 1] <= boff[k])
+			return -EINVAL;
+		size_t ka = aoff[k + 1] - aoff[k], kb = boff[k + 1] - boff[k];
+		big = ka > big ? ka : big;
+		big = kb > big ? kb : big;
+	}
+	size_t na = aoff[nc] - aoff[0], nb = boff[nc] - boff[0];
+	if (!all_finite(a + aoff[0], na) || !all_finite(b + boff[0], nb))
+		return -EINVAL;
+	if (!all_positive(a + aoff[0], na) || !all_positive(b + boff[0], nb))
+		return -EDOM;
+	size_t n = na + nb;
+	if (big > UINT32_MAX || n > SIZE_MAX / 64)
+		return -ENOMEM;
+	/* [sorted a, b: doubles][keys][rank a, b: uint32][count] */
+	char *m = malloc(n * sizeof(double) + big * sizeof(struct vkey) +
+			 (n + big) * sizeof(uint32_t));
+	if (!m)
+		return -ENOMEM;
+	struct vkey *keys = (struct vkey *)(void *)(m + n * sizeof(double));
+	uint32_t *ranks = (uint32_t *)(void *)(m + n * sizeof(double) + big * sizeof(struct vkey));
+	*p = (struct paired){ aoff, boff, nc, { (double *)(void *)m, ranks },
+			      { (double *)(void *)m + na, ranks + na }, ranks + n, m };
+	for (size_t k = 0; k < nc; k++) {
+		size_t oa = aoff[k] - aoff[0], ob = boff[k] - boff[0];
+		rank_values(a + aoff[k], aoff[k + 1] - aoff[k], p->a.sorted + oa, p->a.rank + oa,
+			    keys);
+		rank_values(b + boff[k], boff[k + 1] - boff[k], p->b.sorted + ob, p->b.rank + ob,
+			    keys);
+	}
+	return 0;
+}
+
+/* Cluster k's own ratio quantile_q(b_k) / quantile_q(a_k). */
+static double paired_own(const struct paired *p, size_t k, double q)
+{
+	size_t oa = p->aoff[k] - p->aoff[0], ob = p->boff[k] - p->boff[0];
+	double qa = stats_percentile_sorted(p->a.sorted + oa, p->aoff[k + 1] - p->aoff[k], q * 100.0);
+	double qb = stats_percentile_sorted(p->b.sorted + ob, p->boff[k + 1] - p->boff[k], q * 100.0);
+	return qb / qa;
+}
+
+/* The ratio of one resample of cluster k: its baseline side drawn, then
+ * its arm side (each its own size, with replacement). */
+static double paired_replicate(const struct paired *p, size_t k, double q, uint64_t *st)
+{
+	size_t oa = p->aoff[k] - p->aoff[0], ob = p->boff[k] - p->boff[0];
+	struct ranked_side sa = { p->a.sorted + oa, p->a.rank + oa };
+	struct ranked_side sb = { p->b.sorted + ob, p->b.rank + ob };
+	double ra = resampled_quantile(&sa, p->aoff[k + 1] - p->aoff[k], q, p->count, st);
+	double rb = resampled_quantile(&sb, p->boff[k + 1] - p->boff[k], q, p->count, st);
+	return rb / ra;
+}
+
+/* The cluster drawn by replicate draw j (no draw when there is one). */
+static size_t paired_draw(const struct paired *p, uint64_t *st)
+{
+	return p->nc == 1 ? 0 : (size_t)stats_rand_index(st, p->nc);
+}
+
 int stats_bootstrap_ratio_paired(const double *a, const size_t *aoff, const double *b,
 				 const size_t *boff, size_t nc, double q, unsigned iters,
 				 double level, uint64_t seed, double *est, double *lo, double *hi,
@@ -683,59 +814,34 @@ int stats_bootstrap_ratio_paired(const double *a, const size_t *aoff, const doub
 	*est = *lo = *hi = NAN;
 	for (size_t k = 0; per && k < nc; k++)
 		per[k] = NAN;
-	if (!nc || !a || !b || !aoff || !boff || !boot_args_ok(q, iters, level))
+	if (!boot_args_ok(q, iters, level))
 		return -EINVAL;
-	size_t big = 0;
-	for (size_t k = 0; k < nc; k++) {
-		if (aoff[k + 1] <= aoff[k] || boff[k + 1] <= boff[k])
-			return -EINVAL;
-		size_t na = aoff[k + 1] - aoff[k], nb = boff[k + 1] - boff[k];
-		big = na > big ? na : big;
-		big = nb > big ? nb : big;
-	}
-	size_t na = aoff[nc] - aoff[0], nb = boff[nc] - boff[0];
-	if (!all_finite(a + aoff[0], na) || !all_finite(b + boff[0], nb))
-		return -EINVAL;
-	if (!all_positive(a + aoff[0], na) || !all_positive(b + boff[0], nb))
-		return -EDOM;
-	if (big > SIZE_MAX / 2 / sizeof(double))
-		return -ENOMEM;
-	double *tmp = malloc(2 * big * sizeof(*tmp));
+	struct paired p;
+	int rc = paired_prepare(a, aoff, b, boff, nc, &p);
+	if (rc < 0)
+		return rc;
 	double *rep = malloc((size_t)iters * sizeof(*rep));
-	if (!tmp || !rep) {
-		free(tmp);
-		free(rep);
+	if (!rep) {
+		free(p.mem);
 		return -ENOMEM;
 	}
-	double *draw = tmp + big;
 	double sum = 0;
 	for (size_t k = 0; k < nc; k++) {
-		double qa = side_quantile(a + aoff[k], aoff[k + 1] - aoff[k], q, tmp);
-		double qb = side_quantile(b + boff[k], boff[k + 1] - boff[k], q, tmp);
+		double r = paired_own(&p, k, q);
 		if (per)
-			per[k] = qb / qa;
-		sum += log(qb / qa);
+			per[k] = r;
+		sum += log(r);
 	}
 	uint64_t st = seed;
 	for (unsigned i = 0; i < iters; i++) {
 		double s = 0;
-		for (size_t j = 0; j < nc; j++) {
-			size_t k = nc == 1 ? 0 : (size_t)stats_rand_index(&st, nc);
-			const double *va = a + aoff[k], *vb = b + boff[k];
-			size_t ka = aoff[k + 1] - aoff[k], kb = boff[k + 1] - boff[k];
-			for (size_t x = 0; x < ka; x++)
-				draw[x] = va[stats_rand_index(&st, ka)];
-			double ra = side_quantile(draw, ka, q, tmp);
-			for (size_t x = 0; x < kb; x++)
-				draw[x] = vb[stats_rand_index(&st, kb)];
-			double rb = side_quantile(draw, kb, q, tmp);
-			s += log(rb / ra);
-		}
+		for (size_t j = 0; j < nc; j++)
+			s += log(paired_replicate(&p, paired_draw(&p, &st), q, &st));
 		rep[i] = exp(s / (double)nc);
 	}
 	percentile_interval(rep, iters, level, lo, hi);
 	*est = exp(sum / (double)nc);
-	free(tmp);
+	free(p.mem);
 	free(rep);
 	return 0;
 }
@@ -1010,57 +1116,36 @@ int stats_bootstrap_median_ratio_paired(const double *a, const size_t *aoff, con
 	*est = *lo = *hi = NAN;
 	for (size_t k = 0; per && k < nc; k++)
 		per[k] = NAN;
-	if (!nc || !a || !b || !aoff || !boff || !boot_args_ok(q, iters, level) || !(cap > 1))
+	if (!boot_args_ok(q, iters, level) || !(cap > 1))
 		return -EINVAL;
-	size_t big = nc;
-	for (size_t k = 0; k < nc; k++) {
-		if (aoff[k + 1] <= aoff[k] || boff[k + 1] <= boff[k])
-			return -EINVAL;
-		size_t na = aoff[k + 1] - aoff[k], nb = boff[k + 1] - boff[k];
-		big = na > big ? na : big;
-		big = nb > big ? nb : big;
-	}
-	size_t na = aoff[nc] - aoff[0], nb = boff[nc] - boff[0];
-	if (!all_finite(a + aoff[0], na) || !all_finite(b + boff[0], nb))
-		return -EINVAL;
-	if (!all_positive(a + aoff[0], na) || !all_positive(b + boff[0], nb))
-		return -EDOM;
-	if (big > SIZE_MAX / 3 / sizeof(double))
-		return -ENOMEM;
-	double *tmp = malloc(3 * big * sizeof(*tmp));
+	struct paired p;
+	int rc = paired_prepare(a, aoff, b, boff, nc, &p);
+	if (rc < 0)
+		return rc;
+	double *own = malloc(2 * nc * sizeof(*own));
 	double *rep = malloc((size_t)iters * sizeof(*rep));
-	if (!tmp || !rep) {
-		free(tmp);
+	if (!own || !rep) {
+		free(p.mem);
+		free(own);
 		free(rep);
 		return -ENOMEM;
 	}
-	double *draw = tmp + big, *own = tmp + 2 * big;
+	double *tmp = own + nc;
 	for (size_t k = 0; k < nc; k++) {
-		double qa = side_quantile(a + aoff[k], aoff[k + 1] - aoff[k], q, tmp);
-		double qb = side_quantile(b + boff[k], boff[k + 1] - boff[k], q, tmp);
-		own[k] = bounded(qb / qa, cap);
+		own[k] = bounded(paired_own(&p, k, q), cap);
 		if (per)
 			per[k] = own[k];
 	}
 	*est = median_of(own, nc, tmp);
 	uint64_t st = seed;
 	for (unsigned i = 0; i < iters; i++) {
-		for (size_t j = 0; j < nc; j++) {
-			size_t k = nc == 1 ? 0 : (size_t)stats_rand_index(&st, nc);
-			const double *va = a + aoff[k], *vb = b + boff[k];
-			size_t ka = aoff[k + 1] - aoff[k], kb = boff[k + 1] - boff[k];
-			for (size_t x = 0; x < ka; x++)
-				draw[x] = va[stats_rand_index(&st, ka)];
-			double ra = side_quantile(draw, ka, q, tmp);
-			for (size_t x = 0; x < kb; x++)
-				draw[x] = vb[stats_rand_index(&st, kb)];
-			double rb = side_quantile(draw, kb, q, tmp);
-			own[j] = bounded(rb / ra, cap);
-		}
-		rep[i] = median_of(own, nc, tmp);
+		for (size_t j = 0; j < nc; j++)
+			own[j] = bounded(paired_replicate(&p, paired_draw(&p, &st), q, &st), cap);
+		rep[i] = select_percentile(own, nc, 50);   /* median_of's, without a sort */
 	}
 	percentile_interval(rep, iters, level, lo, hi);
-	free(tmp);
+	free(p.mem);
+	free(own);
 	free(rep);
 	return 0;
 }

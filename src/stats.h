@@ -59,6 +59,8 @@ int stats_bootstrap_median_diff(const double *a, size_t na,
  * stats_bootstrap_ci: percentile-bootstrap interval of the q-quantile of v,
  *   *est the quantile of v itself.  0; -EINVAL for n == 0, q outside
  *   [0, 1], iters == 0, level outside (0, 1) or a non-finite value; -ENOMEM.
+ *   Each resample is counted by rank over one sorted copy (as the
+ *   paired and grouped bootstraps below): linear in n per replicate.
  *
  * stats_bootstrap_ratio: interval of quantile_q(b) / quantile_q(a), b the
  *   arm and a the baseline (< 1: the arm is faster), resampling a and b
@@ -228,7 +230,12 @@ int stats_bootstrap_ratio_grouped(const double *a, const uint32_t *ga, size_t na
  *   above; iters and level as stats_bootstrap_ci.  0; -EINVAL for nc 0,
  *   an empty side, offsets out of order or a non-finite value (outputs
  *   NaN); -EDOM when a value is not above 0 (no ratio, no log); -ENOMEM.
- *   Allocates one scratch buffer (the largest cluster's side). */
+ *   Each cluster's sides are sorted once (a ranked copy of a and b); a
+ *   replicate counts how often it drew each rank and reads its quantile
+ *   off the counts, so a replicate costs the drawn clusters' sizes, not
+ *   their sizes times their logarithm: the same interval as sorting each
+ *   drawn side, bit for bit (a 16 MiB result of 105k samples: 2 s of CPU
+ *   for `brisk report` instead of 48 s).  Allocates the ranked copy. */
 int stats_bootstrap_ratio_paired(const double *a, const size_t *aoff, const double *b,
 				 const size_t *boff, size_t nc, double q, unsigned iters,
 				 double level, uint64_t seed, double *est, double *lo, double *hi,

@@ -216,6 +216,10 @@ static int found(void *ctx, int dirfd, size_t host, const char *name, const char
 		fprintf(stderr, "brisk report: %s: no format_version: read as version 1 (it has "
 			"the fields of a brisk %s result)\n", text_show(display),
 			r->kind == FLEET_RUN ? "run" : "compare");
+	if (r->cut)
+		fprintf(stderr, "brisk report: %s: %zu of its samples not pooled: a file adds at most "
+			"%u per phase, action and setting, chosen evenly by rank (one held %zu)\n",
+			text_show(display), r->cut, FLEET_MAX_CELL, r->cut_largest);
 	r->folder = host;
 	rd->nres++;
 	return 0;

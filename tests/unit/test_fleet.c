@@ -1077,6 +1077,135 @@ static void test_save_partial(void **state)
 	fleet_result_free(&x);
 }
 
+/* ==== issue 24: what one file may add, and strict JSON (fleet_read) ==== */
+
+/* A compare result of two arms: n0 samples of arm 0 at save (ms = 1..n0,
+ * written in a scrambled order) and 3 of arm 1.  malloc'ed. */
+static char *cell_json(size_t n0)
+{
+	size_t cap = 256 + (n0 + 3) * 96, len = 0;
+	char *j = malloc(cap);
+	assert_non_null(j);
+	len += (size_t)snprintf(j + len, cap - len,
+				"{ \"kind\": \"compare\", \"format_version\": 1, \"brisk_version\": "
+				"\"0.1.0\", \"arms\": [ { \"index\": 0, \"settings\": \"\" }, { "
+				"\"index\": 1, \"settings\": \"scheduler=bfq\" } ], \"samples\": [");
+	for (size_t i = 0; i < n0 + 3; i++) {
+		int arm = i >= n0;
+		size_t ms = arm ? i - n0 + 1 : (i * 7919) % n0 + 1;   /* 7919 is prime */
+		len += (size_t)snprintf(j + len, cap - len,
+					"%s{ \"arm\": %d, \"action\": \"save\", \"ms\": %zu, \"cold\": "
+					"true, \"timeout\": false, \"err\": 0 }", i ? ", " : "", arm, ms);
+	}
+	snprintf(j + len, cap - len, "] }");
+	return j;
+}
+
+static void test_cell_bound(void **state)
+{
+	(void)state;
+	struct fleet_result r;
+	char err[256];
+	size_t n0 = 4 * FLEET_MAX_CELL + 1;
+	char *j = cell_json(n0);
+	assert_int_equal(parse(j, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.n_samples, FLEET_MAX_CELL + 3);
+	assert_int_equal(r.cut, n0 - FLEET_MAX_CELL);
+	assert_int_equal(r.cut_largest, n0);
+	/* arm 0 kept evenly by rank: rank round(k (n0 - 1) / (K - 1)), min and
+	 * max among them */
+	size_t k = 0;
+	for (size_t i = 0; i < r.n_samples; i++) {
+		if (r.samples[i].arm != 0)
+			continue;
+		double want = (double)((k * (n0 - 1) + (FLEET_MAX_CELL - 1) / 2) /
+				       (FLEET_MAX_CELL - 1) + 1);
+		if (r.samples[i].ms != want)
+			fail_msg("kept sample %zu is %g, expected %g", k, r.samples[i].ms, want);
+		k++;
+	}
+	assert_int_equal(k, FLEET_MAX_CELL);
+	fleet_result_free(&r);
+	free(j);
+	/* within the bound: every sample, nothing cut */
+	j = cell_json(FLEET_MAX_CELL);
+	assert_int_equal(parse(j, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.n_samples, FLEET_MAX_CELL + 3);
+	assert_int_equal(r.cut, 0);
+	fleet_result_free(&r);
+	free(j);
+}
+
+/* Each text is refused with why in the message; json-c 0.16 strict took
+ * the ones marked. */
+static void test_strict_json(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *json, *why;
+	} bad[] = {
+		{ "{'kind': \"run\"}", "a single-quoted string at byte 1" },            /* json-c took */
+		{ "{\"kind\": \"r\x01n\"}", "a raw control byte 0x01 in a string at byte 11" }, /* took */
+		{ "{\"kind\": \"r\tn\"}", "a raw control byte 0x09 in a string at byte 11" },   /* took */
+		{ "{\"k\x1f\": 1}", "a raw control byte 0x1f in a string at byte 3" },   /* took */
+		{ "{\"a\": NaN}", "NaN or Infinity at byte 6" },                          /* took */
+		{ "{\"a\": -Infinity}", "NaN or Infinity at byte 7" },                    /* took */
+		{ "{\"a\": 1.}", "digits after its '.', at byte 6" },                     /* took */
+		{ "{\"a\": \"\\ud800\"}", "\\ud800 at byte 7 is half a surrogate pair" }, /* took */
+		{ "{\"a\": \"\\udc00\\ud800\"}", "\\udc00 at byte 7 is half" },             /* took */
+		{ "{\"a\": 1, \"a\": 2}", "key \"a\" a second time in one object, at byte 9" }, /* took */
+		{ "{\"b\": {\"a\": 1}, \"\\u0062\": 2}", "a second time in one object, at byte 16" },
+		{ "{\"a\\u0000\": 1}", "a key holding \\u0000 at byte 3" },
+		{ "{\"a\": 01}", "a leading zero at byte 6" },
+		{ "{\"a\": +1}", "'+' before a number at byte 6" },
+		{ "{\"a\": [1, ]}", "a comma before ']' at byte 10" },
+		{ "{\"a\": 1, }", "a comma before '}' at byte 9" },
+		{ "{\"a\": 1 /* c */}", "a comment at byte 8" },
+		{ "{\"a\": 1e}", "digits in its exponent, at byte 6" },
+		{ "{\"a\": \"\\x41\"}", "\\x at byte 7 is no JSON escape" },
+		{ "{\"a\": \"\\u12g4\"}", "\\u needs four hex digits, at byte 7" },
+		{ "{\"a\": \"\xc0\xaf\"}", "invalid UTF-8 at byte 7" },
+		{ "{\"a\": \"\xed\xa0\x80\"}", "invalid UTF-8 at byte 7" },
+		{ "\xef\xbb\xbf{}", "byte 0xef at byte 0, expected a value" },
+		{ "{\"a\": tru}", "at byte 9, expected true" },
+		{ "{\"a\": 1} x", "more after byte 8" },
+		{ "{\"a\": [1, 2", "truncated" },
+		{ "{\"a\": \"abc", "truncated" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct fleet_result r;
+		char err[256] = "";
+		int rc = parse(bad[i].json, &r, err, sizeof(err));
+		if (rc != -EINVAL || !strstr(err, bad[i].why))
+			fail_msg("case %zu: rc %d, \"%s\", expected \"%s\"", i, rc, err, bad[i].why);
+		fleet_result_free(&r);
+	}
+	/* 64 levels are JSON brisk reads (then not a result), 65 are not */
+	char deep[200];
+	for (int lv = 64; lv <= 65; lv++) {
+		memset(deep, 0, sizeof(deep));
+		memset(deep, '[', (size_t)lv);
+		memset(deep + lv, ']', (size_t)lv);
+		struct fleet_result r;
+		char err[256] = "";
+		assert_int_equal(parse(deep, &r, err, sizeof(err)), -EINVAL);
+		if (!strstr(err, lv == 64 ? "not a JSON object" : "nested deeper than 64, at byte 64"))
+			fail_msg("%d levels: %s", lv, err);
+		fleet_result_free(&r);
+	}
+	/* what RFC 8259 takes passes: escapes, pairs, exponents, -0, UTF-8 */
+	const char *ok = "{ \"kind\": \"compare\", \"format_version\": 1, \"brisk_version\": "
+			 "\"0.1.0\\/\\\"\\\\\\b\\f\\n\\r\\t\\ud83d\\ude00\xc3\xa9\", \"x\": [-0, 1.5E+3, "
+			 "2e-3, true, false, null, {}, []], \"arms\": [ { \"index\": 0, \"settings\": "
+			 "\"\", \"load_mibps\": { \"est\": 1e2 } } ], \"samples\": [] }";
+	struct fleet_result r;
+	char err[256] = "";
+	int rc = parse(ok, &r, err, sizeof(err));
+	if (rc != 0)
+		fail_msg("valid JSON refused: %s", err);
+	fleet_result_free(&r);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -1111,6 +1240,8 @@ int main(void)
 		cmocka_unit_test(test_forged_minority),
 		cmocka_unit_test(test_median_stats),
 		cmocka_unit_test(test_save_partial),
+		cmocka_unit_test(test_cell_bound),
+		cmocka_unit_test(test_strict_json),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

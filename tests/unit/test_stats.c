@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <math.h>
+#include <stdlib.h>
 #include <errno.h>
 #include <cmocka.h>
 
@@ -715,6 +716,90 @@ static void test_log_ratio_ci(void **state)
 	assert_int_equal(stats_log_ratio_ci(bad, 2, lb, 3, 0.95, &est, &lo, &hi), -EINVAL);
 }
 
+/* ---- issue 24: resamples counted by rank, not sorted ---- */
+
+/* The paired bootstraps as they were: each drawn side copied and sorted
+ * (iterations x n log n).  The counted ones must give the same interval,
+ * bit for bit. */
+static int cmp_d(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+static double sorted_quantile(double *v, size_t n, double q)
+{
+	qsort(v, n, sizeof(*v), cmp_d);
+	return stats_percentile_sorted(v, n, q * 100.0);
+}
+
+/* median: 1 for the median of the bounded ratios, 0 for the geometric mean */
+static void ref_paired(const double *a, const size_t *ao, const double *b, const size_t *bo,
+		       size_t nc, double q, unsigned iters, double level, uint64_t seed,
+		       int median, double *lo, double *hi)
+{
+	double draw[256], own[16], *rep = malloc(iters * sizeof(*rep));
+	assert_non_null(rep);
+	uint64_t st = seed;
+	for (unsigned i = 0; i < iters; i++) {
+		double s = 0;
+		for (size_t j = 0; j < nc; j++) {
+			size_t k = nc == 1 ? 0 : (size_t)stats_rand_index(&st, nc);
+			size_t ka = ao[k + 1] - ao[k], kb = bo[k + 1] - bo[k];
+			for (size_t x = 0; x < ka; x++)
+				draw[x] = a[ao[k] + stats_rand_index(&st, ka)];
+			double ra = sorted_quantile(draw, ka, q);
+			for (size_t x = 0; x < kb; x++)
+				draw[x] = b[bo[k] + stats_rand_index(&st, kb)];
+			double r = sorted_quantile(draw, kb, q) / ra;
+			own[j] = r > 1000 ? 1000 : r < 1e-3 ? 1e-3 : r;
+			s += log(r);
+		}
+		rep[i] = median ? sorted_quantile(own, nc, 0.5) : exp(s / (double)nc);
+	}
+	double tail = (1 - level) / 2 * 100;
+	qsort(rep, iters, sizeof(*rep), cmp_d);
+	*lo = stats_percentile_sorted(rep, iters, tail);
+	*hi = stats_percentile_sorted(rep, iters, 100 - tail);
+	free(rep);
+}
+
+static void test_counted_resamples(void **state)
+{
+	(void)state;
+	uint64_t st = 7;
+	for (int t = 0; t < 30; t++) {
+		size_t nc = 1 + (size_t)t % 6, ao[8], bo[8], na = 0, nb = 0;
+		double a[1600], b[1600];
+		for (size_t k = 0; k < nc; k++) {
+			ao[k] = na;
+			bo[k] = nb;
+			size_t ka = 1 + stats_rand_index(&st, 200), kb = 1 + stats_rand_index(&st, 60);
+			for (size_t x = 0; x < ka; x++)   /* ties every third data set */
+				a[na++] = t % 3 ? exp((double)(stats_rand_next(&st) >> 11) * 0x1p-53)
+						: (double)(1 + stats_rand_index(&st, 4));
+			for (size_t x = 0; x < kb; x++)
+				b[nb++] = t % 3 ? 1.3 * exp((double)(stats_rand_next(&st) >> 11) * 0x1p-53)
+						: (double)(1 + stats_rand_index(&st, 4));
+		}
+		ao[nc] = na;
+		bo[nc] = nb;
+		double q = 0.25 * (t % 5), e, lo, hi, rlo, rhi;
+		assert_int_equal(stats_bootstrap_ratio_paired(a, ao, b, bo, nc, q, 300, 0.95,
+							      (uint64_t)t, &e, &lo, &hi, NULL), 0);
+		ref_paired(a, ao, b, bo, nc, q, 300, 0.95, (uint64_t)t, 0, &rlo, &rhi);
+		if (lo != rlo || hi != rhi)
+			fail_msg("data set %d, geometric mean: [%a, %a], sorted [%a, %a]", t, lo, hi,
+				 rlo, rhi);
+		assert_int_equal(stats_bootstrap_median_ratio_paired(a, ao, b, bo, nc, q, 300, 0.9,
+								     (uint64_t)t, 1000, &e, &lo, &hi,
+								     NULL), 0);
+		ref_paired(a, ao, b, bo, nc, q, 300, 0.9, (uint64_t)t, 1, &rlo, &rhi);
+		if (lo != rlo || hi != rhi)
+			fail_msg("data set %d, median: [%a, %a], sorted [%a, %a]", t, lo, hi, rlo, rhi);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -743,6 +828,7 @@ int main(void)
 		cmocka_unit_test(test_rand_index),
 		cmocka_unit_test(test_welch),
 		cmocka_unit_test(test_log_ratio_ci),
+		cmocka_unit_test(test_counted_resamples),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
