@@ -68,7 +68,10 @@ ifeq ($(HARDEN),1)
 HARDEN_CFLAGS  ?= -fstack-protector-strong -fPIE $(FORTIFY)
 HARDEN_LDFLAGS ?= -pie -Wl,-z,relro,-z,now
 endif
-ALL_CFLAGS = -std=c11 $(WARN) $(HARDEN_CFLAGS) $(CFLAGS) $(PKG_CFLAGS)
+# the build directory's name kept out of the binary (debug info, __FILE__):
+# the same tarball built anywhere gives the same brisk (the Ansible role's
+# tarball install compares it with the installed one)
+ALL_CFLAGS = -std=c11 $(WARN) $(HARDEN_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -ffile-prefix-map=$(CURDIR)=.
 LDFLAGS   := $(HARDEN_LDFLAGS) $(LDFLAGS)
 ifeq ($(SANITIZE),1)
 ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined

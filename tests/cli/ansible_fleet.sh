@@ -10,7 +10,10 @@
 # loop device: the host refused before measuring, the check alone failing
 # with and without putting it back; a package that is not there or of the
 # wrong kind refused; the tarball built and installed into a temporary
-# PREFIX.  brisk's journals live in a runtime directory of the test's own;
+# PREFIX, a second run changing nothing (issue 25).  --check (issue 25): the
+# preflight's read-only commands run and refuse a host as the run would, the
+# role says what it would do and nothing is measured, fetched, installed or
+# written.  brisk's journals live in a runtime directory of the test's own;
 # only the loop device is touched, and everything is put back.
 source tests/lib.sh
 if ! is_root; then t_skip ansible_fleet "needs root (a loop device, mount, brisk set)"; exit 0; fi
@@ -59,12 +62,17 @@ jq -n --arg dir "$d/mnt" --arg bin "$BRISK" --arg rt "$BRISK_RUNTIME_DIR" --arg 
   --arg tmp "$d/hosttmp" \
   '{brisk_dir: $dir, brisk_bin: $bin, brisk_controller_bin: $bin, brisk_results_dir: $res,
     brisk_host_tmp: $tmp, brisk_environment: {BRISK_RUNTIME_DIR: $rt}, brisk_budget: "15s"}' >"$d/vars.json"
+# without brisk_bin: what an install sets is used (an extra variable wins)
+jq 'del(.brisk_bin)' "$d/vars.json" >"$d/vars-nobin.json"
 # play LOG [ansible-playbook options...]: the playbook against this machine
+# (VARS=FILE: other variables than vars.json)
 play() {
   local log=$1; shift
-  ansible-playbook -i localhost, -c local "$pbook" -e ansible_become=false -e "@$d/vars.json" "$@" \
+  ansible-playbook -i localhost, -c local "$pbook" -e ansible_become=false -e "@${VARS:-$d/vars.json}" "$@" \
     >"$d/$log.log" 2>&1
 }
+# recap LOG: "changed=N failed=N" of its PLAY RECAP
+recap() { sed -n 's/^localhost *: .*changed=\([0-9]*\).*failed=\([0-9]*\).*/changed=\1 failed=\2/p' "$d/$1.log" | tail -n 1; }
 json_count() { find "$d/results" -path "$d/results/*/*.json" 2>/dev/null | wc -l; }
 
 # --- refused: free space with brisk's default floor ----------------------
@@ -76,6 +84,28 @@ t_match "space: says why" "$(cat "$d/space.log")" \
   "refused: $d/mnt has [0-9]+ MiB free; the run needs [0-9]+ MiB: the free-space floor 2048 MiB \(brisk's default"
 t_eq "space: nothing measured" "$(json_count)" 0
 t_eq "space: no work directory" "$(find "$d/mnt" -maxdepth 1 -name '.brisk-*' | wc -l)" 0
+
+# --- check mode: refused for the same reason, and nothing done -----------
+play spacecheck --check; rc=$?
+t_check "check mode: space: refused (exit != 0)" test "$rc" != 0
+t_match "check mode: space: says why, as the run does" "$(cat "$d/spacecheck.log")" \
+  "refused: $d/mnt has [0-9]+ MiB free; the run needs [0-9]+ MiB: the free-space floor 2048 MiB"
+check_mode_case() {
+  play check --check -e brisk_floor=256m -e brisk_write_room=1g -e '{"brisk_run_args": ["-l", "seq-write:rate=32m"]}'
+  rc=$?
+  t_eq "check mode: the playbook succeeds" "$rc" 0
+  [ "$rc" = 0 ] || grep -E 'FAILED|fatal|msg' "$d/check.log" | head -n 20 | sed 's/^/  /'
+  t_match "check mode: says what the run would do" "$(cat "$d/check.log")" \
+    "localhost: check mode: would run 'timeout --signal=TERM --kill-after=60 135s $BRISK run $d/mnt --max-time 15s -l seq-write:rate=32m --floor 256m --json $d/hosttmp/brisk-fleet.XXXXXX/result.json --quiet' \(at most 135 s, then stopped\), fetch its JSON to $d/results/localhost/STAMP-quick.json and record the host's machine id [0-9a-f]+ beside it; nothing was run"
+  t_match "check mode: the restore check ran" "$(cat "$d/check.log")" 'localhost: brisk restore --dry-run: nothing to restore'
+  t_match "check mode: the report says there is nothing yet" "$(cat "$d/check.log")" \
+    "check mode: no results in $d/results/HOST/\*\.json yet"
+  t_eq "check mode: nothing changed (PLAY RECAP)" "$(recap check)" "changed=0 failed=0"
+  t_eq "check mode: no results folder" "$(find "$d/results" 2>/dev/null | wc -l)" 0
+  t_eq "check mode: nothing in DIR" "$(find "$d/mnt" -mindepth 1 -maxdepth 1 ! -name lost+found | wc -l)" 0
+  t_eq "check mode: no temporary directory on the host" "$(find "$d/hosttmp" -mindepth 1 | wc -l)" 0
+}
+check_mode_case
 
 # --- refused: an option the playbook sets itself -------------------------
 play args -e brisk_floor=256m -e brisk_write_room=1g -e '{"brisk_run_args": ["--json=/tmp/x.json"]}'; rc=$?
@@ -192,6 +222,18 @@ if [ -n "$other" ]; then
   grep -A1 'PLAY RECAP' "$d/compare.log" | sed 's/^/  /'
   t_eq "compare: the scheduler put back" "$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler")" "$orig"
   t_eq "compare: nothing left in DIR" "$(find "$d/mnt" -mindepth 1 -maxdepth 1 ! -name lost+found | wc -l)" 0
+  # check mode with results there: brisk report's text on them, no file written
+  before=$(stat -c '%Y %s' "$d/results/report.json" "$d/results/report.txt" "$d/results/report.svg")
+  n=$(json_count)
+  play check2 --check -e brisk_floor=256m -e brisk_write_room=1g; rc=$?
+  t_eq "check mode: with results: the playbook succeeds" "$rc" 0
+  t_match "check mode: says the run would write the report" "$(cat "$d/check2.log")" \
+    "check mode: the results already in $d/results \(without this run, which measured nothing\); the run would write report.json, report.svg and report.txt there"
+  t_match "check mode: brisk report on the results there" "$(cat "$d/check2.log")" \
+    '^ *"brisk [0-9.]+ report: 2 results \(1 run, 1 compare\)'
+  t_eq "check mode: with results: no result, report file or temporary directory added or changed" \
+    "$(json_count) $(stat -c '%Y %s' "$d/results/report.json" "$d/results/report.txt" "$d/results/report.svg") $(find "$d/hosttmp" -mindepth 1 | wc -l)" \
+    "$n $before 0"
 else
   t_skip "compare" "$dev offers no scheduler other than $orig and none"
 fi
@@ -208,6 +250,11 @@ else
   t_match "leftover: says why" "$(cat "$d/before.log")" \
     "refused: brisk restore --dry-run lists settings that an earlier brisk .* \(exit 5\): would restore $dev scheduler=$orig \(now $other\)"
   t_eq "leftover: nothing measured" "$(json_count)" "$n"
+  play beforecheck --check -e brisk_floor=256m -e brisk_write_room=1g; rc=$?
+  t_check "check mode: leftover: the host refused (exit != 0)" test "$rc" != 0
+  t_match "check mode: leftover: says why, as the run does" "$(cat "$d/beforecheck.log")" \
+    "refused: brisk restore --dry-run lists settings that an earlier brisk .* \(exit 5\): would restore $dev scheduler=$orig \(now $other\)"
+  t_eq "check mode: leftover: still set" "$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler")" "$other"
 
   play keep --tags restore_check -e brisk_restore_leftovers=false; rc=$?
   t_check "leftover: the restore check fails" test "$rc" != 0
@@ -229,6 +276,12 @@ play nopkg --tags install -e brisk_install=package -e "brisk_package=$d/none.deb
 t_check "package: a missing package refused" test "$rc" != 0
 t_match "package: says why" "$(cat "$d/nopkg.log")" "brisk_package must name a .deb or .rpm on the controller"
 if command -v apt-get >/dev/null 2>&1; then
+  : >"$d/brisk_0.1.0-1_amd64.deb"
+  play pkgcheck --check --tags install -e brisk_install=package -e "brisk_package=$d/brisk_0.1.0-1_amd64.deb"; rc=$?
+  t_eq "package: check mode: succeeds" "$rc" 0
+  t_match "package: check mode: says what it would do" "$(cat "$d/pkgcheck.log")" \
+    'localhost: check mode: would copy brisk_0.1.0-1_amd64.deb to a temporary directory and install it with apt .*nothing was changed'
+  t_eq "package: check mode: nothing changed" "$(recap pkgcheck) $(find "$d/hosttmp" -mindepth 1 | wc -l)" "changed=0 failed=0 0"
   : >"$d/brisk-0.1.0-1.x86_64.rpm"
   play rpm --tags install -e brisk_install=package -e "brisk_package=$d/brisk-0.1.0-1.x86_64.rpm"; rc=$?
   t_check "package: an .rpm on an apt host refused" test "$rc" != 0
@@ -236,6 +289,19 @@ if command -v apt-get >/dev/null 2>&1; then
 fi
 if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$(pwd -P)" ] && git archive --format=tar.gz \
      --prefix=brisk-0.1.0/ -o "$d/brisk-0.1.0.tar.gz" HEAD 2>/dev/null; then
+  # check mode, nothing in PREFIX yet: what it would do, and the host ends
+  # there (the checks that need brisk wait for the run)
+  VARS=$d/vars-nobin.json play tarcheck --check -e brisk_install=tarball \
+    -e "brisk_tarball=$d/brisk-0.1.0.tar.gz" -e "brisk_prefix=$d/prefix" -e brisk_floor=256m -e brisk_write_room=1g
+  rc=$?
+  t_eq "tarball: check mode: succeeds" "$rc" 0
+  t_match "tarball: check mode: says what it would do" "$(cat "$d/tarcheck.log")" \
+    "would unpack brisk-0.1.0.tar.gz in a temporary directory, install the build dependencies it finds missing .* install into $d/prefix the files that differ from those there \(no brisk there now\); nothing was changed"
+  t_match "tarball: check mode: the checks that need brisk wait for the run" "$(cat "$d/tarcheck.log")" \
+    "check mode: $d/prefix/bin/brisk is not there yet \(brisk_install tarball installs it in the run\)"
+  t_eq "tarball: check mode: nothing installed or left" \
+    "$(recap tarcheck) $(find "$d/prefix" 2>/dev/null | wc -l) $(find "$d/hosttmp" -mindepth 1 | wc -l)" "changed=0 failed=0 0 0"
+
   play tarball --tags install -e brisk_install=tarball -e "brisk_tarball=$d/brisk-0.1.0.tar.gz" \
     -e "brisk_prefix=$d/prefix"; rc=$?
   t_eq "tarball: built and installed" "$rc" 0
@@ -243,6 +309,25 @@ if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$(pwd -P)" ] && git archi
   t_match "tarball: PREFIX/bin/brisk runs" "$("$d/prefix/bin/brisk" --version 2>&1)" '^brisk [0-9.]+$'
   t_check "tarball: its data under PREFIX" test -f "$d/prefix/share/brisk/profiles/quick.profile"
   t_eq "tarball: the build directory removed" "$(find "$d/hosttmp" -mindepth 1 | wc -l)" 0
+  nfiles=$(find "$d/prefix" ! -type d | wc -l)
+  t_match "tarball: says what it installed and leaves" "$(cat "$d/tarball.log")" \
+    "localhost: $d/prefix/bin/brisk: installed $nfiles of its $nfiles files \($d/prefix/bin/brisk, .*\); they stay, in $d/prefix/bin, .*$d/prefix/share/man/man1.* \(make uninstall PREFIX=$d/prefix in the unpacked tarball removes them\)\. Build dependencies: "
+  t_eq "tarball: changed" "$(recap tarball)" "changed=1 failed=0"
+  # the same tarball again: nothing changes
+  play tarball2 --tags install -e brisk_install=tarball -e "brisk_tarball=$d/brisk-0.1.0.tar.gz" \
+    -e "brisk_prefix=$d/prefix"; rc=$?
+  t_eq "tarball: a second run changes nothing (PLAY RECAP)" "$rc $(recap tarball2)" "0 changed=0 failed=0"
+  t_match "tarball: a second run says so" "$(cat "$d/tarball2.log")" \
+    "localhost: $d/prefix/bin/brisk: already installed, unchanged \($nfiles files\); they stay"
+  # an installed file changed by hand (content, mode): put back, and named
+  printf '# edited\n' >>"$d/prefix/share/brisk/profiles/quick.profile"
+  chmod 600 "$d/prefix/share/man/man1/brisk.1"
+  play tarball3 --tags install -e brisk_install=tarball -e "brisk_tarball=$d/brisk-0.1.0.tar.gz" \
+    -e "brisk_prefix=$d/prefix"; rc=$?
+  t_eq "tarball: files changed by hand: installed again" "$rc $(recap tarball3)" "0 changed=1 failed=0"
+  t_match "tarball: names them" "$(cat "$d/tarball3.log")" \
+    "installed 2 of its $nfiles files \($d/prefix/share/brisk/profiles/quick.profile, $d/prefix/share/man/man1/brisk.1\)"
+  t_eq "tarball: put back" "$(git show HEAD:profiles/quick.profile | cmp - "$d/prefix/share/brisk/profiles/quick.profile" && stat -c %a "$d/prefix/share/man/man1/brisk.1")" 644
 else
   t_skip "tarball" "not a git checkout: no tarball of HEAD to build"
 fi
