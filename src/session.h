@@ -248,6 +248,7 @@ struct session_tick {
 	double psi_some_pct, psi_full_pct;   /* stalled share of this tick */
 	double psi_some_avg10, psi_full_avg10;
 	uint64_t dirty, writeback;           /* bytes */
+	double fs_wr_mbps, fs_rd_mbps;       /* fsdev's MiB/s over the tick; NaN: none */
 	/* per device rates: ticks_disk[i * n_devs + d] */
 };
 
@@ -263,6 +264,8 @@ struct session_dev {
  * load window (see the contract above). */
 struct session_fsdev {
 	char name[32];              /* "" when DIR has no block device */
+	int ok_last;                /* last read at the latest tick */
+	struct kstat_disk last;
 	int ok_from, ok_to;         /* counters read at that end */
 	struct kstat_disk from, to;
 	uint64_t t_from, t_to;      /* relative to t0; 0 = not reached */
