@@ -1,7 +1,9 @@
 #!/bin/bash
 # Benchmark of brisk compare's load figures (issue 26; root, /dev/fuse):
 # on brisk's lab hdd-7200 and on a model of this bench's own that the lab
-# does not ship (hdd-nas-5900 below), `brisk compare DIR --schedulers -a
+# does not ship (hdd-nas-5900 below; made with --dirty-limit 0, the
+# kernel's global dirty limits, as a FUSE disk without the lab's strict
+# per-disk limit has them), `brisk compare DIR --schedulers -a
 # ssh-like --budget BUDGET` with a buffered writer over a 1 GiB region,
 # while the bench reads the lab disk's own write counter every 100 ms.
 # Side by side, per arm: what brisk says reached the disk, the loads'
@@ -10,18 +12,22 @@
 # of the arm-runs (sd of the log of each arm-run's geometric mean of its
 # ssh-like samples).  With BRISK_OLD=PATH (a brisk built before the load
 # window) the same comparison runs with it too, for the figures before.
-#   make bench BENCH=load_window        BUDGET=10m (default 5m) MODELS="..."
+#   make bench BENCH=load_window        BUDGET=10m (default 5m)
+#   MODELS="hdd-7200 hdd-nas-5900:0" (the default: MODEL[:DIRTY-LIMIT])
+#   LOAD=seq-write SIZE=16G: the issue's growing writer (default
+#   seq-write:size=1g on a 4G disk: a region it rewrites)
 # About 2 x BUDGET per model (4 x with BRISK_OLD); leaves nothing behind.
 cd "$(dirname "$0")/../.." || exit 1
 BRISK=${BRISK:-./brisk}
 budget=${BUDGET:-5m}
-models=${MODELS:-hdd-7200 hdd-nas-5900}
+models=${MODELS:-hdd-7200 hdd-nas-5900:0}
+load=${LOAD:-seq-write:size=1g} size=${SIZE:-4G}
 [ "$(id -u)" = 0 ] || { echo "SKIP load_window bench: needs root"; exit 0; }
 [ -c /dev/fuse ] || { echo "SKIP load_window bench: no /dev/fuse"; exit 0; }
 command -v jq >/dev/null || { echo "SKIP load_window bench: no jq"; exit 0; }
 T=$(mktemp -d "$PWD/build/bench.window.XXXXXX") || exit 1
 export BRISK_RUNTIME_DIR=$T/run
-trap '"$BRISK" lab down --all >/dev/null 2>&1; rm -rf "$T"' EXIT
+trap '"$BRISK" lab down --all >/dev/null 2>&1; rm -rf --one-file-system "$T"' EXIT
 
 # the lab's models and one of our own: a 3.5" 5900 rpm NAS disk, slower
 # media, longer seeks and command overhead than hdd-7200
@@ -83,12 +89,15 @@ table() {
     | @tsv' "$1" | awk -F'\t' '{ printf "    %-12s %4s %10s %10s %9s %8s  %s\n", $1, $2, $3, $4, $5, $6, $7 }'
 }
 
-for model in $models; do
-  out=$("$BRISK" lab up --dir "$T" --model "$model" --size 4G -q 2>&1) || { echo "$out"; exit 1; }
+for spec in $models; do
+  model=${spec%%:*} dl=()
+  [ "$spec" != "$model" ] && dl=(--dirty-limit "${spec#*:}")
+  out=$("$BRISK" lab up --dir "$T" --model "$model" --size "$size" "${dl[@]}" -q 2>&1) || { echo "$out"; exit 1; }
   mnt=$(printf '%s\n' "$out" | sed -n 's/^mounted at //p')
   dev=$(printf '%s\n' "$out" | sed -n 's|.*, /dev/\(loop[0-9]*\),.*|\1|p')
   media=$(sed -n "/^\[$model\]/,/^\[/s/^write_mb_s *= *//p" "$T/models.ini")
-  echo "== $model: media rate $media MB/s ($(awk -v m="$media" 'BEGIN { printf "%.1f", m * 1e6 / 1048576 }') MiB/s), budget $budget"
+  echo "== $model: media rate $media MB/s ($(awk -v m="$media" 'BEGIN { printf "%.1f", m * 1e6 / 1048576 }') MiB/s), budget $budget, load $load, $size;" \
+    "$(printf '%s\n' "$out" | grep '^dirty limit')"
   for which in new old; do
     b=$BRISK
     if [ "$which" = old ]; then
@@ -96,7 +105,7 @@ for model in $models; do
       b=$BRISK_OLD
     fi
     poll "$dev" "$T/poll" & pp=$!
-    "$b" compare "$mnt" --schedulers -a ssh-like --budget "$budget" -l seq-write:size=1g \
+    "$b" compare "$mnt" --schedulers -a ssh-like --budget "$budget" -l "$load" \
       --floor 256m --seed 26 -q --json "$T/$which.json" >"$T/$which.txt" 2>&1
     rc=$?
     touch "$T/stop"; wait "$pp"
