@@ -31,11 +31,11 @@ _brisk_args_run='-l --load -a --actions --exec --ls-files -i --idle-samples -n -
   --floor --seed -j --json --csv --openmetrics --at -p --profile --fio --scale'
 _brisk_opts_compare='--schedulers -r --rounds -b --budget -n --samples --looks
   --keep-warm --settle-max -l --load -a --actions --exec --ls-files --warmup
-  --steady-state --interval --timeout --drop-caches --floor -p --profile --fio
+  --steady-state --load-window --interval --timeout --drop-caches --floor -p --profile --fio
   --scale --seed --allow-shared-dir -j --json --csv --openmetrics --plot --save --force
   -q --quiet --parse-only -h --help'
 _brisk_args_compare='-r --rounds -b --budget -n --samples --looks --settle-max -l --load
-  -a --actions --exec --ls-files --warmup --interval --timeout --floor -p --profile
+  -a --actions --exec --ls-files --warmup --load-window --interval --timeout --floor -p --profile
   --fio --scale --seed -j --json --csv --openmetrics --plot --save'
 _brisk_opts_report='--by --baseline --seed -j --json --csv --openmetrics --plot --save-profile
   --force --trust-file-identity -h --help'

@@ -309,6 +309,7 @@ complete -c brisk -n '__brisk_is compare' -s b -l budget -x -d 'time for the who
 complete -c brisk -n '__brisk_is compare' -l looks -x -d 'analyses that may stop it early'
 complete -c brisk -n '__brisk_is compare' -l settle-max -x -d 'wait at most T for dirty data to drain'
 complete -c brisk -n '__brisk_is compare' -l steady-state -d "sample the load's steady state"
+complete -c brisk -n '__brisk_is compare' -l load-window -x -d "measure the load over the first T of each arm-run's loaded phase"
 complete -c brisk -n '__brisk_is compare' -l plot -r -F -d 'a picture: FILE.svg or FILE.png'
 complete -c brisk -n '__brisk_is compare' -l save -x -d "save the recommended arm's settings as a profile"
 complete -c brisk -n '__brisk_is compare' -l force -d '--save replaces an existing profile'

@@ -38,6 +38,7 @@ void compare_config_default(struct compare_config *cfg)
 	cfg->looks = 3;
 	cfg->alpha = COMPARE_ALPHA;
 	cfg->settle_max_ns = 60 * SEC;
+	cfg->load_window_ns = COMPARE_LOAD_WINDOW_NS;
 }
 
 static void cmsg(struct compare *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -295,18 +296,25 @@ static int collect(struct compare *c, const struct session *s, struct compare_ru
 			.t_ns = run->t_ns + x->t_ns,
 		};
 	}
-	double mibps = 0, worst = 0;
+	/* the load's figures over the load window, the same stretch of the
+	 * load in every arm-run (session.h) */
+	struct session_load_window w;
+	session_load_window(s, &w);
+	run->load_mibps = w.load_mibps;
+	run->disk_mibps = w.disk_mibps;
+	run->disk_wr_mibps = w.disk_wr_mibps;
+	run->disk_rd_mibps = w.disk_rd_mibps;
+	run->window_s = w.seconds;
+	if (s->fsdev.name[0])
+		snprintf(r->load_dev, sizeof(r->load_dev), "%s", s->fsdev.name);
+	double worst = 0;
 	int have = 0;
 	for (size_t i = 0; i < s->n_loads; i++) {
-		double m = load_mibps(&s->loads[i]);
-		if (!isnan(m)) {
-			mibps += m;
+		if (s->loads[i].t_start)
 			have = 1;
-		}
 		if (s->loads[i].t_start && (double)s->loads[i].worst_ns / 1e6 > worst)
 			worst = (double)s->loads[i].worst_ns / 1e6;
 	}
-	run->load_mibps = have ? mibps : NAN;
 	run->worst_stall_ms = have ? worst : NAN;
 	run->settle_s = (double)s->settle_ns / 1e9;
 	run->settle_timeout = s->settle_timeout;
@@ -339,7 +347,8 @@ static int arm_run(struct compare *c, const struct compare_hooks *h, size_t arm,
 	struct compare_run *run = &r->runs[idx];
 	uint64_t t = now_ns();
 	*run = (struct compare_run){ .arm = (uint32_t)arm, .round = round, .order = order,
-				     .t_ns = t - c->t0, .load_mibps = NAN, .worst_stall_ms = NAN };
+				     .t_ns = t - c->t0, .load_mibps = NAN, .disk_mibps = NAN,
+				     .disk_wr_mibps = NAN, .disk_rd_mibps = NAN, .worst_stall_ms = NAN };
 	r->n_runs++;
 	c->cur_arm = arm;
 	c->cur_round = round;
@@ -358,6 +367,9 @@ static int arm_run(struct compare *c, const struct compare_hooks *h, size_t arm,
 	sc.idle_samples = 0;
 	sc.warmup_plateau = c->cfg.steady;
 	sc.loaded_samples = c->cfg.samples;
+	sc.load_window_ns = c->cfg.load_window_ns;
+	if (sc.loaded_max_ns && sc.loaded_max_ns < sc.load_window_ns)
+		sc.loaded_max_ns = sc.load_window_ns;   /* the window is not cut short */
 	sc.max_time_ns = 0;
 	sc.settle_max_ns = c->cfg.settle_max_ns;
 	sc.settle_target = r->dirty_level + SETTLE_MARGIN;
@@ -484,6 +496,10 @@ int compare_run(struct compare *c, const struct compare_hooks *h, char *err, siz
 	r->t_start_real = (uint64_t)time(NULL);
 	struct kstat_mem m;
 	r->dirty_level = kstat_mem_read(&m) == 0 ? m.dirty + m.writeback : 0;
+	r->load_window_ns = c->cfg.load_window_ns;
+	for (size_t i = 0; i < c->cfg.run.n_loads; i++)
+		r->load_dirs |= load_kind_writes(c->cfg.run.loads[i].kind) ? COMPARE_LOAD_WRITES
+			       : COMPARE_LOAD_READS;
 	uint64_t rng = c->cfg.seed;
 	unsigned offset = (unsigned)(stats_rand_next(&rng) % r->n_arms);
 	int rc = 0;

@@ -71,9 +71,18 @@
  *    where a median of three would drop it).  The pooled two-stage bootstrap intervals
  *    (ratio50, ratio90) are shown beside it; they are wider where an
  *    arm-run mixes a stall with quiet samples, and they do not decide.
+ *  - The load's figures of every arm-run are taken over the same window
+ *    of its loaded phase (session.h, the load window): cfg.load_window_ns
+ *    from the point the samples begin, the loaded phase held that long
+ *    at least, so a fast arm and a slow one are measured over the same
+ *    stretch of the load.  The comparable figure is what reached the disk
+ *    in it (disk_mibps: the file system device's sectors written, and
+ *    read for a reading load); the loads' own read()/write() rate
+ *    (load_mibps) counts bursts into the page cache and is shown apart.
  *  - Ranking: the geometric mean of the arm's p90 ratios over the actions
- *    (baseline = 1; lower is better), among the arms whose mean load
- *    throughput is at least (100 - COMPARE_LOAD_TOLERANCE_PCT) % of the
+ *    (baseline = 1; lower is better), among the arms whose mean disk
+ *    throughput (the loads' own rate when an arm has no device counters)
+ *    is at least (100 - COMPARE_LOAD_TOLERANCE_PCT) % of the
  *    best arm's (arms below it are ranked after, and said to starve the
  *    load: a copy that takes more than twice as long).  The
  *    recommendation is the first arm of the ranking when it is faster
@@ -105,6 +114,9 @@
 #define COMPARE_EQUIV 1.10                /* equivalence margin for settling */
 #define COMPARE_LOAD_TOLERANCE_PCT 50.0   /* ranking: load throughput kept */
 #define COMPARE_LOAD_COST_PCT 5.0         /* recommendation: a cost worth naming */
+#define COMPARE_LOAD_WRITES 1u
+#define COMPARE_LOAD_READS 2u
+#define COMPARE_LOAD_WINDOW_NS (10ull * 1000000000ull)   /* the load window */
 #define COMPARE_ALPHA 0.05
 #define COMPARE_LEVEL 0.95
 #define COMPARE_BOOT_ITERS 2000
@@ -134,6 +146,8 @@ struct compare_config {
 	int steady;                   /* sample the load's steady state: warm-up
 				       * until Dirty + Writeback stop growing
 				       * (session warmup_plateau) */
+	uint64_t load_window_ns;      /* every arm-run's load window (session.h);
+				       * default COMPARE_LOAD_WINDOW_NS */
 };
 
 /* One sample of one arm-run. */
@@ -151,7 +165,12 @@ struct compare_sample {
 struct compare_run {
 	uint32_t arm, round, order;
 	uint64_t t_ns, dur_ns;        /* start (relative), length */
-	double load_mibps;            /* all loads, over the loaded phase; NaN: none */
+	double load_mibps;            /* all loads' read()/write() rate over the load
+				       * window; NaN: none */
+	double disk_mibps;            /* what reached the disk for them in it
+				       * (session_load_window); NaN: no counters */
+	double disk_wr_mibps, disk_rd_mibps;   /* the device's written and read */
+	double window_s;              /* the load window's length */
 	double worst_stall_ms;        /* worst single load call in it; NaN: none */
 	double settle_s;              /* time the settle step took */
 	int settle_timeout;           /* it gave up (settle_max_ns) */
@@ -186,6 +205,7 @@ struct compare_cell {
 struct compare_armstat {
 	size_t runs, failed_runs;
 	struct compare_ci load_mibps;   /* mean over its arm-runs, CI over them */
+	struct compare_ci disk_mibps;   /* the same of what reached the disk */
 	double worst_stall_ms;
 	double score;                 /* geometric mean of p90 ratios; NaN */
 	int load_ok;                  /* throughput within the tolerance */
@@ -205,6 +225,12 @@ struct compare_result {
 	size_t ranking[COMPARE_MAX_ARMS];   /* arm indexes, best first */
 	size_t n_ranked;
 	int best;                     /* recommended arm, -1 when none */
+	int load_by_disk;             /* the load rule goes by disk_mibps (every arm
+				       * with a load figure has one), else by
+				       * load_mibps */
+	uint64_t load_window_ns;      /* the load window asked for */
+	unsigned load_dirs;           /* COMPARE_LOAD_WRITES | _READS: what the loads do */
+	char load_dev[32];            /* the device of the disk figures ("" none) */
 	char recommendation[512];
 	char rule[640];               /* the ranking rule, in words */
 
@@ -227,6 +253,11 @@ struct compare_result {
 	char msgs[COMPARE_MAX_MSGS][256];
 	size_t n_msgs;
 };
+
+/* The figure the load rule goes by for an arm (load_by_disk): MiB/s, NaN
+ * when it has none; and its interval. */
+double compare_load_figure(const struct compare_result *r, size_t arm);
+const struct compare_ci *compare_load_ci(const struct compare_result *r, size_t arm);
 
 struct compare;
 

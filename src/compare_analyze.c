@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,17 +174,38 @@ static int verdicts(struct compare *c)
 	return want && settled == want;
 }
 
-/* Load throughput per arm (mean of its arm-runs, t interval), worst
- * stall, the score, and whether the arm keeps the load going. */
+/* Mean and t interval of one figure over an arm's arm-runs (NaN ones left
+ * out), never below 0. */
+static struct compare_ci run_mean_ci(const struct compare_result *r, size_t arm,
+				     size_t field_off)
+{
+	double v[COMPARE_MAX_ROUNDS];
+	size_t n = 0;
+	for (size_t i = 0; i < r->n_runs && n < COMPARE_MAX_ROUNDS; i++) {
+		double x;
+		memcpy(&x, (const char *)&r->runs[i] + field_off, sizeof(x));
+		if (r->runs[i].arm == arm && !isnan(x))
+			v[n++] = x;
+	}
+	struct compare_ci ci = NO_CI;
+	if (n)
+		stats_mean_ci(v, n, COMPARE_LEVEL, &ci.est, &ci.lo, &ci.hi);
+	if (ci.lo < 0)   /* a throughput is not negative */
+		ci.lo = 0;
+	return ci;
+}
+
+/* Load throughput per arm (mean of its arm-runs, t interval: what reached
+ * the disk, and the loads' own rate), worst stall, the score, and whether
+ * the arm keeps the load going: by the disk figure when every arm with a
+ * load figure has one, else by the loads' own rate. */
 static void armstats(struct compare *c)
 {
 	struct compare_result *r = &c->r;
-	double best = NAN;
+	int by_disk = 1;
 	for (size_t arm = 0; arm < r->n_arms; arm++) {
 		struct compare_armstat *as = &r->armstat[arm];
 		memset(as, 0, sizeof(*as));
-		double v[COMPARE_MAX_ROUNDS];
-		size_t n = 0;
 		as->worst_stall_ms = NAN;
 		for (size_t i = 0; i < r->n_runs; i++) {
 			const struct compare_run *run = &r->runs[i];
@@ -191,20 +213,14 @@ static void armstats(struct compare *c)
 				continue;
 			as->runs++;
 			as->failed_runs += (size_t)run->failed;
-			if (!isnan(run->load_mibps) && n < COMPARE_MAX_ROUNDS)
-				v[n++] = run->load_mibps;
 			if (!isnan(run->worst_stall_ms) &&
 			    (isnan(as->worst_stall_ms) || run->worst_stall_ms > as->worst_stall_ms))
 				as->worst_stall_ms = run->worst_stall_ms;
 		}
-		as->load_mibps = NO_CI;
-		if (n)
-			stats_mean_ci(v, n, COMPARE_LEVEL, &as->load_mibps.est, &as->load_mibps.lo,
-				      &as->load_mibps.hi);
-		if (as->load_mibps.lo < 0)   /* a throughput is not negative */
-			as->load_mibps.lo = 0;
-		if (!isnan(as->load_mibps.est) && (isnan(best) || as->load_mibps.est > best))
-			best = as->load_mibps.est;
+		as->load_mibps = run_mean_ci(r, arm, offsetof(struct compare_run, load_mibps));
+		as->disk_mibps = run_mean_ci(r, arm, offsetof(struct compare_run, disk_mibps));
+		if (!isnan(as->load_mibps.est) && isnan(as->disk_mibps.est))
+			by_disk = 0;
 		double logsum = 0;
 		size_t k = 0;
 		for (unsigned a = 0; a < ACTION_KIND_COUNT; a++) {
@@ -218,11 +234,28 @@ static void armstats(struct compare *c)
 		}
 		as->score = k ? exp(logsum / (double)k) : NAN;
 	}
+	r->load_by_disk = by_disk;
+	double best = NAN;
 	for (size_t arm = 0; arm < r->n_arms; arm++) {
-		struct compare_armstat *as = &r->armstat[arm];
-		as->load_ok = isnan(best) || isnan(as->load_mibps.est) ||
-			      as->load_mibps.est >= best * (1.0 - COMPARE_LOAD_TOLERANCE_PCT / 100.0);
+		double x = compare_load_figure(r, arm);
+		if (!isnan(x) && (isnan(best) || x > best))
+			best = x;
 	}
+	for (size_t arm = 0; arm < r->n_arms; arm++) {
+		double x = compare_load_figure(r, arm);
+		r->armstat[arm].load_ok = isnan(best) || isnan(x) ||
+					  x >= best * (1.0 - COMPARE_LOAD_TOLERANCE_PCT / 100.0);
+	}
+}
+
+const struct compare_ci *compare_load_ci(const struct compare_result *r, size_t arm)
+{
+	return r->load_by_disk ? &r->armstat[arm].disk_mibps : &r->armstat[arm].load_mibps;
+}
+
+double compare_load_figure(const struct compare_result *r, size_t arm)
+{
+	return compare_load_ci(r, arm)->est;
 }
 
 static int rank_cmp(const struct compare_result *r, size_t x, size_t y)
@@ -251,12 +284,14 @@ static void ranking(struct compare *c)
 		}
 	snprintf(r->rule, sizeof(r->rule),
 		 "arms are ranked by the geometric mean of their p90 ratios against the baseline "
-		 "over the actions (lower is better), among the arms whose load throughput is "
+		 "over the actions (lower is better), among the arms whose load throughput %s is "
 		 "at least %.0f %% of the best (below it, an arm starves the load); an arm is recommended when it is faster than the "
 		 "baseline on at least one action and slower on none (verdict: Welch's t on the log "
 		 "of the arm-runs' geometric means, Holm-corrected, p < %.3g at this look, and "
-		 "its 95 %% interval of the run ratio excludes 1)", 100.0 - COMPARE_LOAD_TOLERANCE_PCT,
-		 r->alpha_look);
+		 "its 95 %% interval of the run ratio excludes 1)",
+		 r->load_by_disk ? "(to the disk, over the load window)"
+		 : "(the loads' own rate over the load window: no disk counters)",
+		 100.0 - COMPARE_LOAD_TOLERANCE_PCT, r->alpha_look);
 	r->best = -1;
 	const struct compare_arm *base = &r->arms[0];
 	for (size_t k = 0; k < r->n_ranked; k++) {
@@ -284,10 +319,12 @@ static void ranking(struct compare *c)
 		if (r->armstat[arm].load_ok && faster && !slower) {
 			r->best = (int)arm;
 			char cost[160] = "";
-			double mine = r->armstat[arm].load_mibps.est, theirs = r->armstat[0].load_mibps.est;
+			double mine = compare_load_figure(r, arm), theirs = compare_load_figure(r, 0);
 			if (theirs > 0 && mine < theirs * (1.0 - COMPARE_LOAD_COST_PCT / 100.0))
-				snprintf(cost, sizeof(cost), "; at a cost to the load: %.1f MiB/s against "
-					 "%.1f (-%.0f %%)", mine, theirs, 100.0 * (1.0 - mine / theirs));
+				snprintf(cost, sizeof(cost), "; at a cost to the load: %.1f MiB/s %s "
+					 "against %.1f (-%.0f %%)", mine, r->load_by_disk ?
+					 "to the disk" : "(its own rate)", theirs,
+					 100.0 * (1.0 - mine / theirs));
 			snprintf(r->recommendation, sizeof(r->recommendation),
 				 "use %s (%s): faster than %s on %s%s", r->arms[arm].label,
 				 r->arms[arm].settings, base->label, why, cost);

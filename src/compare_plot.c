@@ -223,7 +223,7 @@ static double load_panel(cairo_t *cr, const struct compare_result *r, double y)
 {
 	double mx = 0;
 	for (size_t i = 0; i < r->n_arms; i++) {
-		const struct compare_ci *c = &r->armstat[i].load_mibps;
+		const struct compare_ci *c = compare_load_ci(r, i);
 		if (isfinite(c->est))
 			mx = fmax(mx, c->est);
 		if (isfinite(c->hi))
@@ -235,13 +235,15 @@ static double load_panel(cairo_t *cr, const struct compare_result *r, double y)
 	double step = plot_nice125(mx / 5, 1);
 	struct plot_axis ax = { 0, ceil(mx * 1.0001 / step) * step, 0, AXIS_X0, AXIS_X1, 0 };
 
-	panel_head(cr, y, "load", "background load throughput, MiB/s: mean over the arm-runs and its 95 % CI");
+	panel_head(cr, y, "load", r->load_by_disk ?
+		   "background load, MiB/s that reached the disk in each arm-run's load window: mean over the arm-runs and its 95 % CI" :
+		   "background load, its own MiB/s in each arm-run's load window (no disk counters): mean over the arm-runs and its 95 % CI");
 	double top = y + HEAD_H, bottom = top + r->n_arms * ROW_H;
 	plot_stripes(cr, r->n_arms, top, ROW_H);
 	plot_axis_draw(cr, &ax, top, bottom);
 	for (size_t i = 0; i < r->n_arms; i++) {
 		const struct compare_armstat *a = &r->armstat[i];
-		const struct compare_ci *c = &a->load_mibps;
+		const struct compare_ci *c = compare_load_ci(r, i);
 		double cy = top + (i + 0.5) * ROW_H;
 		char v[160];
 		if (isfinite(c->est)) {

@@ -339,19 +339,46 @@ static void text_actions(FILE *f, const struct compare_result *r)
 	fprintf(f, "(runt-min/avg/max over cold samples; no diff = no difference detectable)\n");
 }
 
+/* What the load's figures are called: by what the loads do. */
+static const char *disk_word(const struct compare_result *r)
+{
+	return r->load_dirs == COMPARE_LOAD_WRITES ? "written to disk"
+	       : r->load_dirs == COMPARE_LOAD_READS ? "read from disk" : "to/from disk";
+}
+
+static const char *calls_word(const struct compare_result *r)
+{
+	return r->load_dirs == COMPARE_LOAD_WRITES ? "write()"
+	       : r->load_dirs == COMPARE_LOAD_READS ? "read()" : "read()/write()";
+}
+
 static void text_loads(FILE *f, const struct compare_result *r)
 {
-	char ci_h[32];
-	snprintf(ci_h, sizeof(ci_h), "load MiB/s [%.0f%% CI]", COMPARE_LEVEL * 100);
-	fprintf(f, "\n%-*s %5s %6s  %-26s %14s\n", LABEL_W, "arm", "runs", "failed", ci_h,
-		"worst-stall-ms");
+	char disk_h[48], calls_h[32];
+	snprintf(disk_h, sizeof(disk_h), "%s MiB/s [%.0f%% CI]", disk_word(r), COMPARE_LEVEL * 100);
+	snprintf(calls_h, sizeof(calls_h), "%s MiB/s", calls_word(r));
+	fprintf(f, "\n%-*s %4s %6s  %-30s %14s %14s\n", LABEL_W, "arm", "runs", "failed", disk_h,
+		calls_h, "worst-stall-ms");
 	for (size_t a = 0; a < r->n_arms; a++) {
 		const struct compare_armstat *s = &r->armstat[a];
-		char cell[LABEL_W + 1], ld[112], ws[32];
-		row(f, "%-*s %5zu %6zu  %-26s %14s", LABEL_W,
+		char cell[LABEL_W + 1], ld[112], calls[32], ws[32];
+		row(f, "%-*s %4zu %6zu  %-30s %14s %14s", LABEL_W,
 			esc_cell(cell, LABEL_W, r->arms[a].label), s->runs, s->failed_runs,
-			fci(ld, sizeof(ld), &s->load_mibps, fmibps), fms(ws, sizeof(ws), s->worst_stall_ms));
+			fci(ld, sizeof(ld), &s->disk_mibps, fmibps),
+			fmibps(calls, sizeof(calls), s->load_mibps.est), fms(ws, sizeof(ws), s->worst_stall_ms));
 	}
+	const char *dev = r->load_dev[0] ? r->load_dev : "no device";   /* escaped by wrap */
+	char legend[400], win[96];
+	if (r->load_window_ns)
+		snprintf(win, sizeof(win), "the first %.3g s of its loaded phase, the same stretch "
+			 "of the load in every arm-run", (double)r->load_window_ns / 1e9);
+	else
+		snprintf(win, sizeof(win), "its whole loaded phase");
+	snprintf(legend, sizeof(legend), "(over each arm-run's load window, %s; %s = what "
+		 "reached %s in it, as its own counters say; %s = the loads' own calls, bursts "
+		 "into the page cache included; the load rule goes by %s)", win, disk_word(r), dev,
+		 calls_word(r), r->load_by_disk ? disk_word(r) : calls_word(r));
+	wrap(f, "", " ", legend);
 }
 
 static void text_ranking(FILE *f, const struct compare_result *r)
@@ -365,8 +392,9 @@ static void text_ranking(FILE *f, const struct compare_result *r)
 		char cell[LABEL_W + 1], sc[32], ld[32];
 		char starve[128] = "";
 		if (!s->load_ok)
-			snprintf(starve, sizeof(starve), "  starves the load (%s MiB/s, below %.0f%% "
-				 "of the best)", fmibps(ld, sizeof(ld), s->load_mibps.est),
+			snprintf(starve, sizeof(starve), "  starves the load (%s MiB/s %s, below %.0f%% "
+				 "of the best)", fmibps(ld, sizeof(ld), compare_load_figure(r, a)),
+				 r->load_by_disk ? disk_word(r) : calls_word(r),
 				 100.0 - COMPARE_LOAD_TOLERANCE_PCT);
 		row(f, "  %zu. %-*s score %6s%s%s", i + 1, LABEL_W,
 		    esc_cell(cell, LABEL_W, r->arms[a].label), fratio(sc, sizeof(sc), s->score),
@@ -447,6 +475,7 @@ static struct json_object *json_arms(const struct compare_result *r)
 		add(o, "runs", jout_uint64(s->runs));
 		add(o, "failed_runs", jout_uint64(s->failed_runs));
 		add(o, "load_mibps", jci(&s->load_mibps));
+		add(o, "disk_mibps", jci(&s->disk_mibps));
 		add(o, "worst_stall_ms", jout_finite(s->worst_stall_ms));
 		add(o, "score", jout_finite(s->score));
 		add(o, "load_ok", jout_bool(s->load_ok));
@@ -510,6 +539,10 @@ static struct json_object *json_runs(const struct compare_result *r)
 		add(o, "t_s", jout_double((double)x->t_ns / 1e9));
 		add(o, "dur_s", jout_double((double)x->dur_ns / 1e9));
 		add(o, "load_mibps", jout_finite(x->load_mibps));
+		add(o, "disk_mibps", jout_finite(x->disk_mibps));
+		add(o, "disk_written_mibps", jout_finite(x->disk_wr_mibps));
+		add(o, "disk_read_mibps", jout_finite(x->disk_rd_mibps));
+		add(o, "window_s", jout_finite(x->window_s));
 		add(o, "worst_stall_ms", jout_finite(x->worst_stall_ms));
 		add(o, "settle_s", jout_finite(x->settle_s));
 		add(o, "settle_timeout", jout_bool(x->settle_timeout));
@@ -581,6 +614,11 @@ static struct json_object *json_result(const struct compare_result *r)
 	add(rec, "text", jout_string(r->recommendation));
 	add(root, "recommendation", rec);
 	add(root, "rule", jout_string(r->rule));
+	struct json_object *lw = jout_object();   /* the load window and the load rule */
+	add(lw, "seconds", r->load_window_ns ? jout_double((double)r->load_window_ns / 1e9) : NULL);
+	add(lw, "device", r->load_dev[0] ? jout_string(r->load_dev) : NULL);
+	add(lw, "rule_by", jout_string(r->load_by_disk ? "disk" : "calls"));
+	add(root, "load_window", lw);
 	add(root, "verdicts", json_verdicts(r));
 	add(root, "runs", json_runs(r));
 	add(root, "samples", json_samples(r));
@@ -741,9 +779,9 @@ static void save_comment(FILE *f, const void *ctx)
 			 fci(e2, sizeof(e2), &c->ratio90, fratio), verdict_name(c, best), c->n);
 		comment(f, b, 1);
 	}
-	snprintf(b, sizeof(b), "load MiB/s: %s, baseline %s",
-		 fci(e1, sizeof(e1), &r->armstat[best].load_mibps, fmibps),
-		 fci(e2, sizeof(e2), &r->armstat[0].load_mibps, fmibps));
+	snprintf(b, sizeof(b), "load MiB/s %s: %s, baseline %s", disk_word(r),
+		 fci(e1, sizeof(e1), &r->armstat[best].disk_mibps, fmibps),
+		 fci(e2, sizeof(e2), &r->armstat[0].disk_mibps, fmibps));
 	comment(f, b, 1);
 	snprintf(b, sizeof(b), "to install: brisk export %s --format udev", name);
 	comment(f, b, 1);

@@ -196,7 +196,9 @@ struct fleet_sample {
 struct fleet_arm {
 	char key[FLEET_KEY_LEN];   /* "scheduler=bfq low_latency=0" */
 	char label[64];            /* "bfq" */
-	double load_mibps;         /* all loads; NaN: none measured */
+	double load_mibps;         /* all loads: what reached the disk when the file
+				    * says (load_by_disk), else their own rate; NaN:
+				    * none measured */
 };
 
 struct fleet_result {
@@ -212,6 +214,9 @@ struct fleet_result {
 	size_t cut;                /* samples left out by FLEET_MAX_CELL */
 	size_t cut_largest;        /* the most samples one such cell held */
 	char workload[256];
+	int load_by_disk;          /* the arms' load_mibps are what reached the disk
+				    * (a brisk that measured it), else the loads'
+				    * own rate (an older file) */
 	int set_by_profile;        /* a run whose settings a profile put in
 				    * place (profile_settings): not what its
 				    * machine runs with */
@@ -360,6 +365,8 @@ struct fleet_group {
 	char multi_disk[512];      /* machines whose results here are of more
 				    * than one disk set: pooled as one machine */
 	unsigned warm, failed, other_epochs;
+	unsigned load_disk_files, load_calls_files;   /* whose load figures are
+						       * which (fleet_result) */
 };
 
 struct fleet_report {

@@ -278,7 +278,15 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 	if (any_load && g->baseline >= 0) {
 		fputs("load throughput against ", f);
 		cell(f, g->arms[g->baseline].label, 0);
-		fputs(" (the median of the machines that measured both):\n", f);
+		fputs(" (the median of the machines that measured both; ", f);
+		if (!g->load_calls_files)
+			fputs("what reached the disk in each load window):\n", f);
+		else if (!g->load_disk_files)
+			fputs("the loads' own rate: files of an older brisk, bursts into the page "
+			      "cache included):\n", f);
+		else
+			fprintf(f, "what reached the disk in %u file(s), the loads' own rate in %u "
+				"older one(s)):\n", g->load_disk_files, g->load_calls_files);
 		for (size_t a = 0; a < g->n_arms; a++) {
 			const struct fleet_garm *ga = &g->arms[a];
 			if ((int)a == g->baseline || !isfinite(ga->load.est))
@@ -399,6 +407,8 @@ static struct json_object *json_group(const struct fleet_group *g)
 	add(o, "comparisons", jout_uint64(g->comparisons));
 	add(o, "ratio_level", jout_finite(g->ratio_level));
 	add(o, "workloads", jout_string(g->workloads));
+	add(o, "load_disk_files", jout_uint64(g->load_disk_files));
+	add(o, "load_calls_files", jout_uint64(g->load_calls_files));
 	add(o, "multi_disk_machines", jout_string(g->multi_disk));
 	struct json_object *lo = jout_object();
 	add(lo, "warm", jout_uint64(g->warm));

@@ -750,6 +750,8 @@ static int pool_group(const struct fleet_result *r, const size_t *idx, size_t n,
 		g->warm += res->warm;
 		g->failed += res->failed;
 		g->other_epochs += res->other_epochs;
+		g->load_disk_files += res->load_by_disk != 0;
+		g->load_calls_files += !res->load_by_disk;
 		nent += res->n_samples;
 		for (size_t a = 0; a < res->n_arms; a++)
 			if ((rc = arm_index(g, &res->arms[a], &armmap[x * FLEET_MAX_ARMS + a])) < 0)

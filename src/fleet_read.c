@@ -365,6 +365,36 @@ static int make_arm(struct rd *d, const char *where, const char *settings, struc
 
 /* ---- a run ---- */
 
+/* arms[i].NAME.est of a compare result: NaN when absent or null. */
+static int interval_est(struct rd *d, struct json_object *arm, const char *name, size_t i,
+			double *out)
+{
+	char w[64];
+	struct json_object *iv = field(arm, name);
+	*out = NAN;
+	if (!iv || is(iv, json_type_null))
+		return 0;
+	if (!is(iv, json_type_object))
+		return bad(d, "arms[%zu].%s: expected an object", i, name);
+	struct json_object *est = field(iv, "est");
+	snprintf(w, sizeof(w), "arms[%zu].%s.est", i, name);
+	if (est && is(est, json_type_null))
+		est = NULL;
+	return get_num(d, w, est, 0, FLEET_MAX_MIBPS, 1, out);
+}
+
+/* Does a run's loads array show more than one epoch? */
+static int multi_epoch(struct json_object *loads)
+{
+	size_t n = json_object_array_length(loads);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *be = field(json_object_array_get_idx(loads, i), "by_epoch");
+		if (be && is(be, json_type_array) && json_object_array_length(be) > 1)
+			return 1;
+	}
+	return 0;
+}
+
 static int read_run(struct rd *d, struct json_object *root)
 {
 	struct fleet_result *r = d->r;
@@ -449,6 +479,21 @@ static int read_run(struct rd *d, struct json_object *root)
 			sum = isnan(sum) ? x : sum + x;
 	}
 	r->arms[0].load_mibps = sum;
+	/* what reached the disk in the loaded phase, when the run measured it
+	 * and has one epoch (by_epoch[0] is the setting the file is about) */
+	struct json_object *lw = field(root, "load_window");
+	if (lw && is(lw, json_type_object) && n && !multi_epoch(ld)) {
+		double x;
+		struct json_object *dm = field(lw, "disk_mibps");
+		if (dm && is(dm, json_type_null))
+			dm = NULL;
+		if ((rc = get_num(d, "load_window.disk_mibps", dm, 0, FLEET_MAX_MIBPS, 1, &x)) < 0)
+			return rc;
+		if (!isnan(x)) {
+			r->arms[0].load_mibps = x;
+			r->load_by_disk = 1;
+		}
+	}
 	struct json_object *arr;
 	if ((rc = samples_array(d, root, &arr, &n)) < 0)
 		return rc;
@@ -505,6 +550,8 @@ static int read_compare(struct rd *d, struct json_object *root)
 	size_t na = json_object_array_length(arms);
 	if (na < 1 || na > FLEET_MAX_ARMS)
 		return bad(d, "arms: %zu arms (1 to %d)", na, FLEET_MAX_ARMS);
+	double disk[FLEET_MAX_ARMS];
+	int by_disk = 1, any_disk = 0;
 	for (size_t i = 0; i < na; i++) {
 		struct json_object *o = json_object_array_get_idx(arms, i);
 		char w[64], settings[FLEET_KEY_LEN];
@@ -522,19 +569,20 @@ static int read_compare(struct rd *d, struct json_object *root)
 			return rc;
 		if ((rc = make_arm(d, w, settings, &r->arms[i])) < 0)
 			return rc;
-		struct json_object *lm = field(o, "load_mibps");
-		double x = NAN;
-		if (lm && !is(lm, json_type_null)) {
-			if (!is(lm, json_type_object))
-				return bad(d, "arms[%zu].load_mibps: expected an object", i);
-			struct json_object *est = field(lm, "est");
-			snprintf(w, sizeof(w), "arms[%zu].load_mibps.est", i);
-			if (est && is(est, json_type_null))
-				est = NULL;
-			if ((rc = get_num(d, w, est, 0, FLEET_MAX_MIBPS, 1, &x)) < 0)
-				return rc;
-		}
-		r->arms[i].load_mibps = x;
+		if ((rc = interval_est(d, o, "load_mibps", i, &r->arms[i].load_mibps)) < 0 ||
+		    (rc = interval_est(d, o, "disk_mibps", i, &disk[i])) < 0)
+			return rc;
+		if (!isnan(r->arms[i].load_mibps) && isnan(disk[i]))
+			by_disk = 0;
+		any_disk |= !isnan(disk[i]);
+	}
+	/* the figure the load rule goes by: what reached the disk when every
+	 * arm with a load figure has it (a brisk that measured it), else the
+	 * loads' own rate, the same kind for every arm of the file */
+	if (by_disk && any_disk) {
+		for (size_t i = 0; i < na; i++)
+			r->arms[i].load_mibps = disk[i];
+		r->load_by_disk = 1;
 	}
 	r->n_arms = na;
 	struct json_object *arr;

@@ -976,6 +976,36 @@ double load_mibps(const struct load *l)
 	return (double)l->bytes / MiB / ((double)(l->t_last - l->t_start) / 1e9);
 }
 
+/* The cumulative count at t: linear between the timeline's points, its
+ * first before it, its last after it. */
+static double bytes_at(const struct load *l, uint64_t t)
+{
+	const struct load_point *p = l->timeline;
+	size_t n = l->n_timeline;
+	if (t <= p[0].t_ns)
+		return (double)p[0].bytes;
+	if (t >= p[n - 1].t_ns)
+		return (double)p[n - 1].bytes;
+	size_t lo = 0, hi = n - 1;   /* p[lo].t_ns < t < p[hi].t_ns */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p[mid].t_ns <= t)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	double f = (double)(t - p[lo].t_ns) / (double)(p[hi].t_ns - p[lo].t_ns);
+	return (double)p[lo].bytes + f * ((double)p[hi].bytes - (double)p[lo].bytes);
+}
+
+double load_window_bytes(const struct load *l, uint64_t from_ns, uint64_t to_ns)
+{
+	if (!l->n_timeline || to_ns <= from_ns)
+		return 0;
+	double b = bytes_at(l, to_ns) - bytes_at(l, from_ns);
+	return b > 0 ? b : 0;
+}
+
 void load_free(struct load *l)
 {
 	if (l->fd >= 0)

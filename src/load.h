@@ -176,6 +176,10 @@ void load_reaped(struct load *l, int status);
  * the timeline's span when it has two points, so it lies between the
  * slowest and the fastest of its intervals. */
 double load_mibps(const struct load *l);
+/* Bytes moved in [from_ns, to_ns] (monotonic), from the timeline's
+ * cumulative counts, linear between its points; nothing before its first
+ * point or after its last (a load that ended counts what it did). */
+double load_window_bytes(const struct load *l, uint64_t from_ns, uint64_t to_ns);
 void load_free(struct load *l);
 
 #endif

@@ -131,12 +131,23 @@ static void cmp_arms(struct openmetrics *om, const struct cmp_ctx *x)
 		}
 	}
 	openmetrics_family(om, "brisk_compare_load_throughput_bytes_per_second", "bytes_per_second",
-			   "The load's mean throughput over the arm's runs, with its 95 % interval "
-			   "(bound).");
+			   "The loads' own read()/write() rate over each arm-run's load window, "
+			   "page-cache bursts included: mean over the arm's runs, with its 95 % "
+			   "interval (bound).");
 	for (size_t a = 0; a < r->n_arms; a++) {
 		const struct openmetrics_label al[] = { ARM(x, a) };
 		memcpy(l, al, sizeof(al));
 		ci_samples(om, l, ARM_LABELS, &r->armstat[a].load_mibps, MiB);
+	}
+	openmetrics_family(om, "brisk_compare_load_disk_throughput_bytes_per_second",
+			   "bytes_per_second", "What reached the disk for the loads over each "
+			   "arm-run's load window (the file system device's counters; the figure "
+			   "the load rule goes by): mean over the arm's runs, with its 95 % "
+			   "interval (bound).");
+	for (size_t a = 0; a < r->n_arms; a++) {
+		const struct openmetrics_label al[] = { ARM(x, a) };
+		memcpy(l, al, sizeof(al));
+		ci_samples(om, l, ARM_LABELS, &r->armstat[a].disk_mibps, MiB);
 	}
 }
 

@@ -210,6 +210,15 @@ static void run_loads(struct openmetrics *om, const struct run_ctx *x)
 			openmetrics_sample(om, l, N(l), v);
 		}
 	}
+	struct session_load_window w;
+	if (session_load_window(s, &w) == 0) {
+		const struct openmetrics_label l[] = { WHERE(x) };
+		openmetrics_family(om, "brisk_load_disk_throughput_bytes_per_second",
+				   "bytes_per_second", "What reached the disk for the loads in the "
+				   "loaded phase: the file system device's bytes written (and read, "
+				   "for a reading load), as its own counters say.");
+		openmetrics_sample(om, l, N(l), w.disk_mibps * MiB);
+	}
 }
 
 struct sys_fig {

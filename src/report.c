@@ -243,6 +243,22 @@ static void text_loads(FILE *f, const struct session *s)
 			fprintf(f, " (%s)", strerror(l->err));
 		fputc('\n', f);
 	}
+	struct session_load_window lw;
+	if (session_load_window(s, &lw) == 0) {
+		int wr = 0, rd = 0;
+		for (size_t i = 0; i < s->n_loads; i++)
+			*(load_kind_writes(s->loads[i].spec.kind) ? &wr : &rd) = 1;
+		fprintf(f, "  in the loaded phase (%.1f s): ", lw.seconds);
+		if (isnan(lw.disk_mibps))
+			fprintf(f, "no disk counters (%s),\n", s->fsdev.name[0] ?
+				text_show(s->fsdev.name) : "no block device");
+		else
+			fprintf(f, "%.1f MiB/s %s %s (its own counters),\n", lw.disk_mibps,
+				wr && rd ? "to/from" : wr ? "written to" : "read from",
+				text_show(s->fsdev.name));
+		fprintf(f, "    %.1f MiB/s by the loads' %s (bursts into the page cache included)\n",
+			lw.load_mibps, wr && rd ? "read()/write()" : wr ? "write()" : "read()");
+	}
 	for (size_t i = 0; i < s->n_loads; i++) {
 		const struct load *l = &s->loads[i];
 		if (l->n_timeline < 2)
@@ -937,6 +953,17 @@ static struct json_object *json_session(const struct session *s)
 	add(root, "actions", acts);
 	add(root, "verdicts", verdicts);
 	add(root, "loads", json_loads(s));
+	struct session_load_window w;
+	if (session_load_window(s, &w) == 0) {   /* the loaded phase (session.h) */
+		struct json_object *o = jout_object();
+		add(o, "device", s->fsdev.name[0] ? jout_string(s->fsdev.name) : NULL);
+		add(o, "seconds", jout_finite(w.seconds));
+		add(o, "load_mibps", jout_finite(w.load_mibps));
+		add(o, "disk_mibps", jout_finite(w.disk_mibps));
+		add(o, "disk_written_mibps", jout_finite(w.disk_wr_mibps));
+		add(o, "disk_read_mibps", jout_finite(w.disk_rd_mibps));
+		add(root, "load_window", o);
+	}
 	add(root, "system", json_system(s));
 	struct json_object *samples = jout_array();
 	for (size_t i = 0; i < s->n_samples; i++) {

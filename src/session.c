@@ -165,6 +165,8 @@ static void devices_init(struct session *s)
 	int rc = stack_resolve_path(s->cfg.dir, &st);
 	if (st)
 		snprintf(s->fstype, sizeof(s->fstype), "%s", st->mount.fstype);
+	if (rc == 0 && st->root)   /* the load window's device */
+		snprintf(s->fsdev.name, sizeof(s->fsdev.name), "%s", st->root->dev.name);
 	if (rc == 0) {
 		size_t dropped = 0;
 		dev_collect(s, st, &dropped, 0);
@@ -308,6 +310,19 @@ static void run_exit_hooks(struct session *s)
 
 /* ---- phases ---- */
 
+/* The file system device's counters at one end of the load window. */
+static void window_mark(struct session *s, int end, uint64_t now)
+{
+	struct session_fsdev *f = &s->fsdev;
+	if (end) {
+		f->t_to = now - s->t0;
+		f->ok_to = f->name[0] && kstat_disk_read(f->name, &f->to) == 0;
+	} else {
+		f->t_from = now - s->t0;
+		f->ok_from = f->name[0] && kstat_disk_read(f->name, &f->from) == 0;
+	}
+}
+
 static void enter(struct session *s, enum session_phase p, uint64_t now)
 {
 	s->phase = p;
@@ -317,10 +332,23 @@ static void enter(struct session *s, enum session_phase p, uint64_t now)
 	memset(s->run->counts, 0, sizeof(s->run->counts));
 	if (p == SESSION_IDLE)
 		s->t_idle_start = now - s->t0;
-	if (p == SESSION_LOADED)
+	if (p == SESSION_LOADED) {
 		s->t_loaded_start = now - s->t0;
-	if (p == SESSION_STOP)
+		window_mark(s, 0, now);
+	}
+	if (p == SESSION_STOP) {
 		s->t_stop = now - s->t0;
+		if (s->fsdev.t_from && !s->fsdev.t_to)   /* the window ends here at the latest */
+			window_mark(s, 1, now);
+	}
+}
+
+/* The end of the load window while the loaded phase goes on (0: none). */
+static uint64_t window_due(const struct session *s)
+{
+	if (s->phase != SESSION_LOADED || !s->cfg.load_window_ns || s->fsdev.t_to)
+		return 0;
+	return s->run->phase_start + s->cfg.load_window_ns;
 }
 
 static int ats_pending(const struct session *s)
@@ -489,12 +517,15 @@ static void loaded_step(struct session *s, uint64_t now, uint64_t in_phase)
 {
 	struct session_run *r = s->run;
 	int limit = s->cfg.loaded_max_ns && in_phase >= s->cfg.loaded_max_ns && !s->cfg.open_ended;
+	/* the loaded phase lasts the load window at least: samples done, the
+	 * loads run on */
+	int hold = !limit && s->cfg.load_window_ns && in_phase < s->cfg.load_window_ns;
 	if (s->cfg.n_starts && !limit && schedule_step(s, now))
 		return;   /* the schedule decides; it ends when every entry has */
 	if (s->cfg.n_starts && !s->cfg.open_ended) {
 		if (limit)
 			session_sample_abandon(s, "the loaded phase's time limit");
-		if (!r->n_inflight)
+		if (!r->n_inflight && !hold)
 			enter(s, SESSION_STOP, now);
 		return;
 	}
@@ -508,7 +539,7 @@ static void loaded_step(struct session *s, uint64_t now, uint64_t in_phase)
 	int next = session_next_action(s, s->cfg.loaded_samples);
 	int counted = s->n_actions && next < 0 && !ats_pending(s);
 	if (counted || limit) {
-		if (!r->n_inflight)   /* samples in flight end first */
+		if (!r->n_inflight && !hold)   /* samples in flight end first */
 			enter(s, SESSION_STOP, now);
 		return;
 	}
@@ -539,6 +570,9 @@ static void advance(struct session *s, uint64_t now)
 		}
 	}
 	run_ats(s, now);
+	uint64_t wdue = window_due(s);
+	if (wdue && now >= wdue)
+		window_mark(s, 1, now);
 	/* every load failed: "loaded" samples would measure an idle disk */
 	if ((s->phase == SESSION_WARMUP || s->phase == SESSION_LOADED) && s->n_failed &&
 	    !s->loads_paused && !session_loads_running(s) && session_loads_failed(s)) {
@@ -634,6 +668,8 @@ static int poll_timeout_ms(struct session *s, uint64_t now)
 						     s->cfg.warmup_min_ns : s->cfg.warmup_max_ns));
 	if (s->phase == SESSION_LOADED && s->cfg.loaded_max_ns && !s->cfg.open_ended)
 		due = min_due(due, r->phase_start + s->cfg.loaded_max_ns);
+	if (window_due(s))   /* its end, which also ends a held phase */
+		due = min_due(due, window_due(s));
 	if (s->phase == SESSION_STOP)
 		due = min_due(due, r->stop_deadline);
 	if (s->phase == SESSION_SETTLE)
@@ -1103,6 +1139,8 @@ void session_progress(const struct session *s, size_t *done, size_t *planned, ui
 					       s->t_loaded_start, loaded_last != 0, el);
 			else
 				t = (uint64_t)c->loaded_samples * n_act * loaded_cycle;
+			if (c->load_window_ns && t + used < c->load_window_ns)
+				t = c->load_window_ns - used;   /* held for the window */
 			t = cap_left(t, c->loaded_max_ns, used);
 		}
 		left += t;
@@ -1110,3 +1148,44 @@ void session_progress(const struct session *s, size_t *done, size_t *planned, ui
 	*eta_ns = cap_left(left, c->max_time_ns, el);
 }
 
+
+/* ---- the load window ---- */
+
+void session_load_window_calc(const struct load *loads, size_t n_loads, uint64_t from_ns,
+			      uint64_t to_ns, const struct kstat_disk *from,
+			      const struct kstat_disk *to, struct session_load_window *out)
+{
+	*out = (struct session_load_window){ .seconds = 0, .load_mibps = NAN,
+		.disk_wr_mibps = NAN, .disk_rd_mibps = NAN, .disk_mibps = NAN };
+	if (to_ns <= from_ns)
+		return;
+	double sec = (double)(to_ns - from_ns) / 1e9, bytes = 0;
+	int writes = 0, reads = 0;
+	for (size_t i = 0; i < n_loads; i++) {
+		bytes += load_window_bytes(&loads[i], from_ns, to_ns);
+		if (load_kind_writes(loads[i].spec.kind))
+			writes = 1;
+		else
+			reads = 1;
+	}
+	out->seconds = sec;
+	if (!n_loads)
+		return;
+	out->load_mibps = bytes / MiB / sec;
+	/* a counter that went backwards (device re-created) says nothing */
+	if (from && to && to->wr_sectors >= from->wr_sectors && to->rd_sectors >= from->rd_sectors) {
+		out->disk_wr_mibps = (double)(to->wr_sectors - from->wr_sectors) * 512.0 / MiB / sec;
+		out->disk_rd_mibps = (double)(to->rd_sectors - from->rd_sectors) * 512.0 / MiB / sec;
+		out->disk_mibps = (writes ? out->disk_wr_mibps : 0) + (reads ? out->disk_rd_mibps : 0);
+	}
+}
+
+int session_load_window(const struct session *s, struct session_load_window *out)
+{
+	const struct session_fsdev *f = &s->fsdev;
+	int have = f->t_from && f->t_to;
+	session_load_window_calc(s->loads, have ? s->n_loads : 0, s->t0 + f->t_from,
+				 have ? s->t0 + f->t_to : 0, f->ok_from && f->ok_to ? &f->from : NULL,
+				 f->ok_from && f->ok_to ? &f->to : NULL, out);
+	return have ? 0 : -ENODATA;
+}

@@ -128,6 +128,17 @@
  *    n_after_load_end counts the loaded samples that started after it.
  *    Unless cfg.load_finite (the workload's load is finite on purpose) it
  *    is a failure of the run (n_failed).
+ *  - The load window: the loads' figures that compare like with like are
+ *    taken over one window of the loaded phase, from its start (the same
+ *    point of the load in every run: writeback under way, or the dirty
+ *    plateau) for cfg.load_window_ns, or the whole loaded phase when that
+ *    is 0.  With a window the loaded phase lasts at least that long (its
+ *    samples done, the loads run on unsampled), unless loaded_max_ns,
+ *    max_time or a signal cut it; then the window is what there was.  The
+ *    counters of fsdev, the file system's own block device (the top of
+ *    DIR's stack: partition, dm, md or loop device; every byte the file
+ *    system reads or writes once, whatever the RAID layout below), are read
+ *    at both ends; session_load_window() gives the figures.
  *  - The struct is readable by front ends (report, dashboard); change it
  *    only through these functions.
  */
@@ -205,6 +216,8 @@ struct session_config {
 	size_t n_starts;                 /* scheduled samples; 0 = no schedule */
 	struct session_start starts[SESSION_MAX_STARTS];
 	int load_finite;                 /* a load ending early is on purpose */
+	uint64_t load_window_ns;         /* the load window (see above); 0 = the
+					  * whole loaded phase */
 };
 
 struct session_sample {
@@ -235,6 +248,7 @@ struct session_tick {
 	double psi_some_pct, psi_full_pct;   /* stalled share of this tick */
 	double psi_some_avg10, psi_full_avg10;
 	uint64_t dirty, writeback;           /* bytes */
+	double fs_wr_mbps, fs_rd_mbps;       /* fsdev's MiB/s over the tick; NaN: none */
 	/* per device rates: ticks_disk[i * n_devs + d] */
 };
 
@@ -244,6 +258,30 @@ struct session_dev {
 				     * setting it measured ("" none, unknown) */
 	int ok;                     /* counters readable */
 	struct kstat_disk last;
+};
+
+/* The file system's own block device and its counters at the ends of the
+ * load window (see the contract above). */
+struct session_fsdev {
+	char name[32];              /* "" when DIR has no block device */
+	int ok_last;                /* last read at the latest tick */
+	struct kstat_disk last;
+	int ok_from, ok_to;         /* counters read at that end */
+	struct kstat_disk from, to;
+	uint64_t t_from, t_to;      /* relative to t0; 0 = not reached */
+};
+
+/* The loads over the load window. */
+struct session_load_window {
+	double seconds;             /* its length; 0 when there was none */
+	double load_mibps;          /* the loads' own read()/write() bytes in it
+				     * (page cache bursts included); NaN: no load */
+	double disk_wr_mibps, disk_rd_mibps;   /* fsdev's sectors written and read
+						* in it; NaN: no counters */
+	double disk_mibps;          /* what reached the disk for the loads: the
+				     * written figure when a load writes, plus the
+				     * read one when a load reads; NaN: no load or
+				     * no counters */
 };
 
 typedef int (*session_at_fn)(void *ctx, char *err, size_t errlen);
@@ -286,6 +324,7 @@ struct session {
 
 	struct session_dev devs[SESSION_MAX_DEVS];
 	size_t n_devs;
+	struct session_fsdev fsdev;   /* the load window's device (see above) */
 	char fstype[32];
 	struct kstat_vm_dirty vm;
 
@@ -348,6 +387,16 @@ const char *session_noted_settings(const struct session *s);
 /* Add a message (kept for the report). */
 void session_msg(struct session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* The loads' figures over the load window (see the contract above): 0,
+ * or -ENODATA when the loaded phase was not reached (*out all NaN, 0 s). */
+int session_load_window(const struct session *s, struct session_load_window *out);
+/* The same from its parts, for tests: the window [from_ns, to_ns]
+ * (monotonic), the loads (their kinds say whether they write or read), the
+ * device's counters at both ends (NULL: none). */
+void session_load_window_calc(const struct load *loads, size_t n_loads, uint64_t from_ns,
+			      uint64_t to_ns, const struct kstat_disk *from,
+			      const struct kstat_disk *to, struct session_load_window *out);
 
 const char *session_phase_name(enum session_phase p);
 /* Samples taken and planned; estimated time left (0 when unknown). */

@@ -385,6 +385,7 @@ void session_sys_baseline(struct session *s)
 {
 	for (size_t i = 0; i < s->n_devs; i++)
 		s->devs[i].ok = kstat_disk_read(s->devs[i].name, &s->devs[i].last) == 0;
+	s->fsdev.ok_last = s->fsdev.name[0] && kstat_disk_read(s->fsdev.name, &s->fsdev.last) == 0;
 	s->run->psi_last_ok = kstat_psi_read(&s->run->psi_last) == 0;
 	s->run->tick_last = now_ns();
 }
@@ -415,6 +416,21 @@ void session_sys_tick(struct session *s)
 			kstat_disk_rates(&s->devs[i].last, &cur, dt, rt);
 		s->devs[i].last = cur;
 		s->devs[i].ok = 1;
+	}
+	/* the file system device, for the dashboard's load line */
+	t->fs_wr_mbps = t->fs_rd_mbps = NAN;
+	struct kstat_disk fcur;
+	if (s->fsdev.name[0] && kstat_disk_read(s->fsdev.name, &fcur) == 0) {
+		if (s->fsdev.ok_last) {
+			struct kstat_rates fr;
+			kstat_disk_rates(&s->fsdev.last, &fcur, dt, &fr);
+			t->fs_wr_mbps = fr.wr_mbps;
+			t->fs_rd_mbps = fr.rd_mbps;
+		}
+		s->fsdev.last = fcur;
+		s->fsdev.ok_last = 1;
+	} else {
+		s->fsdev.ok_last = 0;
 	}
 	struct kstat_psi psi;
 	if (kstat_psi_read(&psi) == 0) {

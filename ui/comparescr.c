@@ -547,33 +547,36 @@ static int draw_load(const struct compare_result *r, size_t now, int y, int W, i
 {
 	double top = NAN;
 	for (size_t i = 0; i < r->n_arms; i++) {
-		const struct compare_ci *m = &r->armstat[i].load_mibps;
+		const struct compare_ci *m = compare_load_ci(r, i);
 		double v = isnan(m->hi) ? m->est : m->hi;
 		if (r->armstat[i].runs && !isnan(v))
 			top = isnan(top) || v > top ? v : top;
 	}
-	screen_rule(y, 0, W, "writers: MiB/s per arm (mean of its arm-runs, 95% CI)");
+	screen_rule(y, 0, W, r->load_by_disk ?
+		    "load: MiB/s to the disk per arm (load window; mean, 95% CI)" :
+		    "load: its own MiB/s per arm (load window; mean, 95% CI)");
 	int rows = 1;
 	int bx = 17, nx = W - 43, bw = nx - bx - 1;
 	for (size_t i = 0; i < r->n_arms && rows < max_rows; i++, rows++) {
 		const struct compare_armstat *a = &r->armstat[i];
+		const struct compare_ci *ld = compare_load_ci(r, i);
 		int yy = y + rows;
 		label_cell(yy, 12, r, i, now);
 		screen_printf(yy, 12, 5, SCREEN_DIM, "%4zu", a->runs);
-		if (!a->runs || isnan(a->load_mibps.est)) {
+		if (!a->runs || isnan(ld->est)) {
 			screen_put(yy, nx, W - nx, SCREEN_DIM, "     - (no arm-run yet)");
 			continue;
 		}
 		enum screen_role role = a->load_ok || !r->n_ranked ? SCREEN_NORMAL : SCREEN_BAD;
 		if (!isnan(top) && top > 0)
-			draw_bar(yy, bx, bw, &a->load_mibps, NAN, 0, top, 0,
+			draw_bar(yy, bx, bw, ld, NAN, 0, top, 0,
 				 i == 0 ? SCREEN_TITLE : role);
 		int x = nx;
 		char m[16], lo[16], hi[16];
-		fmt_mibps(m, sizeof(m), a->load_mibps.est);
-		fmt_mibps(lo, sizeof(lo), a->load_mibps.lo);
-		fmt_mibps(hi, sizeof(hi), a->load_mibps.hi);
-		if (isnan(a->load_mibps.lo))
+		fmt_mibps(m, sizeof(m), ld->est);
+		fmt_mibps(lo, sizeof(lo), ld->lo);
+		fmt_mibps(hi, sizeof(hi), ld->hi);
+		if (isnan(ld->lo))
 			x += screen_printf(yy, x, W - x, SCREEN_NORMAL, "%6s", m);
 		else
 			x += screen_printf(yy, x, W - x, SCREEN_NORMAL, "%6s [%5s, %5s]", m, lo, hi);

@@ -478,7 +478,13 @@ static void draw_load(struct dash *d, int y, int x, int w, int h)
 		screen_put(y, x + lx, w - lx, SCREEN_DIM, "      - MiB/s");
 	else
 		screen_printf(y, x + lx, w - lx, SCREEN_NORMAL, "%6.1f MiB/s", last);
-	int sx = lx + 14, sw = w - sx - 10;
+	/* beside the loads' own rate, what reached the disk in the same tick:
+	 * a buffered writer's calls land in the page cache first */
+	double disk = n && s->fsdev.name[0] ? s->ticks[n - 1].fs_wr_mbps + s->ticks[n - 1].fs_rd_mbps
+		      : NAN;
+	if (run && !isnan(disk))
+		screen_printf(y, x + lx + 12, w - lx - 12, SCREEN_DIM, " %6.1f disk", disk);
+	int sx = lx + 25, sw = w - sx - 10;
 	if (sw > 0)
 		hi = draw_tick_spark(d, y, x + sx, sw, d->mbps, n);
 	if (hi > 0 && sw > 0)

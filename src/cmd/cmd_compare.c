@@ -61,6 +61,9 @@ static void usage(FILE *f)
 		"      --steady-state     sample the load's steady state instead: warm up until\n"
 		"                         Dirty + Writeback stop growing (at least 2s; --warmup\n"
 		"                         30s unless given)\n"
+		"      --load-window T    measure the load over the first T of each arm-run's\n"
+		"                         loaded phase, held that long at least (default 10s;\n"
+		"                         0: each arm-run's whole loaded phase)\n"
 		"      --interval T       mean pause between samples (default 200ms)\n"
 		"      --timeout T        a sample past T is killed, counted at T (60s)\n"
 		"      --drop-caches      evict with /proc/sys/vm/drop_caches (root; the default\n"
@@ -94,6 +97,7 @@ static void usage(FILE *f)
 enum {
 	OPT_SCHEDULERS = CLIOPT_NEXT, OPT_LOOKS, OPT_SETTLE, OPT_WARMUP, OPT_SEED,
 	OPT_CSV, OPT_PLOT, OPT_SAVE, OPT_FORCE, OPT_FIO, OPT_SCALE, OPT_STEADY, OPT_OPENMETRICS,
+	OPT_LOAD_WINDOW,
 };
 
 static const struct option longopts[] = {
@@ -104,6 +108,7 @@ static const struct option longopts[] = {
 	{ "samples", required_argument, NULL, 'n' },
 	{ "looks", required_argument, NULL, OPT_LOOKS },
 	{ "steady-state", no_argument, NULL, OPT_STEADY },
+	{ "load-window", required_argument, NULL, OPT_LOAD_WINDOW },
 	{ "settle-max", required_argument, NULL, OPT_SETTLE },
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
 	{ "seed", required_argument, NULL, OPT_SEED },
@@ -158,6 +163,11 @@ static int cmp_opt(void *ctx, int opt, const char *arg)
 		break;
 	case OPT_SETTLE:
 		rc = cliopt_time(CMD, "--settle-max", arg, &c->settle_max_ns);
+		break;
+	case OPT_LOAD_WINDOW:
+		rc = cliopt_time(CMD, "--load-window", arg, &c->load_window_ns);
+		if (!rc && c->load_window_ns > 600000000000ull)
+			rc = cliopt_bad(CMD, "--load-window", arg, "at most 10m");
 		break;
 	case OPT_WARMUP:
 		rc = cliopt_time(CMD, "--warmup", arg, &c->run.warmup_max_ns);

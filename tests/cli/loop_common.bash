@@ -8,7 +8,8 @@
 # image), L (/dev/loopN), dev (loopN), q (its sysfs queue directory) and
 # orig_sched (its scheduler before the test).  At exit (T_CLEANUP_EXTRA)
 # it is unmounted, its scheduler put back and it is detached.  No free
-# loop device: SKIP NAME, exit 0.
+# loop device: SKIP NAME, exit 0.  LOOP_MKFS_OPTS: more mkfs.ext4 options
+# (a test that reads the device's counters wants no lazy init writing).
 loop_mount() {
   d=$(t_tmpdir)
   truncate -s "$2" "$d/img"
@@ -18,7 +19,8 @@ loop_mount() {
   orig_sched=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler")
   # shellcheck disable=SC2034  # read by t_cleanup in tests/lib.sh
   T_CLEANUP_EXTRA="umount '$d/mnt' 2>/dev/null; echo $orig_sched > $q/scheduler; losetup -d '$L'"
-  mkfs.ext4 -q "$L"; mkdir "$d/mnt"; mount "$L" "$d/mnt"
+  # shellcheck disable=SC2086  # options split at blanks
+  mkfs.ext4 -q ${LOOP_MKFS_OPTS:-} "$L"; mkdir "$d/mnt"; mount "$L" "$d/mnt"
 }
 
 # loop_alt_sched DEV: "another scheduler with tunables" for a test on the

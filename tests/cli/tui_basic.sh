@@ -29,6 +29,8 @@ t_match shows-tree "$(tui_cap)" "^.{0,4}$dev"
 if [ "$(id -u)" = 0 ]; then t_match header-root "$(tui_line 0)" ' root'; fi
 tui_wait 'measuring under load' 40; t_eq load-starts $? 0
 tui_wait 'seq-write ×1 +[0-9]+\.[0-9] MiB/s' 10; t_eq load-mibps $? 0
+# beside it, what reached the disk in the same tick
+tui_wait 'seq-write ×1 +[0-9]+\.[0-9] MiB/s +[0-9]+\.[0-9] disk' 10; t_eq load-disk-mibps $? 0
 t_match table-rows "$(tui_cap)" 'exec +#0 start +[0-9.]+m?s'
 
 tui_keys l

@@ -81,7 +81,7 @@ t_match compare-says-put-back "$(tui_cap)" 'current = the settings the dashboard
 # after the first arm-runs: a median with its CI for an arm (ssh-like is cold)
 tui_wait '^(▶| )(current|'"$want"') +[0-9]+ .* [0-9.]+ \[ *[0-9.]+, +[0-9.]+\]' 90; t_eq shows-median-ci $? 0
 tui_wait 'ssh-like: median ms, bar = its 95% CI \(log' 5; t_eq shows-axis $? 0
-t_match shows-load "$(tui_cap)" '─ writers: MiB/s per arm'
+t_match shows-load "$(tui_cap)" '─ load: MiB/s to the disk per arm \(load window; mean, 95% CI\)'
 t_match shows-recommendation "$(tui_cap)" '^recommendation: '
 tui_keys q
 tui_wait 'stopped by you after' 60; t_eq q-stops $? 0

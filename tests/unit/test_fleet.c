@@ -85,6 +85,7 @@ static void test_read_run(void **state)
 	assert_string_equal(r.arms[0].key, "scheduler=bfq");
 	assert_string_equal(r.arms[0].label, "bfq");
 	assert_true(fabs(r.arms[0].load_mibps - 40) < 1e-9);   /* epoch 0's figure */
+	assert_false(r.load_by_disk);
 	assert_int_equal(r.n_samples, 3);
 	assert_int_equal(r.warm, 1);
 	assert_int_equal(r.failed, 1);
@@ -93,6 +94,14 @@ static void test_read_run(void **state)
 	assert_int_equal(r.samples[1].phase, FLEET_LOADED);
 	assert_int_equal(r.samples[2].action, ACTION_SAVE);
 	assert_false(r.set_by_profile);
+	fleet_result_free(&r);
+	/* a run that measured what reached the disk: that figure */
+	assert_int_equal(parse(run_json("\"format_version\": 1, \"load_window\": { \"device\": "
+					"\"sda1\", \"seconds\": 20, \"load_mibps\": 300, \"disk_mibps\": "
+					"75.5, \"disk_written_mibps\": 75.5, \"disk_read_mibps\": 0.1 },",
+					"a", "rotational", "bfq", ok_samples), &r, err, sizeof(err)), 0);
+	assert_true(r.load_by_disk);
+	assert_true(fabs(r.arms[0].load_mibps - 75.5) < 1e-9);
 	fleet_result_free(&r);
 	/* a run under a profile: its settings beside the scheduler measured */
 	assert_int_equal(parse(run_json("\"format_version\": 1, \"profile_settings\": "
@@ -255,6 +264,42 @@ static void test_read_compare(void **state)
 	assert_string_equal(r.workload, "seq-write:size=1g");
 	assert_int_equal(r.n_samples, 2);
 	assert_int_equal(r.failed, 1);
+	assert_false(r.load_by_disk);   /* an older file: the loads' own rate */
+	assert_true(fabs(r.arms[1].load_mibps - 60) < 1e-9);
+	fleet_result_free(&r);
+	/* what reached the disk, when every arm with a load figure has it */
+	char disk[4096];
+	snprintf(disk, sizeof(disk), "%s", j);
+	char *at = strstr(disk, "\"est\": 80 }");
+	assert_non_null(at);
+	char tail[4096];
+	snprintf(tail, sizeof(tail), "%s", at + strlen("\"est\": 80 }"));
+	snprintf(at, sizeof(disk) - (size_t)(at - disk), "\"est\": 80 }, \"disk_mibps\": "
+		 "{ \"est\": 70.5 }%s", tail);
+	at = strstr(disk, "\"est\": 60, \"lo\": null }");
+	assert_non_null(at);
+	snprintf(tail, sizeof(tail), "%s", at + strlen("\"est\": 60, \"lo\": null }"));
+	snprintf(at, sizeof(disk) - (size_t)(at - disk), "\"est\": 60, \"lo\": null }, "
+		 "\"disk_mibps\": { \"est\": 30 }%s", tail);
+	assert_int_equal(parse(disk, &r, err, sizeof(err)), 0);
+	assert_true(r.load_by_disk);
+	assert_true(fabs(r.arms[0].load_mibps - 70.5) < 1e-9);
+	assert_true(fabs(r.arms[1].load_mibps - 30) < 1e-9);
+	fleet_result_free(&r);
+	/* one arm without it: the loads' own rate for every arm of the file */
+	const char *cut = ", \"disk_mibps\": { \"est\": 30 }";
+	char *d30 = strstr(disk, cut);
+	assert_non_null(d30);
+	memmove(d30, d30 + strlen(cut), strlen(d30 + strlen(cut)) + 1);
+	assert_int_equal(parse(disk, &r, err, sizeof(err)), 0);
+	assert_false(r.load_by_disk);
+	assert_true(fabs(r.arms[0].load_mibps - 80) < 1e-9);
+	fleet_result_free(&r);
+	/* a figure out of range is refused, named */
+	char *d70 = strstr(disk, "70.5");
+	memcpy(d70, "-1.5", 4);
+	assert_int_equal(parse(disk, &r, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "arms[0].disk_mibps.est"));
 	fleet_result_free(&r);
 	/* an arm's settings must be settings brisk knows, of their form:
 	 * nothing else may become an arm, nor reach a profile */

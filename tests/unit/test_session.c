@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -264,6 +265,139 @@ static void test_load_only(void **state)
 	assert_true(s->t_stop >= s->t_loaded_start + 300 * MS);
 	assert_true(s->loads[0].bytes > 0);
 	assert_true(empty_dir(td.path));
+	session_free(s);
+}
+
+/* The load window.  Figures from their parts: a writer's burst into the
+ * page cache (500 MiB in its first second) counts in the loads' own rate
+ * but never in what reached the disk, which is the device's counters over
+ * the window whatever the loads claim; a window cut short (an arm-run that
+ * ended early) reports what the disk wrote in it, not more; a load that
+ * ended inside the window counts what it did; readers go by the read
+ * counter, mixed loads by both; a counter that went backwards, no loads or
+ * an empty window give no figure. */
+#define SEC (1000 * MS)
+#define MIB (1024.0 * 1024.0)
+static void timeline(struct load *l, enum load_kind k, const uint64_t *t_s10,
+		     const double *mib, size_t n)
+{
+	memset(l, 0, sizeof(*l));
+	l->spec.kind = k;
+	l->timeline = calloc(n, sizeof(*l->timeline));
+	assert_non_null(l->timeline);
+	for (size_t i = 0; i < n; i++)
+		l->timeline[i] = (struct load_point){ 1000 * SEC + t_s10[i] * SEC / 10,
+						      (uint64_t)(mib[i] * MIB), 0 };
+	l->n_timeline = l->cap_timeline = n;
+}
+
+static void disk_at(struct kstat_disk *d, double wr_mib, double rd_mib)
+{
+	memset(d, 0, sizeof(*d));
+	d->wr_sectors = (uint64_t)(wr_mib * MIB / 512);
+	d->rd_sectors = (uint64_t)(rd_mib * MIB / 512);
+}
+
+static void test_load_window(void **state)
+{
+	(void)state;
+	/* a writer: 500 MiB into the page cache in its first second, then
+	 * held at 100 MiB/s by writeback (times in tenths of seconds) */
+	static const uint64_t t[] = { 0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100 };
+	static const double b[] = { 0, 500, 600, 700, 800, 900, 1000, 1100, 1200, 1300, 1400 };
+	struct load w;
+	timeline(&w, LOAD_SEQ_WRITE, t, b, 11);
+	const uint64_t T = 1000 * SEC;
+	/* interpolated between points; nothing before the first or after the last */
+	assert_true(fabs(load_window_bytes(&w, T + 15 * SEC / 10, T + 25 * SEC / 10) - 100 * MIB) < 1);
+	assert_true(fabs(load_window_bytes(&w, T - 5 * SEC, T + SEC) - 500 * MIB) < 1);
+	assert_true(fabs(load_window_bytes(&w, T + 9 * SEC, T + 20 * SEC) - 100 * MIB) < 1);
+	assert_true(load_window_bytes(&w, T + 3 * SEC, T + 3 * SEC) == 0);
+
+	struct kstat_disk d0, d1;
+	struct session_load_window o;
+	/* the whole run, burst included: the write() rate is 140 MiB/s, the
+	 * disk wrote 100 MiB/s (1000 MiB in 10 s) */
+	disk_at(&d0, 5000, 10);
+	disk_at(&d1, 6000, 12);
+	session_load_window_calc(&w, 1, T, T + 10 * SEC, &d0, &d1, &o);
+	assert_true(fabs(o.seconds - 10) < 1e-9);
+	assert_true(fabs(o.load_mibps - 140) < 1e-6);
+	assert_true(fabs(o.disk_wr_mibps - 100) < 1e-6);
+	assert_true(fabs(o.disk_rd_mibps - 0.2) < 1e-6);
+	assert_true(fabs(o.disk_mibps - 100) < 1e-6);   /* a writer: the written figure */
+	/* an arm-run that ended early, 1.2 s in, mostly burst: its own rate
+	 * says 433 MiB/s, the disk wrote 120 MiB in it, and the figure is that */
+	disk_at(&d1, 5120, 10);
+	session_load_window_calc(&w, 1, T, T + 12 * SEC / 10, &d0, &d1, &o);
+	assert_true(o.load_mibps > 400);
+	assert_true(fabs(o.disk_mibps - 100) < 1e-6);
+	assert_true(o.disk_mibps * o.seconds <= 120 + 1e-6);
+	/* a load that ended at 3 s counts what it did up to then */
+	struct load e;
+	timeline(&e, LOAD_SEQ_WRITE, t, b, 4);
+	session_load_window_calc(&e, 1, T + 2 * SEC, T + 6 * SEC, &d0, &d0, &o);
+	assert_true(fabs(o.load_mibps - 25) < 1e-6);   /* 100 MiB in 4 s */
+	assert_true(o.disk_mibps == 0);
+	/* a reader goes by the read counter; reader and writer by both */
+	struct load two[2];
+	timeline(&two[0], LOAD_SEQ_READ, t, b, 11);
+	disk_at(&d1, 6000, 210);
+	session_load_window_calc(two, 1, T, T + 10 * SEC, &d0, &d1, &o);
+	assert_true(fabs(o.disk_mibps - 20) < 1e-6);
+	timeline(&two[1], LOAD_RAND_WRITE, t, b, 11);
+	session_load_window_calc(two, 2, T, T + 10 * SEC, &d0, &d1, &o);
+	assert_true(fabs(o.disk_mibps - 120) < 1e-6);
+	assert_true(fabs(o.load_mibps - 280) < 1e-6);
+	/* no figure: a counter that went backwards, no counters, no loads, no window */
+	session_load_window_calc(&w, 1, T, T + 10 * SEC, &d1, &d0, &o);
+	assert_true(isnan(o.disk_mibps) && isnan(o.disk_wr_mibps) && !isnan(o.load_mibps));
+	session_load_window_calc(&w, 1, T, T + 10 * SEC, NULL, NULL, &o);
+	assert_true(isnan(o.disk_mibps));
+	session_load_window_calc(&w, 0, T, T + 10 * SEC, &d0, &d1, &o);
+	assert_true(isnan(o.disk_mibps) && isnan(o.load_mibps) && fabs(o.seconds - 10) < 1e-9);
+	session_load_window_calc(&w, 1, T, T, &d0, &d1, &o);
+	assert_true(o.seconds == 0 && isnan(o.disk_mibps) && isnan(o.load_mibps));
+	free(w.timeline);
+	free(e.timeline);
+	free(two[0].timeline);
+	free(two[1].timeline);
+}
+
+/* A real session with a load window: its samples end quickly, the loaded
+ * phase is held for the window; its ends are marked with the device's
+ * counters (DIR's file system device, when it has one). */
+static void test_load_window_held(void **state)
+{
+	(void)state;
+	struct session_config c;
+	base(&c);
+	c.loaded_samples = 1;
+	c.load_window_ns = 600 * MS;
+	struct session *s;
+	char err[300];
+	assert_int_equal(session_create(&c, &s, err, sizeof(err)), 0);
+	assert_int_equal(session_run(s, err, sizeof(err)), 0);
+	assert_true(s->t_stop >= s->t_loaded_start + 600 * MS);
+	assert_true(s->fsdev.t_from == s->t_loaded_start);
+	uint64_t len = s->fsdev.t_to - s->fsdev.t_from;
+	assert_true(len >= 600 * MS && len < 900 * MS);
+	struct session_load_window w;
+	assert_int_equal(session_load_window(s, &w), 0);
+	assert_true(fabs(w.seconds - (double)len / 1e9) < 1e-9);
+	assert_true(w.load_mibps >= 0 && w.load_mibps < 20);   /* rate=10m */
+	if (s->fsdev.name[0])
+		assert_true(s->fsdev.ok_from && s->fsdev.ok_to && !isnan(w.disk_mibps));
+	else
+		assert_true(isnan(w.disk_mibps));
+	session_free(s);
+
+	/* without a window, the loaded phase is the window */
+	base(&c);
+	c.loaded_samples = 1;
+	assert_int_equal(session_create(&c, &s, err, sizeof(err)), 0);
+	assert_int_equal(session_run(s, err, sizeof(err)), 0);
+	assert_true(s->fsdev.t_from == s->t_loaded_start && s->fsdev.t_to == s->t_stop);
 	session_free(s);
 }
 
@@ -561,6 +695,8 @@ int main(void)
 		cmocka_unit_test(test_front_end_child),
 		cmocka_unit_test(test_load_only),
 		cmocka_unit_test(test_concurrent),
+		cmocka_unit_test(test_load_window),
+		cmocka_unit_test(test_load_window_held),
 		cmocka_unit_test(test_load_ends_early),
 		cmocka_unit_test(test_bad_config),
 		cmocka_unit_test(test_orphans),
