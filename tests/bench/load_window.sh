@@ -52,22 +52,9 @@ queue_age_ms = 500
 EOF
 export BRISK_LAB_MODELS=$T/models.ini
 
-poll() { # DEV OUT: "uptime-s sectors-written" every 100 ms until $T/stop
-  rm -f "$T/stop"
-  while [ ! -e "$T/stop" ]; do
-    read -r up _ </proc/uptime
-    read -r _ _ _ _ _ _ wr _ <"/sys/block/$1/stat"
-    echo "$up $wr"
-    sleep 0.1
-  done >"$2"
-}
+source tests/helpers/devstat.bash
 median_rate() { # FILE: the median MiB/s of the seconds with writes (> 4 MiB/s)
-  awk '{ t[NR] = $1; s[NR] = $2 }
-       END { j = 1
-             for (i = 1; i <= NR; i++) {
-               while (j < i && t[i] - t[j] > 1.0) j++
-               if (t[i] - t[j] >= 0.9) printf "%.3f\n", (s[i] - s[j]) * 512 / 1048576 / (t[i] - t[j])
-             } }' "$1" | awk '$1 > 4' | sort -n | awk '{ v[NR] = $1 } END { if (NR) printf "%.1f", v[int((NR + 1) / 2)] }'
+  devstat_rates "$1" | awk '$1 > 4' | sort -n | awk '{ v[NR] = $1 } END { if (NR) printf "%.1f", v[int((NR + 1) / 2)] }'
 }
 # table JSON: per arm, its load figures, arm-run lengths and spread
 table() {
@@ -104,7 +91,7 @@ for spec in $models; do
       [ -n "${BRISK_OLD:-}" ] || continue
       b=$BRISK_OLD
     fi
-    poll "$dev" "$T/poll" & pp=$!
+    devstat_poll "$dev" "$T/poll" "$T/stop" & pp=$!
     "$b" compare "$mnt" --schedulers -a ssh-like --budget "$budget" -l "$load" \
       --floor 256m --seed 26 -q --json "$T/$which.json" >"$T/$which.txt" 2>&1
     rc=$?

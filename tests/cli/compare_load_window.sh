@@ -24,26 +24,9 @@ LOOP_MKFS_OPTS="-E lazy_itable_init=0,lazy_journal_init=0" loop_mount compare-lo
 export BRISK_RUNTIME_DIR=$d/rt
 loop_alt_sched "$dev" || { t_skip compare-load-window "$dev offers no other scheduler"; exit 0; }
 
-# poll OUT: the device's sectors written, every 100 ms, "uptime-s sectors",
-# until $d/stop exists
-poll() {
-  rm -f "$d/stop"
-  while [ ! -e "$d/stop" ]; do
-    read -r up _ </proc/uptime
-    read -r _ _ _ _ _ _ wr _ <"/sys/block/$dev/stat"
-    echo "$up $wr"
-    sleep 0.1
-  done >"$1"
-}
-# rates FILE: the device's MiB/s over each 1 s stretch of the poll (one per line)
-rates() {
-  awk '{ t[NR] = $1; s[NR] = $2 }
-       END { j = 1
-             for (i = 1; i <= NR; i++) {
-               while (j < i && t[i] - t[j] > 1.0) j++
-               if (t[i] - t[j] >= 0.9) printf "%.3f\n", (s[i] - s[j]) * 512 / 1048576 / (t[i] - t[j])
-             } }' "$1"
-}
+source tests/helpers/devstat.bash
+poll() { devstat_poll "$dev" "$1" "$d/stop"; }
+rates() { devstat_rates "$1"; }
 w=(-a ssh-like --interval 50ms --warmup 1s --settle-max 5s -n 2 --floor 64m -r 2 --seed 3)
 
 # 1. O_DIRECT at 16 MiB/s
