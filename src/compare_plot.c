@@ -236,8 +236,8 @@ static double load_panel(cairo_t *cr, const struct compare_result *r, double y)
 	struct plot_axis ax = { 0, ceil(mx * 1.0001 / step) * step, 0, AXIS_X0, AXIS_X1, 0 };
 
 	panel_head(cr, y, "load", r->load_by_disk ?
-		   "background load, MiB/s that reached the disk in each arm-run's load window: mean over the arm-runs and its 95 % CI" :
-		   "background load, its own MiB/s in each arm-run's load window (no disk counters): mean over the arm-runs and its 95 % CI");
+		   "MiB/s that reached the disk in each arm-run's load window: mean and 95 % CI" :
+		   "the loads' own MiB/s in each arm-run's load window (no disk counters): mean and 95 % CI");
 	double top = y + HEAD_H, bottom = top + r->n_arms * ROW_H;
 	plot_stripes(cr, r->n_arms, top, ROW_H);
 	plot_axis_draw(cr, &ax, top, bottom);
