@@ -38,6 +38,9 @@ PKG_CONFIG ?= pkg-config
 TESTPKGS := cmocka
 
 CC       ?= cc
+# src/ by concern, one level deep (ARCHITECTURE.md); includes are by
+# basename, so each folder is on the include path
+SRC_DIRS := $(sort $(patsubst %/,%,$(dir $(wildcard src/*/*.c src/*/*.h))))
 CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wformat=2 -Wformat-overflow=2 -Wpointer-arith -Wcast-align \
@@ -47,7 +50,7 @@ WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS))
 CPPFLAGS += -D_GNU_SOURCE -DBRISK_VERSION='"$(VERSION)"' \
-            -DBRISK_DATADIR='"$(DATADIR)"' -Iprobes -Isrc -Isrc/lab -Isrc/cmd -Iui
+            -DBRISK_DATADIR='"$(DATADIR)"' -Iprobes $(addprefix -I,$(SRC_DIRS)) -Iui
 ifeq ($(WERROR),1)
 WARN     += -Werror
 endif
@@ -84,7 +87,7 @@ QLD = @echo "  LD      $@";
 endif
 
 PROBE_SRC := $(sort $(wildcard probes/*.c))
-ENGINE_SRC:= $(sort $(wildcard src/*.c src/lab/*.c src/cmd/*.c))
+ENGINE_SRC:= $(sort $(wildcard $(addsuffix /*.c,$(SRC_DIRS))))
 UI_SRC    := $(filter-out ui/main.c,$(sort $(wildcard ui/*.c)))
 LIB_OBJ   := $(patsubst %.c,build/%.o,$(PROBE_SRC) $(ENGINE_SRC) $(UI_SRC))
 MAIN_OBJ  := build/ui/main.o
@@ -104,12 +107,12 @@ $(CONFIG_STAMP):
 $(LIB_OBJ) $(MAIN_OBJ): $(CONFIG_STAMP)
 
 # The marker beside ./brisk says "a build tree": only then does brisk read
-# the data in ./profiles beside it (src/datadir.h).  Never installed.
+# the data in ./profiles beside it (src/base/datadir.h).  Never installed.
 brisk: $(LIB_OBJ) $(MAIN_OBJ) | .brisk-build-tree
 	$(QLD)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 .brisk-build-tree:
-	$(Q)echo 'brisk build tree: ./brisk reads its data from ./profiles (src/datadir.h)' >$@
+	$(Q)echo 'brisk build tree: ./brisk reads its data from ./profiles (src/base/datadir.h)' >$@
 
 build/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -48,7 +48,7 @@
 #include "cliopt.h"
 #include "parse.h"
 #include "profile.h"
-#include "report.h"
+#include "runreport.h"
 #include "session.h"
 #include "stack.h"
 #include "stats.h"
@@ -886,7 +886,7 @@ static int tui_finish(struct tui *t, int rc, const char *err)
 		end |= CLIOPT_END_FAILED;
 	}
 	if (rc == 0 && !t->no_report) {
-		report_text(stdout, s);
+		runreport_text(stdout, s);
 		end |= CLIOPT_END_REPORTED;
 	}
 	if (t->cmp && compare_result(t->cmp)->n_runs && !t->no_report) {

@@ -1,6 +1,6 @@
 /* comparescr — the dashboard's compare screen (key c): the picker of the
  * arms and the budget, then the comparison live (the same engine as
- * `brisk compare`, src/compare.h), then its result until a key.
+ * `brisk compare`, src/compare/compare.h), then its result until a key.
  *
  *   picker   current (the baseline, always), every other scheduler all
  *            the leaf disks offer (checked), the profiles that have

@@ -10,7 +10,7 @@
 
 #include "keys.h"
 #include "grade.h"
-#include "report.h"
+#include "runreport.h"
 #include "screen.h"
 #include "spark.h"
 #include "now.h"
@@ -258,7 +258,7 @@ static void verdict_update(struct dash *d)
 {
 	struct session *s = d->s;
 	d->verdict[0] = '\0';
-	uint32_t e = report_verdict_epoch(s);
+	uint32_t e = runreport_verdict_epoch(s);
 	if (e == UINT32_MAX || !s->n_epochs || e != s->n_epochs - 1)
 		return;
 	const struct blockdev *devs[SESSION_MAX_DEVS] = { 0 };
@@ -266,7 +266,7 @@ static void verdict_update(struct dash *d)
 		devs[i] = stack_find(d->stack, s->devs[i].name);
 	struct grade_verdict v[ACTION_KIND_COUNT];
 	size_t n;
-	if (report_verdicts(s, e, devs, v, &n) < 0)
+	if (runreport_verdicts(s, e, devs, v, &n) < 0)
 		return;
 	int w = grade_worst(v, n);
 	if (w < 0)
@@ -296,15 +296,15 @@ static void table_update(struct dash *d)
 	d->n_rows = 0;
 	for (unsigned i = 0; i < s->n_actions; i++) {
 		enum action_kind a = s->actions[i].kind;
-		struct report_group g;
+		struct runreport_group g;
 		d->idle_p50[a] = NAN;
 		d->idle_n[a] = 0;
-		if (report_group(s, a, UINT32_MAX, SESSION_IDLE, &g) == 0) {
+		if (runreport_group(s, a, UINT32_MAX, SESSION_IDLE, &g) == 0) {
 			d->idle_p50[a] = g.st.p50;
 			d->idle_n[a] = g.st.n;
 		}
 		for (uint32_t e = 0; e < s->n_epochs; e++) {
-			if (report_group(s, a, e, SESSION_LOADED, &g) < 0)
+			if (runreport_group(s, a, e, SESSION_LOADED, &g) < 0)
 				continue;
 			struct dash_row *r = &d->rows[d->n_rows++];
 			r->action = a;

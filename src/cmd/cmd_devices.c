@@ -244,11 +244,11 @@ static struct json_object *json_head(int all)
 	return o;
 }
 
-/* This machine as brisk's results name it (fleet_machine_json without
+/* This machine as brisk's results name it (machine_json without
  * the disks): what the fleet playbook records in results/HOST/machine-id. */
 static void json_machine(struct json_object *o)
 {
-	struct json_object *m = fleet_machine_json(NULL, NULL, 0);
+	struct json_object *m = machine_json(NULL, NULL, 0);
 	json_object_object_del(m, "disks");
 	json_object_object_add(o, "machine", m);
 }

@@ -11,6 +11,7 @@
 
 #include "blockdev.h"
 #include "cliopt.h"
+#include "devclass.h"
 #include "export.h"
 #include "text.h"
 #include "journal.h"
@@ -224,7 +225,7 @@ static int apply_devices(const struct profile *p, const char *arg,
 			return EXIT_USAGE;
 		}
 		snprintf(names[*n], BLOCKDEV_NAME_LEN, "%s", d->name);
-		cls[*n] = export_device_class(d);
+		cls[*n] = devclass_of(d);
 		(*n)++;
 	}
 	free(d);

@@ -15,6 +15,7 @@
 #include "blockdev.h"
 #include "cliopt.h"
 #include "datadir.h"
+#include "devclass.h"
 #include "export.h"
 #include "fiojob.h"
 #include "load.h"
@@ -272,7 +273,7 @@ static void capture_num(struct profile *p, struct save_keep *keep, enum profile_
 
 static void capture_device(struct profile *p, struct save_keep *keep, const struct blockdev *d)
 {
-	enum profile_class cls = export_device_class(d);
+	enum profile_class cls = devclass_of(d);
 	const struct blockdev_queue *q = &d->queue;
 	struct tunable_facts f;
 	tunable_facts_read(d->name, &f);   /* what cannot be read stays unknown */

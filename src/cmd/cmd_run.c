@@ -15,7 +15,7 @@
 #include "openmetrics.h"
 #include "profile.h"
 #include "progress.h"
-#include "report.h"
+#include "runreport.h"
 #include "session.h"
 #include "settings.h"
 #include "stack.h"
@@ -524,14 +524,14 @@ static unsigned run_report(const struct run_args *a, struct session *s)
 	unsigned end = 0;
 	if (!(a->json && strcmp(a->json, "-") == 0) && !(a->csv && strcmp(a->csv, "-") == 0) &&
 	    !(a->openmetrics && strcmp(a->openmetrics, "-") == 0)) {
-		report_text(stdout, s);
+		runreport_text(stdout, s);
 		end |= CLIOPT_END_REPORTED;
 	}
-	if (a->json && report_json(s, a->json, err, sizeof(err)) < 0) {
+	if (a->json && runreport_json(s, a->json, err, sizeof(err)) < 0) {
 		fprintf(stderr, "brisk run: --json %s\n", err);
 		end |= CLIOPT_END_FAILED;
 	}
-	if (a->csv && report_csv(s, a->csv, err, sizeof(err)) < 0) {
+	if (a->csv && runreport_csv(s, a->csv, err, sizeof(err)) < 0) {
 		fprintf(stderr, "brisk run: --csv %s\n", err);
 		end |= CLIOPT_END_FAILED;
 	}

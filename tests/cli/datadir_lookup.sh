@@ -1,5 +1,5 @@
 #!/bin/bash
-# Data lookup (src/datadir.h): a binary reads the data beside it only in a
+# Data lookup (src/base/datadir.h): a binary reads the data beside it only in a
 # build tree, decided by the marker the Makefile writes; an installed copy
 # of the same binary does not; BRISK_DATADIR overrides both.
 source tests/lib.sh

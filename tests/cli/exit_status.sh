@@ -1,6 +1,6 @@
 #!/bin/bash
 # brisk's exit statuses mean one thing each, for every command (brisk(1)
-# EXIT STATUS, src/exitcode.h), each produced here for real:
+# EXIT STATUS, src/base/exitcode.h), each produced here for real:
 #   0  nothing to restore; a dry run that finds everything in place (a lock
 #      file nobody holds is no setting); a comparison without a winner,
 #      whose --save saves nothing (root, a loop device)

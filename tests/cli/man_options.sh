@@ -4,7 +4,7 @@
 # is missing where.
 #   code: the file defining cmd_SUB_main(): its getopt_long tables
 #     ({ "name", X_argument, ...}, and the shared CLIOPT_LONGOPTS of
-#     src/cliopt.h when it uses them) and its short-option strings.
+#     src/cmd/cliopt.h when it uses them) and its short-option strings.
 #   --help: the option lines ("  -l, --load SPEC  text"): the leading -x and
 #     --name words of each line that starts with blanks and a '-'.
 #   man page: man/brisk-SUB.1, or the page whose NAME line names brisk-SUB
@@ -29,7 +29,7 @@ code_opts() {
     grep -oE '\{ *"[A-Za-z0-9][A-Za-z0-9-]*", *(no|required|optional)_argument' <<<"$src" |
       sed -E 's/^\{ *"([^"]*)".*/--\1/'
     if grep -q '^[[:space:]]*CLIOPT_LONGOPTS' <<<"$src"; then
-      sed -n '/^#define CLIOPT_LONGOPTS/,/[^\\]$/p' src/cliopt.h |
+      sed -n '/^#define CLIOPT_LONGOPTS/,/[^\\]$/p' src/cmd/cliopt.h |
         grep -oE '\{ *"[A-Za-z0-9][A-Za-z0-9-]*"' | sed -E 's/^\{ *"([^"]*)"/--\1/'
     fi
     grep -oE '(getopt_long\([a-z]+, *[a-z]+, *|\.shortopts *= *)"[^"]*"' <<<"$src" |

@@ -1,6 +1,6 @@
 #!/bin/bash
 # One settings table: the keys brisk-profile(5) lists are exactly the keys
-# of `brisk set --list-keys` (the table in src/tunable.c), and every key
+# of `brisk set --list-keys` (the table in src/settings/tunable.c), and every key
 # brisk-set(1) names is one of them.  No root needed.
 . tests/lib.sh
 BRISK=${BRISK:-./brisk}

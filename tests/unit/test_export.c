@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "export.h"
+#include "devclass.h"
 #include "profile.h"
 
 static struct profile *load(const char *name)
@@ -382,27 +383,27 @@ static void test_device_class(void **state)
 	struct blockdev *d = calloc(1, sizeof(*d));
 	snprintf(d->name, sizeof(d->name), "sdb");
 	d->rotational = 1;
-	assert_int_equal(export_device_class(d), PROFILE_CLASS_ROTATIONAL);
+	assert_int_equal(devclass_of(d), PROFILE_CLASS_ROTATIONAL);
 	d->rotational = 0;
-	assert_int_equal(export_device_class(d), PROFILE_CLASS_SSD);
+	assert_int_equal(devclass_of(d), PROFILE_CLASS_SSD);
 	snprintf(d->name, sizeof(d->name), "nvme1n1");
-	assert_int_equal(export_device_class(d), PROFILE_CLASS_NVME);
+	assert_int_equal(devclass_of(d), PROFILE_CLASS_NVME);
 	snprintf(d->name, sizeof(d->name), "mmcblk0");
 	d->rotational = 1;
-	assert_int_equal(export_device_class(d), PROFILE_CLASS_MMC);
+	assert_int_equal(devclass_of(d), PROFILE_CLASS_MMC);
 	/* virtio and Xen disks: by the rotational flag their kernel reports
 	 * (a virtio disk reads 1 on this VM's Linux 6.18, 0 on others) */
 	memset(d, 0, sizeof(*d));
 	snprintf(d->name, sizeof(d->name), "vda");
 	snprintf(d->transport, sizeof(d->transport), "virtio");
 	d->rotational = 1;
-	assert_int_equal(export_device_class(d), PROFILE_CLASS_ROTATIONAL);
+	assert_int_equal(devclass_of(d), PROFILE_CLASS_ROTATIONAL);
 	d->rotational = 0;
-	assert_int_equal(export_device_class(d), PROFILE_CLASS_SSD);
+	assert_int_equal(devclass_of(d), PROFILE_CLASS_SSD);
 	snprintf(d->name, sizeof(d->name), "xvda");
 	d->transport[0] = '\0';
 	d->rotational = 1;
-	assert_int_equal(export_device_class(d), PROFILE_CLASS_ROTATIONAL);
+	assert_int_equal(devclass_of(d), PROFILE_CLASS_ROTATIONAL);
 	free(d);
 }
 

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "action.h"
+#include "devclass.h"
 #include "blockdev.h"
 #include "fleet.h"
 #include "profile.h"
@@ -350,11 +351,11 @@ static void test_disk_class(void **state)
 		snprintf(b.name, sizeof(b.name), "%s", c[i].name);
 		snprintf(b.transport, sizeof(b.transport), "%s", c[i].transport);
 		b.rotational = c[i].rotational;
-		assert_string_equal(fleet_disk_class(&b), c[i].want);
+		assert_string_equal(devclass_name(&b), c[i].want);
 	}
 }
 
-/* fleet_machine_id under a machine id of our choosing: in a child, in a
+/* machine_id under a machine id of our choosing: in a child, in a
  * mount namespace of its own, with a file bound over /etc/machine-id.
  * Writes the id (or "" and the errno) into out; -1 when the namespace
  * cannot be made (not root). */
@@ -381,7 +382,7 @@ static int machine_id_of(const char *content, char out[33])
 		int rc = -1;
 		if (unshare(CLONE_NEWNS) == 0 && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 &&
 		    mount(path, "/etc/machine-id", NULL, MS_BIND, NULL) == 0)
-			rc = fleet_machine_id(id) < 0 ? 1 : 0;
+			rc = machine_id(id) < 0 ? 1 : 0;
 		char msg[40];
 		snprintf(msg, sizeof(msg), "%d %s", rc, id);
 		ssize_t w = write(p[1], msg, strlen(msg) + 1);
@@ -407,7 +408,7 @@ static void test_machine_id(void **state)
 	char out[33];
 	/* libsystemd keeps the first id it read for the process, and children
 	 * inherit it: the namespace children first, this process's own last */
-	/* HMAC-SHA256(key = id, FLEET_APP_ID) as a UUID v4, what systemd
+	/* HMAC-SHA256(key = id, MACHINE_APP_ID) as a UUID v4, what systemd
 	 * defines the app-specific id to be: vectors from Python's hmac */
 	int rc = machine_id_of("0123456789abcdef0123456789abcdef\n", out);
 	if (rc < 0)
@@ -420,7 +421,7 @@ static void test_machine_id(void **state)
 	assert_int_equal(machine_id_of("0123\n", out), 1);
 	assert_string_equal(out, "");
 	/* this machine's */
-	if (access("/etc/machine-id", R_OK) == 0 && fleet_machine_id(out) == 0) {
+	if (access("/etc/machine-id", R_OK) == 0 && machine_id(out) == 0) {
 		assert_int_equal(strlen(out), 32);
 		assert_int_equal(strspn(out, "0123456789abcdef"), 32);
 	}

@@ -1,4 +1,4 @@
-/* Unit tests of the lab disk timing model (src/labmodel.c). */
+/* Unit tests of the lab disk timing model (src/lab/labmodel.c). */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -521,7 +521,7 @@ static void test_load_errors(void **state)
 				       sizeof err), -ENOENT);
 }
 
-/* ---- lab state files (src/lab.c): what lab down and brisk devices read ---- */
+/* ---- lab state files (src/lab/lab.c): what lab down and brisk devices read ---- */
 
 static char rtdir[64];
 

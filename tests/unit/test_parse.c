@@ -1,4 +1,4 @@
-/* Unit tests for sizes, durations and integers (src/parse.c). */
+/* Unit tests for sizes, durations and integers (src/base/parse.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

@@ -20,7 +20,7 @@
 #include <json-c/json.h>
 
 #include "cliopt.h"
-#include "report.h"
+#include "runreport.h"
 #include "session.h"
 #include "testdir.h"
 
@@ -143,7 +143,7 @@ static void test_epochs(void **state)
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
-	report_text(f, s);
+	runreport_text(f, s);
 	fclose(f);
 	assert_non_null(strstr(text, "epochs: 0=start@0.0s 1=scheduler=bfq@"));
 	assert_non_null(strstr(text, "\nsave      loaded  1 "));
@@ -151,7 +151,7 @@ static void test_epochs(void **state)
 	free(text);
 	char path[64];
 	snprintf(path, sizeof(path), "%s.json", td.path);
-	assert_int_equal(report_json(s, path, err, sizeof(err)), 0);
+	assert_int_equal(runreport_json(s, path, err, sizeof(err)), 0);
 	struct json_object *root = json_object_from_file(path), *v;
 	unlink(path);
 	assert_non_null(root);

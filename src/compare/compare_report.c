@@ -18,13 +18,14 @@
 
 #include "blockdev.h"
 #include "csv.h"
+#include "devclass.h"
 #include "export.h"
-#include "fleet.h"
+#include "machine.h"
 #include "jout.h"
 #include "msg.h"
 #include "outfile.h"
 #include "profile.h"
-#include "report.h"
+#include "runreport.h"
 #include "text.h"
 
 #define COLS COMPARE_REPORT_COLS
@@ -586,8 +587,8 @@ static struct json_object *json_result(const struct compare_result *r)
 	add(root, "stack", jout_string(r->stackline));
 	add(root, "disks", jout_string(r->disks));
 	add(root, "workload", jout_string(r->workload));
-	add(root, "ran_as", report_ran_as_json(r->have_ran_as ? &r->ran_as : NULL));
-	add(root, "machine", fleet_machine_json(r->dir, NULL, 0));
+	add(root, "ran_as", runreport_ran_as_json(r->have_ran_as ? &r->ran_as : NULL));
+	add(root, "machine", machine_json(r->dir, NULL, 0));
 	add(root, "seed", jout_uint64(r->seed));
 	struct json_object *rounds = jout_object();
 	add(rounds, "done", jout_uint64(r->rounds_done));
@@ -708,7 +709,7 @@ static int arm_to_profile(const struct compare_arm *arm, struct profile *p, char
 				return -ENOMEM;
 			int rc = blockdev_probe(s->dev, d);
 			if (rc == 0)
-				cls = export_device_class(d);
+				cls = devclass_of(d);
 			free(d);
 			if (rc < 0)
 				return msg_fail(rc, err, errlen, "%s=%s differs between the disks and "

@@ -42,11 +42,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fleet.h"
+#include "machine.h"
 #include "grade.h"
 #include "msg.h"
 #include "now.h"
-#include "report.h"
+#include "runreport.h"
 #include "session.h"
 
 #define MiB (1024.0 * 1024.0)
@@ -67,16 +67,16 @@ static const enum session_phase row_phases[] = { SESSION_IDLE, SESSION_LOADED };
 
 /* The rows, as the text report has them: every action, phase and epoch
  * with a sample.  *out (free) gets them; the count, or -ENOMEM. */
-static long run_rows(const struct session *s, struct report_group **out)
+static long run_rows(const struct session *s, struct runreport_group **out)
 {
 	size_t cap = (size_t)s->n_actions * N(row_phases) * (s->n_epochs ? s->n_epochs : 1), n = 0;
-	struct report_group *g = calloc(cap ? cap : 1, sizeof(*g));
+	struct runreport_group *g = calloc(cap ? cap : 1, sizeof(*g));
 	if (!g)
 		return -ENOMEM;
 	for (unsigned ai = 0; ai < s->n_actions; ai++)
 		for (size_t p = 0; p < N(row_phases); p++)
 			for (uint32_t e = 0; e < s->n_epochs; e++) {
-				if (report_group(s, s->actions[ai].kind, e, row_phases[p], &g[n]) < 0) {
+				if (runreport_group(s, s->actions[ai].kind, e, row_phases[p], &g[n]) < 0) {
 					free(g);
 					return -ENOMEM;
 				}
@@ -89,7 +89,7 @@ static long run_rows(const struct session *s, struct report_group **out)
 
 /* The labels of a row: WHERE, action, phase, epoch (l holds ROW_LABELS). */
 #define ROW_LABELS 7
-static void row_labels(const struct run_ctx *x, const struct report_group *g, char *epoch,
+static void row_labels(const struct run_ctx *x, const struct runreport_group *g, char *epoch,
 		       size_t elen, struct openmetrics_label *l)
 {
 	snprintf(epoch, elen, "%u", g->epoch);
@@ -102,7 +102,7 @@ static void row_labels(const struct run_ctx *x, const struct report_group *g, ch
 }
 
 static void run_actions(struct openmetrics *om, const struct run_ctx *x,
-			const struct report_group *g, size_t n)
+			const struct runreport_group *g, size_t n)
 {
 	struct openmetrics_label l[ROW_LABELS + 1];
 	char ep[16];
@@ -162,7 +162,7 @@ static int run_grades(struct openmetrics *om, const struct run_ctx *x)
 {
 	struct grade_verdict v[ACTION_KIND_COUNT];
 	size_t nv = 0;
-	if (report_verdicts(x->s, report_verdict_epoch(x->s), NULL, v, &nv) < 0)
+	if (runreport_verdicts(x->s, runreport_verdict_epoch(x->s), NULL, v, &nv) < 0)
 		return -ENOMEM;
 	openmetrics_family(om, "brisk_action_grade", NULL,
 			   "The run's verdict per action, graded on the median of its last loaded "
@@ -314,7 +314,7 @@ static void run_head(struct openmetrics *om, const struct run_ctx *x)
 static int run_write(struct openmetrics *om, const void *ctx)
 {
 	const struct run_ctx *x = ctx;
-	struct report_group *g = NULL;
+	struct runreport_group *g = NULL;
 	long n = run_rows(x->s, &g);
 	if (n < 0)
 		return (int)n;
@@ -337,10 +337,10 @@ int openmetrics_run(const struct session *s, const char *path, char *err, size_t
 		return msg_fail(-ENOMEM, err, errlen, "%s: out of memory", path);
 	x->s = s;
 	openmetrics_dir(x->dir, sizeof(x->dir), s->cfg.dir);
-	struct fleet_measured measured[SESSION_MAX_DEVS];
+	struct machine_measured measured[SESSION_MAX_DEVS];
 	size_t nm = s->n_devs < SESSION_MAX_DEVS ? s->n_devs : SESSION_MAX_DEVS;
 	for (size_t d = 0; d < nm; d++)
-		measured[d] = (struct fleet_measured){ s->devs[d].name, s->devs[d].scheduler };
+		measured[d] = (struct machine_measured){ s->devs[d].name, s->devs[d].scheduler };
 	openmetrics_where_get(&x->w, s->cfg.dir, measured, nm);
 	if (!x->w.n_disks)   /* the stack could not be resolved now: the session's names */
 		for (size_t d = 0; d < nm; d++) {

@@ -137,6 +137,7 @@
 #include <stdio.h>
 
 #include "stats.h"
+#include "machine.h"
 
 #define FLEET_FORMAT_VERSION 1          /* the result format this brisk reads */
 #define FLEET_MAX_FILE_BYTES (16u << 20)
@@ -144,7 +145,7 @@
 #define FLEET_MAX_CELL      500u        /* pooled per file, phase, action and
 					 * arm: chosen evenly by rank */
 #define FLEET_MAX_ARMS      8           /* per file (COMPARE_MAX_ARMS) */
-#define FLEET_MAX_DISKS     8           /* per machine object */
+#define FLEET_MAX_DISKS     MACHINE_MAX_DISKS /* per machine object */
 #define FLEET_MAX_MS        86400000.0  /* a sample: at most a day */
 #define FLEET_MAX_MIBPS     1e7
 #define FLEET_MIN_MS        0.001       /* a time pools as at least the clock's
@@ -160,7 +161,6 @@
 #define FLEET_DEFAULT_SEED  1
 #define FLEET_LOAD_TOLERANCE 0.50       /* compare's: of the best arm's load */
 #define FLEET_LOAD_COST      0.95       /* a cost worth naming, of the baseline's */
-#define FLEET_APP_ID "9ccc9b2e9b5241a99e87a03af009df9c"   /* machine_id hash key */
 
 enum fleet_kind { FLEET_RUN, FLEET_COMPARE };
 enum fleet_phase { FLEET_LOADED, FLEET_IDLE, FLEET_PHASES };
@@ -426,33 +426,5 @@ int fleet_plot(const struct fleet_report *rep, const char *path, char *err, size
 int fleet_save_profile(const struct fleet_report *rep, const char *name, int force,
 		       char *path, size_t pathlen, char *note, size_t notelen, char *err,
 		       size_t errlen);
-
-/* ---- the machine object of a result file (fleet_machine.c) ---- */
-
-struct json_object;
-/* { hostname, kernel, machine_id, disks: [{ name, class, model, vendor,
- * firmware, transport, rotational, scheduler }] } of this machine and the
- * leaf disks of the stack behind dir (none when it cannot be resolved).
- * A disk's scheduler is measured[i].scheduler when measured[i].name is
- * that disk (the settings a run measured with), else read now.  Never
- * NULL (out of memory ends brisk, as jout does). */
-struct fleet_measured {
-	const char *name, *scheduler;
-};
-struct json_object *fleet_machine_json(const char *dir, const struct fleet_measured *measured,
-				       size_t n);
-/* This machine's app-specific id: libsystemd's
- * sd_id128_get_machine_app_specific() for FLEET_APP_ID (what `systemd-id128
- * machine-id --app-specific=FLEET_APP_ID` prints), 32 hex digits: the same
- * machine gives the same id, and the id does not give away
- * /etc/machine-id.  0, or -errno (no or an invalid /etc/machine-id). */
-int fleet_machine_id(char out[33]);
-/* The class name of a probed disk: "usb" for a USB transport, "virtual"
- * for a virtio or Xen disk (vd*, xvd*: its queue/rotational is the
- * hypervisor's guess, and its latency the host's disk's), else
- * export_device_class()'s (rotational, ssd, nvme, mmc).  A brisk lab disk
- * is classed by fleet_machine_json as its model says (labmodel.h). */
-struct blockdev;
-const char *fleet_disk_class(const struct blockdev *d);
 
 #endif

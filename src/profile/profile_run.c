@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "blockdev.h"
+#include "devclass.h"
 #include "export.h"
 #include "fiojob.h"
 #include "msg.h"
@@ -318,7 +319,7 @@ int profile_plan_settings(const struct profile *p, const struct settings *st,
 		if (blockdev_probe(dev, bd) < 0)
 			continue;
 		const struct profile_setting *s[PROFILE_MAX_SETTINGS];
-		size_t k = profile_effective(p, export_device_class(bd), s, PROFILE_MAX_SETTINGS);
+		size_t k = profile_effective(p, devclass_of(bd), s, PROFILE_MAX_SETTINGS);
 		char after[TUNABLE_SCHED_LEN] = "";
 		for (size_t i = 0; i < k && i < PROFILE_MAX_SETTINGS && rc == 0; i++) {
 			struct tunable_key key;

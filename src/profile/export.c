@@ -1,6 +1,7 @@
 /* export — profiles as udev rules, tuned profiles, sysctl.d, sysfs.conf and
  * tmpfiles.d files.  See export.h. */
 #include "export.h"
+#include "devclass.h"
 #include "msg.h"
 #include "text.h"
 #include "tunable.h"
@@ -36,20 +37,11 @@ const char *export_format_name(enum export_format f)
 	return (unsigned)f < EXPORT_FORMAT_COUNT ? format_names[f] : "?";
 }
 
-enum profile_class export_device_class(const struct blockdev *d)
-{
-	if (strncmp(d->name, "nvme", 4) == 0 || strcmp(d->transport, "nvme") == 0)
-		return PROFILE_CLASS_NVME;
-	if (strncmp(d->name, "mmcblk", 6) == 0 || strcmp(d->transport, "mmc") == 0)
-		return PROFILE_CLASS_MMC;
-	return d->rotational == 1 ? PROFILE_CLASS_ROTATIONAL : PROFILE_CLASS_SSD;
-}
-
 void export_device_from_blockdev(const struct blockdev *d, struct export_device *out)
 {
 	memset(out, 0, sizeof(*out));
 	snprintf(out->name, sizeof(out->name), "%s", d->name);
-	out->cls = export_device_class(d);
+	out->cls = devclass_of(d);
 	snprintf(out->model, sizeof(out->model), "%s", d->model);
 	snprintf(out->serial, sizeof(out->serial), "%s", d->serial);
 	snprintf(out->wwn, sizeof(out->wwn), "%s", d->wwn);

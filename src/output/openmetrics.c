@@ -10,7 +10,7 @@
 #include <json-c/json.h>
 
 #include "fileio.h"
-#include "fleet.h"
+#include "machine.h"
 #include "msg.h"
 #include "openmetrics_priv.h"
 #include "outfile.h"
@@ -238,10 +238,10 @@ static void copy_str(char *dst, size_t len, struct json_object *o, const char *k
 }
 
 void openmetrics_where_get(struct openmetrics_where *w, const char *dir,
-			   const struct fleet_measured *measured, size_t n)
+			   const struct machine_measured *measured, size_t n)
 {
 	memset(w, 0, sizeof(*w));
-	struct json_object *m = fleet_machine_json(dir, measured, n), *disks;
+	struct json_object *m = machine_json(dir, measured, n), *disks;
 	copy_str(w->hostname, sizeof(w->hostname), m, "hostname");
 	copy_str(w->kernel, sizeof(w->kernel), m, "kernel");
 	if (json_object_object_get_ex(m, "disks", &disks) &&

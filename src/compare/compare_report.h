@@ -32,7 +32,7 @@
  *    half a file.  0, or -errno with a message naming the path in err
  *    (-ENOMEM: JSON could not be built).
  *    JSON: {"brisk_version", "kind": "compare", "format_version": 1, dir,
- *    stack, disks, workload, machine (fleet_machine_json(): hostname,
+ *    stack, disks, workload, machine (machine_json(): hostname,
  *    kernel, machine_id, the leaf disks behind dir with class, model,
  *    firmware and the scheduler as read when the JSON is written, after
  *    every setting was put back: the current arm's), seed, rounds {done,
@@ -61,7 +61,7 @@
  *    setting every disk of the arm has with one value (and vm.*) goes
  *    under [settings]; one that differs between disks goes under the
  *    disks' classes ([settings rotational] ...; the class of a disk as
- *    export_device_class() decides it from the probed device).  The file
+ *    devclass_of() decides it from the probed device).  The file
  *    starts with a comment: the comparison's date (UTC), the machine
  *    (uname nodename, release), dir, stack, disks (models, firmware),
  *    workload, the arm, and its figures (median ratio with CI and verdict

@@ -2,7 +2,7 @@
  * openmetrics_fleet.c share; not for other modules (see openmetrics.h).
  *
  *  - struct openmetrics_where: where a result was measured, from
- *    fleet_machine_json() (the machine object run and compare JSON carry:
+ *    machine_json() (the machine object run and compare JSON carry:
  *    host name, kernel, the leaf disks behind dir with model, firmware,
  *    class, transport and scheduler), and the disks' names, models and
  *    schedulers as one label value each ("sda,sdb"; a model or scheduler
@@ -42,9 +42,9 @@ struct openmetrics_where {
 	char devices[OPENMETRICS_LIST], models[OPENMETRICS_LIST], schedulers[OPENMETRICS_LIST];
 };
 
-struct fleet_measured;
+struct machine_measured;
 void openmetrics_where_get(struct openmetrics_where *w, const char *dir,
-			   const struct fleet_measured *measured, size_t n);
+			   const struct machine_measured *measured, size_t n);
 /* Append item to the ","-separated list (of len bytes) unless it is there
  * or does not fit whole; "" is left out. */
 void openmetrics_list_add(char *list, size_t len, const char *item);

@@ -1,4 +1,4 @@
-#include "report.h"
+#include "runreport.h"
 #include "outfile.h"
 #include "text.h"
 
@@ -10,8 +10,9 @@
 #include <string.h>
 #include <json-c/json.h>
 
+#include "devclass.h"
 #include "export.h"
-#include "fleet.h"
+#include "machine.h"
 #include "jout.h"
 #include "parse.h"
 
@@ -23,8 +24,8 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int report_group(const struct session *s, enum action_kind a, uint32_t epoch,
-		 enum session_phase phase, struct report_group *g)
+int runreport_group(const struct session *s, enum action_kind a, uint32_t epoch,
+		 enum session_phase phase, struct runreport_group *g)
 {
 	memset(g, 0, sizeof(*g));
 	g->action = a;
@@ -142,8 +143,8 @@ static void text_actions(FILE *f, const struct session *s)
 		enum action_kind a = s->actions[ai].kind;
 		for (size_t pi = 0; pi < 2; pi++) {
 			for (uint32_t e = 0; e < s->n_epochs; e++) {
-				struct report_group g;
-				if (report_group(s, a, e, phases[pi], &g) < 0)
+				struct runreport_group g;
+				if (runreport_group(s, a, e, phases[pi], &g) < 0)
 					continue;
 				if (!g.st.n && !g.errors && !g.warm)
 					continue;
@@ -175,8 +176,8 @@ static void text_warm(FILE *f, const struct session *s)
 	for (unsigned ai = 0; ai < s->n_actions; ai++)
 		for (size_t pi = 0; pi < 2; pi++)
 			for (uint32_t e = 0; e < s->n_epochs; e++) {
-				struct report_group g;
-				if (report_group(s, s->actions[ai].kind, e, phases[pi], &g) < 0 || !g.warm)
+				struct runreport_group g;
+				if (runreport_group(s, s->actions[ai].kind, e, phases[pi], &g) < 0 || !g.warm)
 					continue;
 				if (!head++)
 					fprintf(f, "not cold, left out of the figures above (--keep-warm "
@@ -375,7 +376,7 @@ static void text_system(FILE *f, const struct session *s)
 
 /* ---- verdict ---- */
 
-uint32_t report_verdict_epoch(const struct session *s)
+uint32_t runreport_verdict_epoch(const struct session *s)
 {
 	uint32_t e = UINT32_MAX;
 	for (size_t i = 0; i < s->n_samples; i++)
@@ -385,25 +386,7 @@ uint32_t report_verdict_epoch(const struct session *s)
 	return e;
 }
 
-const char *report_device_class(const struct blockdev *d)
-{
-	if (!d)
-		return NULL;
-	if (strcmp(d->transport, "usb") == 0)
-		return "a USB disk";
-	switch (export_device_class(d)) {
-	case PROFILE_CLASS_NVME:
-		return "an NVMe disk";
-	case PROFILE_CLASS_MMC:
-		return "an SD/MMC card";
-	case PROFILE_CLASS_ROTATIONAL:
-		return "a rotational disk";
-	default:
-		return d->rotational == 0 ? "an SSD" : NULL;
-	}
-}
-
-void report_system(const struct session *s, enum session_phase ph, uint32_t epoch,
+void runreport_system(const struct session *s, enum session_phase ph, uint32_t epoch,
 		   const struct blockdev *const *devs, struct grade_system *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -421,15 +404,15 @@ void report_system(const struct session *s, enum session_phase ph, uint32_t epoc
 		sys_accumulate(s, ph, epoch, d, &a);
 		g->aqu = avg(a.aqu, a.n);
 		g->util_pct = avg(a.util, a.n);
-		g->cls = report_device_class(b);
+		g->cls = devclass_phrase(b);
 		g->settings_matter = b && (strcmp(b->transport, "usb") == 0 ||
-					   export_device_class(b) == PROFILE_CLASS_MMC ||
-					   export_device_class(b) == PROFILE_CLASS_ROTATIONAL);
+					   devclass_of(b) == PROFILE_CLASS_MMC ||
+					   devclass_of(b) == PROFILE_CLASS_ROTATIONAL);
 		g->nr_requests = b && b->queue.nr_requests > 0 ? (double)b->queue.nr_requests : NAN;
 	}
 }
 
-int report_verdicts(const struct session *s, uint32_t epoch, const struct blockdev *const *devs,
+int runreport_verdicts(const struct session *s, uint32_t epoch, const struct blockdev *const *devs,
 		    struct grade_verdict *out, size_t *n)
 {
 	*n = 0;
@@ -438,15 +421,15 @@ int report_verdicts(const struct session *s, uint32_t epoch, const struct blockd
 	 * (epoch 0 starts before the loads, its load_on says nothing) */
 	int under_load = loaded && !(epoch > 0 && epoch < s->n_epochs && !s->epochs[epoch].load_on);
 	struct grade_system sys;
-	report_system(s, loaded ? SESSION_LOADED : SESSION_IDLE, epoch, devs, &sys);
+	runreport_system(s, loaded ? SESSION_LOADED : SESSION_IDLE, epoch, devs, &sys);
 	for (unsigned i = 0; i < s->n_actions && i < ACTION_KIND_COUNT; i++) {
 		enum action_kind a = s->actions[i].kind;
-		struct report_group g, idle;
-		if (report_group(s, a, UINT32_MAX, SESSION_IDLE, &idle) < 0)
+		struct runreport_group g, idle;
+		if (runreport_group(s, a, UINT32_MAX, SESSION_IDLE, &idle) < 0)
 			return -ENOMEM;
-		if (loaded && report_group(s, a, epoch, SESSION_LOADED, &g) < 0)
+		if (loaded && runreport_group(s, a, epoch, SESSION_LOADED, &g) < 0)
 			return -ENOMEM;
-		const struct report_group *use = loaded ? &g : &idle;
+		const struct runreport_group *use = loaded ? &g : &idle;
 		if (!use->st.n && !use->errors)
 			continue;
 		struct grade_input in = {
@@ -488,7 +471,7 @@ static void shell_word(char *b, size_t n, const char *dir)
 	b[o < n ? o : n - 1] = '\0';
 }
 
-void report_next_command(const struct session *s, char *buf, size_t len)
+void runreport_next_command(const struct session *s, char *buf, size_t len)
 {
 	char w[PATH_MAX + 64];
 	shell_word(w, sizeof(w), s->cfg.dir);
@@ -557,14 +540,14 @@ static void text_verdict(FILE *f, const struct session *s, const struct grade_ve
 	}
 	if (next >= 0) {
 		char cmd[PATH_MAX + 96];
-		report_next_command(s, cmd, sizeof(cmd));
+		runreport_next_command(s, cmd, sizeof(cmd));
 		fputs("Next: ", f);
 		text_fputs(cmd, f);
 		fprintf(f, " (%s)\n", text_show(v[next].next_why));
 	}
 }
 
-void report_text(FILE *f, const struct session *s)
+void runreport_text(FILE *f, const struct session *s)
 {
 	const struct session_config *c = &s->cfg;
 	fprintf(f, "brisk %s run on %s (%s", BRISK_VERSION, text_show(c->dir),
@@ -631,8 +614,8 @@ void report_text(FILE *f, const struct session *s)
 	probe_devs(s, devs, &mem);
 	struct grade_verdict v[ACTION_KIND_COUNT];
 	size_t nv;
-	uint32_t ve = report_verdict_epoch(s);
-	if (report_verdicts(s, ve, devs, v, &nv) == 0)
+	uint32_t ve = runreport_verdict_epoch(s);
+	if (runreport_verdicts(s, ve, devs, v, &nv) == 0)
 		text_verdict(f, s, v, nv, ve);
 	else
 		fprintf(f, "\nVerdict: out of memory\n");
@@ -646,7 +629,7 @@ static void add(struct json_object *o, const char *k, struct json_object *v)
 	json_object_object_add(o, k, v);
 }
 
-static struct json_object *json_group(const struct report_group *g)
+static struct json_object *json_group(const struct runreport_group *g)
 {
 	struct json_object *o = jout_object();
 	add(o, "action", jout_string(action_kind_name(g->action)));
@@ -691,7 +674,7 @@ static struct json_object *json_verdict(const struct session *s, const struct gr
 	add(o, "slowdown", jout_finite(v->slowdown));
 	add(o, "cause", jout_string(grade_cause_name(v->cause)));
 	add(o, "cause_text", v->cause != GRADE_CAUSE_NONE ? jout_string(v->cause_text) : NULL);
-	report_next_command(s, cmd, sizeof(cmd));
+	runreport_next_command(s, cmd, sizeof(cmd));
 	add(o, "next", v->next ? jout_string(cmd) : NULL);
 	add(o, "next_why", v->next ? jout_string(v->next_why) : NULL);
 	grade_format(v, line, sizeof(line));
@@ -778,7 +761,7 @@ static struct json_object *json_system(const struct session *s)
 	return arr;
 }
 
-struct json_object *report_ran_as_json(const struct child_cred *c)
+struct json_object *runreport_ran_as_json(const struct child_cred *c)
 {
 	if (!c)
 		return NULL;
@@ -794,7 +777,7 @@ static struct json_object *json_session(const struct session *s)
 {
 	const struct session_config *c = &s->cfg;
 	struct json_object *root = jout_object();
-	add(root, "format_version", jout_int64(REPORT_FORMAT_VERSION));
+	add(root, "format_version", jout_int64(RUNREPORT_FORMAT_VERSION));
 	add(root, "kind", jout_string("run"));
 	add(root, "brisk", jout_string(BRISK_VERSION));
 	add(root, "brisk_version", jout_string(BRISK_VERSION));
@@ -804,10 +787,10 @@ static struct json_object *json_session(const struct session *s)
 	for (size_t d = 0; d < s->n_devs; d++)
 		json_object_array_add(devs, jout_string(s->devs[d].name));
 	add(root, "devices", devs);
-	struct fleet_measured measured[SESSION_MAX_DEVS];
+	struct machine_measured measured[SESSION_MAX_DEVS];
 	for (size_t d = 0; d < s->n_devs && d < SESSION_MAX_DEVS; d++)
-		measured[d] = (struct fleet_measured){ s->devs[d].name, s->devs[d].scheduler };
-	add(root, "machine", fleet_machine_json(c->dir, measured,
+		measured[d] = (struct machine_measured){ s->devs[d].name, s->devs[d].scheduler };
+	add(root, "machine", machine_json(c->dir, measured,
 						 s->n_devs < SESSION_MAX_DEVS ? s->n_devs
 									      : SESSION_MAX_DEVS));
 	const char *noted = session_noted_settings(s);
@@ -823,7 +806,7 @@ static struct json_object *json_session(const struct session *s)
 	add(root, "interrupted_by", s->stop_signal ?
 	    jout_string(sigabbrev_np(s->stop_signal)) : NULL);
 	add(root, "cut_by_max_time", jout_bool(s->cut_by_max_time));
-	add(root, "ran_as", report_ran_as_json(s->n_actions ? &s->actions[0].run_as : NULL));
+	add(root, "ran_as", runreport_ran_as_json(s->n_actions ? &s->actions[0].run_as : NULL));
 	struct json_object *cc = jout_object();
 	add(cc, "cap", jout_int64(c->concurrency > 1 ? c->concurrency : 1));
 	add(cc, "reached", jout_int64(s->inflight_max));
@@ -922,8 +905,8 @@ static struct json_object *json_session(const struct session *s)
 	probe_devs(s, bdevs, &mem);
 	struct grade_verdict v[ACTION_KIND_COUNT];
 	size_t nv = 0;
-	uint32_t ve = report_verdict_epoch(s);
-	if (report_verdicts(s, ve, bdevs, v, &nv) < 0)
+	uint32_t ve = runreport_verdict_epoch(s);
+	if (runreport_verdicts(s, ve, bdevs, v, &nv) < 0)
 		nv = 0;
 	free(mem);
 	struct json_object *verdicts = jout_array();
@@ -935,8 +918,8 @@ static struct json_object *json_session(const struct session *s)
 		struct json_object *notes = NULL;
 		for (size_t p = 0; p < 2; p++)
 			for (uint32_t e = 0; e < s->n_epochs; e++) {
-				struct report_group g;
-				if (report_group(s, s->actions[ai].kind, e, phases[p], &g) < 0 ||
+				struct runreport_group g;
+				if (runreport_group(s, s->actions[ai].kind, e, phases[p], &g) < 0 ||
 				    (!g.st.n && !g.errors && !g.warm))
 					continue;
 				struct json_object *o = json_group(&g);
@@ -991,12 +974,12 @@ static struct json_object *json_session(const struct session *s)
 	return root;
 }
 
-int report_json(const struct session *s, const char *path, char *err, size_t errlen)
+int runreport_json(const struct session *s, const char *path, char *err, size_t errlen)
 {
 	return jout_save(path, json_session(s), err, errlen);
 }
 
-int report_csv(const struct session *s, const char *path, char *err, size_t errlen)
+int runreport_csv(const struct session *s, const char *path, char *err, size_t errlen)
 {
 	struct outfile o;
 	int rc = outfile_open(&o, path, err, errlen);

@@ -1,4 +1,4 @@
-/* session_priv — what src/session.c, session_sample.c and session_work.c
+/* session_priv — what session.c, session_sample.c and session_work.c
  * share and nothing else includes: the state behind struct session's
  * opaque `run` pointer, the loop's constants, and the functions one of
  * them calls in another.  The contract is session.h's.

@@ -71,7 +71,7 @@ enum export_format {
 
 struct export_device {
 	char name[BLOCKDEV_NAME_LEN];   /* kernel name: sda, nvme0n1 */
-	enum profile_class cls;         /* its class (export_device_class()) */
+	enum profile_class cls;         /* its class (devclass_of()) */
 	char model[96];                 /* for the comment */
 	char serial[96];                /* udev ID_SERIAL_SHORT, else sysfs serial */
 	char wwn[48];                   /* udev ID_WWN, else sysfs wwid */
@@ -80,9 +80,6 @@ struct export_device {
 
 int export_format_parse(const char *s, enum export_format *out);
 const char *export_format_name(enum export_format f);
-/* The class a probed disk belongs to: sd* by queue/rotational, nvme*,
- * mmcblk*; any other disk (virtio, xvd) by its rotational flag. */
-enum profile_class export_device_class(const struct blockdev *d);
 void export_device_from_blockdev(const struct blockdev *d, struct export_device *out);
 /* The device settings (no vm.*) for class cls, in application order, as
  * --apply and the fixed-device formats use them (hardware-bound values

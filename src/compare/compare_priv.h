@@ -1,4 +1,4 @@
-/* compare_priv — what src/compare.c, compare_arm.c and compare_analyze.c
+/* compare_priv — what compare.c, compare_arm.c and compare_analyze.c
  * share and nothing else includes.  The contract is compare.h's.
  *
  *   compare_arm.c      parsing arms against the stack's disks

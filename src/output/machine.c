@@ -1,6 +1,6 @@
-/* fleet_machine — the "machine" object of a result file: where it was
- * measured.  Contract in fleet.h. */
-#include "fleet.h"
+/* machine — the "machine" object of a result file: where it was
+ * measured.  Contract in machine.h. */
+#include "machine.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +14,7 @@
 #include <systemd/sd-id128.h>
 
 #include "blockdev.h"
+#include "devclass.h"
 #include "export.h"
 #include "jout.h"
 #include "lab.h"
@@ -22,11 +23,11 @@
 
 /* ---- the machine id ---- */
 
-int fleet_machine_id(char out[33])
+int machine_id(char out[33])
 {
 	sd_id128_t app, id;
 	out[0] = '\0';
-	int rc = sd_id128_from_string(FLEET_APP_ID, &app);
+	int rc = sd_id128_from_string(MACHINE_APP_ID, &app);
 	if (rc == 0)
 		rc = sd_id128_get_machine_app_specific(app, &id);
 	if (rc < 0)
@@ -37,30 +38,21 @@ int fleet_machine_id(char out[33])
 
 /* ---- the object ---- */
 
-const char *fleet_disk_class(const struct blockdev *d)
-{
-	if (strcmp(d->transport, "usb") == 0)
-		return "usb";
-	if (strcmp(d->transport, "virtio") == 0 || strncmp(d->name, "xvd", 3) == 0)
-		return "virtual";
-	return profile_class_name(export_device_class(d));
-}
-
 static void add(struct json_object *o, const char *k, struct json_object *v)
 {
 	json_object_object_add(o, k, v);
 }
 
 /* /etc/machine-id, hashed; NULL when it cannot be read. */
-static struct json_object *machine_id(void)
+static struct json_object *machine_id_json(void)
 {
 	char id[33];
-	if (fleet_machine_id(id) < 0)
+	if (machine_id(id) < 0)
 		return NULL;
 	return jout_string(id);
 }
 
-static struct json_object *disk_json(const struct blockdev *b, const struct fleet_measured *m,
+static struct json_object *disk_json(const struct blockdev *b, const struct machine_measured *m,
 				     size_t n)
 {
 	struct json_object *o = jout_object();
@@ -71,7 +63,7 @@ static struct json_object *disk_json(const struct blockdev *b, const struct flee
 		if (m[i].name && m[i].scheduler && m[i].scheduler[0] && strcmp(m[i].name, b->name) == 0)
 			sched = m[i].scheduler;
 	add(o, "name", jout_string(b->name));
-	add(o, "class", jout_string(cls[0] ? cls : fleet_disk_class(b)));
+	add(o, "class", jout_string(cls[0] ? cls : devclass_name(b)));
 	add(o, "model", jout_string(model));
 	add(o, "vendor", jout_string(b->vendor));
 	add(o, "firmware", jout_string(b->firmware));
@@ -81,7 +73,7 @@ static struct json_object *disk_json(const struct blockdev *b, const struct flee
 	return o;
 }
 
-struct json_object *fleet_machine_json(const char *dir, const struct fleet_measured *measured,
+struct json_object *machine_json(const char *dir, const struct machine_measured *measured,
 				       size_t n)
 {
 	struct json_object *o = jout_object();
@@ -89,13 +81,13 @@ struct json_object *fleet_machine_json(const char *dir, const struct fleet_measu
 	int un = uname(&u) == 0;
 	add(o, "hostname", un ? jout_string(u.nodename) : NULL);
 	add(o, "kernel", un ? jout_string(u.release) : NULL);
-	add(o, "machine_id", machine_id());
+	add(o, "machine_id", machine_id_json());
 	struct json_object *disks = jout_array();
 	struct stack *st = NULL;
 	if (dir && stack_resolve_path(dir, &st) == 0 && st) {
-		const struct blockdev *leaves[FLEET_MAX_DISKS];
-		size_t nl = stack_leaves(st, leaves, FLEET_MAX_DISKS);
-		for (size_t i = 0; i < nl && i < FLEET_MAX_DISKS; i++)
+		const struct blockdev *leaves[MACHINE_MAX_DISKS];
+		size_t nl = stack_leaves(st, leaves, MACHINE_MAX_DISKS);
+		for (size_t i = 0; i < nl && i < MACHINE_MAX_DISKS; i++)
 			json_object_array_add(disks, disk_json(leaves[i], measured, n));
 	}
 	stack_free(st);
