@@ -177,3 +177,78 @@ void text_fputs(const char *s, FILE *f)
 		i += c;
 	}
 }
+
+size_t text_cols(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* Bytes of the unit at p: an escape as a whole, else one UTF-8 character. */
+static size_t unit_len(const char *p)
+{
+	if (p[0] == '\\' && p[1])
+		return p[1] == 'x' && p[2] && p[3] ? 4 : 2;
+	size_t k = 1;
+	while (((unsigned char)p[k] & 0xc0) == 0x80)
+		k++;
+	return k;
+}
+
+/* Columns of the first n bytes of p. */
+static size_t cols_n(const char *p, size_t n)
+{
+	size_t c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)p[i] & 0xc0) != 0x80;
+	return c;
+}
+
+void text_wrap(FILE *f, const char *prefix, const char *cont, const char *text, size_t width)
+{
+	size_t indent = text_cols(cont), col = text_cols(prefix);
+	fputs(prefix, f);
+	const char *p = text;
+	int first = 1;
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		size_t wl = strcspn(p, " "), wc = cols_n(p, wl);
+		if (!first && col + 1 + wc > width) {
+			fprintf(f, "\n%s", cont);
+			col = indent;
+			first = 1;
+		}
+		if (!first) {
+			fputc(' ', f);
+			col++;
+		}
+		while (col + wc > width && width > col) {   /* longer than a line: cut */
+			size_t take = 0, tc = 0;
+			while (take < wl) {
+				size_t u = unit_len(p + take), uc = cols_n(p + take, u);
+				if (col + tc + uc > width)
+					break;
+				take += u;
+				tc += uc;
+			}
+			if (!take && col <= indent)
+				break;   /* not even one unit fits a fresh line: write it whole */
+			fwrite(p, 1, take, f);
+			p += take;
+			wl -= take;
+			wc -= tc;
+			fprintf(f, "\n%s", cont);
+			col = indent;
+		}
+		fwrite(p, 1, wl, f);
+		col += wc;
+		p += wl;
+		first = 0;
+	}
+	fputc('\n', f);
+}

@@ -65,5 +65,13 @@ char *text_escape_flags(char *dst, size_t len, const char *src, unsigned flags);
 const char *text_show(const char *s);
 /* Write s escaped to f (no length limit). */
 void text_fputs(const char *s, FILE *f);
+/* Columns of s on a terminal: its UTF-8 characters (every one taken as one
+ * column, as escaped text has no wide or combining characters it refused). */
+size_t text_cols(const char *s);
+/* prefix, then text (already escaped or trusted) wrapped at spaces so no
+ * line passes width columns, continuation lines starting with cont, then a
+ * newline.  A word longer than a line is cut at a whole character, never
+ * inside an escape (\\, \xHH, \n ...). */
+void text_wrap(FILE *f, const char *prefix, const char *cont, const char *text, size_t width);
 
 #endif

@@ -246,6 +246,31 @@ static void test_show_and_fputs(void **state)
 	free(out);
 }
 
+/* text_wrap into a string. */
+static char *wrapped(const char *prefix, const char *cont, const char *text, size_t width)
+{
+	static char buf[1024];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	assert_non_null(f);
+	text_wrap(f, prefix, cont, text, width);
+	fclose(f);
+	return buf;
+}
+
+static void test_wrap(void **state)
+{
+	(void)state;
+	assert_string_equal(wrapped("a: ", "  ", "one two three", 80), "a: one two three\n");
+	assert_string_equal(wrapped("a: ", "  ", "one two three", 10), "a: one two\n  three\n");
+	assert_string_equal(wrapped("", "  ", "  lead  and   gaps ", 80), "lead and gaps\n");
+	/* a word longer than a line is cut, never inside an escape */
+	assert_string_equal(wrapped("x ", " ", "abc\\x1bdefgh", 6), "x abc\n \\x1bd\n efgh\n");
+	/* columns are characters, not bytes */
+	assert_string_equal(wrapped("", "", "\xc3\xa9\xc3\xa9\xc3\xa9 ab", 6), "\xc3\xa9\xc3\xa9\xc3\xa9 ab\n");
+	assert_int_equal(text_cols("\xc3\xa9t\xc3\xa9"), 3);
+	assert_string_equal(wrapped("p", "", "", 10), "p\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -257,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_escape_truncation),
 		cmocka_unit_test(test_show_and_fputs),
+		cmocka_unit_test(test_wrap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
