@@ -682,83 +682,98 @@ static struct json_object *json_verdict(const struct session *s, const struct gr
 	return o;
 }
 
-static struct json_object *json_loads(const struct session *s)
+/* An array of n items, one(s, ctx, i) each, in order. */
+typedef struct json_object *(*json_item_fn)(const struct session *s, const void *ctx, size_t i);
+
+static struct json_object *json_array_of(const struct session *s, const void *ctx, size_t n,
+					 json_item_fn one)
 {
 	struct json_object *arr = jout_array();
-	for (size_t i = 0; i < s->n_loads; i++) {
-		const struct load *l = &s->loads[i];
-		struct json_object *o = jout_object();
-		char spec[200];
-		load_spec_format(&l->spec, spec, sizeof(spec));
-		add(o, "kind", jout_string(load_kind_name(l->spec.kind)));
-		add(o, "index", jout_int64(l->index));
-		add(o, "spec", jout_string(spec));
-		add(o, "bytes", jout_int64((int64_t)l->bytes));
-		add(o, "mib_s", jout_finite(load_mibps(l)));
-		add(o, "worst_call_ms", l->t_start ? jout_finite((double)l->worst_ns / 1e6) : NULL);
-		add(o, "worst_call_t_s", l->worst_at_ns ?
-		    jout_finite((double)(l->worst_at_ns - s->t0) / 1e9) : NULL);
-		add(o, "end", jout_string(load_state(l)));
-		add(o, "error", l->err && l->end != LOAD_END_DIED ?
-		    jout_string(strerror(l->err)) : NULL);
-		struct json_object *tl = jout_array();
-		for (size_t k = 0; k < l->n_timeline; k++) {
-			struct json_object *p = jout_object();
-			add(p, "t_s", jout_finite((double)(l->timeline[k].t_ns - s->t0) / 1e9));
-			add(p, "bytes", jout_int64((int64_t)l->timeline[k].bytes));
-			add(p, "mib_s", jout_finite(tick_load_mibps(l, k)));
-			add(p, "worst_call_ms", jout_finite((double)l->timeline[k].worst_ns / 1e6));
-			json_object_array_add(tl, p);
-		}
-		add(o, "timeline", tl);
-		struct json_object *by = jout_array();
-		for (size_t e = 0; e < s->n_epochs; e++) {
-			double r, w;
-			load_window(s, l, s->epochs[e].t_ns, epoch_end(s, e), &r, &w);
-			struct json_object *x = jout_object();
-			add(x, "epoch", jout_int64((int64_t)e));
-			add(x, "mib_s", jout_finite(r));
-			add(x, "worst_call_ms", jout_finite(w));
-			json_object_array_add(by, x);
-		}
-		add(o, "by_epoch", by);
-		json_object_array_add(arr, o);
-	}
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(arr, one(s, ctx, i));
 	return arr;
 }
 
-static struct json_object *json_system(const struct session *s)
+/* Point k of load l's timeline. */
+static struct json_object *json_load_point(const struct session *s, const void *ctx, size_t k)
 {
-	struct json_object *arr = jout_array();
-	for (size_t i = 0; i < s->n_ticks; i++) {
-		const struct session_tick *t = &s->ticks[i];
-		struct json_object *o = jout_object();
-		add(o, "t_s", jout_finite((double)t->t_ns / 1e9));
-		add(o, "phase", jout_string(session_phase_name((enum session_phase)t->phase)));
-		add(o, "epoch", jout_int64(t->epoch));
-		add(o, "psi_some_pct", t->psi_ok ? jout_finite(t->psi_some_pct) : NULL);
-		add(o, "psi_full_pct", t->psi_ok ? jout_finite(t->psi_full_pct) : NULL);
-		add(o, "psi_some_avg10", t->psi_ok ? jout_finite(t->psi_some_avg10) : NULL);
-		add(o, "psi_full_avg10", t->psi_ok ? jout_finite(t->psi_full_avg10) : NULL);
-		add(o, "dirty_bytes", t->mem_ok ? jout_int64((int64_t)t->dirty) : NULL);
-		add(o, "writeback_bytes", t->mem_ok ? jout_int64((int64_t)t->writeback) : NULL);
-		struct json_object *devs = jout_array();
-		for (size_t d = 0; d < s->n_devs; d++) {
-			const struct kstat_rates *r = &s->ticks_disk[i * s->n_devs + d];
-			struct json_object *x = jout_object();
-			add(x, "name", jout_string(s->devs[d].name));
-			add(x, "r_iops", jout_finite(r->rd_iops));
-			add(x, "w_iops", jout_finite(r->wr_iops));
-			add(x, "r_mib_s", jout_finite(r->rd_mbps));
-			add(x, "w_mib_s", jout_finite(r->wr_mbps));
-			add(x, "util_pct", jout_finite(r->util_pct));
-			add(x, "avg_queue", jout_finite(r->avg_queue));
-			json_object_array_add(devs, x);
-		}
-		add(o, "devices", devs);
-		json_object_array_add(arr, o);
-	}
-	return arr;
+	const struct load *l = ctx;
+	struct json_object *p = jout_object();
+	add(p, "t_s", jout_finite((double)(l->timeline[k].t_ns - s->t0) / 1e9));
+	add(p, "bytes", jout_int64((int64_t)l->timeline[k].bytes));
+	add(p, "mib_s", jout_finite(tick_load_mibps(l, k)));
+	add(p, "worst_call_ms", jout_finite((double)l->timeline[k].worst_ns / 1e6));
+	return p;
+}
+
+/* Load l's figures over epoch e. */
+static struct json_object *json_load_epoch(const struct session *s, const void *ctx, size_t e)
+{
+	const struct load *l = ctx;
+	double r, w;
+	load_window(s, l, s->epochs[e].t_ns, epoch_end(s, e), &r, &w);
+	struct json_object *x = jout_object();
+	add(x, "epoch", jout_int64((int64_t)e));
+	add(x, "mib_s", jout_finite(r));
+	add(x, "worst_call_ms", jout_finite(w));
+	return x;
+}
+
+static struct json_object *json_load(const struct session *s, const void *ctx, size_t i)
+{
+	(void)ctx;
+	const struct load *l = &s->loads[i];
+	struct json_object *o = jout_object();
+	char spec[200];
+	load_spec_format(&l->spec, spec, sizeof(spec));
+	add(o, "kind", jout_string(load_kind_name(l->spec.kind)));
+	add(o, "index", jout_int64(l->index));
+	add(o, "spec", jout_string(spec));
+	add(o, "bytes", jout_int64((int64_t)l->bytes));
+	add(o, "mib_s", jout_finite(load_mibps(l)));
+	add(o, "worst_call_ms", l->t_start ? jout_finite((double)l->worst_ns / 1e6) : NULL);
+	add(o, "worst_call_t_s", l->worst_at_ns ?
+	    jout_finite((double)(l->worst_at_ns - s->t0) / 1e9) : NULL);
+	add(o, "end", jout_string(load_state(l)));
+	add(o, "error", l->err && l->end != LOAD_END_DIED ?
+	    jout_string(strerror(l->err)) : NULL);
+	add(o, "timeline", json_array_of(s, l, l->n_timeline, json_load_point));
+	add(o, "by_epoch", json_array_of(s, l, s->n_epochs, json_load_epoch));
+	return o;
+}
+
+/* Device d's rates in tick *ctx. */
+static struct json_object *json_tick_dev(const struct session *s, const void *ctx, size_t d)
+{
+	size_t i = *(const size_t *)ctx;
+	const struct kstat_rates *r = &s->ticks_disk[i * s->n_devs + d];
+	struct json_object *x = jout_object();
+	add(x, "name", jout_string(s->devs[d].name));
+	add(x, "r_iops", jout_finite(r->rd_iops));
+	add(x, "w_iops", jout_finite(r->wr_iops));
+	add(x, "r_mib_s", jout_finite(r->rd_mbps));
+	add(x, "w_mib_s", jout_finite(r->wr_mbps));
+	add(x, "util_pct", jout_finite(r->util_pct));
+	add(x, "avg_queue", jout_finite(r->avg_queue));
+	return x;
+}
+
+static struct json_object *json_tick(const struct session *s, const void *ctx, size_t i)
+{
+	(void)ctx;
+	const struct session_tick *t = &s->ticks[i];
+	struct json_object *o = jout_object();
+	add(o, "t_s", jout_finite((double)t->t_ns / 1e9));
+	add(o, "phase", jout_string(session_phase_name((enum session_phase)t->phase)));
+	add(o, "epoch", jout_int64(t->epoch));
+	add(o, "psi_some_pct", t->psi_ok ? jout_finite(t->psi_some_pct) : NULL);
+	add(o, "psi_full_pct", t->psi_ok ? jout_finite(t->psi_full_pct) : NULL);
+	add(o, "psi_some_avg10", t->psi_ok ? jout_finite(t->psi_some_avg10) : NULL);
+	add(o, "psi_full_avg10", t->psi_ok ? jout_finite(t->psi_full_avg10) : NULL);
+	add(o, "dirty_bytes", t->mem_ok ? jout_int64((int64_t)t->dirty) : NULL);
+	add(o, "writeback_bytes", t->mem_ok ? jout_int64((int64_t)t->writeback) : NULL);
+	add(o, "devices", json_array_of(s, &i, s->n_devs, json_tick_dev));
+	return o;
 }
 
 struct json_object *runreport_ran_as_json(const struct child_cred *c)
@@ -773,10 +788,10 @@ struct json_object *runreport_ran_as_json(const struct child_cred *c)
 	return o;
 }
 
-static struct json_object *json_session(const struct session *s)
+/* What and where: the version, DIR, its disks and the machine. */
+static void json_where(struct json_object *root, const struct session *s)
 {
 	const struct session_config *c = &s->cfg;
-	struct json_object *root = jout_object();
 	add(root, "format_version", jout_int64(RUNREPORT_FORMAT_VERSION));
 	add(root, "kind", jout_string("run"));
 	add(root, "brisk", jout_string(BRISK_VERSION));
@@ -795,6 +810,11 @@ static struct json_object *json_session(const struct session *s)
 									      : SESSION_MAX_DEVS));
 	const char *noted = session_noted_settings(s);
 	add(root, "profile_settings", noted[0] ? jout_string(noted) : NULL);
+}
+
+/* When the phases began and how the run ended. */
+static void json_times(struct json_object *root, const struct session *s)
+{
 	add(root, "duration_s", jout_finite((double)s->t_end / 1e9));
 	add(root, "idle_start_s", s->t_idle_start ?
 	    jout_finite((double)s->t_idle_start / 1e9) : NULL);
@@ -806,24 +826,72 @@ static struct json_object *json_session(const struct session *s)
 	add(root, "interrupted_by", s->stop_signal ?
 	    jout_string(sigabbrev_np(s->stop_signal)) : NULL);
 	add(root, "cut_by_max_time", jout_bool(s->cut_by_max_time));
-	add(root, "ran_as", runreport_ran_as_json(s->n_actions ? &s->actions[0].run_as : NULL));
+}
+
+static struct json_object *json_concurrency(const struct session *s)
+{
+	const struct session_config *c = &s->cfg;
 	struct json_object *cc = jout_object();
 	add(cc, "cap", jout_int64(c->concurrency > 1 ? c->concurrency : 1));
 	add(cc, "reached", jout_int64(s->inflight_max));
 	add(cc, "scheduled", jout_int64((int64_t)c->n_starts));
 	add(cc, "late_starts", jout_int64(s->late_starts));
 	add(cc, "late_max_s", jout_finite((double)s->late_max_ns / 1e9));
-	add(root, "concurrency", cc);
-	struct json_object *le = NULL;
-	if (s->t_load_ended) {
-		le = jout_object();
-		add(le, "t_s", jout_finite((double)s->t_load_ended / 1e9));
-		add(le, "load", jout_string(s->load_ended));
-		add(le, "loaded_samples_after", jout_int64(s->n_after_load_end));
-		add(le, "finite_on_purpose", jout_bool(c->load_finite));
-		add(le, "invalid", jout_bool(!c->load_finite));
+	return cc;
+}
+
+/* The load that ended before the loaded phase did; NULL when none. */
+static struct json_object *json_load_ended(const struct session *s)
+{
+	if (!s->t_load_ended)
+		return NULL;
+	struct json_object *le = jout_object();
+	add(le, "t_s", jout_finite((double)s->t_load_ended / 1e9));
+	add(le, "load", jout_string(s->load_ended));
+	add(le, "loaded_samples_after", jout_int64(s->n_after_load_end));
+	add(le, "finite_on_purpose", jout_bool(s->cfg.load_finite));
+	add(le, "invalid", jout_bool(!s->cfg.load_finite));
+	return le;
+}
+
+/* The exec action's program: "exec", "exec_files", "exec_program" in cfg. */
+static void json_exec(struct json_object *cfg, const struct action *a)
+{
+	struct json_object *argv = jout_array();
+	for (size_t k = 0; a->argv[k]; k++)
+		json_object_array_add(argv, jout_string(a->argv[k]));
+	add(cfg, "exec", argv);
+	struct json_object *files = jout_array();
+	for (size_t k = 0; k < a->n_files; k++)
+		json_object_array_add(files, jout_string(a->files[k]));
+	add(cfg, "exec_files", files);
+	struct json_object *prog = jout_object(), *fdevs = jout_array();
+	add(prog, "program", jout_string(a->prog.argv ? a->prog.name : a->argv[0]));
+	add(prog, "what", jout_string(a->prog.argv ? a->prog.what : a->what));
+	add(prog, "copied", jout_bool(a->prog.argv != NULL));
+	add(prog, "fallback_reason", a->prog.why_fallback[0] ?
+	    jout_string(a->prog.why_fallback) : NULL);
+	add(prog, "files", jout_int64((int64_t)a->n_files));
+	add(prog, "copied_mib", a->prog.argv ?
+	    jout_finite((double)a->prog.bytes / MiB) : NULL);
+	add(prog, "cold_read_mib", a->prog.argv ?
+	    jout_finite((double)a->cold_bytes / MiB) : NULL);
+	add(prog, "cold_read_files", a->prog.argv ? jout_int64((int64_t)a->cold_files) : NULL);
+	for (size_t k = 0; a->devs && k < a->n_files; k++) {
+		struct json_object *fo = jout_object();
+		add(fo, "path", jout_string(a->files[k]));
+		add(fo, "device", jout_string(a->devs[k]));
+		add(fo, "on_disk_under_test", jout_bool(!a->off[k]));
+		json_object_array_add(fdevs, fo);
 	}
-	add(root, "load_ended_early", le);
+	add(prog, "file_devices", fdevs);
+	add(prog, "not_on_disk_under_test", a->where[0] ? jout_string(a->where) : NULL);
+	add(cfg, "exec_program", prog);
+}
+
+static struct json_object *json_config(const struct session *s)
+{
+	const struct session_config *c = &s->cfg;
 	struct json_object *cfg = jout_object();
 	struct json_object *loads = jout_array();
 	for (size_t i = 0; i < c->n_loads; i++) {
@@ -836,41 +904,9 @@ static struct json_object *json_session(const struct session *s)
 	for (unsigned i = 0; i < s->n_actions; i++)
 		json_object_array_add(acts_cfg, jout_string(action_kind_name(s->actions[i].kind)));
 	add(cfg, "actions", acts_cfg);
-	for (unsigned i = 0; i < s->n_actions; i++) {
-		const struct action *a = &s->actions[i];
-		if (a->kind != ACTION_EXEC || !a->argv)
-			continue;
-		struct json_object *argv = jout_array();
-		for (size_t k = 0; a->argv[k]; k++)
-			json_object_array_add(argv, jout_string(a->argv[k]));
-		add(cfg, "exec", argv);
-		struct json_object *files = jout_array();
-		for (size_t k = 0; k < a->n_files; k++)
-			json_object_array_add(files, jout_string(a->files[k]));
-		add(cfg, "exec_files", files);
-		struct json_object *prog = jout_object(), *fdevs = jout_array();
-		add(prog, "program", jout_string(a->prog.argv ? a->prog.name : a->argv[0]));
-		add(prog, "what", jout_string(a->prog.argv ? a->prog.what : a->what));
-		add(prog, "copied", jout_bool(a->prog.argv != NULL));
-		add(prog, "fallback_reason", a->prog.why_fallback[0] ?
-		    jout_string(a->prog.why_fallback) : NULL);
-		add(prog, "files", jout_int64((int64_t)a->n_files));
-		add(prog, "copied_mib", a->prog.argv ?
-		    jout_finite((double)a->prog.bytes / MiB) : NULL);
-		add(prog, "cold_read_mib", a->prog.argv ?
-		    jout_finite((double)a->cold_bytes / MiB) : NULL);
-		add(prog, "cold_read_files", a->prog.argv ? jout_int64((int64_t)a->cold_files) : NULL);
-		for (size_t k = 0; a->devs && k < a->n_files; k++) {
-			struct json_object *fo = jout_object();
-			add(fo, "path", jout_string(a->files[k]));
-			add(fo, "device", jout_string(a->devs[k]));
-			add(fo, "on_disk_under_test", jout_bool(!a->off[k]));
-			json_object_array_add(fdevs, fo);
-		}
-		add(prog, "file_devices", fdevs);
-		add(prog, "not_on_disk_under_test", a->where[0] ? jout_string(a->where) : NULL);
-		add(cfg, "exec_program", prog);
-	}
+	for (unsigned i = 0; i < s->n_actions; i++)
+		if (s->actions[i].kind == ACTION_EXEC && s->actions[i].argv)
+			json_exec(cfg, &s->actions[i]);
 	add(cfg, "ls_files", jout_int64(c->action.ls_files));
 	add(cfg, "keep_warm", jout_bool(c->keep_warm));
 	add(cfg, "eviction", jout_string(c->evict == ACTION_EVICT_DROP_CACHES ?
@@ -882,7 +918,11 @@ static struct json_object *json_session(const struct session *s)
 	add(cfg, "timeout_s", jout_finite((double)c->timeout_ns / 1e9));
 	add(cfg, "tick_s", jout_finite((double)c->tick_ns / 1e9));
 	add(cfg, "floor_bytes", jout_int64((int64_t)s->floor_bytes));
-	add(root, "config", cfg);
+	return cfg;
+}
+
+static struct json_object *json_vm(const struct session *s)
+{
 	struct json_object *vm = jout_object();
 	add(vm, "dirty_ratio", jout_int64(s->vm.ratio));
 	add(vm, "dirty_background_ratio", jout_int64(s->vm.background_ratio));
@@ -890,16 +930,23 @@ static struct json_object *json_session(const struct session *s)
 	add(vm, "dirty_background_bytes", jout_int64(s->vm.background_bytes));
 	add(vm, "dirty_expire_centisecs", jout_int64(s->vm.expire_centisecs));
 	add(vm, "dirty_writeback_centisecs", jout_int64(s->vm.writeback_centisecs));
-	add(root, "vm", vm);
-	struct json_object *eps = jout_array();
-	for (size_t e = 0; e < s->n_epochs; e++) {
-		struct json_object *o = jout_object();
-		add(o, "epoch", jout_int64((int64_t)e));
-		add(o, "label", jout_string(s->epochs[e].label));
-		add(o, "t_s", jout_finite((double)s->epochs[e].t_ns / 1e9));
-		json_object_array_add(eps, o);
-	}
-	add(root, "epochs", eps);
+	return vm;
+}
+
+static struct json_object *json_epoch(const struct session *s, const void *ctx, size_t e)
+{
+	(void)ctx;
+	struct json_object *o = jout_object();
+	add(o, "epoch", jout_int64((int64_t)e));
+	add(o, "label", jout_string(s->epochs[e].label));
+	add(o, "t_s", jout_finite((double)s->epochs[e].t_ns / 1e9));
+	return o;
+}
+
+/* "actions" (each action's groups, the graded one with its verdict) and
+ * "verdicts". */
+static void json_actions(struct json_object *root, const struct session *s)
+{
 	const struct blockdev *bdevs[SESSION_MAX_DEVS];
 	struct blockdev *mem;
 	probe_devs(s, bdevs, &mem);
@@ -935,38 +982,62 @@ static struct json_object *json_session(const struct session *s)
 	}
 	add(root, "actions", acts);
 	add(root, "verdicts", verdicts);
-	add(root, "loads", json_loads(s));
+}
+
+/* The loads over the load window; NULL without a loaded phase (session.h). */
+static struct json_object *json_load_window(const struct session *s)
+{
 	struct session_load_window w;
-	if (session_load_window(s, &w) == 0) {   /* the loaded phase (session.h) */
-		struct json_object *o = jout_object();
-		add(o, "device", s->fsdev.name[0] ? jout_string(s->fsdev.name) : NULL);
-		add(o, "seconds", jout_finite(w.seconds));
-		add(o, "load_mibps", jout_finite(w.load_mibps));
-		add(o, "disk_mibps", jout_finite(w.disk_mibps));
-		add(o, "disk_written_mibps", jout_finite(w.disk_wr_mibps));
-		add(o, "disk_read_mibps", jout_finite(w.disk_rd_mibps));
-		add(root, "load_window", o);
-	}
-	add(root, "system", json_system(s));
-	struct json_object *samples = jout_array();
-	for (size_t i = 0; i < s->n_samples; i++) {
-		const struct session_sample *x = &s->samples[i];
-		struct json_object *o = jout_object();
-		add(o, "t_s", jout_finite((double)x->t_ns / 1e9));
-		add(o, "epoch", jout_int64(x->epoch));
-		add(o, "phase", jout_string(session_phase_name((enum session_phase)x->phase)));
-		add(o, "action", jout_string(action_kind_name((enum action_kind)x->action)));
-		add(o, "ms", jout_finite((double)x->dur_ns / 1e6));
-		add(o, "cold", jout_bool(x->cold));
-		add(o, "timeout", jout_bool(x->timeout));
-		add(o, "error", jout_int64(x->err));
-		add(o, "start_s", jout_finite((double)x->fork_ns / 1e9));
-		add(o, "inflight", jout_int64(x->inflight));
-		add(o, "after_load_ended", jout_bool(s->t_load_ended && x->phase == SESSION_LOADED &&
-						     x->fork_ns >= s->t_load_ended));
-		json_object_array_add(samples, o);
-	}
-	add(root, "samples", samples);
+	if (session_load_window(s, &w) != 0)
+		return NULL;
+	struct json_object *o = jout_object();
+	add(o, "device", s->fsdev.name[0] ? jout_string(s->fsdev.name) : NULL);
+	add(o, "seconds", jout_finite(w.seconds));
+	add(o, "load_mibps", jout_finite(w.load_mibps));
+	add(o, "disk_mibps", jout_finite(w.disk_mibps));
+	add(o, "disk_written_mibps", jout_finite(w.disk_wr_mibps));
+	add(o, "disk_read_mibps", jout_finite(w.disk_rd_mibps));
+	return o;
+}
+
+static struct json_object *json_sample(const struct session *s, const void *ctx, size_t i)
+{
+	(void)ctx;
+	const struct session_sample *x = &s->samples[i];
+	struct json_object *o = jout_object();
+	add(o, "t_s", jout_finite((double)x->t_ns / 1e9));
+	add(o, "epoch", jout_int64(x->epoch));
+	add(o, "phase", jout_string(session_phase_name((enum session_phase)x->phase)));
+	add(o, "action", jout_string(action_kind_name((enum action_kind)x->action)));
+	add(o, "ms", jout_finite((double)x->dur_ns / 1e6));
+	add(o, "cold", jout_bool(x->cold));
+	add(o, "timeout", jout_bool(x->timeout));
+	add(o, "error", jout_int64(x->err));
+	add(o, "start_s", jout_finite((double)x->fork_ns / 1e9));
+	add(o, "inflight", jout_int64(x->inflight));
+	add(o, "after_load_ended", jout_bool(s->t_load_ended && x->phase == SESSION_LOADED &&
+					     x->fork_ns >= s->t_load_ended));
+	return o;
+}
+
+static struct json_object *json_session(const struct session *s)
+{
+	struct json_object *root = jout_object();
+	json_where(root, s);
+	json_times(root, s);
+	add(root, "ran_as", runreport_ran_as_json(s->n_actions ? &s->actions[0].run_as : NULL));
+	add(root, "concurrency", json_concurrency(s));
+	add(root, "load_ended_early", json_load_ended(s));
+	add(root, "config", json_config(s));
+	add(root, "vm", json_vm(s));
+	add(root, "epochs", json_array_of(s, NULL, s->n_epochs, json_epoch));
+	json_actions(root, s);
+	add(root, "loads", json_array_of(s, NULL, s->n_loads, json_load));
+	struct json_object *w = json_load_window(s);
+	if (w)
+		add(root, "load_window", w);
+	add(root, "system", json_array_of(s, NULL, s->n_ticks, json_tick));
+	add(root, "samples", json_array_of(s, NULL, s->n_samples, json_sample));
 	struct json_object *msgs = jout_array();
 	for (size_t i = 0; i < s->n_msgs; i++)
 		json_object_array_add(msgs, jout_string(s->msgs[i]));
