@@ -99,7 +99,9 @@ int session_wants_evictable(const struct session_config *c)
 }
 
 /* The settle step: a child syncs the file system; the phase ends when it
- * has and Dirty + Writeback are down to the target, or at the limit. */
+ * has and Dirty + Writeback are down to the target, or at the limit (then
+ * settle_timeout and settle_left).  A sync still running when the session
+ * ends is left to finish: whoever reaps the process's children next. */
 void session_settle_start(struct session *s, uint64_t now)
 {
 	pid_t pid = fork();
@@ -240,6 +242,8 @@ static void loaded_step(struct session *s, uint64_t now, uint64_t in_phase)
 			session_sample_start(s, (unsigned)session_next_action(s, UINT32_MAX), -1, now);
 		return;
 	}
+	/* the sample count ends the phase only when every action has its
+	 * samples in the current epoch and no at() change is pending */
 	int next = session_next_action(s, s->cfg.loaded_samples);
 	int counted = s->n_actions && next < 0 && !session_ats_pending(s);
 	if (counted || limit) {
@@ -307,6 +311,9 @@ static void advance(struct session *s, uint64_t now)
 		}
 		break;
 	case SESSION_WARMUP:
+		/* at its longest; at once without a running load; after the
+		 * minimum without a buffered writer, or once writeback is under
+		 * way (or, for compare, the dirty plateau) */
 		if (in_phase >= s->cfg.warmup_max_ns || !session_loads_running(s) ||
 		    (in_phase >= s->cfg.warmup_min_ns && !has_buffered_writer(s)) ||
 		    (in_phase >= s->cfg.warmup_min_ns && (s->cfg.warmup_plateau ? dirty_plateau(s)
