@@ -25,6 +25,8 @@
 #define IOPRIO_CLASS_SHIFT 13
 #define IOPRIO_WHO_PROCESS 1
 
+/* The child's report, every LOAD_REPORT_NS and once at the end; smaller
+ * than PIPE_BUF, so each write is atomic. */
 struct load_msg {
 	uint64_t t_ns;
 	uint64_t bytes;
