@@ -1,6 +1,6 @@
 /* session_sample — what the loop runs and records: action samples (one at
  * a time or several at once, each in a fresh process), system ticks (kstat), the loads, and
- * the reaping of every child (session.h's contract). */
+ * the reaping of every child (session.h; brisk-run(1)). */
 #include "session_priv.h"
 #include "msg.h"
 #include "stack.h"
