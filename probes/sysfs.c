@@ -37,20 +37,28 @@ static ssize_t read_retry(int fd, char *buf, size_t len)
 	}
 }
 
+/* One read(2) of at most room bytes to buf + *off, *off advanced: 1 when
+ * it read some, 0 at the end, -errno. */
+static int read_more(int fd, char *buf, size_t room, size_t *off)
+{
+	ssize_t r = read_retry(fd, buf + *off, room);
+	if (r <= 0)
+		return (int)r;
+	*off += (size_t)r;
+	return 1;
+}
+
 /* Read and close fd. */
 static int read_fd(int fd, char *buf, size_t len, size_t *n)
 {
 	size_t off = 0;
 	int rc = 0;
 	while (off + 1 < len) {
-		ssize_t r = read_retry(fd, buf + off, len - 1 - off);
-		if (r < 0) {
-			rc = (int)r;
+		int r = read_more(fd, buf, len - 1 - off, &off);
+		if (r <= 0) {
+			rc = r;
 			break;
 		}
-		if (r == 0)
-			break;
-		off += (size_t)r;
 		/* A sysfs or proc attribute comes whole in one read(2), and a
 		 * regular file returns less than asked only at its end: a short
 		 * read is the end (saves a syscall per attribute). */
@@ -269,14 +277,11 @@ int sysfs_read_alloc(const char *path, char **buf, size_t *n)
 			b = nb;
 			cap *= 2;
 		}
-		ssize_t r = read_retry(fd, b + off, cap - 1 - off);
-		if (r < 0) {
-			rc = (int)r;
+		int r = read_more(fd, b, cap - 1 - off, &off);
+		if (r <= 0) {
+			rc = r;
 			break;
 		}
-		if (r == 0)
-			break;
-		off += (size_t)r;
 	}
 	close(fd);
 	if (!b)

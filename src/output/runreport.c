@@ -1,5 +1,4 @@
-#include "runreport.h"
-#include "outfile.h"
+#include "runreport_priv.h"
 #include "text.h"
 
 #include <errno.h>
@@ -8,15 +7,10 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <json-c/json.h>
 
 #include "devclass.h"
 #include "export.h"
-#include "machine.h"
-#include "jout.h"
 #include "parse.h"
-
-#define MiB (1024.0 * 1024.0)
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -80,7 +74,7 @@ int runreport_group(const struct session *s, enum action_kind a, uint32_t epoch,
 
 /* ---- text ---- */
 
-static const char *load_state(const struct load *l)
+const char *runreport_load_state(const struct load *l)
 {
 	return l->end == LOAD_RUNNING && !l->pid && !l->t_start ? "not started" : load_end_name(l->end);
 }
@@ -93,7 +87,7 @@ static void num(FILE *f, int w, int prec, double v)
 		fprintf(f, " %*.*f", w, prec, v);
 }
 
-static double tick_load_mibps(const struct load *l, size_t i)
+double runreport_tick_load_mibps(const struct load *l, size_t i)
 {
 	if (i == 0 || i >= l->n_timeline)
 		return NAN;
@@ -105,8 +99,8 @@ static double tick_load_mibps(const struct load *l, size_t i)
 
 /* A load's MiB/s and worst call within [from, to) (session-relative ns),
  * from its timeline. */
-static void load_window(const struct session *s, const struct load *l, uint64_t from,
-			uint64_t to, double *mibps, double *worst_ms)
+void runreport_load_window(const struct session *s, const struct load *l, uint64_t from,
+			   uint64_t to, double *mibps, double *worst_ms)
 {
 	uint64_t b0 = 0, b1 = 0, t0 = 0, t1 = 0, worst = 0;
 	int have = 0;
@@ -128,7 +122,7 @@ static void load_window(const struct session *s, const struct load *l, uint64_t 
 	*worst_ms = t1 > t0 ? (double)worst / 1e6 : NAN;
 }
 
-static uint64_t epoch_end(const struct session *s, size_t e)
+uint64_t runreport_epoch_end(const struct session *s, size_t e)
 {
 	return e + 1 < s->n_epochs ? s->epochs[e + 1].t_ns : UINT64_MAX;
 }
@@ -225,7 +219,7 @@ static void text_loads(FILE *f, const struct session *s)
 		const struct load *l = &s->loads[i];
 		double lo = NAN, hi = NAN;
 		for (size_t k = 1; k < l->n_timeline; k++) {
-			double r = tick_load_mibps(l, k);
+			double r = runreport_tick_load_mibps(l, k);
 			if (isnan(r))
 				continue;
 			lo = isnan(lo) || r < lo ? r : lo;
@@ -239,7 +233,7 @@ static void text_loads(FILE *f, const struct session *s)
 		num(f, 9, 1, hi);
 		num(f, 11, 2, l->t_start ? (double)l->worst_ns / 1e6 : NAN);
 		num(f, 10, 1, (double)l->bytes / MiB);
-		fprintf(f, "  %s", load_state(l));
+		fprintf(f, "  %s", runreport_load_state(l));
 		if (l->end == LOAD_END_ERROR && l->err)
 			fprintf(f, " (%s)", strerror(l->err));
 		fputc('\n', f);
@@ -268,7 +262,7 @@ static void text_loads(FILE *f, const struct session *s)
 			(double)s->cfg.tick_ns / 1e9);
 		size_t n = l->n_timeline - 1, step = (n + 59) / 60;
 		for (size_t k = 1; k < l->n_timeline; k += step)
-			fprintf(f, " %.0f", tick_load_mibps(l, k));
+			fprintf(f, " %.0f", runreport_tick_load_mibps(l, k));
 		fprintf(f, step > 1 ? " (every %zuth)\n" : "\n", step);
 	}
 	if (s->n_epochs < 2)
@@ -278,7 +272,7 @@ static void text_loads(FILE *f, const struct session *s)
 		fprintf(f, "  %s#%u by epoch (MiB/s, worst-ms):", load_kind_name(l->spec.kind), l->index);
 		for (size_t e = 0; e < s->n_epochs; e++) {
 			double r, w;
-			load_window(s, l, s->epochs[e].t_ns, epoch_end(s, e), &r, &w);
+			runreport_load_window(s, l, s->epochs[e].t_ns, runreport_epoch_end(s, e), &r, &w);
 			fprintf(f, " %zu:", e);
 			num(f, 0, 1, r);
 			fputc(',', f);
@@ -479,8 +473,8 @@ void runreport_next_command(const struct session *s, char *buf, size_t len)
 }
 
 /* The leaf devices as probed now (NULL where a probe failed); free(*mem). */
-static void probe_devs(const struct session *s, const struct blockdev *devs[SESSION_MAX_DEVS],
-		       struct blockdev **mem)
+void runreport_probe_devs(const struct session *s, const struct blockdev *devs[SESSION_MAX_DEVS],
+			  struct blockdev **mem)
 {
 	memset(devs, 0, SESSION_MAX_DEVS * sizeof(devs[0]));
 	*mem = s->n_devs ? calloc(s->n_devs, sizeof(**mem)) : NULL;
@@ -611,7 +605,7 @@ void runreport_text(FILE *f, const struct session *s)
 	text_load_ended(f, s);
 	const struct blockdev *devs[SESSION_MAX_DEVS];
 	struct blockdev *mem;
-	probe_devs(s, devs, &mem);
+	runreport_probe_devs(s, devs, &mem);
 	struct grade_verdict v[ACTION_KIND_COUNT];
 	size_t nv;
 	uint32_t ve = runreport_verdict_epoch(s);
@@ -620,379 +614,4 @@ void runreport_text(FILE *f, const struct session *s)
 	else
 		fprintf(f, "\nVerdict: out of memory\n");
 	free(mem);
-}
-
-/* ---- JSON ---- */
-
-static void add(struct json_object *o, const char *k, struct json_object *v)
-{
-	json_object_object_add(o, k, v);
-}
-
-static struct json_object *json_group(const struct runreport_group *g)
-{
-	struct json_object *o = jout_object();
-	add(o, "action", jout_string(action_kind_name(g->action)));
-	add(o, "phase", jout_string(session_phase_name(g->phase)));
-	add(o, "epoch", jout_int64(g->epoch));
-	add(o, "n", jout_int64((int64_t)g->st.n));
-	add(o, "cold", jout_int64(g->cold));
-	add(o, "timeouts", jout_int64(g->timeouts));
-	add(o, "errors", jout_int64(g->errors));
-	add(o, "warm_left_out", jout_int64(g->warm));
-	add(o, "warm_p50_ms", jout_finite(g->warm_p50));
-	add(o, "min_ms", jout_finite(g->st.min));
-	add(o, "p50_ms", jout_finite(g->st.p50));
-	add(o, "p90_ms", jout_finite(g->st.p90));
-	add(o, "p99_ms", jout_finite(g->st.p99));
-	add(o, "max_ms", jout_finite(g->st.max));
-	add(o, "mean_ms", jout_finite(g->st.mean));
-	add(o, "sd_ms", jout_finite(g->st.sd));
-	add(o, "pct_over_2s", jout_finite(g->st.pct_over_2s));
-	add(o, "pct_over_10s", jout_finite(g->st.pct_over_10s));
-	add(o, "slowdown_p50", jout_finite(g->slow_p50));
-	add(o, "slowdown_p99", jout_finite(g->slow_p99));
-	return o;
-}
-
-static struct json_object *json_verdict(const struct session *s, const struct grade_verdict *v,
-					uint32_t epoch)
-{
-	struct json_object *o = jout_object();
-	char line[640], cmd[PATH_MAX + 96];
-	add(o, "action", jout_string(action_kind_name(v->action)));
-	add(o, "name", jout_string(grade_action_name(v->action)));
-	add(o, "phase", jout_string(epoch != UINT32_MAX ? "loaded" : "idle"));
-	add(o, "under_load", jout_bool(v->loaded));
-	add(o, "epoch", epoch == UINT32_MAX ? NULL : jout_int64(epoch));
-	add(o, "grade", jout_string(grade_name(v->grade)));
-	add(o, "seconds", jout_finite(v->seconds));
-	add(o, "p90_seconds", jout_finite(v->p90_seconds));
-	add(o, "p90_grade", jout_string(grade_name(v->p90_grade)));
-	add(o, "idle_seconds", jout_finite(v->idle_seconds));
-	add(o, "idle_grade", jout_string(grade_name(v->idle_grade)));
-	add(o, "slowdown", jout_finite(v->slowdown));
-	add(o, "cause", jout_string(grade_cause_name(v->cause)));
-	add(o, "cause_text", v->cause != GRADE_CAUSE_NONE ? jout_string(v->cause_text) : NULL);
-	runreport_next_command(s, cmd, sizeof(cmd));
-	add(o, "next", v->next ? jout_string(cmd) : NULL);
-	add(o, "next_why", v->next ? jout_string(v->next_why) : NULL);
-	grade_format(v, line, sizeof(line));
-	add(o, "text", jout_string(line));
-	return o;
-}
-
-static struct json_object *json_loads(const struct session *s)
-{
-	struct json_object *arr = jout_array();
-	for (size_t i = 0; i < s->n_loads; i++) {
-		const struct load *l = &s->loads[i];
-		struct json_object *o = jout_object();
-		char spec[200];
-		load_spec_format(&l->spec, spec, sizeof(spec));
-		add(o, "kind", jout_string(load_kind_name(l->spec.kind)));
-		add(o, "index", jout_int64(l->index));
-		add(o, "spec", jout_string(spec));
-		add(o, "bytes", jout_int64((int64_t)l->bytes));
-		add(o, "mib_s", jout_finite(load_mibps(l)));
-		add(o, "worst_call_ms", l->t_start ? jout_finite((double)l->worst_ns / 1e6) : NULL);
-		add(o, "worst_call_t_s", l->worst_at_ns ?
-		    jout_finite((double)(l->worst_at_ns - s->t0) / 1e9) : NULL);
-		add(o, "end", jout_string(load_state(l)));
-		add(o, "error", l->err && l->end != LOAD_END_DIED ?
-		    jout_string(strerror(l->err)) : NULL);
-		struct json_object *tl = jout_array();
-		for (size_t k = 0; k < l->n_timeline; k++) {
-			struct json_object *p = jout_object();
-			add(p, "t_s", jout_finite((double)(l->timeline[k].t_ns - s->t0) / 1e9));
-			add(p, "bytes", jout_int64((int64_t)l->timeline[k].bytes));
-			add(p, "mib_s", jout_finite(tick_load_mibps(l, k)));
-			add(p, "worst_call_ms", jout_finite((double)l->timeline[k].worst_ns / 1e6));
-			json_object_array_add(tl, p);
-		}
-		add(o, "timeline", tl);
-		struct json_object *by = jout_array();
-		for (size_t e = 0; e < s->n_epochs; e++) {
-			double r, w;
-			load_window(s, l, s->epochs[e].t_ns, epoch_end(s, e), &r, &w);
-			struct json_object *x = jout_object();
-			add(x, "epoch", jout_int64((int64_t)e));
-			add(x, "mib_s", jout_finite(r));
-			add(x, "worst_call_ms", jout_finite(w));
-			json_object_array_add(by, x);
-		}
-		add(o, "by_epoch", by);
-		json_object_array_add(arr, o);
-	}
-	return arr;
-}
-
-static struct json_object *json_system(const struct session *s)
-{
-	struct json_object *arr = jout_array();
-	for (size_t i = 0; i < s->n_ticks; i++) {
-		const struct session_tick *t = &s->ticks[i];
-		struct json_object *o = jout_object();
-		add(o, "t_s", jout_finite((double)t->t_ns / 1e9));
-		add(o, "phase", jout_string(session_phase_name((enum session_phase)t->phase)));
-		add(o, "epoch", jout_int64(t->epoch));
-		add(o, "psi_some_pct", t->psi_ok ? jout_finite(t->psi_some_pct) : NULL);
-		add(o, "psi_full_pct", t->psi_ok ? jout_finite(t->psi_full_pct) : NULL);
-		add(o, "psi_some_avg10", t->psi_ok ? jout_finite(t->psi_some_avg10) : NULL);
-		add(o, "psi_full_avg10", t->psi_ok ? jout_finite(t->psi_full_avg10) : NULL);
-		add(o, "dirty_bytes", t->mem_ok ? jout_int64((int64_t)t->dirty) : NULL);
-		add(o, "writeback_bytes", t->mem_ok ? jout_int64((int64_t)t->writeback) : NULL);
-		struct json_object *devs = jout_array();
-		for (size_t d = 0; d < s->n_devs; d++) {
-			const struct kstat_rates *r = &s->ticks_disk[i * s->n_devs + d];
-			struct json_object *x = jout_object();
-			add(x, "name", jout_string(s->devs[d].name));
-			add(x, "r_iops", jout_finite(r->rd_iops));
-			add(x, "w_iops", jout_finite(r->wr_iops));
-			add(x, "r_mib_s", jout_finite(r->rd_mbps));
-			add(x, "w_mib_s", jout_finite(r->wr_mbps));
-			add(x, "util_pct", jout_finite(r->util_pct));
-			add(x, "avg_queue", jout_finite(r->avg_queue));
-			json_object_array_add(devs, x);
-		}
-		add(o, "devices", devs);
-		json_object_array_add(arr, o);
-	}
-	return arr;
-}
-
-struct json_object *runreport_ran_as_json(const struct child_cred *c)
-{
-	if (!c)
-		return NULL;
-	struct json_object *o = jout_object();
-	add(o, "uid", jout_int64(c->uid));
-	add(o, "gid", jout_int64(c->gid));
-	add(o, "user", c->user[0] ? jout_string(c->user) : NULL);
-	add(o, "privileged", jout_bool(c->uid == 0));
-	return o;
-}
-
-static struct json_object *json_session(const struct session *s)
-{
-	const struct session_config *c = &s->cfg;
-	struct json_object *root = jout_object();
-	add(root, "format_version", jout_int64(RUNREPORT_FORMAT_VERSION));
-	add(root, "kind", jout_string("run"));
-	add(root, "brisk", jout_string(BRISK_VERSION));
-	add(root, "brisk_version", jout_string(BRISK_VERSION));
-	add(root, "dir", jout_path(c->dir, 1));
-	add(root, "fstype", jout_string(s->fstype));
-	struct json_object *devs = jout_array();
-	for (size_t d = 0; d < s->n_devs; d++)
-		json_object_array_add(devs, jout_string(s->devs[d].name));
-	add(root, "devices", devs);
-	struct machine_measured measured[SESSION_MAX_DEVS];
-	for (size_t d = 0; d < s->n_devs && d < SESSION_MAX_DEVS; d++)
-		measured[d] = (struct machine_measured){ s->devs[d].name, s->devs[d].scheduler };
-	add(root, "machine", machine_json(c->dir, measured,
-						 s->n_devs < SESSION_MAX_DEVS ? s->n_devs
-									      : SESSION_MAX_DEVS));
-	const char *noted = session_noted_settings(s);
-	add(root, "profile_settings", noted[0] ? jout_string(noted) : NULL);
-	add(root, "duration_s", jout_finite((double)s->t_end / 1e9));
-	add(root, "idle_start_s", s->t_idle_start ?
-	    jout_finite((double)s->t_idle_start / 1e9) : NULL);
-	add(root, "load_start_s", s->t_load_start ?
-	    jout_finite((double)s->t_load_start / 1e9) : NULL);
-	add(root, "loaded_start_s", s->t_loaded_start ?
-	    jout_finite((double)s->t_loaded_start / 1e9) : NULL);
-	add(root, "stop_s", s->t_stop ? jout_finite((double)s->t_stop / 1e9) : NULL);
-	add(root, "interrupted_by", s->stop_signal ?
-	    jout_string(sigabbrev_np(s->stop_signal)) : NULL);
-	add(root, "cut_by_max_time", jout_bool(s->cut_by_max_time));
-	add(root, "ran_as", runreport_ran_as_json(s->n_actions ? &s->actions[0].run_as : NULL));
-	struct json_object *cc = jout_object();
-	add(cc, "cap", jout_int64(c->concurrency > 1 ? c->concurrency : 1));
-	add(cc, "reached", jout_int64(s->inflight_max));
-	add(cc, "scheduled", jout_int64((int64_t)c->n_starts));
-	add(cc, "late_starts", jout_int64(s->late_starts));
-	add(cc, "late_max_s", jout_finite((double)s->late_max_ns / 1e9));
-	add(root, "concurrency", cc);
-	struct json_object *le = NULL;
-	if (s->t_load_ended) {
-		le = jout_object();
-		add(le, "t_s", jout_finite((double)s->t_load_ended / 1e9));
-		add(le, "load", jout_string(s->load_ended));
-		add(le, "loaded_samples_after", jout_int64(s->n_after_load_end));
-		add(le, "finite_on_purpose", jout_bool(c->load_finite));
-		add(le, "invalid", jout_bool(!c->load_finite));
-	}
-	add(root, "load_ended_early", le);
-	struct json_object *cfg = jout_object();
-	struct json_object *loads = jout_array();
-	for (size_t i = 0; i < c->n_loads; i++) {
-		char spec[200];
-		load_spec_format(&c->loads[i], spec, sizeof(spec));
-		json_object_array_add(loads, jout_string(spec));
-	}
-	add(cfg, "loads", loads);
-	struct json_object *acts_cfg = jout_array();
-	for (unsigned i = 0; i < s->n_actions; i++)
-		json_object_array_add(acts_cfg, jout_string(action_kind_name(s->actions[i].kind)));
-	add(cfg, "actions", acts_cfg);
-	for (unsigned i = 0; i < s->n_actions; i++) {
-		const struct action *a = &s->actions[i];
-		if (a->kind != ACTION_EXEC || !a->argv)
-			continue;
-		struct json_object *argv = jout_array();
-		for (size_t k = 0; a->argv[k]; k++)
-			json_object_array_add(argv, jout_string(a->argv[k]));
-		add(cfg, "exec", argv);
-		struct json_object *files = jout_array();
-		for (size_t k = 0; k < a->n_files; k++)
-			json_object_array_add(files, jout_string(a->files[k]));
-		add(cfg, "exec_files", files);
-		struct json_object *prog = jout_object(), *fdevs = jout_array();
-		add(prog, "program", jout_string(a->prog.argv ? a->prog.name : a->argv[0]));
-		add(prog, "what", jout_string(a->prog.argv ? a->prog.what : a->what));
-		add(prog, "copied", jout_bool(a->prog.argv != NULL));
-		add(prog, "fallback_reason", a->prog.why_fallback[0] ?
-		    jout_string(a->prog.why_fallback) : NULL);
-		add(prog, "files", jout_int64((int64_t)a->n_files));
-		add(prog, "copied_mib", a->prog.argv ?
-		    jout_finite((double)a->prog.bytes / MiB) : NULL);
-		add(prog, "cold_read_mib", a->prog.argv ?
-		    jout_finite((double)a->cold_bytes / MiB) : NULL);
-		add(prog, "cold_read_files", a->prog.argv ? jout_int64((int64_t)a->cold_files) : NULL);
-		for (size_t k = 0; a->devs && k < a->n_files; k++) {
-			struct json_object *fo = jout_object();
-			add(fo, "path", jout_string(a->files[k]));
-			add(fo, "device", jout_string(a->devs[k]));
-			add(fo, "on_disk_under_test", jout_bool(!a->off[k]));
-			json_object_array_add(fdevs, fo);
-		}
-		add(prog, "file_devices", fdevs);
-		add(prog, "not_on_disk_under_test", a->where[0] ? jout_string(a->where) : NULL);
-		add(cfg, "exec_program", prog);
-	}
-	add(cfg, "ls_files", jout_int64(c->action.ls_files));
-	add(cfg, "keep_warm", jout_bool(c->keep_warm));
-	add(cfg, "eviction", jout_string(c->evict == ACTION_EVICT_DROP_CACHES ?
-						     "drop_caches" : "fadvise"));
-	add(cfg, "idle_samples", jout_int64(c->idle_samples));
-	add(cfg, "loaded_samples", jout_int64(c->loaded_samples));
-	add(cfg, "interval_ms", jout_finite((double)c->interval_ns / 1e6));
-	add(cfg, "jitter_pct", jout_int64(c->jitter_pct));
-	add(cfg, "timeout_s", jout_finite((double)c->timeout_ns / 1e9));
-	add(cfg, "tick_s", jout_finite((double)c->tick_ns / 1e9));
-	add(cfg, "floor_bytes", jout_int64((int64_t)s->floor_bytes));
-	add(root, "config", cfg);
-	struct json_object *vm = jout_object();
-	add(vm, "dirty_ratio", jout_int64(s->vm.ratio));
-	add(vm, "dirty_background_ratio", jout_int64(s->vm.background_ratio));
-	add(vm, "dirty_bytes", jout_int64(s->vm.bytes));
-	add(vm, "dirty_background_bytes", jout_int64(s->vm.background_bytes));
-	add(vm, "dirty_expire_centisecs", jout_int64(s->vm.expire_centisecs));
-	add(vm, "dirty_writeback_centisecs", jout_int64(s->vm.writeback_centisecs));
-	add(root, "vm", vm);
-	struct json_object *eps = jout_array();
-	for (size_t e = 0; e < s->n_epochs; e++) {
-		struct json_object *o = jout_object();
-		add(o, "epoch", jout_int64((int64_t)e));
-		add(o, "label", jout_string(s->epochs[e].label));
-		add(o, "t_s", jout_finite((double)s->epochs[e].t_ns / 1e9));
-		json_object_array_add(eps, o);
-	}
-	add(root, "epochs", eps);
-	const struct blockdev *bdevs[SESSION_MAX_DEVS];
-	struct blockdev *mem;
-	probe_devs(s, bdevs, &mem);
-	struct grade_verdict v[ACTION_KIND_COUNT];
-	size_t nv = 0;
-	uint32_t ve = runreport_verdict_epoch(s);
-	if (runreport_verdicts(s, ve, bdevs, v, &nv) < 0)
-		nv = 0;
-	free(mem);
-	struct json_object *verdicts = jout_array();
-	for (size_t i = 0; i < nv; i++)
-		json_object_array_add(verdicts, json_verdict(s, &v[i], ve));
-	struct json_object *acts = jout_array();
-	static const enum session_phase phases[] = { SESSION_IDLE, SESSION_LOADED };
-	for (unsigned ai = 0; ai < s->n_actions; ai++) {
-		struct json_object *notes = NULL;
-		for (size_t p = 0; p < 2; p++)
-			for (uint32_t e = 0; e < s->n_epochs; e++) {
-				struct runreport_group g;
-				if (runreport_group(s, s->actions[ai].kind, e, phases[p], &g) < 0 ||
-				    (!g.st.n && !g.errors && !g.warm))
-					continue;
-				struct json_object *o = json_group(&g);
-				for (size_t i = 0; i < nv; i++)
-					if (v[i].action == g.action &&
-					    (ve != UINT32_MAX ? phases[p] == SESSION_LOADED && e == ve
-					     : phases[p] == SESSION_IDLE && e == 0))
-						add(o, "verdict", json_verdict(s, &v[i], ve));
-				if (s->actions[ai].note[0] && !notes)
-					add(o, "note", notes = jout_string(s->actions[ai].note));
-				json_object_array_add(acts, o);
-			}
-	}
-	add(root, "actions", acts);
-	add(root, "verdicts", verdicts);
-	add(root, "loads", json_loads(s));
-	struct session_load_window w;
-	if (session_load_window(s, &w) == 0) {   /* the loaded phase (session.h) */
-		struct json_object *o = jout_object();
-		add(o, "device", s->fsdev.name[0] ? jout_string(s->fsdev.name) : NULL);
-		add(o, "seconds", jout_finite(w.seconds));
-		add(o, "load_mibps", jout_finite(w.load_mibps));
-		add(o, "disk_mibps", jout_finite(w.disk_mibps));
-		add(o, "disk_written_mibps", jout_finite(w.disk_wr_mibps));
-		add(o, "disk_read_mibps", jout_finite(w.disk_rd_mibps));
-		add(root, "load_window", o);
-	}
-	add(root, "system", json_system(s));
-	struct json_object *samples = jout_array();
-	for (size_t i = 0; i < s->n_samples; i++) {
-		const struct session_sample *x = &s->samples[i];
-		struct json_object *o = jout_object();
-		add(o, "t_s", jout_finite((double)x->t_ns / 1e9));
-		add(o, "epoch", jout_int64(x->epoch));
-		add(o, "phase", jout_string(session_phase_name((enum session_phase)x->phase)));
-		add(o, "action", jout_string(action_kind_name((enum action_kind)x->action)));
-		add(o, "ms", jout_finite((double)x->dur_ns / 1e6));
-		add(o, "cold", jout_bool(x->cold));
-		add(o, "timeout", jout_bool(x->timeout));
-		add(o, "error", jout_int64(x->err));
-		add(o, "start_s", jout_finite((double)x->fork_ns / 1e9));
-		add(o, "inflight", jout_int64(x->inflight));
-		add(o, "after_load_ended", jout_bool(s->t_load_ended && x->phase == SESSION_LOADED &&
-						     x->fork_ns >= s->t_load_ended));
-		json_object_array_add(samples, o);
-	}
-	add(root, "samples", samples);
-	struct json_object *msgs = jout_array();
-	for (size_t i = 0; i < s->n_msgs; i++)
-		json_object_array_add(msgs, jout_string(s->msgs[i]));
-	add(root, "notes", msgs);
-	return root;
-}
-
-int runreport_json(const struct session *s, const char *path, char *err, size_t errlen)
-{
-	return jout_save(path, json_session(s), err, errlen);
-}
-
-int runreport_csv(const struct session *s, const char *path, char *err, size_t errlen)
-{
-	struct outfile o;
-	int rc = outfile_open(&o, path, err, errlen);
-	if (rc < 0)
-		return rc;
-	FILE *f = o.f;
-	fprintf(f, "t_s,epoch,phase,action,ms,cold,timeout,error\n");
-	for (size_t i = 0; i < s->n_samples; i++) {
-		const struct session_sample *x = &s->samples[i];
-		fprintf(f, "%.6f,%u,%s,%s,%.3f,%u,%u,%d\n", (double)x->t_ns / 1e9, x->epoch,
-			session_phase_name((enum session_phase)x->phase),
-			action_kind_name((enum action_kind)x->action), (double)x->dur_ns / 1e6,
-			x->cold, x->timeout, x->err);
-	}
-	return outfile_close(&o, 1, 1, NULL, err, errlen);
 }

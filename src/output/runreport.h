@@ -1,47 +1,13 @@
-/* report — what a session measured, as a plain-text table fit for a
- * mailing-list post, as JSON (every figure and every raw sample), and as
- * CSV (the raw samples).
- *
- * Contract:
- *  - Times in the text and CSV are milliseconds; in JSON, durations are
- *    milliseconds (*_ms) and timestamps seconds since the run began (t_s).
- *  - A figure that does not exist (no samples, no idle baseline) is "-" in
- *    text and null in JSON, never a made-up zero.
- *  - Timed-out samples count at the watchdog limit (a lower bound) in every
- *    figure and are counted in "tmo"; failed samples are counted in "err"
- *    and excluded from the figures.
- *  - Samples that were not cold are left out of the figures (session.h's
- *    session_durations: unless --keep-warm, or the action cannot be made
- *    cold); they are counted ("warm") and their median shown apart.
- *  - The exec action's program is stated: which one, copied or in place,
- *    the files and MiB a cold start read, each file's device, and a note
- *    when the program is not on the disks under test (action.h "where").
- *  - Slowdown = loaded / idle for p50 and p99, idle taken over the baseline
- *    samples of every epoch.
- *  - runreport_json/runreport_csv: 0 or -errno with a message in err.
- *  - Verdict (grade.h): runreport_text ends with one plain line per action,
- *    graded on the median of the loaded samples of the last epoch that
- *    has any (idle samples when there are none), the cause from that
- *    epoch's loaded ticks (Dirty/Writeback, PSI full, each leaf disk's
- *    aqu-sz against its nr_requests, else its utilisation), then one
- *    "Next: brisk compare DIR --schedulers (why)" line when a verdict
- *    asks for it.  runreport_json carries the same per action: "verdicts"
- *    at the top, and "verdict" in the action group it was drawn from.
- *    The disks' class and nr_requests are probed when the report is
- *    written (blockdev_probe); a disk that cannot be probed has none.
- *  - Who the action samples ran as (action.h run_as): a text line "actions
- *    ran as uid N (NAME), without privileges" after the actions, and
- *    "ran_as": {"uid", "gid", "user" (null without a name), "privileged"}
- *    in JSON (null when no action ran); runreport_ran_as_json() builds that
- *    object for brisk compare's JSON too.
- *  - runreport_json's document starts with "format_version":
- *    RUNREPORT_FORMAT_VERSION and "kind": "run" (what `brisk report` reads
- *    it by; the number changes only when a reader of the old format would
- *    misread the new one, added fields keep it), and carries "machine"
- *    (machine_json(): hostname, kernel, an app-specific machine id,
- *    and the leaf disks behind DIR with class, model, vendor, firmware,
- *    transport, rotational and the scheduler each had when session_run()
- *    began: session_dev.scheduler, the setting the run measured).
+/* runreport — what a session measured: a plain-text table fit for a
+ * mailing-list post (runreport_text, ending in one verdict line per
+ * action), JSON with every figure and raw sample (runreport_json), and
+ * CSV of the raw samples (runreport_csv).  What they hold (units, "-" and
+ * null for a figure that does not exist, timeouts at the watchdog limit,
+ * warm samples apart, the exec program, who the actions ran as, the
+ * verdict and its cause, format_version and machine) is brisk-run(1),
+ * OUTPUT, VERDICT and JSON.  The disks' class and nr_requests are probed
+ * when the report is written.  Groups, verdicts and the text: runreport.c;
+ * JSON and CSV: runreport_json.c.
  */
 #ifndef BRISK_RUNREPORT_H
 #define BRISK_RUNREPORT_H
@@ -55,8 +21,9 @@
 #include "session.h"
 #include "stats.h"
 
-#define RUNREPORT_FORMAT_VERSION 1
+#define RUNREPORT_FORMAT_VERSION 1   /* raised only when old readers would misread */
 
+/* The figures of one action in one epoch (UINT32_MAX: all) and phase. */
 struct runreport_group {
 	enum action_kind action;
 	uint32_t epoch;                /* UINT32_MAX: all epochs */
@@ -68,13 +35,16 @@ struct runreport_group {
 	double slow_p50, slow_p99;     /* NaN without a baseline */
 };
 
-/* Statistics of one action in one epoch and phase.  0 or -ENOMEM. */
+/* Statistics of one action in one epoch and phase; slowdowns against the
+ * idle samples of every epoch.  0 or -ENOMEM. */
 int runreport_group(const struct session *s, enum action_kind a, uint32_t epoch,
 		 enum session_phase phase, struct runreport_group *out);
+/* The text report on f. */
 void runreport_text(FILE *f, const struct session *s);
 /* {"uid", "gid", "user", "privileged"} of c; NULL (JSON null) for NULL. */
 struct json_object;
 struct json_object *runreport_ran_as_json(const struct child_cred *c);
+/* The JSON / CSV to path ('-': stdout): 0 or -errno with a message in err. */
 int runreport_json(const struct session *s, const char *path, char *err, size_t errlen);
 int runreport_csv(const struct session *s, const char *path, char *err, size_t errlen);
 

@@ -1,7 +1,5 @@
-#include "load.h"
-#include "msg.h"
+#include "load_priv.h"
 #include "child.h"
-#include "parse.h"
 #include "stats.h"
 #include "now.h"
 #include "fileio.h"
@@ -14,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -22,13 +19,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MiB (1024ull * 1024)
 #define FLOOR_CHECK (8 * MiB)   /* statvfs() every 8 MiB written */
 
 /* include/uapi/linux/ioprio.h */
 #define IOPRIO_CLASS_SHIFT 13
 #define IOPRIO_WHO_PROCESS 1
 
+/* The child's report, every LOAD_REPORT_NS and once at the end; smaller
+ * than PIPE_BUF, so each write is atomic. */
 struct load_msg {
 	uint64_t t_ns;
 	uint64_t bytes;
@@ -37,332 +35,6 @@ struct load_msg {
 	int32_t end;             /* enum load_end; LOAD_RUNNING while going */
 	int32_t err;
 };
-
-static const char *const kind_names[LOAD_KIND_COUNT] = {
-	[LOAD_SEQ_WRITE] = "seq-write",
-	[LOAD_SEQ_READ] = "seq-read",
-	[LOAD_RAND_READ] = "rand-read",
-	[LOAD_RAND_WRITE] = "rand-write",
-	[LOAD_FSYNC_WRITE] = "fsync-heavy",
-};
-
-const char *load_kind_name(enum load_kind k)
-{
-	return (unsigned)k < LOAD_KIND_COUNT ? kind_names[k] : "?";
-}
-
-const char *load_end_name(enum load_end e)
-{
-	switch (e) {
-	case LOAD_RUNNING: return "running";
-	case LOAD_END_STOPPED: return "stopped";
-	case LOAD_END_DONE: return "done";
-	case LOAD_END_FLOOR: return "free-space floor";
-	case LOAD_END_ENOSPC: return "ENOSPC";
-	case LOAD_END_EDQUOT: return "EDQUOT";
-	case LOAD_END_ERROR: return "I/O error";
-	case LOAD_END_DIED: return "died";
-	}
-	return "?";
-}
-
-const char *load_engine_name(enum load_engine e)
-{
-	return e == LOAD_ENGINE_IO_URING ? "io_uring" : e == LOAD_ENGINE_SYNC ? "sync" : "?";
-}
-
-int load_bssplit_parse(const char *text, struct load_spec *s)
-{
-	char buf[512];
-	if (!*text || strlen(text) >= sizeof(buf))
-		return -EINVAL;
-	strcpy(buf, text);
-	unsigned n = 0, sum = 0, open_pct = 0;
-	struct load_bssplit e[LOAD_BSSPLIT_MAX];
-	memset(e, 0, sizeof(e));    /* profile_equal() compares entries whole */
-	char *save = NULL;
-	for (char *it = strtok_r(buf, ":", &save); it; it = strtok_r(NULL, ":", &save)) {
-		if (n >= LOAD_BSSPLIT_MAX || open_pct)
-			return -EINVAL;
-		char *slash = strchr(it, '/');
-		int64_t pct = -1;
-		if (slash) {
-			*slash = '\0';
-			if (parse_int(slash + 1, 0, 100, &pct) < 0)
-				return -EINVAL;
-		}
-		if (parse_size(it, &e[n].bs) < 0 || e[n].bs == 0 || e[n].bs > 64 * MiB)
-			return -EINVAL;
-		if (pct < 0)
-			open_pct = 1;       /* the rest, filled in below */
-		else if (pct == 0)
-			continue;           /* fio: a 0 % entry is never used */
-		e[n].pct = pct < 0 ? 0 : (unsigned)pct;
-		sum += e[n].pct;
-		n++;
-	}
-	if (!n || sum > 100)
-		return -EINVAL;
-	if (open_pct) {
-		if (sum == 100)
-			return -EINVAL;
-		e[n - 1].pct = 100 - sum;
-		sum = 100;
-	}
-	if (sum != 100)
-		return -EINVAL;
-	s->n_bssplit = n;
-	s->bs_lo = UINT64_MAX;
-	s->bs_hi = 0;
-	for (unsigned i = 0; i < n; i++) {
-		s->bssplit[i] = e[i];
-		if (e[i].bs < s->bs_lo)
-			s->bs_lo = e[i].bs;
-		if (e[i].bs > s->bs_hi)
-			s->bs_hi = e[i].bs;
-	}
-	return 0;
-}
-
-void load_bssplit_format(const struct load_spec *s, char *buf, size_t len)
-{
-	size_t o = 0;
-	if (len)
-		buf[0] = '\0';
-	for (unsigned i = 0; i < s->n_bssplit && o < len; i++) {
-		char b[24];
-		parse_format_size(b, sizeof(b), s->bssplit[i].bs);
-		o += (size_t)snprintf(buf + o, len - o, "%s%s/%u", i ? ":" : "", b,
-				      s->bssplit[i].pct);
-	}
-}
-
-int load_kind_writes(enum load_kind k)
-{
-	return k == LOAD_SEQ_WRITE || k == LOAD_RAND_WRITE || k == LOAD_FSYNC_WRITE;
-}
-
-static int needs_file(enum load_kind k)
-{
-	return k == LOAD_SEQ_READ || k == LOAD_RAND_READ || k == LOAD_RAND_WRITE;
-}
-
-static void spec_defaults(struct load_spec *s, enum load_kind k)
-{
-	*s = (struct load_spec){ .kind = k, .count = 1, .ioprio_class = -1 };
-	switch (k) {
-	case LOAD_SEQ_WRITE:
-		s->bs_lo = s->bs_hi = MiB;
-		break;
-	case LOAD_SEQ_READ:
-		s->bs_lo = s->bs_hi = MiB;
-		s->size = 256 * MiB;
-		break;
-	case LOAD_RAND_READ:
-	case LOAD_RAND_WRITE:
-		s->bs_lo = s->bs_hi = 4096;
-		s->size = 256 * MiB;
-		break;
-	case LOAD_FSYNC_WRITE:
-		s->bs_lo = s->bs_hi = 4096;
-		s->size = 64 * MiB;
-		s->fsync_every = 4096;
-		break;
-	case LOAD_KIND_COUNT:
-		break;
-	}
-}
-
-
-static int parse_ionice(const char *v, struct load_spec *s)
-{
-	static const char *const names[] = { "none", "rt", "be", "idle" };
-	char cls[16];
-	const char *slash = strchr(v, '/');
-	size_t n = slash ? (size_t)(slash - v) : strlen(v);
-	if (n == 0 || n >= sizeof(cls))
-		return -EINVAL;
-	memcpy(cls, v, n);
-	cls[n] = '\0';
-	int c = -1;
-	for (int i = 1; i < 4; i++)
-		if (strcasecmp(cls, names[i]) == 0)
-			c = i;
-	if (c < 0) {
-		int64_t x;
-		if (parse_int(cls, 1, 3, &x) < 0)
-			return -EINVAL;
-		c = (int)x;
-	}
-	int64_t level = 4;   /* the kernel's default best-effort level */
-	if (slash && parse_int(slash + 1, 0, 7, &level) < 0)
-		return -EINVAL;
-	if (c == 3)
-		level = 0;
-	s->ioprio_class = c;
-	s->ioprio_level = (int)level;
-	return 0;
-}
-
-int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t errlen)
-{
-	char buf[512];
-	if (strlen(text) >= sizeof(buf))
-		return msg_fail(-EINVAL, err, errlen, "load '%.60s...': too long", text);
-	strcpy(buf, text);
-	char *opts = strchr(buf, ':');
-	if (opts)
-		*opts++ = '\0';
-	int kind = -1;
-	for (int i = 0; i < LOAD_KIND_COUNT; i++)
-		if (strcmp(buf, kind_names[i]) == 0)
-			kind = i;
-	if (kind < 0)
-		return msg_fail(-EINVAL, err, errlen, "load '%s': unknown kind '%s' (seq-write, seq-read, "
-			    "rand-read, rand-write, fsync-heavy)", text, buf);
-	struct load_spec s;
-	spec_defaults(&s, (enum load_kind)kind);
-	char *save = NULL;
-	for (char *kv = opts ? strtok_r(opts, ",", &save) : NULL; kv;
-	     kv = strtok_r(NULL, ",", &save)) {
-		char *val = strchr(kv, '=');
-		if (val)
-			*val++ = '\0';
-		int rc = 0;
-		int64_t n;
-		if (strcmp(kv, "direct") == 0 && !val) {
-			s.direct = 1;
-		} else if (!val) {
-			return msg_fail(-EINVAL, err, errlen, "load '%s': '%s' needs a value (key=value)", text, kv);
-		} else if (strcmp(kv, "count") == 0) {
-			rc = parse_int(val, 1, 256, &n);
-			s.count = (unsigned)n;
-		} else if (strcmp(kv, "bs") == 0) {
-			rc = parse_size_range(val, &s.bs_lo, &s.bs_hi);
-			if (rc == 0 && (s.bs_lo == 0 || s.bs_hi > 64 * MiB))
-				rc = -ERANGE;
-		} else if (strcmp(kv, "size") == 0) {
-			rc = parse_size(val, &s.size);
-			if (rc == 0 && s.size > LOAD_SIZE_MAX)
-				return msg_fail(-EINVAL, err, errlen, "load '%s': size %s is absurd "
-					    "(at most 1 PiB)", text, val);
-		} else if (strcmp(kv, "total") == 0) {
-			rc = parse_size(val, &s.total);
-			if (rc == 0 && s.total > LOAD_SIZE_MAX)
-				return msg_fail(-EINVAL, err, errlen, "load '%s': total %s is absurd "
-					    "(at most 1 PiB)", text, val);
-		} else if (strcmp(kv, "rate") == 0) {
-			rc = parse_size(val, &s.rate);
-		} else if (strcmp(kv, "fsync") == 0) {
-			rc = parse_size(val, &s.fsync_every);
-			if (rc == 0 && s.fsync_every > LOAD_SIZE_MAX)
-				rc = -ERANGE;
-		} else if (strcmp(kv, "direct") == 0) {
-			rc = parse_int(val, 0, 1, &n);
-			s.direct = (int)n;
-		} else if (strcmp(kv, "ionice") == 0) {
-			rc = parse_ionice(val, &s);
-		} else if (strcmp(kv, "engine") == 0) {
-			if (strcmp(val, "sync") == 0)
-				s.engine = LOAD_ENGINE_SYNC;
-			else if (strcmp(val, "io_uring") == 0)
-				s.engine = LOAD_ENGINE_IO_URING;
-			else
-				rc = -EINVAL;
-		} else if (strcmp(kv, "iodepth") == 0) {
-			rc = parse_int(val, 1, LOAD_IODEPTH_MAX, &n);
-			s.iodepth = (unsigned)n;
-		} else if (strcmp(kv, "bssplit") == 0) {
-			rc = load_bssplit_parse(val, &s);
-		} else {
-			return msg_fail(-EINVAL, err, errlen, "load '%s': unknown option '%s' (count, bs, size, "
-				    "total, rate, fsync, direct, ionice, engine, iodepth, bssplit)", text, kv);
-		}
-		if (rc < 0)
-			return msg_fail(-EINVAL, err, errlen, "load '%s': bad value for '%s'", text, kv);
-	}
-	if (needs_file(s.kind) && s.size < s.bs_hi)
-		return msg_fail(-EINVAL, err, errlen, "load '%s': size must be at least the block size "
-			    "(it is the file %s works on)", text, buf);
-	if (s.size && s.size < s.bs_hi)
-		return msg_fail(-EINVAL, err, errlen, "load '%s': size is smaller than bs", text);
-	if (s.direct && (s.bs_lo % 4096 || s.bs_hi % 4096 || s.size % 4096))
-		return msg_fail(-EINVAL, err, errlen, "load '%s': direct needs bs and size in multiples "
-			    "of 4k", text);
-	if (!load_kind_writes(s.kind) && s.fsync_every)
-		return msg_fail(-EINVAL, err, errlen, "load '%s': fsync applies to writers only", text);
-	if (s.iodepth > 1 && s.engine != LOAD_ENGINE_IO_URING)
-		return msg_fail(-EINVAL, err, errlen, "load '%s': iodepth above 1 needs engine=io_uring "
-			    "(the sync engine has one call in flight)", text);
-	for (unsigned i = 0; i < s.n_bssplit && s.direct; i++)
-		if (s.bssplit[i].bs % 4096)
-			return msg_fail(-EINVAL, err, errlen, "load '%s': direct needs bssplit sizes in "
-				    "multiples of 4k", text);
-	*out = s;
-	return 0;
-}
-
-void load_spec_format(const struct load_spec *s, char *buf, size_t len)
-{
-	char a[24], b[24];
-	size_t o = 0;
-	parse_format_size(a, sizeof(a), s->bs_lo);
-	parse_format_size(b, sizeof(b), s->bs_hi);
-	if (s->n_bssplit) {
-		char split[512];
-		load_bssplit_format(s, split, sizeof(split));
-		o += (size_t)snprintf(buf + o, len - o, "%s:count=%u,bssplit=%s",
-				      load_kind_name(s->kind), s->count, split);
-	} else {
-		o += (size_t)snprintf(buf + o, len - o, "%s:count=%u,bs=%s", load_kind_name(s->kind),
-				      s->count, a);
-		if (s->bs_hi != s->bs_lo && o < len)
-			o += (size_t)snprintf(buf + o, len - o, "-%s", b);
-	}
-	if (s->engine == LOAD_ENGINE_IO_URING && o < len)
-		o += (size_t)snprintf(buf + o, len - o, ",engine=io_uring");
-	if (s->iodepth > 1 && o < len)
-		o += (size_t)snprintf(buf + o, len - o, ",iodepth=%u", s->iodepth);
-	struct { const char *k; uint64_t v; } nums[] = {
-		{ "size", s->size }, { "total", s->total }, { "rate", s->rate },
-		{ "fsync", s->fsync_every },
-	};
-	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
-		if (!nums[i].v || o >= len)
-			continue;
-		parse_format_size(a, sizeof(a), nums[i].v);
-		o += (size_t)snprintf(buf + o, len - o, ",%s=%s", nums[i].k, a);
-	}
-	if (s->direct && o < len)
-		o += (size_t)snprintf(buf + o, len - o, ",direct");
-	if (s->ioprio_class > 0 && o < len) {
-		static const char *const cn[] = { "", "rt", "be", "idle" };
-		if (s->ioprio_class == 3)
-			snprintf(buf + o, len - o, ",ionice=idle");
-		else
-			snprintf(buf + o, len - o, ",ionice=%s/%d", cn[s->ioprio_class],
-				 s->ioprio_level);
-	}
-}
-
-int load_spec_check(const struct load_spec *s, char *err, size_t errlen)
-{
-	char text[512];
-	struct load_spec chk;
-	load_spec_format(s, text, sizeof(text));
-	return load_spec_parse(text, &chk, err, errlen);
-}
-
-uint64_t load_spec_prepare_bytes(const struct load_spec *s)
-{
-	return needs_file(s->kind) ? s->size : 0;
-}
-
-int load_spec_need(const struct load_spec *s, uint64_t *out)
-{
-	return __builtin_mul_overflow(load_spec_prepare_bytes(s), (uint64_t)s->count, out) ?
-	       -EOVERFLOW : 0;
-}
 
 int load_avail(int fd, uint64_t *out)
 {
@@ -409,7 +81,7 @@ int load_prepare(struct load *l, const struct load_spec *spec, unsigned index, i
 	int fd = openat(dirfd, l->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
-	if (!needs_file(spec->kind)) {
+	if (!load_kind_needs_file(spec->kind)) {
 		close(fd);
 		return 0;
 	}

@@ -1,43 +1,13 @@
-/* load — background I/O loads, each instance its own child process (its own
- * I/O context, as a real dd or database would be).
- *
- * Kinds: seq-write (buffered dd-like writer), seq-read, rand-read,
- * rand-write, fsync-heavy (small writes, fsync after each).  A spec is
- * "KIND[:key=value,...]", e.g. "seq-read:count=4,ionice=idle" or
- * "rand-write:bs=4k-44k,size=512m,direct,ionice=be/7,rate=20m".
- *
- * Engines: sync (one read()/write() in flight per instance, the default)
- * or io_uring (engine=io_uring, liburing): iodepth=N requests in flight
- * per instance, each call's time counted from submission to completion.
- * bssplit=64k/40:1m/60 draws each call's size from the given weights
- * (percentages summing to 100, at most LOAD_BSSPLIT_MAX entries) instead
- * of bs.
- *
- * Contract:
- *  - Files live only in the work directory whose descriptor the caller
- *    passes (brisk's own subdirectory, O_DIRECTORY|O_NOFOLLOW, checked);
- *    each instance owns one file, load-KIND-N, made by load_prepare() with
- *    openat(O_CREAT|O_EXCL|O_NOFOLLOW).  The child gets the directory
- *    descriptor (child.h: CHILD_DIR_FD) and opens the file relative to it,
- *    O_NOFOLLOW, a regular file or nothing; no path is ever walked.
- *  - Sizes: size, total and fsync are at most LOAD_SIZE_MAX; what prepare
- *    writes for all instances (load_spec_need) is overflow-checked.
- *  - The child reports over a pipe every LOAD_REPORT_NS: cumulative bytes,
- *    the worst single call (read/write/fsync) since the previous report, and
- *    finally why it ended.  Records are smaller than PIPE_BUF, so atomic.
- *  - Writers stop before the file system's available space would fall under
- *    the floor; ENOSPC and EDQUOT end the load cleanly (end reason set);
- *    neither is an error of the run.  A sequential writer that loops over
- *    its region until stopped (size set, total 0) does not stop at the
- *    floor: it wraps there, overwriting what it wrote so far, and ends
- *    only if space keeps falling (a file system that allocates on
- *    overwrite).
- *  - Buffered readers evict their file each time they have read `size`
- *    bytes so they keep reaching the disk.
- *  - A writer truncates its file when it ends, so freeing its page cache is
- *    charged to the load, not to the parent.
- *  - The child dies with the parent (PR_SET_PDEATHSIG).
- *  - Times are CLOCK_MONOTONIC nanoseconds.
+/* load — background I/O loads: each instance a child process of its own
+ * (its own I/O context, as a real dd or database), from a spec
+ * "KIND[:key=value,...]" such as "rand-write:bs=4k-44k,size=512m,direct".
+ * Kinds, keys, engines (sync, io_uring), the free-space floor and how a
+ * load ends are in brisk-run(1); profiles and fio jobs build specs too
+ * (brisk-profile(5)).  An instance's one file, load-KIND-N, is made in
+ * the work directory the caller passes and reached only relative to it
+ * (O_NOFOLLOW); the child reports bytes, its worst call and why it ended
+ * over a pipe every LOAD_REPORT_NS, and dies with its parent.  Times are
+ * CLOCK_MONOTONIC ns.  Spec text: load_spec.c; the rest: load.c.
  */
 #ifndef BRISK_LOAD_H
 #define BRISK_LOAD_H
@@ -124,6 +94,7 @@ struct load {
 	size_t n_timeline, cap_timeline;
 };
 
+/* "seq-write", ..., "?" out of range. */
 const char *load_kind_name(enum load_kind k);
 /* Does a load of kind k write (seq-write, rand-write, fsync-heavy)?  1/0. */
 int load_kind_writes(enum load_kind k);
@@ -132,11 +103,14 @@ const char *load_engine_name(enum load_engine e);   /* "sync", "io_uring" */
  * min/max.  0, or -EINVAL when the form is wrong or the weights do not sum
  * to 100 (a last entry without a weight takes what is left, as in fio). */
 int load_bssplit_parse(const char *text, struct load_spec *s);
+/* The inverse: "64k/40:1m/60". */
 void load_bssplit_format(const struct load_spec *s, char *buf, size_t len);
+/* "running", "stopped", "done", "free-space floor", ... */
 const char *load_end_name(enum load_end e);
 /* Parse a spec; on failure returns -EINVAL and writes a message naming the
  * bad part into err. */
 int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t errlen);
+/* The spec in the form load_spec_parse() reads back. */
 void load_spec_format(const struct load_spec *s, char *buf, size_t len);
 /* The checks load_spec_parse() makes, on a spec built some other way (a
  * profile or fio job): 0, or -EINVAL with the message in err. */
@@ -167,7 +141,8 @@ int load_read(struct load *l);
  * pipe closes, its last one, so its intervals cover the whole run; no
  * point is added after the pipe closed. */
 int load_sample(struct load *l, uint64_t now_ns);
-/* Ask the child to stop (SIGTERM); load_kill() for SIGKILL. */
+/* Ask the child to stop (SIGTERM); load_kill() for SIGKILL.  A writer
+ * truncates its file as it ends: freeing the page cache is its cost. */
 void load_stop(struct load *l);
 void load_kill(struct load *l);
 /* The child was reaped with this wait status. */
@@ -180,6 +155,7 @@ double load_mibps(const struct load *l);
  * cumulative counts, linear between its points; nothing before its first
  * point or after its last (a load that ended counts what it did). */
 double load_window_bytes(const struct load *l, uint64_t from_ns, uint64_t to_ns);
+/* Close the pipe and free the timeline. */
 void load_free(struct load *l);
 
 #endif

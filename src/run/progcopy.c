@@ -46,21 +46,55 @@ struct phdr {
 	uint64_t type, offset, vaddr, filesz;
 };
 
+/* Copy size bytes at off of the image into out: 0, or -ENOEXEC when
+ * they are not all inside it. */
+static int image_copy(const unsigned char *buf, size_t len, uint64_t off, void *out,
+		      size_t size)
+{
+	if (!in_image(off, size, len))
+		return -ENOEXEC;
+	memcpy(out, buf + off, size);
+	return 0;
+}
+
 static int read_phdr(const unsigned char *buf, size_t len, int is64, uint64_t at,
 		     struct phdr *p)
 {
 	if (is64) {
 		Elf64_Phdr h;
-		if (!in_image(at, sizeof(h), len))
+		if (image_copy(buf, len, at, &h, sizeof(h)) < 0)
 			return -ENOEXEC;
-		memcpy(&h, buf + at, sizeof(h));
 		*p = (struct phdr){ h.p_type, h.p_offset, h.p_vaddr, h.p_filesz };
 	} else {
 		Elf32_Phdr h;
-		if (!in_image(at, sizeof(h), len))
+		if (image_copy(buf, len, at, &h, sizeof(h)) < 0)
 			return -ENOEXEC;
-		memcpy(&h, buf + at, sizeof(h));
 		*p = (struct phdr){ h.p_type, h.p_offset, h.p_vaddr, h.p_filesz };
+	}
+	return 0;
+}
+
+/* The file header's fields we read, of either class; phsize is the size
+ * of that class's program header. */
+struct ehdr {
+	uint64_t phoff, phnum, phentsize, phsize;
+	unsigned machine, type;
+};
+
+static int read_ehdr(const unsigned char *buf, size_t len, int is64, struct ehdr *e)
+{
+	if (is64) {
+		Elf64_Ehdr h;
+		if (image_copy(buf, len, 0, &h, sizeof(h)) < 0)
+			return -ENOEXEC;
+		*e = (struct ehdr){ h.e_phoff, h.e_phnum, h.e_phentsize, sizeof(Elf64_Phdr),
+				    h.e_machine, h.e_type };
+	} else {
+		Elf32_Ehdr h;
+		if (image_copy(buf, len, 0, &h, sizeof(h)) < 0)
+			return -ENOEXEC;
+		*e = (struct ehdr){ h.e_phoff, h.e_phnum, h.e_phentsize, sizeof(Elf32_Phdr),
+				    h.e_machine, h.e_type };
 	}
 	return 0;
 }
@@ -87,26 +121,13 @@ int progcopy_elf_parse(const unsigned char *buf, size_t len, struct progcopy_elf
 	    (buf[EI_CLASS] != ELFCLASS64 && buf[EI_CLASS] != ELFCLASS32))
 		return -ENOEXEC;
 	int is64 = buf[EI_CLASS] == ELFCLASS64;
-	uint64_t phoff, phnum, phentsize;
-	if (is64) {
-		Elf64_Ehdr e;
-		if (len < sizeof(e))
-			return -ENOEXEC;
-		memcpy(&e, buf, sizeof(e));
-		phoff = e.e_phoff, phnum = e.e_phnum, phentsize = e.e_phentsize;
-		out->machine = e.e_machine, out->type = e.e_type;
-		if (phentsize != sizeof(Elf64_Phdr))
-			return -ENOEXEC;
-	} else {
-		Elf32_Ehdr e;
-		if (len < sizeof(e))
-			return -ENOEXEC;
-		memcpy(&e, buf, sizeof(e));
-		phoff = e.e_phoff, phnum = e.e_phnum, phentsize = e.e_phentsize;
-		out->machine = e.e_machine, out->type = e.e_type;
-		if (phentsize != sizeof(Elf32_Phdr))
-			return -ENOEXEC;
-	}
+	struct ehdr eh;
+	if (read_ehdr(buf, len, is64, &eh) < 0)
+		return -ENOEXEC;
+	uint64_t phoff = eh.phoff, phnum = eh.phnum, phentsize = eh.phentsize;
+	out->machine = eh.machine, out->type = eh.type;
+	if (phentsize != eh.phsize)
+		return -ENOEXEC;
 	out->is64 = is64;
 	if (phnum == 0 || phnum > MAX_PHDRS || !in_image(phoff, phnum * phentsize, len))
 		return -ENOEXEC;

@@ -3,7 +3,8 @@
  * opaque `run` pointer, the loop's constants, and the functions one of
  * them calls in another.  The contract is session.h's.
  *
- *   session.c         create, hooks, phases, the poll loop, run, free
+ *   session.c         create, hooks, prepare, run, free, progress
+ *   session_loop.c    the phases and the poll loop
  *   session_sample.c  action samples, system ticks, loads, reaping children
  *   session_work.c    DIR checks and the work area DIR/.brisk-XXXXXX
  */
@@ -121,6 +122,20 @@ struct session_run {
 	int psi_last_ok;
 	uint64_t tick_last;
 };
+
+/* session_loop.c */
+/* Enter phase p at now (absolute): its start, counters, window ends. */
+void session_enter(struct session *s, enum session_phase p, uint64_t now);
+/* An at() change has not run yet: 1/0. */
+int session_ats_pending(const struct session *s);
+/* Cold ls samples need the new tree's metadata evictable (action.h). */
+int session_wants_evictable(const struct session_config *c);
+/* Fork the settle step's sync and enter SESSION_SETTLE. */
+void session_settle_start(struct session *s, uint64_t now);
+/* Drain the signalfd: reap on SIGCHLD, note a stop signal. */
+void session_read_signals(struct session *s);
+/* Run the phases until SESSION_DONE: 0, or -errno (poll, memory). */
+int session_loop(struct session *s);
 
 /* session_work.c */
 int session_dir_check(const struct session_config *cfg, int dfd, char *err, size_t errlen);

@@ -1,6 +1,6 @@
 /* session_sample — what the loop runs and records: action samples (one at
  * a time or several at once, each in a fresh process), system ticks (kstat), the loads, and
- * the reaping of every child (session.h's contract). */
+ * the reaping of every child (session.h; brisk-run(1)). */
 #include "session_priv.h"
 #include "msg.h"
 #include "stack.h"
@@ -264,7 +264,9 @@ void session_sample_abandon(struct session *s, const char *why)
 /* ---- slots and instances ---- */
 
 /* How many instances action idx needs: one, or (concurrent) as many as
- * can be in flight — no more than its scheduled samples. */
+ * can be in flight — no more than its scheduled samples.  Each extra one
+ * has its own files in the work area's slot-K directory, so concurrent
+ * samples never evict or warm each other's.  The idle phase uses one. */
 static unsigned insts_wanted(const struct session *s, unsigned idx)
 {
 	const struct session_config *c = &s->cfg;
@@ -568,8 +570,9 @@ static void load_ended(struct session *s, struct load *l, int status)
 		session_msg(s, "%s #%u ended: %s%s%s", name, l->index,
 			    load_end_name(l->end), l->err ? ": " : "",
 			    l->err ? strerror(l->err) : "");
-	/* a load that failed (or died before brisk killed it) makes
-	 * the run an error */
+	/* a load that failed (or died before brisk killed it) makes the run
+	 * an error; so does one that ended early on its own, unless the
+	 * workload's load is finite on purpose */
 	if (l->end != LOAD_END_STOPPED && !s->loads_paused &&
 	    (s->phase == SESSION_WARMUP || s->phase == SESSION_LOADED) && !s->t_load_ended) {
 		uint64_t t = (l->t_last ? l->t_last : now_ns()) - s->t0;

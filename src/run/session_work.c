@@ -1,6 +1,6 @@
 /* session_work — DIR's checks (session_create) and the work area
  * DIR/.brisk-XXXXXX: made, owned, emptied and removed by descriptor;
- * work areas of killed runs collected (session.h's contract). */
+ * work areas of killed runs collected (session.h; brisk-run(1)). */
 #include "session_priv.h"
 #include "msg.h"
 #include "stack.h"

@@ -1,53 +1,15 @@
 /* journal — the restore journal: every original value brisk changes is on
- * disk before the change, so it can always be put back.
- *
- * Where: the runtime directory (rundir.h: $BRISK_RUNTIME_DIR when set,
- * else /run/brisk for root, else $XDG_RUNTIME_DIR/brisk), opened once and
- * checked; every file in it is reached from that descriptor (openat,
- * O_NOFOLLOW, new files O_EXCL).  One file per session, session-PID.journal
- * (session-PID-N.journal if that name is taken); its format, its parser and
- * its formatter are journal_file.h.  The pieces: journal_file (the format,
- * pure), journal_disk (locks, atomic rewrite), journal_restore (deciding
- * and applying each entry's restore), journal_stale (journals left behind),
- * this file (sessions, reporting).
- *
- * Invariants:
- *  - An entry is appended and fsync'ed before the first change of that
- *    attribute in the session; later changes add nothing.
- *  - A live session holds a POSIX write lock on its journal file (and on
- *    the lock file of every device it changes, see devlock.h); the kernel
- *    drops them when the process dies, which is how a dead session is told
- *    from a live one.  Files of live sessions are never touched by others.
- *  - Restore goes in reverse order, newest session first.  Per entry: a
- *    device gone or replaced (diskseq differs) is reported, not fatal; an
- *    iosched entry of a scheduler no longer active is skipped (its values
- *    went with it); a value already in place is not rewritten; a "0" of a
- *    ratio/bytes pair whose partner is non-zero is skipped (writing the
- *    partner restores it; the kernel refuses 0 for *_bytes).  Entries that
- *    could not be restored stay in the file; the file goes when empty.
- *  - run/tui journals of dead sessions are restored at the next start
- *    (journal_recover_stale); set journals wait for `brisk restore`; a lab
- *    journal (the loop device settings of a lab disk, which outlives the
- *    `brisk lab up` that made it) is restored only by name, when its lab
- *    is taken apart (lab down, or `brisk restore` / the next lab up taking
- *    a stale lab apart): journal_restore_file.  Recovery and `brisk
- *    restore` otherwise leave lab journals alone (an empty one, of a lab up
- *    killed before it recorded anything, is removed).
- *    Journals from an earlier boot are dropped (the settings reset).
- *  - Trust: a runtime directory that is not the effective uid's, is
- *    group/other-writable (sticky or not) or is reached through a symbolic
- *    link is refused as a whole (JOURNAL_REFUSED, path and reason); so is
- *    any journal in it that is not a regular file with one link, owned by
- *    the effective uid and not group/other-writable.  Nothing refused is
- *    parsed, applied, rewritten or removed.  Reading only without root
- *    (`brisk restore` as a user, the start-up hint) accepts root's too.
- *  - What a SIGKILL inside journal_open or a rewrite leaves, an empty
- *    session-PID[-N].journal or a .tmp-PID.journal, is removed by the next
- *    start / `brisk restore` once PID is gone (JOURNAL_LEFTOVER); so is a
- *    device or vm lock file nobody holds (devlock_remove_stale: a killed
- *    session's, which no journal may name), when the directory is the
- *    euid's.
- *  - Nothing prints except through the report callback / FILE given.
+ * disk (appended and fsync'ed before the first change of that attribute in
+ * the session) so it can always be put back.  One file per session in the
+ * runtime directory (rundir.h), reached from its checked descriptor only.
+ * A live session holds POSIX locks on its journal and on each device it
+ * changes (devlock.h): the kernel drops them when it dies, which is how a
+ * dead session is told from a live one; a live one's files are never
+ * touched.  Restore order, what is skipped, lab journals, what is refused
+ * as untrusted and the leftovers removed: brisk-set(1), THE RESTORE
+ * JOURNAL, and brisk-lab(1).  Nothing prints but through the report
+ * callback or FILE given.  The pieces: journal_file (format), journal_disk
+ * (locks, rewrite), journal_restore, journal_stale; this file: sessions.
  */
 #ifndef BRISK_JOURNAL_H
 #define BRISK_JOURNAL_H
@@ -77,6 +39,7 @@ enum journal_outcome {
 			      * holder, what in note): removed */
 };
 
+/* What happened to one entry, or to a whole journal (entry NULL). */
 struct journal_event {
 	const char *path;            /* journal file */
 	const struct journal_file *file;
@@ -95,6 +58,7 @@ struct journal_event {
  * (brisk restore --json; brisk-restore.schema.json lists them). */
 const char *journal_outcome_name(enum journal_outcome o);
 
+/* Told of every event of a restore or recovery. */
 typedef void (*journal_report_fn)(const struct journal_event *ev, void *arg);
 
 /* Worth showing by default?  No for an entry recorded only because of
@@ -120,9 +84,11 @@ void journal_what(char *buf, size_t len, int argc, char **argv);
  * the runtime directory is refused (journal_error() says why).  what: the
  * command line, for reports. */
 int journal_open(enum journal_kind kind, const char *what, struct journal **out);
+/* Its path (absolute). */
 const char *journal_path(const struct journal *j);
 /* Its file name in the runtime directory (for journal_restore_file). */
 const char *journal_name(const struct journal *j);
+/* The entries recorded so far. */
 const struct journal_file *journal_contents(const struct journal *j);
 
 /* Lock DEV (kernel name, or "-" for the vm sysctls) for this session until
@@ -130,12 +96,11 @@ const struct journal_file *journal_contents(const struct journal *j);
  * the pid of the brisk that holds it. */
 int journal_lock(struct journal *j, const char *dev, pid_t *holder);
 
-/* Change KEY on DEV to VALUE, with the original journaled first: locks DEV
- * (-EBUSY, *holder), checks VALUE again with tunable_check() as the device
- * is now (its -errno, nothing written: check first yourself for the
- * message), records what this change will disturb (see the header
- * comment), then tunable_apply().  The kernel's -errno when it refuses;
- * -EINVAL also when an original cannot be recorded (empty or odd value). */
+/* Change KEY on DEV to VALUE, the original journaled first: locks DEV
+ * (-EBUSY, *holder), checks VALUE again (tunable_check's -errno, nothing
+ * written), records what the change disturbs (a scheduler switch's reset
+ * keys, a sysctl's twin), then tunable_apply() (the kernel's -errno).
+ * -EINVAL also when an original cannot be recorded. */
 int journal_set(struct journal *j, const char *dev, const struct tunable_key *key,
 		const char *value, struct tunable_result *res, pid_t *holder);
 

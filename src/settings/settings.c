@@ -69,6 +69,12 @@ static int undo_steps(const struct settings_step *plan, const struct undo *u, si
 	return left;
 }
 
+/* A locked-out device: LOCKED_OUT, nothing written.  Each step APPLIED or
+ * FAILED.  The rollback: when J held nothing before this call,
+ * journal_restore() puts back every value the call disturbed (a scheduler
+ * switch's reset ones too); otherwise the steps this call applied are
+ * written back to what each read before it, newest first, and the journal
+ * keeps the session's originals for its final restore. */
 int settings_transaction(struct journal *j, const struct settings_step *plan, size_t n,
 			 settings_event_fn fn, void *arg, FILE *report, size_t *applied)
 {

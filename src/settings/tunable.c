@@ -37,9 +37,23 @@
  *    (8192 with 4 KiB pages), dirty_background_bytes at least 1;
  *    centisecs non-negative ints.
  *
- * The defaults (tunable.h says what each dflt means), from the kernel's
- * sources, and read back on a fresh loop device of Linux 6.18 (HZ=250)
- * after each scheduler switch:
+ * Each key's kernel default (dflt) decides what `brisk profile save` keeps
+ * and what export's class rules may carry (tunable_default_verdict()):
+ *
+ *   dflt     the default                   a profile save     class rules
+ *   CHOICE   none: the scheduler is chosen  keeps it           carry it
+ *   FIXED    dflt_value, a constant         drops it if equal  carry it
+ *   HZ       dflt_value ms at HZ=1000, a    drops it if equal  carry it
+ *            jiffies constant (HZ/8: 125 ms at CONFIG_HZ 100,
+ *            at 1000, 124 at 250/300)       250, 300 or 1000
+ *   DEVICE   the kernel's, from the disk    see the verdict    carry it
+ *            (wbt_lat_usec, read_ahead_kb)
+ *   HW       the driver's, from the         drops it           never (.bound
+ *            hardware: unknown              (hardware-bound)   says why)
+ *
+ * The defaults, from the kernel's sources (brisk-profile(1) lists them;
+ * test_tunable holds the page to the table), read back on a fresh loop
+ * device of Linux 6.18 (HZ=250) after each scheduler switch:
  *  - block/bfq-iosched.c: bfq_fifo_expire[] = { NSEC_PER_SEC / 4,
  *    NSEC_PER_SEC / 8 } (fifo_expire_async 250, fifo_expire_sync 125 ms),
  *    bfq_back_max = 16 * 1024, bfq_back_penalty = 2, bfq_slice_idle =
@@ -706,6 +720,8 @@ static int64_t hz_shown(int64_t ms, int64_t hz)
 	return (jiffies * 1000 + hz - 1) / hz;
 }
 
+/* bfq_init_queue() turns the kernel's own wbt off (a value set by hand
+ * stays on): 0 is the default under bfq. */
 static enum tunable_verdict wbt_verdict(const struct tunable_facts *f, int64_t v)
 {
 	if (f && strcmp(f->sched, "bfq") == 0)

@@ -1,36 +1,13 @@
 /* tunable — the one settings table (tunable_defs: every key brisk may
- * change, its scope, type, the range the kernel accepts and a line of
- * help), and how each key maps to a file.
- *
- *   KEY                      FILE
- *   scheduler                /sys/block/DEV/queue/scheduler
- *   nr_requests read_ahead_kb wbt_lat_usec max_sectors_kb rq_affinity nomerges
- *                            /sys/block/DEV/queue/KEY
- *   iosched/NAME or NAME     /sys/block/DEV/queue/iosched/NAME (active scheduler)
- *   queue_depth              /sys/block/DEV/device/queue_depth (SCSI)
- *   vm.dirty_ratio vm.dirty_background_ratio vm.dirty_bytes
- *   vm.dirty_background_bytes vm.dirty_expire_centisecs
- *   vm.dirty_writeback_centisecs
- *                            /proc/sys/vm/NAME (DEV is ignored)
- *
- * Contract:
- *  - Nothing prints.  Functions return 0 or a negative errno; those that
- *    can refuse user input also fill a one-line reason (no trailing newline,
- *    without the device name) in why[] for the caller to show.
- *  - A key never yields a path outside those above: names are checked
- *    character by character ([a-z0-9_]), device names must be plain kernel
- *    names (no '/', not "." or ".."), so "../" and absolute paths are refused.
- *  - Values are validated before anything is written: a scheduler must be in
- *    the device's offered list, numbers must be decimal integers inside the
- *    range the kernel accepts for that attribute (the kernel would otherwise
- *    clamp silently or refuse); the value written is the canonical decimal.
- *  - tunable_apply() writes once, reads back and verifies (as fio's
- *    set_ioscheduler does): a scheduler must then be the active one; a number
- *    the kernel stored differently (ms→jiffies rounding, -1 = default) is
- *    reported through res->adjusted, not as an error.  A refused write
- *    returns the kernel's errno.
- *  - The iosched set is never cached: every call reads the directory of the
- *    scheduler active at that moment, so a scheduler change reloads it.
+ * change, its scope, type, the range the kernel accepts, its kernel default
+ * and a line of help) and each key's one file: queue/scheduler,
+ * queue/KEY, queue/iosched/NAME of the active scheduler, device/queue_depth
+ * (SCSI) under /sys/block/DEV, or /proc/sys/vm/NAME.  Keys are whitelisted
+ * names ([a-z0-9_], plain device names), never paths.  Values are checked
+ * against the table and the device before any write; tunable_apply() writes
+ * once, reads back and verifies.  The iosched set is never cached.  Nothing
+ * prints: 0 or -errno, and a one-line reason in why[] where user input can
+ * be refused.  Keys and ranges: brisk-set(1); defaults: brisk-profile(1).
  */
 #ifndef BRISK_TUNABLE_H
 #define BRISK_TUNABLE_H
@@ -51,39 +28,6 @@ enum tunable_kind {
 	TUNABLE_SYSCTL,      /* /proc/sys/vm/ATTR */
 };
 
-/* ---- the settings table: every key brisk may change, in application
- * order (the scheduler, its tunables, the queue, the device, vm.*).  The
- * profile loader, brisk set/get, run --at, the dashboard's editor, export
- * and `brisk set --list-keys` (which the man pages' key table is tested
- * against) all read this one table.  It also holds the kernel's default
- * of each key, so that `brisk profile save` records only what differs
- * from it and export knows which values belong to one disk's hardware:
- *
- *   dflt                 the default        a profile save    class rules
- *   TUNABLE_DFLT_CHOICE  none (scheduler:   records it        carry it
- *                        it is the choice)
- *   TUNABLE_DFLT_FIXED   .dflt_value, a     leaves it out     carry it
- *                        kernel constant    when equal
- *   TUNABLE_DFLT_HZ      .dflt_value ms at  leaves it out     carry it
- *                        HZ=1000: a jiffies when equal at
- *                        constant shown in  any of CONFIG_HZ
- *                        ms (HZ/8 = 125 ms  100, 250, 300,
- *                        at 1000, 124 at    1000
- *                        250 and 300, 120
- *                        at 100)
- *   TUNABLE_DFLT_DEVICE  computed by the    see tunable_      carry it
- *                        kernel from the    default_verdict()
- *                        disk (wbt_lat_usec,
- *                        read_ahead_kb)
- *   TUNABLE_DFLT_HW      set by the driver  leaves it out     never (.bound
- *                        from the hardware  (hardware-bound)  says why) but
- *                        (tag depth, largest                  for one fixed
- *                        transfer): unknown                   device
- *
- * Each value is cited to the kernel source it comes from beside the table
- * in tunable.c, and brisk-profile(1) lists them (test_tunable holds the
- * page to the table). ---- */
-
 enum tunable_type {
 	TUNABLE_TYPE_SCHED,  /* a scheduler name */
 	TUNABLE_TYPE_INT,    /* a decimal integer */
@@ -98,6 +42,7 @@ enum tunable_dflt {
 	TUNABLE_DFLT_HW,      /* the driver's, from the hardware: hardware-bound */
 };
 
+/* One key of the table. */
 struct tunable_def {
 	const char *key;          /* "scheduler", "nr_requests", "slice_idle",
 				   * "queue_depth", "vm.dirty_ratio" */
@@ -118,6 +63,10 @@ struct tunable_def {
 };
 
 struct tunable_key;
+
+/* The table, in application order (the scheduler, its tunables, the queue,
+ * the device, vm.*); profiles, set/get, run --at, the dashboard, export and
+ * `brisk set --list-keys` all read it.  How each dflt is used: tunable.c. */
 extern const struct tunable_def tunable_defs[];
 extern const size_t tunable_n_defs;
 
@@ -132,6 +81,7 @@ const struct tunable_def *tunable_key_def(const struct tunable_key *key, const c
 /* "queue", "iosched", "device", "vm" (the scheduler's is "queue"). */
 const char *tunable_kind_name(enum tunable_kind kind);
 
+/* A parsed key: its scope, canonical name and file name. */
 struct tunable_key {
 	enum tunable_kind kind;
 	char name[TUNABLE_NAME_LEN];  /* canonical: "scheduler", "nr_requests",
@@ -140,6 +90,7 @@ struct tunable_key {
 	char attr[TUNABLE_NAME_LEN];  /* file name: "slice_idle", "dirty_ratio" */
 };
 
+/* What tunable_apply() read and wrote. */
 struct tunable_result {
 	char before[TUNABLE_VALUE_LEN];   /* value read before the write */
 	char written[TUNABLE_VALUE_LEN];  /* canonical value written */
@@ -245,22 +196,8 @@ enum tunable_verdict {
 };
 
 /* Is VALUE of key D the kernel's default on a disk with facts F (NULL:
- * nothing known; a vm.* key needs none)?  Pure: reads nothing.
- *  - FIXED: equal to dflt_value; HZ: equal to dflt_value as a kernel of
- *    CONFIG_HZ 100, 250, 300 or 1000 shows it (DIV_ROUND_UP of the
- *    jiffies, as jiffies_to_msecs());
- *  - wbt_lat_usec: 0 under bfq (bfq_init_queue() turns the kernel's wbt
- *    off; a value set by hand stays on), else wbt_default_latency_nsec():
- *    75000 on a rotational disk, 2000 on others, chosen once when the
- *    disk is registered: a loop device is not yet rotational then, so
- *    2000; with the rotational flag unknown either is the default;
- *  - read_ahead_kb: 128 (VM_READAHEAD_PAGES) is the default; 2 x
- *    optimal_io_size, or on a rotational disk without one 2 x
- *    max_sectors_kb (blk_apply_bdi_limits() of recent kernels; 6.18
- *    does it), is derived from the hardware: HW;
- *  - HW keys (nr_requests, max_sectors_kb, async_depth, queue_depth): HW
- *    whatever the value, since only the driver knows its default;
- *  - a value that is not a decimal integer: CHANGED. */
+ * nothing known; a vm.* key needs none)?  Pure: reads nothing; the rules
+ * per dflt kind are beside it in tunable.c. */
 enum tunable_verdict tunable_default_verdict(const struct tunable_def *d,
 					     const struct tunable_facts *f,
 					     const char *value);
