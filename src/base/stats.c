@@ -289,12 +289,22 @@ static void *rank_sides(const double *a, size_t na, const double *b, size_t nb,
 	return m;
 }
 
-int stats_bootstrap_median_diff(const double *a, size_t na,
-				const double *b, size_t nb,
-				unsigned iters, double level, uint64_t seed,
-				double *lo, double *hi)
+/* out's bounds: the percentile interval of `iters` bootstrap replicates
+ * (sorted in place). */
+static void percentile_interval(double *rep, unsigned iters, double level, struct stats_ci *out)
 {
-	if (na == 0 || nb == 0 || iters == 0 || !(level > 0 && level < 1))
+	stats_sort(rep, iters);
+	double tail = (1 - level) / 2 * 100;
+	out->lo = stats_percentile_sorted(rep, iters, tail);
+	out->hi = stats_percentile_sorted(rep, iters, 100 - tail);
+}
+
+int stats_bootstrap_median_diff(const double *a, size_t na, const double *b, size_t nb,
+				const struct stats_boot *bt, struct stats_ci *out)
+{
+	out->est = out->lo = out->hi = NAN;
+	unsigned iters = bt->iterations;
+	if (na == 0 || nb == 0 || iters == 0 || !(bt->level > 0 && bt->level < 1))
 		return -EINVAL;
 	struct ranked_side sa, sb;
 	uint32_t *count;
@@ -305,16 +315,15 @@ int stats_bootstrap_median_diff(const double *a, size_t na,
 		free(d);
 		return -ENOMEM;
 	}
-	uint64_t st = seed;
+	uint64_t st = bt->seed;
 	for (unsigned i = 0; i < iters; i++) {
 		double ma = resampled_quantile(&sa, na, 0.5, count, &st);
 		double mb = resampled_quantile(&sb, nb, 0.5, count, &st);
 		d[i] = mb - ma;
 	}
-	stats_sort(d, iters);
-	double tail = (1 - level) / 2 * 100;
-	*lo = stats_percentile_sorted(d, iters, tail);
-	*hi = stats_percentile_sorted(d, iters, 100 - tail);
+	percentile_interval(d, iters, bt->level, out);
+	out->est = stats_percentile_sorted(sb.sorted, nb, 50) -
+		   stats_percentile_sorted(sa.sorted, na, 50);
 	free(m);
 	free(d);
 	return 0;
@@ -349,28 +358,18 @@ static double quantile_of(const double *v, size_t n, double q)
 	return r;
 }
 
-/* Percentile interval from `iters` bootstrap replicates (sorted in place). */
-static void percentile_interval(double *rep, unsigned iters, double level,
-				double *lo, double *hi)
+static int boot_args_ok(double q, const struct stats_boot *bt)
 {
-	stats_sort(rep, iters);
-	double tail = (1 - level) / 2 * 100;
-	*lo = stats_percentile_sorted(rep, iters, tail);
-	*hi = stats_percentile_sorted(rep, iters, 100 - tail);
+	return q >= 0 && q <= 1 && bt->iterations > 0 && bt->level > 0 && bt->level < 1;
 }
 
-static int boot_args_ok(double q, unsigned iters, double level)
+int stats_bootstrap_ci(const double *v, size_t n, double q, const struct stats_boot *bt,
+		       struct stats_ci *out)
 {
-	return q >= 0 && q <= 1 && iters > 0 && level > 0 && level < 1;
-}
-
-int stats_bootstrap_ci(const double *v, size_t n, double q, unsigned iters,
-		       double level, uint64_t seed,
-		       double *est, double *lo, double *hi)
-{
-	*est = *lo = *hi = NAN;
-	if (n == 0 || !boot_args_ok(q, iters, level) || !all_finite(v, n))
+	out->est = out->lo = out->hi = NAN;
+	if (n == 0 || !boot_args_ok(q, bt) || !all_finite(v, n))
 		return -EINVAL;
+	unsigned iters = bt->iterations;
 	struct ranked_side sv;
 	uint32_t *count;
 	void *m = rank_sides(v, n, NULL, 0, &sv, NULL, &count);
@@ -381,29 +380,29 @@ int stats_bootstrap_ci(const double *v, size_t n, double q, unsigned iters,
 		return -ENOMEM;
 	}
 	double e = stats_percentile_sorted(sv.sorted, n, q * 100.0);
-	uint64_t st = seed;
+	uint64_t st = bt->seed;
 	for (unsigned i = 0; i < iters; i++)
 		rep[i] = resampled_quantile(&sv, n, q, count, &st);
-	percentile_interval(rep, iters, level, lo, hi);
-	*est = e;
+	percentile_interval(rep, iters, bt->level, out);
+	out->est = e;
 	free(m);
 	free(rep);
 	return 0;
 }
 
-int stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
-			  double q, unsigned iters, double level, uint64_t seed,
-			  double *est, double *lo, double *hi)
+int stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, double q,
+			  const struct stats_boot *bt, struct stats_ci *out)
 {
-	*est = *lo = *hi = NAN;
-	if (na == 0 || nb == 0 || !boot_args_ok(q, iters, level) ||
-	    !all_finite(a, na) || !all_finite(b, nb))
+	out->est = out->lo = out->hi = NAN;
+	if (na == 0 || nb == 0 || !boot_args_ok(q, bt) || !all_finite(a, na) ||
+	    !all_finite(b, nb))
 		return -EINVAL;
+	unsigned iters = bt->iterations;
 	double qa = quantile_of(a, na, q), qb = quantile_of(b, nb, q);
 	if (isnan(qa) || isnan(qb))
 		return -ENOMEM;
 	if (!all_positive(a, na)) {
-		*est = stats_ratio(qb, qa);   /* may still be defined; the CI is not */
+		out->est = stats_ratio(qb, qa);   /* may still be defined; the CI is not */
 		return -EDOM;
 	}
 	struct ranked_side sa, sb;
@@ -415,14 +414,14 @@ int stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb
 		free(rep);
 		return -ENOMEM;
 	}
-	uint64_t st = seed;
+	uint64_t st = bt->seed;
 	for (unsigned i = 0; i < iters; i++) {
 		double ra = resampled_quantile(&sa, na, q, count, &st);
 		double rb = resampled_quantile(&sb, nb, q, count, &st);
 		rep[i] = rb / ra;   /* ra > 0: every base value is */
 	}
-	percentile_interval(rep, iters, level, lo, hi);
-	*est = qb / qa;
+	percentile_interval(rep, iters, bt->level, out);
+	out->est = qb / qa;
 	free(m);
 	free(rep);
 	return 0;
@@ -622,11 +621,11 @@ static double select_percentile(double *v, size_t n, double p)
 }
 
 /* percentile_interval() without sorting (and without qsort's allocation). */
-static void select_interval(double *rep, unsigned iters, double level, double *lo, double *hi)
+static void select_interval(double *rep, unsigned iters, double level, struct stats_ci *out)
 {
 	double tail = (1 - level) / 2 * 100;
-	*lo = select_percentile(rep, iters, tail);
-	*hi = select_percentile(rep, iters, 100 - tail);
+	out->lo = select_percentile(rep, iters, tail);
+	out->hi = select_percentile(rep, iters, 100 - tail);
 }
 
 /* The one scratch buffer: [rep: iters doubles][side 0][side 1][keys]. */
@@ -654,12 +653,12 @@ static void *boot_scratch(unsigned iters, const size_t *n, int sides, double **r
 }
 
 int stats_bootstrap_ci_grouped(const double *v, const uint32_t *g, size_t n, double q,
-			       unsigned iters, double level, uint64_t seed,
-			       double *est, double *lo, double *hi)
+			       const struct stats_boot *bt, struct stats_ci *out)
 {
-	*est = *lo = *hi = NAN;
-	if (n == 0 || !g || !boot_args_ok(q, iters, level) || !all_finite(v, n))
+	out->est = out->lo = out->hi = NAN;
+	if (n == 0 || !g || !boot_args_ok(q, bt) || !all_finite(v, n))
 		return -EINVAL;
+	unsigned iters = bt->iterations;
 	double *rep;
 	char *side[1];
 	void *keys;
@@ -669,24 +668,24 @@ int stats_bootstrap_ci_grouped(const double *v, const uint32_t *g, size_t n, dou
 	struct clusters c;
 	clusters_build(v, g, n, side[0], keys, &c);
 	double e = stats_percentile_sorted(c.sorted, n, q * 100.0);
-	uint64_t st = seed;
+	uint64_t st = bt->seed;
 	for (unsigned i = 0; i < iters; i++)
 		rep[i] = cluster_replicate(&c, q, &st);
-	select_interval(rep, iters, level, lo, hi);
-	*est = e;
+	select_interval(rep, iters, bt->level, out);
+	out->est = e;
 	free(buf);
 	return 0;
 }
 
 int stats_bootstrap_ratio_grouped(const double *a, const uint32_t *ga, size_t na,
-				  const double *b, const uint32_t *gb, size_t nb,
-				  double q, unsigned iters, double level, uint64_t seed,
-				  double *est, double *lo, double *hi)
+				  const double *b, const uint32_t *gb, size_t nb, double q,
+				  const struct stats_boot *bt, struct stats_ci *out)
 {
-	*est = *lo = *hi = NAN;
-	if (na == 0 || nb == 0 || !ga || !gb || !boot_args_ok(q, iters, level) ||
-	    !all_finite(a, na) || !all_finite(b, nb))
+	out->est = out->lo = out->hi = NAN;
+	if (na == 0 || nb == 0 || !ga || !gb || !boot_args_ok(q, bt) || !all_finite(a, na) ||
+	    !all_finite(b, nb))
 		return -EINVAL;
+	unsigned iters = bt->iterations;
 	double *rep;
 	char *side[2];
 	void *keys;
@@ -700,18 +699,18 @@ int stats_bootstrap_ratio_grouped(const double *a, const uint32_t *ga, size_t na
 	double qa = stats_percentile_sorted(ca.sorted, na, q * 100.0);
 	double qb = stats_percentile_sorted(cb.sorted, nb, q * 100.0);
 	if (!(ca.sorted[0] > 0)) {   /* some baseline value <= 0 */
-		*est = stats_ratio(qb, qa);   /* may still be defined; the CI is not */
+		out->est = stats_ratio(qb, qa);   /* may still be defined; the CI is not */
 		free(buf);
 		return -EDOM;
 	}
-	uint64_t st = seed;
+	uint64_t st = bt->seed;
 	for (unsigned i = 0; i < iters; i++) {
 		double ra = cluster_replicate(&ca, q, &st);
 		double rb = cluster_replicate(&cb, q, &st);
 		rep[i] = rb / ra;   /* ra > 0: every base value is */
 	}
-	select_interval(rep, iters, level, lo, hi);
-	*est = qb / qa;
+	select_interval(rep, iters, bt->level, out);
+	out->est = qb / qa;
 	free(buf);
 	return 0;
 }
@@ -807,15 +806,15 @@ static size_t paired_draw(const struct paired *p, uint64_t *st)
 }
 
 int stats_bootstrap_ratio_paired(const double *a, const size_t *aoff, const double *b,
-				 const size_t *boff, size_t nc, double q, unsigned iters,
-				 double level, uint64_t seed, double *est, double *lo, double *hi,
-				 double *per)
+				 const size_t *boff, size_t nc, double q,
+				 const struct stats_boot *bt, struct stats_ci *out, double *per)
 {
-	*est = *lo = *hi = NAN;
+	out->est = out->lo = out->hi = NAN;
 	for (size_t k = 0; per && k < nc; k++)
 		per[k] = NAN;
-	if (!boot_args_ok(q, iters, level))
+	if (!boot_args_ok(q, bt))
 		return -EINVAL;
+	unsigned iters = bt->iterations;
 	struct paired p;
 	int rc = paired_prepare(a, aoff, b, boff, nc, &p);
 	if (rc < 0)
@@ -832,15 +831,15 @@ int stats_bootstrap_ratio_paired(const double *a, const size_t *aoff, const doub
 			per[k] = r;
 		sum += log(r);
 	}
-	uint64_t st = seed;
+	uint64_t st = bt->seed;
 	for (unsigned i = 0; i < iters; i++) {
 		double s = 0;
 		for (size_t j = 0; j < nc; j++)
 			s += log(paired_replicate(&p, paired_draw(&p, &st), q, &st));
 		rep[i] = exp(s / (double)nc);
 	}
-	percentile_interval(rep, iters, level, lo, hi);
-	*est = exp(sum / (double)nc);
+	percentile_interval(rep, iters, bt->level, out);
+	out->est = exp(sum / (double)nc);
 	free(p.mem);
 	free(rep);
 	return 0;
@@ -1109,15 +1108,16 @@ static double bounded(double r, double cap)
 }
 
 int stats_bootstrap_median_ratio_paired(const double *a, const size_t *aoff, const double *b,
-					const size_t *boff, size_t nc, double q, unsigned iters,
-					double level, uint64_t seed, double cap, double *est,
-					double *lo, double *hi, double *per)
+					const size_t *boff, size_t nc, double q,
+					const struct stats_boot *bt, double cap,
+					struct stats_ci *out, double *per)
 {
-	*est = *lo = *hi = NAN;
+	out->est = out->lo = out->hi = NAN;
 	for (size_t k = 0; per && k < nc; k++)
 		per[k] = NAN;
-	if (!boot_args_ok(q, iters, level) || !(cap > 1))
+	if (!boot_args_ok(q, bt) || !(cap > 1))
 		return -EINVAL;
+	unsigned iters = bt->iterations;
 	struct paired p;
 	int rc = paired_prepare(a, aoff, b, boff, nc, &p);
 	if (rc < 0)
@@ -1136,14 +1136,14 @@ int stats_bootstrap_median_ratio_paired(const double *a, const size_t *aoff, con
 		if (per)
 			per[k] = own[k];
 	}
-	*est = median_of(own, nc, tmp);
-	uint64_t st = seed;
+	out->est = median_of(own, nc, tmp);
+	uint64_t st = bt->seed;
 	for (unsigned i = 0; i < iters; i++) {
 		for (size_t j = 0; j < nc; j++)
 			own[j] = bounded(paired_replicate(&p, paired_draw(&p, &st), q, &st), cap);
 		rep[i] = select_percentile(own, nc, 50);   /* median_of's, without a sort */
 	}
-	percentile_interval(rep, iters, level, lo, hi);
+	percentile_interval(rep, iters, bt->level, out);
 	free(p.mem);
 	free(own);
 	free(rep);

@@ -18,6 +18,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* An estimate with its confidence interval; NaN where not defined. */
+struct stats_ci {
+	double est, lo, hi;
+};
+
+/* How a bootstrap resamples: iterations (replicates, >= 1), level of the
+ * interval (strictly between 0 and 1, e.g. 0.95), seed of splitmix64. */
+struct stats_boot {
+	unsigned iterations;
+	double level;
+	uint64_t seed;
+};
+
 struct stats_summary {
 	size_t n;
 	double min, p50, p90, p99, max;
@@ -40,25 +53,25 @@ void stats_sort(double *v, size_t n);
 int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 		       double *u, double *p);
 
-/* Percentile bootstrap confidence interval for median(b) - median(a),
- * resampling each group `iters` times with a seeded generator (results
- * are reproducible for a given seed).  level e.g. 0.95. */
-int stats_bootstrap_median_diff(const double *a, size_t na,
-				const double *b, size_t nb,
-				unsigned iters, double level, uint64_t seed,
-				double *lo, double *hi);
+/* median(b) - median(a) with its percentile bootstrap interval (each
+ * group resampled bt->iterations times; a given seed gives the same
+ * interval).  0; -EINVAL (out NaN) for an empty group or a bad bt; -ENOMEM. */
+int stats_bootstrap_median_diff(const double *a, size_t na, const double *b, size_t nb,
+				const struct stats_boot *bt, struct stats_ci *out);
 
 /* Comparing an arm (a setting) with the baseline.
  *
  * Quantiles here are fractions q in [0, 1] (0.5 median, 0.9 p90), type 7 as
- * above.  The bootstrap draws from splitmix64 seeded with `seed`: a given
- * seed gives the same interval, bit for bit.  iters: replicates (>= 1; use
- * >= 2000 for a 95 % interval); level: e.g. 0.95, strictly between 0 and 1.
- * Every output is set: NaN whenever the call fails, never a fake number.
+ * above.  The bootstrap draws from splitmix64 seeded with bt->seed: a given
+ * seed gives the same interval, bit for bit.  bt->iterations: replicates
+ * (>= 1; use >= 2000 for a 95 % interval); bt->level: e.g. 0.95, strictly
+ * between 0 and 1.  Every output is set: NaN whenever the call fails,
+ * never a fake number.
  *
  * stats_bootstrap_ci: percentile-bootstrap interval of the q-quantile of v,
- *   *est the quantile of v itself.  0; -EINVAL for n == 0, q outside
- *   [0, 1], iters == 0, level outside (0, 1) or a non-finite value; -ENOMEM.
+ *   out->est the quantile of v itself.  0; -EINVAL for n == 0, q outside
+ *   [0, 1], no iterations, a level outside (0, 1) or a non-finite value;
+ *   -ENOMEM.
  *   Each resample is counted by rank over one sorted copy (as the
  *   paired and grouped bootstraps below): linear in n per replicate.
  *
@@ -84,8 +97,8 @@ int stats_bootstrap_median_diff(const double *a, size_t na,
  *   Non-positive baseline: a latency ratio needs a positive base, and any
  *   baseline value <= 0 could make some resample's quantile <= 0, so the
  *   call then returns -EDOM without resampling (whether a replicate hits
- *   it would otherwise depend on the seed); *est is the observed ratio when
- *   that is still defined (stats_ratio()), *lo and *hi are NaN.  Otherwise
+ *   it would otherwise depend on the seed); out->est is the observed ratio
+ *   when that is still defined (stats_ratio()), its bounds are NaN.  Otherwise
  *   errors as stats_bootstrap_ci.
  *
  * stats_holm: Holm-Bonferroni adjusted p-values, as R's
@@ -143,12 +156,10 @@ int stats_bootstrap_median_diff(const double *a, size_t na,
  *   (MW on samples 4-16 %, with its false positives): the spread between
  *   runs, not the samples per run, limits what a comparison can tell.
  */
-int stats_bootstrap_ci(const double *v, size_t n, double q, unsigned iters,
-		       double level, uint64_t seed,
-		       double *est, double *lo, double *hi);
-int stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
-			  double q, unsigned iters, double level, uint64_t seed,
-			  double *est, double *lo, double *hi);
+int stats_bootstrap_ci(const double *v, size_t n, double q, const struct stats_boot *bt,
+		       struct stats_ci *out);
+int stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, double q,
+			  const struct stats_boot *bt, struct stats_ci *out);
 int stats_holm(const double *p, size_t n, double *adjusted);
 
 /* Clustered samples: the arm-runs of `brisk compare`.
@@ -162,7 +173,7 @@ int stats_holm(const double *p, size_t n, double *adjusted);
  *   q-quantile of v.  Each replicate draws as many clusters as there are,
  *   with replacement, then within each drawn cluster as many samples as it
  *   has, with replacement, and takes the q-quantile of the pooled draw.
- *   *est is the q-quantile of v itself.  Same generator, seeding and
+ *   out->est is the q-quantile of v itself.  Same generator, seeding and
  *   errors as stats_bootstrap_ci (and -EINVAL for g NULL).  With one
  *   cluster no cluster is drawn, so the interval is stats_bootstrap_ci's
  *   for the same v and seed, bit for bit (samples keep their input order
@@ -172,7 +183,7 @@ int stats_holm(const double *p, size_t n, double *adjusted);
  *   b the arm and a the baseline, each side resampled two-stage as above
  *   (b's replicate drawn after a's, each replicate in turn; one cluster on
  *   each side gives stats_bootstrap_ratio's interval bit for bit).
- *   Non-positive baseline: -EDOM, *est as stats_bootstrap_ratio.
+ *   Non-positive baseline: -EDOM, out->est as stats_bootstrap_ratio.
  *
  * Both allocate one scratch buffer per call (grown once when clusters are
  * unequal) and select quantiles instead of sorting: 2000 replicates of a
@@ -203,19 +214,17 @@ int stats_holm(const double *p, size_t n, double *adjusted);
  * plain one's: the price of the runs' own variation.
  */
 int stats_bootstrap_ci_grouped(const double *v, const uint32_t *g, size_t n, double q,
-			       unsigned iters, double level, uint64_t seed,
-			       double *est, double *lo, double *hi);
+			       const struct stats_boot *bt, struct stats_ci *out);
 int stats_bootstrap_ratio_grouped(const double *a, const uint32_t *ga, size_t na,
-				  const double *b, const uint32_t *gb, size_t nb,
-				  double q, unsigned iters, double level, uint64_t seed,
-				  double *est, double *lo, double *hi);
+				  const double *b, const uint32_t *gb, size_t nb, double q,
+				  const struct stats_boot *bt, struct stats_ci *out);
 
 /* stats_bootstrap_ratio_paired: the ratio of an arm to its baseline over
  *   paired clusters (the machines of a fleet that measured both), each
  *   cluster one vote.  Cluster k holds the baseline's samples
  *   a[aoff[k] .. aoff[k + 1]) and the arm's b[boff[k] .. boff[k + 1]),
  *   both non-empty (aoff and boff hold nc + 1 offsets, non-decreasing).
- *   Its own ratio is quantile_q(b_k) / quantile_q(a_k); *est is the
+ *   Its own ratio is quantile_q(b_k) / quantile_q(a_k); out->est is the
  *   geometric mean of the nc own ratios, written to per[] (may be NULL;
  *   nc values) for a count of the clusters that agree.  The interval is a
  *   two-stage percentile bootstrap: each replicate draws nc clusters with
@@ -227,7 +236,7 @@ int stats_bootstrap_ratio_grouped(const double *a, const uint32_t *ga, size_t na
  *   and its ratio cancels that, where stats_bootstrap_ratio_grouped
  *   (each side's clusters drawn on their own) would count the spread
  *   between machines against the ratio.  Same generator and seeding as
- *   above; iters and level as stats_bootstrap_ci.  0; -EINVAL for nc 0,
+ *   above; bt as stats_bootstrap_ci.  0; -EINVAL for nc 0,
  *   an empty side, offsets out of order or a non-finite value (outputs
  *   NaN); -EDOM when a value is not above 0 (no ratio, no log); -ENOMEM.
  *   Each cluster's sides are sorted once (a ranked copy of a and b); a
@@ -237,9 +246,8 @@ int stats_bootstrap_ratio_grouped(const double *a, const uint32_t *ga, size_t na
  *   drawn side, bit for bit (a 16 MiB result of 105k samples: 2 s of CPU
  *   for `brisk report` instead of 48 s).  Allocates the ranked copy. */
 int stats_bootstrap_ratio_paired(const double *a, const size_t *aoff, const double *b,
-				 const size_t *boff, size_t nc, double q, unsigned iters,
-				 double level, uint64_t seed, double *est, double *lo, double *hi,
-				 double *per);
+				 const size_t *boff, size_t nc, double q,
+				 const struct stats_boot *bt, struct stats_ci *out, double *per);
 
 /* stats_mean_ci: the mean of v with a Student-t interval at `level`
  *   (mean +- t(1 - (1 - level) / 2, n - 1) * sd / sqrt(n)).  0; n == 1
@@ -331,7 +339,7 @@ int stats_median_ci_order(const double *v, size_t n, double level, double *est, 
 			  double *hi);
 /* stats_bootstrap_median_ratio_paired: stats_bootstrap_ratio_paired made
  *   robust.  Each cluster's own ratio quantile_q(b_k) / quantile_q(a_k)
- *   is bounded to [1/cap, cap] (cap > 1); *est is the median of the nc
+ *   is bounded to [1/cap, cap] (cap > 1); out->est is the median of the nc
  *   own ratios (written to per[], may be NULL), and each replicate (the
  *   same two-stage draw: clusters, then each drawn cluster's two sides)
  *   the median of its drawn clusters' bounded ratios; percentile
@@ -341,8 +349,8 @@ int stats_median_ci_order(const double *v, size_t n, double level, double *est, 
  *   is 0).  0; errors as stats_bootstrap_ratio_paired, and -EINVAL for
  *   cap <= 1. */
 int stats_bootstrap_median_ratio_paired(const double *a, const size_t *aoff, const double *b,
-					const size_t *boff, size_t nc, double q, unsigned iters,
-					double level, uint64_t seed, double cap, double *est,
-					double *lo, double *hi, double *per);
+					const size_t *boff, size_t nc, double q,
+					const struct stats_boot *bt, double cap,
+					struct stats_ci *out, double *per);
 
 #endif

@@ -179,20 +179,16 @@ struct compare_run {
 	char note[200];
 };
 
-struct compare_ci {
-	double est, lo, hi;           /* NaN when not defined */
-};
-
 /* One arm x action. */
 struct compare_cell {
 	size_t n;                     /* samples in the statistics */
 	unsigned cold, warm, timeouts, errors;
 	double min, mean, max;        /* runt-min/avg/max, ms */
-	struct compare_ci p50, p90, p99, pmax;
-	struct compare_ci ratio50, ratio90;   /* arm / baseline of the pooled median
+	struct stats_ci p50, p90, p99, pmax;
+	struct stats_ci ratio50, ratio90;   /* arm / baseline of the pooled median
 					       * and p90, two-stage bootstrap; NaN
 					       * for arm 0 */
-	struct compare_ci ratio_runs; /* arm / baseline of the typical arm-run
+	struct stats_ci ratio_runs; /* arm / baseline of the typical arm-run
 				       * (geometric mean of its samples, then
 				       * over the arm-runs), Welch 95 % interval: what
 				       * the test and the verdict rest on */
@@ -204,8 +200,8 @@ struct compare_cell {
 
 struct compare_armstat {
 	size_t runs, failed_runs;
-	struct compare_ci load_mibps;   /* mean over its arm-runs, CI over them */
-	struct compare_ci disk_mibps;   /* the same of what reached the disk */
+	struct stats_ci load_mibps;   /* mean over its arm-runs, CI over them */
+	struct stats_ci disk_mibps;   /* the same of what reached the disk */
 	double worst_stall_ms;
 	double score;                 /* geometric mean of p90 ratios; NaN */
 	int load_ok;                  /* throughput within the tolerance */
@@ -257,7 +253,7 @@ struct compare_result {
 /* The figure the load rule goes by for an arm (load_by_disk): MiB/s, NaN
  * when it has none; and its interval. */
 double compare_load_figure(const struct compare_result *r, size_t arm);
-const struct compare_ci *compare_load_ci(const struct compare_result *r, size_t arm);
+const struct stats_ci *compare_load_ci(const struct compare_result *r, size_t arm);
 
 struct compare;
 

@@ -184,7 +184,7 @@ static const char *fratio(char *b, size_t n, double v)
 }
 
 /* "643 [590, 701]" (fmt: fms or fratio); "-" without an estimate. */
-static const char *fci(char *b, size_t n, const struct compare_ci *c,
+static const char *fci(char *b, size_t n, const struct stats_ci *c,
 		       const char *(*fmt)(char *, size_t, double))
 {
 	char e[32], lo[32], hi[32];
@@ -427,7 +427,7 @@ static void add(struct json_object *o, const char *k, struct json_object *v)
 	json_object_object_add(o, k, v);
 }
 
-static struct json_object *jci(const struct compare_ci *c)
+static struct json_object *jci(const struct stats_ci *c)
 {
 	return jout_interval(c->est, c->lo, c->hi);
 }

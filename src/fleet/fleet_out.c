@@ -139,7 +139,7 @@ void fleet_ratio_text(char *b, size_t n, double v)
 		snprintf(b, n, "%.2g", v);
 }
 
-void fleet_ci_text(char *b, size_t n, const struct fleet_ci *c,
+void fleet_ci_text(char *b, size_t n, const struct stats_ci *c,
 		   void (*fmt)(char *, size_t, double))
 {
 	char e[16], lo[16], hi[16];
@@ -387,7 +387,7 @@ static void add(struct json_object *o, const char *k, struct json_object *v)
 	json_object_object_add(o, k, v);
 }
 
-static struct json_object *jci(const struct fleet_ci *c)
+static struct json_object *jci(const struct stats_ci *c)
 {
 	return jout_interval(c->est, c->lo, c->hi);
 }
@@ -520,7 +520,7 @@ int fleet_csv(const struct fleet_report *rep, const char *path, char *err, size_
 			fputc(',', f);
 			bad |= csv_text(f, g->arms[r->arm].key) < 0;
 			fprintf(f, ",%zu,%zu", r->machines, r->samples);
-			const struct fleet_ci *c[4] = { &r->p50, &r->p90, &r->ratio50, &r->ratio90 };
+			const struct stats_ci *c[4] = { &r->p50, &r->p90, &r->ratio50, &r->ratio90 };
 			for (int j = 0; j < 4; j++) {
 				const double v[3] = { c[j]->est, c[j]->lo, c[j]->hi };
 				for (int x = 0; x < 3; x++) {
