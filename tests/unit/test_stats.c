@@ -235,6 +235,16 @@ static void test_mann_whitney_ties(void **state)
 	assert_true(isfinite(p) && p < 0.001);
 }
 
+/* stats_holm(p) is want[], each within tol. */
+static void holm_is(const double *p, size_t n, const double *want, double tol)
+{
+	double adj[8];
+	assert_true(n <= 8);
+	assert_int_equal(stats_holm(p, n, adj), 0);
+	for (size_t i = 0; i < n; i++)
+		assert_float_equal(adj[i], want[i], tol);
+}
+
 static void test_holm(void **state)
 {
 	(void)state;
@@ -243,28 +253,16 @@ static void test_holm(void **state)
 	 *   = 0.03 0.06 0.06 0.02, by hand: sorted 0.005 0.01 0.03 0.04 times
 	 *   4 3 2 1 = 0.02 0.03 0.06 0.04, cummax 0.02 0.03 0.06 0.06 */
 	const double p1[] = { 0.01, 0.04, 0.03, 0.005 };
-	assert_int_equal(stats_holm(p1, 4, adj), 0);
-	assert_float_equal(adj[0], 0.03, 1e-12);
-	assert_float_equal(adj[1], 0.06, 1e-12);
-	assert_float_equal(adj[2], 0.06, 1e-12);
-	assert_float_equal(adj[3], 0.02, 1e-12);
+	holm_is(p1, 4, (const double[]){ 0.03, 0.06, 0.06, 0.02 }, 1e-12);
 	/* R: p.adjust(c(0.5, 0.2, 0.8), "holm") = 1.0 0.6 1.0
 	 *   (0.2*3 = 0.6, 0.5*2 = 1.0, 0.8*1 = 0.8 -> cummax 1.0; capped at 1) */
 	const double p2[] = { 0.5, 0.2, 0.8 };
-	assert_int_equal(stats_holm(p2, 3, adj), 0);
-	assert_float_equal(adj[0], 1, 1e-12);
-	assert_float_equal(adj[1], 0.6, 1e-12);
-	assert_float_equal(adj[2], 1, 1e-12);
+	holm_is(p2, 3, (const double[]){ 1, 0.6, 1 }, 1e-12);
 	/* R: p.adjust(c(0.01, 0.02, 0.01, 0.9, 0.3), "holm")
 	 *   = 0.05 0.06 0.05 0.90 0.60: sorted 0.01 0.01 0.02 0.3 0.9 times
 	 *   5 4 3 2 1 = 0.05 0.04 0.06 0.6 0.9, cummax 0.05 0.05 0.06 0.6 0.9 */
 	const double p3[] = { 0.01, 0.02, 0.01, 0.9, 0.3 };
-	assert_int_equal(stats_holm(p3, 5, adj), 0);
-	assert_float_equal(adj[0], 0.05, 1e-12);
-	assert_float_equal(adj[1], 0.06, 1e-12);
-	assert_float_equal(adj[2], 0.05, 1e-12);
-	assert_float_equal(adj[3], 0.9, 1e-12);
-	assert_float_equal(adj[4], 0.6, 1e-12);
+	holm_is(p3, 5, (const double[]){ 0.05, 0.06, 0.05, 0.9, 0.6 }, 1e-12);
 	/* one hypothesis: unchanged; in place works */
 	double one[] = { 0.07 };
 	assert_int_equal(stats_holm(one, 1, one), 0);
@@ -614,30 +612,19 @@ static void test_mean_ci(void **state)
 static void test_holm_ties(void **state)
 {
 	(void)state;
-	double adj[4];
 	/* R: p.adjust(c(0.01, 0.01, 0.01), "holm") = 0.03 0.03 0.03 */
 	const double t3[] = { 0.01, 0.01, 0.01 };
-	assert_int_equal(stats_holm(t3, 3, adj), 0);
-	for (int i = 0; i < 3; i++)
-		assert_float_equal(adj[i], 0.03, 1e-12);
+	holm_is(t3, 3, (const double[]){ 0.03, 0.03, 0.03 }, 1e-12);
 	/* R: p.adjust(c(0.02, 0.001, 0.02, 0.5), "holm") = 0.060 0.004 0.060 0.500 */
 	const double t4[] = { 0.02, 0.001, 0.02, 0.5 };
-	assert_int_equal(stats_holm(t4, 4, adj), 0);
-	assert_float_equal(adj[0], 0.06, 1e-12);
-	assert_float_equal(adj[1], 0.004, 1e-12);
-	assert_float_equal(adj[2], 0.06, 1e-12);
-	assert_float_equal(adj[3], 0.5, 1e-12);
+	holm_is(t4, 4, (const double[]){ 0.06, 0.004, 0.06, 0.5 }, 1e-12);
 	/* ties at the cap: R gives 1 1 1 1 */
 	const double c4[] = { 0.4, 0.4, 0.4, 0.4 };
-	assert_int_equal(stats_holm(c4, 4, adj), 0);
-	for (int i = 0; i < 4; i++)
-		assert_float_equal(adj[i], 1, 0);
+	holm_is(c4, 4, (const double[]){ 1, 1, 1, 1 }, 0);
 	/* n = 1 at the edges: unchanged */
 	const double z[] = { 0 }, o[] = { 1 };
-	assert_int_equal(stats_holm(z, 1, adj), 0);
-	assert_float_equal(adj[0], 0, 0);
-	assert_int_equal(stats_holm(o, 1, adj), 0);
-	assert_float_equal(adj[0], 1, 0);
+	holm_is(z, 1, z, 0);
+	holm_is(o, 1, o, 0);
 }
 
 static void test_rand_index(void **state)
