@@ -427,11 +427,6 @@ static void add(struct json_object *o, const char *k, struct json_object *v)
 	json_object_object_add(o, k, v);
 }
 
-static struct json_object *jci(const struct stats_ci *c)
-{
-	return jout_interval(c->est, c->lo, c->hi);
-}
-
 static const char *verdict_name(const struct compare_cell *c, size_t arm)
 {
 	return arm == 0 ? "baseline" : stats_verdict_name(c->verdict);
@@ -448,13 +443,13 @@ static struct json_object *json_cell(const struct compare_cell *c, size_t arm)
 	add(o, "min", jout_finite(c->min));
 	add(o, "mean", jout_finite(c->mean));
 	add(o, "max", jout_finite(c->max));
-	add(o, "p50", jci(&c->p50));
-	add(o, "p90", jci(&c->p90));
-	add(o, "p99", jci(&c->p99));
-	add(o, "max_ci", jci(&c->pmax));
-	add(o, "ratio_p50", jci(&c->ratio50));
-	add(o, "ratio_runs", jci(&c->ratio_runs));
-	add(o, "ratio_p90", jci(&c->ratio90));
+	add(o, "p50", jout_ci(&c->p50));
+	add(o, "p90", jout_ci(&c->p90));
+	add(o, "p99", jout_ci(&c->p99));
+	add(o, "max_ci", jout_ci(&c->pmax));
+	add(o, "ratio_p50", jout_ci(&c->ratio50));
+	add(o, "ratio_runs", jout_ci(&c->ratio_runs));
+	add(o, "ratio_p90", jout_ci(&c->ratio90));
 	add(o, "p", jout_finite(c->p));
 	add(o, "p_adjusted", jout_finite(c->p_adj));
 	add(o, "verdict", jout_string(verdict_name(c, arm)));
@@ -475,8 +470,8 @@ static struct json_object *json_arms(const struct compare_result *r)
 		add(o, "settings", jout_string(arm->settings));
 		add(o, "runs", jout_uint64(s->runs));
 		add(o, "failed_runs", jout_uint64(s->failed_runs));
-		add(o, "load_mibps", jci(&s->load_mibps));
-		add(o, "disk_mibps", jci(&s->disk_mibps));
+		add(o, "load_mibps", jout_ci(&s->load_mibps));
+		add(o, "disk_mibps", jout_ci(&s->disk_mibps));
 		add(o, "worst_stall_ms", jout_finite(s->worst_stall_ms));
 		add(o, "score", jout_finite(s->score));
 		add(o, "load_ok", jout_bool(s->load_ok));
@@ -521,8 +516,8 @@ static struct json_object *json_verdicts(const struct compare_result *r)
 			add(o, "arm", jout_uint64(a));
 			add(o, "action", jout_string(action_kind_name((enum action_kind)k)));
 			add(o, "verdict", jout_string(verdict_name(c, a)));
-			add(o, "ratio_p50", jci(&c->ratio50));
-			add(o, "ratio_runs", jci(&c->ratio_runs));
+			add(o, "ratio_p50", jout_ci(&c->ratio50));
+			add(o, "ratio_runs", jout_ci(&c->ratio_runs));
 			json_object_array_add(arr, o);
 		}
 	return arr;
