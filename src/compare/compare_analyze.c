@@ -83,7 +83,7 @@ static size_t log_run_means(const double *v, const uint32_t *g, size_t n, double
 
 /* The test of an arm against the baseline, on the arm-runs (the unit;
  * a test on samples would take the samples of one run for independent:
- * 15-45 % false alarms measured, see stats.h): Welch's t on the log of
+ * 15-45 % false alarms measured, see stats.c): Welch's t on the log of
  * the per-run geometric means, p into *p (1 when a side has fewer than 2 runs),
  * and the ratio of the arms' typical runs (geometric means again) with
  * the Welch 95 % interval into *ratio. */
