@@ -423,7 +423,7 @@ static int axis_x(double v, double lo, double hi, int w, int lg)
 
 /* A bar from lo to hi with est marked; ref (the baseline's median, may
  * be NaN) as a dim tick where the bar is not. */
-static void draw_bar(int y, int x, int w, const struct compare_ci *ci, double ref, double alo,
+static void draw_bar(int y, int x, int w, const struct stats_ci *ci, double ref, double alo,
 		     double ahi, int lg, enum screen_role role)
 {
 	int utf8 = screen_utf8();
@@ -547,7 +547,7 @@ static int draw_load(const struct compare_result *r, size_t now, int y, int W, i
 {
 	double top = NAN;
 	for (size_t i = 0; i < r->n_arms; i++) {
-		const struct compare_ci *m = compare_load_ci(r, i);
+		const struct stats_ci *m = compare_load_ci(r, i);
 		double v = isnan(m->hi) ? m->est : m->hi;
 		if (r->armstat[i].runs && !isnan(v))
 			top = isnan(top) || v > top ? v : top;
@@ -559,7 +559,7 @@ static int draw_load(const struct compare_result *r, size_t now, int y, int W, i
 	int bx = 17, nx = W - 43, bw = nx - bx - 1;
 	for (size_t i = 0; i < r->n_arms && rows < max_rows; i++, rows++) {
 		const struct compare_armstat *a = &r->armstat[i];
-		const struct compare_ci *ld = compare_load_ci(r, i);
+		const struct stats_ci *ld = compare_load_ci(r, i);
 		int yy = y + rows;
 		label_cell(yy, 12, r, i, now);
 		screen_printf(yy, 12, 5, SCREEN_DIM, "%4zu", a->runs);

@@ -9,7 +9,13 @@
 
 #define NCELL (COMPARE_MAX_ARMS * ACTION_KIND_COUNT)
 
-static const struct compare_ci NO_CI = { NAN, NAN, NAN };
+static const struct stats_ci NO_CI = { NAN, NAN, NAN };
+
+/* The bootstrap of every interval of `brisk compare`, seeded per cell. */
+static struct stats_boot boot(uint64_t seed)
+{
+	return (struct stats_boot){ COMPARE_BOOT_ITERS, COMPARE_LEVEL, seed };
+}
 
 /* The values and arm-run ids that enter the statistics of one cell. */
 static size_t cell_values(const struct compare *c, size_t arm, unsigned action,
@@ -46,21 +52,21 @@ static size_t cell_values(const struct compare *c, size_t arm, unsigned action,
 }
 
 static void ci(const double *v, const uint32_t *g, size_t n, double q, uint64_t seed,
-	       struct compare_ci *out)
+	       struct stats_ci *out)
 {
+	struct stats_boot bt = boot(seed);
 	*out = NO_CI;
 	if (n)
-		stats_bootstrap_ci_grouped(v, g, n, q, COMPARE_BOOT_ITERS, COMPARE_LEVEL, seed,
-					   &out->est, &out->lo, &out->hi);
+		stats_bootstrap_ci_grouped(v, g, n, q, &bt, out);
 }
 
 static void ratio(const double *a, const uint32_t *ga, size_t na, const double *b,
-		  const uint32_t *gb, size_t nb, double q, uint64_t seed, struct compare_ci *out)
+		  const uint32_t *gb, size_t nb, double q, uint64_t seed, struct stats_ci *out)
 {
+	struct stats_boot bt = boot(seed);
 	*out = NO_CI;
 	if (na && nb)
-		stats_bootstrap_ratio_grouped(a, ga, na, b, gb, nb, q, COMPARE_BOOT_ITERS,
-					      COMPARE_LEVEL, seed, &out->est, &out->lo, &out->hi);
+		stats_bootstrap_ratio_grouped(a, ga, na, b, gb, nb, q, &bt, out);
 }
 
 /* log of each arm-run's geometric mean, in place; the count, or 0 when a
@@ -77,13 +83,13 @@ static size_t log_run_means(const double *v, const uint32_t *g, size_t n, double
 
 /* The test of an arm against the baseline, on the arm-runs (the unit;
  * a test on samples would take the samples of one run for independent:
- * 15-45 % false alarms measured, see stats.h): Welch's t on the log of
+ * 15-45 % false alarms measured, see stats.c): Welch's t on the log of
  * the per-run geometric means, p into *p (1 when a side has fewer than 2 runs),
  * and the ratio of the arms' typical runs (geometric means again) with
  * the Welch 95 % interval into *ratio. */
 static void run_test(const double *a, const uint32_t *ga, size_t na, const double *b,
 		     const uint32_t *gb, size_t nb, double *ma, double *mb, double *p,
-		     struct compare_ci *ratio)
+		     struct stats_ci *ratio)
 {
 	size_t ka = log_run_means(a, ga, na, ma), kb = log_run_means(b, gb, nb, mb);
 	double t, df;
@@ -176,7 +182,7 @@ static int verdicts(struct compare *c)
 
 /* Mean and t interval of one figure over an arm's arm-runs (NaN ones left
  * out), never below 0. */
-static struct compare_ci run_mean_ci(const struct compare_result *r, size_t arm,
+static struct stats_ci run_mean_ci(const struct compare_result *r, size_t arm,
 				     size_t field_off)
 {
 	double v[COMPARE_MAX_ROUNDS];
@@ -187,7 +193,7 @@ static struct compare_ci run_mean_ci(const struct compare_result *r, size_t arm,
 		if (r->runs[i].arm == arm && !isnan(x))
 			v[n++] = x;
 	}
-	struct compare_ci ci = NO_CI;
+	struct stats_ci ci = NO_CI;
 	if (n)
 		stats_mean_ci(v, n, COMPARE_LEVEL, &ci.est, &ci.lo, &ci.hi);
 	if (ci.lo < 0)   /* a throughput is not negative */
@@ -248,7 +254,7 @@ static void armstats(struct compare *c)
 	}
 }
 
-const struct compare_ci *compare_load_ci(const struct compare_result *r, size_t arm)
+const struct stats_ci *compare_load_ci(const struct compare_result *r, size_t arm)
 {
 	return r->load_by_disk ? &r->armstat[arm].disk_mibps : &r->armstat[arm].load_mibps;
 }

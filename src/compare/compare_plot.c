@@ -118,7 +118,7 @@ static double action_panel(cairo_t *cr, const struct compare_result *r, enum act
 			plot_span_add(&sp, s->ms);
 	}
 	for (size_t i = 0; i < r->n_arms; i++) {
-		const struct compare_ci *c = &r->cells[i][k].p50;
+		const struct stats_ci *c = &r->cells[i][k].p50;
 		plot_span_add(&sp, c->est);
 		plot_span_add(&sp, c->lo);
 		plot_span_add(&sp, c->hi);
@@ -223,7 +223,7 @@ static double load_panel(cairo_t *cr, const struct compare_result *r, double y)
 {
 	double mx = 0;
 	for (size_t i = 0; i < r->n_arms; i++) {
-		const struct compare_ci *c = compare_load_ci(r, i);
+		const struct stats_ci *c = compare_load_ci(r, i);
 		if (isfinite(c->est))
 			mx = fmax(mx, c->est);
 		if (isfinite(c->hi))
@@ -243,7 +243,7 @@ static double load_panel(cairo_t *cr, const struct compare_result *r, double y)
 	plot_axis_draw(cr, &ax, top, bottom);
 	for (size_t i = 0; i < r->n_arms; i++) {
 		const struct compare_armstat *a = &r->armstat[i];
-		const struct compare_ci *c = compare_load_ci(r, i);
+		const struct stats_ci *c = compare_load_ci(r, i);
 		double cy = top + (i + 0.5) * ROW_H;
 		char v[160];
 		if (isfinite(c->est)) {

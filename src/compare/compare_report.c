@@ -87,60 +87,6 @@ static const char *esc_cell(char *buf, size_t w, const char *s)
 	return buf;
 }
 
-/* prefix, then text (trusted ASCII) wrapped at word boundaries so that no
- * line passes COLS; continuation lines are indented by indent spaces. */
-static void wrap_plain(FILE *f, const char *prefix, const char *cont, const char *text)
-{
-	size_t indent = strlen(cont);
-	size_t col = strlen(prefix);
-	fputs(prefix, f);
-	const char *p = text;
-	int first = 1;
-	while (*p) {
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			break;
-		size_t wl = strcspn(p, " ");
-		if (!first && col + 1 + wl > COLS) {
-			fprintf(f, "\n%s", cont);
-			col = indent;
-			first = 1;
-		}
-		if (!first) {
-			fputc(' ', f);
-			col++;
-		}
-		/* a word longer than a line is cut, never inside an escape */
-		while (col + wl > COLS && COLS > col) {
-			size_t room = COLS - col, take = 0;
-			while (take < wl) {
-				size_t u = p[take] != '\\' ? 1 : p[take + 1] == 'x' ? 4 : 2;
-				if (take + u > room)
-					break;
-				take += u;
-			}
-			if (!take) {
-				if (col <= indent)
-					break;   /* cannot happen: a unit is 4 columns */
-				fprintf(f, "\n%s", cont);
-				col = indent;
-				continue;
-			}
-			fwrite(p, 1, take, f);
-			p += take;
-			wl -= take;
-			fprintf(f, "\n%s", cont);
-			col = indent;
-		}
-		fwrite(p, 1, wl, f);
-		col += wl;
-		p += wl;
-		first = 0;
-	}
-	fputc('\n', f);
-}
-
 /* n spaces (n <= 40), for continuation lines under a prefix. */
 static const char *indent(size_t n)
 {
@@ -148,11 +94,12 @@ static const char *indent(size_t n)
 	return sp + sizeof(sp) - 1 - (n < sizeof(sp) ? n : sizeof(sp) - 1);
 }
 
-/* The same for untrusted text. */
+/* prefix, then untrusted text escaped to ASCII (esc_dup), wrapped at
+ * COLS (text_wrap). */
 static void wrap(FILE *f, const char *prefix, const char *cont, const char *text)
 {
 	char *e = esc_dup(text);
-	wrap_plain(f, prefix, cont, e ? e : "(out of memory)");
+	text_wrap(f, prefix, cont, e ? e : "(out of memory)", COLS);
 	free(e);
 }
 
@@ -184,7 +131,7 @@ static const char *fratio(char *b, size_t n, double v)
 }
 
 /* "643 [590, 701]" (fmt: fms or fratio); "-" without an estimate. */
-static const char *fci(char *b, size_t n, const struct compare_ci *c,
+static const char *fci(char *b, size_t n, const struct stats_ci *c,
 		       const char *(*fmt)(char *, size_t, double))
 {
 	char e[32], lo[32], hi[32];
@@ -260,7 +207,7 @@ static void row(FILE *f, const char *fmt, ...)
 	if (strlen(b) <= COLS)
 		fprintf(f, "%s\n", b);
 	else
-		wrap_plain(f, "", indent(LABEL_W + 1), b);
+		text_wrap(f, "", indent(LABEL_W + 1), b, COLS);
 }
 
 static void text_header(FILE *f, const struct compare_result *r)
@@ -273,17 +220,17 @@ static void text_header(FILE *f, const struct compare_result *r)
 	snprintf(b, sizeof(b), "rounds: %u of %u, seed %" PRIu64 ", started %s, took %.0fs",
 		 r->rounds_done, r->rounds_max, r->seed, utc_date(d, sizeof(d), r->t_start_real),
 		 (double)r->t_ns / 1e9);
-	wrap_plain(f, "", "  ", b);
-	wrap_plain(f, "end: ", "  ", stop_words(r, how, sizeof(how)));
+	text_wrap(f, "", "  ", b, COLS);
+	text_wrap(f, "end: ", "  ", stop_words(r, how, sizeof(how)), COLS);
 	snprintf(b, sizeof(b), "alpha %.3g family-wise, split over %u look%s (%u taken): %.3g at the last; "
 		 "%.0f%% CIs", r->alpha, r->looks, r->looks == 1 ? "" : "s", r->looks_taken,
 		 r->alpha_look, COMPARE_LEVEL * 100);
-	wrap_plain(f, "", "  ", b);
+	text_wrap(f, "", "  ", b, COLS);
 	if (r->have_ran_as) {
 		snprintf(b, sizeof(b), "actions ran as uid %u (%s), %s privileges",
 			 (unsigned)r->ran_as.uid, r->ran_as.user[0] ? text_show(r->ran_as.user) : "no name",
 			 r->ran_as.uid ? "without" : "with");
-		wrap_plain(f, "", "  ", b);
+		text_wrap(f, "", "  ", b, COLS);
 	}
 }
 
@@ -304,9 +251,9 @@ static void text_arms(FILE *f, const struct compare_result *r)
 				snprintf(line, need, "%s (from %s)", s, nm);
 			else
 				snprintf(line, need, "%s", s);
-			wrap_plain(f, pre, indent(strlen(pre)), line);
+			text_wrap(f, pre, indent(strlen(pre)), line, COLS);
 		} else {
-			wrap_plain(f, pre, indent(strlen(pre)), "(out of memory)");
+			text_wrap(f, pre, indent(strlen(pre)), "(out of memory)", COLS);
 		}
 		free(line);
 		free(s);
@@ -427,11 +374,6 @@ static void add(struct json_object *o, const char *k, struct json_object *v)
 	json_object_object_add(o, k, v);
 }
 
-static struct json_object *jci(const struct compare_ci *c)
-{
-	return jout_interval(c->est, c->lo, c->hi);
-}
-
 static const char *verdict_name(const struct compare_cell *c, size_t arm)
 {
 	return arm == 0 ? "baseline" : stats_verdict_name(c->verdict);
@@ -448,13 +390,13 @@ static struct json_object *json_cell(const struct compare_cell *c, size_t arm)
 	add(o, "min", jout_finite(c->min));
 	add(o, "mean", jout_finite(c->mean));
 	add(o, "max", jout_finite(c->max));
-	add(o, "p50", jci(&c->p50));
-	add(o, "p90", jci(&c->p90));
-	add(o, "p99", jci(&c->p99));
-	add(o, "max_ci", jci(&c->pmax));
-	add(o, "ratio_p50", jci(&c->ratio50));
-	add(o, "ratio_runs", jci(&c->ratio_runs));
-	add(o, "ratio_p90", jci(&c->ratio90));
+	add(o, "p50", jout_ci(&c->p50));
+	add(o, "p90", jout_ci(&c->p90));
+	add(o, "p99", jout_ci(&c->p99));
+	add(o, "max_ci", jout_ci(&c->pmax));
+	add(o, "ratio_p50", jout_ci(&c->ratio50));
+	add(o, "ratio_runs", jout_ci(&c->ratio_runs));
+	add(o, "ratio_p90", jout_ci(&c->ratio90));
 	add(o, "p", jout_finite(c->p));
 	add(o, "p_adjusted", jout_finite(c->p_adj));
 	add(o, "verdict", jout_string(verdict_name(c, arm)));
@@ -475,8 +417,8 @@ static struct json_object *json_arms(const struct compare_result *r)
 		add(o, "settings", jout_string(arm->settings));
 		add(o, "runs", jout_uint64(s->runs));
 		add(o, "failed_runs", jout_uint64(s->failed_runs));
-		add(o, "load_mibps", jci(&s->load_mibps));
-		add(o, "disk_mibps", jci(&s->disk_mibps));
+		add(o, "load_mibps", jout_ci(&s->load_mibps));
+		add(o, "disk_mibps", jout_ci(&s->disk_mibps));
 		add(o, "worst_stall_ms", jout_finite(s->worst_stall_ms));
 		add(o, "score", jout_finite(s->score));
 		add(o, "load_ok", jout_bool(s->load_ok));
@@ -521,8 +463,8 @@ static struct json_object *json_verdicts(const struct compare_result *r)
 			add(o, "arm", jout_uint64(a));
 			add(o, "action", jout_string(action_kind_name((enum action_kind)k)));
 			add(o, "verdict", jout_string(verdict_name(c, a)));
-			add(o, "ratio_p50", jci(&c->ratio50));
-			add(o, "ratio_runs", jci(&c->ratio_runs));
+			add(o, "ratio_p50", jout_ci(&c->ratio50));
+			add(o, "ratio_runs", jout_ci(&c->ratio_runs));
 			json_object_array_add(arr, o);
 		}
 	return arr;
@@ -734,7 +676,7 @@ static int arm_to_profile(const struct compare_arm *arm, struct profile *p, char
 static void comment(FILE *f, const char *text, int trusted)
 {
 	if (trusted)
-		wrap_plain(f, "; ", ";   ", text);
+		text_wrap(f, "; ", ";   ", text, COLS);
 	else
 		wrap(f, "; ", ";   ", text);
 }

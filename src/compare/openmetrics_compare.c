@@ -62,7 +62,7 @@ struct cmp_ctx {
 static const char *const bounds[] = { "estimate", "lower", "upper" };
 
 static void ci_samples(struct openmetrics *om, struct openmetrics_label *l, size_t n,
-		       const struct compare_ci *ci, double scale)
+		       const struct stats_ci *ci, double scale)
 {
 	const double v[] = { ci->est, ci->lo, ci->hi };
 	for (size_t b = 0; b < N(bounds); b++) {
@@ -175,7 +175,7 @@ static void cmp_cells(struct openmetrics *om, const struct cmp_ctx *x)
 		CELL_LABELS(a, k);
 		const struct {
 			const char *stat;
-			const struct compare_ci *ci;
+			const struct stats_ci *ci;
 			double plain;
 		} st[] = {
 			{ "min", NULL, c->min }, { "p50", &c->p50, 0 }, { "p90", &c->p90, 0 },
@@ -219,7 +219,7 @@ static void cmp_cells(struct openmetrics *om, const struct cmp_ctx *x)
 		CELL_LABELS(a, k);
 		const struct {
 			const char *stat;
-			const struct compare_ci *ci;
+			const struct stats_ci *ci;
 		} st[] = { { "runs", &c->ratio_runs }, { "p50", &c->ratio50 }, { "p90", &c->ratio90 } };
 		for (size_t i = 0; i < N(st); i++) {
 			l[ARM_LABELS + 1] = (struct openmetrics_label){ "stat", st[i].stat };

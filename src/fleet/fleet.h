@@ -311,17 +311,13 @@ struct fleet_options {
 				    * fleet_identify): said in the outputs */
 };
 
-struct fleet_ci {
-	double est, lo, hi;        /* NaN when not defined */
-};
-
 struct fleet_row {
 	enum fleet_phase phase;
 	unsigned action;           /* enum action_kind */
 	size_t arm;                /* index into the group's arms */
 	size_t machines, samples;
-	struct fleet_ci p50, p90;
-	struct fleet_ci ratio50, ratio90;   /* arm / baseline; NaN for the baseline */
+	struct stats_ci p50, p90;
+	struct stats_ci ratio50, ratio90;   /* arm / baseline; NaN for the baseline */
 	size_t paired, agree;      /* machines with both; of them, on its side of 1 */
 	size_t n_faster, n_slower; /* paired machines whose own ratio is below,
 				    * above 1 */
@@ -338,7 +334,7 @@ struct fleet_garm {
 	size_t machines;           /* that measured it */
 	size_t first_on;           /* machines whose own setting it is: the one
 				    * most of their results measured first */
-	struct fleet_ci load;      /* load ratio against the baseline */
+	struct stats_ci load;      /* load ratio against the baseline */
 	size_t load_paired;
 	int load_ok;               /* within the tolerance (or unknown) */
 	double score;              /* geometric mean of p90 ratios; NaN */

@@ -139,7 +139,7 @@ void fleet_ratio_text(char *b, size_t n, double v)
 		snprintf(b, n, "%.2g", v);
 }
 
-void fleet_ci_text(char *b, size_t n, const struct fleet_ci *c,
+void fleet_ci_text(char *b, size_t n, const struct stats_ci *c,
 		   void (*fmt)(char *, size_t, double))
 {
 	char e[16], lo[16], hi[16];
@@ -387,11 +387,6 @@ static void add(struct json_object *o, const char *k, struct json_object *v)
 	json_object_object_add(o, k, v);
 }
 
-static struct json_object *jci(const struct fleet_ci *c)
-{
-	return jout_interval(c->est, c->lo, c->hi);
-}
-
 static struct json_object *json_group(const struct fleet_group *g)
 {
 	struct json_object *o = jout_object();
@@ -423,7 +418,7 @@ static struct json_object *json_group(const struct fleet_group *g)
 		add(x, "settings", jout_string(ga->key));
 		add(x, "machines", jout_uint64(ga->machines));
 		add(x, "first_on", jout_uint64(ga->first_on));
-		add(x, "load_ratio", jci(&ga->load));
+		add(x, "load_ratio", jout_ci(&ga->load));
 		add(x, "load_machines", jout_uint64(ga->load_paired));
 		add(x, "load_ok", jout_bool(ga->load_ok));
 		add(x, "score", jout_finite(ga->score));
@@ -441,10 +436,10 @@ static struct json_object *json_group(const struct fleet_group *g)
 		add(x, "settings", jout_string(g->arms[r->arm].key));
 		add(x, "machines", jout_uint64(r->machines));
 		add(x, "samples", jout_uint64(r->samples));
-		add(x, "p50_ms", jci(&r->p50));
-		add(x, "p90_ms", jci(&r->p90));
-		add(x, "ratio_p50", jci(&r->ratio50));
-		add(x, "ratio_p90", jci(&r->ratio90));
+		add(x, "p50_ms", jout_ci(&r->p50));
+		add(x, "p90_ms", jout_ci(&r->p90));
+		add(x, "ratio_p50", jout_ci(&r->ratio50));
+		add(x, "ratio_p90", jout_ci(&r->ratio90));
 		add(x, "paired", jout_uint64(r->paired));
 		add(x, "agree", jout_uint64(r->agree));
 		add(x, "faster_machines", jout_uint64(r->n_faster));
@@ -520,7 +515,7 @@ int fleet_csv(const struct fleet_report *rep, const char *path, char *err, size_
 			fputc(',', f);
 			bad |= csv_text(f, g->arms[r->arm].key) < 0;
 			fprintf(f, ",%zu,%zu", r->machines, r->samples);
-			const struct fleet_ci *c[4] = { &r->p50, &r->p90, &r->ratio50, &r->ratio90 };
+			const struct stats_ci *c[4] = { &r->p50, &r->p90, &r->ratio50, &r->ratio90 };
 			for (int j = 0; j < 4; j++) {
 				const double v[3] = { c[j]->est, c[j]->lo, c[j]->hi };
 				for (int x = 0; x < 3; x++) {

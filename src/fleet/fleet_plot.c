@@ -70,7 +70,7 @@ static double panel(cairo_t *cr, const struct fleet_group *g, double y, int draw
 {
 	struct plot_span sp = { 0 };
 	for (size_t i = 0; i < g->n_rows; i++) {
-		const struct fleet_ci *c = &g->rows[i].p50;
+		const struct stats_ci *c = &g->rows[i].p50;
 		plot_span_add(&sp, c->est);
 		plot_span_add(&sp, c->lo);
 		plot_span_add(&sp, c->hi);

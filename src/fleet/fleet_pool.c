@@ -168,7 +168,7 @@ static uint64_t mix(uint64_t seed, uint64_t a, uint64_t b, uint64_t c)
 	return stats_rand_next(&s);
 }
 
-static void ci_nan(struct fleet_ci *c)
+static void ci_nan(struct stats_ci *c)
 {
 	c->est = c->lo = c->hi = NAN;
 }
@@ -340,11 +340,14 @@ static int row_stats(const struct ent *e, struct block b, struct fleet_row *row,
 	}
 	row->samples = n;
 	row->machines = machines_in(e, b.from, b.to);
-	int rc = stats_bootstrap_ci_grouped(v, g, n, 0.5, iters, FLEET_LEVEL, mix(seed, 1, 0, 0),
-					    &row->p50.est, &row->p50.lo, &row->p50.hi);
+	int rc = stats_bootstrap_ci_grouped(v, g, n, 0.5,
+					    &(struct stats_boot){ iters, FLEET_LEVEL, mix(seed, 1, 0, 0) },
+					    &row->p50);
 	if (rc == 0)
-		rc = stats_bootstrap_ci_grouped(v, g, n, 0.9, iters, FLEET_LEVEL, mix(seed, 2, 0, 0),
-						&row->p90.est, &row->p90.lo, &row->p90.hi);
+		rc = stats_bootstrap_ci_grouped(v, g, n, 0.9,
+						&(struct stats_boot){ iters, FLEET_LEVEL,
+								      mix(seed, 2, 0, 0) },
+						&row->p90);
 	free(v);
 	free(g);
 	return rc == -ENOMEM ? rc : 0;
@@ -406,10 +409,10 @@ static int row_ratio(const struct gwork *w, struct block a, struct block b, stru
 	if (rc == 0) {
 		oa[k] = na;
 		ob[k] = nb;
-		rc = stats_bootstrap_median_ratio_paired(va, oa, vb, ob, np, 0.5, iters, level,
-							 mix(seed, 3, 0, 0), FLEET_MAX_RATIO,
-							 &row->ratio50.est, &row->ratio50.lo,
-							 &row->ratio50.hi, per);
+		rc = stats_bootstrap_median_ratio_paired(va, oa, vb, ob, np, 0.5,
+							 &(struct stats_boot){ iters, level,
+									       mix(seed, 3, 0, 0) },
+							 FLEET_MAX_RATIO, &row->ratio50, per);
 		double est = row->ratio50.est;
 		for (size_t x = 0; rc == 0 && x < np; x++) {
 			row->n_faster += per[x] < 1;
@@ -428,10 +431,10 @@ static int row_ratio(const struct gwork *w, struct block a, struct block b, stru
 					row->disagree[y] = t;
 				}
 		if (rc == 0)
-			rc = stats_bootstrap_median_ratio_paired(va, oa, vb, ob, np, 0.9, iters, level,
-								 mix(seed, 4, 0, 0), FLEET_MAX_RATIO,
-								 &row->ratio90.est, &row->ratio90.lo,
-								 &row->ratio90.hi, NULL);
+			rc = stats_bootstrap_median_ratio_paired(va, oa, vb, ob, np, 0.9,
+								 &(struct stats_boot){ iters, level,
+										       mix(seed, 4, 0, 0) },
+								 FLEET_MAX_RATIO, &row->ratio90, NULL);
 	}
 	free(va);
 	free(vb);

@@ -18,7 +18,7 @@
 void fleet_ratio_text(char *b, size_t n, double v);
 /* "EST [LO, HI]" with fmt (fleet_ratio_text, or the text report's ms),
  * "EST" alone when a bound is not finite. */
-void fleet_ci_text(char *b, size_t n, const struct fleet_ci *c,
+void fleet_ci_text(char *b, size_t n, const struct stats_ci *c,
 		   void (*fmt)(char *, size_t, double));
 /* The machines of row r that disagree, "web3, web7", at most max names
  * (then "and N more"; 0: all); "" none. */

@@ -51,7 +51,7 @@ struct fleet_ctx {
 static const char *const bounds[] = { "estimate", "lower", "upper" };
 
 static void ci_samples(struct openmetrics *om, struct openmetrics_label *l, size_t n,
-		       const struct fleet_ci *ci, double scale)
+		       const struct stats_ci *ci, double scale)
 {
 	const double v[] = { ci->est, ci->lo, ci->hi };
 	for (size_t b = 0; b < N(bounds); b++) {

@@ -61,12 +61,12 @@ struct json_object *jout_finite(double v)
 	return isfinite(v) ? jout_double(v) : NULL;
 }
 
-struct json_object *jout_interval(double est, double lo, double hi)
+struct json_object *jout_ci(const struct stats_ci *ci)
 {
 	struct json_object *o = jout_object();
-	json_object_object_add(o, "est", jout_finite(est));
-	json_object_object_add(o, "lo", jout_finite(lo));
-	json_object_object_add(o, "hi", jout_finite(hi));
+	json_object_object_add(o, "est", jout_finite(ci->est));
+	json_object_object_add(o, "lo", jout_finite(ci->lo));
+	json_object_object_add(o, "hi", jout_finite(ci->hi));
 	return o;
 }
 

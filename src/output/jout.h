@@ -8,8 +8,9 @@
  *    JSON output" goes to stderr and the process exits with status 1
  *    (callers build output at the end, after settings were restored).
  *  - jout_finite(v) is v as a number, or NULL (JSON null: a figure that
- *    does not exist, never 0) when v is NaN or infinite; jout_interval()
- *    the object {"est", "lo", "hi"} of three such numbers.
+ *    does not exist, never 0) when v is NaN or infinite; jout_ci() an
+ *    interval (stats.h) as the object {"est", "lo", "hi"} of three such
+ *    numbers.
  *  - jout_write() prints the object (json-c flags) and a newline to f and
  *    drops the caller's reference; 0, or -ENOMEM / -EIO.
  *  - jout_save() writes the object (pretty, no slash escapes) to PATH
@@ -38,6 +39,8 @@
 #include <stdio.h>
 #include <json-c/json.h>
 
+#include "stats.h"
+
 struct json_object *jout_object(void);
 struct json_object *jout_array(void);
 struct json_object *jout_string(const char *s);
@@ -46,7 +49,7 @@ struct json_object *jout_uint64(uint64_t v);
 struct json_object *jout_double(double v);
 struct json_object *jout_bool(int v);
 struct json_object *jout_finite(double v);
-struct json_object *jout_interval(double est, double lo, double hi);
+struct json_object *jout_ci(const struct stats_ci *ci);
 struct json_object *jout_setting(const char *key, const char *sched, const char *value);
 struct json_object *jout_path(const char *path, int resolve);
 int jout_write(FILE *f, struct json_object *o, int flags);

@@ -36,6 +36,8 @@
 
 #include "stats.h"
 
+#define BOOT(iters, level, seed) (&(struct stats_boot){ (iters), (level), (seed) })
+
 #define MAX_N 64
 
 static double uniform01(uint64_t *st)
@@ -198,14 +200,15 @@ static int coverage(unsigned reps, unsigned iters, uint64_t seed)
 		for (unsigned k = 0; k < reps; k++) {
 			draw(a, n, 100, sigmas[is], &st);
 			draw(b, n, 100 * r, sigmas[is], &st);
-			double est, lo, hi, plo, phi_, blo, bhi, clo, chi;
+			double plo, phi_, blo, bhi, clo, chi;
+			struct stats_ci ci;
 			uint64_t bseed = stats_rand_next(&st);
-			if (stats_bootstrap_ratio(a, n, b, n, qs[iq], iters, 0.95,
-						  bseed, &est, &lo, &hi)) {
+			if (stats_bootstrap_ratio(a, n, b, n, qs[iq], BOOT(iters, 0.95, bseed), &ci)) {
 				fail++;
 				w[k] = NAN;
 				continue;
 			}
+			double lo = ci.lo, hi = ci.hi;
 			if (r < lo)
 				below++;   /* the interval lies above the truth */
 			else if (r > hi)
@@ -259,12 +262,15 @@ static int aa(unsigned reps, unsigned iters, uint64_t seed, size_t arms, size_t 
 			draw(base, n, scale, sigma, &st);
 			for (size_t j = 0; j < arms; j++) {
 				size_t c = act * arms + j;
-				double u, est;
+				double u;
+				struct stats_ci ci;
 				draw(arm, n, scale, sigma, &st);
 				if (stats_mann_whitney(base, n, arm, n, &u, &p[c]) ||
-				    stats_bootstrap_ratio(base, n, arm, n, 0.5, iters, 0.95,
-							  stats_rand_next(&st), &est, &lo[c], &hi[c]))
+				    stats_bootstrap_ratio(base, n, arm, n, 0.5,
+							  BOOT(iters, 0.95, stats_rand_next(&st)), &ci))
 					return 1;
+				lo[c] = ci.lo;
+				hi[c] = ci.hi;
 			}
 		}
 		if (stats_holm(p, m, adj))
@@ -373,12 +379,12 @@ static int gcoverage(unsigned reps, unsigned iters, uint64_t seed)
 			draw_clustered(a, ga, R, k, 100, ea, 0, &st);
 			draw_clustered(b, gb, R, k, 100 * r, eb, 3, &st);
 			uint64_t bs = stats_rand_next(&st);
-			double est, lo[2], hi[2];
-			if (stats_bootstrap_ratio(a, n, b, n, qs[iq], iters, 0.95, bs, &est,
-						  &lo[0], &hi[0]) ||
-			    stats_bootstrap_ratio_grouped(a, ga, n, b, gb, n, qs[iq], iters, 0.95,
-							  bs, &est, &lo[1], &hi[1]))
+			struct stats_ci ci[2];
+			if (stats_bootstrap_ratio(a, n, b, n, qs[iq], BOOT(iters, 0.95, bs), &ci[0]) ||
+			    stats_bootstrap_ratio_grouped(a, ga, n, b, gb, n, qs[iq],
+							  BOOT(iters, 0.95, bs), &ci[1]))
 				return 1;
+			double lo[2] = { ci[0].lo, ci[1].lo }, hi[2] = { ci[0].hi, ci[1].hi };
 			for (int m = 0; m < 2; m++) {
 				if (r < lo[m])
 					below[m]++;
@@ -530,16 +536,20 @@ static int look(struct cell_data d[ARMS][ACTS], size_t rounds, size_t k, unsigne
 		return -1;
 	for (size_t c = 0; c < CMP; c++) {
 		struct cell_data *a = &d[0][c % ACTS], *b = &d[1 + c / ACTS][c % ACTS];
-		double est;
+		struct stats_ci ci;
 		/* the grouped CI is needed by the CI-alone diagnosis anyway */
-		if (stats_bootstrap_ratio_grouped(a->v, a->g, n, b->v, b->g, n, 0.5, iters,
-						  0.95, seeds[c], &est, &glo[c], &ghi[c]))
+		if (stats_bootstrap_ratio_grouped(a->v, a->g, n, b->v, b->g, n, 0.5,
+						  BOOT(iters, 0.95, seeds[c]), &ci))
 			return -1;
+		glo[c] = ci.lo;
+		ghi[c] = ci.hi;
 		have_g[c] = 1;
 		if (adj_s[c] < alpha) {
-			if (stats_bootstrap_ratio(a->v, n, b->v, n, 0.5, iters, 0.95, seeds[c],
-						  &est, &plo[c], &phi_[c]))
+			if (stats_bootstrap_ratio(a->v, n, b->v, n, 0.5, BOOT(iters, 0.95, seeds[c]),
+						  &ci))
 				return -1;
+			plo[c] = ci.lo;
+			phi_[c] = ci.hi;
 			have_p[c] = 1;
 		}
 		verdict[RULE_MW_SAMPLES_GCI][c] = stats_verdict(glo[c], ghi[c], adj_s[c], alpha);
@@ -665,23 +675,23 @@ static int timing(unsigned iters)
 	double best_full = 1e30, best_min = 1e30, sink = 0;
 	for (int rep = 0; rep < 5; rep++) {
 		struct timespec t0;
-		double est, lo, hi;
+		struct stats_ci ci;
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
 		for (size_t arm = 0; arm < ARMS; arm++)
 			for (size_t act = 0; act < ACTS; act++) {
 				struct cell_data *b = &d[arm][act], *a = &d[0][act];
 				for (size_t iq = 0; iq < 4; iq++) {
-					if (stats_bootstrap_ci_grouped(b->v, b->g, n, qs[iq], iters,
-								       0.95, 1, &est, &lo, &hi))
+					if (stats_bootstrap_ci_grouped(b->v, b->g, n, qs[iq],
+								       BOOT(iters, 0.95, 1), &ci))
 						return 1;
-					sink += lo;
+					sink += ci.lo;
 				}
 				for (size_t iq = 0; arm > 0 && iq < 2; iq++) {
 					if (stats_bootstrap_ratio_grouped(a->v, a->g, n, b->v, b->g, n,
-									  qs[iq], iters, 0.95, 2,
-									  &est, &lo, &hi))
+									  qs[iq], BOOT(iters, 0.95, 2),
+									  &ci))
 						return 1;
-					sink += lo;
+					sink += ci.lo;
 				}
 			}
 		double full = ms_since(&t0);
@@ -689,15 +699,15 @@ static int timing(unsigned iters)
 		for (size_t arm = 0; arm < ARMS; arm++)
 			for (size_t act = 0; act < ACTS; act++) {
 				struct cell_data *b = &d[arm][act], *a = &d[0][act];
-				if (stats_bootstrap_ci_grouped(b->v, b->g, n, 0.5, iters, 0.95, 1,
-							       &est, &lo, &hi))
+				if (stats_bootstrap_ci_grouped(b->v, b->g, n, 0.5, BOOT(iters, 0.95, 1),
+							       &ci))
 					return 1;
-				sink += lo;
+				sink += ci.lo;
 				if (arm > 0 && stats_bootstrap_ratio_grouped(a->v, a->g, n, b->v, b->g,
-									     n, 0.5, iters, 0.95, 2,
-									     &est, &lo, &hi))
+									     n, 0.5, BOOT(iters, 0.95, 2),
+									     &ci))
 					return 1;
-				sink += lo;
+				sink += ci.lo;
 			}
 		double min = ms_since(&t0);
 		if (full < best_full)

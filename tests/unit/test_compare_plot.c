@@ -101,19 +101,19 @@ static struct compare_result *synth(size_t n_arms, int long_labels)
 			enum action_kind ak = k == 0 ? ACTION_EXEC : ACTION_LS;
 			struct compare_cell *c = &r->cells[a][ak];
 			double m = base_ms[k] * factor[a];
-			c->p50 = (struct compare_ci){ m, m * 0.85, m * 1.18 };
+			c->p50 = (struct stats_ci){ m, m * 0.85, m * 1.18 };
 			c->n = 16;
 			if (a == 0) {
-				c->ratio50 = c->ratio_runs = (struct compare_ci){ NAN, NAN, NAN };
+				c->ratio50 = c->ratio_runs = (struct stats_ci){ NAN, NAN, NAN };
 				continue;
 			}
 			double f = factor[a];
-			c->ratio50 = c->ratio_runs = (struct compare_ci){ f, f * 0.8, f * 1.25 };
+			c->ratio50 = c->ratio_runs = (struct stats_ci){ f, f * 0.8, f * 1.25 };
 			c->verdict = f * 1.25 < 1 ? STATS_FASTER : f * 0.8 > 1 ? STATS_SLOWER
 							: STATS_NO_DIFFERENCE;
 		}
 		double mib = a == 1 ? 61 : 95 + 3.0 * (double)a;
-		r->armstat[a].load_mibps = (struct compare_ci){ mib, mib * 0.9, mib * 1.08 };
+		r->armstat[a].load_mibps = (struct stats_ci){ mib, mib * 0.9, mib * 1.08 };
 		r->armstat[a].load_ok = a != 1;
 	}
 	/* Ranked by the factor, the arm that starves the load last. */
@@ -418,10 +418,10 @@ static void test_degenerate(void **state)
 	r->samples[2].action = 200;  /* no such action */
 	for (size_t a = 0; a < 2; a++) {
 		for (int k = 0; k < ACTION_KIND_COUNT; k++) {
-			r->cells[a][k].p50 = (struct compare_ci){ NAN, INFINITY, -1 };
-			r->cells[a][k].ratio50 = r->cells[a][k].ratio_runs = (struct compare_ci){ a ? 0.5 : NAN, NAN, NAN };
+			r->cells[a][k].p50 = (struct stats_ci){ NAN, INFINITY, -1 };
+			r->cells[a][k].ratio50 = r->cells[a][k].ratio_runs = (struct stats_ci){ a ? 0.5 : NAN, NAN, NAN };
 		}
-		r->armstat[a].load_mibps = (struct compare_ci){ NAN, NAN, NAN };
+		r->armstat[a].load_mibps = (struct stats_ci){ NAN, NAN, NAN };
 	}
 	snprintf(r->arms[1].label, sizeof(r->arms[1].label), "bad \xff\xfe utf8 \x1b[31m");
 	snprintf(r->dir, sizeof(r->dir), "/\xc0\xaf\n");

@@ -28,7 +28,7 @@ static struct compare_sample samples[8];
 static struct compare_run runs[3];
 static struct testdir td;   /* td.abs: the absolute scratch directory */
 
-static void ci(struct compare_ci *c, double est, double lo, double hi)
+static void ci(struct stats_ci *c, double est, double lo, double hi)
 {
 	c->est = est;
 	c->lo = lo;

@@ -510,14 +510,15 @@ static void test_machines_widen(void **state)
 	const struct fleet_row *x = row(group(&rep, "rotational"), "mq-deadline", ACTION_SSH);
 	assert_int_equal(x->machines, 6);
 	assert_int_equal(x->samples, 120);
-	double v[120], e, lo, hi;
+	double v[120];
+	struct stats_ci c;
 	size_t k = 0;
 	for (int m = 0; m < 6; m++)
 		for (size_t i = 0; i < r[m].n_samples; i++)
 			v[k++] = r[m].samples[i].ms;
-	assert_int_equal(stats_bootstrap_ci(v, k, 0.5, 2000, 0.95, 5, &e, &lo, &hi), 0);
-	assert_true(fabs(e - x->p50.est) < 1e-9);   /* the same pooled median */
-	assert_true(x->p50.hi / x->p50.lo > 1.5 * (hi / lo));
+	assert_int_equal(stats_bootstrap_ci(v, k, 0.5, &(struct stats_boot){ 2000, 0.95, 5 }, &c), 0);
+	assert_true(fabs(c.est - x->p50.est) < 1e-9);   /* the same pooled median */
+	assert_true(x->p50.hi / x->p50.lo > 1.5 * (c.hi / c.lo));
 	fleet_report_free(&rep);
 	for (int m = 0; m < 6; m++)
 		fleet_result_free(&r[m]);
@@ -749,27 +750,25 @@ static void test_paired_helper(void **state)
 	/* one cluster: the ratio of its medians */
 	double a[] = { 10, 20, 30 }, b[] = { 5, 10, 15 };
 	size_t oa[] = { 0, 3 }, ob[] = { 0, 3 };
-	double e, lo, hi, per[1];
-	assert_int_equal(stats_bootstrap_ratio_paired(a, oa, b, ob, 1, 0.5, 500, 0.95, 3, &e, &lo,
-						      &hi, per), 0);
-	assert_true(fabs(e - 0.5) < 1e-12 && fabs(per[0] - 0.5) < 1e-12);
-	assert_true(lo <= e && e <= hi);
+	const struct stats_boot bt = { 500, 0.95, 3 };
+	struct stats_ci c;
+	double per[1];
+	assert_int_equal(stats_bootstrap_ratio_paired(a, oa, b, ob, 1, 0.5, &bt, &c, per), 0);
+	assert_true(fabs(c.est - 0.5) < 1e-12 && fabs(per[0] - 0.5) < 1e-12);
+	assert_true(c.lo <= c.est && c.est <= c.hi);
 	/* two clusters: the geometric mean of their own ratios */
 	double a2[] = { 10, 10, 1000 }, b2[] = { 5, 4000 };
 	size_t oa2[] = { 0, 2, 3 }, ob2[] = { 0, 1, 2 };
 	double per2[2];
-	assert_int_equal(stats_bootstrap_ratio_paired(a2, oa2, b2, ob2, 2, 0.5, 500, 0.95, 3, &e,
-						      &lo, &hi, per2), 0);
+	assert_int_equal(stats_bootstrap_ratio_paired(a2, oa2, b2, ob2, 2, 0.5, &bt, &c, per2), 0);
 	assert_true(fabs(per2[0] - 0.5) < 1e-12 && fabs(per2[1] - 4) < 1e-12);
-	assert_true(fabs(e - sqrt(2)) < 1e-12);
+	assert_true(fabs(c.est - sqrt(2)) < 1e-12);
 	/* an empty side, a non-positive value */
 	size_t oe[] = { 0, 0 };
-	assert_int_equal(stats_bootstrap_ratio_paired(a, oe, b, ob, 1, 0.5, 500, 0.95, 3, &e, &lo,
-						      &hi, NULL), -EINVAL);
-	assert_true(isnan(e));
+	assert_int_equal(stats_bootstrap_ratio_paired(a, oe, b, ob, 1, 0.5, &bt, &c, NULL), -EINVAL);
+	assert_true(isnan(c.est));
 	double z[] = { 0, 1, 2 };
-	assert_int_equal(stats_bootstrap_ratio_paired(z, oa, b, ob, 1, 0.5, 500, 0.95, 3, &e, &lo,
-						      &hi, NULL), -EDOM);
+	assert_int_equal(stats_bootstrap_ratio_paired(z, oa, b, ob, 1, 0.5, &bt, &c, NULL), -EDOM);
 }
 
 /* ---- outputs ---- */
@@ -1046,11 +1045,13 @@ static void test_median_stats(void **state)
 	double a[] = { 10, 10, 10, 10, 10, 10 }, b[] = { 5, 5, 5, 5, 5, 1e300 };
 	size_t off[] = { 0, 2, 4, 6 }, bo[] = { 0, 2, 4, 6 };
 	double per[3];
-	assert_int_equal(stats_bootstrap_median_ratio_paired(a, off, b, bo, 3, 0.5, 500, 0.95, 3,
-							     1000, &e, &lo, &hi, per), 0);
-	assert_true(e == 0.5 && per[2] == 1000);
-	assert_int_equal(stats_bootstrap_median_ratio_paired(a, off, b, bo, 3, 0.5, 500, 0.95, 3,
-							     1, &e, &lo, &hi, NULL), -EINVAL);
+	const struct stats_boot bt = { 500, 0.95, 3 };
+	struct stats_ci c;
+	assert_int_equal(stats_bootstrap_median_ratio_paired(a, off, b, bo, 3, 0.5, &bt, 1000, &c,
+							     per), 0);
+	assert_true(c.est == 0.5 && per[2] == 1000);
+	assert_int_equal(stats_bootstrap_median_ratio_paired(a, off, b, bo, 3, 0.5, &bt, 1, &c,
+							     NULL), -EINVAL);
 }
 
 /* --save-profile saves what can be saved: a vm.* key in the rotational

@@ -16,6 +16,9 @@
 
 #include "stats.h"
 
+/* The bootstrap parameters as one argument. */
+#define BOOT(iters, level, seed) (&(struct stats_boot){ (iters), (level), (seed) })
+
 static const double one_to_ten[] = { 7, 3, 10, 1, 5, 9, 2, 8, 6, 4 };
 
 static void test_summary(void **state)
@@ -108,55 +111,58 @@ static void test_bootstrap(void **state)
 {
 	(void)state;
 	const double a[] = { 10, 10, 10, 10 }, b[] = { 25, 25, 25 };
-	double lo, hi, lo2, hi2;
-	assert_int_equal(stats_bootstrap_median_diff(a, 4, b, 3, 500, 0.95, 1, &lo, &hi), 0);
-	assert_float_equal(lo, 15, 0);
-	assert_float_equal(hi, 15, 0);
+	struct stats_ci ci, ci2;
+	assert_int_equal(stats_bootstrap_median_diff(a, 4, b, 3, BOOT(500, 0.95, 1), &ci), 0);
+	assert_float_equal(ci.est, 15, 0);
+	assert_float_equal(ci.lo, 15, 0);
+	assert_float_equal(ci.hi, 15, 0);
 	/* a real spread: CI contains the observed difference, and the same seed
 	 * gives the same interval */
 	const double x[] = { 10, 12, 9, 11, 10, 13, 8, 10 }, y[] = { 20, 22, 19, 25, 21, 18, 20, 23 };
-	assert_int_equal(stats_bootstrap_median_diff(x, 8, y, 8, 2000, 0.95, 42, &lo, &hi), 0);
-	assert_true(lo <= 10.5 && hi >= 10.5 && lo > 0);
-	assert_int_equal(stats_bootstrap_median_diff(x, 8, y, 8, 2000, 0.95, 42, &lo2, &hi2), 0);
-	assert_float_equal(lo, lo2, 0);
-	assert_float_equal(hi, hi2, 0);
-	assert_int_equal(stats_bootstrap_median_diff(x, 0, y, 8, 10, 0.95, 1, &lo, &hi), -EINVAL);
-	assert_int_equal(stats_bootstrap_median_diff(x, 8, y, 8, 10, 1.5, 1, &lo, &hi), -EINVAL);
+	assert_int_equal(stats_bootstrap_median_diff(x, 8, y, 8, BOOT(2000, 0.95, 42), &ci), 0);
+	assert_float_equal(ci.est, 10.5, 0);   /* 20.5 - 10 */
+	assert_true(ci.lo <= 10.5 && ci.hi >= 10.5 && ci.lo > 0);
+	assert_int_equal(stats_bootstrap_median_diff(x, 8, y, 8, BOOT(2000, 0.95, 42), &ci2), 0);
+	assert_float_equal(ci.lo, ci2.lo, 0);
+	assert_float_equal(ci.hi, ci2.hi, 0);
+	assert_int_equal(stats_bootstrap_median_diff(x, 0, y, 8, BOOT(10, 0.95, 1), &ci), -EINVAL);
+	assert_int_equal(stats_bootstrap_median_diff(x, 8, y, 8, BOOT(10, 1.5, 1), &ci), -EINVAL);
+	assert_true(isnan(ci.est) && isnan(ci.lo) && isnan(ci.hi));
 }
 
 static void test_bootstrap_ci(void **state)
 {
 	(void)state;
-	double est, lo, hi, est2, lo2, hi2;
-	assert_int_equal(stats_bootstrap_ci(one_to_ten, 10, 0.5, 2000, 0.95, 3, &est, &lo, &hi), 0);
-	assert_float_equal(est, 5.5, 1e-12);              /* median(1..10) */
-	assert_true(lo >= 1 && lo < 5.5 && hi > 5.5 && hi <= 10);
+	struct stats_ci ci, ci2;
+	assert_int_equal(stats_bootstrap_ci(one_to_ten, 10, 0.5, BOOT(2000, 0.95, 3), &ci), 0);
+	assert_float_equal(ci.est, 5.5, 1e-12);              /* median(1..10) */
+	assert_true(ci.lo >= 1 && ci.lo < 5.5 && ci.hi > 5.5 && ci.hi <= 10);
 	/* same seed, same interval, bit for bit */
-	assert_int_equal(stats_bootstrap_ci(one_to_ten, 10, 0.5, 2000, 0.95, 3, &est2, &lo2, &hi2), 0);
-	assert_true(lo == lo2 && hi == hi2 && est == est2);
+	assert_int_equal(stats_bootstrap_ci(one_to_ten, 10, 0.5, BOOT(2000, 0.95, 3), &ci2), 0);
+	assert_true(ci.lo == ci2.lo && ci.hi == ci2.hi && ci.est == ci2.est);
 	/* p90: type 7 like stats_summarize */
-	assert_int_equal(stats_bootstrap_ci(one_to_ten, 10, 0.9, 2000, 0.95, 3, &est, &lo, &hi), 0);
-	assert_float_equal(est, 9.1, 1e-12);
-	assert_true(lo <= 9.1 && hi >= 9.1 && hi <= 10);
+	assert_int_equal(stats_bootstrap_ci(one_to_ten, 10, 0.9, BOOT(2000, 0.95, 3), &ci), 0);
+	assert_float_equal(ci.est, 9.1, 1e-12);
+	assert_true(ci.lo <= 9.1 && ci.hi >= 9.1 && ci.hi <= 10);
 	/* every value equal: a zero-width interval at that value */
 	const double same[] = { 4, 4, 4, 4, 4 };
-	assert_int_equal(stats_bootstrap_ci(same, 5, 0.5, 100, 0.95, 1, &est, &lo, &hi), 0);
-	assert_true(est == 4 && lo == 4 && hi == 4);
+	assert_int_equal(stats_bootstrap_ci(same, 5, 0.5, BOOT(100, 0.95, 1), &ci), 0);
+	assert_true(ci.est == 4 && ci.lo == 4 && ci.hi == 4);
 	/* many ties: the interval stays on the data */
 	const double tied[] = { 7, 7, 7, 7, 7, 7, 9, 7, 7, 30 };
-	assert_int_equal(stats_bootstrap_ci(tied, 10, 0.5, 2000, 0.95, 5, &est, &lo, &hi), 0);
-	assert_true(est == 7 && lo == 7 && hi >= 7 && hi <= 30);
+	assert_int_equal(stats_bootstrap_ci(tied, 10, 0.5, BOOT(2000, 0.95, 5), &ci), 0);
+	assert_true(ci.est == 7 && ci.lo == 7 && ci.hi >= 7 && ci.hi <= 30);
 	/* degenerate input: -EINVAL and NaN, never a number */
 	const double bad[] = { 1, NAN, 3 };
-	assert_int_equal(stats_bootstrap_ci(one_to_ten, 0, 0.5, 100, 0.95, 1, &est, &lo, &hi), -EINVAL);
-	assert_true(isnan(est) && isnan(lo) && isnan(hi));
-	assert_int_equal(stats_bootstrap_ci(bad, 3, 0.5, 100, 0.95, 1, &est, &lo, &hi), -EINVAL);
-	assert_true(isnan(est) && isnan(lo) && isnan(hi));
-	assert_int_equal(stats_bootstrap_ci(one_to_ten, 10, 1.5, 100, 0.95, 1, &est, &lo, &hi), -EINVAL);
-	assert_int_equal(stats_bootstrap_ci(one_to_ten, 10, NAN, 100, 0.95, 1, &est, &lo, &hi), -EINVAL);
-	assert_int_equal(stats_bootstrap_ci(one_to_ten, 10, 0.5, 0, 0.95, 1, &est, &lo, &hi), -EINVAL);
-	assert_int_equal(stats_bootstrap_ci(one_to_ten, 10, 0.5, 100, 1, 1, &est, &lo, &hi), -EINVAL);
-	assert_true(isnan(est) && isnan(lo) && isnan(hi));
+	assert_int_equal(stats_bootstrap_ci(one_to_ten, 0, 0.5, BOOT(100, 0.95, 1), &ci), -EINVAL);
+	assert_true(isnan(ci.est) && isnan(ci.lo) && isnan(ci.hi));
+	assert_int_equal(stats_bootstrap_ci(bad, 3, 0.5, BOOT(100, 0.95, 1), &ci), -EINVAL);
+	assert_true(isnan(ci.est) && isnan(ci.lo) && isnan(ci.hi));
+	assert_int_equal(stats_bootstrap_ci(one_to_ten, 10, 1.5, BOOT(100, 0.95, 1), &ci), -EINVAL);
+	assert_int_equal(stats_bootstrap_ci(one_to_ten, 10, NAN, BOOT(100, 0.95, 1), &ci), -EINVAL);
+	assert_int_equal(stats_bootstrap_ci(one_to_ten, 10, 0.5, BOOT(0, 0.95, 1), &ci), -EINVAL);
+	assert_int_equal(stats_bootstrap_ci(one_to_ten, 10, 0.5, BOOT(100, 1, 1), &ci), -EINVAL);
+	assert_true(isnan(ci.est) && isnan(ci.lo) && isnan(ci.hi));
 }
 
 static void test_bootstrap_ratio(void **state)
@@ -164,49 +170,49 @@ static void test_bootstrap_ratio(void **state)
 	(void)state;
 	const double x[] = { 10, 12, 9, 11, 10, 13, 8, 10 };
 	const double y[] = { 20, 22, 19, 25, 21, 18, 20, 23 };   /* about 2x */
-	double est, lo, hi, est2, lo2, hi2;
+	struct stats_ci ci, ci2;
 	/* identical samples: ratio 1 and the interval contains it */
-	assert_int_equal(stats_bootstrap_ratio(x, 8, x, 8, 0.5, 2000, 0.95, 11, &est, &lo, &hi), 0);
-	assert_float_equal(est, 1, 1e-12);
-	assert_true(lo < 1 && hi > 1);
+	assert_int_equal(stats_bootstrap_ratio(x, 8, x, 8, 0.5, BOOT(2000, 0.95, 11), &ci), 0);
+	assert_float_equal(ci.est, 1, 1e-12);
+	assert_true(ci.lo < 1 && ci.hi > 1);
 	/* a clear 2x shift: median 20.5 / 10 and the interval excludes 1 */
-	assert_int_equal(stats_bootstrap_ratio(x, 8, y, 8, 0.5, 2000, 0.95, 11, &est, &lo, &hi), 0);
-	assert_float_equal(est, 2.05, 1e-12);
-	assert_true(lo > 1 && lo <= 2.05 && hi >= 2.05);
+	assert_int_equal(stats_bootstrap_ratio(x, 8, y, 8, 0.5, BOOT(2000, 0.95, 11), &ci), 0);
+	assert_float_equal(ci.est, 2.05, 1e-12);
+	assert_true(ci.lo > 1 && ci.lo <= 2.05 && ci.hi >= 2.05);
 	/* and the other way round: the arm faster, the interval below 1 */
-	assert_int_equal(stats_bootstrap_ratio(y, 8, x, 8, 0.5, 2000, 0.95, 11, &est, &lo, &hi), 0);
-	assert_true(hi < 1 && lo <= est && est <= hi);
+	assert_int_equal(stats_bootstrap_ratio(y, 8, x, 8, 0.5, BOOT(2000, 0.95, 11), &ci), 0);
+	assert_true(ci.hi < 1 && ci.lo <= ci.est && ci.est <= ci.hi);
 	/* reproducible with a fixed seed */
-	assert_int_equal(stats_bootstrap_ratio(x, 8, y, 8, 0.9, 2000, 0.95, 99, &est, &lo, &hi), 0);
-	assert_int_equal(stats_bootstrap_ratio(x, 8, y, 8, 0.9, 2000, 0.95, 99, &est2, &lo2, &hi2), 0);
-	assert_true(est == est2 && lo == lo2 && hi == hi2);
+	assert_int_equal(stats_bootstrap_ratio(x, 8, y, 8, 0.9, BOOT(2000, 0.95, 99), &ci), 0);
+	assert_int_equal(stats_bootstrap_ratio(x, 8, y, 8, 0.9, BOOT(2000, 0.95, 99), &ci2), 0);
+	assert_true(ci.est == ci2.est && ci.lo == ci2.lo && ci.hi == ci2.hi);
 	/* many ties on both sides do not break it */
 	const double ta[] = { 10, 10, 10, 10, 10, 10, 11, 10 };
 	const double tb[] = { 20, 20, 20, 21, 20, 20, 20, 20 };
-	assert_int_equal(stats_bootstrap_ratio(ta, 8, tb, 8, 0.5, 2000, 0.95, 4, &est, &lo, &hi), 0);
-	assert_float_equal(est, 2, 1e-12);
-	assert_true(isfinite(lo) && isfinite(hi) && lo > 1 && lo <= 2 && hi >= 2);
-	assert_int_equal(stats_bootstrap_ratio(ta, 8, ta, 8, 0.5, 2000, 0.95, 4, &est, &lo, &hi), 0);
-	assert_true(est == 1 && lo <= 1 && hi >= 1);
+	assert_int_equal(stats_bootstrap_ratio(ta, 8, tb, 8, 0.5, BOOT(2000, 0.95, 4), &ci), 0);
+	assert_float_equal(ci.est, 2, 1e-12);
+	assert_true(isfinite(ci.lo) && isfinite(ci.hi) && ci.lo > 1 && ci.lo <= 2 && ci.hi >= 2);
+	assert_int_equal(stats_bootstrap_ratio(ta, 8, ta, 8, 0.5, BOOT(2000, 0.95, 4), &ci), 0);
+	assert_true(ci.est == 1 && ci.lo <= 1 && ci.hi >= 1);
 	/* a non-positive baseline value: -EDOM, no interval; the observed
 	 * ratio is still given while it is defined */
 	const double z[] = { 0, 10, 10, 12 }, zz[] = { 0, 0, 0 }, neg[] = { -1, 5, 6 };
-	assert_int_equal(stats_bootstrap_ratio(z, 4, x, 8, 0.5, 100, 0.95, 1, &est, &lo, &hi), -EDOM);
-	assert_float_equal(est, 1, 1e-12);   /* 10 / 10 */
-	assert_true(isnan(lo) && isnan(hi));
-	assert_int_equal(stats_bootstrap_ratio(zz, 3, x, 8, 0.5, 100, 0.95, 1, &est, &lo, &hi), -EDOM);
-	assert_true(isnan(est) && isnan(lo) && isnan(hi));
-	assert_int_equal(stats_bootstrap_ratio(neg, 3, x, 8, 0.5, 100, 0.95, 1, &est, &lo, &hi), -EDOM);
-	assert_true(isnan(lo) && isnan(hi));
+	assert_int_equal(stats_bootstrap_ratio(z, 4, x, 8, 0.5, BOOT(100, 0.95, 1), &ci), -EDOM);
+	assert_float_equal(ci.est, 1, 1e-12);   /* 10 / 10 */
+	assert_true(isnan(ci.lo) && isnan(ci.hi));
+	assert_int_equal(stats_bootstrap_ratio(zz, 3, x, 8, 0.5, BOOT(100, 0.95, 1), &ci), -EDOM);
+	assert_true(isnan(ci.est) && isnan(ci.lo) && isnan(ci.hi));
+	assert_int_equal(stats_bootstrap_ratio(neg, 3, x, 8, 0.5, BOOT(100, 0.95, 1), &ci), -EDOM);
+	assert_true(isnan(ci.lo) && isnan(ci.hi));
 	/* empty or invalid: -EINVAL and NaN */
 	const double inf[] = { 1, INFINITY };
-	assert_int_equal(stats_bootstrap_ratio(x, 0, y, 8, 0.5, 100, 0.95, 1, &est, &lo, &hi), -EINVAL);
-	assert_true(isnan(est) && isnan(lo) && isnan(hi));
-	assert_int_equal(stats_bootstrap_ratio(x, 8, y, 0, 0.5, 100, 0.95, 1, &est, &lo, &hi), -EINVAL);
-	assert_int_equal(stats_bootstrap_ratio(x, 8, inf, 2, 0.5, 100, 0.95, 1, &est, &lo, &hi), -EINVAL);
-	assert_int_equal(stats_bootstrap_ratio(x, 8, y, 8, -0.1, 100, 0.95, 1, &est, &lo, &hi), -EINVAL);
-	assert_int_equal(stats_bootstrap_ratio(x, 8, y, 8, 0.5, 100, 0, 1, &est, &lo, &hi), -EINVAL);
-	assert_true(isnan(est) && isnan(lo) && isnan(hi));
+	assert_int_equal(stats_bootstrap_ratio(x, 0, y, 8, 0.5, BOOT(100, 0.95, 1), &ci), -EINVAL);
+	assert_true(isnan(ci.est) && isnan(ci.lo) && isnan(ci.hi));
+	assert_int_equal(stats_bootstrap_ratio(x, 8, y, 0, 0.5, BOOT(100, 0.95, 1), &ci), -EINVAL);
+	assert_int_equal(stats_bootstrap_ratio(x, 8, inf, 2, 0.5, BOOT(100, 0.95, 1), &ci), -EINVAL);
+	assert_int_equal(stats_bootstrap_ratio(x, 8, y, 8, -0.1, BOOT(100, 0.95, 1), &ci), -EINVAL);
+	assert_int_equal(stats_bootstrap_ratio(x, 8, y, 8, 0.5, BOOT(100, 0, 1), &ci), -EINVAL);
+	assert_true(isnan(ci.est) && isnan(ci.lo) && isnan(ci.hi));
 }
 
 static void test_mann_whitney_ties(void **state)
@@ -229,6 +235,16 @@ static void test_mann_whitney_ties(void **state)
 	assert_true(isfinite(p) && p < 0.001);
 }
 
+/* stats_holm(p) is want[], each within tol. */
+static void holm_is(const double *p, size_t n, const double *want, double tol)
+{
+	double adj[8];
+	assert_true(n <= 8);
+	assert_int_equal(stats_holm(p, n, adj), 0);
+	for (size_t i = 0; i < n; i++)
+		assert_float_equal(adj[i], want[i], tol);
+}
+
 static void test_holm(void **state)
 {
 	(void)state;
@@ -237,28 +253,16 @@ static void test_holm(void **state)
 	 *   = 0.03 0.06 0.06 0.02, by hand: sorted 0.005 0.01 0.03 0.04 times
 	 *   4 3 2 1 = 0.02 0.03 0.06 0.04, cummax 0.02 0.03 0.06 0.06 */
 	const double p1[] = { 0.01, 0.04, 0.03, 0.005 };
-	assert_int_equal(stats_holm(p1, 4, adj), 0);
-	assert_float_equal(adj[0], 0.03, 1e-12);
-	assert_float_equal(adj[1], 0.06, 1e-12);
-	assert_float_equal(adj[2], 0.06, 1e-12);
-	assert_float_equal(adj[3], 0.02, 1e-12);
+	holm_is(p1, 4, (const double[]){ 0.03, 0.06, 0.06, 0.02 }, 1e-12);
 	/* R: p.adjust(c(0.5, 0.2, 0.8), "holm") = 1.0 0.6 1.0
 	 *   (0.2*3 = 0.6, 0.5*2 = 1.0, 0.8*1 = 0.8 -> cummax 1.0; capped at 1) */
 	const double p2[] = { 0.5, 0.2, 0.8 };
-	assert_int_equal(stats_holm(p2, 3, adj), 0);
-	assert_float_equal(adj[0], 1, 1e-12);
-	assert_float_equal(adj[1], 0.6, 1e-12);
-	assert_float_equal(adj[2], 1, 1e-12);
+	holm_is(p2, 3, (const double[]){ 1, 0.6, 1 }, 1e-12);
 	/* R: p.adjust(c(0.01, 0.02, 0.01, 0.9, 0.3), "holm")
 	 *   = 0.05 0.06 0.05 0.90 0.60: sorted 0.01 0.01 0.02 0.3 0.9 times
 	 *   5 4 3 2 1 = 0.05 0.04 0.06 0.6 0.9, cummax 0.05 0.05 0.06 0.6 0.9 */
 	const double p3[] = { 0.01, 0.02, 0.01, 0.9, 0.3 };
-	assert_int_equal(stats_holm(p3, 5, adj), 0);
-	assert_float_equal(adj[0], 0.05, 1e-12);
-	assert_float_equal(adj[1], 0.06, 1e-12);
-	assert_float_equal(adj[2], 0.05, 1e-12);
-	assert_float_equal(adj[3], 0.9, 1e-12);
-	assert_float_equal(adj[4], 0.6, 1e-12);
+	holm_is(p3, 5, (const double[]){ 0.05, 0.06, 0.05, 0.9, 0.6 }, 1e-12);
 	/* one hypothesis: unchanged; in place works */
 	double one[] = { 0.07 };
 	assert_int_equal(stats_holm(one, 1, one), 0);
@@ -317,18 +321,17 @@ static void test_grouped_one_cluster(void **state)
 	static const double qs[] = { 0, 0.5, 0.9, 0.99, 1 };
 	for (size_t i = 0; i < sizeof(qs) / sizeof(*qs); i++)
 		for (uint64_t seed = 1; seed < 4; seed++) {
-			double e1, l1, h1, e2, l2, h2;
-			assert_int_equal(stats_bootstrap_ci(one_to_ten, 10, qs[i], 999, 0.95, seed,
-							    &e1, &l1, &h1), 0);
-			assert_int_equal(stats_bootstrap_ci_grouped(one_to_ten, g10, 10, qs[i], 999,
-								    0.95, seed, &e2, &l2, &h2), 0);
-			assert_true(e1 == e2 && l1 == l2 && h1 == h2);
-			assert_int_equal(stats_bootstrap_ratio(gx, 8, gy, 8, qs[i], 999, 0.9, seed,
-							       &e1, &l1, &h1), 0);
+			struct stats_ci c1, c2;
+			assert_int_equal(stats_bootstrap_ci(one_to_ten, 10, qs[i],
+							    BOOT(999, 0.95, seed), &c1), 0);
+			assert_int_equal(stats_bootstrap_ci_grouped(one_to_ten, g10, 10, qs[i],
+								    BOOT(999, 0.95, seed), &c2), 0);
+			assert_true(c1.est == c2.est && c1.lo == c2.lo && c1.hi == c2.hi);
+			assert_int_equal(stats_bootstrap_ratio(gx, 8, gy, 8, qs[i],
+							       BOOT(999, 0.9, seed), &c1), 0);
 			assert_int_equal(stats_bootstrap_ratio_grouped(gx, g8, 8, gy, g10, 8, qs[i],
-								       999, 0.9, seed,
-								       &e2, &l2, &h2), 0);
-			assert_true(e1 == e2 && l1 == l2 && h1 == h2);
+								       BOOT(999, 0.9, seed), &c2), 0);
+			assert_true(c1.est == c2.est && c1.lo == c2.lo && c1.hi == c2.hi);
 		}
 }
 
@@ -340,96 +343,96 @@ static void test_grouped_clusters(void **state)
 			     30, 29, 33, 31, 30, 32 };
 	const uint32_t g[] = { 900, 900, 900, 900, 900, 900, 5, 5, 5, 5, 5, 5,
 			       77, 77, 77, 77, 77, 77 };
-	double e, lo, hi, e2, lo2, hi2, pe, plo, phi;
-	assert_int_equal(stats_bootstrap_ci_grouped(v, g, 18, 0.5, 2000, 0.95, 9, &e, &lo, &hi), 0);
-	assert_float_equal(e, 20, 1e-12);   /* median of the 18 */
+	struct stats_ci ci, ci2, pci;
+	assert_int_equal(stats_bootstrap_ci_grouped(v, g, 18, 0.5, BOOT(2000, 0.95, 9), &ci), 0);
+	assert_float_equal(ci.est, 20, 1e-12);   /* median of the 18 */
 	/* the same seed, the same interval bit for bit */
-	assert_int_equal(stats_bootstrap_ci_grouped(v, g, 18, 0.5, 2000, 0.95, 9, &e2, &lo2, &hi2), 0);
-	assert_true(e == e2 && lo == lo2 && hi == hi2);
+	assert_int_equal(stats_bootstrap_ci_grouped(v, g, 18, 0.5, BOOT(2000, 0.95, 9), &ci2), 0);
+	assert_true(ci.est == ci2.est && ci.lo == ci2.lo && ci.hi == ci2.hi);
 	/* clustering counts: resampling the runs reaches the 10 ms and the
 	 * 30 ms run's levels, the plain bootstrap of 18 "independent" samples
 	 * stays near 20 */
-	assert_int_equal(stats_bootstrap_ci(v, 18, 0.5, 2000, 0.95, 9, &pe, &plo, &phi), 0);
-	assert_true(lo < plo && hi > phi);
-	assert_true(lo <= 12 && hi >= 29);
-	assert_true(plo >= 12 && phi <= 29);
+	assert_int_equal(stats_bootstrap_ci(v, 18, 0.5, BOOT(2000, 0.95, 9), &pci), 0);
+	assert_true(ci.lo < pci.lo && ci.hi > pci.hi);
+	assert_true(ci.lo <= 12 && ci.hi >= 29);
+	assert_true(pci.lo >= 12 && pci.hi <= 29);
 	/* ids are labels: relabelled in the same order (5 < 77 < 900 becomes
 	 * 1 < 2 < 3) and the samples interleaved across clusters (each
 	 * cluster's own order kept), the interval is the same bit for bit */
 	const double w[] = { 20, 10, 30, 22, 11, 29, 19, 9, 33, 21, 10, 31, 20, 12, 30,
 			     18, 10, 32 };
 	const uint32_t h[] = { 1, 3, 2, 1, 3, 2, 1, 3, 2, 1, 3, 2, 1, 3, 2, 1, 3, 2 };
-	assert_int_equal(stats_bootstrap_ci_grouped(w, h, 18, 0.5, 2000, 0.95, 9, &e2, &lo2, &hi2), 0);
-	assert_true(e == e2 && lo == lo2 && hi == hi2);
+	assert_int_equal(stats_bootstrap_ci_grouped(w, h, 18, 0.5, BOOT(2000, 0.95, 9), &ci2), 0);
+	assert_true(ci.est == ci2.est && ci.lo == ci2.lo && ci.hi == ci2.hi);
 	/* unequal cluster sizes (1, 5, 2): the replicates vary in size */
 	const double u[] = { 50, 10, 11, 12, 9, 10, 30, 31 };
 	const uint32_t gu[] = { 4000000000u, 2, 2, 2, 2, 2, 17, 17 };
-	assert_int_equal(stats_bootstrap_ci_grouped(u, gu, 8, 0.9, 2000, 0.95, 5, &e, &lo, &hi), 0);
-	assert_true(lo >= 9 && lo <= e && e <= hi && hi <= 50);
-	assert_int_equal(stats_bootstrap_ci_grouped(u, gu, 8, 1, 500, 0.95, 5, &e, &lo, &hi), 0);
-	assert_true(e == 50 && hi == 50 && lo >= 12);   /* max: some replicates miss the 50 */
+	assert_int_equal(stats_bootstrap_ci_grouped(u, gu, 8, 0.9, BOOT(2000, 0.95, 5), &ci), 0);
+	assert_true(ci.lo >= 9 && ci.lo <= ci.est && ci.est <= ci.hi && ci.hi <= 50);
+	assert_int_equal(stats_bootstrap_ci_grouped(u, gu, 8, 1, BOOT(500, 0.95, 5), &ci), 0);
+	assert_true(ci.est == 50 && ci.hi == 50 && ci.lo >= 12);   /* max: some replicates miss the 50 */
 	/* every sample its own cluster: still a sane interval */
 	const uint32_t own[] = { 9, 8, 7, 6, 5, 4, 3, 2, 1, 0 };
-	assert_int_equal(stats_bootstrap_ci_grouped(one_to_ten, own, 10, 0.5, 2000, 0.95, 3,
-						    &e, &lo, &hi), 0);
-	assert_true(e == 5.5 && lo >= 1 && lo < 5.5 && hi > 5.5 && hi <= 10);
+	assert_int_equal(stats_bootstrap_ci_grouped(one_to_ten, own, 10, 0.5, BOOT(2000, 0.95, 3),
+						    &ci), 0);
+	assert_true(ci.est == 5.5 && ci.lo >= 1 && ci.lo < 5.5 && ci.hi > 5.5 && ci.hi <= 10);
 }
 
 static void test_grouped_ties_and_errors(void **state)
 {
 	(void)state;
-	double e, lo, hi;
+	struct stats_ci ci;
 	const uint32_t g5[] = { 1, 1, 2, 2, 3 };
 	const double same[] = { 4, 4, 4, 4, 4 };
-	assert_int_equal(stats_bootstrap_ci_grouped(same, g5, 5, 0.5, 200, 0.95, 1, &e, &lo, &hi), 0);
-	assert_true(e == 4 && lo == 4 && hi == 4);
-	assert_int_equal(stats_bootstrap_ratio_grouped(same, g5, 5, same, g5, 5, 0.9, 200, 0.95, 1,
-						       &e, &lo, &hi), 0);
-	assert_true(e == 1 && lo == 1 && hi == 1);
+	assert_int_equal(stats_bootstrap_ci_grouped(same, g5, 5, 0.5, BOOT(200, 0.95, 1), &ci), 0);
+	assert_true(ci.est == 4 && ci.lo == 4 && ci.hi == 4);
+	assert_int_equal(stats_bootstrap_ratio_grouped(same, g5, 5, same, g5, 5, 0.9,
+						       BOOT(200, 0.95, 1), &ci), 0);
+	assert_true(ci.est == 1 && ci.lo == 1 && ci.hi == 1);
 	const double tied[] = { 7, 7, 7, 7, 7, 7, 9, 7, 7, 30 };
 	const uint32_t gt[] = { 1, 1, 2, 2, 3, 3, 4, 4, 5, 5 };
-	assert_int_equal(stats_bootstrap_ci_grouped(tied, gt, 10, 0.5, 2000, 0.95, 5, &e, &lo, &hi), 0);
-	assert_true(e == 7 && lo == 7 && hi >= 7 && hi <= 30);
+	assert_int_equal(stats_bootstrap_ci_grouped(tied, gt, 10, 0.5, BOOT(2000, 0.95, 5), &ci), 0);
+	assert_true(ci.est == 7 && ci.lo == 7 && ci.hi >= 7 && ci.hi <= 30);
 	/* empty, NULL ids, NaN, bad q / level / iters: -EINVAL, NaN */
 	const double bad[] = { 1, NAN, 3 };
 	const uint32_t g3[] = { 1, 2, 3 };
-	assert_int_equal(stats_bootstrap_ci_grouped(same, g5, 0, 0.5, 10, 0.95, 1, &e, &lo, &hi), -EINVAL);
-	assert_true(isnan(e) && isnan(lo) && isnan(hi));
-	assert_int_equal(stats_bootstrap_ci_grouped(same, NULL, 5, 0.5, 10, 0.95, 1, &e, &lo, &hi), -EINVAL);
-	assert_int_equal(stats_bootstrap_ci_grouped(bad, g3, 3, 0.5, 10, 0.95, 1, &e, &lo, &hi), -EINVAL);
-	assert_true(isnan(e) && isnan(lo) && isnan(hi));
-	assert_int_equal(stats_bootstrap_ci_grouped(same, g5, 5, 1.01, 10, 0.95, 1, &e, &lo, &hi), -EINVAL);
-	assert_int_equal(stats_bootstrap_ci_grouped(same, g5, 5, 0.5, 0, 0.95, 1, &e, &lo, &hi), -EINVAL);
-	assert_int_equal(stats_bootstrap_ci_grouped(same, g5, 5, 0.5, 10, 0, 1, &e, &lo, &hi), -EINVAL);
-	assert_int_equal(stats_bootstrap_ci_grouped(same, g5, 5, 0.5, 10, NAN, 1, &e, &lo, &hi), -EINVAL);
-	assert_true(isnan(e) && isnan(lo) && isnan(hi));
-	assert_int_equal(stats_bootstrap_ratio_grouped(same, g5, 5, bad, g3, 3, 0.5, 10, 0.95, 1,
-						       &e, &lo, &hi), -EINVAL);
-	assert_true(isnan(e) && isnan(lo) && isnan(hi));
-	assert_int_equal(stats_bootstrap_ratio_grouped(same, g5, 5, same, NULL, 5, 0.5, 10, 0.95, 1,
-						       &e, &lo, &hi), -EINVAL);
-	assert_int_equal(stats_bootstrap_ratio_grouped(same, g5, 0, same, g5, 5, 0.5, 10, 0.95, 1,
-						       &e, &lo, &hi), -EINVAL);
-	assert_int_equal(stats_bootstrap_ratio_grouped(same, g5, 5, same, g5, 0, 0.5, 10, 0.95, 1,
-						       &e, &lo, &hi), -EINVAL);
-	assert_true(isnan(e) && isnan(lo) && isnan(hi));
+	assert_int_equal(stats_bootstrap_ci_grouped(same, g5, 0, 0.5, BOOT(10, 0.95, 1), &ci), -EINVAL);
+	assert_true(isnan(ci.est) && isnan(ci.lo) && isnan(ci.hi));
+	assert_int_equal(stats_bootstrap_ci_grouped(same, NULL, 5, 0.5, BOOT(10, 0.95, 1), &ci), -EINVAL);
+	assert_int_equal(stats_bootstrap_ci_grouped(bad, g3, 3, 0.5, BOOT(10, 0.95, 1), &ci), -EINVAL);
+	assert_true(isnan(ci.est) && isnan(ci.lo) && isnan(ci.hi));
+	assert_int_equal(stats_bootstrap_ci_grouped(same, g5, 5, 1.01, BOOT(10, 0.95, 1), &ci), -EINVAL);
+	assert_int_equal(stats_bootstrap_ci_grouped(same, g5, 5, 0.5, BOOT(0, 0.95, 1), &ci), -EINVAL);
+	assert_int_equal(stats_bootstrap_ci_grouped(same, g5, 5, 0.5, BOOT(10, 0, 1), &ci), -EINVAL);
+	assert_int_equal(stats_bootstrap_ci_grouped(same, g5, 5, 0.5, BOOT(10, NAN, 1), &ci), -EINVAL);
+	assert_true(isnan(ci.est) && isnan(ci.lo) && isnan(ci.hi));
+	assert_int_equal(stats_bootstrap_ratio_grouped(same, g5, 5, bad, g3, 3, 0.5,
+						       BOOT(10, 0.95, 1), &ci), -EINVAL);
+	assert_true(isnan(ci.est) && isnan(ci.lo) && isnan(ci.hi));
+	assert_int_equal(stats_bootstrap_ratio_grouped(same, g5, 5, same, NULL, 5, 0.5,
+						       BOOT(10, 0.95, 1), &ci), -EINVAL);
+	assert_int_equal(stats_bootstrap_ratio_grouped(same, g5, 0, same, g5, 5, 0.5,
+						       BOOT(10, 0.95, 1), &ci), -EINVAL);
+	assert_int_equal(stats_bootstrap_ratio_grouped(same, g5, 5, same, g5, 0, 0.5,
+						       BOOT(10, 0.95, 1), &ci), -EINVAL);
+	assert_true(isnan(ci.est) && isnan(ci.lo) && isnan(ci.hi));
 	/* a non-positive baseline value: -EDOM, the observed ratio while it
 	 * is defined, never an interval; zero in the arm is fine */
 	const double z[] = { 0, 10, 10, 12 }, zz[] = { 0, 0, 0 }, neg[] = { -1, 5, 6 };
 	const uint32_t g4[] = { 8, 8, 9, 9 };
-	assert_int_equal(stats_bootstrap_ratio_grouped(z, g4, 4, gx, g4, 4, 0.5, 100, 0.95, 1,
-						       &e, &lo, &hi), -EDOM);
-	assert_float_equal(e, 1.05, 1e-12);   /* median(10, 12, 9, 11) / median(z) = 10.5 / 10 */
-	assert_true(isnan(lo) && isnan(hi));
-	assert_int_equal(stats_bootstrap_ratio_grouped(zz, g3, 3, gx, g4, 4, 0.5, 100, 0.95, 1,
-						       &e, &lo, &hi), -EDOM);
-	assert_true(isnan(e) && isnan(lo) && isnan(hi));
-	assert_int_equal(stats_bootstrap_ratio_grouped(neg, g3, 3, gx, g4, 4, 0.5, 100, 0.95, 1,
-						       &e, &lo, &hi), -EDOM);
-	assert_true(isnan(lo) && isnan(hi));
-	assert_int_equal(stats_bootstrap_ratio_grouped(gx, g4, 4, z, g4, 4, 0.5, 100, 0.95, 1,
-						       &e, &lo, &hi), 0);
-	assert_true(isfinite(lo) && lo >= 0 && lo <= e && e <= hi);
+	assert_int_equal(stats_bootstrap_ratio_grouped(z, g4, 4, gx, g4, 4, 0.5, BOOT(100, 0.95, 1),
+						       &ci), -EDOM);
+	assert_float_equal(ci.est, 1.05, 1e-12);   /* median(10, 12, 9, 11) / median(z) = 10.5 / 10 */
+	assert_true(isnan(ci.lo) && isnan(ci.hi));
+	assert_int_equal(stats_bootstrap_ratio_grouped(zz, g3, 3, gx, g4, 4, 0.5,
+						       BOOT(100, 0.95, 1), &ci), -EDOM);
+	assert_true(isnan(ci.est) && isnan(ci.lo) && isnan(ci.hi));
+	assert_int_equal(stats_bootstrap_ratio_grouped(neg, g3, 3, gx, g4, 4, 0.5,
+						       BOOT(100, 0.95, 1), &ci), -EDOM);
+	assert_true(isnan(ci.lo) && isnan(ci.hi));
+	assert_int_equal(stats_bootstrap_ratio_grouped(gx, g4, 4, z, g4, 4, 0.5, BOOT(100, 0.95, 1),
+						       &ci), 0);
+	assert_true(isfinite(ci.lo) && ci.lo >= 0 && ci.lo <= ci.est && ci.est <= ci.hi);
 }
 
 static void test_grouped_ratio(void **state)
@@ -438,23 +441,23 @@ static void test_grouped_ratio(void **state)
 	/* arm about 2x the baseline in every run: the interval excludes 1 */
 	const uint32_t ga[] = { 10, 10, 10, 10, 20, 20, 20, 20 };
 	const uint32_t gb[] = { 11, 11, 21, 21, 31, 31, 41, 41 };
-	double e, lo, hi, e2, lo2, hi2;
-	assert_int_equal(stats_bootstrap_ratio_grouped(gx, ga, 8, gy, gb, 8, 0.5, 2000, 0.95, 11,
-						       &e, &lo, &hi), 0);
-	assert_float_equal(e, 2.05, 1e-12);
-	assert_true(lo > 1 && lo <= 2.05 && hi >= 2.05);
-	assert_int_equal(stats_bootstrap_ratio_grouped(gx, ga, 8, gy, gb, 8, 0.5, 2000, 0.95, 11,
-						       &e2, &lo2, &hi2), 0);
-	assert_true(e == e2 && lo == lo2 && hi == hi2);
+	struct stats_ci ci, ci2;
+	assert_int_equal(stats_bootstrap_ratio_grouped(gx, ga, 8, gy, gb, 8, 0.5,
+						       BOOT(2000, 0.95, 11), &ci), 0);
+	assert_float_equal(ci.est, 2.05, 1e-12);
+	assert_true(ci.lo > 1 && ci.lo <= 2.05 && ci.hi >= 2.05);
+	assert_int_equal(stats_bootstrap_ratio_grouped(gx, ga, 8, gy, gb, 8, 0.5,
+						       BOOT(2000, 0.95, 11), &ci2), 0);
+	assert_true(ci.est == ci2.est && ci.lo == ci2.lo && ci.hi == ci2.hi);
 	/* arm == baseline: ratio 1 inside */
-	assert_int_equal(stats_bootstrap_ratio_grouped(gx, ga, 8, gx, ga, 8, 0.5, 2000, 0.95, 11,
-						       &e, &lo, &hi), 0);
-	assert_true(e == 1 && lo < 1 && hi > 1);
+	assert_int_equal(stats_bootstrap_ratio_grouped(gx, ga, 8, gx, ga, 8, 0.5,
+						       BOOT(2000, 0.95, 11), &ci), 0);
+	assert_true(ci.est == 1 && ci.lo < 1 && ci.hi > 1);
 	/* the baseline's two runs far apart: the ratio is not known to 2x */
 	const double wide[] = { 5, 6, 5, 6, 20, 19, 21, 20 };
-	assert_int_equal(stats_bootstrap_ratio_grouped(wide, ga, 8, gy, gb, 8, 0.5, 2000, 0.95, 11,
-						       &e, &lo, &hi), 0);
-	assert_true(lo <= 1.1 && hi >= 3.3);
+	assert_int_equal(stats_bootstrap_ratio_grouped(wide, ga, 8, gy, gb, 8, 0.5,
+						       BOOT(2000, 0.95, 11), &ci), 0);
+	assert_true(ci.lo <= 1.1 && ci.hi >= 3.3);
 }
 
 static void test_cluster_quantiles(void **state)
@@ -609,30 +612,19 @@ static void test_mean_ci(void **state)
 static void test_holm_ties(void **state)
 {
 	(void)state;
-	double adj[4];
 	/* R: p.adjust(c(0.01, 0.01, 0.01), "holm") = 0.03 0.03 0.03 */
 	const double t3[] = { 0.01, 0.01, 0.01 };
-	assert_int_equal(stats_holm(t3, 3, adj), 0);
-	for (int i = 0; i < 3; i++)
-		assert_float_equal(adj[i], 0.03, 1e-12);
+	holm_is(t3, 3, (const double[]){ 0.03, 0.03, 0.03 }, 1e-12);
 	/* R: p.adjust(c(0.02, 0.001, 0.02, 0.5), "holm") = 0.060 0.004 0.060 0.500 */
 	const double t4[] = { 0.02, 0.001, 0.02, 0.5 };
-	assert_int_equal(stats_holm(t4, 4, adj), 0);
-	assert_float_equal(adj[0], 0.06, 1e-12);
-	assert_float_equal(adj[1], 0.004, 1e-12);
-	assert_float_equal(adj[2], 0.06, 1e-12);
-	assert_float_equal(adj[3], 0.5, 1e-12);
+	holm_is(t4, 4, (const double[]){ 0.06, 0.004, 0.06, 0.5 }, 1e-12);
 	/* ties at the cap: R gives 1 1 1 1 */
 	const double c4[] = { 0.4, 0.4, 0.4, 0.4 };
-	assert_int_equal(stats_holm(c4, 4, adj), 0);
-	for (int i = 0; i < 4; i++)
-		assert_float_equal(adj[i], 1, 0);
+	holm_is(c4, 4, (const double[]){ 1, 1, 1, 1 }, 0);
 	/* n = 1 at the edges: unchanged */
 	const double z[] = { 0 }, o[] = { 1 };
-	assert_int_equal(stats_holm(z, 1, adj), 0);
-	assert_float_equal(adj[0], 0, 0);
-	assert_int_equal(stats_holm(o, 1, adj), 0);
-	assert_float_equal(adj[0], 1, 0);
+	holm_is(z, 1, z, 0);
+	holm_is(o, 1, o, 0);
 }
 
 static void test_rand_index(void **state)
@@ -784,19 +776,22 @@ static void test_counted_resamples(void **state)
 		}
 		ao[nc] = na;
 		bo[nc] = nb;
-		double q = 0.25 * (t % 5), e, lo, hi, rlo, rhi;
-		assert_int_equal(stats_bootstrap_ratio_paired(a, ao, b, bo, nc, q, 300, 0.95,
-							      (uint64_t)t, &e, &lo, &hi, NULL), 0);
+		double q = 0.25 * (t % 5), rlo, rhi;
+		struct stats_ci ci;
+		assert_int_equal(stats_bootstrap_ratio_paired(a, ao, b, bo, nc, q,
+							      BOOT(300, 0.95, (uint64_t)t), &ci, NULL),
+				 0);
 		ref_paired(a, ao, b, bo, nc, q, 300, 0.95, (uint64_t)t, 0, &rlo, &rhi);
-		if (lo != rlo || hi != rhi)
-			fail_msg("data set %d, geometric mean: [%a, %a], sorted [%a, %a]", t, lo, hi,
-				 rlo, rhi);
-		assert_int_equal(stats_bootstrap_median_ratio_paired(a, ao, b, bo, nc, q, 300, 0.9,
-								     (uint64_t)t, 1000, &e, &lo, &hi,
-								     NULL), 0);
+		if (ci.lo != rlo || ci.hi != rhi)
+			fail_msg("data set %d, geometric mean: [%a, %a], sorted [%a, %a]", t, ci.lo,
+				 ci.hi, rlo, rhi);
+		assert_int_equal(stats_bootstrap_median_ratio_paired(a, ao, b, bo, nc, q,
+								     BOOT(300, 0.9, (uint64_t)t),
+								     1000, &ci, NULL), 0);
 		ref_paired(a, ao, b, bo, nc, q, 300, 0.9, (uint64_t)t, 1, &rlo, &rhi);
-		if (lo != rlo || hi != rhi)
-			fail_msg("data set %d, median: [%a, %a], sorted [%a, %a]", t, lo, hi, rlo, rhi);
+		if (ci.lo != rlo || ci.hi != rhi)
+			fail_msg("data set %d, median: [%a, %a], sorted [%a, %a]", t, ci.lo, ci.hi, rlo,
+				 rhi);
 	}
 }
 
