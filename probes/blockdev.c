@@ -186,11 +186,11 @@ static void detect_transport(const struct props *pr, struct blockdev *d, int t)
 	str_copy(d->transport, sizeof(d->transport), s);
 }
 
-/* The last controller looked up: disks come in runs behind one controller,
- * so this saves two reads and a lookup per disk. */
+/* The last controller read: disks come in runs behind one controller,
+ * so this saves two reads per disk. */
 static struct {
 	char path[256];
-	char name[192];
+	unsigned vendor, device;
 } pci_last;
 
 static void detect_controller(struct blockdev *d, const char *pci)
@@ -199,20 +199,38 @@ static void detect_controller(struct blockdev *d, const char *pci)
 		return;
 	const char *slash = strrchr(pci, '/');
 	str_copy(d->pci_slot, sizeof(d->pci_slot), slash ? slash + 1 : pci);
-	if (!strcmp(pci_last.path, pci)) {
-		str_copy(d->controller, sizeof(d->controller), pci_last.name);
-		return;
+	if (strcmp(pci_last.path, pci)) {
+		char buf[32];
+		pci_last.vendor = pci_last.device = 0;
+		if (sysfs_readf(buf, sizeof(buf), "%s/vendor", pci) == 0)
+			pci_last.vendor = (unsigned)strtoul(buf, NULL, 16);
+		if (sysfs_readf(buf, sizeof(buf), "%s/device", pci) == 0)
+			pci_last.device = (unsigned)strtoul(buf, NULL, 16);
+		str_copy(pci_last.path, sizeof(pci_last.path), pci);
 	}
-	char buf[32];
-	unsigned ven = 0, dev = 0;
-	if (sysfs_readf(buf, sizeof(buf), "%s/vendor", pci) == 0)
-		ven = (unsigned)strtoul(buf, NULL, 16);
-	if (sysfs_readf(buf, sizeof(buf), "%s/device", pci) == 0)
-		dev = (unsigned)strtoul(buf, NULL, 16);
-	if (ven && pcidb_name(ven, dev, d->controller, sizeof(d->controller)) < 0)
-		snprintf(d->controller, sizeof(d->controller), "PCI device %04x:%04x", ven, dev);
-	str_copy(pci_last.path, sizeof(pci_last.path), pci);
-	str_copy(pci_last.name, sizeof(pci_last.name), d->controller);
+	d->pci_vendor = pci_last.vendor;
+	d->pci_device = pci_last.device;
+}
+
+/* The last name looked up, for the same reason. */
+static struct {
+	unsigned vendor, device;
+	char name[192];
+} name_last;
+
+const char *blockdev_controller(const struct blockdev *d)
+{
+	if (!d->pci_vendor)
+		return "";
+	if (name_last.vendor != d->pci_vendor || name_last.device != d->pci_device) {
+		name_last.vendor = d->pci_vendor;
+		name_last.device = d->pci_device;
+		if (pcidb_name(d->pci_vendor, d->pci_device, name_last.name,
+			       sizeof(name_last.name)) < 0)
+			snprintf(name_last.name, sizeof(name_last.name), "PCI device %04x:%04x",
+				 d->pci_vendor, d->pci_device);
+	}
+	return name_last.name;
 }
 
 /* udev's ID_MODEL_ENC keeps the real spaces as \x20 (ID_MODEL has '_');

@@ -68,7 +68,7 @@ struct blockdev {
 	int serial_udev, wwn_udev;
 	uint64_t size_bytes;
 	int rotational, removable, readonly;   /* 0/1, -1 unknown */
-	char controller[192];  /* PCI controller name via libpci */
+	unsigned pci_vendor, pci_device;  /* the PCI controller's IDs; 0 unknown */
 	char pci_slot[16];     /* e.g. 0000:00:05.0 */
 	char parent[BLOCKDEV_NAME_LEN];  /* partition: its whole disk */
 	int partition;                   /* partition number, 0 if none */
@@ -100,6 +100,11 @@ int blockdev_list(struct blockdev **out, size_t *n);
  * -ENODEV when it names no block device. */
 int blockdev_resolve_name(const char *arg, char *name, size_t len);
 const char *blockdev_kind_name(enum blockdev_kind kind);
+/* The PCI controller's name, "Vendor Device" from pci.ids through libpci,
+ * "PCI device VVVV:DDDD" when it is not listed, "" when d has none; in
+ * storage valid until the next call.  Looked up only where it is shown:
+ * libpci holds all of pci.ids (2 MiB) once it has looked up one name. */
+const char *blockdev_controller(const struct blockdev *d);
 /* Value of an iosched tunable, or NULL. */
 const char *blockdev_iosched(const struct blockdev *d, const char *name);
 

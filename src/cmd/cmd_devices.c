@@ -133,7 +133,7 @@ static struct json_object *json_dev(const struct view *v, const struct blockdev 
 	json_object_object_add(o, "rotational", jbool(d->rotational));
 	json_object_object_add(o, "removable", jbool(d->removable));
 	json_object_object_add(o, "readonly", jbool(d->readonly));
-	jstr(o, "controller", d->controller);
+	jstr(o, "controller", blockdev_controller(d));
 	jstr(o, "pci_slot", d->pci_slot);
 	if (d->kind == BLOCKDEV_PARTITION) {
 		json_object_object_add(o, "partition", jout_int64(d->partition));
@@ -280,8 +280,8 @@ static void print_dev_lines(const struct view *v, const struct blockdev *d, cons
 	/* the node's own line was printed by the caller; details follow */
 	if (d->kind == BLOCKDEV_PARTITION)
 		return;
-	if (d->controller[0] || d->pci_slot[0])
-		printf("%scontroller  %s%s%s%s\n", pre, T(d->controller),
+	if (d->pci_vendor || d->pci_slot[0])
+		printf("%scontroller  %s%s%s%s\n", pre, T(blockdev_controller(d)),
 		       d->pci_slot[0] ? " [" : "", T(d->pci_slot), d->pci_slot[0] ? "]" : "");
 	if (d->serial[0] || d->wwn[0])
 		printf("%sserial      %s%s%s\n", pre, d->serial[0] ? T(d->serial) : "-",

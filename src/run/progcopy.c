@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -222,9 +223,12 @@ struct copier {
 	/* the loader's cache as `ldconfig -p` prints it, read at the first
 	 * library the RPATH/RUNPATH do not resolve ("" when unreadable) */
 	char *cache;
+	unsigned char *io;   /* COPY_BUF bytes, the copies stream through it */
 	char *err;
 	size_t errlen;
 };
+
+#define COPY_BUF (64u << 10)
 
 static int strv_add(char ***v, size_t *n, const char *s)
 {
@@ -245,50 +249,69 @@ static void strv_free(char **v)
 	free(v);
 }
 
-/* What a copier holds beyond the copy: the libraries' names, the cache. */
+/* What a copier holds beyond the copy: the libraries' names, the cache,
+ * the buffer. */
 static void copier_done(struct copier *c)
 {
 	strv_free(c->libs);
 	free(c->cache);
+	free(c->io);
 	c->libs = NULL;
 	c->cache = NULL;
+	c->io = NULL;
 }
 
-/* Read a whole regular file (no link at its last component). */
-static int read_whole(const char *path, unsigned char **out, size_t *len, struct stat *st)
+/* A source file, open (no link at its last component): a regular file of
+ * at most PROGCOPY_MAX_FILE bytes.  An ELF file is mapped read-only for
+ * the parse, which makes only the pages it reads resident (headers, the
+ * dynamic section, its strings); the copy streams through the copier's
+ * buffer (write_copy).  Sources are the system's own files (the program,
+ * its libraries, its standard library), replaced by rename and never
+ * rewritten in place, which the loader that maps them relies on too. */
+struct src {
+	int fd;
+	struct stat st;
+	const unsigned char *map;   /* st.st_size bytes, or NULL */
+};
+
+static void src_close(struct src *s)
 {
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
+	if (s->map)
+		munmap((void *)s->map, (size_t)s->st.st_size);
+	if (s->fd >= 0)
+		close(s->fd);
+	s->map = NULL;
+	s->fd = -1;
+}
+
+static int src_open(const char *path, int map, struct src *s)
+{
+	*s = (struct src){ .fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) };
+	if (s->fd < 0)
 		return -errno;
 	int rc = 0;
-	unsigned char *buf = NULL;
-	if (fstat(fd, st) < 0)
+	if (fstat(s->fd, &s->st) < 0)
 		rc = -errno;
-	else if (!S_ISREG(st->st_mode))
+	else if (!S_ISREG(s->st.st_mode))
 		rc = -EINVAL;
-	else if ((uint64_t)st->st_size > PROGCOPY_MAX_FILE)
+	else if ((uint64_t)s->st.st_size > PROGCOPY_MAX_FILE)
 		rc = -EFBIG;
-	else if (!(buf = malloc(st->st_size ? (size_t)st->st_size : 1)))
-		rc = -ENOMEM;
-	size_t n = 0;
-	while (rc == 0 && n < (size_t)st->st_size) {
-		ssize_t r = pread(fd, buf + n, (size_t)st->st_size - n, (off_t)n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			rc = r < 0 ? -errno : -EIO;   /* shrank while read */
-			break;
-		}
-		n += (size_t)r;
+	else if (map && s->st.st_size > 0) {
+		void *m = mmap(NULL, (size_t)s->st.st_size, PROT_READ, MAP_PRIVATE, s->fd, 0);
+		if (m == MAP_FAILED)
+			rc = -errno;
+		else
+			s->map = m;
 	}
-	close(fd);
-	if (rc < 0) {
-		free(buf);
-		return rc;
-	}
-	*out = buf;
-	*len = n;
-	return 0;
+	if (rc < 0)
+		src_close(s);
+	return rc;
+}
+
+/* The image of a mapped source for progcopy_elf_parse ("" when empty). */
+static const unsigned char *src_image(const struct src *s)
+{
+	return s->map ? s->map : (const unsigned char *)"";
 }
 
 /* Open (making what is missing) the directory rel below root: each part
@@ -324,15 +347,20 @@ static int dir_at(int root, const char *rel)
 	return fd < 0 ? -errno : fd;
 }
 
-/* Write buf as the new file rel (below the work directory), with the
- * source's mtime (a .pyc records its .py's) and mode (umask or not). */
-static int write_copy(struct copier *c, const char *rel, const unsigned char *buf, size_t len,
-		      mode_t mode, const struct stat *src)
+/* Copy the source s as the new file rel (below the work directory), with
+ * its mtime (a .pyc records its .py's) and mode (umask or not), through
+ * the copier's buffer.  *rd is set when reading s failed (it shrank). */
+static int write_copy(struct copier *c, const char *rel, const struct src *s, mode_t mode,
+		      int *rd)
 {
+	size_t len = (size_t)s->st.st_size;
+	*rd = 0;
 	if (c->pc->n_files >= PROGCOPY_MAX_FILES)
 		return -E2BIG;
 	if (__builtin_add_overflow(c->total, len, &c->total) || c->total > 4 * PROGCOPY_MAX_FILE)
 		return -EFBIG;
+	if (!c->io && !(c->io = malloc(COPY_BUF)))
+		return -ENOMEM;
 	char dir[PATH_MAX];
 	snprintf(dir, sizeof(dir), "%s", rel);
 	char *slash = strrchr(dir, '/');
@@ -345,17 +373,31 @@ static int write_copy(struct copier *c, const char *rel, const unsigned char *bu
 	int fd = openat(dfd, slash + 1, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 	int rc = fd < 0 ? -errno : 0;
 	close(dfd);
-	for (size_t off = 0; rc == 0 && off < len;) {
-		ssize_t w = write(fd, buf + off, len - off);
-		if (w < 0 && errno != EINTR)
-			rc = -errno;
-		else if (w > 0)
-			off += (size_t)w;
+	for (size_t off = 0, n = 0; rc == 0 && off < len; off += n) {
+		ssize_t r = pread(s->fd, c->io, len - off < COPY_BUF ? len - off : COPY_BUF,
+				  (off_t)off);
+		if (r < 0 && errno == EINTR) {
+			n = 0;
+			continue;
+		}
+		if (r <= 0) {
+			rc = r < 0 ? -errno : -EIO;   /* shrank while read */
+			*rd = 1;
+			break;
+		}
+		n = (size_t)r;
+		for (size_t w = 0; rc == 0 && w < n;) {
+			ssize_t k = write(fd, c->io + w, n - w);
+			if (k < 0 && errno != EINTR)
+				rc = -errno;
+			else if (k > 0)
+				w += (size_t)k;
+		}
 	}
 	if (rc == 0 && fchmod(fd, mode) < 0)
 		rc = -errno;
 	if (rc == 0) {
-		struct timespec ts[2] = { src->st_atim, src->st_mtim };
+		struct timespec ts[2] = { s->st.st_atim, s->st.st_mtim };
 		if (futimens(fd, ts) < 0)
 			rc = -errno;
 	}
@@ -447,9 +489,11 @@ static const char *cache_text(struct copier *c)
 					     "/usr/bin/ldconfig", "/bin/ldconfig", NULL };
 	if (c->cache)
 		return c->cache;
-	c->cache = calloc(1, CACHE_MAX_OUT);
+	/* not calloc: only the part ldconfig writes becomes resident */
+	c->cache = malloc(CACHE_MAX_OUT);
 	if (!c->cache)
 		return "";
+	c->cache[0] = '\0';
 	for (size_t i = 0; tools[i]; i++) {
 		char *const argv[] = { (char *)"ldconfig", (char *)"-p", NULL };
 		char *const envp[] = { (char *)"LC_ALL=C", NULL };
@@ -526,25 +570,23 @@ static int have_lib(const struct copier *c, const char *name)
 static int copy_object(struct copier *c, const char *path, const char *rel, mode_t mode,
 		       int depth)
 {
-	unsigned char *buf;
-	size_t len;
-	struct stat st;
-	int rc = read_whole(path, &buf, &len, &st);
+	struct src s;
+	int rc = src_open(path, 1, &s), rd;
 	if (rc < 0)
 		return msg_fail(rc, c->err, c->errlen, "exec: cannot read %s to copy it: %s", path,
 			    strerror(-rc));
 	struct progcopy_elf e;
-	rc = progcopy_elf_parse(buf, len, &e);
+	rc = progcopy_elf_parse(src_image(&s), (size_t)s.st.st_size, &e);
 	if (rc < 0) {
-		free(buf);
+		src_close(&s);
 		return msg_fail(rc, c->err, c->errlen, "exec: %s is not an ELF file brisk can read "
 			    "(%s)", path, rc == -E2BIG ? "too many libraries" : "malformed");
 	}
-	rc = write_copy(c, rel, buf, len, mode, &st);
+	rc = write_copy(c, rel, &s, mode, &rd);
 	if (rc < 0) {
-		free(buf);
-		return msg_fail(rc, c->err, c->errlen, "exec: cannot copy %s to the work area: %s",
-			    path, strerror(-rc));
+		src_close(&s);
+		return msg_fail(rc, c->err, c->errlen, rd ? "exec: cannot read %s to copy it: %s"
+			    : "exec: cannot copy %s to the work area: %s", path, strerror(-rc));
 	}
 	for (size_t i = 0; rc == 0 && i < e.n_needed; i++) {
 		if (have_lib(c, e.needed[i]))
@@ -561,22 +603,19 @@ static int copy_object(struct copier *c, const char *path, const char *rel, mode
 			 (int)sizeof(lrel))
 			rc = copy_object(c, real, lrel, 0644, depth + 1);
 	}
-	free(buf);
+	src_close(&s);
 	return rc;
 }
 
-static int start_copy(struct copier *c, const char *path, unsigned char **buf, size_t *len,
-		      struct progcopy_elf *e)
+static int start_copy(struct copier *c, const char *path, struct src *s, struct progcopy_elf *e)
 {
-	struct stat st;
-	int rc = read_whole(path, buf, len, &st);
+	int rc = src_open(path, 1, s);
 	if (rc < 0)
 		return msg_fail(rc, c->err, c->errlen, "exec: cannot read %s: %s", path,
 			    strerror(-rc));
-	rc = progcopy_elf_parse(*buf, *len, e);
+	rc = progcopy_elf_parse(src_image(s), (size_t)s->st.st_size, e);
 	if (rc < 0 || !e->interp) {
-		free(*buf);
-		*buf = NULL;
+		src_close(s);
 		return msg_fail(-ENOEXEC, c->err, c->errlen, "exec: %s is not a dynamically linked "
 			    "ELF program brisk can read", path);
 	}
@@ -588,17 +627,16 @@ static int start_copy(struct copier *c, const char *path, unsigned char **buf, s
 /* The program and its interpreter; the libraries follow from the program. */
 static int copy_program(struct copier *c, const char *path, const char *name)
 {
-	unsigned char *buf;
-	size_t len;
+	struct src s;
 	struct progcopy_elf e;
-	int rc = start_copy(c, path, &buf, &len, &e);
+	int rc = start_copy(c, path, &s, &e);
 	if (rc < 0)
 		return rc;
 	char interp[PATH_MAX], rel[PATH_MAX];
 	if (!realpath(e.interp, interp))
 		rc = msg_fail(-errno, c->err, c->errlen, "exec: %s: interpreter %s: %s", path,
 			      text_show(e.interp), strerror(errno));
-	free(buf);
+	src_close(&s);
 	if (rc < 0)
 		return rc;
 	/* the interpreter has no libraries of its own (it is static-pie) */
@@ -782,13 +820,12 @@ static int py_copy(struct copier *c, const char *python, const struct child_cred
 		if (len > 3 && strcmp(rel + len - 3, ".so") == 0) {
 			rc = copy_object(c, line + 2, dst, 0644, 0);
 		} else {
-			unsigned char *buf;
-			size_t blen;
-			struct stat st;
-			rc = read_whole(line + 2, &buf, &blen, &st);
+			struct src s;
+			int rd;
+			rc = src_open(line + 2, 0, &s);
 			if (rc == 0) {
-				rc = write_copy(c, dst, buf, blen, 0644, &st);
-				free(buf);
+				rc = write_copy(c, dst, &s, 0644, &rd);
+				src_close(&s);
 			}
 			if (rc < 0)
 				msg_fail(rc, err, errlen, "exec: cannot copy %s: %s", line + 2,
