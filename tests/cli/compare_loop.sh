@@ -9,11 +9,8 @@
 source tests/lib.sh
 source tests/cli/loop_common.bash
 if ! is_root; then t_skip compare-loop "needs root (loop device, sysfs writes)"; exit 0; fi
-command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null ||
-  { t_skip compare-loop "needs losetup and mkfs.ext4"; exit 0; }
-loop_mount compare-loop 256M
+loop_mount -s none compare-loop 256M
 export BRISK_RUNTIME_DIR=$d/rt
-echo none > $q/scheduler
 loop_alt_sched "$dev" || { t_skip compare-loop "$dev offers no scheduler with tunables"; exit 0; }
 # the third arm's scheduler: kyber, or mq-deadline when kyber is the other one
 third=kyber; [ "$alt_sched" = kyber ] && third=mq-deadline
