@@ -278,6 +278,8 @@ if command -v apt-get >/dev/null 2>&1; then
   play rpm --tags install -e brisk_install=package -e "brisk_package=$d/brisk-0.1.0-1.x86_64.rpm"; rc=$?
   t_check "package: an .rpm on an apt host refused" test "$rc" != 0
   t_match "package: says why" "$(cat "$d/rpm.log")" "this host's package manager is apt and the package is brisk-0.1.0-1.x86_64.rpm"
+else
+  t_skip "package: check mode, an .rpm refused" "no apt-get: the host is not an apt host"
 fi
 if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$(pwd -P)" ] && git archive --format=tar.gz \
      --prefix=brisk-0.1.0/ -o "$d/brisk-0.1.0.tar.gz" HEAD 2>/dev/null; then

@@ -51,5 +51,7 @@ if [ -e $q/max_sectors_kb ]; then
   t_eq apply-bad-exit "$rc" 2
   t_match apply-bad-names-line "$err" "big.profile:2: $dev \(a [a-z]+ disk\): "
   t_eq apply-bad-changes-nothing "$(cat $q/scheduler) $(cat $q/read_ahead_kb) $(cat $q/nr_requests)" "$before"
+else
+  t_skip apply-bad "$dev has no queue/max_sectors_kb"
 fi
 t_eq vm-untouched "$(cat /proc/sys/vm/dirty_ratio /proc/sys/vm/dirty_bytes)" "$vm_before"

@@ -63,6 +63,8 @@ if command -v setpriv >/dev/null; then
   chmod 755 "$d"
   err=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$BRISK" run "$d/mnt" --at "1s:scheduler=$alt_sched" 2>&1); rc=$?
   t_eq "non-root: exit 4 (needs privileges)" "$rc" 4; t_match "non-root: says root" "$err" "needs root"
+else
+  t_skip "non-root" "setpriv is not installed"
 fi
 
 # 4. A profile's [settings] hold for the whole run (before the idle
