@@ -32,9 +32,16 @@ t_tmpdir() {
   echo "$d" >>"$_T_LIST"
   echo "$d"
 }
-# Runs at exit: T_CLEANUP_EXTRA (a command string) first, then the temp dirs.
+# t_atexit CMD: run CMD (a command string) at exit, after T_CLEANUP_EXTRA,
+# the last registered first: what a test set up on a resource (a loop
+# device) is undone before the resource.  Not from a $(...) subshell.
+_T_ATEXIT=
+t_atexit() { _T_ATEXIT="$1${_T_ATEXIT:+; $_T_ATEXIT}"; }
+# Runs at exit: T_CLEANUP_EXTRA (a command string) first, then the t_atexit
+# commands, then the temp dirs.
 t_cleanup() {
   [ -n "${T_CLEANUP_EXTRA:-}" ] && eval "$T_CLEANUP_EXTRA"
+  [ -n "$_T_ATEXIT" ] && eval "$_T_ATEXIT"
   local d
   while read -r d; do chmod -R u+rwx "$d" 2>/dev/null; rm -rf "$d"; done <"$_T_LIST"
   rm -f "$_T_LIST"

@@ -16,6 +16,7 @@
 # written.  brisk's journals live in a runtime directory of the test's own;
 # only the loop device is touched, and everything is put back.
 source tests/lib.sh
+source tests/cli/loop_common.bash
 if ! is_root; then t_skip ansible_fleet "needs root (a loop device, mount, brisk set)"; exit 0; fi
 if ! command -v ansible-playbook >/dev/null 2>&1; then
   t_skip ansible_fleet "ansible-playbook is not installed (Debian: apt-get install ansible-core)"; exit 0
@@ -46,17 +47,8 @@ else
 fi
 
 # --- a loop device with ext4 ---------------------------------------------
-truncate -s 3G "$d/img"
-L=$(losetup -f --show "$d/img" 2>/dev/null) || { t_skip ansible_fleet "no free loop device"; exit 0; }
-dev=$(basename "$L")
-q=/sys/block/$dev/queue
-orig=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler")
-# shellcheck disable=SC2034  # read by tests/lib.sh's t_cleanup
-T_CLEANUP_EXTRA="\"$BRISK\" restore >/dev/null 2>&1; umount '$d/mnt' 2>/dev/null; echo '$orig' >$q/scheduler 2>/dev/null; losetup -d '$L'"
-if ! { mkfs.ext4 -q "$L" && mkdir "$d/mnt" && mount "$L" "$d/mnt"; }; then
-  t_fail ansible_fleet "mkfs or mount of $L failed"; exit 0
-fi
-other=$(tr -d '[]' <"$q/scheduler" | tr ' ' '\n' | grep -v -x -e "$orig" -e none -e '' | head -n 1)
+loop_mount -d "$d" -c "$(printf %q "$BRISK") restore >/dev/null 2>&1" ansible_fleet 3G
+other=$(tr -d '[]' <"$q/scheduler" | tr ' ' '\n' | grep -v -x -e "$orig_sched" -e none -e '' | head -n 1)
 
 jq -n --arg dir "$d/mnt" --arg bin "$BRISK" --arg rt "$BRISK_RUNTIME_DIR" --arg res "$d/results" \
   --arg tmp "$d/hosttmp" \
@@ -200,7 +192,7 @@ t_match "quick: the restore check passed" "$(cat "$d/quick.log")" 'localhost: br
 t_eq "quick: brisk restore --dry-run: nothing" "$("$BRISK" restore --dry-run 2>&1)" "nothing to restore"
 t_eq "quick: no work directory left in DIR" "$(find "$d/mnt" -mindepth 1 -maxdepth 1 ! -name lost+found | wc -l)" 0
 t_eq "quick: no temporary directory left on the host" "$(find "$d/hosttmp" -mindepth 1 | wc -l)" 0
-t_eq "quick: the scheduler untouched" "$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler")" "$orig"
+t_eq "quick: the scheduler untouched" "$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler")" "$orig_sched"
 
 # --- a comparison that completes -----------------------------------------
 # the loop device's scheduler against another within a 90 s budget;
@@ -220,7 +212,7 @@ if [ -n "$other" ]; then
   t_match "compare: the restore check passed" "$(cat "$d/compare.log")" 'localhost: brisk restore --dry-run: nothing to restore'
   t_match "compare: PLAY RECAP without failures" "$(grep -A2 'PLAY RECAP' "$d/compare.log")" 'localhost +: ok=[0-9]+ +changed=[0-9]+ +unreachable=0 +failed=0'
   grep -A1 'PLAY RECAP' "$d/compare.log" | sed 's/^/  /'
-  t_eq "compare: the scheduler put back" "$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler")" "$orig"
+  t_eq "compare: the scheduler put back" "$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler")" "$orig_sched"
   t_eq "compare: nothing left in DIR" "$(find "$d/mnt" -mindepth 1 -maxdepth 1 ! -name lost+found | wc -l)" 0
   # check mode with results there: brisk report's text on them, no file written
   before=$(stat -c '%Y %s' "$d/results/report.json" "$d/results/report.txt" "$d/results/report.svg")
@@ -235,12 +227,12 @@ if [ -n "$other" ]; then
     "$(json_count) $(stat -c '%Y %s' "$d/results/report.json" "$d/results/report.txt" "$d/results/report.svg") $(find "$d/hosttmp" -mindepth 1 | wc -l)" \
     "$n $before 0"
 else
-  t_skip "compare" "$dev offers no scheduler other than $orig and none"
+  t_skip "compare" "$dev offers no scheduler other than $orig_sched and none"
 fi
 
 # --- a journal left by brisk set ----------------------------------------
 if [ -z "$other" ]; then
-  t_skip "leftover" "$dev offers no scheduler but $orig and none"
+  t_skip "leftover" "$dev offers no scheduler but $orig_sched and none"
 else
   "$BRISK" set "$dev" "scheduler=$other" >/dev/null 2>&1
   t_eq "leftover: brisk set $dev scheduler=$other" "$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler")" "$other"
@@ -248,26 +240,26 @@ else
   play before -e brisk_floor=256m -e brisk_write_room=1g; rc=$?
   t_check "leftover: the host refused before measuring" test "$rc" != 0
   t_match "leftover: says why" "$(cat "$d/before.log")" \
-    "refused: brisk restore --dry-run lists settings that an earlier brisk .* \(exit 5\): would restore $dev scheduler=$orig \(now $other\)"
+    "refused: brisk restore --dry-run lists settings that an earlier brisk .* \(exit 5\): would restore $dev scheduler=$orig_sched \(now $other\)"
   t_eq "leftover: nothing measured" "$(json_count)" "$n"
   play beforecheck --check -e brisk_floor=256m -e brisk_write_room=1g; rc=$?
   t_check "check mode: leftover: the host refused (exit != 0)" test "$rc" != 0
   t_match "check mode: leftover: says why, as the run does" "$(cat "$d/beforecheck.log")" \
-    "refused: brisk restore --dry-run lists settings that an earlier brisk .* \(exit 5\): would restore $dev scheduler=$orig \(now $other\)"
+    "refused: brisk restore --dry-run lists settings that an earlier brisk .* \(exit 5\): would restore $dev scheduler=$orig_sched \(now $other\)"
   t_eq "check mode: leftover: still set" "$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler")" "$other"
 
   play keep --tags restore_check -e brisk_restore_leftovers=false; rc=$?
   t_check "leftover: the restore check fails" test "$rc" != 0
   t_match "leftover: it lists what is left" "$(cat "$d/keep.log")" \
-    "settings were left changed after the run: brisk restore --dry-run \(exit 5\) said: would restore $dev scheduler=$orig \(now $other\)"
+    "settings were left changed after the run: brisk restore --dry-run \(exit 5\) said: would restore $dev scheduler=$orig_sched \(now $other\)"
   t_match "leftover: and says how to put it back" "$(cat "$d/keep.log")" "put them back with 'brisk restore' on the host"
   t_eq "leftover: brisk_restore_leftovers=false leaves it" "$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler")" "$other"
 
   play putback --tags restore_check; rc=$?
   t_check "leftover: the restore check still fails the host" test "$rc" != 0
   t_match "leftover: brisk restore put it back" "$(cat "$d/putback.log")" \
-    "brisk restore \(exit 0\) then said: restored $dev scheduler=$orig \(was $other\)"
-  t_eq "leftover: the scheduler is back" "$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler")" "$orig"
+    "brisk restore \(exit 0\) then said: restored $dev scheduler=$orig_sched \(was $other\)"
+  t_eq "leftover: the scheduler is back" "$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler")" "$orig_sched"
   t_eq "leftover: nothing to restore after" "$("$BRISK" restore --dry-run 2>&1)" "nothing to restore"
 fi
 
@@ -286,6 +278,8 @@ if command -v apt-get >/dev/null 2>&1; then
   play rpm --tags install -e brisk_install=package -e "brisk_package=$d/brisk-0.1.0-1.x86_64.rpm"; rc=$?
   t_check "package: an .rpm on an apt host refused" test "$rc" != 0
   t_match "package: says why" "$(cat "$d/rpm.log")" "this host's package manager is apt and the package is brisk-0.1.0-1.x86_64.rpm"
+else
+  t_skip "package: check mode, an .rpm refused" "no apt-get: the host is not an apt host"
 fi
 if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$(pwd -P)" ] && git archive --format=tar.gz \
      --prefix=brisk-0.1.0/ -o "$d/brisk-0.1.0.tar.gz" HEAD 2>/dev/null; then

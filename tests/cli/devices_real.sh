@@ -1,6 +1,7 @@
 #!/bin/bash
 # brisk devices on the real machine: the disk under /, bad input, a loop device.
 source tests/lib.sh
+source tests/cli/loop_common.bash
 
 out=$($BRISK --version); t_match version "$out" '^brisk [0-9]+\.[0-9]+\.[0-9]+$'
 out=$($BRISK --help); t_match help-lists-devices "$out" 'devices'
@@ -79,25 +80,13 @@ else
 fi
 
 # A loop device on a file: loop -> backing file -> that file's own stack.
-if ! is_root; then
-  t_skip loop "attaching a loop device needs root"
-elif ! command -v losetup >/dev/null || ! command -v mkfs.ext4 >/dev/null; then
-  t_skip loop "needs losetup and mkfs.ext4"
-else
-  truncate -s 32M "$d/img"
-  if loopdev=$(losetup -f --show "$d/img" 2>/dev/null); then
-    T_CLEANUP_EXTRA="umount '$d/mnt' 2>/dev/null; losetup -d '$loopdev' 2>/dev/null"
-    mkfs.ext4 -q "$loopdev" && mkdir "$d/mnt" && mount "$loopdev" "$d/mnt"
-    j=$($BRISK devices "$d/mnt" --json)
-    ln=$(basename "$loopdev")
-    t_eq loop-leaf "$(jq -r '.leaves|join(" ")' <<<"$j")" "$ln"
-    t_eq loop-kind "$(jq -r .stack.kind <<<"$j")" loop
-    t_eq loop-backing-file "$(jq -r .stack.loop.backing_file <<<"$j")" "$(realpath "$d/img")"
-    t_eq loop-backing-leaf "$(jq -r '.stack.loop.backing.leaves[0]' <<<"$j")" "$leaf"
-    t_eq loop-fstype "$(jq -r .mount.fstype <<<"$j")" ext4
-    t_eq loop-by-node "$($BRISK devices "$loopdev" --json | jq -r .stack.name)" "$ln"
-    umount "$d/mnt"; losetup -d "$loopdev"; T_CLEANUP_EXTRA=
-  else
-    t_skip loop "no free loop device"
-  fi
+if loop_mount -k -d "$d" loop 32M; then
+  j=$($BRISK devices "$mnt" --json)
+  t_eq loop-leaf "$(jq -r '.leaves|join(" ")' <<<"$j")" "$dev"
+  t_eq loop-kind "$(jq -r .stack.kind <<<"$j")" loop
+  t_eq loop-backing-file "$(jq -r .stack.loop.backing_file <<<"$j")" "$(realpath "$d/img")"
+  t_eq loop-backing-leaf "$(jq -r '.stack.loop.backing.leaves[0]' <<<"$j")" "$leaf"
+  t_eq loop-fstype "$(jq -r .mount.fstype <<<"$j")" ext4
+  t_eq loop-by-node "$($BRISK devices "$L" --json | jq -r .stack.name)" "$dev"
+  loop_release
 fi

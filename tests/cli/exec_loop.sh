@@ -5,21 +5,11 @@
 # /usr/bin/ls runs in place and the report says it was timed on another
 # disk, in the text and the JSON.
 source tests/lib.sh
-if ! is_root; then t_skip exec_loop "needs root for a loop device and mount"; exit 0; fi
-for c in mkfs.ext4 losetup mount jq; do
-  command -v $c >/dev/null || { t_skip exec_loop "$c is not installed"; exit 0; }
-done
+source tests/cli/loop_common.bash
+command -v jq >/dev/null || { t_skip exec_loop "jq is not installed"; exit 0; }
 d=$(t_tmpdir)
 chmod 755 "$d"   # --exec $mnt/mytrue below: actions run as nobody, who must reach it
-img=$d/fs.img
-mnt=$d/mnt
-mkdir "$mnt"
-truncate -s 300M "$img"
-mkfs.ext4 -q -F "$img" || { t_skip exec_loop "mkfs.ext4 failed"; exit 0; }
-LOOP=$(losetup --find --show "$img") || { t_skip exec_loop "no free loop device"; exit 0; }
-export T_CLEANUP_EXTRA='umount "$mnt" 2>/dev/null; losetup -d "$LOOP"'
-mount "$LOOP" "$mnt" || { t_skip exec_loop "cannot mount $LOOP"; exit 0; }
-dev=${LOOP#/dev/}
+loop_mount -d "$d" exec_loop 300M
 fsdev=$(stat -c %d "$mnt")
 
 # default: the copy, watched while the run is on

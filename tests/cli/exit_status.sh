@@ -116,8 +116,7 @@ if ! is_root || ! command -v losetup >/dev/null || ! command -v mkfs.ext4 >/dev/
   t_skip "loop device" "needs root, losetup and mkfs.ext4"; exit 0
 fi
 source tests/cli/loop_common.bash
-loop_mount exit_status 256M
-echo none >"$q/scheduler"
+loop_mount -s none exit_status 256M
 lrt=$d/lrt
 mkdir -m 700 "$lrt"
 # nr_requests above the tag depth under none: brisk cannot know, the kernel refuses

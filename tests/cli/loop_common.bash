@@ -3,24 +3,75 @@
 # itself: the runner takes *.sh).  Source after tests/lib.sh; loop_mount
 # wants root, losetup and mkfs.ext4.
 
-# loop_mount NAME SIZE: an ext4 file system of SIZE (truncate's form) on a
-# new loop device, mounted at $d/mnt.  Sets d (a t_tmpdir holding the
-# image), L (/dev/loopN), dev (loopN), q (its sysfs queue directory) and
-# orig_sched (its scheduler before the test).  At exit (T_CLEANUP_EXTRA)
-# it is unmounted, its scheduler put back and it is detached.  No free
-# loop device: SKIP NAME, exit 0.  LOOP_MKFS_OPTS: more mkfs.ext4 options
-# (a test that reads the device's counters wants no lazy init writing).
+# loop_mount [OPTIONS] [--] NAME SIZE: an ext4 file system of SIZE (truncate's
+# form) on a new loop device, mounted at $d/mnt.  Sets d (the directory
+# holding the image), mnt ($d/mnt), L (/dev/loopN), dev (loopN), q (its
+# sysfs queue directory) and orig_sched (its scheduler before the test).
+# At exit (t_atexit, after T_CLEANUP_EXTRA) it is unmounted, its scheduler
+# put back and it is detached; loop_release does that sooner.  Not root,
+# no losetup, mkfs.ext4 or mount, or no free loop device: SKIP NAME; mkfs
+# or mount failing: FAIL NAME; either way exit 0.  OPTIONS:
+#   -d DIR    the image in DIR, an existing directory (else a new t_tmpdir)
+#   -i FILE   the image's file name in that directory (default img)
+#   -m OPTS   more mkfs.ext4 options, split at blanks (a test that reads
+#             the device's counters wants no lazy init writing)
+#   -o OPTS   mount options (mount -o OPTS)
+#   -n        no file system, no mount: the device attached only
+#   -s SCHED  the device's scheduler set to SCHED (put back at exit)
+#   -c CMD    a command run at exit before the rest (brisk restore)
+#   -k        where it would exit 0, return 1 instead (a test that goes on)
 loop_mount() {
-  d=$(t_tmpdir)
-  truncate -s "$2" "$d/img"
-  L=$(losetup -f --show "$d/img") || { t_skip "$1" "no free loop device"; exit 0; }
-  dev=$(basename "$L")
-  q=/sys/block/$dev/queue
+  local OPTIND=1 opt dir="" img=img mkfs="" mopt="" nofs="" sched="" pre="" keep=""
+  while getopts d:i:m:o:ns:c:k opt; do
+    case $opt in
+      d) dir=$OPTARG ;; i) img=$OPTARG ;; m) mkfs=$OPTARG ;; o) mopt=$OPTARG ;;
+      n) nofs=1 ;; s) sched=$OPTARG ;; c) pre=$OPTARG ;; k) keep=1 ;;
+      *) echo "loop_mount: bad option" >&2; exit 2 ;;
+    esac
+  done
+  shift $((OPTIND - 1))
+  local name=$1 tools="losetup mkfs.ext4 mount" c
+  [ -n "$nofs" ] && tools=losetup
+  is_root || { _loop_stop skip "needs root (a loop device)"; return 1; }
+  for c in $tools; do
+    command -v "$c" >/dev/null || { _loop_stop skip "needs $c"; return 1; }
+  done
+  d=${dir:-$(t_tmpdir)} mnt=$d/mnt
+  truncate -s "$2" "$d/$img" || { _loop_stop fail "cannot create the image $d/$img"; return 1; }
+  L=$(losetup -f --show "$d/$img") || { _loop_stop skip "no free loop device"; return 1; }
+  dev=${L#/dev/} q=/sys/block/${L#/dev/}/queue
   orig_sched=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler")
-  # shellcheck disable=SC2034  # read by t_cleanup in tests/lib.sh
-  T_CLEANUP_EXTRA="umount '$d/mnt' 2>/dev/null; echo $orig_sched > $q/scheduler; losetup -d '$L'"
+  [ -n "$_LOOP_ATEXIT" ] || { t_atexit loop_release; _LOOP_ATEXIT=1; }
+  _LOOP_UNDO="${pre:+$pre; }mountpoint -q $(printf %q "$mnt") && _loop_umount $(printf %q "$mnt")
+    echo $orig_sched >$q/scheduler 2>/dev/null; losetup -d $L${_LOOP_UNDO:+; $_LOOP_UNDO}"
+  if [ -n "$sched" ] && ! echo "$sched" >"$q/scheduler"; then
+    _loop_stop fail "$dev does not take the scheduler $sched"; return 1
+  fi
+  [ -n "$nofs" ] && return 0
   # shellcheck disable=SC2086  # options split at blanks
-  mkfs.ext4 -q ${LOOP_MKFS_OPTS:-} "$L"; mkdir "$d/mnt"; mount "$L" "$d/mnt"
+  mkfs.ext4 -q $mkfs "$L" && mkdir -p "$mnt" && mount ${mopt:+-o "$mopt"} "$L" "$mnt" ||
+    { _loop_stop fail "mkfs.ext4 or mount of $L failed"; return 1; }
+}
+# _loop_stop skip|fail WHY: loop_mount's NAME skipped or failed for WHY;
+# exits 0 unless loop_mount has -k (its locals name and keep)
+_loop_stop() { "t_$1" "$name" "$2"; [ -n "$keep" ] || exit 0; }
+# loop_release: unmount, put back and detach what loop_mount set up, now
+# rather than at exit.
+_LOOP_UNDO=""
+_LOOP_ATEXIT=""
+loop_release() { local u=$_LOOP_UNDO; _LOOP_UNDO=; eval "$u"; }
+# _loop_umount DIR: a brisk that is still ending (a test's tmux pane torn
+# down) may hold DIR a moment; past that, detach it lazily
+_loop_umount() { umount "$1" 2>/dev/null || { sleep 1; umount "$1"; } || umount -l "$1"; }
+
+# loop_other_sched SCHED...: prints the first SCHED that loop_mount's device
+# offers other than orig_sched, its scheduler before the test; 1 if none.
+loop_other_sched() {
+  local s
+  for s; do
+    [ "$s" != "$orig_sched" ] && grep -qw -- "$s" "$q/scheduler" && { echo "$s"; return 0; }
+  done
+  return 1
 }
 
 # loop_alt_sched DEV: "another scheduler with tunables" for a test on the

@@ -11,8 +11,7 @@ source tests/lib.sh
 source tests/cli/loop_common.bash
 source tests/cli/openmetrics_common.bash
 if ! is_root; then t_skip openmetrics-compare "needs root (loop device, sysfs writes)"; exit 0; fi
-command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null && command -v jq >/dev/null ||
-  { t_skip openmetrics-compare "needs losetup, mkfs.ext4 and jq"; exit 0; }
+command -v jq >/dev/null || { t_skip openmetrics-compare "needs jq"; exit 0; }
 loop_mount openmetrics-compare 256M
 export BRISK_RUNTIME_DIR=$d/rt
 loop_alt_sched "$dev" || { t_skip openmetrics-compare "$dev offers no scheduler but none"; exit 0; }

@@ -22,23 +22,17 @@ p_profile bfq low_latency 0
 $BRISK export "$d/p.profile" --apply --format udev 2>/dev/null; t_eq apply-with-format $? 2
 $BRISK export "$d/p.profile" --dry-run 2>/dev/null; t_eq dry-run-alone $? 2
 
-if ! is_root; then t_skip apply "needs root"; exit 0; fi
-if ! command -v losetup >/dev/null; then t_skip apply "needs losetup"; exit 0; fi
-truncate -s 64M "$d/disk.img"
-if ! loop=$(losetup -f --show "$d/disk.img" 2>/dev/null); then t_skip apply "no free loop device"; exit 0; fi
-T_CLEANUP_EXTRA="losetup -d '$loop' 2>/dev/null"
-dev=${loop#/dev/}
-q=/sys/block/$dev/queue
+loop_mount -n -d "$d" apply 64M
 loop_alt_sched "$dev" || { t_skip apply "$dev offers no scheduler but none"; exit 0; }
 p_profile "$alt_sched" "$alt_key" "$alt_val"
 before="$(cat $q/scheduler) $(cat $q/read_ahead_kb) $(cat $q/nr_requests)"
 vm_before=$(cat /proc/sys/vm/dirty_ratio /proc/sys/vm/dirty_bytes)
 
-out=$($BRISK export "$d/p.profile" --apply --dry-run --device "$loop"); t_eq dry-run-exit-5-pending $? 5
+out=$($BRISK export "$d/p.profile" --apply --dry-run --device "$L"); t_eq dry-run-exit-5-pending $? 5
 t_match dry-run-lists "$out" "^$dev scheduler: [a-z-]+ -> $alt_sched\$"
 t_eq dry-run-changes-nothing "$(cat $q/scheduler) $(cat $q/read_ahead_kb) $(cat $q/nr_requests)" "$before"
 
-out=$($BRISK export "$d/p.profile" --apply --device "$loop"); t_eq apply-exit $? 0
+out=$($BRISK export "$d/p.profile" --apply --device "$L"); t_eq apply-exit $? 0
 t_match apply-says-journal "$out" "journaled in $BRISK_RUNTIME_DIR/.*; 'brisk restore' puts the original values back"
 t_eq apply-scheduler "$(sed -n 's/.*\[\(.*\)\].*/\1/p' $q/scheduler)" "$alt_sched"
 t_eq "apply-$alt_key" "$(cat "$q/iosched/$alt_key")" "$alt_val"
@@ -53,10 +47,11 @@ t_eq restore-empties-journal "$(find "$BRISK_RUNTIME_DIR" -mindepth 1 -maxdepth 
 # a value the device refuses at check time: exit 2, nothing changed
 if [ -e $q/max_sectors_kb ]; then
   printf '[settings]\nmax_sectors_kb = 2147483647\nread_ahead_kb = 16\n' > "$d/big.profile"
-  err=$($BRISK export "$d/big.profile" --apply --device "$loop" 2>&1); rc=$?
+  err=$($BRISK export "$d/big.profile" --apply --device "$L" 2>&1); rc=$?
   t_eq apply-bad-exit "$rc" 2
   t_match apply-bad-names-line "$err" "big.profile:2: $dev \(a [a-z]+ disk\): "
   t_eq apply-bad-changes-nothing "$(cat $q/scheduler) $(cat $q/read_ahead_kb) $(cat $q/nr_requests)" "$before"
+else
+  t_skip apply-bad "$dev has no queue/max_sectors_kb"
 fi
 t_eq vm-untouched "$(cat /proc/sys/vm/dirty_ratio /proc/sys/vm/dirty_bytes)" "$vm_before"
-losetup -d "$loop"; T_CLEANUP_EXTRA=

@@ -9,21 +9,12 @@
 source tests/lib.sh
 source tests/cli/loop_common.bash
 if ! is_root; then t_skip profile-save-defaults "needs root (loop devices, sysfs writes)"; exit 0; fi
-command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null ||
-  { t_skip profile-save-defaults "needs losetup and mkfs.ext4"; exit 0; }
 d=$(t_tmpdir)
 export BRISK_RUNTIME_DIR=$d/rt XDG_CONFIG_HOME=$d/xdg
 mkdir -p "$BRISK_RUNTIME_DIR"
-truncate -s 64M "$d/img"
-L=$(losetup -f --show "$d/img") || { t_skip profile-save-defaults "no free loop device"; exit 0; }
-dev=$(basename "$L")
-q=/sys/block/$dev/queue
-orig_sched=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $q/scheduler)
-# shellcheck disable=SC2034  # read by tests/lib.sh's t_cleanup
-T_CLEANUP_EXTRA="umount '$d/mnt' 2>/dev/null; '$BRISK' restore >/dev/null 2>&1; echo $orig_sched > $q/scheduler; losetup -d '$L'"
+loop_mount -d "$d" -c "$(printf %q "$BRISK") restore >/dev/null 2>&1" profile-save-defaults 64M
 grep -qw mq-deadline $q/scheduler || { t_skip profile-save-defaults "$dev offers no mq-deadline"; exit 0; }
 loop_alt_sched "$dev"
-mkfs.ext4 -q "$L"; mkdir "$d/mnt"; mount "$L" "$d/mnt"
 
 # save [OPTIONS]: the profile on stdout, stderr in $d/err
 save() { "$BRISK" profile save t "$d/mnt" -o - "$@" 2>"$d/err"; }

@@ -12,12 +12,8 @@ source tests/cli/loop_common.bash
 source tests/cli/progress_common.bash
 if ! is_root; then t_skip progress-compare "needs root (a loop device, sysfs writes)"; exit 0; fi
 command -v tmux >/dev/null || { t_skip progress-compare "tmux is not installed"; exit 0; }
-if ! command -v losetup >/dev/null || ! command -v mkfs.ext4 >/dev/null; then
-  t_skip progress-compare "needs losetup and mkfs.ext4"; exit 0
-fi
-loop_mount progress-compare 256M
+loop_mount -s none progress-compare 256M
 export BRISK_RUNTIME_DIR=$d/rt
-echo none >"$q/scheduler"
 loop_alt_sched "$dev" || { t_skip progress-compare "$dev offers no scheduler but none"; exit 0; }
 s=$alt_sched
 b=$(printf '%q' "$BRISK")

@@ -6,6 +6,7 @@
 # shipped lkml-ssh profile loads, and its job file scaled keeps the writer
 # writing through the whole schedule.
 source tests/lib.sh
+source tests/cli/loop_common.bash
 
 d=$(t_tmpdir)
 w=$d/work
@@ -80,26 +81,13 @@ t_eq lkml-cleans-up "$(ls -A "$w")" ""
 
 # 4. a writer that loops over a region bigger than the disk wraps at the
 # free-space floor and goes on (a small loop-mounted ext4; root)
-if ! is_root || ! command -v mkfs.ext4 >/dev/null; then
-  t_skip floor-wrap "needs root and mkfs.ext4 (loop device, mount)"
-  exit 0
-fi
-img=$d/img mnt=$d/mnt
-mkdir "$mnt"
-truncate -s 64M "$img"
-loopdev=$(losetup --find --show "$img") || { t_skip floor-wrap "no free loop device"; exit 0; }
-cleanup() { mountpoint -q "$mnt" && umount "$mnt"; losetup -d "$loopdev"; t_cleanup; }
-trap cleanup EXIT
-if mkfs.ext4 -q -F -m 0 "$loopdev" >/dev/null 2>&1 && mount "$loopdev" "$mnt"; then
-  avail0=$(df -B1 --output=avail "$mnt" | tail -1)
-  out=$($BRISK run "$mnt" -q -a save -i 1 -n 3 --interval 300ms --warmup 300ms --tick 200ms \
-        --floor 16m --load seq-write:bs=256k,size=1g --json -); rc=$?
-  t_eq floor-wrap-exit-0 "$rc" 0
-  t_eq floor-wrap-load-through "$(jq -c '.load_ended_early' <<<"$out")" null
-  t_eq floor-wrap-stopped "$(jq -r '.loads[0].end' <<<"$out")" stopped
-  # it wrote more than the disk holds above the floor: it wrapped and went on
-  t_check floor-wrap-looped jq -e --argjson a "$avail0" '.loads[0].bytes > $a - 16*1048576' <<<"$out"
-  t_eq floor-wrap-nothing-left "$(find "$mnt" -mindepth 1 -maxdepth 1 ! -name lost+found | wc -l)" 0
-else
-  t_skip floor-wrap "mkfs/mount failed"
-fi
+loop_mount -d "$d" -m "-m 0" floor-wrap 64M
+avail0=$(df -B1 --output=avail "$mnt" | tail -1)
+out=$($BRISK run "$mnt" -q -a save -i 1 -n 3 --interval 300ms --warmup 300ms --tick 200ms \
+      --floor 16m --load seq-write:bs=256k,size=1g --json -); rc=$?
+t_eq floor-wrap-exit-0 "$rc" 0
+t_eq floor-wrap-load-through "$(jq -c '.load_ended_early' <<<"$out")" null
+t_eq floor-wrap-stopped "$(jq -r '.loads[0].end' <<<"$out")" stopped
+# it wrote more than the disk holds above the floor: it wrapped and went on
+t_check floor-wrap-looped jq -e --argjson a "$avail0" '.loads[0].bytes > $a - 16*1048576' <<<"$out"
+t_eq floor-wrap-nothing-left "$(find "$mnt" -mindepth 1 -maxdepth 1 ! -name lost+found | wc -l)" 0

@@ -5,22 +5,9 @@
 # the loaded phase did: the report says the figures after it are invalid
 # and the run exits 1.
 source tests/lib.sh
+source tests/cli/loop_common.bash
 
-is_root || { t_skip diskfull "needs root (loop device, mount)"; exit 0; }
-command -v mkfs.ext4 >/dev/null || { t_skip diskfull "no mkfs.ext4"; exit 0; }
-d=$(t_tmpdir)
-img=$d/img mnt=$d/mnt loopdev=
-mkdir "$mnt"
-cleanup() {
-  mountpoint -q "$mnt" && umount "$mnt"
-  [ -n "$loopdev" ] && losetup -d "$loopdev"
-  t_cleanup
-}
-trap cleanup EXIT
-truncate -s 64M "$img"
-loopdev=$(losetup --find --show "$img") || { t_skip diskfull "losetup failed"; exit 0; }
-mkfs.ext4 -q -F -m 0 "$loopdev" >/dev/null 2>&1 && mount "$loopdev" "$mnt" ||
-  { t_skip diskfull "mkfs/mount failed"; exit 0; }
+loop_mount -m "-m 0" diskfull 64M
 touch "$mnt/keep-me"
 avail0=$(df -B1 --output=avail "$mnt" | tail -1)
 
@@ -49,7 +36,7 @@ t_eq floor-loaded-samples "$(jq '[.samples[]|select(.phase=="loaded")]|length' <
 t_eq floor-nothing-left "$(find "$mnt" -mindepth 1 -maxdepth 1 ! -name lost+found -printf '%f\n')" keep-me
 # the loop device is sampled, and the disk under its backing file too
 under=$($BRISK devices "$d" --json | jq -r '.leaves[0]')
-t_eq devices-loop-and-backing "$(jq -c .devices <<<"$out")" "[\"${loopdev#/dev/}\",\"$under\"]"
+t_eq devices-loop-and-backing "$(jq -c .devices <<<"$out")" "[\"$dev\",\"$under\"]"
 t_check system-samples-per-device jq -e '.system[0].devices|length == 2' <<<"$out"
 
 # 2: no floor (--floor 0): the writer fills the disk and ends on ENOSPC;

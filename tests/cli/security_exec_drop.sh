@@ -9,11 +9,10 @@
 # user's, never root's.  Then --exec of a script that records the same
 # (deterministic), and the JSON and text reports name the user.
 source tests/lib.sh
+source tests/cli/loop_common.bash
 
 t_nobody security-exec-drop
-for c in losetup mkfs.ext4 mount jq; do
-  command -v $c >/dev/null || { t_skip security-exec-drop "$c is not installed"; exit 0; }
-done
+command -v jq >/dev/null || { t_skip security-exec-drop "jq is not installed"; exit 0; }
 PY=/usr/bin/python3
 srcdir=$($PY -I -S -c 'import json, os; print(os.path.dirname(json.__file__))' 2>/dev/null)
 if ! $PY -I -S -c 'import sqlite3, ssl, curses' 2>/dev/null || [ ! -f "$srcdir/__init__.py" ]; then
@@ -27,17 +26,13 @@ pyc=$($PY -I -S -c 'import json; print(json.__cached__ or "")')
 d=$(t_tmpdir)
 chmod 755 "$d"                       # nobody reaches its image and the drop box
 out=$d/out; mkdir -m 1777 "$out"
+loop_mount -d "$d" -o nosuid,nodev security-exec-drop 300M
 img=$d/img
-truncate -s 300M "$img"
 chown "$NOBODY" "$img"
-L=$(losetup -f --show "$img") || { t_skip security-exec-drop "no free loop device"; exit 0; }
 lmode=$(stat -c '%u:%g %a' "$L")
 chown "$NOBODY" "$L"                 # what udisks does for the user who set it up
 # shellcheck disable=SC2034  # read by t_cleanup in tests/lib.sh
-T_CLEANUP_EXTRA="umount '$d/mnt' 2>/dev/null; chown '${lmode% *}' '$L'; chmod '${lmode#* }' '$L'; losetup -d '$L'"
-mkfs.ext4 -q "$L" || { t_skip security-exec-drop "mkfs.ext4 failed"; exit 0; }
-mkdir "$d/mnt"
-mount -o nosuid,nodev "$L" "$d/mnt" || { t_skip security-exec-drop "cannot mount $L"; exit 0; }
+T_CLEANUP_EXTRA="chown '${lmode% *}' '$L'; chmod '${lmode#* }' '$L'"
 mkdir -m 755 "$d/mnt/w"              # root's, as brisk wants DIR
 
 # The attacker: finds the copy's blocks in the image by their content (the

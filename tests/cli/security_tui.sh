@@ -5,21 +5,12 @@
 # made the file).
 source tests/lib.sh
 source tests/cli/tui_common.bash
+source tests/cli/loop_common.bash
 
 if ! command -v tmux >/dev/null; then t_skip tui-escape "tmux is not installed"; exit 0; fi
-if ! is_root; then t_skip tui-escape "needs root (a loop device and a mount)"; exit 0; fi
-if ! command -v losetup >/dev/null || ! command -v mkfs.ext4 >/dev/null; then
-  t_skip tui-escape "needs losetup and mkfs.ext4"; exit 0
-fi
-D=$(t_tmpdir)
-img="$D/img-"$'\e]0;PWNED\a\r'"x.img"
-truncate -s 256M "$img"
-loopdev=$(losetup -f --show "$img") || { t_skip tui-escape "no free loop device"; exit 0; }
-T_CLEANUP_EXTRA="umount '$D/mnt' 2>/dev/null; losetup -d '$loopdev' 2>/dev/null"
-mkfs.ext4 -q "$loopdev" && mkdir "$D/mnt" && mount "$loopdev" "$D/mnt" ||
-  { t_fail tui-escape-setup "mkfs or mount of $loopdev failed"; exit 0; }
-mkdir -p "$D/run"
-tui_start esc 120x30 LANG=C.UTF-8 BRISK_RUNTIME_DIR="$D/run" -- "$D/mnt" --load seq-write:rate=2m,size=8m --floor 32m \
+loop_mount -i "img-"$'\e]0;PWNED\a\r'"x.img" tui-escape 256M
+mkdir -p "$d/run"
+tui_start esc 120x30 LANG=C.UTF-8 BRISK_RUNTIME_DIR="$d/run" -- "$mnt" --load seq-write:rate=2m,size=8m --floor 32m \
   --ls-files 50 --interval 100ms --idle-samples 1 --tick 500ms --iterations 8 --no-report
 tui_wait '^stack ' 20; t_eq opens $? 0
 tui_wait 'file img-' 10; t_eq shows-backing-file $? 0

@@ -10,29 +10,15 @@
 # exits 143.  Without root the key says why.
 source tests/lib.sh
 source tests/cli/tui_common.bash
+source tests/cli/loop_common.bash
 
 if ! command -v tmux >/dev/null; then t_skip tui-compare "tmux is not installed"; exit 0; fi
 if ! is_root; then t_skip tui-compare "needs root (loop device, scheduler writes)"; exit 0; fi
-for c in losetup mkfs.ext4 mount; do
-  command -v $c >/dev/null || { t_skip tui-compare "$c is missing"; exit 0; }
-done
 T=$(t_tmpdir)
 export BRISK_RUNTIME_DIR=$T/run
-mkdir -p "$BRISK_RUNTIME_DIR" "$T/mnt" "$T/home"
-truncate -s 300M "$T/img"
-mkfs.ext4 -q -F "$T/img"
-L=$(losetup -f --show "$T/img") || { t_skip tui-compare "losetup failed"; exit 0; }
-T_CLEANUP_EXTRA="umount '$T/mnt' 2>/dev/null; losetup -d $L"
-mount "$L" "$T/mnt" || { t_fail mount "cannot mount $L"; exit 0; }
-dev=${L#/dev/}
-q=/sys/block/$dev/queue
-orig=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $q/scheduler)
-offered=$(sed 's/[][]//g' $q/scheduler)
-want=""
-for s in mq-deadline bfq kyber none; do
-  [ "$s" != "$orig" ] && grep -qw "$s" <<<"$offered" && { want=$s; break; }
-done
-[ -n "$want" ] || { t_skip tui-compare "$dev offers only $orig"; exit 0; }
+mkdir -p "$BRISK_RUNTIME_DIR" "$T/home"
+loop_mount -d "$T" tui-compare 300M
+want=$(loop_other_sched mq-deadline bfq kyber none) || { t_skip tui-compare "$dev offers only $orig_sched"; exit 0; }
 ARGS=(-l "seq-write:size=64m,rate=20m" -a "ls,ssh-like" --ls-files 50 --interval 50ms --floor 8m)
 
 tui_start cmp 100x30 LANG=C.UTF-8 HOME="$T/home" -- "$T/mnt" "${ARGS[@]}"
@@ -48,10 +34,10 @@ tui_wait "epoch #1 scheduler=$want" 10; t_eq dashboard-switched $? 0
 tui_keys c
 tui_wait 'pick the arms' 5; t_eq picker-opens $? 0
 cap=$(tui_cap)
-t_match picker-baseline "$cap" "\\[✓\\] 1  current +baseline: the settings in place \\(scheduler $orig\\)"
+t_match picker-baseline "$cap" "\\[✓\\] 1  current +baseline: the settings in place \\(scheduler $orig_sched\\)"
 t_match picker-lists-wanted "$cap" "\\[✓\\] [2-9]  $want "
 t_match picker-says-put-back "$cap" 'the settings you changed here are put back first'
-cap_orig=$(grep -cE "\\] [2-9]  $orig " <<<"$cap")
+cap_orig=$(grep -cE "\\] [2-9]  $orig_sched " <<<"$cap")
 t_eq picker-leaves-out-active "$cap_orig" 0
 # an arm typed in: checked against the disk at once
 tui_keys a
@@ -85,7 +71,7 @@ t_match shows-load "$(tui_cap)" '─ load: MiB/s to the disk per arm \(load wind
 t_match shows-recommendation "$(tui_cap)" '^recommendation: '
 tui_keys q
 tui_wait 'stopped by you after' 60; t_eq q-stops $? 0
-t_match stopped-scheduler-back "$(cat $q/scheduler)" "\\[$orig\\]"
+t_match stopped-scheduler-back "$(cat $q/scheduler)" "\\[$orig_sched\\]"
 t_eq stopped-work-area-removed "$(find "$T/mnt" -mindepth 1 -maxdepth 1 -name '.brisk-*' | wc -l)" 0
 t_eq stopped-journal-empty "$(ls "$BRISK_RUNTIME_DIR"/*.journal 2>/dev/null | wc -l)" 0
 t_match final-keys "$(tui_line 29)" 'Enter/Esc back to the dashboard  q quit brisk'
@@ -99,7 +85,7 @@ out=$(tui_cap -S -400)
 t_match quit-status "$out" 'BRISK-EXIT=0'
 t_match prints-compare-report "$out" 'compare on .*mnt'
 t_match report-recommendation "$out" '^recommendation: '
-t_match end-scheduler-back "$(cat $q/scheduler)" "\\[$orig\\]"
+t_match end-scheduler-back "$(cat $q/scheduler)" "\\[$orig_sched\\]"
 t_eq end-work-area-removed "$(find "$T/mnt" -mindepth 1 -maxdepth 1 -name '.brisk-*' | wc -l)" 0
 t_eq end-journal-empty "$(ls "$BRISK_RUNTIME_DIR"/*.journal 2>/dev/null | wc -l)" 0
 t_eq alternate-screen-left "$(tmux display -p -t "$TUI_S" '#{alternate_on}')" 0
@@ -124,7 +110,7 @@ t_eq term-arm-applied "$applied" 0   # the engine really applies the arm
 kill -TERM "$(tui_pid)"
 tui_wait 'BRISK-EXIT=' 30; t_eq term-exits $? 0
 t_match term-status "$(tui_cap)" 'BRISK-EXIT=143'
-t_match term-scheduler-back "$(cat $q/scheduler)" "\\[$orig\\]"
+t_match term-scheduler-back "$(cat $q/scheduler)" "\\[$orig_sched\\]"
 t_eq term-work-area-removed "$(find "$T/mnt" -mindepth 1 -maxdepth 1 -name '.brisk-*' | wc -l)" 0
 t_eq term-journal-empty "$(ls "$BRISK_RUNTIME_DIR"/*.journal 2>/dev/null | wc -l)" 0
 t_eq term-alternate-screen-left "$(tmux display -p -t "$TUI_S" '#{alternate_on}')" 0

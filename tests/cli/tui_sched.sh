@@ -5,36 +5,22 @@
 # every original, and so does SIGTERM.
 source tests/lib.sh
 source tests/cli/tui_common.bash
+source tests/cli/loop_common.bash
 
 if ! command -v tmux >/dev/null; then t_skip tui-sched "tmux is not installed"; exit 0; fi
 if ! is_root; then t_skip tui-sched "needs root (loop device, scheduler writes)"; exit 0; fi
-for c in losetup mkfs.ext4 mount; do
-  command -v $c >/dev/null || { t_skip tui-sched "$c is missing"; exit 0; }
-done
 T=$(t_tmpdir)
 export BRISK_RUNTIME_DIR=$T/run
-mkdir -p "$BRISK_RUNTIME_DIR" "$T/mnt"
-truncate -s 300M "$T/img"
-mkfs.ext4 -q -F "$T/img"
-L=$(losetup -f --show "$T/img") || { t_skip tui-sched "losetup failed"; exit 0; }
-T_CLEANUP_EXTRA="umount '$T/mnt' 2>/dev/null; losetup -d $L"
-mount "$L" "$T/mnt" || { t_fail mount "cannot mount $L"; exit 0; }
-dev=${L#/dev/}
-q=/sys/block/$dev/queue
-orig=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $q/scheduler)
-offered=$(sed 's/[][]//g' $q/scheduler)
-want=""
-for s in bfq mq-deadline kyber none; do
-  [ "$s" != "$orig" ] && grep -qw "$s" <<<"$offered" && { want=$s; break; }
-done
-[ -n "$want" ] || { t_skip tui-sched "$dev offers only $orig"; exit 0; }
+mkdir -p "$BRISK_RUNTIME_DIR"
+loop_mount -d "$T" tui-sched 300M
+want=$(loop_other_sched bfq mq-deadline kyber none) || { t_skip tui-sched "$dev offers only $orig_sched"; exit 0; }
 orig_ra=$(cat $q/read_ahead_kb)
 ARGS=(--load 'seq-write:rate=8m,size=16m' --ls-files 100 --interval 100ms --idle-samples 2
       --tick 500ms --floor 8m --duration 120s)
 
 tui_start sched 120x40 LANG=C.UTF-8 -- "$T/mnt" "${ARGS[@]}"
 tui_wait "^stack ext4 on $dev" 20; t_eq opens-on-loop $? 0
-t_match header-scheduler "$(tui_line 1)" "scheduler $orig\$"
+t_match header-scheduler "$(tui_line 1)" "scheduler $orig_sched\$"
 if tui_wait '^idle baseline: ' 20; then
   tui_keys s
   tui_wait 'baseline is still being measured' 3; t_eq sched-refused-during-idle $? 0
@@ -46,7 +32,7 @@ sleep 2   # a few loaded samples in epoch #0 first (the copied program start is 
 tui_keys s
 tui_wait '─ I/O scheduler ─' 5; t_eq picker-opens $? 0
 cap=$(tui_cap)
-t_match picker-marks-active "$cap" "[0-9]  $orig +\\(active\\)"
+t_match picker-marks-active "$cap" "[0-9]  $orig_sched +\\(active\\)"
 n=$(grep -oE "[0-9]  $want( |$)" <<<"$cap" | head -1 | cut -c1)
 t_match picker-lists-wanted "$n" '^[0-9]$'
 tui_keys "$n"
@@ -87,9 +73,9 @@ tui_wait 'epoch #2 read_ahead_kb=256' 5; t_eq editor-epoch $? 0
 tui_keys q
 tui_wait 'BRISK-EXIT=' 30; t_eq quits $? 0
 t_match quit-status "$(tui_cap)" 'BRISK-EXIT=0'
-t_match q-restores-scheduler "$(cat $q/scheduler)" "\\[$orig\\]"
+t_match q-restores-scheduler "$(cat $q/scheduler)" "\\[$orig_sched\\]"
 t_eq q-restores-read-ahead "$(cat $q/read_ahead_kb)" "$orig_ra"
-t_match restore-reported "$(tui_cap -S -300)" "restored $dev scheduler=$orig"
+t_match restore-reported "$(tui_cap -S -300)" "restored $dev scheduler=$orig_sched"
 t_eq journal-removed "$(ls "$BRISK_RUNTIME_DIR"/*.journal 2>/dev/null | wc -l)" 0
 t_eq alternate-screen-left "$(tmux display -p -t "$TUI_S" '#{alternate_on}')" 0
 tui_stop
@@ -105,7 +91,7 @@ tui_wait "epoch #1 scheduler=$want" 10; t_eq term-switched $? 0
 kill -TERM "$(tui_pid)"
 tui_wait 'BRISK-EXIT=' 30; t_eq term-exits $? 0
 t_match term-status "$(tui_cap)" 'BRISK-EXIT=143'
-t_match term-restores-scheduler "$(cat $q/scheduler)" "\\[$orig\\]"
+t_match term-restores-scheduler "$(cat $q/scheduler)" "\\[$orig_sched\\]"
 t_eq term-alternate-screen-left "$(tmux display -p -t "$TUI_S" '#{alternate_on}')" 0
 tui_stop
 
@@ -121,7 +107,7 @@ pid=$(tui_pid)
 tui_stop
 for i in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$pid" 2>/dev/null; t_eq hup-exits $? 1
-t_match hup-restores-scheduler "$(cat $q/scheduler)" "\\[$orig\\]"
+t_match hup-restores-scheduler "$(cat $q/scheduler)" "\\[$orig_sched\\]"
 
 # SIGKILL: nothing can restore then, but the next dashboard does at start
 tui_start kill 120x40 LANG=C.UTF-8 -- "$T/mnt" "${ARGS[@]}"
@@ -137,9 +123,9 @@ t_match kill-leaves-it-changed "$(cat $q/scheduler)" "\\[$want\\]"
 tui_stop
 tui_start after 120x40 LANG=C.UTF-8 -- "$T/mnt" "${ARGS[@]}"
 tui_wait '^stack ' 20
-t_match next-start-restores "$(cat $q/scheduler)" "\\[$orig\\]"
+t_match next-start-restores "$(cat $q/scheduler)" "\\[$orig_sched\\]"
 tui_keys q
 tui_wait 'BRISK-EXIT=0' 30; t_eq after-kill-quits $? 0
-t_match next-start-says-restored "$(tui_cap -S -300)" "restored $dev scheduler=$orig"
+t_match next-start-says-restored "$(tui_cap -S -300)" "restored $dev scheduler=$orig_sched"
 t_eq after-kill-no-journal "$(ls "$BRISK_RUNTIME_DIR"/*.journal 2>/dev/null | wc -l)" 0
 tui_stop

@@ -166,17 +166,12 @@ static void test_ls_warm_without_reads(void **state)
 	if (geteuid() != 0 || access("/proc/sys/vm/drop_caches", W_OK) != 0 ||
 	    statfs("/dev/shm", &sf) != 0 || sf.f_type != 0x01021994 /* TMPFS_MAGIC */)
 		skip();
-	char dir[] = "/dev/shm/brisk-ut-ls.XXXXXX";
-	assert_non_null(mkdtemp(dir));
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	assert_true(dfd >= 0);
-	struct action_result r = ls_dropped(dfd);
+	struct testdir shm;
+	assert_int_equal(testdir_make_in(&shm, "/dev/shm", "ls"), 0);
+	struct action_result r = ls_dropped(shm.fd);
 	assert_int_equal(r.err, 0);
 	assert_int_equal(r.cold, 0);
-	close(dfd);
-	char cmd[64];
-	snprintf(cmd, sizeof(cmd), "rm -rf -- %s", dir);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(testdir_remove(&shm, TESTDIR_TREE), 0);
 }
 
 static void test_exec(void **state)

@@ -17,27 +17,25 @@
 #include "fileio.h"
 #include "parse.h"
 #include "str.h"
+#include "testdir.h"
 
-static char dir[256];
+static struct testdir td;
 
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/brisk-fileio-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return testdir_make(&td, "fileio");
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[sizeof(dir) + 16];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return testdir_remove(&td, TESTDIR_TREE);
 }
 
 static void path_in(char *buf, size_t len, const char *name)
 {
-	snprintf(buf, len, "%s/%s", dir, name);
+	snprintf(buf, len, "%s/%s", td.path, name);
 }
 
 static void test_write_read(void **state)
@@ -62,7 +60,7 @@ static void test_write_read(void **state)
 	assert_int_equal(fileio_read_file(p, 11, &b, &n), 0);
 	free(b);
 	assert_int_equal(fileio_read_file(p, 10, &b, &n), -EFBIG);
-	assert_int_equal(fileio_read_file(dir, 64, &b, &n), -EINVAL);      /* a directory */
+	assert_int_equal(fileio_read_file(td.path, 64, &b, &n), -EINVAL);      /* a directory */
 	path_in(p, sizeof(p), "missing");
 	assert_int_equal(fileio_read_file(p, 64, &b, &n), -ENOENT);
 	/* an empty file */

@@ -15,6 +15,7 @@
 #include "fiojob.h"
 #include "profile.h"
 #include "roundtrip.h"
+#include "testdir.h"
 
 
 static const uint64_t lkml_delays[41] = {
@@ -337,8 +338,9 @@ static void test_fio_include_env(void **state)
 			    "include-loop-a.fio: tests/fixtures/fio/include-loop-a.fio is already "
 			    "being read (an include loop)");
 	/* an included file is checked as text, FILE:LINE its own */
-	char dir[] = "/tmp/brisk-fiojob-XXXXXX";
-	assert_non_null(mkdtemp(dir));
+	struct testdir td;
+	assert_int_equal(testdir_make(&td, "fiojob"), 0);
+	const char *dir = td.path;
 	char main_path[128], inc_path[128];
 	snprintf(main_path, sizeof(main_path), "%s/m.fio", dir);
 	snprintf(inc_path, sizeof(inc_path), "%s/bad.inc", dir);
@@ -369,14 +371,7 @@ static void test_fio_include_env(void **state)
 	fclose(f);
 	assert_int_equal(fiojob_parse_file(main_path, 1, p, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "n7.inc:1: include nested more than 8 deep"));
-	for (int i = 0; i <= 9; i++) {
-		char path[160];
-		snprintf(path, sizeof(path), "%s/n%d.inc", dir, i);
-		unlink(path);
-	}
-	unlink(main_path);
-	unlink(inc_path);
-	rmdir(dir);
+	assert_int_equal(testdir_remove(&td, TESTDIR_TREE), 0);
 
 	/* $VAR: refused without env, read with it */
 	const char *job = "[global]\ndirectory=${BRISK_T_DIR}\n[j]\nrw=write\nsize=$BRISK_T_SIZE\n";

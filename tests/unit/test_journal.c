@@ -22,6 +22,7 @@
 #include "journal.h"
 #include "rundir.h"
 #include "sysfs.h"
+#include "testdir.h"
 #include "tunable.h"
 
 /* ------------------------------------------------------------ journal */
@@ -134,18 +135,14 @@ static void test_journal_parse_refuses(void **state)
 }
 
 /* A runtime dir of our own under build/. */
-static char rtdir[4096];
+static struct testdir td;
+static const char *const rtdir = td.abs;
 static pid_t child = -1;   /* killed by the teardown if a test fails */
 
 static int setup_rt(void **state)
 {
 	(void)state;
-	char cwd[2048];
-	if (!getcwd(cwd, sizeof(cwd)))
-		return -1;
-	mkdir("build", 0755);
-	snprintf(rtdir, sizeof(rtdir), "%s/build/rt.XXXXXX", cwd);
-	if (!mkdtemp(rtdir))
+	if (testdir_make(&td, "journal") < 0)
 		return -1;
 	setenv("BRISK_RUNTIME_DIR", rtdir, 1);
 	return 0;
@@ -159,11 +156,9 @@ static int teardown_rt(void **state)
 		waitpid(child, NULL, 0);
 		child = -1;
 	}
-	char cmd[4200];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", rtdir);
-	int rc = system(cmd);
+	int rc = testdir_remove(&td, TESTDIR_TREE);
 	unsetenv("BRISK_RUNTIME_DIR");
-	return rc == 0 ? 0 : -1;
+	return rc;
 }
 
 static int count_journals(void)

@@ -16,6 +16,7 @@
 #include "lab.h"
 #include "labloop.h"
 #include "labmodel.h"
+#include "testdir.h"
 
 #define GiB (1024ull * 1024 * 1024)
 #define MS 1000000ull
@@ -523,7 +524,8 @@ static void test_load_errors(void **state)
 
 /* ---- lab state files (src/lab/lab.c): what lab down and brisk devices read ---- */
 
-static char rtdir[64];
+static struct testdir td;
+static const char *const rtdir = td.abs;
 
 static unsigned long long start_of(pid_t pid)
 {
@@ -542,7 +544,7 @@ static unsigned long long start_of(pid_t pid)
 
 static void put_state(const char *name, const char *body)
 {
-	char path[128];
+	char path[320];
 	snprintf(path, sizeof path, "%s/lab/%s.state", rtdir, name);
 	FILE *f = fopen(path, "w");
 	assert_non_null(f);
@@ -553,9 +555,8 @@ static void put_state(const char *name, const char *body)
 static int lab_setup(void **state)
 {
 	(void)state;
-	char path[96];
-	snprintf(rtdir, sizeof rtdir, "/tmp/test_lab.XXXXXX");
-	if (!mkdtemp(rtdir))
+	char path[300];
+	if (testdir_make(&td, "lab") < 0)
 		return -1;
 	snprintf(path, sizeof path, "%s/lab", rtdir);
 	setenv("BRISK_RUNTIME_DIR", rtdir, 1);
@@ -565,15 +566,13 @@ static int lab_setup(void **state)
 static int lab_teardown(void **state)
 {
 	(void)state;
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", rtdir);
-	return system(cmd) == 0 ? 0 : -1;
+	return testdir_remove(&td, TESTDIR_TREE);
 }
 
 static void test_lab_runtime_dir(void **state)
 {
 	(void)state;
-	char buf[256], want[128];
+	char buf[256], want[300];
 	lab_runtime_dir(buf, sizeof buf);
 	snprintf(want, sizeof want, "%s/lab", rtdir);
 	assert_string_equal(buf, want);

@@ -16,6 +16,7 @@
 #include "advisory.h"
 #include "mountinfo.h"
 #include "sysfs.h"
+#include "testdir.h"
 
 static void test_parse_choice(void **state)
 {
@@ -47,25 +48,25 @@ static void test_trim(void **state)
 static void test_sysfs_link(void **state)
 {
 	(void)state;
-	char dir[] = "/tmp/brisk-unit-link-XXXXXX";
-	assert_non_null(mkdtemp(dir));
+	struct testdir td;
+	assert_int_equal(testdir_make(&td, "link"), 0);
 	char l1[128], l2[128], out[256], want[256];
-	snprintf(l1, sizeof(l1), "%s/rel", dir);
-	snprintf(l2, sizeof(l2), "%s/abs", dir);
+	snprintf(l1, sizeof(l1), "%s/rel", td.path);
+	snprintf(l2, sizeof(l2), "%s/abs", td.path);
 	assert_int_equal(symlink("../../devices/./pci0000:00/x/../block/sda", l1), 0);
 	assert_int_equal(symlink("/sys/devices/vda", l2), 0);
 	assert_int_equal(sysfs_link(l1, out, sizeof(out)), 0);
-	/* dir is /tmp/brisk-unit-link-XXXXXX: two levels up is "/" */
+	/* l1 is build/ut-link.XXXXXX/rel: its "../.." climbs back to the start, "/" */
 	snprintf(want, sizeof(want), "/devices/pci0000:00/block/sda");
 	assert_string_equal(out, want);
 	assert_int_equal(sysfs_link(l2, out, sizeof(out)), 0);
 	assert_string_equal(out, "/sys/devices/vda");
 	char tiny[8];
 	assert_int_equal(sysfs_link(l2, tiny, sizeof(tiny)), -ENAMETOOLONG);
-	assert_int_equal(sysfs_link(dir, out, sizeof(out)), -EINVAL);   /* not a link */
+	assert_int_equal(sysfs_link(td.path, out, sizeof(out)), -EINVAL);   /* not a link */
 	unlink(l1);
 	unlink(l2);
-	rmdir(dir);
+	assert_int_equal(testdir_remove(&td, TESTDIR_EMPTY), 0);
 }
 
 static void test_sysfs_path_next(void **state)
@@ -112,22 +113,22 @@ static void test_mountinfo(void **state)
 		return;
 	}
 	/* a mount point with a space is "\040" in the table: unescaped here */
-	char dir[] = "/tmp/brisk unit XXXXXX";
-	assert_non_null(mkdtemp(dir));
-	if (mount("brisk-unit", dir, "tmpfs", 0, "size=64k") < 0) {
-		rmdir(dir);
+	struct testdir td;
+	assert_int_equal(testdir_make(&td, "brisk unit"), 0);
+	if (mount("brisk-unit", td.path, "tmpfs", 0, "size=64k") < 0) {
+		testdir_remove(&td, TESTDIR_EMPTY);
 		print_message("skipping the escaped mount point: mount failed\n");
 		return;
 	}
 	assert_int_equal(mountinfo_read(&mi), 0);
-	const struct mountinfo_entry *e = mount_at(&mi, dir);
+	const struct mountinfo_entry *e = mount_at(&mi, td.abs);
 	if (!e)
-		fail_msg("no mount at '%s'", dir);
+		fail_msg("no mount at '%s'", td.abs);
 	assert_string_equal(e->fstype, "tmpfs");
 	assert_string_equal(e->source, "brisk-unit");
 	mountinfo_free(&mi);
-	umount(dir);
-	rmdir(dir);
+	umount(td.path);
+	assert_int_equal(testdir_remove(&td, TESTDIR_EMPTY), 0);
 }
 
 static char *write_tmp(const char *text)

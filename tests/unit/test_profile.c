@@ -16,6 +16,7 @@
 #include "profile.h"
 #include "session.h"
 #include "roundtrip.h"
+#include "testdir.h"
 
 
 static int parse(const char *text, struct profile *p, char *err, size_t n)
@@ -288,8 +289,10 @@ static void test_untrusted_bytes(void **state)
 static void test_unnamed_file(void **state)
 {
 	(void)state;
-	char dir[] = "/tmp/brisk-unnamed.XXXXXX", path[128], err[PROFILE_ERR_LEN];
-	assert_non_null(mkdtemp(dir));
+	char path[128], err[PROFILE_ERR_LEN];
+	struct testdir td;
+	assert_int_equal(testdir_make(&td, "unnamed"), 0);
+	const char *dir = td.path;
 	static const char *const names[] = { ".profile", "-x.profile", "a b.profile", "ok.profile" };
 	for (size_t i = 0; i < 4; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
@@ -306,7 +309,7 @@ static void test_unnamed_file(void **state)
 		}
 		unlink(path);
 	}
-	rmdir(dir);
+	assert_int_equal(testdir_remove(&td, TESTDIR_EMPTY), 0);
 }
 
 static void test_errors_inline(void **state)
@@ -338,9 +341,10 @@ static void test_errors_inline(void **state)
 static void test_resolve(void **state)
 {
 	(void)state;
-	char base[] = "build/t.resolveXXXXXX";
 	static char cmd[8192], file[4096], d1[1024], d2[1024];
-	assert_non_null(mkdtemp(base));
+	struct testdir td;
+	assert_int_equal(testdir_make(&td, "resolve"), 0);
+	const char *base = td.path;
 	char xdg[256], data[256], path[4096], err[512];
 	snprintf(xdg, sizeof(xdg), "%s/xdg", base);
 	snprintf(data, sizeof(data), "%s/data", base);
@@ -375,8 +379,7 @@ static void test_resolve(void **state)
 					 sizeof(path), err, sizeof(err)), 0);
 	unsetenv("XDG_CONFIG_HOME");
 	unsetenv("BRISK_DATADIR");
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(testdir_remove(&td, TESTDIR_TREE), 0);
 }
 
 static void test_session_glue(void **state)
@@ -540,8 +543,10 @@ static void test_save_and_capture(void **state)
 {
 	(void)state;
 	struct profile *p = P();
-	char err[PROFILE_ERR_LEN], dir[] = "/tmp/brisk-save-XXXXXX", path[300];
-	assert_non_null(mkdtemp(dir));
+	char err[PROFILE_ERR_LEN], path[300];
+	struct testdir td;
+	assert_int_equal(testdir_make(&td, "save"), 0);
+	const char *dir = td.path;
 	snprintf(path, sizeof(path), "%s/a.profile", dir);
 	profile_init(p, "a");
 	profile_default_workload(p);
@@ -570,9 +575,7 @@ static void test_save_and_capture(void **state)
 	snprintf(bad, sizeof(bad), "%s/none/b.profile", dir);
 	assert_true(profile_save(p, bad, 0, err, sizeof(err)) < 0);
 	assert_non_null(strstr(err, "cannot write"));
-	char cmd[400];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(testdir_remove(&td, TESTDIR_TREE), 0);
 }
 
 int main(void)

@@ -180,7 +180,9 @@ static void test_good(void **state)
 static void test_fuzz_corpus(void **state)
 {
 	(void)state;
-	walk("tests/fuzz/corpus", visit_fuzz);
+	if (walk("tests/fuzz/corpus", visit_fuzz) == 0)
+		fail_msg("tests/fuzz/corpus: no file found (missing or empty? run from the "
+			 "repository root)");
 	printf("corpus: %zu bad, %zu good, %zu fuzz files, %zu prefixes\n", n_bad, n_good, n_fuzz,
 	       n_prefix);
 }

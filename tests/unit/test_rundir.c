@@ -14,17 +14,15 @@
 #include <cmocka.h>
 
 #include "rundir.h"
+#include "testdir.h"
 
-static char base[PATH_MAX - 64];
+static struct testdir td;
+static const char *const base = td.abs;
 
 static int setup(void **state)
 {
 	(void)state;
-	char cwd[PATH_MAX - 128];
-	if (!getcwd(cwd, sizeof(cwd)))
-		return -1;
-	snprintf(base, sizeof(base), "%s/build/rundir.XXXXXX", cwd);
-	if (!mkdtemp(base))
+	if (testdir_make(&td, "rundir") < 0)
 		return -1;
 	umask(022);
 	return 0;
@@ -33,9 +31,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[PATH_MAX + 16];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
-	return system(cmd) == 0 ? 0 : -1;
+	return testdir_remove(&td, TESTDIR_TREE);
 }
 
 static void path_of(char *buf, const char *name)

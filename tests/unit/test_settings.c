@@ -15,20 +15,21 @@
 
 #include "journal.h"
 #include "settings.h"
+#include "testdir.h"
 #include "tunable.h"
 
-static char rt[64], img[96], dev[32];
+static struct testdir td = { .fd = -1 };
+static char img[96], dev[32];
 
 static int setup(void **state)
 {
 	(void)state;
 	if (geteuid() != 0)
 		return 0;
-	snprintf(rt, sizeof(rt), "/tmp/brisk-test-settings-XXXXXX");
-	if (!mkdtemp(rt))
+	if (testdir_make(&td, "settings") < 0)
 		return -1;
-	setenv("BRISK_RUNTIME_DIR", rt, 1);
-	snprintf(img, sizeof(img), "%s/disk.img", rt);
+	setenv("BRISK_RUNTIME_DIR", td.abs, 1);
+	snprintf(img, sizeof(img), "%s/disk.img", td.path);
 	char cmd[256];
 	snprintf(cmd, sizeof(cmd), "truncate -s 16M %s && losetup -f --show %s", img, img);
 	FILE *p = popen(cmd, "r");
@@ -52,11 +53,8 @@ static int teardown(void **state)
 		if (system(cmd) != 0)
 			return -1;
 	}
-	if (rt[0]) {
-		snprintf(cmd, sizeof(cmd), "rm -rf %s", rt);
-		if (system(cmd) != 0)
-			return -1;
-	}
+	if (td.path[0])
+		return testdir_remove(&td, TESTDIR_TREE);
 	return 0;
 }
 

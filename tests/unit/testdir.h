@@ -11,7 +11,8 @@
  * TESTDIR_EMPTY makes the teardown fail when a test left a file behind
  * (the engine must clean up after itself); TESTDIR_TREE removes whatever
  * is there, never following a symbolic link.  abs is the same directory
- * as an absolute path, for what needs one (XDG_CONFIG_HOME, HOME). */
+ * as an absolute path, for what needs one (XDG_CONFIG_HOME, HOME).
+ * testdir_make_in puts it elsewhere (a test that wants a tmpfs). */
 #ifndef BRISK_TESTS_TESTDIR_H
 #define BRISK_TESTS_TESTDIR_H
 
@@ -26,23 +27,31 @@ enum testdir_end { TESTDIR_EMPTY, TESTDIR_TREE };
 
 struct testdir {
 	char path[40];   /* build/ut-NAME.XXXXXX (short: tests append to it) */
-	char abs[256];   /* $PWD/build/ut-NAME.XXXXXX */
+	char abs[256];   /* $PWD/build/ut-NAME.XXXXXX (or path, when absolute) */
 	int fd;          /* O_DIRECTORY; -1 when not open */
 };
 
-/* 0, or -1 (then cmocka skips the group's tests as failed setup). */
-static inline int testdir_make(struct testdir *t, const char *name)
+/* PARENT/ut-NAME.XXXXXX, PARENT an existing directory (/dev/shm for a
+ * test that wants a tmpfs): 0, or -1. */
+static inline int testdir_make_in(struct testdir *t, const char *parent, const char *name)
 {
-	char cwd[200];
+	char cwd[200] = "";
 	t->fd = -1;
-	mkdir("build", 0755);
-	if (snprintf(t->path, sizeof(t->path), "build/ut-%s.XXXXXX", name) >= (int)sizeof(t->path))
+	if (snprintf(t->path, sizeof(t->path), "%s/ut-%s.XXXXXX", parent, name) >= (int)sizeof(t->path))
 		return -1;
-	if (!getcwd(cwd, sizeof(cwd)) || !mkdtemp(t->path))
+	if ((t->path[0] != '/' && !getcwd(cwd, sizeof(cwd))) || !mkdtemp(t->path))
 		return -1;
-	snprintf(t->abs, sizeof(t->abs), "%s/%s", cwd, t->path);
+	snprintf(t->abs, sizeof(t->abs), "%s%s%s", cwd, cwd[0] ? "/" : "", t->path);
 	t->fd = open(t->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	return t->fd < 0 ? -1 : 0;
+}
+
+/* build/ut-NAME.XXXXXX: 0, or -1 (then cmocka skips the group's tests as
+ * failed setup). */
+static inline int testdir_make(struct testdir *t, const char *name)
+{
+	mkdir("build", 0755);
+	return testdir_make_in(t, "build", name);
 }
 
 static inline int testdir_rm_(const char *p, const struct stat *sb, int f, struct FTW *w)
