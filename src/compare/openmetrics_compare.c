@@ -59,18 +59,6 @@ struct cmp_ctx {
 		  { "settings", (x)->r->arms[a].settings }, { "scheduler", (x)->sched[a] }
 #define ARM_LABELS 6
 
-static const char *const bounds[] = { "estimate", "lower", "upper" };
-
-static void ci_samples(struct openmetrics *om, struct openmetrics_label *l, size_t n,
-		       const struct stats_ci *ci, double scale)
-{
-	const double v[] = { ci->est, ci->lo, ci->hi };
-	for (size_t b = 0; b < N(bounds); b++) {
-		l[n] = (struct openmetrics_label){ "bound", bounds[b] };
-		openmetrics_sample(om, l, n + 1, v[b] * scale);
-	}
-}
-
 static void cmp_head(struct openmetrics *om, const struct cmp_ctx *x)
 {
 	const struct compare_result *r = x->r;
@@ -137,7 +125,7 @@ static void cmp_arms(struct openmetrics *om, const struct cmp_ctx *x)
 	for (size_t a = 0; a < r->n_arms; a++) {
 		const struct openmetrics_label al[] = { ARM(x, a) };
 		memcpy(l, al, sizeof(al));
-		ci_samples(om, l, ARM_LABELS, &r->armstat[a].load_mibps, MiB);
+		openmetrics_ci(om, l, ARM_LABELS, &r->armstat[a].load_mibps, MiB);
 	}
 	openmetrics_family(om, "brisk_compare_load_disk_throughput_bytes_per_second",
 			   "bytes_per_second", "What reached the disk for the loads over each "
@@ -147,7 +135,7 @@ static void cmp_arms(struct openmetrics *om, const struct cmp_ctx *x)
 	for (size_t a = 0; a < r->n_arms; a++) {
 		const struct openmetrics_label al[] = { ARM(x, a) };
 		memcpy(l, al, sizeof(al));
-		ci_samples(om, l, ARM_LABELS, &r->armstat[a].disk_mibps, MiB);
+		openmetrics_ci(om, l, ARM_LABELS, &r->armstat[a].disk_mibps, MiB);
 	}
 }
 
@@ -184,7 +172,7 @@ static void cmp_cells(struct openmetrics *om, const struct cmp_ctx *x)
 		for (size_t i = 0; i < N(st); i++) {
 			l[ARM_LABELS + 1] = (struct openmetrics_label){ "stat", st[i].stat };
 			if (st[i].ci) {
-				ci_samples(om, l, ARM_LABELS + 2, st[i].ci, 1 / 1000.0);
+				openmetrics_ci(om, l, ARM_LABELS + 2, st[i].ci, 1 / 1000.0);
 			} else {
 				l[ARM_LABELS + 2] = (struct openmetrics_label){ "bound", "estimate" };
 				openmetrics_sample(om, l, ARM_LABELS + 3, st[i].plain / 1000.0);
@@ -223,7 +211,7 @@ static void cmp_cells(struct openmetrics *om, const struct cmp_ctx *x)
 		} st[] = { { "runs", &c->ratio_runs }, { "p50", &c->ratio50 }, { "p90", &c->ratio90 } };
 		for (size_t i = 0; i < N(st); i++) {
 			l[ARM_LABELS + 1] = (struct openmetrics_label){ "stat", st[i].stat };
-			ci_samples(om, l, ARM_LABELS + 2, st[i].ci, 1);
+			openmetrics_ci(om, l, ARM_LABELS + 2, st[i].ci, 1);
 		}
 	}
 	openmetrics_family(om, "brisk_compare_p_adjusted", NULL,

@@ -48,18 +48,6 @@ struct fleet_ctx {
 	const char *by;
 };
 
-static const char *const bounds[] = { "estimate", "lower", "upper" };
-
-static void ci_samples(struct openmetrics *om, struct openmetrics_label *l, size_t n,
-		       const struct stats_ci *ci, double scale)
-{
-	const double v[] = { ci->est, ci->lo, ci->hi };
-	for (size_t b = 0; b < N(bounds); b++) {
-		l[n] = (struct openmetrics_label){ "bound", bounds[b] };
-		openmetrics_sample(om, l, n + 1, v[b] * scale);
-	}
-}
-
 static void fleet_head(struct openmetrics *om, const struct fleet_ctx *x)
 {
 	const struct fleet_report *rep = x->rep;
@@ -156,7 +144,7 @@ static void fleet_arms(struct openmetrics *om, const struct fleet_ctx *x)
 			if (g->baseline == (int)a)
 				continue;
 			arm_labels(x, g, a, l);
-			ci_samples(om, l, ARM_LABELS, &g->arms[a].load, 1);
+			openmetrics_ci(om, l, ARM_LABELS, &g->arms[a].load, 1);
 		}
 	}
 }
@@ -208,9 +196,9 @@ static void fleet_rows(struct openmetrics *om, const struct fleet_ctx *x)
 	ROWS {
 		row_labels(x, G, R, l);
 		l[ROW_LABELS] = (struct openmetrics_label){ "stat", "p50" };
-		ci_samples(om, l, ROW_LABELS + 1, &R->p50, 1 / 1000.0);
+		openmetrics_ci(om, l, ROW_LABELS + 1, &R->p50, 1 / 1000.0);
 		l[ROW_LABELS] = (struct openmetrics_label){ "stat", "p90" };
-		ci_samples(om, l, ROW_LABELS + 1, &R->p90, 1 / 1000.0);
+		openmetrics_ci(om, l, ROW_LABELS + 1, &R->p90, 1 / 1000.0);
 	}
 	openmetrics_family(om, "brisk_fleet_latency_ratio", "ratio",
 			   "Against the baseline: the median of the paired machines' own ratios of "
@@ -220,9 +208,9 @@ static void fleet_rows(struct openmetrics *om, const struct fleet_ctx *x)
 			continue;
 		row_labels(x, G, R, l);
 		l[ROW_LABELS] = (struct openmetrics_label){ "stat", "p50" };
-		ci_samples(om, l, ROW_LABELS + 1, &R->ratio50, 1);
+		openmetrics_ci(om, l, ROW_LABELS + 1, &R->ratio50, 1);
 		l[ROW_LABELS] = (struct openmetrics_label){ "stat", "p90" };
-		ci_samples(om, l, ROW_LABELS + 1, &R->ratio90, 1);
+		openmetrics_ci(om, l, ROW_LABELS + 1, &R->ratio90, 1);
 	}
 	openmetrics_family(om, "brisk_fleet_verdict", NULL,
 			   "The verdict against the baseline where enough machines measured both: 1 "

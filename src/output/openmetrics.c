@@ -14,6 +14,7 @@
 #include "msg.h"
 #include "openmetrics_priv.h"
 #include "outfile.h"
+#include "stats.h"
 #include "text.h"
 
 void openmetrics_init(struct openmetrics *om, FILE *f)
@@ -324,4 +325,15 @@ int openmetrics_write(const char *path, int (*fn)(struct openmetrics *om, const 
 	if (rc < 0)
 		return msg_fail(rc, err, errlen, "cannot write %s: %s", path, strerror(-rc));
 	return wrc;
+}
+
+void openmetrics_ci(struct openmetrics *om, struct openmetrics_label *l, size_t n,
+		    const struct stats_ci *ci, double scale)
+{
+	static const char *const bounds[] = { "estimate", "lower", "upper" };
+	const double v[] = { ci->est, ci->lo, ci->hi };
+	for (size_t b = 0; b < 3; b++) {
+		l[n] = (struct openmetrics_label){ "bound", bounds[b] };
+		openmetrics_sample(om, l, n + 1, v[b] * scale);
+	}
 }

@@ -17,6 +17,8 @@
  *    families, then "# EOF": 0, or -errno with a message naming path
  *    (fn returns 0, -ENOMEM, or the writer's error).
  *  - openmetrics_realtime(): CLOCK_REALTIME in seconds.
+ *  - openmetrics_ci(): an interval as three samples, l[n] set to
+ *    bound=estimate|lower|upper (l has room for n + 1), each times scale.
  *  - openmetrics_dir(): the "dir" label of a directory.
  */
 #ifndef BRISK_OPENMETRICS_PRIV_H
@@ -53,6 +55,9 @@ int openmetrics_info(struct openmetrics *om, const char *command, const char *di
 int openmetrics_write(const char *path, int (*fn)(struct openmetrics *om, const void *ctx),
 		      const void *ctx, char *err, size_t errlen);
 double openmetrics_realtime(void);
+struct stats_ci;
+void openmetrics_ci(struct openmetrics *om, struct openmetrics_label *l, size_t n,
+		    const struct stats_ci *ci, double scale);
 /* dir for the "dir" label: absolute (fileio_abspath, resolved), so "."
  * names the same directory from anywhere, as the JSON's "dir" does. */
 void openmetrics_dir(char *out, size_t len, const char *dir);
