@@ -46,7 +46,6 @@
 #include "compare_report.h"
 #include "datadir.h"
 #include "cliopt.h"
-#include "parse.h"
 #include "profile.h"
 #include "runreport.h"
 #include "session.h"

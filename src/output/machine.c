@@ -15,10 +15,8 @@
 
 #include "blockdev.h"
 #include "devclass.h"
-#include "export.h"
 #include "jout.h"
 #include "lab.h"
-#include "profile.h"
 #include "stack.h"
 
 /* ---- the machine id ---- */

@@ -11,7 +11,6 @@
 #include <json-c/json.h>
 
 #include "devclass.h"
-#include "export.h"
 #include "machine.h"
 #include "jout.h"
 #include "parse.h"

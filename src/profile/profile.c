@@ -17,12 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "datadir.h"
 #include "parse.h"
-#include "text.h"
-#include "session.h"
 #include "tunable.h"
-#include "fileio.h"
 #include "str.h"
 
 #define KiB 1024ull

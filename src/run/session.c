@@ -2,7 +2,6 @@
 #include "child.h"
 #include "msg.h"
 #include "stack.h"
-#include "stats.h"
 #include "now.h"
 #include "parse.h"
 #include "trace.h"

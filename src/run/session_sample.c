@@ -3,7 +3,6 @@
  * the reaping of every child (session.h's contract). */
 #include "session_priv.h"
 #include "msg.h"
-#include "stack.h"
 #include "stats.h"
 #include "now.h"
 #include "parse.h"

@@ -3,9 +3,7 @@
  * work areas of killed runs collected (session.h's contract). */
 #include "session_priv.h"
 #include "msg.h"
-#include "stack.h"
 #include "stats.h"
-#include "now.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -13,7 +13,6 @@
 #include "journal_disk.h"
 #include "journal_restore.h"
 #include "journal_stale.h"
-#include "parse.h"
 #include "rundir.h"
 #include "sysfs.h"
 #include "text.h"
