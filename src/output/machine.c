@@ -2,9 +2,7 @@
  * measured.  Contract in machine.h. */
 #include "machine.h"
 
-#include <errno.h>
 #include <fcntl.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

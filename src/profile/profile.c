@@ -11,10 +11,8 @@
 #include <fcntl.h>
 #include <ini.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "parse.h"

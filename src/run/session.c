@@ -20,7 +20,6 @@
 #include <sys/signalfd.h>
 #include <sys/random.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <time.h>

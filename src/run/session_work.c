@@ -8,10 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <dirent.h>
-#include <math.h>
-#include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
