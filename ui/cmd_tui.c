@@ -36,7 +36,6 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/signalfd.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,7 +45,6 @@
 #include "compare_report.h"
 #include "datadir.h"
 #include "cliopt.h"
-#include "parse.h"
 #include "profile.h"
 #include "runreport.h"
 #include "session.h"

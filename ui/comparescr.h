@@ -43,7 +43,6 @@
 
 #include "compare.h"
 #include "prompt.h"
-#include "session.h"
 #include "settings.h"
 
 #define COMPARESCR_N_BUDGETS 4

@@ -17,8 +17,6 @@
 #ifndef BRISK_SPARK_H
 #define BRISK_SPARK_H
 
-#include <stddef.h>
-
 #define SPARK_LEVELS 8
 #define SPARK_EMPTY (-1)
 #define SPARK_MARK (-2)

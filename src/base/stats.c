@@ -1,6 +1,7 @@
 /* stats — descriptive figures, the tests, Holm, the verdict rule, the
  * generator, Student t and the order-statistic median interval.  The
  * bootstraps are in stats_boot.c; the contract is stats.h's. */
+#include "stats.h"
 #include "stats_priv.h"
 
 #include <errno.h>

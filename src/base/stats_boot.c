@@ -53,6 +53,7 @@
  * replicate 120 / 55 ms); a 16 MiB `brisk report` of 105k samples 2 s
  * instead of 48 s.
  */
+#include "stats.h"
 #include "stats_priv.h"
 
 #include <errno.h>

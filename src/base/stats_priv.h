@@ -9,7 +9,7 @@
 #ifndef BRISK_STATS_PRIV_H
 #define BRISK_STATS_PRIV_H
 
-#include "stats.h"
+#include <stddef.h>
 
 /* A value and its position, for an index sort. */
 struct stats_key {

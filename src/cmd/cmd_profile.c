@@ -8,15 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "action.h"
 #include "blockdev.h"
 #include "cliopt.h"
-#include "datadir.h"
 #include "devclass.h"
-#include "export.h"
 #include "fiojob.h"
 #include "load.h"
 #include "parse.h"

@@ -1,4 +1,4 @@
-#include "compare_priv.h"
+#include "compare.h"
 
 #include <errno.h>
 #include <stdio.h>

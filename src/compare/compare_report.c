@@ -19,7 +19,6 @@
 #include "blockdev.h"
 #include "csv.h"
 #include "devclass.h"
-#include "export.h"
 #include "machine.h"
 #include "jout.h"
 #include "msg.h"

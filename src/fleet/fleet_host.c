@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "msg.h"
-#include "text.h"
 
 /* What to do about files whose machine is not certain. */
 static const char ADVICE[] =

@@ -15,7 +15,6 @@
 #include "action.h"
 #include "msg.h"
 #include "profile.h"
-#include "text.h"
 
 /* A parse: the result being filled and the first error. */
 struct rd {

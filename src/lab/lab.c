@@ -20,15 +20,12 @@
 #include <unistd.h>
 
 #include "blockdev.h"
-#include "datadir.h"
 #include "fileio.h"
 #include "labfs.h"
 #include "labloop.h"
 #include "labproc.h"
 #include "labstate.h"
 #include "now.h"
-#include "rundir.h"
-#include "sysfs.h"
 #include "trace.h"
 
 #define FUSE_FSTYPE "fuse.brisk-lab"

@@ -319,9 +319,14 @@ static int enqueue(const struct pending *p)
 }
 
 /* A read or write arrives: done on the image now, answered when the model
- * has served it. */
-static void arrive(fuse_req_t req, int write, const char *wbuf, size_t size, off_t off)
+ * has served it (one of anything but the file: EISDIR). */
+static void arrive(fuse_req_t req, fuse_ino_t ino, int write, const char *wbuf, size_t size,
+		   off_t off)
 {
+	if (ino != INO_FILE) {
+		fuse_reply_err(req, EISDIR);
+		return;
+	}
 	struct pending p = { .req = req };
 	uint64_t t = now_ns();
 	if (off < 0) {
@@ -362,22 +367,14 @@ static void ll_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
 	(void)fi;
-	if (ino != INO_FILE) {
-		fuse_reply_err(req, EISDIR);
-		return;
-	}
-	arrive(req, 0, NULL, size, off);
+	arrive(req, ino, 0, NULL, size, off);
 }
 
 static void ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size, off_t off,
 		     struct fuse_file_info *fi)
 {
 	(void)fi;
-	if (ino != INO_FILE) {
-		fuse_reply_err(req, EISDIR);
-		return;
-	}
-	arrive(req, 1, buf, size, off);
+	arrive(req, ino, 1, buf, size, off);
 }
 
 /* Answer what the model has finished; start the next service while the

@@ -2,9 +2,7 @@
  * measured.  Contract in machine.h. */
 #include "machine.h"
 
-#include <errno.h>
 #include <fcntl.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,10 +13,8 @@
 
 #include "blockdev.h"
 #include "devclass.h"
-#include "export.h"
 #include "jout.h"
 #include "lab.h"
-#include "profile.h"
 #include "stack.h"
 
 /* ---- the machine id ---- */

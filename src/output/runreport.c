@@ -1,3 +1,4 @@
+#include "runreport.h"
 #include "runreport_priv.h"
 #include "text.h"
 
@@ -9,7 +10,6 @@
 #include <string.h>
 
 #include "devclass.h"
-#include "export.h"
 #include "parse.h"
 
 static int cmp_double(const void *a, const void *b)

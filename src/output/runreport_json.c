@@ -1,3 +1,4 @@
+#include "runreport.h"
 #include "runreport_priv.h"
 #include "outfile.h"
 

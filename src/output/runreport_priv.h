@@ -4,7 +4,12 @@
 #ifndef BRISK_RUNREPORT_PRIV_H
 #define BRISK_RUNREPORT_PRIV_H
 
-#include "runreport.h"
+#include <stddef.h>
+#include <stdint.h>
+
+#include "session.h"
+
+struct blockdev;
 
 #define MiB (1024.0 * 1024.0)
 

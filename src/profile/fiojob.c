@@ -31,6 +31,14 @@ enum fk {
 #define NO_DEVICE "brisk works on files in its work area, never on a device or its zones"
 #define NO_VERIFY "brisk does not verify data; it times the desktop while the disk is busy"
 #define SCHEDULE "brisk starts all loads together and times actions on its own schedule"
+#define CPU_PINNING "fio's CPU pinning; brisk's processes run where the kernel puts them"
+#define SUBMIT_AT_ONCE "brisk submits a request as soon as a slot frees"
+#define NO_MIXED "mixed read/write jobs are not a brisk load: use a reader and a writer"
+#define INCOMPRESSIBLE "brisk writes incompressible data"
+#define OWN_FILE_START "brisk loads start at the beginning of their own file"
+#define NO_COMMANDS "brisk runs no commands around jobs"
+#define ERROR_ENDS "an I/O error ends a brisk load and is reported"
+#define ONE_PRIO "a brisk load has one I/O priority (prio, prioclass)"
 
 /* THE table of fio keys (the man page's table is tested equal to it):
  * name, group, the slot an honoured value goes to, whether it may stand
@@ -103,16 +111,13 @@ static const struct fio_key {
 	{ "clat_percentiles", HARM, K_NONE, 1, SAME_AS_FIO_REPORTING },
 	{ "lat_percentiles", HARM, K_NONE, 1, SAME_AS_FIO_REPORTING },
 	{ "percentile_list", HARM, K_NONE, 0, SAME_AS_FIO_REPORTING },
-	{ "cpus_allowed", HARM, K_NONE, 0, "fio's CPU pinning; brisk's processes run where the "
-	  "kernel puts them" },
-	{ "cpus_allowed_policy", HARM, K_NONE, 0, "fio's CPU pinning; brisk's processes run where "
-	  "the kernel puts them" },
+	{ "cpus_allowed", HARM, K_NONE, 0, CPU_PINNING },
+	{ "cpus_allowed_policy", HARM, K_NONE, 0, CPU_PINNING },
 	{ "fallocate", HARM, K_NONE, 0, "brisk lays out its own files" },
 	{ "create_serialize", HARM, K_NONE, 1, "brisk lays out its own files before the run" },
 	{ "allow_file_create", HARM, K_NONE, 1, "brisk creates its own files in its work area" },
-	{ "iodepth_batch", HARM, K_NONE, 0, "brisk submits a request as soon as a slot frees" },
-	{ "iodepth_batch_submit", HARM, K_NONE, 0, "brisk submits a request as soon as a slot "
-	  "frees" },
+	{ "iodepth_batch", HARM, K_NONE, 0, SUBMIT_AT_ONCE },
+	{ "iodepth_batch_submit", HARM, K_NONE, 0, SUBMIT_AT_ONCE },
 	{ "iodepth_batch_complete", HARM, K_NONE, 0, "brisk reaps each completion as it comes" },
 	{ "overwrite", HARM, K_NONE, 1, "brisk's writers write over their own file" },
 	{ "create_on_open", HARM, K_NONE, 1, "brisk opens its file when the load starts" },
@@ -130,17 +135,13 @@ static const struct fio_key {
 	{ "verify_dump", REF, K_NONE, 1, NO_VERIFY },
 	{ "verify_async", REF, K_NONE, 0, NO_VERIFY },
 	{ "verify_write_sequence", REF, K_NONE, 0, NO_VERIFY },
-	{ "rwmixread", REF, K_NONE, 0, "mixed read/write jobs are not a brisk load: use a reader "
-	  "and a writer" },
-	{ "rwmixwrite", REF, K_NONE, 0, "mixed read/write jobs are not a brisk load: use a reader "
-	  "and a writer" },
-	{ "rwmixcycle", REF, K_NONE, 0, "mixed read/write jobs are not a brisk load: use a reader "
-	  "and a writer" },
-	{ "buffer_compress_percentage", REF, K_NONE, 0, "brisk writes incompressible data" },
-	{ "dedupe_percentage", REF, K_NONE, 0, "brisk writes incompressible data" },
-	{ "offset", REF, K_NONE, 0, "brisk loads start at the beginning of their own file" },
-	{ "offset_increment", REF, K_NONE, 0, "brisk loads start at the beginning of their own "
-	  "file" },
+	{ "rwmixread", REF, K_NONE, 0, NO_MIXED },
+	{ "rwmixwrite", REF, K_NONE, 0, NO_MIXED },
+	{ "rwmixcycle", REF, K_NONE, 0, NO_MIXED },
+	{ "buffer_compress_percentage", REF, K_NONE, 0, INCOMPRESSIBLE },
+	{ "dedupe_percentage", REF, K_NONE, 0, INCOMPRESSIBLE },
+	{ "offset", REF, K_NONE, 0, OWN_FILE_START },
+	{ "offset_increment", REF, K_NONE, 0, OWN_FILE_START },
 	{ "wait_for", REF, K_NONE, 0, SCHEDULE },
 	{ "exitall", REF, K_NONE, 1, SCHEDULE },
 	{ "exit_what", REF, K_NONE, 0, SCHEDULE },
@@ -158,14 +159,14 @@ static const struct fio_key {
 	{ "blockalign", REF, K_NONE, 0, "brisk aligns random offsets at 4 KiB" },
 	{ "fill_device", REF, K_NONE, 1, "brisk's writers stop above the free-space floor (--floor)" },
 	{ "sync", REF, K_NONE, 0, "brisk does not open files O_SYNC: use fsync=1" },
-	{ "continue_on_error", REF, K_NONE, 0, "an I/O error ends a brisk load and is reported" },
-	{ "ignore_error", REF, K_NONE, 0, "an I/O error ends a brisk load and is reported" },
-	{ "exec_prerun", REF, K_NONE, 0, "brisk runs no commands around jobs" },
-	{ "exec_postrun", REF, K_NONE, 0, "brisk runs no commands around jobs" },
-	{ "cmdprio_percentage", REF, K_NONE, 0, "a brisk load has one I/O priority (prio, prioclass)" },
-	{ "cmdprio_class", REF, K_NONE, 0, "a brisk load has one I/O priority (prio, prioclass)" },
-	{ "cmdprio", REF, K_NONE, 0, "a brisk load has one I/O priority (prio, prioclass)" },
-	{ "cmdprio_bssplit", REF, K_NONE, 0, "a brisk load has one I/O priority (prio, prioclass)" },
+	{ "continue_on_error", REF, K_NONE, 0, ERROR_ENDS },
+	{ "ignore_error", REF, K_NONE, 0, ERROR_ENDS },
+	{ "exec_prerun", REF, K_NONE, 0, NO_COMMANDS },
+	{ "exec_postrun", REF, K_NONE, 0, NO_COMMANDS },
+	{ "cmdprio_percentage", REF, K_NONE, 0, ONE_PRIO },
+	{ "cmdprio_class", REF, K_NONE, 0, ONE_PRIO },
+	{ "cmdprio", REF, K_NONE, 0, ONE_PRIO },
+	{ "cmdprio_bssplit", REF, K_NONE, 0, ONE_PRIO },
 	{ "kb_base", REF, K_NONE, 0, "brisk reads k, KB and KiB as 1024 (fio's default kb_base)" },
 };
 

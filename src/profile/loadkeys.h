@@ -30,7 +30,6 @@
 #ifndef BRISK_LOADKEYS_H
 #define BRISK_LOADKEYS_H
 
-#include <stddef.h>
 #include <stdint.h>
 
 #include "action.h"

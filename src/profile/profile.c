@@ -11,18 +11,12 @@
 #include <fcntl.h>
 #include <ini.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "datadir.h"
 #include "parse.h"
-#include "text.h"
-#include "session.h"
 #include "tunable.h"
-#include "fileio.h"
 #include "str.h"
 
 #define KiB 1024ull

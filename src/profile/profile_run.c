@@ -13,7 +13,6 @@
 
 #include "blockdev.h"
 #include "devclass.h"
-#include "export.h"
 #include "fiojob.h"
 #include "msg.h"
 #include "session.h"

@@ -12,7 +12,6 @@
 #ifndef BRISK_LOAD_H
 #define BRISK_LOAD_H
 
-#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>

@@ -2,10 +2,8 @@
 #include "child.h"
 #include "msg.h"
 #include "stack.h"
-#include "stats.h"
 #include "now.h"
 #include "parse.h"
-#include "trace.h"
 #include "tunable.h"
 
 #include <errno.h>
@@ -21,7 +19,6 @@
 #include <sys/signalfd.h>
 #include <sys/random.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <time.h>

@@ -1,5 +1,4 @@
 #include "session_priv.h"
-#include "msg.h"
 #include "now.h"
 #include "parse.h"
 #include "trace.h"

@@ -3,7 +3,6 @@
  * the reaping of every child (session.h; brisk-run(1)). */
 #include "session_priv.h"
 #include "msg.h"
-#include "stack.h"
 #include "stats.h"
 #include "now.h"
 #include "parse.h"
@@ -13,15 +12,12 @@
 #include <fcntl.h>
 #include <dirent.h>
 #include <math.h>
-#include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>

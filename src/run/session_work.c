@@ -3,17 +3,12 @@
  * work areas of killed runs collected (session.h; brisk-run(1)). */
 #include "session_priv.h"
 #include "msg.h"
-#include "stack.h"
 #include "stats.h"
-#include "now.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <dirent.h>
-#include <math.h>
-#include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

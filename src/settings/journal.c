@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +12,6 @@
 #include "journal_disk.h"
 #include "journal_restore.h"
 #include "journal_stale.h"
-#include "parse.h"
 #include "rundir.h"
 #include "sysfs.h"
 #include "text.h"

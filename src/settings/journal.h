@@ -15,7 +15,6 @@
 #define BRISK_JOURNAL_H
 
 #include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 

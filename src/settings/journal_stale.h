@@ -8,8 +8,6 @@
 #ifndef BRISK_JOURNAL_STALE_H
 #define BRISK_JOURNAL_STALE_H
 
-#include "journal.h"
-
 /* Is NAME in the directory DFD the journal of a session this process has
  * open?  (Those are never handled as left behind.) */
 int journal_is_own(int dfd, const char *name);

@@ -30,7 +30,6 @@
 #define BRISK_RUNDIR_H
 
 #include <stddef.h>
-#include <sys/stat.h>
 
 #define RUNDIR_SYSTEM "/run/brisk"
 
