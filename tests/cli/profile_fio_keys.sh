@@ -1,7 +1,7 @@
 #!/bin/bash
 # One table of fio keys: brisk-profile(5)'s "fio keys" table (key, group and
 # text of each .TP entry) is exactly `brisk profile import --list-keys` (the
-# table in src/profile/fiojob.c), and every group has members.  No root needed.
+# table in src/profile/fiojob_keys.c), and every group has members.  No root needed.
 . tests/lib.sh
 BRISK=${BRISK:-./brisk}
 
