@@ -1,7 +1,6 @@
-/* compare_priv — what compare.c, compare_arm.c and compare_analyze.c
+/* compare_priv — what compare.c and compare_analyze.c
  * share and nothing else includes.  The contract is compare.h's.
  *
- *   compare_arm.c      parsing arms against the stack's disks
  *   compare.c          create, the rounds, one arm-run, progress, free
  *   compare_analyze.c  statistics, verdicts, looks, ranking
  */

@@ -8,8 +8,7 @@
 # never a peer's (compare and fleet do not include each other, nor run and
 # lab).  Only ui/ includes curses.  The same check runs on a small planted
 # tree first, so a check that finds nothing has shown it can find something.
-# A header included by nothing in its folder's code and a .c file's include
-# that it uses nothing of are the other checks' business (includes.sh).
+# An include that its file uses nothing of is includes.sh's business.
 . tests/lib.sh
 
 FOLDERS="probes src/base src/settings src/run src/lab src/profile src/output src/compare src/fleet src/cmd ui"
