@@ -18,6 +18,7 @@ orig=$(snapshot $DEV)
 vm_orig=$(vm_snapshot)
 T=$(t_tmpdir)
 CHANGES="scheduler=$alt_sched $alt_key2=$alt_val2 $alt_key=$alt_val read_ahead_kb=1000 nr_requests=32"
+# shellcheck disable=SC2154  # _VM_dirty_bytes: assigned by vm_save (set_lib.sh)
 if [ "$_VM_dirty_bytes" = 0 ]; then VMSET="vm.dirty_bytes=67108864"; else VMSET="vm.dirty_ratio=15"; fi
 VMSET="$VMSET vm.dirty_background_ratio=7 vm.dirty_expire_centisecs=1234"
 

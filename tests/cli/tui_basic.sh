@@ -59,7 +59,7 @@ tui_keys p
 tui_wait '─ Save as a profile ─' 3; t_eq save-prompt-opens $? 0
 tui_keys -l 'no/slash'; tui_keys Enter
 tui_wait "expected letters, digits" 3; t_eq save-bad-name-refused $? 0
-for i in 1 2 3 4 5 6 7 8; do tui_keys BSpace; done
+for _ in 1 2 3 4 5 6 7 8; do tui_keys BSpace; done
 tui_keys -l 'tui-test'; tui_keys Enter
 tui_wait 'saved tui-test: ' 10; t_eq save-done $? 0
 t_check save-file-checks $BRISK profile check "$D/xdg/brisk/profiles/tui-test.profile"

@@ -120,8 +120,7 @@ tui_stop
 if command -v setpriv >/dev/null; then
   D=$(t_tmpdir); chmod 777 "$D"; mkdir -p "$D/run"; chmod 777 "$D/run"
   if setpriv --reuid=65534 --regid=65534 --clear-groups test -w "$D"; then
-    TUI_WRAP="setpriv --reuid=65534 --regid=65534 --clear-groups"
-    tui_start ro 100x30 LANG=C.UTF-8 HOME="$D" BRISK_RUNTIME_DIR="$D/run" XDG_RUNTIME_DIR="$D/run" \
+    TUI_WRAP="setpriv --reuid=65534 --regid=65534 --clear-groups" tui_start ro 100x30 LANG=C.UTF-8 HOME="$D" BRISK_RUNTIME_DIR="$D/run" XDG_RUNTIME_DIR="$D/run" \
       -- "$D" -l seq-write:rate=8m,size=16m -a ls --ls-files 20 --interval 100ms --idle-samples 1
     tui_wait '^stack ' 20
     tui_keys c
@@ -130,7 +129,6 @@ if command -v setpriv >/dev/null; then
     tui_keys q
     tui_wait 'BRISK-EXIT=' 30
     tui_stop
-    TUI_WRAP=""
   else
     t_skip tui-compare-readonly "$D is not reachable for nobody"
   fi
