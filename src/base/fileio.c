@@ -38,6 +38,19 @@ int fileio_pwrite_all(int fd, const void *buf, size_t n, off_t off)
 	return off < 0 ? -EINVAL : put_all(fd, buf, n, off);
 }
 
+int fileio_pread_all(int fd, void *buf, size_t n, off_t off)
+{
+	for (size_t got = 0; got < n;) {
+		ssize_t r = pread(fd, (char *)buf + got, n - got, off + (off_t)got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r < 0 ? -errno : -EIO;
+		got += (size_t)r;
+	}
+	return 0;
+}
+
 int fileio_read_file(const char *path, size_t max, char **buf, size_t *n)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);

@@ -3,6 +3,9 @@
  *  fileio_write_all   write() all n bytes, retrying on EINTR and short
  *                     writes: 0 or -errno
  *  fileio_pwrite_all  the same with pwrite() from offset off
+ *  fileio_pread_all   pread() all n bytes from offset off, retrying on EINTR
+ *                     and short reads: 0, -errno, or -EIO when the file
+ *                     ends first
  *  fileio_read_file   the whole of regular file path, at most max bytes, into
  *                     a malloc'ed NUL-terminated *buf of *n bytes: 0, or
  *                     -errno from open/read, -EINVAL not a regular file,
@@ -26,6 +29,7 @@
 
 int fileio_write_all(int fd, const void *buf, size_t n);
 int fileio_pwrite_all(int fd, const void *buf, size_t n, off_t off);
+int fileio_pread_all(int fd, void *buf, size_t n, off_t off);
 int fileio_read_file(const char *path, size_t max, char **buf, size_t *n);
 int fileio_mkdir_p(const char *path, mode_t mode);
 void fileio_abspath(char *out, size_t len, const char *path, int resolve);
