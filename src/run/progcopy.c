@@ -1,5 +1,6 @@
 #include "progcopy.h"
 #include "child.h"
+#include "fileio.h"
 #include "msg.h"
 #include "text.h"
 
@@ -265,23 +266,43 @@ static void copier_done(struct copier *c)
  * at most PROGCOPY_MAX_FILE bytes.  An ELF file is mapped read-only for
  * the parse, which makes only the pages it reads resident (headers, the
  * dynamic section, its strings); the copy streams through the copier's
- * buffer (write_copy).  Sources are the system's own files (the program,
- * its libraries, its standard library), replaced by rename and never
- * rewritten in place, which the loader that maps them relies on too. */
+ * buffer (write_copy).  Only a file no one but root can write is mapped
+ * (the system's own, replaced by rename, never rewritten in place): one
+ * that someone else could truncate while it is parsed would fault brisk,
+ * so it is read into memory instead. */
 struct src {
 	int fd;
 	struct stat st;
 	const unsigned char *map;   /* st.st_size bytes, or NULL */
+	int owned;                  /* map is a malloc'ed copy, not a mapping */
 };
 
 static void src_close(struct src *s)
 {
-	if (s->map)
+	if (s->owned)
+		free((void *)s->map);
+	else if (s->map)
 		munmap((void *)s->map, (size_t)s->st.st_size);
 	if (s->fd >= 0)
 		close(s->fd);
 	s->map = NULL;
 	s->fd = -1;
+}
+
+/* Read the whole of s into memory: 0, or -errno (-EIO: it shrank). */
+static int src_read(struct src *s)
+{
+	unsigned char *buf = malloc((size_t)s->st.st_size);
+	if (!buf)
+		return -ENOMEM;
+	int rc = fileio_pread_all(s->fd, buf, (size_t)s->st.st_size, 0);
+	if (rc < 0) {
+		free(buf);
+		return rc;
+	}
+	s->map = buf;
+	s->owned = 1;
+	return 0;
 }
 
 static int src_open(const char *path, int map, struct src *s)
@@ -296,6 +317,9 @@ static int src_open(const char *path, int map, struct src *s)
 		rc = -EINVAL;
 	else if ((uint64_t)s->st.st_size > PROGCOPY_MAX_FILE)
 		rc = -EFBIG;
+	else if (map && s->st.st_size > 0 &&
+		 (s->st.st_uid != 0 || (s->st.st_mode & (S_IWGRP | S_IWOTH))))
+		rc = src_read(s);
 	else if (map && s->st.st_size > 0) {
 		void *m = mmap(NULL, (size_t)s->st.st_size, PROT_READ, MAP_PRIVATE, s->fd, 0);
 		if (m == MAP_FAILED)
@@ -373,26 +397,12 @@ static int write_copy(struct copier *c, const char *rel, const struct src *s, mo
 	int fd = openat(dfd, slash + 1, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 	int rc = fd < 0 ? -errno : 0;
 	close(dfd);
-	for (size_t off = 0, n = 0; rc == 0 && off < len; off += n) {
-		ssize_t r = pread(s->fd, c->io, len - off < COPY_BUF ? len - off : COPY_BUF,
-				  (off_t)off);
-		if (r < 0 && errno == EINTR) {
-			n = 0;
-			continue;
-		}
-		if (r <= 0) {
-			rc = r < 0 ? -errno : -EIO;   /* shrank while read */
-			*rd = 1;
-			break;
-		}
-		n = (size_t)r;
-		for (size_t w = 0; rc == 0 && w < n;) {
-			ssize_t k = write(fd, c->io + w, n - w);
-			if (k < 0 && errno != EINTR)
-				rc = -errno;
-			else if (k > 0)
-				w += (size_t)k;
-		}
+	for (size_t off = 0, n; rc == 0 && off < len; off += n) {
+		n = len - off < COPY_BUF ? len - off : COPY_BUF;
+		if ((rc = fileio_pread_all(s->fd, c->io, n, (off_t)off)) < 0)
+			*rd = 1;   /* shrank while read, or a read error */
+		else
+			rc = fileio_write_all(fd, c->io, n);
 	}
 	if (rc == 0 && fchmod(fd, mode) < 0)
 		rc = -errno;

@@ -40,8 +40,9 @@
  *    mkdirat + openat(O_CREAT|O_EXCL|O_NOFOLLOW), directories opened
  *    O_DIRECTORY|O_NOFOLLOW.  Sources are opened O_NOFOLLOW after realpath
  *    and must be regular files of at most PROGCOPY_MAX_FILE bytes.  They
- *    are never read whole into memory: an ELF source is mapped for the
- *    parse and every copy streams through a 64 KiB buffer.
+ *    are not read whole into memory: an ELF source only root can write
+ *    is mapped for the parse (any other is read, as one that changed
+ *    under the map would fault brisk), every copy streams through 64 KiB.
  *  - Modes, whatever the umask: directories 0755, the interpreter and the
  *    program 0755, every other file 0644 (the program starts as the user
  *    the actions run as, who reaches them from prog/; the 0700 work area

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "fileio.h"
 #include "progcopy.h"
 #include "testdir.h"
 
@@ -269,6 +270,49 @@ static void test_copy_refuses_nonelf(void **state)
 	close(dfd);
 }
 
+/* A program someone other than root may write (here: mode 0777) is read
+ * into memory, not mapped, for the parse: it copies all the same, byte for
+ * byte, with its libraries. */
+static void test_copy_writable_source(void **state)
+{
+	(void)state;
+	char *img = NULL;
+	size_t n = 0;
+	if (fileio_read_file("/usr/bin/ls", PROGCOPY_MAX_FILE, &img, &n) < 0)
+		skip();
+	char dir[PATH_MAX], prog[PATH_MAX], err[256] = "";
+	snprintf(dir, sizeof(dir), "%s/copy3", td.path);
+	snprintf(prog, sizeof(prog), "%s/ls-writable", td.path);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	int fd = open(prog, O_WRONLY | O_CREAT | O_EXCL, 0777);
+	assert_true(fd >= 0);
+	assert_int_equal(fileio_write_all(fd, img, n), 0);
+	assert_int_equal(fchmod(fd, 0777), 0);
+	close(fd);
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	assert_true(dfd >= 0);
+	struct progcopy pc;
+	int rc = progcopy_make_program(&pc, dfd, prog, NULL, err, sizeof(err));
+	if (rc)
+		fail_msg("copy: %s", err);
+	assert_true(pc.n_files >= 3);   /* ld.so, the program, libc at least */
+	int found = 0;
+	for (size_t i = 0; i < pc.n_files; i++) {
+		char *got = NULL;
+		size_t gn = 0;
+		char path[2 * PATH_MAX + 2];
+		snprintf(path, sizeof(path), "%s/%s", dir, pc.files[i]);
+		if (fileio_read_file(path, PROGCOPY_MAX_FILE, &got, &gn) == 0 && gn == n &&
+		    memcmp(got, img, n) == 0)
+			found = 1;
+		free(got);
+	}
+	assert_true(found);
+	progcopy_free(&pc);
+	close(dfd);
+	free(img);
+}
+
 int main(void)
 {
 	if (testdir_make(&td, "progcopy") < 0)
@@ -281,6 +325,7 @@ int main(void)
 		cmocka_unit_test(test_real_ls),
 		cmocka_unit_test(test_copy_ls),
 		cmocka_unit_test(test_copy_refuses_nonelf),
+		cmocka_unit_test(test_copy_writable_source),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	testdir_remove(&td, TESTDIR_TREE);
