@@ -22,7 +22,9 @@
 
 #include "exitcode.h"   /* the statuses its functions return */
 
+struct fiojob_report;
 struct option;
+struct profile;
 struct session;
 struct session_config;
 
@@ -110,6 +112,20 @@ int cliopt_session(const char *cmd, int opt, const char *arg, struct session_con
  * writable by others (root), on a kernel file system; absurd sizes), 1
  * otherwise. */
 int cliopt_session_status(int rc);
+
+/* --profile NAME|FILE, --fio JOBFILE and --scale F (run, compare): found
+ * in argv before the option loop (any position before "--", as "--opt
+ * VALUE" or "--opt=VALUE"; at most one of --profile/--fio), loaded and
+ * applied onto c with profile_to_session_config(), so that every other
+ * option overrides them.  1 applied, 0 none given, -EINVAL (bad input: err
+ * has "FILE:LINE: ..." or names the option) or -errno (unreadable file).
+ * *p must outlive the session (exec_cmd points into it); note as in
+ * profile_to_session_config(); fio_rep (may be NULL) gets a --fio job's
+ * notes on the harmless fio keys it accepted (fiojob_import), for the
+ * report. */
+int cliopt_profile(int argc, char **argv, struct profile *p, struct session_config *c,
+		   char *note, size_t notelen, struct fiojob_report *fio_rep, char *err,
+		   size_t errlen);
 
 /* At most one positional DIR (argv[optind]) into c->dir: 0, or 2 (a
  * usage error). */

@@ -207,7 +207,7 @@ static int cmp_opt(void *ctx, int opt, const char *arg)
 	case 'p':
 	case OPT_FIO:
 	case OPT_SCALE:
-		break;   /* applied before (profile_run_args) */
+		break;   /* applied before (cliopt_profile) */
 	default:
 		return 1;
 	}
@@ -522,7 +522,7 @@ int cmd_compare_main(int argc, char **argv)
 	struct cmp_args a = { .cfg = &cfg };
 	char err[512], note[256];
 	int user_loads = 0;
-	int rc = profile_run_args(argc, argv, &cmp_profile, &cfg.run, note, sizeof(note),
+	int rc = cliopt_profile(argc, argv, &cmp_profile, &cfg.run, note, sizeof(note),
 				  &cmp_fio_rep, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "brisk compare: %s\n", err);

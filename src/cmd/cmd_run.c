@@ -486,7 +486,7 @@ static int run_opt(void *ctx, int opt, const char *arg)
 	case 'p':
 	case OPT_FIO:
 	case OPT_SCALE:
-		break;   /* applied before (profile_run_args) */
+		break;   /* applied before (cliopt_profile) */
 	default:
 		return 1;
 	}
@@ -574,7 +574,7 @@ int cmd_run_main(int argc, char **argv)
 
 	/* --profile / --fio first: every other option overrides them. */
 	char note[256];
-	rc = profile_run_args(argc, argv, &run_profile, &c, note, sizeof(note), &run_fio_rep, err,
+	rc = cliopt_profile(argc, argv, &run_profile, &c, note, sizeof(note), &run_fio_rep, err,
 			      sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "brisk run: %s\n", err);
