@@ -27,9 +27,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <math.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +63,46 @@
 
 
 static const char CMD[] = "tui";   /* for messages: brisk tui: ... */
+enum {   /* this command's own keys; the shared ones are cliopt.h's */
+	OPT_TICK = CLIOPT_NEXT, OPT_BENCH,
+};
+
+/* The command line of the dashboard, beyond the shared options. */
+struct tui_args {
+	struct cliopt_args com;   /* first: the shared entries' (cliopt.h) */
+	unsigned iterations, bench;
+	int no_report;
+};
+
+static optab_fn tui_set;
+
+/* The options, in the order --help lists them. */
+static const struct optab tui_options[] = {
+	CLIOPT_LOAD("the load (repeatable; default seq-write), as in\n"
+		    "brisk run: KIND[:count=N,bs=..,size=..,total=..,\n"
+		    "rate=..,fsync=..,direct,ionice=..]"),
+	CLIOPT_ACTIONS("exec,ls,ssh-like,save (default: all)"),
+	CLIOPT_EXEC("program the exec action starts"),
+	CLIOPT_LS_FILES("files in the ls tree (default 2000)"),
+	{ "idle-samples", 'i', "N", "idle samples per action (default 5)", tui_set, 0, NULL },
+	CLIOPT_INTERVAL("mean pause between samples (default 200ms)"),
+	CLIOPT_TIMEOUT("a sample past T counts as a timeout (default 60s)"),
+	{ "tick", OPT_TICK, "T", "sampling and redraw period (default 1s)", tui_set, 0, NULL },
+	CLIOPT_FLOOR("free space writers leave (default max(5%, 2GiB))"),
+	CLIOPT_DROP_CACHES("evict with /proc/sys/vm/drop_caches (root)"),
+	CLIOPT_KEEP_WARM("count samples that were not cold in the statistics"),
+	CLIOPT_ALLOW_SHARED_DIR("as root, run even when others can write DIR"),
+	{ "iterations", 'n', "N", "quit after N redraw ticks (tests, scripts)", tui_set, 0, NULL },
+	{ "duration", 'd', "T", "quit after T", tui_set, 0, NULL },
+	{ "no-report", OPTAB_LONG, NULL, "print no report after the dashboard closes", optab_flag,
+	  offsetof(struct tui_args, no_report), NULL },
+	{ "bench-redraw", OPT_BENCH, "N",   /* tests/bench/tui.sh */
+	  "benchmark: at the end, time N redraws of the screen\n"
+	  "and print their mean and p99 (tests/bench/tui.sh)", tui_set, 0, NULL },
+	OPTAB_HELP("this text"),
+	OPTAB_END,
+};
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -74,48 +114,14 @@ static void usage(FILE *f)
 		"pressure figures; switch the scheduler and tunables from the keyboard\n"
 		"(root), each change starting a new epoch.  q restores every setting it\n"
 		"changed.  Files go only into DIR/.brisk-XXXXXX, removed on exit.\n"
-		"\n"
-		"  -l, --load SPEC        the load (repeatable; default seq-write), as in\n"
-		"                         brisk run: KIND[:count=N,bs=..,size=..,total=..,\n"
-		"                         rate=..,fsync=..,direct,ionice=..]\n"
-		"  -a, --actions LIST     exec,ls,ssh-like,save (default: all)\n"
-		"      --exec CMD         program the exec action starts\n"
-		"      --ls-files N       files in the ls tree (default 2000)\n"
-		"  -i, --idle-samples N   idle samples per action (default 5)\n"
-		"      --interval T       mean pause between samples (default 200ms)\n"
-		"      --timeout T        a sample past T counts as a timeout (default 60s)\n"
-		"      --tick T           sampling and redraw period (default 1s)\n"
-		"      --floor SIZE|PCT%%  free space writers leave (default max(5%%, 2GiB))\n"
-		"      --drop-caches      evict with /proc/sys/vm/drop_caches (root)\n"
-		"      --keep-warm        count samples that were not cold in the statistics\n"
-		"      --allow-shared-dir as root, run even when others can write DIR\n"
-		"  -n, --iterations N     quit after N redraw ticks (tests, scripts)\n"
-		"  -d, --duration T       quit after T\n"
-		"      --no-report        print no report after the dashboard closes\n"
-		"      --bench-redraw N   benchmark: at the end, time N redraws of the screen\n"
-		"                         and print their mean and p99 (tests/bench/tui.sh)\n"
-		"  -h, --help             this text\n"
+		"\n");
+	optab_help(f, tui_options, 2, 25);
+	fprintf(f,
 		"\n"
 		"Keys: l load on/off, s scheduler, t tunables, p save as a profile,\n"
 		"c compare schedulers (root), ?, F1 or h help, q quit.\n"
 		"See brisk-tui(1).\n");
 }
-
-enum {   /* this command's own options; the shared ones are cliopt.h's */
-	OPT_TICK = CLIOPT_NEXT, OPT_NO_REPORT, OPT_BENCH,
-};
-
-static const struct option longopts[] = {
-	CLIOPT_LONGOPTS,
-	{ "idle-samples", required_argument, NULL, 'i' },
-	{ "tick", required_argument, NULL, OPT_TICK },
-	{ "iterations", required_argument, NULL, 'n' },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "no-report", no_argument, NULL, OPT_NO_REPORT },
-	{ "bench-redraw", required_argument, NULL, OPT_BENCH },   /* tests/bench/tui.sh */
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 
 struct tui {
@@ -414,60 +420,44 @@ static void bench_redraw(struct tui *t, unsigned n, double out[4])
 	free(v);
 }
 
-/* The command line of the dashboard, beyond the session options. */
-struct tui_args {
-	struct session_config *c;
-	unsigned iterations, bench;
-	int no_report;
-};
-
-/* One of tui's own options (cliopt_cmd.own): 0, 2 bad, 1 not tui's. */
-static int tui_opt(void *ctx, int opt, const char *arg)
+/* One of tui's own options (optab_fn). */
+static int tui_set(const char *cmd, const struct optab *o, void *ctx, const char *arg)
 {
 	struct tui_args *a = ctx;
-	struct session_config *c = a->c;
+	struct session_config *c = a->com.c;
 	int rc = 0;
-	switch (opt) {
+	switch (o->key) {
 	case 'i':
-		rc = cliopt_count(CMD, "--idle-samples", arg, 1, 1000000, &c->idle_samples);
+		rc = cliopt_count(cmd, "--idle-samples", arg, 1, 1000000, &c->idle_samples);
 		break;
 	case OPT_TICK:
-		rc = cliopt_time(CMD, "--tick", arg, &c->tick_ns);
+		rc = cliopt_time(cmd, "--tick", arg, &c->tick_ns);
 		if (!rc && c->tick_ns < 100000000)
-			rc = cliopt_bad(CMD, "--tick", arg, "must be at least 100ms");
+			rc = cliopt_bad(cmd, "--tick", arg, "must be at least 100ms");
 		break;
 	case 'n':
-		rc = cliopt_count(CMD, "--iterations", arg, 1, 100000000, &a->iterations);
+		rc = cliopt_count(cmd, "--iterations", arg, 1, 100000000, &a->iterations);
 		break;
 	case 'd':
-		rc = cliopt_time(CMD, "--duration", arg, &c->max_time_ns);
+		rc = cliopt_time(cmd, "--duration", arg, &c->max_time_ns);
 		if (!rc && !c->max_time_ns)
-			rc = cliopt_bad(CMD, "--duration", arg, "must be above zero");
-		break;
-	case OPT_NO_REPORT:
-		a->no_report = 1;
+			rc = cliopt_bad(cmd, "--duration", arg, "must be above zero");
 		break;
 	case OPT_BENCH:
-		rc = cliopt_count(CMD, "--bench-redraw", arg, 1, 1000000, &a->bench);
+		rc = cliopt_count(cmd, "--bench-redraw", arg, 1, 1000000, &a->bench);
 		break;
-	default:
-		return 1;
 	}
 	return rc;
 }
 
-/* Options and the terminal: 0, CLIOPT_HELP, or an exit status. */
+/* Options and the terminal: 0, OPTAB_DONE, or an exit status. */
 static int tui_parse(int argc, char **argv, struct tui_args *a)
 {
-	int user_loads = 0;
-	const struct cliopt_cmd cmd = {
-		.name = CMD, .shortopts = ":l:a:i:n:d:h", .longopts = longopts,
-		.usage = usage, .own = tui_opt, .ctx = a,
-	};
-	int rc = cliopt_parse(&cmd, argc, argv, a->c, &user_loads);
+	const struct optab_cmd cmd = { CMD, tui_options, usage, a };
+	int rc = cliopt_parse(&cmd, argc, argv, NULL);
 	if (rc)
 		return rc;
-	if (!a->c->n_loads) {
+	if (!a->com.c->n_loads) {
 		fprintf(stderr, "brisk tui: the dashboard needs a load (it can be stopped with l)\n");
 		return EXIT_USAGE;
 	}
@@ -909,11 +899,11 @@ int cmd_tui_main(int argc, char **argv)
 	c.open_ended = 1;
 	c.max_time_ns = 0;
 	c.loaded_max_ns = 0;
-	struct tui_args a = { .c = &c };
+	struct tui_args a = { .com.c = &c };
 	char err[512], note[512];
 	int rc = tui_parse(argc, argv, &a);
 	if (rc)
-		return rc == CLIOPT_HELP ? 0 : rc;
+		return rc == OPTAB_DONE ? 0 : rc;
 
 	struct tui *t = calloc(1, sizeof(*t));
 	if (!t)
