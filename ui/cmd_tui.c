@@ -11,17 +11,8 @@
  *    session exit hook (after the loads stopped); if the process dies
  *    anyway, the journal is restored at the next start.
  *  - The terminal is restored (endwin) before anything is printed.
- *  - The compare screen (key c, ui/comparescr.h): its picker's Enter
- *    stops the dashboard's session (its changed settings are put back
- *    by the exit hook, as on q); then cmd_tui_main() runs compare_run()
- *    (the engine `brisk compare` uses) with the dashboard's workload and
- *    settings, and wires each arm-run's session to the screen (ticks
- *    redraw, keys, resizes, the save job).  q/Esc stops it (compare_stop:
- *    the arm-run under way ends, its settings are put back); the result
- *    stays until a key: Enter/Esc back to the dashboard (a fresh
- *    session), q quits (so q twice leaves from a running comparison).  A
- *    signal or the terminal going away during it stops it and quits.
- *    The winner is saved (s) by a child, as the dashboard's profiles.
+ *  - The compare screen (key c): ui/tuicompare.h; the state both share:
+ *    ui/tui.h.
  */
 #include "cmd_tui.h"
 
@@ -30,14 +21,10 @@
 #include <math.h>
 #include <poll.h>
 #include <stddef.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
-#include <sys/signalfd.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -57,6 +44,8 @@
 #include "dash.h"
 #include "keys.h"
 #include "screen.h"
+#include "tui.h"
+#include "tuicompare.h"
 #include "settings.h"
 #include "now.h"
 #include "fileio.h"
@@ -124,53 +113,6 @@ static void usage(FILE *f)
 }
 
 
-struct tui {
-	struct session *s;
-	struct dash d;
-	struct settings st;
-	unsigned iterations, ticks;
-	FILE *restore_log;
-	char *restore_text;
-	size_t restore_len;
-	int restore_failed;
-	int term_lost;
-	int job[2];            /* results of background jobs (profile saves) */
-	struct stack *stack;   /* read once, before the load */
-	struct advisory_db adv;
-	int adv_ok;            /* the advisory data was read */
-	int no_report;
-	unsigned bench;        /* --bench-redraw N */
-	/* the compare screen */
-	struct session_config cfg;   /* the dashboard's, for a fresh session after it */
-	int stack_ok, root, wfd;
-	struct comparescr cs;
-	int compare_go;        /* the picker said start: the dashboard's session stops */
-	int in_compare;        /* the compare screen owns the terminal */
-	int cmp_restored;      /* the dashboard's own changes were put back for it */
-	struct compare *cmp;   /* under way, or the last one (its report at exit) */
-	int cmp_signal;        /* a signal stopped the comparison: brisk quits */
-	pid_t save_pid;        /* the compare screen's save child, 0 none */
-};
-
-/* A one-line answer on whichever screen is shown. */
-static void tui_say(struct tui *t, int role, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void tui_say(struct tui *t, int role, const char *fmt, ...)
-{
-	char m[320];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(m, sizeof(m), fmt, ap);
-	va_end(ap);
-	if (t->in_compare) {
-		comparescr_message(&t->cs, role, "%s", m);
-		comparescr_draw(&t->cs, t->cmp, 0);
-	} else {
-		dash_message(&t->d, role, "%s", m);
-		keys_draw(&t->d, 0);
-	}
-}
-
 static void on_tick(void *ctx)
 {
 	struct tui *t = ctx;
@@ -214,51 +156,6 @@ static void on_keys(void *ctx, int fd, short revents)
 		t->term_lost = 1;
 		session_stop(t->s);
 	}
-}
-
-static void on_winch(void *ctx, int fd, short revents)
-{
-	struct tui *t = ctx;
-	(void)fd;
-	(void)revents;
-	if (t->in_compare) {
-		if (screen_winch_read())
-			comparescr_draw(&t->cs, t->cmp, 1);
-		return;
-	}
-	keys_winch(&t->d);
-}
-
-/* A background job's one-line result ("saved ...", "cannot ..."). */
-static void on_job(void *ctx, int fd, short revents)
-{
-	struct tui *t = ctx;
-	char buf[640];
-	(void)revents;
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	if (n <= 0)
-		return;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	tui_say(t, strncmp(buf, "saved ", 6) == 0 ? SCREEN_GOOD : SCREEN_BAD, "%s", buf);
-}
-
-/* A background job (the profile save's child) ended: the loop reaped it
- * (session.h).  Its result came over the job pipe; say so only when it
- * could not have. */
-static void on_child(void *ctx, pid_t pid, int status)
-{
-	struct tui *t = ctx;
-	if (pid == t->save_pid)
-		t->save_pid = 0;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return;
-	if (WIFSIGNALED(status))
-		tui_say(t, SCREEN_BAD, "the background job (profile save) died: signal %d",
-			WTERMSIG(status));
-	else
-		tui_say(t, SCREEN_BAD, "the background job (profile save) could not report (exit "
-			"status %d)", WEXITSTATUS(status));
 }
 
 /* The settings as they are now, in the keys `brisk set` takes: the
@@ -541,312 +438,13 @@ static void tui_wire(struct tui *t, int stack_ok, int root, const char *note, in
 			    sizeof(t->cs.workload));
 	session_on_tick(s, on_tick, t);
 	session_on_exit(s, on_exit_restore, t);
-	session_on_child(s, on_child, t);
+	session_on_child(s, tui_on_child, t);
 	session_watch_fd(s, STDIN_FILENO, POLLIN, on_keys, t);
 	if (wfd >= 0)
-		session_watch_fd(s, wfd, POLLIN, on_winch, t);
+		session_watch_fd(s, wfd, POLLIN, tui_on_winch, t);
 	if (t->job[0] >= 0)
-		session_watch_fd(s, t->job[0], POLLIN, on_job, t);
+		session_watch_fd(s, t->job[0], POLLIN, tui_on_job, t);
 	dash_draw(&t->d, 1);
-}
-
-/* ---- the compare screen's comparison (see the header comment) ---- */
-
-/* The save job of the compare screen: compare_report_save() in a child. */
-static void cmp_save(struct tui *t, const char *name)
-{
-	const struct compare_result *r = compare_result(t->cmp);
-	if (!profile_name_ok(name, PROFILE_NAME_LEN - 1)) {
-		tui_say(t, SCREEN_BAD, "'%s': a profile name is letters, digits, '-', '_' or '.'",
-			name);
-		return;
-	}
-	if (t->job[1] < 0) {
-		tui_say(t, SCREEN_BAD, "saving is not available (no pipe for the result)");
-		return;
-	}
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		tui_say(t, SCREEN_BAD, "cannot save: fork: %s", strerror(errno));
-		return;
-	}
-	if (pid == 0) {
-		char err[512], out[800];
-		int rc = compare_report_save(r, name, 0, err, sizeof(err));
-		if (rc == 0)
-			snprintf(out, sizeof(out), "saved profile %.64s: the settings of %.48s (brisk "
-				 "export %.64s --format udev makes them the default)\n", name,
-				 r->best >= 0 ? r->arms[r->best].label : "?", name);
-		else
-			snprintf(out, sizeof(out), "cannot save profile %.64s: %.500s\n", name, err);
-		ssize_t w = write(t->job[1], out, strlen(out));
-		_exit(w < 0);
-	}
-	t->save_pid = pid;
-	tui_say(t, SCREEN_DIM, "saving profile %s ...", name);
-}
-
-static void cmp_redraw(struct tui *t, int full)
-{
-	comparescr_draw(&t->cs, t->cmp, full);
-}
-
-static void cmp_tick(void *ctx)
-{
-	cmp_redraw(ctx, 0);
-}
-
-/* Keys while the comparison runs (an arm-run's loop) or after it. */
-static unsigned cmp_read_keys(struct tui *t)
-{
-	unsigned f = 0;
-	int ch;
-	while ((ch = screen_key()) >= 0)
-		f |= comparescr_key(&t->cs, t->cmp, ch);
-	if ((f & COMPARESCR_STOP) && !t->cs.stopping && t->cmp) {
-		t->cs.stopping = 1;
-		compare_stop(t->cmp);
-		comparescr_message(&t->cs, SCREEN_WARN, "stopping: the arm-run under way ends and "
-				   "its settings are put back ...");
-	}
-	if (f & COMPARESCR_SAVE)
-		cmp_save(t, t->cs.prompt.input);
-	if (f & (COMPARESCR_REDRAW | COMPARESCR_REPAINT | COMPARESCR_STOP))
-		cmp_redraw(t, (f & COMPARESCR_REPAINT) != 0);
-	return f;
-}
-
-static void cmp_keys(void *ctx, int fd, short revents)
-{
-	struct tui *t = ctx;
-	(void)fd;
-	cmp_read_keys(t);
-	if (revents & (POLLHUP | POLLERR | POLLNVAL)) {
-		t->term_lost = 1;
-		compare_stop(t->cmp);
-	}
-}
-
-/* compare hook: a new arm-run's session; wire the screen into its loop. */
-static void cmp_on_session(void *ctx, struct compare *c, struct session *s)
-{
-	struct tui *t = ctx;
-	(void)c;
-	session_on_tick(s, cmp_tick, t);
-	session_on_child(s, on_child, t);
-	session_watch_fd(s, STDIN_FILENO, POLLIN, cmp_keys, t);
-	if (t->wfd >= 0)
-		session_watch_fd(s, t->wfd, POLLIN, on_winch, t);
-	if (t->job[0] >= 0)
-		session_watch_fd(s, t->job[0], POLLIN, on_job, t);
-	if (t->term_lost)
-		session_stop(s);
-	cmp_redraw(t, 0);
-}
-
-/* compare hook: an arm-run ended; the engine has analysed the figures. */
-static void cmp_on_armrun(void *ctx, struct compare *c)
-{
-	(void)c;
-	cmp_redraw(ctx, 0);
-}
-
-/* The arms picked, parsed against the disks (after the dashboard's own
- * changes were put back).  The count; 0 with a message in err. */
-static size_t cmp_arms(struct tui *t, struct compare_arm *arms, char *err, size_t errlen)
-{
-	struct comparescr *cs = &t->cs;
-	char active[32], detail[256];
-	size_t n = 0, dl = 0;
-	settings_scheduler(&t->st, active, sizeof(active), detail, sizeof(detail));
-	cs->dropped[0] = '\0';
-	for (size_t i = 0; i < cs->n_arms; i++) {
-		if (!cs->on[i])
-			continue;
-		if (i && strncmp(cs->arm_text[i], "scheduler=", 10) == 0 &&
-		    strcmp(cs->arm_text[i] + 10, active) == 0) {   /* it is current now */
-			if (dl < sizeof(cs->dropped))
-				dl += (size_t)snprintf(cs->dropped + dl, sizeof(cs->dropped) - dl,
-						       "%s%s", dl ? ", " : "left out (the same as "
-						       "current once put back): ", cs->arm_label[i]);
-			continue;
-		}
-		if (compare_arm_parse(cs->arm_text[i], &t->st, &arms[n], err, errlen) < 0) {
-			for (size_t k = 0; k < n; k++)
-				compare_arm_free(&arms[k]);
-			return 0;
-		}
-		n++;
-	}
-	if (n < 2) {
-		for (size_t k = 0; k < n; k++)
-			compare_arm_free(&arms[k]);
-		snprintf(err, errlen, "nothing left to compare with current (scheduler %s)", active);
-		return 0;
-	}
-	return n;
-}
-
-/* Block SIGINT, SIGTERM and SIGHUP (the set in *set, the old mask in *old). */
-static void block_stop_signals(sigset_t *set, sigset_t *old)
-{
-	sigemptyset(set);
-	sigaddset(set, SIGINT);
-	sigaddset(set, SIGTERM);
-	sigaddset(set, SIGHUP);
-	sigprocmask(SIG_BLOCK, set, old);
-}
-
-/* After the comparison: the result until a key.  1 back to the
- * dashboard, 0 quit.  SIGINT/SIGTERM/SIGHUP quit (read from a signalfd);
- * the save child is reaped here (no session loop runs). */
-static int cmp_final(struct tui *t)
-{
-	sigset_t set, old;
-	block_stop_signals(&set, &old);
-	int sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-	int ret = 1;
-	cmp_redraw(t, 0);
-	for (;;) {
-		struct pollfd p[4] = {
-			{ .fd = STDIN_FILENO, .events = POLLIN }, { .fd = t->wfd, .events = POLLIN },
-			{ .fd = t->job[0], .events = POLLIN }, { .fd = sfd, .events = POLLIN },
-		};
-		int n = poll(p, 4, 500);
-		int st;
-		if (t->save_pid > 0 && waitpid(t->save_pid, &st, WNOHANG) == t->save_pid)
-			on_child(t, t->save_pid, st);
-		if (n <= 0)
-			continue;
-		if (p[3].revents & POLLIN) {
-			struct signalfd_siginfo si;
-			if (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
-				t->cmp_signal = (int)si.ssi_signo;
-			ret = 0;
-			break;
-		}
-		if (p[2].revents & POLLIN)
-			on_job(t, p[2].fd, p[2].revents);
-		if (p[1].revents & POLLIN)
-			on_winch(t, p[1].fd, p[1].revents);
-		if (p[0].revents & (POLLHUP | POLLERR | POLLNVAL)) {
-			t->term_lost = 1;
-			ret = 0;
-			break;
-		}
-		if (p[0].revents & POLLIN) {
-			unsigned f = cmp_read_keys(t);
-			if (f & (COMPARESCR_QUIT | COMPARESCR_BACK)) {
-				ret = !(f & COMPARESCR_QUIT);
-				break;
-			}
-		}
-	}
-	if (sfd >= 0)
-		close(sfd);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return ret;
-}
-
-/* Run the comparison the picker asked for, on the open screen.  1 back
- * to the dashboard, 0 quit. */
-static int tui_compare_run(struct tui *t)
-{
-	struct comparescr *cs = &t->cs;
-	char err[512] = "";
-	struct compare_arm arms[COMPARE_MAX_ARMS];
-	memset(arms, 0, sizeof(arms));
-	compare_free(t->cmp);
-	t->cmp = NULL;
-	cs->restored = t->cmp_restored;
-	cs->stopping = cs->final = cs->running = cs->prompting = 0;
-	cs->msg[0] = '\0';
-	cs->t_start = now_ns();
-	if (t->restore_failed) {
-		snprintf(err, sizeof(err), "some of the dashboard's settings could not be put back "
-			 "(see the journal, brisk restore): no comparison on changed settings");
-		goto fail;
-	}
-	size_t n = cmp_arms(t, arms, err, sizeof(err));
-	if (!n)
-		goto fail;
-	struct compare_config cfg;
-	compare_config_default(&cfg);
-	struct session_config def = cfg.run;
-	cfg.run = t->cfg;
-	cfg.run.open_ended = 0;
-	cfg.run.max_time_ns = 0;
-	cfg.run.loaded_max_ns = def.loaded_max_ns;
-	cfg.run.idle_max_ns = def.idle_max_ns;
-	cfg.seed = cfg.run.seed ^ now_ns();
-	cfg.budget_ns = comparescr_budget_ns(cs);
-	int rc = compare_create(&cfg, &t->st, arms, n, &t->cmp, err, sizeof(err));
-	for (size_t i = 0; i < COMPARE_MAX_ARMS; i++)
-		compare_arm_free(&arms[i]);
-	if (rc < 0)
-		goto fail;
-	char disks[512];
-	const struct blockdev *leaves[SETTINGS_MAX_DEVS];
-	size_t nl = t->stack ? stack_leaves(t->stack, leaves, SETTINGS_MAX_DEVS) : 0;
-	compare_describe_disks(leaves, nl < SETTINGS_MAX_DEVS ? nl : SETTINGS_MAX_DEVS, disks,
-			       sizeof(disks));
-	compare_describe_workload(&cfg.run, cfg.samples, cs->workload, sizeof(cs->workload));
-	compare_set_context(t->cmp, t->d.stackline, disks, cs->workload);
-	const struct compare_hooks hooks = {
-		.session = cmp_on_session, .armrun = cmp_on_armrun, .ctx = t,
-	};
-	cs->running = 1;
-	cmp_redraw(t, 1);
-	rc = compare_run(t->cmp, &hooks, err, sizeof(err));
-	cs->running = 0;
-	cs->final = 1;
-	cs->prompting = 0;
-	const struct compare_result *r = compare_result(t->cmp);
-	char el[32];
-	snprintf(el, sizeof(el), "%.0fs", (double)r->t_ns / 1e9);
-	if (rc < 0) {
-		snprintf(cs->end, sizeof(cs->end), "- failed after %u round(s), %s", r->rounds_done,
-			 el);
-		comparescr_message(cs, SCREEN_BAD, "%s", err);
-	} else if (r->stop_signal || t->term_lost) {
-		t->cmp_signal = r->stop_signal;
-		return 0;
-	} else if (r->stop_requested) {
-		snprintf(cs->end, sizeof(cs->end), "- stopped by you after %zu arm-run(s), %u full "
-			 "round(s), %s", r->n_runs, r->rounds_done, el);
-	} else if (r->stopped_early) {
-		snprintf(cs->end, sizeof(cs->end), "- done early: every verdict settled after round "
-			 "%u of %u, %s", r->rounds_done, r->rounds_max, el);
-	} else {
-		snprintf(cs->end, sizeof(cs->end), "- done: %u round(s) in %s", r->rounds_done, el);
-	}
-	if (rc == 0 && r->n_msgs)
-		comparescr_message(cs, SCREEN_WARN, "every setting was put back; %zu note(s), the "
-				   "last: %.200s", r->n_msgs, r->msgs[r->n_msgs - 1]);
-	else if (rc == 0)
-		comparescr_message(cs, SCREEN_DIM, "every setting was put back");
-	return cmp_final(t);
-fail:
-	for (size_t i = 0; i < COMPARE_MAX_ARMS; i++)
-		compare_arm_free(&arms[i]);
-	cs->final = 1;
-	snprintf(cs->end, sizeof(cs->end), "- could not start");
-	comparescr_message(cs, SCREEN_BAD, "%s", err);
-	return cmp_final(t);
-}
-
-/* SIGINT, SIGTERM and SIGHUP stay blocked from the start of the
- * comparison to the end of its result screen (the arm-runs' loops and
- * cmp_final() read them), so none lands between them with the screen
- * open. */
-static int tui_compare(struct tui *t)
-{
-	sigset_t set, old;
-	block_stop_signals(&set, &old);
-	int ret = tui_compare_run(t);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return ret;
 }
 
 /* After the loop: close the screen, then say what happened; the exit
@@ -936,7 +534,7 @@ int cmd_tui_main(int argc, char **argv)
 		if (rc < 0 || !t->compare_go || t->term_lost || t->s->stop_signal)
 			break;
 		t->compare_go = 0;
-		if (!tui_compare(t) || t->term_lost)
+		if (!tuicompare_run(t) || t->term_lost)
 			break;
 		/* back to the dashboard: a fresh session (the figures start again) */
 		t->in_compare = 0;
