@@ -70,11 +70,11 @@ static const struct optab tui_options[] = {
 	CLIOPT_LOAD("the load (repeatable; default seq-write), as in\n"
 		    "brisk run: KIND[:count=N,bs=..,size=..,total=..,\n"
 		    "rate=..,fsync=..,direct,ionice=..]"),
-	CLIOPT_ACTIONS("exec,ls,ssh-like,save (default: all)"),
+	CLIOPT_ACTIONS,
 	CLIOPT_EXEC("program the exec action starts"),
-	CLIOPT_LS_FILES("files in the ls tree (default 2000)"),
+	CLIOPT_LS_FILES,
 	{ "idle-samples", 'i', "N", "idle samples per action (default 5)", tui_set, 0, NULL },
-	CLIOPT_INTERVAL("mean pause between samples (default 200ms)"),
+	CLIOPT_INTERVAL,
 	CLIOPT_TIMEOUT("a sample past T counts as a timeout (default 60s)"),
 	{ "tick", OPT_TICK, "T", "sampling and redraw period (default 1s)", tui_set, 0, NULL },
 	CLIOPT_FLOOR("free space writers leave (default max(5%, 2GiB))"),
@@ -88,28 +88,27 @@ static const struct optab tui_options[] = {
 	{ "bench-redraw", OPT_BENCH, "N",   /* tests/bench/tui.sh */
 	  "benchmark: at the end, time N redraws of the screen\n"
 	  "and print their mean and p99 (tests/bench/tui.sh)", tui_set, 0, NULL },
-	OPTAB_HELP("this text"),
+	OPTAB_HELP,
 	OPTAB_END,
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: brisk tui [DIR] [options]\n"
-		"\n"
-		"The dashboard: the storage stack behind DIR (default: the current\n"
-		"directory), a background load, interactive actions timed with cold\n"
-		"caches (idle first, then under load, until you quit), live disk and\n"
-		"pressure figures; switch the scheduler and tunables from the keyboard\n"
-		"(root), each change starting a new epoch.  q restores every setting it\n"
-		"changed.  Files go only into DIR/.brisk-XXXXXX, removed on exit.\n"
-		"\n");
-	optab_help(f, tui_options, 2, 25);
-	fprintf(f,
-		"\n"
-		"Keys: l load on/off, s scheduler, t tunables, p save as a profile,\n"
-		"c compare schedulers (root), ?, F1 or h help, q quit.\n"
-		"See brisk-tui(1).\n");
+	optab_usage(f,
+		    "usage: brisk tui [DIR] [options]\n"
+		    "\n"
+		    "The dashboard: the storage stack behind DIR (default: the current\n"
+		    "directory), a background load, interactive actions timed with cold\n"
+		    "caches (idle first, then under load, until you quit), live disk and\n"
+		    "pressure figures; switch the scheduler and tunables from the keyboard\n"
+		    "(root), each change starting a new epoch.  q restores every setting it\n"
+		    "changed.  Files go only into DIR/.brisk-XXXXXX, removed on exit.\n"
+		    "\n",
+		    tui_options, 25,
+		    "\n"
+		    "Keys: l load on/off, s scheduler, t tunables, p save as a profile,\n"
+		    "c compare schedulers (root), ?, F1 or h help, q quit.\n"
+		    "See brisk-tui(1).\n");
 }
 
 

@@ -316,3 +316,11 @@ int cliopt_to_stdout(const struct cliopt_args *a)
 	return (a->json && strcmp(a->json, "-") == 0) || (a->csv && strcmp(a->csv, "-") == 0) ||
 	       (a->openmetrics && strcmp(a->openmetrics, "-") == 0);
 }
+
+unsigned cliopt_written(const char *cmd, const char *opt, int rc, const char *err)
+{
+	if (rc >= 0)
+		return 0;
+	fprintf(stderr, "brisk %s: %s %s\n", cmd, opt, err);
+	return CLIOPT_END_FAILED;
+}

@@ -48,10 +48,14 @@ int cliopt_set_profile(const char *cmd, const struct optab *o, void *ctx, const 
 
 #define CLIOPT_SESSION_(name, key, arg, help) { name, key, arg, help, cliopt_set_session, 0, NULL }
 #define CLIOPT_LOAD(help) CLIOPT_SESSION_("load", 'l', "SPEC", help)
-#define CLIOPT_ACTIONS(help) CLIOPT_SESSION_("actions", 'a', "LIST", help)
+#define CLIOPT_ACTIONS \
+	CLIOPT_SESSION_("actions", 'a', "LIST", "exec,ls,ssh-like,save (default: all)")
 #define CLIOPT_EXEC(help) CLIOPT_SESSION_("exec", CLIOPT_KEY_EXEC, "CMD", help)
-#define CLIOPT_LS_FILES(help) CLIOPT_SESSION_("ls-files", CLIOPT_KEY_LS_FILES, "N", help)
-#define CLIOPT_INTERVAL(help) CLIOPT_SESSION_("interval", CLIOPT_KEY_INTERVAL, "T", help)
+#define CLIOPT_LS_FILES \
+	CLIOPT_SESSION_("ls-files", CLIOPT_KEY_LS_FILES, "N", "files in the ls tree (default 2000)")
+#define CLIOPT_INTERVAL \
+	CLIOPT_SESSION_("interval", CLIOPT_KEY_INTERVAL, "T", \
+			"mean pause between samples (default 200ms)")
 #define CLIOPT_TIMEOUT(help) CLIOPT_SESSION_("timeout", CLIOPT_KEY_TIMEOUT, "T", help)
 #define CLIOPT_FLOOR(help) CLIOPT_SESSION_("floor", CLIOPT_KEY_FLOOR, "SIZE|PCT%", help)
 #define CLIOPT_DROP_CACHES(help) CLIOPT_SESSION_("drop-caches", CLIOPT_KEY_DROP, NULL, help)
@@ -64,15 +68,23 @@ int cliopt_set_profile(const char *cmd, const struct optab *o, void *ctx, const 
 	{ name, key, "FILE", help, optab_text, offsetof(struct cliopt_args, field), NULL }
 #define CLIOPT_JSON(help) CLIOPT_FILE_("json", 'j', help, json)
 #define CLIOPT_CSV(help) CLIOPT_FILE_("csv", OPTAB_LONG, help, csv)
-#define CLIOPT_OPENMETRICS(help) CLIOPT_FILE_("openmetrics", OPTAB_LONG, help, openmetrics)
+#define CLIOPT_OPENMETRICS \
+	CLIOPT_FILE_("openmetrics", OPTAB_LONG, \
+		     "the key figures in the OpenMetrics text format, for\n" \
+		     "node_exporter's textfile collector ('-' = stdout)", openmetrics)
 #define CLIOPT_PLOT(help) CLIOPT_FILE_("plot", OPTAB_LONG, help, plot)
-#define CLIOPT_QUIET(help) \
-	{ "quiet", 'q', NULL, help, optab_flag, offsetof(struct cliopt_args, quiet), NULL }
+#define CLIOPT_QUIET \
+	{ "quiet", 'q', NULL, "no progress on stderr", optab_flag, \
+	  offsetof(struct cliopt_args, quiet), NULL }
 #define CLIOPT_FORCE(help) \
 	{ "force", OPTAB_LONG, NULL, help, optab_flag, offsetof(struct cliopt_args, force), NULL }
 #define CLIOPT_PROFILE(help) { "profile", 'p', "NAME", help, cliopt_set_profile, 0, NULL }
 #define CLIOPT_FIO(help) { "fio", OPTAB_LONG, "JOBFILE", help, cliopt_set_profile, 0, NULL }
 #define CLIOPT_SCALE(help) { "scale", OPTAB_LONG, "F", help, cliopt_set_profile, 0, NULL }
+
+/* -j, -J, --json without a FILE (devices, get, restore): a flag at OFF. */
+#define CLIOPT_JSON_FLAG(help, off) \
+	{ "json", 'j', NULL, help, optab_flag, off, NULL }, OPTAB_ALSO('J')
 
 /* The positional arguments argv[first..argc) after the options: 0, or an
  * exit status. */
@@ -96,6 +108,9 @@ int cliopt_parse(const struct optab_cmd *cmd, int argc, char **argv,
 int cliopt_files(const char *cmd, const struct cliopt_args *a);
 /* 1 when --json, --csv or --openmetrics is "-" (stdout): no text report. */
 int cliopt_to_stdout(const struct cliopt_args *a);
+/* After writing the file of an output option OPT ("--json"): rc < 0 is
+ * said, "brisk CMD: OPT ERR", and gives CLIOPT_END_FAILED; else 0. */
+unsigned cliopt_written(const char *cmd, const char *opt, int rc, const char *err);
 
 /* A bad value: "brisk CMD: OPT 'VAL': WANT" on stderr; 2. */
 int cliopt_bad(const char *cmd, const char *opt, const char *val, const char *want);

@@ -62,9 +62,9 @@ static const struct optab cmp_options[] = {
 	{ "settle-max", OPT_SETTLE, "T", "wait at most T for dirty data to drain (default 60s)",
 	  cmp_set, 0, NULL },
 	CLIOPT_LOAD("the load, as brisk run (default seq-write)"),
-	CLIOPT_ACTIONS("exec,ls,ssh-like,save (default: all)"),
+	CLIOPT_ACTIONS,
 	CLIOPT_EXEC("program the exec action starts"),
-	CLIOPT_LS_FILES("files in the ls tree (default 2000)"),
+	CLIOPT_LS_FILES,
 	{ "warmup", OPT_WARMUP, "T",
 	  "warm-up at most T (default 5s; ends after 1s once\n"
 	  "writeback is under way, as brisk run)", cmp_set, 0, NULL },
@@ -76,7 +76,7 @@ static const struct optab cmp_options[] = {
 	  "measure the load over the first T of each arm-run's\n"
 	  "loaded phase, held that long at least (default 10s;\n"
 	  "0: each arm-run's whole loaded phase)", cmp_set, 0, NULL },
-	CLIOPT_INTERVAL("mean pause between samples (default 200ms)"),
+	CLIOPT_INTERVAL,
 	CLIOPT_TIMEOUT("a sample past T is killed, counted at T (60s)"),
 	CLIOPT_DROP_CACHES("evict with /proc/sys/vm/drop_caches (root; the default\n"
 			   "as root: a directory listing is cold only so)"),
@@ -89,44 +89,41 @@ static const struct optab cmp_options[] = {
 	CLIOPT_ALLOW_SHARED_DIR("as root, run even when others can write DIR"),
 	CLIOPT_JSON("every sample and figure as JSON ('-' = stdout)"),
 	CLIOPT_CSV("the samples as CSV ('-' = stdout)"),
-	CLIOPT_OPENMETRICS("the key figures in the OpenMetrics text format, for\n"
-			   "node_exporter's textfile collector ('-' = stdout)"),
+	CLIOPT_OPENMETRICS,
 	CLIOPT_PLOT("a picture: FILE.svg or FILE.png"),
 	{ "save", OPTAB_LONG, "NAME", "save the recommended arm's settings as profile NAME",
 	  optab_text, offsetof(struct cmp_args, save), NULL },
 	CLIOPT_FORCE("--save replaces an existing profile NAME"),
-	CLIOPT_QUIET("no progress on stderr"),
-	OPTAB_PARSE_ONLY("print each option given as --NAME[=VALUE] and exit;\n"
-			 "nothing runs"),
-	OPTAB_HELP("this text"),
+	CLIOPT_QUIET,
+	OPTAB_PARSE_ONLY,
+	OPTAB_HELP,
 	OPTAB_END,
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: brisk compare [DIR] ARM ARM... [options]\n"
-		"       brisk compare [DIR] --schedulers [ARM...] [options]\n"
-		"\n"
-		"Measure settings side by side on the disks behind DIR (default: the current\n"
-		"directory) in interleaved rounds and say, per action, whether each is faster,\n"
-		"slower or not distinguishable from the first (the baseline).  Each round runs\n"
-		"every arm once, in a rotated order: apply it, sync and wait for dirty data to\n"
-		"drain, start the load, warm up, take the samples, stop, put every setting back.\n"
-		"\n"
-		"An ARM is 'current' (the settings in place), KEY=VALUE[,KEY=VALUE...] as\n"
-		"'brisk set' takes them (scheduler=bfq,iosched/low_latency=0), or a profile\n"
-		"name or file (its [settings]).  The first positional is DIR when it is a\n"
-		"directory and holds no '='.  Changing settings needs root.\n"
-		"\n");
-	optab_help(f, cmp_options, 2, 25);
-	fprintf(f,
-		"\n"
-		"Exit status: 0 done (also with no winner: --save then saves nothing), 1\n"
-		"failed (an arm-run failed, a setting could not be applied or put back, an\n"
-		"output could not be written), 2 bad input, 4 an arm sets something and\n"
-		"this is not root, 128+N stopped by signal N (the report still shows what\n"
-		"was measured).  See brisk-compare(1).\n");
+	optab_usage(f,
+		    "usage: brisk compare [DIR] ARM ARM... [options]\n"
+		    "       brisk compare [DIR] --schedulers [ARM...] [options]\n"
+		    "\n"
+		    "Measure settings side by side on the disks behind DIR (default: the current\n"
+		    "directory) in interleaved rounds and say, per action, whether each is faster,\n"
+		    "slower or not distinguishable from the first (the baseline).  Each round runs\n"
+		    "every arm once, in a rotated order: apply it, sync and wait for dirty data to\n"
+		    "drain, start the load, warm up, take the samples, stop, put every setting back.\n"
+		    "\n"
+		    "An ARM is 'current' (the settings in place), KEY=VALUE[,KEY=VALUE...] as\n"
+		    "'brisk set' takes them (scheduler=bfq,iosched/low_latency=0), or a profile\n"
+		    "name or file (its [settings]).  The first positional is DIR when it is a\n"
+		    "directory and holds no '='.  Changing settings needs root.\n"
+		    "\n",
+		    cmp_options, 25,
+		    "\n"
+		    "Exit status: 0 done (also with no winner: --save then saves nothing), 1\n"
+		    "failed (an arm-run failed, a setting could not be applied or put back, an\n"
+		    "output could not be written), 2 bad input, 4 an arm sets something and\n"
+		    "this is not root, 128+N stopped by signal N (the report still shows what\n"
+		    "was measured).  See brisk-compare(1).\n");
 }
 
 /* One of compare's own options (optab_fn). */
@@ -414,22 +411,18 @@ static unsigned cmp_outputs(const struct cmp_args *a, const struct compare_resul
 	const struct cliopt_args *o = &a->com;
 	if (!cliopt_to_stdout(o))
 		compare_report_text(stdout, r);
-	if (o->json && compare_report_json(r, o->json, err, sizeof(err)) < 0) {
-		fprintf(stderr, "brisk compare: --json %s\n", err);
-		end |= CLIOPT_END_FAILED;
-	}
-	if (o->csv && compare_report_csv(r, o->csv, err, sizeof(err)) < 0) {
-		fprintf(stderr, "brisk compare: --csv %s\n", err);
-		end |= CLIOPT_END_FAILED;
-	}
-	if (o->openmetrics && openmetrics_compare(r, o->openmetrics, err, sizeof(err)) < 0) {
-		fprintf(stderr, "brisk compare: --openmetrics %s\n", err);
-		end |= CLIOPT_END_FAILED;
-	}
-	if (o->plot && compare_plot(r, o->plot, err, sizeof(err)) < 0) {
-		fprintf(stderr, "brisk compare: --plot %s\n", err);
-		end |= CLIOPT_END_FAILED;
-	}
+	if (o->json)
+		end |= cliopt_written(CMD, "--json",
+				      compare_report_json(r, o->json, err, sizeof(err)), err);
+	if (o->csv)
+		end |= cliopt_written(CMD, "--csv",
+				      compare_report_csv(r, o->csv, err, sizeof(err)), err);
+	if (o->openmetrics)
+		end |= cliopt_written(CMD, "--openmetrics",
+				      openmetrics_compare(r, o->openmetrics, err, sizeof(err)), err);
+	if (o->plot)
+		end |= cliopt_written(CMD, "--plot",
+				      compare_plot(r, o->plot, err, sizeof(err)), err);
 	if (a->save) {
 		int src = compare_report_save(r, a->save, o->force, err, sizeof(err));
 		if (src == -ENODATA) {   /* no winner: a result, not a failure */

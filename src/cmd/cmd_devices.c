@@ -2,8 +2,8 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stddef.h>
 #include <langinfo.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,10 +15,10 @@
 
 #include "advisory.h"
 #include "blockdev.h"
+#include "cliopt.h"
 #include "datadir.h"
 #include "fleet.h"
 #include "lab.h"
-#include "optab.h"
 #include "stack.h"
 #include "text.h"
 #include "parse.h"
@@ -35,25 +35,24 @@ struct dev_args {
 static const struct optab dev_options[] = {
 	{ "all", 'a', NULL, "list every block device instead", optab_flag,
 	  offsetof(struct dev_args, all), NULL },
-	{ "json", 'j', NULL, "print JSON (see brisk-devices(1))", optab_flag,
-	  offsetof(struct dev_args, json), NULL },
-	OPTAB_ALSO('J'),
-	OPTAB_HELP("this text"),
+	CLIOPT_JSON_FLAG("print JSON (see brisk-devices(1))", offsetof(struct dev_args, json)),
+	OPTAB_HELP,
 	OPTAB_END,
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: brisk devices [DIR|DEVICE] [--json]\n"
-		"       brisk devices --all [--json]\n"
-		"\n"
-		"Show the storage stack behind DIR (default: the current directory) or\n"
-		"DEVICE (sda, /dev/sda, dm-0): file system, dm/md layers, partitions and\n"
-		"the disks under them with model, firmware, transport, PCI controller,\n"
-		"queue settings and any firmware advisory.\n"
-		"\n");
-	optab_help(f, dev_options, 2, 18);
+	optab_usage(f,
+		    "usage: brisk devices [DIR|DEVICE] [--json]\n"
+		    "       brisk devices --all [--json]\n"
+		    "\n"
+		    "Show the storage stack behind DIR (default: the current directory) or\n"
+		    "DEVICE (sda, /dev/sda, dm-0): file system, dm/md layers, partitions and\n"
+		    "the disks under them with model, firmware, transport, PCI controller,\n"
+		    "queue settings and any firmware advisory.\n"
+		    "\n",
+		    dev_options, 18,
+		    "");
 }
 
 struct view {

@@ -54,28 +54,27 @@ static const struct optab export_options[] = {
 		"'brisk restore' puts the original values back", apply, optab_flag),
 	EXPORT_("dry-run", 'n', NULL, "with --apply: print what would change, change nothing",
 		dry_run, optab_flag),
-	OPTAB_HELP("this text"),
+	OPTAB_HELP,
 	OPTAB_END,
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: brisk export NAME|FILE --format FORMAT [--match class|this-device]\n"
-		"                    [--device DEV] [-o FILE] [--force]\n"
-		"       brisk export NAME|FILE --apply [--device DEV] [--dry-run]\n"
-		"\n"
-		"Write a profile's settings as a distribution default, or apply them\n"
-		"for this boot.\n"
-		"\n");
-	optab_help(f, export_options, 2, 21);
-	fprintf(f,
-		"\n"
-		"Rules for a class of disks (udev, tuned) leave out the hardware-bound\n"
-		"values (nr_requests, max_sectors_kb, queue_depth, async_depth) and say\n"
-		"so on stderr; a rule for one device keeps them.\n"
-		"\n"
-		"See brisk-export(1).\n");
+	optab_usage(f,
+		    "usage: brisk export NAME|FILE --format FORMAT [--match class|this-device]\n"
+		    "                    [--device DEV] [-o FILE] [--force]\n"
+		    "       brisk export NAME|FILE --apply [--device DEV] [--dry-run]\n"
+		    "\n"
+		    "Write a profile's settings as a distribution default, or apply them\n"
+		    "for this boot.\n"
+		    "\n",
+		    export_options, 21,
+		    "\n"
+		    "Rules for a class of disks (udev, tuned) leave out the hardware-bound\n"
+		    "values (nr_requests, max_sectors_kb, queue_depth, async_depth) and say\n"
+		    "so on stderr; a rule for one device keeps them.\n"
+		    "\n"
+		    "See brisk-export(1).\n");
 }
 
 #define APPLY_MAX_DEVS 64

@@ -9,9 +9,9 @@
 #include <unistd.h>
 #include <json-c/json.h>
 
+#include "cliopt.h"
 #include "cmd_set.h"
 #include "jout.h"
-#include "optab.h"
 #include "text.h"
 #include "tunable.h"
 
@@ -25,28 +25,27 @@ struct get_args {
 
 static const struct optab get_options[] = {
 	CMD_SET_DEVICE(offsetof(struct get_args, only)),
-	{ "json", 'j', NULL,
-	  "print JSON: the same keys per disk under\n"
-	  "devices[].settings and sysctls under sysctl;\n"
-	  "numbers as numbers, the scheduler as a string\n"
-	  "(the offered list in devices[].schedulers), a\n"
-	  "missing attribute as null (see brisk-set(1))", optab_flag,
-	  offsetof(struct get_args, json), NULL },
-	OPTAB_ALSO('J'),
-	OPTAB_HELP("this text"),
+	CLIOPT_JSON_FLAG("print JSON: the same keys per disk under\n"
+			 "devices[].settings and sysctls under sysctl;\n"
+			 "numbers as numbers, the scheduler as a string\n"
+			 "(the offered list in devices[].schedulers), a\n"
+			 "missing attribute as null (see brisk-set(1))",
+			 offsetof(struct get_args, json)),
+	OPTAB_HELP,
 	OPTAB_END,
 };
 
 static void get_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: brisk get [-d DEVICE]... [--json] (DIR|DEVICE) [KEY...]\n"
-		"\n"
-		"Print the current value of KEY (default: every key brisk can set) on\n"
-		"every disk behind DIR or on DEVICE, one 'DEVICE KEY=VALUE' line each;\n"
-		"sysctls print as 'vm.NAME=VALUE'.  Works without root.\n"
-		"\n");
-	optab_help(f, get_options, 2, 20);
+	optab_usage(f,
+		    "usage: brisk get [-d DEVICE]... [--json] (DIR|DEVICE) [KEY...]\n"
+		    "\n"
+		    "Print the current value of KEY (default: every key brisk can set) on\n"
+		    "every disk behind DIR or on DEVICE, one 'DEVICE KEY=VALUE' line each;\n"
+		    "sysctls print as 'vm.NAME=VALUE'.  Works without root.\n"
+		    "\n",
+		    get_options, 20,
+		    "");
 }
 
 /* Where values go: 'DEVICE KEY=VALUE' lines, or the JSON document. */

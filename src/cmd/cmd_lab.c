@@ -29,7 +29,7 @@ struct down_args {
 static optab_fn up_set;
 
 static const struct optab lab_help[] = {
-	OPTAB_HELP("this text (alone, or after up, down or status)"),
+	OPTAB_HELP_AS("this text (alone, or after up, down or status)"),
 	OPTAB_END,
 };
 

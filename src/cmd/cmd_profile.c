@@ -53,7 +53,7 @@ enum { OPT_ALL = OPTAB_LONG, OPT_GROUP };
 static optab_fn save_set, import_set;
 
 static const struct optab prof_help[] = {
-	OPTAB_HELP("this text"),
+	OPTAB_HELP,
 	OPTAB_END,
 };
 

@@ -44,8 +44,7 @@ static const struct optab rep_options[] = {
 	CLIOPT_CSV("one row per group, phase, action and setting ('-' =\n"
 		   "stdout)"),
 	CLIOPT_PLOT("a picture: FILE.svg or FILE.png, one panel per group"),
-	CLIOPT_OPENMETRICS("the key figures in the OpenMetrics text format, for\n"
-			   "node_exporter's textfile collector ('-' = stdout)"),
+	CLIOPT_OPENMETRICS,
 	{ "save-profile", OPTAB_LONG, "NAME",
 	  "the winner of each class as profile NAME, ready for\n"
 	  "'brisk export NAME --format udev' (with --by class)", optab_text,
@@ -57,34 +56,33 @@ static const struct optab rep_options[] = {
 	  "folder: any file can claim to be any machine; only\n"
 	  "for results you collected yourself", optab_flag,
 	  offsetof(struct rep_args, opt.trust_files), NULL },
-	OPTAB_HELP("this text"),
+	OPTAB_HELP,
 	OPTAB_END,
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: brisk report DIR|FILE... [options]\n"
-		"\n"
-		"Bring together the results of many machines: FILEs written by 'brisk run\n"
-		"--json' and 'brisk compare --json', laid out one folder per machine as\n"
-		"DIR/HOST/*.json (a DIR is read so).  A result's machine is the HOST folder\n"
-		"it lies in; a file that claims another machine than the rest of its\n"
-		"folder (or than HOST/machine-id), or one machine id under two hosts, is\n"
-		"named and left out.  Group the results (default: by disk class), pool\n"
-		"each setting and action with the machine as the unit (medians and p90\n"
-		"with bootstrap intervals over machines, then their samples), compare\n"
-		"every setting with a baseline by the median of the machines' own ratios,\n"
-		"bounded, and give a verdict when its interval clears 1 and most machines\n"
-		"agree; recommend a setting per group.  A file that cannot be read\n"
-		"(corrupt, truncated, a newer format) is named and skipped.\n"
-		"\n");
-	optab_help(f, rep_options, 2, 25);
-	fprintf(f,
-		"\n"
-		"Exit status: 0 every file read, 3 a report was made but some files were\n"
-		"skipped, 1 an output could not be written, 2 bad usage or no file could be\n"
-		"read.  See brisk-report(1).\n");
+	optab_usage(f,
+		    "usage: brisk report DIR|FILE... [options]\n"
+		    "\n"
+		    "Bring together the results of many machines: FILEs written by 'brisk run\n"
+		    "--json' and 'brisk compare --json', laid out one folder per machine as\n"
+		    "DIR/HOST/*.json (a DIR is read so).  A result's machine is the HOST folder\n"
+		    "it lies in; a file that claims another machine than the rest of its\n"
+		    "folder (or than HOST/machine-id), or one machine id under two hosts, is\n"
+		    "named and left out.  Group the results (default: by disk class), pool\n"
+		    "each setting and action with the machine as the unit (medians and p90\n"
+		    "with bootstrap intervals over machines, then their samples), compare\n"
+		    "every setting with a baseline by the median of the machines' own ratios,\n"
+		    "bounded, and give a verdict when its interval clears 1 and most machines\n"
+		    "agree; recommend a setting per group.  A file that cannot be read\n"
+		    "(corrupt, truncated, a newer format) is named and skipped.\n"
+		    "\n",
+		    rep_options, 25,
+		    "\n"
+		    "Exit status: 0 every file read, 3 a report was made but some files were\n"
+		    "skipped, 1 an output could not be written, 2 bad usage or no file could be\n"
+		    "read.  See brisk-report(1).\n");
 }
 
 /* One of report's own options (optab_fn). */

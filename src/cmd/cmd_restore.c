@@ -7,11 +7,11 @@
 #include <unistd.h>
 #include <json-c/json.h>
 
+#include "cliopt.h"
 #include "exitcode.h"
 #include "journal.h"
 #include "jout.h"
 #include "lab.h"
-#include "optab.h"
 #include "rundir.h"
 
 /* ------------------------------------------------------------- restore */
@@ -32,28 +32,28 @@ static const struct optab restore_options[] = {
 	  "also list values recorded only because of another\n"
 	  "change (a scheduler switch) that need no write", optab_flag,
 	  offsetof(struct restore_args, verbose), NULL },
-	{ "json", 'j', NULL, "print one JSON document instead (see brisk-set(1))", optab_flag,
-	  offsetof(struct restore_args, json), NULL },
-	OPTAB_ALSO('J'),
-	OPTAB_HELP("this text"),
+	CLIOPT_JSON_FLAG("print one JSON document instead (see brisk-set(1))",
+			 offsetof(struct restore_args, json)),
+	OPTAB_HELP,
 	OPTAB_END,
 };
 
 static void restore_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: brisk restore [--dry-run] [--verbose] [--json]\n"
-		"\n"
-		"Put back every original value in the restore journals of brisk\n"
-		"sessions that are no longer running ('brisk set' changes, and runs\n"
-		"that were killed), newest first, without asking.  Needs root.\n"
-		"\n"
-		"Refused, and left alone: a runtime directory or journal that is not\n"
-		"root's (the caller's), is writable by group or others, or is reached\n"
-		"through a symbolic link.  Empty and temporary journals and lock\n"
-		"files left by a killed brisk are removed.\n"
-		"\n");
-	optab_help(f, restore_options, 2, 17);
+	optab_usage(f,
+		    "usage: brisk restore [--dry-run] [--verbose] [--json]\n"
+		    "\n"
+		    "Put back every original value in the restore journals of brisk\n"
+		    "sessions that are no longer running ('brisk set' changes, and runs\n"
+		    "that were killed), newest first, without asking.  Needs root.\n"
+		    "\n"
+		    "Refused, and left alone: a runtime directory or journal that is not\n"
+		    "root's (the caller's), is writable by group or others, or is reached\n"
+		    "through a symbolic link.  Empty and temporary journals and lock\n"
+		    "files left by a killed brisk are removed.\n"
+		    "\n",
+		    restore_options, 17,
+		    "");
 }
 
 struct restore_count {

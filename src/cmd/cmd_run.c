@@ -50,10 +50,10 @@ static const struct optab run_options[] = {
 		    "seq-write seq-read rand-read rand-write fsync-heavy"),
 	{ "no-load", OPTAB_LONG, NULL, "idle baseline only", optab_flag,
 	  offsetof(struct run_args, no_load), NULL },
-	CLIOPT_ACTIONS("exec,ls,ssh-like,save (default: all)"),
+	CLIOPT_ACTIONS,
 	CLIOPT_EXEC("program the exec action starts, in place (default: a\n"
 		    "python3 start copied to DIR's file system, else ls)"),
-	CLIOPT_LS_FILES("files in the ls tree (default 2000)"),
+	CLIOPT_LS_FILES,
 	{ "idle-samples", 'i', "N", "idle samples per action (default 5)", run_set, 0, NULL },
 	{ "samples", 'n', "N", "loaded samples per action and epoch (default 10)", run_set, 0,
 	  NULL },
@@ -64,7 +64,7 @@ static const struct optab run_options[] = {
 	  "writeback is under way)", run_set, 0, NULL },
 	{ "duration", 'd', "T", "loaded phase at most T (default 30s; 0 = no limit)", run_set, 0,
 	  NULL },
-	CLIOPT_INTERVAL("mean pause between samples (default 200ms)"),
+	CLIOPT_INTERVAL,
 	{ "jitter", OPT_JITTER, "PCT", "pause varies by +-PCT % (default 50)", run_set, 0, NULL },
 	CLIOPT_TIMEOUT("a sample past T is killed, counted as a timeout (60s)"),
 	{ "max-time", OPT_MAX_TIME, "T",
@@ -82,8 +82,7 @@ static const struct optab run_options[] = {
 				"bit; the owner who ran sudo counts as trusted)"),
 	CLIOPT_JSON("every figure and raw sample as JSON ('-' = stdout)"),
 	CLIOPT_CSV("raw samples as CSV ('-' = stdout)"),
-	CLIOPT_OPENMETRICS("the key figures in the OpenMetrics text format, for\n"
-			   "node_exporter's textfile collector ('-' = stdout)"),
+	CLIOPT_OPENMETRICS,
 	{ "at", OPT_AT, "TIME:KEY=VALUE",
 	  "change a setting (as 'brisk set' takes it) on every\n"
 	  "disk of the stack TIME after the load started; a new\n"
@@ -97,30 +96,28 @@ static const struct optab run_options[] = {
 	CLIOPT_FIO("the workload of a fio job file (writers and readers\n"
 		   "become loads, small random readers ssh-like samples)"),
 	CLIOPT_SCALE("shrink --fio/--profile sizes and delays (0.01, 1/100)"),
-	CLIOPT_QUIET("no progress on stderr"),
-	OPTAB_PARSE_ONLY("print each option given as --NAME[=VALUE] and exit;\n"
-			 "nothing runs"),
-	OPTAB_HELP("this text"),
+	CLIOPT_QUIET,
+	OPTAB_PARSE_ONLY,
+	OPTAB_HELP,
 	OPTAB_END,
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: brisk run [DIR] [options]\n"
-		"\n"
-		"Start a background load on the file system behind DIR (default: the\n"
-		"current directory) and time interactive actions with cold caches, idle\n"
-		"first, then under load.  Files go only into DIR/.brisk-XXXXXX, removed at\n"
-		"the end (also on SIGINT, SIGTERM, SIGHUP, which still print the report).\n"
-		"With no options: one buffered writer + the four actions, at most 60s.\n"
-		"\n");
-	optab_help(f, run_options, 2, 25);
-	fprintf(f,
-		"\n"
-		"T is a duration (500ms, 20s, 2m).  Exit status: 0 done, 1 failed (also\n"
-		"when a load or action could not start), 2 bad input, 4 --at or\n"
-		"--drop-caches without root, 128+N stopped by signal N.  See brisk-run(1).\n");
+	optab_usage(f,
+		    "usage: brisk run [DIR] [options]\n"
+		    "\n"
+		    "Start a background load on the file system behind DIR (default: the\n"
+		    "current directory) and time interactive actions with cold caches, idle\n"
+		    "first, then under load.  Files go only into DIR/.brisk-XXXXXX, removed at\n"
+		    "the end (also on SIGINT, SIGTERM, SIGHUP, which still print the report).\n"
+		    "With no options: one buffered writer + the four actions, at most 60s.\n"
+		    "\n",
+		    run_options, 25,
+		    "\n"
+		    "T is a duration (500ms, 20s, 2m).  Exit status: 0 done, 1 failed (also\n"
+		    "when a load or action could not start), 2 bad input, 4 --at or\n"
+		    "--drop-caches without root, 128+N stopped by signal N.  See brisk-run(1).\n");
 }
 
 
@@ -482,18 +479,15 @@ static unsigned run_report(const struct run_args *a, struct session *s)
 		runreport_text(stdout, s);
 		end |= CLIOPT_END_REPORTED;
 	}
-	if (o->json && runreport_json(s, o->json, err, sizeof(err)) < 0) {
-		fprintf(stderr, "brisk run: --json %s\n", err);
-		end |= CLIOPT_END_FAILED;
-	}
-	if (o->csv && runreport_csv(s, o->csv, err, sizeof(err)) < 0) {
-		fprintf(stderr, "brisk run: --csv %s\n", err);
-		end |= CLIOPT_END_FAILED;
-	}
-	if (o->openmetrics && openmetrics_run(s, o->openmetrics, err, sizeof(err)) < 0) {
-		fprintf(stderr, "brisk run: --openmetrics %s\n", err);
-		end |= CLIOPT_END_FAILED;
-	}
+	if (o->json)
+		end |= cliopt_written(CMD, "--json",
+				      runreport_json(s, o->json, err, sizeof(err)), err);
+	if (o->csv)
+		end |= cliopt_written(CMD, "--csv",
+				      runreport_csv(s, o->csv, err, sizeof(err)), err);
+	if (o->openmetrics)
+		end |= cliopt_written(CMD, "--openmetrics",
+				      openmetrics_run(s, o->openmetrics, err, sizeof(err)), err);
 	if (fflush(stdout) != 0)
 		end |= CLIOPT_END_FAILED;
 	return end;

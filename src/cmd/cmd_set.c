@@ -155,31 +155,30 @@ static const struct optab set_options[] = {
 	  offsetof(struct set_args, persist), NULL },
 	{ "list-keys", OPTAB_LONG, NULL, "every key: scope, range the kernel accepts, meaning",
 	  optab_flag, offsetof(struct set_args, keys), NULL },
-	OPTAB_HELP("this text"),
+	OPTAB_HELP,
 	OPTAB_END,
 };
 
 static void set_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: brisk set [--persist] [-d DEVICE]... (DIR|DEVICE) KEY=VALUE...\n"
-		"       brisk set --list-keys\n"
-		"\n"
-		"Change I/O scheduler, queue and iosched tunables, SCSI queue_depth and\n"
-		"vm.dirty_* on every disk behind DIR (all RAID/dm members at once) or on\n"
-		"DEVICE (sda, /dev/sda, loop3; md0 means its members).  Needs root.\n"
-		"Every original value is journaled first; 'brisk restore' puts it back.\n"
-		"\n"
-		"KEY: scheduler, nr_requests, read_ahead_kb, wbt_lat_usec, max_sectors_kb,\n"
-		"     rq_affinity, nomerges, queue_depth, an iosched tunable of the\n"
-		"     active scheduler (slice_idle or iosched/slice_idle), vm.dirty_ratio,\n"
-		"     vm.dirty_background_ratio, vm.dirty_bytes, vm.dirty_background_bytes,\n"
-		"     vm.dirty_expire_centisecs, vm.dirty_writeback_centisecs\n"
-		"\n");
-	optab_help(f, set_options, 2, 20);
-	fprintf(f,
-		"\n"
-		"Example: brisk set /home scheduler=bfq slice_idle=0\n");
+	optab_usage(f,
+		    "usage: brisk set [--persist] [-d DEVICE]... (DIR|DEVICE) KEY=VALUE...\n"
+		    "       brisk set --list-keys\n"
+		    "\n"
+		    "Change I/O scheduler, queue and iosched tunables, SCSI queue_depth and\n"
+		    "vm.dirty_* on every disk behind DIR (all RAID/dm members at once) or on\n"
+		    "DEVICE (sda, /dev/sda, loop3; md0 means its members).  Needs root.\n"
+		    "Every original value is journaled first; 'brisk restore' puts it back.\n"
+		    "\n"
+		    "KEY: scheduler, nr_requests, read_ahead_kb, wbt_lat_usec, max_sectors_kb,\n"
+		    "     rq_affinity, nomerges, queue_depth, an iosched tunable of the\n"
+		    "     active scheduler (slice_idle or iosched/slice_idle), vm.dirty_ratio,\n"
+		    "     vm.dirty_background_ratio, vm.dirty_bytes, vm.dirty_background_bytes,\n"
+		    "     vm.dirty_expire_centisecs, vm.dirty_writeback_centisecs\n"
+		    "\n",
+		    set_options, 20,
+		    "\n"
+		    "Example: brisk set /home scheduler=bfq slice_idle=0\n");
 }
 
 /* --list-keys: the settings table, one "KEY SCOPE[:SCHEDULER] RANGE HELP"

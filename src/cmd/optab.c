@@ -200,6 +200,13 @@ void optab_help(FILE *f, const struct optab *t, int indent, int col)
 	}
 }
 
+void optab_usage(FILE *f, const char *head, const struct optab *t, int col, const char *foot)
+{
+	fputs(head, f);
+	optab_help(f, t, 2, col);
+	fputs(foot, f);
+}
+
 int optab_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;

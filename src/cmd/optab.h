@@ -29,8 +29,9 @@ typedef int optab_fn(const char *cmd, const struct optab *o, void *ctx, const ch
 /* One entry.  Besides options, a table holds:
  *   OPTAB_ALSO('J')    one more letter for the entry before ("-j, -J, --json")
  *   OPTAB_MORE(t)      the entries of table t too (parts two tables share)
- *   OPTAB_HELP(text)   -h, --help: the usage on stdout, then exit 0
- *   OPTAB_PARSE_ONLY(text)  --parse-only: the options given on stdout, then
+ *   OPTAB_HELP         -h, --help: the usage on stdout, then exit 0
+ *                      (OPTAB_HELP_AS(text): with another text than "this text")
+ *   OPTAB_PARSE_ONLY   --parse-only: the options given on stdout, then
  *                      exit 0: each as --NAME or --NAME=VALUE (the value
  *                      escaped, text.h), one a line in the order given; for
  *                      tools that must know which options a command line
@@ -50,8 +51,11 @@ struct optab {
 #define OPTAB_KEY_PARSE_ONLY 0x7fff
 #define OPTAB_ALSO(letter) { NULL, letter, NULL, NULL, NULL, 0, NULL }
 #define OPTAB_MORE(t) { NULL, OPTAB_KEY_MORE, NULL, NULL, NULL, 0, t }
-#define OPTAB_HELP(text) { "help", 'h', NULL, text, NULL, 0, NULL }
-#define OPTAB_PARSE_ONLY(text) { "parse-only", OPTAB_KEY_PARSE_ONLY, NULL, text, NULL, 0, NULL }
+#define OPTAB_HELP_AS(text) { "help", 'h', NULL, text, NULL, 0, NULL }
+#define OPTAB_HELP OPTAB_HELP_AS("this text")
+#define OPTAB_PARSE_ONLY \
+	{ "parse-only", OPTAB_KEY_PARSE_ONLY, NULL, \
+	  "print each option given as --NAME[=VALUE] and exit;\nnothing runs", NULL, 0, NULL }
 #define OPTAB_END { NULL, 0, NULL, NULL, NULL, 0, NULL }
 
 /* A numeric macro as text, for a help text: "(default " OPTAB_NUM(N) ")". */
@@ -86,6 +90,10 @@ int optab_parse(const struct optab_cmd *cmd, int argc, char **argv);
  * letter), the text at column COL (or two blanks on, past it), its further
  * lines at COL. */
 void optab_help(FILE *f, const struct optab *t, int indent, int col);
+
+/* A command's --help: HEAD, the option lines of t (optab_help, indented
+ * by two), FOOT. */
+void optab_usage(FILE *f, const char *head, const struct optab *t, int col, const char *foot);
 
 /* A usage error of CMD ("run", "lab up"): the two lines above; 2. */
 int optab_usage_error(const char *cmd, const char *fmt, ...)

@@ -77,7 +77,7 @@ static const struct optab opts[] = {
 	OPTAB_ALSO('q'),
 	{ "dry-run", OPT_DRY, NULL, "as if", run_set, 0, NULL },
 	CLIOPT_SEED("seed"),
-	OPTAB_HELP("this text"),
+	OPTAB_HELP,
 	OPTAB_END,
 };
 static const struct optab serve_options[] = {
