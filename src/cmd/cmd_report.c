@@ -240,6 +240,48 @@ static int read_all(int n, char **args, struct reading *rd)
 	return 0;
 }
 
+/* The report: text (unless an output goes to stdout), the output files,
+ * --save-profile.  0, or 1 when one of them failed (said). */
+static int rep_outputs(const struct rep_args *a, const struct fleet_report *rep)
+{
+	char err[512];
+	unsigned end = 0;
+	const struct cliopt_args *o = &a->com;
+	if (!cliopt_to_stdout(o))
+		fleet_text(stdout, rep);
+	if (o->json)
+		end |= cliopt_written(CMD, "--json", fleet_json(rep, o->json, err, sizeof(err)), err);
+	if (o->csv)
+		end |= cliopt_written(CMD, "--csv", fleet_csv(rep, o->csv, err, sizeof(err)), err);
+	if (o->openmetrics)
+		end |= cliopt_written(CMD, "--openmetrics",
+				      openmetrics_fleet(rep, o->openmetrics, err, sizeof(err)), err);
+	if (o->plot)
+		end |= cliopt_written(CMD, "--plot", fleet_plot(rep, o->plot, err, sizeof(err)), err);
+	if (a->save) {
+		char path[PATH_MAX], note[4096];
+		int src = fleet_save_profile(rep, a->save, o->force, path, sizeof(path), note,
+					     sizeof(note), err, sizeof(err));
+		if (src == -ENODATA) {   /* no winner: a result, not a failure */
+			fprintf(stderr, "brisk report: --save-profile: %s; nothing saved\n", err);
+		} else if (src < 0) {
+			fprintf(stderr, "brisk report: --save-profile %s\n", err);
+			end |= CLIOPT_END_FAILED;
+		} else {
+			fprintf(stderr, "brisk report: saved the winners as profile %s (%s); brisk "
+				"export %s --format udev makes them a default\n", a->save,
+				text_show(path), a->save);
+		}
+		if (note[0])
+			fprintf(stderr, "brisk report: --save-profile: %s\n", text_show(note));
+	}
+	if (fflush(stdout) != 0) {
+		fprintf(stderr, "brisk report: cannot write the report to standard output\n");
+		end |= CLIOPT_END_FAILED;
+	}
+	return end ? EXIT_FAILED : 0;
+}
+
 int cmd_report_main(int argc, char **argv)
 {
 	struct rep_args a = { 0 };
@@ -262,53 +304,12 @@ int cmd_report_main(int argc, char **argv)
 		fprintf(stderr, "brisk report: %s\n", err);
 		status = EXIT_FAILED;
 	}
-	if (status == 0) {
-		const struct cliopt_args *o = &a.com;
-		if (!cliopt_to_stdout(o))
-			fleet_text(stdout, &rep);
-		if (o->json && fleet_json(&rep, o->json, err, sizeof(err)) < 0) {
-			fprintf(stderr, "brisk report: --json %s\n", err);
-			status = EXIT_FAILED;
-		}
-		if (o->csv && fleet_csv(&rep, o->csv, err, sizeof(err)) < 0) {
-			fprintf(stderr, "brisk report: --csv %s\n", err);
-			status = EXIT_FAILED;
-		}
-		if (o->openmetrics && openmetrics_fleet(&rep, o->openmetrics, err, sizeof(err)) < 0) {
-			fprintf(stderr, "brisk report: --openmetrics %s\n", err);
-			status = EXIT_FAILED;
-		}
-		if (o->plot && fleet_plot(&rep, o->plot, err, sizeof(err)) < 0) {
-			fprintf(stderr, "brisk report: --plot %s\n", err);
-			status = EXIT_FAILED;
-		}
-		if (a.save) {
-			char path[PATH_MAX], note[4096];
-			int src = fleet_save_profile(&rep, a.save, o->force, path, sizeof(path), note,
-						     sizeof(note), err, sizeof(err));
-			if (src == -ENODATA) {   /* no winner: a result, not a failure */
-				fprintf(stderr, "brisk report: --save-profile: %s; nothing saved\n",
-					err);
-			} else if (src < 0) {
-				fprintf(stderr, "brisk report: --save-profile %s\n", err);
-				status = EXIT_FAILED;
-			} else {
-				fprintf(stderr, "brisk report: saved the winners as profile %s (%s); brisk "
-					"export %s --format udev makes them a default\n", a.save,
-					text_show(path), a.save);
-			}
-			if (note[0])
-				fprintf(stderr, "brisk report: --save-profile: %s\n", text_show(note));
-		}
-		if (fflush(stdout) != 0) {
-			fprintf(stderr, "brisk report: cannot write the report to standard output\n");
-			status = EXIT_FAILED;
-		}
-		if (status == 0 && nskip) {
-			fprintf(stderr, "brisk report: %zu of %zu files skipped (named above); the "
-				"report covers the other %zu\n", nskip, nskip + nres, nres);
-			status = EXIT_PARTIAL;
-		}
+	if (status == 0)
+		status = rep_outputs(&a, &rep);
+	if (status == 0 && nskip) {
+		fprintf(stderr, "brisk report: %zu of %zu files skipped (named above); the "
+			"report covers the other %zu\n", nskip, nskip + nres, nres);
+		status = EXIT_PARTIAL;
 	}
 	fleet_report_free(&rep);
 	for (size_t i = 0; i < nres; i++)
