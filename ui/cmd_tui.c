@@ -11,32 +11,20 @@
  *    session exit hook (after the loads stopped); if the process dies
  *    anyway, the journal is restored at the next start.
  *  - The terminal is restored (endwin) before anything is printed.
- *  - The compare screen (key c, ui/comparescr.h): its picker's Enter
- *    stops the dashboard's session (its changed settings are put back
- *    by the exit hook, as on q); then cmd_tui_main() runs compare_run()
- *    (the engine `brisk compare` uses) with the dashboard's workload and
- *    settings, and wires each arm-run's session to the screen (ticks
- *    redraw, keys, resizes, the save job).  q/Esc stops it (compare_stop:
- *    the arm-run under way ends, its settings are put back); the result
- *    stays until a key: Enter/Esc back to the dashboard (a fresh
- *    session), q quits (so q twice leaves from a running comparison).  A
- *    signal or the terminal going away during it stops it and quits.
- *    The winner is saved (s) by a child, as the dashboard's profiles.
+ *  - The compare screen (key c): ui/tuicompare.h; the state both share:
+ *    ui/tui.h.
  */
 #include "cmd_tui.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <math.h>
 #include <poll.h>
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
-#include <sys/signalfd.h>
-#include <sys/wait.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,113 +43,73 @@
 #include "dash.h"
 #include "keys.h"
 #include "screen.h"
+#include "tui.h"
+#include "tuicompare.h"
 #include "settings.h"
 #include "now.h"
 #include "fileio.h"
 
 
 static const char CMD[] = "tui";   /* for messages: brisk tui: ... */
+enum {   /* this command's own keys; the shared ones are cliopt.h's */
+	OPT_TICK = CLIOPT_NEXT, OPT_BENCH,
+};
+
+/* The command line of the dashboard, beyond the shared options. */
+struct tui_args {
+	struct cliopt_args com;   /* first: the shared entries' (cliopt.h) */
+	unsigned iterations, bench;
+	int no_report;
+};
+
+static optab_fn tui_set;
+
+/* The options, in the order --help lists them. */
+static const struct optab tui_options[] = {
+	CLIOPT_LOAD("the load (repeatable; default seq-write), as in\n"
+		    "brisk run: KIND[:count=N,bs=..,size=..,total=..,\n"
+		    "rate=..,fsync=..,direct,ionice=..]"),
+	CLIOPT_ACTIONS,
+	CLIOPT_EXEC("program the exec action starts"),
+	CLIOPT_LS_FILES,
+	{ "idle-samples", 'i', "N", "idle samples per action (default 5)", tui_set, 0, NULL },
+	CLIOPT_INTERVAL,
+	CLIOPT_TIMEOUT("a sample past T counts as a timeout (default 60s)"),
+	{ "tick", OPT_TICK, "T", "sampling and redraw period (default 1s)", tui_set, 0, NULL },
+	CLIOPT_FLOOR("free space writers leave (default max(5%, 2GiB))"),
+	CLIOPT_DROP_CACHES("evict with /proc/sys/vm/drop_caches (root)"),
+	CLIOPT_KEEP_WARM("count samples that were not cold in the statistics"),
+	CLIOPT_ALLOW_SHARED_DIR("as root, run even when others can write DIR"),
+	{ "iterations", 'n', "N", "quit after N redraw ticks (tests, scripts)", tui_set, 0, NULL },
+	{ "duration", 'd', "T", "quit after T", tui_set, 0, NULL },
+	{ "no-report", OPTAB_LONG, NULL, "print no report after the dashboard closes", optab_flag,
+	  offsetof(struct tui_args, no_report), NULL },
+	{ "bench-redraw", OPT_BENCH, "N",   /* tests/bench/tui.sh */
+	  "benchmark: at the end, time N redraws of the screen\n"
+	  "and print their mean and p99 (tests/bench/tui.sh)", tui_set, 0, NULL },
+	OPTAB_HELP,
+	OPTAB_END,
+};
+
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: brisk tui [DIR] [options]\n"
-		"\n"
-		"The dashboard: the storage stack behind DIR (default: the current\n"
-		"directory), a background load, interactive actions timed with cold\n"
-		"caches (idle first, then under load, until you quit), live disk and\n"
-		"pressure figures; switch the scheduler and tunables from the keyboard\n"
-		"(root), each change starting a new epoch.  q restores every setting it\n"
-		"changed.  Files go only into DIR/.brisk-XXXXXX, removed on exit.\n"
-		"\n"
-		"  -l, --load SPEC        the load (repeatable; default seq-write), as in\n"
-		"                         brisk run: KIND[:count=N,bs=..,size=..,total=..,\n"
-		"                         rate=..,fsync=..,direct,ionice=..]\n"
-		"  -a, --actions LIST     exec,ls,ssh-like,save (default: all)\n"
-		"      --exec CMD         program the exec action starts\n"
-		"      --ls-files N       files in the ls tree (default 2000)\n"
-		"  -i, --idle-samples N   idle samples per action (default 5)\n"
-		"      --interval T       mean pause between samples (default 200ms)\n"
-		"      --timeout T        a sample past T counts as a timeout (default 60s)\n"
-		"      --tick T           sampling and redraw period (default 1s)\n"
-		"      --floor SIZE|PCT%%  free space writers leave (default max(5%%, 2GiB))\n"
-		"      --drop-caches      evict with /proc/sys/vm/drop_caches (root)\n"
-		"      --keep-warm        count samples that were not cold in the statistics\n"
-		"      --allow-shared-dir as root, run even when others can write DIR\n"
-		"  -n, --iterations N     quit after N redraw ticks (tests, scripts)\n"
-		"  -d, --duration T       quit after T\n"
-		"      --no-report        print no report after the dashboard closes\n"
-		"      --bench-redraw N   benchmark: at the end, time N redraws of the screen\n"
-		"                         and print their mean and p99 (tests/bench/tui.sh)\n"
-		"  -h, --help             this text\n"
-		"\n"
-		"Keys: l load on/off, s scheduler, t tunables, p save as a profile,\n"
-		"c compare schedulers (root), ?, F1 or h help, q quit.\n"
-		"See brisk-tui(1).\n");
+	optab_usage(f,
+		    "usage: brisk tui [DIR] [options]\n"
+		    "\n"
+		    "The dashboard: the storage stack behind DIR (default: the current\n"
+		    "directory), a background load, interactive actions timed with cold\n"
+		    "caches (idle first, then under load, until you quit), live disk and\n"
+		    "pressure figures; switch the scheduler and tunables from the keyboard\n"
+		    "(root), each change starting a new epoch.  q restores every setting it\n"
+		    "changed.  Files go only into DIR/.brisk-XXXXXX, removed on exit.\n"
+		    "\n",
+		    tui_options, 25,
+		    "\n"
+		    "Keys: l load on/off, s scheduler, t tunables, p save as a profile,\n"
+		    "c compare schedulers (root), ?, F1 or h help, q quit.\n"
+		    "See brisk-tui(1).\n");
 }
 
-enum {   /* this command's own options; the shared ones are cliopt.h's */
-	OPT_TICK = CLIOPT_NEXT, OPT_NO_REPORT, OPT_BENCH,
-};
-
-static const struct option longopts[] = {
-	CLIOPT_LONGOPTS,
-	{ "idle-samples", required_argument, NULL, 'i' },
-	{ "tick", required_argument, NULL, OPT_TICK },
-	{ "iterations", required_argument, NULL, 'n' },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "no-report", no_argument, NULL, OPT_NO_REPORT },
-	{ "bench-redraw", required_argument, NULL, OPT_BENCH },   /* tests/bench/tui.sh */
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-
-struct tui {
-	struct session *s;
-	struct dash d;
-	struct settings st;
-	unsigned iterations, ticks;
-	FILE *restore_log;
-	char *restore_text;
-	size_t restore_len;
-	int restore_failed;
-	int term_lost;
-	int job[2];            /* results of background jobs (profile saves) */
-	struct stack *stack;   /* read once, before the load */
-	struct advisory_db adv;
-	int adv_ok;            /* the advisory data was read */
-	int no_report;
-	unsigned bench;        /* --bench-redraw N */
-	/* the compare screen */
-	struct session_config cfg;   /* the dashboard's, for a fresh session after it */
-	int stack_ok, root, wfd;
-	struct comparescr cs;
-	int compare_go;        /* the picker said start: the dashboard's session stops */
-	int in_compare;        /* the compare screen owns the terminal */
-	int cmp_restored;      /* the dashboard's own changes were put back for it */
-	struct compare *cmp;   /* under way, or the last one (its report at exit) */
-	int cmp_signal;        /* a signal stopped the comparison: brisk quits */
-	pid_t save_pid;        /* the compare screen's save child, 0 none */
-};
-
-/* A one-line answer on whichever screen is shown. */
-static void tui_say(struct tui *t, int role, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void tui_say(struct tui *t, int role, const char *fmt, ...)
-{
-	char m[320];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(m, sizeof(m), fmt, ap);
-	va_end(ap);
-	if (t->in_compare) {
-		comparescr_message(&t->cs, role, "%s", m);
-		comparescr_draw(&t->cs, t->cmp, 0);
-	} else {
-		dash_message(&t->d, role, "%s", m);
-		keys_draw(&t->d, 0);
-	}
-}
 
 static void on_tick(void *ctx)
 {
@@ -206,51 +154,6 @@ static void on_keys(void *ctx, int fd, short revents)
 		t->term_lost = 1;
 		session_stop(t->s);
 	}
-}
-
-static void on_winch(void *ctx, int fd, short revents)
-{
-	struct tui *t = ctx;
-	(void)fd;
-	(void)revents;
-	if (t->in_compare) {
-		if (screen_winch_read())
-			comparescr_draw(&t->cs, t->cmp, 1);
-		return;
-	}
-	keys_winch(&t->d);
-}
-
-/* A background job's one-line result ("saved ...", "cannot ..."). */
-static void on_job(void *ctx, int fd, short revents)
-{
-	struct tui *t = ctx;
-	char buf[640];
-	(void)revents;
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	if (n <= 0)
-		return;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	tui_say(t, strncmp(buf, "saved ", 6) == 0 ? SCREEN_GOOD : SCREEN_BAD, "%s", buf);
-}
-
-/* A background job (the profile save's child) ended: the loop reaped it
- * (session.h).  Its result came over the job pipe; say so only when it
- * could not have. */
-static void on_child(void *ctx, pid_t pid, int status)
-{
-	struct tui *t = ctx;
-	if (pid == t->save_pid)
-		t->save_pid = 0;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return;
-	if (WIFSIGNALED(status))
-		tui_say(t, SCREEN_BAD, "the background job (profile save) died: signal %d",
-			WTERMSIG(status));
-	else
-		tui_say(t, SCREEN_BAD, "the background job (profile save) could not report (exit "
-			"status %d)", WEXITSTATUS(status));
 }
 
 /* The settings as they are now, in the keys `brisk set` takes: the
@@ -412,60 +315,44 @@ static void bench_redraw(struct tui *t, unsigned n, double out[4])
 	free(v);
 }
 
-/* The command line of the dashboard, beyond the session options. */
-struct tui_args {
-	struct session_config *c;
-	unsigned iterations, bench;
-	int no_report;
-};
-
-/* One of tui's own options (cliopt_cmd.own): 0, 2 bad, 1 not tui's. */
-static int tui_opt(void *ctx, int opt, const char *arg)
+/* One of tui's own options (optab_fn). */
+static int tui_set(const char *cmd, const struct optab *o, void *ctx, const char *arg)
 {
 	struct tui_args *a = ctx;
-	struct session_config *c = a->c;
+	struct session_config *c = a->com.c;
 	int rc = 0;
-	switch (opt) {
+	switch (o->key) {
 	case 'i':
-		rc = cliopt_count(CMD, "--idle-samples", arg, 1, 1000000, &c->idle_samples);
+		rc = cliopt_count(cmd, "--idle-samples", arg, 1, 1000000, &c->idle_samples);
 		break;
 	case OPT_TICK:
-		rc = cliopt_time(CMD, "--tick", arg, &c->tick_ns);
+		rc = cliopt_time(cmd, "--tick", arg, &c->tick_ns);
 		if (!rc && c->tick_ns < 100000000)
-			rc = cliopt_bad(CMD, "--tick", arg, "must be at least 100ms");
+			rc = cliopt_bad(cmd, "--tick", arg, "must be at least 100ms");
 		break;
 	case 'n':
-		rc = cliopt_count(CMD, "--iterations", arg, 1, 100000000, &a->iterations);
+		rc = cliopt_count(cmd, "--iterations", arg, 1, 100000000, &a->iterations);
 		break;
 	case 'd':
-		rc = cliopt_time(CMD, "--duration", arg, &c->max_time_ns);
+		rc = cliopt_time(cmd, "--duration", arg, &c->max_time_ns);
 		if (!rc && !c->max_time_ns)
-			rc = cliopt_bad(CMD, "--duration", arg, "must be above zero");
-		break;
-	case OPT_NO_REPORT:
-		a->no_report = 1;
+			rc = cliopt_bad(cmd, "--duration", arg, "must be above zero");
 		break;
 	case OPT_BENCH:
-		rc = cliopt_count(CMD, "--bench-redraw", arg, 1, 1000000, &a->bench);
+		rc = cliopt_count(cmd, "--bench-redraw", arg, 1, 1000000, &a->bench);
 		break;
-	default:
-		return 1;
 	}
 	return rc;
 }
 
-/* Options and the terminal: 0, CLIOPT_HELP, or an exit status. */
+/* Options and the terminal: 0, OPTAB_DONE, or an exit status. */
 static int tui_parse(int argc, char **argv, struct tui_args *a)
 {
-	int user_loads = 0;
-	const struct cliopt_cmd cmd = {
-		.name = CMD, .shortopts = ":l:a:i:n:d:h", .longopts = longopts,
-		.usage = usage, .own = tui_opt, .ctx = a,
-	};
-	int rc = cliopt_parse(&cmd, argc, argv, a->c, &user_loads);
+	const struct optab_cmd cmd = { CMD, tui_options, usage, a };
+	int rc = cliopt_parse(&cmd, argc, argv, NULL);
 	if (rc)
 		return rc;
-	if (!a->c->n_loads) {
+	if (!a->com.c->n_loads) {
 		fprintf(stderr, "brisk tui: the dashboard needs a load (it can be stopped with l)\n");
 		return EXIT_USAGE;
 	}
@@ -549,312 +436,13 @@ static void tui_wire(struct tui *t, int stack_ok, int root, const char *note, in
 			    sizeof(t->cs.workload));
 	session_on_tick(s, on_tick, t);
 	session_on_exit(s, on_exit_restore, t);
-	session_on_child(s, on_child, t);
+	session_on_child(s, tui_on_child, t);
 	session_watch_fd(s, STDIN_FILENO, POLLIN, on_keys, t);
 	if (wfd >= 0)
-		session_watch_fd(s, wfd, POLLIN, on_winch, t);
+		session_watch_fd(s, wfd, POLLIN, tui_on_winch, t);
 	if (t->job[0] >= 0)
-		session_watch_fd(s, t->job[0], POLLIN, on_job, t);
+		session_watch_fd(s, t->job[0], POLLIN, tui_on_job, t);
 	dash_draw(&t->d, 1);
-}
-
-/* ---- the compare screen's comparison (see the header comment) ---- */
-
-/* The save job of the compare screen: compare_report_save() in a child. */
-static void cmp_save(struct tui *t, const char *name)
-{
-	const struct compare_result *r = compare_result(t->cmp);
-	if (!profile_name_ok(name, PROFILE_NAME_LEN - 1)) {
-		tui_say(t, SCREEN_BAD, "'%s': a profile name is letters, digits, '-', '_' or '.'",
-			name);
-		return;
-	}
-	if (t->job[1] < 0) {
-		tui_say(t, SCREEN_BAD, "saving is not available (no pipe for the result)");
-		return;
-	}
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		tui_say(t, SCREEN_BAD, "cannot save: fork: %s", strerror(errno));
-		return;
-	}
-	if (pid == 0) {
-		char err[512], out[800];
-		int rc = compare_report_save(r, name, 0, err, sizeof(err));
-		if (rc == 0)
-			snprintf(out, sizeof(out), "saved profile %.64s: the settings of %.48s (brisk "
-				 "export %.64s --format udev makes them the default)\n", name,
-				 r->best >= 0 ? r->arms[r->best].label : "?", name);
-		else
-			snprintf(out, sizeof(out), "cannot save profile %.64s: %.500s\n", name, err);
-		ssize_t w = write(t->job[1], out, strlen(out));
-		_exit(w < 0);
-	}
-	t->save_pid = pid;
-	tui_say(t, SCREEN_DIM, "saving profile %s ...", name);
-}
-
-static void cmp_redraw(struct tui *t, int full)
-{
-	comparescr_draw(&t->cs, t->cmp, full);
-}
-
-static void cmp_tick(void *ctx)
-{
-	cmp_redraw(ctx, 0);
-}
-
-/* Keys while the comparison runs (an arm-run's loop) or after it. */
-static unsigned cmp_read_keys(struct tui *t)
-{
-	unsigned f = 0;
-	int ch;
-	while ((ch = screen_key()) >= 0)
-		f |= comparescr_key(&t->cs, t->cmp, ch);
-	if ((f & COMPARESCR_STOP) && !t->cs.stopping && t->cmp) {
-		t->cs.stopping = 1;
-		compare_stop(t->cmp);
-		comparescr_message(&t->cs, SCREEN_WARN, "stopping: the arm-run under way ends and "
-				   "its settings are put back ...");
-	}
-	if (f & COMPARESCR_SAVE)
-		cmp_save(t, t->cs.prompt.input);
-	if (f & (COMPARESCR_REDRAW | COMPARESCR_REPAINT | COMPARESCR_STOP))
-		cmp_redraw(t, (f & COMPARESCR_REPAINT) != 0);
-	return f;
-}
-
-static void cmp_keys(void *ctx, int fd, short revents)
-{
-	struct tui *t = ctx;
-	(void)fd;
-	cmp_read_keys(t);
-	if (revents & (POLLHUP | POLLERR | POLLNVAL)) {
-		t->term_lost = 1;
-		compare_stop(t->cmp);
-	}
-}
-
-/* compare hook: a new arm-run's session; wire the screen into its loop. */
-static void cmp_on_session(void *ctx, struct compare *c, struct session *s)
-{
-	struct tui *t = ctx;
-	(void)c;
-	session_on_tick(s, cmp_tick, t);
-	session_on_child(s, on_child, t);
-	session_watch_fd(s, STDIN_FILENO, POLLIN, cmp_keys, t);
-	if (t->wfd >= 0)
-		session_watch_fd(s, t->wfd, POLLIN, on_winch, t);
-	if (t->job[0] >= 0)
-		session_watch_fd(s, t->job[0], POLLIN, on_job, t);
-	if (t->term_lost)
-		session_stop(s);
-	cmp_redraw(t, 0);
-}
-
-/* compare hook: an arm-run ended; the engine has analysed the figures. */
-static void cmp_on_armrun(void *ctx, struct compare *c)
-{
-	(void)c;
-	cmp_redraw(ctx, 0);
-}
-
-/* The arms picked, parsed against the disks (after the dashboard's own
- * changes were put back).  The count; 0 with a message in err. */
-static size_t cmp_arms(struct tui *t, struct compare_arm *arms, char *err, size_t errlen)
-{
-	struct comparescr *cs = &t->cs;
-	char active[32], detail[256];
-	size_t n = 0, dl = 0;
-	settings_scheduler(&t->st, active, sizeof(active), detail, sizeof(detail));
-	cs->dropped[0] = '\0';
-	for (size_t i = 0; i < cs->n_arms; i++) {
-		if (!cs->on[i])
-			continue;
-		if (i && strncmp(cs->arm_text[i], "scheduler=", 10) == 0 &&
-		    strcmp(cs->arm_text[i] + 10, active) == 0) {   /* it is current now */
-			if (dl < sizeof(cs->dropped))
-				dl += (size_t)snprintf(cs->dropped + dl, sizeof(cs->dropped) - dl,
-						       "%s%s", dl ? ", " : "left out (the same as "
-						       "current once put back): ", cs->arm_label[i]);
-			continue;
-		}
-		if (compare_arm_parse(cs->arm_text[i], &t->st, &arms[n], err, errlen) < 0) {
-			for (size_t k = 0; k < n; k++)
-				compare_arm_free(&arms[k]);
-			return 0;
-		}
-		n++;
-	}
-	if (n < 2) {
-		for (size_t k = 0; k < n; k++)
-			compare_arm_free(&arms[k]);
-		snprintf(err, errlen, "nothing left to compare with current (scheduler %s)", active);
-		return 0;
-	}
-	return n;
-}
-
-/* Block SIGINT, SIGTERM and SIGHUP (the set in *set, the old mask in *old). */
-static void block_stop_signals(sigset_t *set, sigset_t *old)
-{
-	sigemptyset(set);
-	sigaddset(set, SIGINT);
-	sigaddset(set, SIGTERM);
-	sigaddset(set, SIGHUP);
-	sigprocmask(SIG_BLOCK, set, old);
-}
-
-/* After the comparison: the result until a key.  1 back to the
- * dashboard, 0 quit.  SIGINT/SIGTERM/SIGHUP quit (read from a signalfd);
- * the save child is reaped here (no session loop runs). */
-static int cmp_final(struct tui *t)
-{
-	sigset_t set, old;
-	block_stop_signals(&set, &old);
-	int sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-	int ret = 1;
-	cmp_redraw(t, 0);
-	for (;;) {
-		struct pollfd p[4] = {
-			{ .fd = STDIN_FILENO, .events = POLLIN }, { .fd = t->wfd, .events = POLLIN },
-			{ .fd = t->job[0], .events = POLLIN }, { .fd = sfd, .events = POLLIN },
-		};
-		int n = poll(p, 4, 500);
-		int st;
-		if (t->save_pid > 0 && waitpid(t->save_pid, &st, WNOHANG) == t->save_pid)
-			on_child(t, t->save_pid, st);
-		if (n <= 0)
-			continue;
-		if (p[3].revents & POLLIN) {
-			struct signalfd_siginfo si;
-			if (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
-				t->cmp_signal = (int)si.ssi_signo;
-			ret = 0;
-			break;
-		}
-		if (p[2].revents & POLLIN)
-			on_job(t, p[2].fd, p[2].revents);
-		if (p[1].revents & POLLIN)
-			on_winch(t, p[1].fd, p[1].revents);
-		if (p[0].revents & (POLLHUP | POLLERR | POLLNVAL)) {
-			t->term_lost = 1;
-			ret = 0;
-			break;
-		}
-		if (p[0].revents & POLLIN) {
-			unsigned f = cmp_read_keys(t);
-			if (f & (COMPARESCR_QUIT | COMPARESCR_BACK)) {
-				ret = !(f & COMPARESCR_QUIT);
-				break;
-			}
-		}
-	}
-	if (sfd >= 0)
-		close(sfd);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return ret;
-}
-
-/* Run the comparison the picker asked for, on the open screen.  1 back
- * to the dashboard, 0 quit. */
-static int tui_compare_run(struct tui *t)
-{
-	struct comparescr *cs = &t->cs;
-	char err[512] = "";
-	struct compare_arm arms[COMPARE_MAX_ARMS];
-	memset(arms, 0, sizeof(arms));
-	compare_free(t->cmp);
-	t->cmp = NULL;
-	cs->restored = t->cmp_restored;
-	cs->stopping = cs->final = cs->running = cs->prompting = 0;
-	cs->msg[0] = '\0';
-	cs->t_start = now_ns();
-	if (t->restore_failed) {
-		snprintf(err, sizeof(err), "some of the dashboard's settings could not be put back "
-			 "(see the journal, brisk restore): no comparison on changed settings");
-		goto fail;
-	}
-	size_t n = cmp_arms(t, arms, err, sizeof(err));
-	if (!n)
-		goto fail;
-	struct compare_config cfg;
-	compare_config_default(&cfg);
-	struct session_config def = cfg.run;
-	cfg.run = t->cfg;
-	cfg.run.open_ended = 0;
-	cfg.run.max_time_ns = 0;
-	cfg.run.loaded_max_ns = def.loaded_max_ns;
-	cfg.run.idle_max_ns = def.idle_max_ns;
-	cfg.seed = cfg.run.seed ^ now_ns();
-	cfg.budget_ns = comparescr_budget_ns(cs);
-	int rc = compare_create(&cfg, &t->st, arms, n, &t->cmp, err, sizeof(err));
-	for (size_t i = 0; i < COMPARE_MAX_ARMS; i++)
-		compare_arm_free(&arms[i]);
-	if (rc < 0)
-		goto fail;
-	char disks[512];
-	const struct blockdev *leaves[SETTINGS_MAX_DEVS];
-	size_t nl = t->stack ? stack_leaves(t->stack, leaves, SETTINGS_MAX_DEVS) : 0;
-	compare_describe_disks(leaves, nl < SETTINGS_MAX_DEVS ? nl : SETTINGS_MAX_DEVS, disks,
-			       sizeof(disks));
-	compare_describe_workload(&cfg.run, cfg.samples, cs->workload, sizeof(cs->workload));
-	compare_set_context(t->cmp, t->d.stackline, disks, cs->workload);
-	const struct compare_hooks hooks = {
-		.session = cmp_on_session, .armrun = cmp_on_armrun, .ctx = t,
-	};
-	cs->running = 1;
-	cmp_redraw(t, 1);
-	rc = compare_run(t->cmp, &hooks, err, sizeof(err));
-	cs->running = 0;
-	cs->final = 1;
-	cs->prompting = 0;
-	const struct compare_result *r = compare_result(t->cmp);
-	char el[32];
-	snprintf(el, sizeof(el), "%.0fs", (double)r->t_ns / 1e9);
-	if (rc < 0) {
-		snprintf(cs->end, sizeof(cs->end), "- failed after %u round(s), %s", r->rounds_done,
-			 el);
-		comparescr_message(cs, SCREEN_BAD, "%s", err);
-	} else if (r->stop_signal || t->term_lost) {
-		t->cmp_signal = r->stop_signal;
-		return 0;
-	} else if (r->stop_requested) {
-		snprintf(cs->end, sizeof(cs->end), "- stopped by you after %zu arm-run(s), %u full "
-			 "round(s), %s", r->n_runs, r->rounds_done, el);
-	} else if (r->stopped_early) {
-		snprintf(cs->end, sizeof(cs->end), "- done early: every verdict settled after round "
-			 "%u of %u, %s", r->rounds_done, r->rounds_max, el);
-	} else {
-		snprintf(cs->end, sizeof(cs->end), "- done: %u round(s) in %s", r->rounds_done, el);
-	}
-	if (rc == 0 && r->n_msgs)
-		comparescr_message(cs, SCREEN_WARN, "every setting was put back; %zu note(s), the "
-				   "last: %.200s", r->n_msgs, r->msgs[r->n_msgs - 1]);
-	else if (rc == 0)
-		comparescr_message(cs, SCREEN_DIM, "every setting was put back");
-	return cmp_final(t);
-fail:
-	for (size_t i = 0; i < COMPARE_MAX_ARMS; i++)
-		compare_arm_free(&arms[i]);
-	cs->final = 1;
-	snprintf(cs->end, sizeof(cs->end), "- could not start");
-	comparescr_message(cs, SCREEN_BAD, "%s", err);
-	return cmp_final(t);
-}
-
-/* SIGINT, SIGTERM and SIGHUP stay blocked from the start of the
- * comparison to the end of its result screen (the arm-runs' loops and
- * cmp_final() read them), so none lands between them with the screen
- * open. */
-static int tui_compare(struct tui *t)
-{
-	sigset_t set, old;
-	block_stop_signals(&set, &old);
-	int ret = tui_compare_run(t);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return ret;
 }
 
 /* After the loop: close the screen, then say what happened; the exit
@@ -907,11 +495,11 @@ int cmd_tui_main(int argc, char **argv)
 	c.open_ended = 1;
 	c.max_time_ns = 0;
 	c.loaded_max_ns = 0;
-	struct tui_args a = { .c = &c };
+	struct tui_args a = { .com.c = &c };
 	char err[512], note[512];
 	int rc = tui_parse(argc, argv, &a);
 	if (rc)
-		return rc == CLIOPT_HELP ? 0 : rc;
+		return rc == OPTAB_DONE ? 0 : rc;
 
 	struct tui *t = calloc(1, sizeof(*t));
 	if (!t)
@@ -944,7 +532,7 @@ int cmd_tui_main(int argc, char **argv)
 		if (rc < 0 || !t->compare_go || t->term_lost || t->s->stop_signal)
 			break;
 		t->compare_go = 0;
-		if (!tui_compare(t) || t->term_lost)
+		if (!tuicompare_run(t) || t->term_lost)
 			break;
 		/* back to the dashboard: a fresh session (the figures start again) */
 		t->in_compare = 0;

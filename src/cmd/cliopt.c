@@ -1,84 +1,18 @@
 #include "cliopt.h"
 
 #include <errno.h>
-#include <getopt.h>
-#include <stdarg.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "fiojob.h"
+#include "msg.h"
 #include "outfile.h"
 #include "parse.h"
+#include "profile.h"
 #include "session.h"
-#include "text.h"
-
-int cliopt_usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, "brisk %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nTry 'brisk help %.*s'.\n", (int)strcspn(cmd, " "), cmd);
-	return EXIT_USAGE;
-}
-
-/* The entry of "--NAME" or "--NAME=VALUE" as getopt_long() finds it: the
- * exact name, else the one option it abbreviates; NULL when none or
- * several (*n_hits says how many begin so). */
-static const struct option *long_find(const char *arg, const struct option *longopts,
-				      size_t *n_hits)
-{
-	const char *name = arg + 2;
-	size_t len = strcspn(name, "=");
-	const struct option *hit = NULL;
-	*n_hits = 0;
-	for (const struct option *o = longopts; o && o->name; o++) {
-		if (strncmp(o->name, name, len) != 0)
-			continue;
-		if (strlen(o->name) == len) {
-			*n_hits = 1;
-			return o;
-		}
-		if (!hit || hit->has_arg != o->has_arg || hit->flag != o->flag || hit->val != o->val)
-			++*n_hits;   /* getopt_long: one option under two names is no ambiguity */
-		hit = o;
-	}
-	return *n_hits == 1 ? hit : NULL;
-}
-
-int cliopt_getopt_error(const char *cmd, int c, char **argv, const struct option *longopts)
-{
-	const char *arg = optind > 0 ? argv[optind - 1] : NULL;
-	/* A long option's error, unless it is a short one inside a cluster
-	 * after it: at "--all -xq" optind still points at "-xq". */
-	if (arg && arg[0] == '-' && arg[1] == '-' && arg[2]) {
-		size_t n, len = strcspn(arg + 2, "=");
-		const struct option *o = long_find(arg, longopts, &n);
-		if (o && c == ':')
-			return cliopt_usage_error(cmd, "option '--%s' needs an argument", o->name);
-		if (o && o->has_arg == no_argument && arg[2 + len] == '=' && o->val == optopt)
-			return cliopt_usage_error(cmd, "option '--%s' takes no argument", o->name);
-		if (!o && n > 1 && optopt == 0) {
-			char alts[256] = "";
-			size_t used = 0;
-			for (const struct option *p = longopts; p->name && used < sizeof(alts); p++)
-				if (strncmp(p->name, arg + 2, len) == 0)
-					used += (size_t)snprintf(alts + used, sizeof(alts) - used,
-								 "%s--%s", used ? ", " : "", p->name);
-			return cliopt_usage_error(cmd, "option '--%.*s' is ambiguous (%s)", (int)len,
-						  arg + 2, alts);
-		}
-		if (!o && optopt == 0)
-			return cliopt_usage_error(cmd, "unknown option '--%.*s'", (int)len, arg + 2);
-	}
-	if (c == ':')
-		return cliopt_usage_error(cmd, "option '-%c' needs an argument", optopt);
-	if (optopt > ' ' && optopt < 127)
-		return cliopt_usage_error(cmd, "unknown option '-%c'", optopt);
-	return cliopt_usage_error(cmd, "unknown option '%s'", arg ? arg : "");
-}
 
 int cliopt_bad(const char *cmd, const char *opt, const char *val, const char *want)
 {
@@ -106,7 +40,7 @@ int cliopt_time(const char *cmd, const char *opt, const char *v, uint64_t *out)
 	       cliopt_bad(cmd, opt, v, "expected a duration such as 500ms, 20s or 2m") : 0;
 }
 
-int cliopt_floor(const char *cmd, const char *v, struct session_config *c)
+static int cliopt_floor(const char *cmd, const char *v, struct session_config *c)
 {
 	size_t n = strlen(v);
 	if (n > 1 && v[n - 1] == '%') {
@@ -132,7 +66,7 @@ int cliopt_floor(const char *cmd, const char *v, struct session_config *c)
 	return 0;
 }
 
-int cliopt_load(const char *cmd, const char *spec, struct session_config *c, int *user_loads)
+static int cliopt_load(const char *cmd, const char *spec, struct session_config *c, int *user_loads)
 {
 	char err[256];
 	if (!*user_loads)
@@ -150,7 +84,7 @@ int cliopt_load(const char *cmd, const char *spec, struct session_config *c, int
 	return 0;
 }
 
-int cliopt_actions(const char *cmd, const char *list, struct session_config *c)
+static int cliopt_actions(const char *cmd, const char *list, struct session_config *c)
 {
 	char err[256];
 	if (action_parse_list(list, &c->actions, err, sizeof(err)) < 0) {
@@ -160,40 +94,63 @@ int cliopt_actions(const char *cmd, const char *list, struct session_config *c)
 	return 0;
 }
 
-int cliopt_session(const char *cmd, int opt, const char *arg, struct session_config *c,
-		   int *user_loads)
+int cliopt_set_session(const char *cmd, const struct optab *o, void *ctx, const char *arg)
 {
+	struct cliopt_args *a = ctx;
+	struct session_config *c = a->c;
 	int rc = 0;
-	switch (opt) {
+	switch (o->key) {
 	case 'l':
-		return cliopt_load(cmd, arg, c, user_loads);
+		return cliopt_load(cmd, arg, c, &a->user_loads);
 	case 'a':
 		return cliopt_actions(cmd, arg, c);
-	case CLIOPT_EXEC:
+	case CLIOPT_KEY_EXEC:
 		c->action.exec_cmd = arg;
 		return 0;
-	case CLIOPT_LS_FILES:
+	case CLIOPT_KEY_LS_FILES:
 		return cliopt_count(cmd, "--ls-files", arg, 1, 1000000, &c->action.ls_files);
-	case CLIOPT_INTERVAL:
+	case CLIOPT_KEY_INTERVAL:
 		return cliopt_time(cmd, "--interval", arg, &c->interval_ns);
-	case CLIOPT_TIMEOUT:
+	case CLIOPT_KEY_TIMEOUT:
 		rc = cliopt_time(cmd, "--timeout", arg, &c->timeout_ns);
 		if (!rc && !c->timeout_ns)
 			rc = cliopt_bad(cmd, "--timeout", arg, "must be above zero");
 		return rc;
-	case CLIOPT_FLOOR:
+	case CLIOPT_KEY_FLOOR:
 		return cliopt_floor(cmd, arg, c);
-	case CLIOPT_DROP:
+	case CLIOPT_KEY_DROP:
 		c->evict = ACTION_EVICT_DROP_CACHES;
 		return 0;
-	case CLIOPT_ALLOW_SHARED:
+	case CLIOPT_KEY_ALLOW_SHARED:
 		c->allow_shared_dir = 1;
 		return 0;
-	case CLIOPT_KEEP_WARM:
+	case CLIOPT_KEY_KEEP_WARM:
 		c->keep_warm = 1;
 		return 0;
 	}
-	return 1;
+	fprintf(stderr, "brisk %s: --%s is not a session option (a bug in brisk)\n", cmd, o->name);
+	return EXIT_FAILED;
+}
+
+int cliopt_set_seed(const char *cmd, const struct optab *o, void *ctx, const char *arg)
+{
+	struct cliopt_args *a = ctx;
+	int64_t n;
+	(void)o;
+	if (parse_int(arg, 0, INT64_MAX, &n) < 0)
+		return cliopt_bad(cmd, "--seed", arg, "expected a whole number");
+	a->seed = (uint64_t)n;
+	a->seed_given = 1;
+	return 0;
+}
+
+int cliopt_set_profile(const char *cmd, const struct optab *o, void *ctx, const char *arg)
+{
+	(void)cmd;
+	(void)o;
+	(void)ctx;
+	(void)arg;
+	return 0;   /* read before the loop (cliopt_profile) */
 }
 
 int cliopt_session_status(int rc)
@@ -206,94 +163,87 @@ int cliopt_session_status(int rc)
 	return EXIT_FAILED;
 }
 
-int cliopt_dir(const char *cmd, int argc, char **argv, int optind, struct session_config *c)
+/* At most one positional DIR (argv[first]) into c->dir: 0, or 2. */
+static int cliopt_dir(const char *cmd, int argc, char **argv, int first, struct session_config *c)
 {
-	if (optind < argc - 1)
-		return cliopt_usage_error(cmd, "one directory only ('%s' is extra)", argv[optind + 1]);
-	if (optind < argc) {
-		if (strlen(argv[optind]) >= sizeof(c->dir))
-			return cliopt_bad(cmd, "DIR", argv[optind], "path too long");
-		snprintf(c->dir, sizeof(c->dir), "%s", argv[optind]);
+	if (first < argc - 1)
+		return optab_usage_error(cmd, "one directory only ('%s' is extra)", argv[first + 1]);
+	if (first < argc) {
+		if (strlen(argv[first]) >= sizeof(c->dir))
+			return cliopt_bad(cmd, "DIR", argv[first], "path too long");
+		snprintf(c->dir, sizeof(c->dir), "%s", argv[first]);
 	}
 	return 0;
 }
 
-/* --parse-only: the options given, as getopt_long() returned them. */
-struct given {
-	int code;
-	const char *arg;
-};
-
-/* Each option of g as --NAME[=VALUE], one a line; CLIOPT_HELP or 1. */
-static int print_given(const struct given *g, size_t n, const struct option *longopts)
+/* "--opt VALUE" / "--opt=VALUE" at argv[*i]: the value, advancing *i. */
+static const char *opt_value(int argc, char **argv, int *i, const char *opt)
 {
-	for (size_t i = 0; i < n; i++) {
-		const struct option *o = longopts;
-		while (o->name && o->val != g[i].code)
-			o++;
-		if (o->name && g[i].code != CLIOPT_PARSE_ONLY)
-			printf("--%s%s%s\n", o->name, g[i].arg ? "=" : "",
-			       g[i].arg ? text_show(g[i].arg) : "");
-	}
-	return fflush(stdout) == 0 ? CLIOPT_HELP : EXIT_FAILED;
+	size_t n = strlen(opt);
+	if (strncmp(argv[*i], opt, n) != 0)
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n] == '\0' && *i + 1 < argc)
+		return argv[++*i];
+	return NULL;
 }
 
-int cliopt_parse(const struct cliopt_cmd *cmd, int argc, char **argv,
-		 struct session_config *c, int *user_loads)
+int cliopt_profile(int argc, char **argv, struct profile *p, struct session_config *c,
+		   char *note, size_t notelen, struct fiojob_report *fio_rep, char *err,
+		   size_t errlen)
 {
-	int opt, parse_only = 0;
-	/* at most one option per byte of the arguments (-qqq is three) */
-	size_t n_given = 0, cap = 1;
-	for (int i = 1; i < argc; i++)
-		cap += strlen(argv[i]);
-	struct given *given = malloc(cap * sizeof(*given));
-	if (!given) {
-		fprintf(stderr, "brisk %s: out of memory\n", cmd->name);
-		return EXIT_FAILED;
+	const char *prof = NULL, *fio = NULL, *scale_arg = NULL;
+	if (note && notelen)
+		note[0] = '\0';
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		const char *v;
+		if ((v = opt_value(argc, argv, &i, "--profile"))) {
+			if (prof || fio)
+				return msg_fail(-EINVAL, err, errlen, "one --profile or --fio only");
+			prof = v;
+		} else if ((v = opt_value(argc, argv, &i, "--fio"))) {
+			if (prof || fio)
+				return msg_fail(-EINVAL, err, errlen, "one --profile or --fio only");
+			fio = v;
+		} else if ((v = opt_value(argc, argv, &i, "--scale"))) {
+			scale_arg = v;
+		}
 	}
-	optind = 1;
-	opterr = 0;
-	int rc = 0;
-	while ((opt = getopt_long(argc, argv, cmd->shortopts, cmd->longopts, NULL)) != -1) {
-		if (opt == '?' || opt == ':') {
-			rc = cliopt_getopt_error(cmd->name, opt, argv, cmd->longopts);
-			break;
-		}
-		if (opt == 'h') {
-			cmd->usage(stdout);
-			rc = CLIOPT_HELP;
-			break;
-		}
-		if (n_given < cap)
-			given[n_given++] = (struct given){ opt, optarg };
-		if (opt == CLIOPT_PARSE_ONLY) {
-			parse_only = 1;
-			continue;
-		}
-		rc = cmd->own ? cmd->own(cmd->ctx, opt, optarg) : 1;
-		if (rc == 1)
-			rc = cliopt_session(cmd->name, opt, optarg, c, user_loads);
-		if (rc == 1) {   /* in the table, but neither list handles it */
-			fprintf(stderr, "brisk %s: option code %d has no handler (a bug in brisk)\n",
-				cmd->name, opt);
-			break;
-		}
-		if (rc)
-			break;
-	}
-	if (!rc && parse_only)
-		rc = print_given(given, n_given, cmd->longopts);
-	free(given);
-	if (!rc && c->evict == ACTION_EVICT_DROP_CACHES && geteuid() != 0) {
-		fprintf(stderr, "brisk %s: --drop-caches needs root (it writes "
-			"/proc/sys/vm/drop_caches); nothing was run\n", cmd->name);
-		rc = EXIT_PRIVILEGE;
-	}
+	double scale = 1;
+	if (scale_arg && (!fio || fiojob_parse_scale(scale_arg, &scale) < 0))
+		return msg_fail(-EINVAL, err, errlen, fio ? "--scale '%s': expected a factor in (0, 1] such as "
+			    "0.01, 1/100 or 1%%" : "--scale%s%s goes with --fio", fio ? scale_arg : "",
+			    "");
+	if (!prof && !fio)
+		return 0;
+	char path[PATH_MAX];
+	struct fiojob_opts fo = { .scale = scale };
+	int rc = prof ? profile_load_named(prof, p, path, sizeof(path), err, errlen) :
+			fiojob_import(fio, &fo, p, fio_rep, err, errlen);
+	if (rc < 0)
+		return rc;
+	rc = profile_to_session_config(p, prof ? path : fio, c, note, notelen, err, errlen);
+	return rc < 0 ? rc : 1;
+}
+
+int cliopt_parse(const struct optab_cmd *cmd, int argc, char **argv,
+		 cliopt_positional_fn *positional)
+{
+	struct cliopt_args *a = cmd->ctx;
+	int rc = optab_parse(cmd, argc, argv);
 	if (rc)
 		return rc;
-	if (cmd->positional)
-		return cmd->positional(cmd->ctx, argc, argv, optind, c);
-	return cliopt_dir(cmd->name, argc, argv, optind, c);
+	if (a->c->evict == ACTION_EVICT_DROP_CACHES && geteuid() != 0) {
+		fprintf(stderr, "brisk %s: --drop-caches needs root (it writes "
+			"/proc/sys/vm/drop_caches); nothing was run\n", cmd->name);
+		return EXIT_PRIVILEGE;
+	}
+	if (positional)
+		return positional(cmd->ctx, argc, argv, optind, a->c);
+	return cliopt_dir(cmd->name, argc, argv, optind, a->c);
 }
 
 int cliopt_exit_status(const char *cmd, const struct session *s, int rc, unsigned end)
@@ -312,7 +262,15 @@ int cliopt_exit_status(const char *cmd, const struct session *s, int rc, unsigne
 	return end & CLIOPT_END_LOST ? EXIT_FAILED : 0;
 }
 
-int cliopt_outputs(const char *cmd, const struct cliopt_output *out, size_t n)
+/* A command's output options: OPT ("--json"), its PATH (NULL: not given),
+ * and whether "-" (stdout) is allowed for it. */
+struct output {
+	const char *opt;
+	const char *path;
+	int to_stdout;
+};
+
+static int check_outputs(const char *cmd, const struct output *out, size_t n)
 {
 	size_t on_stdout = 0, can = 0;
 	char names[256] = "";
@@ -329,7 +287,7 @@ int cliopt_outputs(const char *cmd, const struct cliopt_output *out, size_t n)
 							k == 1 ? "" : k == can ? " and " : ", ",
 							out[i].opt);
 			}
-		return cliopt_usage_error(cmd, "only one of %s can go to stdout", names);
+		return optab_usage_error(cmd, "only one of %s can go to stdout", names);
 	}
 	for (size_t i = 0; i < n; i++) {
 		char err[512];
@@ -341,4 +299,27 @@ int cliopt_outputs(const char *cmd, const struct cliopt_output *out, size_t n)
 		}
 	}
 	return 0;
+}
+
+int cliopt_files(const char *cmd, const struct cliopt_args *a)
+{
+	const struct output out[] = {
+		{ "--json", a->json, 1 }, { "--csv", a->csv, 1 },
+		{ "--openmetrics", a->openmetrics, 1 }, { "--plot", a->plot, 0 },
+	};
+	return check_outputs(cmd, out, sizeof(out) / sizeof(out[0]));
+}
+
+int cliopt_to_stdout(const struct cliopt_args *a)
+{
+	return (a->json && strcmp(a->json, "-") == 0) || (a->csv && strcmp(a->csv, "-") == 0) ||
+	       (a->openmetrics && strcmp(a->openmetrics, "-") == 0);
+}
+
+unsigned cliopt_written(const char *cmd, const char *opt, int rc, const char *err)
+{
+	if (rc >= 0)
+		return 0;
+	fprintf(stderr, "brisk %s: %s %s\n", cmd, opt, err);
+	return CLIOPT_END_FAILED;
 }

@@ -1,8 +1,8 @@
 #include "cmd_compare.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +17,6 @@
 #include "journal.h"
 #include "now.h"
 #include "openmetrics.h"
-#include "parse.h"
 #include "profile.h"
 #include "progress.h"
 #include "stack.h"
@@ -25,191 +24,145 @@
 
 static const char CMD[] = "compare";
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: brisk compare [DIR] ARM ARM... [options]\n"
-		"       brisk compare [DIR] --schedulers [ARM...] [options]\n"
-		"\n"
-		"Measure settings side by side on the disks behind DIR (default: the current\n"
-		"directory) in interleaved rounds and say, per action, whether each is faster,\n"
-		"slower or not distinguishable from the first (the baseline).  Each round runs\n"
-		"every arm once, in a rotated order: apply it, sync and wait for dirty data to\n"
-		"drain, start the load, warm up, take the samples, stop, put every setting back.\n"
-		"\n"
-		"An ARM is 'current' (the settings in place), KEY=VALUE[,KEY=VALUE...] as\n"
-		"'brisk set' takes them (scheduler=bfq,iosched/low_latency=0), or a profile\n"
-		"name or file (its [settings]).  The first positional is DIR when it is a\n"
-		"directory and holds no '='.  Changing settings needs root.\n"
-		"\n"
-		"      --schedulers       arms: current, then every other scheduler all the\n"
-		"                         disks offer (ARMs given too are added after them)\n"
-		"  -r, --rounds N         exactly N rounds (default: as many as fit the budget)\n"
-		"  -b, --budget T         time for the whole comparison (default 10m); it stops\n"
-		"                         earlier when every verdict is settled\n"
-		"  -n, --samples N        samples per action in each arm-run (default %d)\n"
-		"      --looks L          analyses that may stop it early (default 3; each at\n"
-		"                         alpha / L, so the false-positive rate stays <= alpha)\n"
-		"      --keep-warm        count samples that were not cold in the statistics\n"
-		"      --settle-max T     wait at most T for dirty data to drain (default 60s)\n"
-		"  -l, --load SPEC        the load, as brisk run (default seq-write)\n"
-		"  -a, --actions LIST     exec,ls,ssh-like,save (default: all)\n"
-		"      --exec CMD         program the exec action starts\n"
-		"      --ls-files N       files in the ls tree (default 2000)\n"
-		"      --warmup T         warm-up at most T (default 5s; ends after 1s once\n"
-		"                         writeback is under way, as brisk run)\n"
-		"      --steady-state     sample the load's steady state instead: warm up until\n"
-		"                         Dirty + Writeback stop growing (at least 2s; --warmup\n"
-		"                         30s unless given)\n"
-		"      --load-window T    measure the load over the first T of each arm-run's\n"
-		"                         loaded phase, held that long at least (default 10s;\n"
-		"                         0: each arm-run's whole loaded phase)\n"
-		"      --interval T       mean pause between samples (default 200ms)\n"
-		"      --timeout T        a sample past T is killed, counted at T (60s)\n"
-		"      --drop-caches      evict with /proc/sys/vm/drop_caches (root; the default\n"
-		"                         as root: a directory listing is cold only so)\n"
-		"      --floor SIZE|PCT%%  free space writers leave (default: max(5%%, 2GiB))\n"
-		"  -p, --profile NAME     the workload of a profile (its settings are not applied:\n"
-		"                         name it as an ARM for that)\n"
-		"      --fio JOBFILE      the workload of a fio job file\n"
-		"      --scale F          shrink --fio/--profile sizes and delays\n"
-		"      --seed N           seed for the order, jitter and bootstrap\n"
-		"      --allow-shared-dir as root, run even when others can write DIR\n"
-		"  -j, --json FILE        every sample and figure as JSON ('-' = stdout)\n"
-		"      --csv FILE         the samples as CSV ('-' = stdout)\n"
-		"      --openmetrics FILE the key figures in the OpenMetrics text format, for\n"
-		"                         node_exporter's textfile collector ('-' = stdout)\n"
-		"      --plot FILE        a picture: FILE.svg or FILE.png\n"
-		"      --save NAME        save the recommended arm's settings as profile NAME\n"
-		"      --force            --save replaces an existing profile NAME\n"
-		"  -q, --quiet            no progress on stderr\n"
-		"      --parse-only       print each option given as --NAME[=VALUE] and exit;\n"
-		"                         nothing runs\n"
-		"  -h, --help             this text\n"
-		"\n"
-		"Exit status: 0 done (also with no winner: --save then saves nothing), 1\n"
-		"failed (an arm-run failed, a setting could not be applied or put back, an\n"
-		"output could not be written), 2 bad input, 4 an arm sets something and\n"
-		"this is not root, 128+N stopped by signal N (the report still shows what\n"
-		"was measured).  See brisk-compare(1).\n", COMPARE_DEFAULT_SAMPLES);
-}
-
-enum {
-	OPT_SCHEDULERS = CLIOPT_NEXT, OPT_LOOKS, OPT_SETTLE, OPT_WARMUP, OPT_SEED,
-	OPT_CSV, OPT_PLOT, OPT_SAVE, OPT_FORCE, OPT_FIO, OPT_SCALE, OPT_STEADY, OPT_OPENMETRICS,
-	OPT_LOAD_WINDOW,
+enum {   /* this command's own keys; the shared ones are cliopt.h's */
+	OPT_LOOKS = CLIOPT_NEXT, OPT_SETTLE, OPT_WARMUP, OPT_STEADY, OPT_LOAD_WINDOW,
 };
 
-static const struct option longopts[] = {
-	CLIOPT_LONGOPTS,
-	{ "schedulers", no_argument, NULL, OPT_SCHEDULERS },
-	{ "rounds", required_argument, NULL, 'r' },
-	{ "budget", required_argument, NULL, 'b' },
-	{ "samples", required_argument, NULL, 'n' },
-	{ "looks", required_argument, NULL, OPT_LOOKS },
-	{ "steady-state", no_argument, NULL, OPT_STEADY },
-	{ "load-window", required_argument, NULL, OPT_LOAD_WINDOW },
-	{ "settle-max", required_argument, NULL, OPT_SETTLE },
-	{ "warmup", required_argument, NULL, OPT_WARMUP },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "json", required_argument, NULL, 'j' },
-	{ "csv", required_argument, NULL, OPT_CSV },
-	{ "openmetrics", required_argument, NULL, OPT_OPENMETRICS },
-	{ "plot", required_argument, NULL, OPT_PLOT },
-	{ "save", required_argument, NULL, OPT_SAVE },
-	{ "force", no_argument, NULL, OPT_FORCE },
-	{ "profile", required_argument, NULL, 'p' },
-	{ "fio", required_argument, NULL, OPT_FIO },
-	{ "scale", required_argument, NULL, OPT_SCALE },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "parse-only", no_argument, NULL, CLIOPT_PARSE_ONLY },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
+/* The command line of a comparison, beyond the shared options. */
 struct cmp_args {
+	struct cliopt_args com;   /* first: the shared entries' (cliopt.h) */
 	struct compare_config *cfg;
-	const char *json, *csv, *plot, *save, *openmetrics;
-	int force, quiet, schedulers, seed_set, warmup_set;
+	const char *save;
+	int schedulers, warmup_set;
 	const char *arms[COMPARE_MAX_ARMS];
 	size_t n_arms;
 };
 
-static int cmp_opt(void *ctx, int opt, const char *arg)
+static optab_fn cmp_set;
+
+/* The options, in the order --help lists them. */
+static const struct optab cmp_options[] = {
+	{ "schedulers", OPTAB_LONG, NULL,
+	  "arms: current, then every other scheduler all the\n"
+	  "disks offer (ARMs given too are added after them)", optab_flag,
+	  offsetof(struct cmp_args, schedulers), NULL },
+	{ "rounds", 'r', "N", "exactly N rounds (default: as many as fit the budget)", cmp_set, 0,
+	  NULL },
+	{ "budget", 'b', "T",
+	  "time for the whole comparison (default 10m); it stops\n"
+	  "earlier when every verdict is settled", cmp_set, 0, NULL },
+	{ "samples", 'n', "N",
+	  "samples per action in each arm-run (default " OPTAB_NUM(COMPARE_DEFAULT_SAMPLES) ")",
+	  cmp_set, 0, NULL },
+	{ "looks", OPT_LOOKS, "L",
+	  "analyses that may stop it early (default 3; each at\n"
+	  "alpha / L, so the false-positive rate stays <= alpha)", cmp_set, 0, NULL },
+	CLIOPT_KEEP_WARM("count samples that were not cold in the statistics"),
+	{ "settle-max", OPT_SETTLE, "T", "wait at most T for dirty data to drain (default 60s)",
+	  cmp_set, 0, NULL },
+	CLIOPT_LOAD("the load, as brisk run (default seq-write)"),
+	CLIOPT_ACTIONS,
+	CLIOPT_EXEC("program the exec action starts"),
+	CLIOPT_LS_FILES,
+	{ "warmup", OPT_WARMUP, "T",
+	  "warm-up at most T (default 5s; ends after 1s once\n"
+	  "writeback is under way, as brisk run)", cmp_set, 0, NULL },
+	{ "steady-state", OPT_STEADY, NULL,
+	  "sample the load's steady state instead: warm up until\n"
+	  "Dirty + Writeback stop growing (at least 2s; --warmup\n"
+	  "30s unless given)", cmp_set, 0, NULL },
+	{ "load-window", OPT_LOAD_WINDOW, "T",
+	  "measure the load over the first T of each arm-run's\n"
+	  "loaded phase, held that long at least (default 10s;\n"
+	  "0: each arm-run's whole loaded phase)", cmp_set, 0, NULL },
+	CLIOPT_INTERVAL,
+	CLIOPT_TIMEOUT("a sample past T is killed, counted at T (60s)"),
+	CLIOPT_DROP_CACHES("evict with /proc/sys/vm/drop_caches (root; the default\n"
+			   "as root: a directory listing is cold only so)"),
+	CLIOPT_FLOOR("free space writers leave (default: max(5%, 2GiB))"),
+	CLIOPT_PROFILE("the workload of a profile (its settings are not applied:\n"
+		       "name it as an ARM for that)"),
+	CLIOPT_FIO("the workload of a fio job file"),
+	CLIOPT_SCALE("shrink --fio/--profile sizes and delays"),
+	CLIOPT_SEED("seed for the order, jitter and bootstrap"),
+	CLIOPT_ALLOW_SHARED_DIR("as root, run even when others can write DIR"),
+	CLIOPT_JSON("every sample and figure as JSON ('-' = stdout)"),
+	CLIOPT_CSV("the samples as CSV ('-' = stdout)"),
+	CLIOPT_OPENMETRICS,
+	CLIOPT_PLOT("a picture: FILE.svg or FILE.png"),
+	{ "save", OPTAB_LONG, "NAME", "save the recommended arm's settings as profile NAME",
+	  optab_text, offsetof(struct cmp_args, save), NULL },
+	CLIOPT_FORCE("--save replaces an existing profile NAME"),
+	CLIOPT_QUIET,
+	OPTAB_PARSE_ONLY,
+	OPTAB_HELP,
+	OPTAB_END,
+};
+
+static void usage(FILE *f)
+{
+	optab_usage(f,
+		    "usage: brisk compare [DIR] ARM ARM... [options]\n"
+		    "       brisk compare [DIR] --schedulers [ARM...] [options]\n"
+		    "\n"
+		    "Measure settings side by side on the disks behind DIR (default: the current\n"
+		    "directory) in interleaved rounds and say, per action, whether each is faster,\n"
+		    "slower or not distinguishable from the first (the baseline).  Each round runs\n"
+		    "every arm once, in a rotated order: apply it, sync and wait for dirty data to\n"
+		    "drain, start the load, warm up, take the samples, stop, put every setting back.\n"
+		    "\n"
+		    "An ARM is 'current' (the settings in place), KEY=VALUE[,KEY=VALUE...] as\n"
+		    "'brisk set' takes them (scheduler=bfq,iosched/low_latency=0), or a profile\n"
+		    "name or file (its [settings]).  The first positional is DIR when it is a\n"
+		    "directory and holds no '='.  Changing settings needs root.\n"
+		    "\n",
+		    cmp_options, 25,
+		    "\n"
+		    "Exit status: 0 done (also with no winner: --save then saves nothing), 1\n"
+		    "failed (an arm-run failed, a setting could not be applied or put back, an\n"
+		    "output could not be written), 2 bad input, 4 an arm sets something and\n"
+		    "this is not root, 128+N stopped by signal N (the report still shows what\n"
+		    "was measured).  See brisk-compare(1).\n");
+}
+
+/* One of compare's own options (optab_fn). */
+static int cmp_set(const char *cmd, const struct optab *o, void *ctx, const char *arg)
 {
 	struct cmp_args *a = ctx;
 	struct compare_config *c = a->cfg;
 	int rc = 0;
-	switch (opt) {
-	case OPT_SCHEDULERS:
-		a->schedulers = 1;
-		break;
+	switch (o->key) {
 	case 'r':
-		rc = cliopt_count(CMD, "--rounds", arg, 1, COMPARE_MAX_ROUNDS, &c->rounds);
+		rc = cliopt_count(cmd, "--rounds", arg, 1, COMPARE_MAX_ROUNDS, &c->rounds);
 		break;
 	case 'b':
-		rc = cliopt_time(CMD, "--budget", arg, &c->budget_ns);
+		rc = cliopt_time(cmd, "--budget", arg, &c->budget_ns);
 		if (!rc && c->budget_ns < 1000000000ull)
-			rc = cliopt_bad(CMD, "--budget", arg, "at least 1s");
+			rc = cliopt_bad(cmd, "--budget", arg, "at least 1s");
 		break;
 	case 'n':
-		rc = cliopt_count(CMD, "--samples", arg, 1, 10000, &c->samples);
+		rc = cliopt_count(cmd, "--samples", arg, 1, 10000, &c->samples);
 		break;
 	case OPT_LOOKS:
-		rc = cliopt_count(CMD, "--looks", arg, 1, 20, &c->looks);
+		rc = cliopt_count(cmd, "--looks", arg, 1, 20, &c->looks);
 		break;
 	case OPT_STEADY:
 		c->steady = 1;
 		break;
 	case OPT_SETTLE:
-		rc = cliopt_time(CMD, "--settle-max", arg, &c->settle_max_ns);
+		rc = cliopt_time(cmd, "--settle-max", arg, &c->settle_max_ns);
 		break;
 	case OPT_LOAD_WINDOW:
-		rc = cliopt_time(CMD, "--load-window", arg, &c->load_window_ns);
+		rc = cliopt_time(cmd, "--load-window", arg, &c->load_window_ns);
 		if (!rc && c->load_window_ns > 600000000000ull)
-			rc = cliopt_bad(CMD, "--load-window", arg, "at most 10m");
+			rc = cliopt_bad(cmd, "--load-window", arg, "at most 10m");
 		break;
 	case OPT_WARMUP:
-		rc = cliopt_time(CMD, "--warmup", arg, &c->run.warmup_max_ns);
+		rc = cliopt_time(cmd, "--warmup", arg, &c->run.warmup_max_ns);
 		a->warmup_set = 1;
 		if (!rc && c->run.warmup_min_ns > c->run.warmup_max_ns)
 			c->run.warmup_min_ns = c->run.warmup_max_ns;
 		break;
-	case OPT_SEED: {
-		int64_t n;
-		if (parse_int(arg, 0, INT64_MAX, &n) < 0)
-			return cliopt_bad(CMD, "--seed", arg, "expected a whole number");
-		c->seed = (uint64_t)n;
-		a->seed_set = 1;
-		break;
-	}
-	case 'j':
-		a->json = arg;
-		break;
-	case OPT_CSV:
-		a->csv = arg;
-		break;
-	case OPT_OPENMETRICS:
-		a->openmetrics = arg;
-		break;
-	case OPT_PLOT:
-		a->plot = arg;
-		break;
-	case OPT_SAVE:
-		a->save = arg;
-		break;
-	case OPT_FORCE:
-		a->force = 1;
-		break;
-	case 'q':
-		a->quiet = 1;
-		break;
-	case 'p':
-	case OPT_FIO:
-	case OPT_SCALE:
-		break;   /* applied before (profile_run_args) */
-	default:
-		return 1;
 	}
 	return rc;
 }
@@ -237,19 +190,16 @@ static int cmp_positional(void *ctx, int argc, char **argv, int first,
 	return 0;
 }
 
-static int cmp_parse(int argc, char **argv, struct cmp_args *a, int *user_loads)
+static int cmp_parse(int argc, char **argv, struct cmp_args *a)
 {
-	const struct cliopt_cmd cmd = {
-		.name = CMD, .shortopts = ":l:a:r:b:n:j:p:qh", .longopts = longopts,
-		.usage = usage, .own = cmp_opt, .ctx = a, .positional = cmp_positional,
-	};
-	int rc = cliopt_parse(&cmd, argc, argv, &a->cfg->run, user_loads);
+	const struct optab_cmd cmd = { CMD, cmp_options, usage, a };
+	int rc = cliopt_parse(&cmd, argc, argv, cmp_positional);
 	if (rc)
 		return rc;
 	a->cfg->keep_warm = a->cfg->run.keep_warm;   /* a shared option (cliopt) */
 	if (!a->schedulers && a->n_arms < 2) {
-		return cliopt_usage_error(CMD, "give at least two arms (the first is the baseline), "
-					  "or --schedulers");
+		return optab_usage_error(CMD, "give at least two arms (the first is the baseline), "
+					 "or --schedulers");
 	}
 	if (a->cfg->steady) {
 		if (!a->warmup_set)
@@ -262,16 +212,13 @@ static int cmp_parse(int argc, char **argv, struct cmp_args *a, int *user_loads)
 		fprintf(stderr, "brisk compare: compares under a load; give one with -l\n");
 		return EXIT_USAGE;
 	}
-	if (a->plot) {
-		size_t l = strlen(a->plot);
-		if (l < 5 || (strcasecmp(a->plot + l - 4, ".svg") && strcasecmp(a->plot + l - 4, ".png")))
-			return cliopt_bad(CMD, "--plot", a->plot, "a file name ending in .svg or .png");
+	const char *plot = a->com.plot;
+	if (plot) {
+		size_t l = strlen(plot);
+		if (l < 5 || (strcasecmp(plot + l - 4, ".svg") && strcasecmp(plot + l - 4, ".png")))
+			return cliopt_bad(CMD, "--plot", plot, "a file name ending in .svg or .png");
 	}
-	const struct cliopt_output out[] = {
-		{ "--json", a->json, 1 }, { "--csv", a->csv, 1 },
-		{ "--openmetrics", a->openmetrics, 1 }, { "--plot", a->plot, 0 },
-	};
-	int orc = cliopt_outputs(CMD, out, sizeof(out) / sizeof(out[0]));
+	int orc = cliopt_files(CMD, &a->com);
 	if (orc)
 		return orc;
 	if (a->save && !profile_name_ok(a->save, PROFILE_NAME_LEN - 1))
@@ -460,28 +407,23 @@ static unsigned cmp_outputs(const struct cmp_args *a, const struct compare_resul
 {
 	char err[512];
 	unsigned end = 0;
-	int to_stdout = (a->json && !strcmp(a->json, "-")) || (a->csv && !strcmp(a->csv, "-")) ||
-			(a->openmetrics && !strcmp(a->openmetrics, "-"));
-	if (!to_stdout)
+	const struct cliopt_args *o = &a->com;
+	if (!cliopt_to_stdout(o))
 		compare_report_text(stdout, r);
-	if (a->json && compare_report_json(r, a->json, err, sizeof(err)) < 0) {
-		fprintf(stderr, "brisk compare: --json %s\n", err);
-		end |= CLIOPT_END_FAILED;
-	}
-	if (a->csv && compare_report_csv(r, a->csv, err, sizeof(err)) < 0) {
-		fprintf(stderr, "brisk compare: --csv %s\n", err);
-		end |= CLIOPT_END_FAILED;
-	}
-	if (a->openmetrics && openmetrics_compare(r, a->openmetrics, err, sizeof(err)) < 0) {
-		fprintf(stderr, "brisk compare: --openmetrics %s\n", err);
-		end |= CLIOPT_END_FAILED;
-	}
-	if (a->plot && compare_plot(r, a->plot, err, sizeof(err)) < 0) {
-		fprintf(stderr, "brisk compare: --plot %s\n", err);
-		end |= CLIOPT_END_FAILED;
-	}
+	if (o->json)
+		end |= cliopt_written(CMD, "--json",
+				      compare_report_json(r, o->json, err, sizeof(err)), err);
+	if (o->csv)
+		end |= cliopt_written(CMD, "--csv",
+				      compare_report_csv(r, o->csv, err, sizeof(err)), err);
+	if (o->openmetrics)
+		end |= cliopt_written(CMD, "--openmetrics",
+				      openmetrics_compare(r, o->openmetrics, err, sizeof(err)), err);
+	if (o->plot)
+		end |= cliopt_written(CMD, "--plot",
+				      compare_plot(r, o->plot, err, sizeof(err)), err);
 	if (a->save) {
-		int src = compare_report_save(r, a->save, a->force, err, sizeof(err));
+		int src = compare_report_save(r, a->save, o->force, err, sizeof(err));
 		if (src == -ENODATA) {   /* no winner: a result, not a failure */
 			fprintf(stderr, "brisk compare: --save: %s; nothing saved\n", err);
 		} else if (src < 0) {
@@ -519,11 +461,10 @@ int cmd_compare_main(int argc, char **argv)
 {
 	struct compare_config cfg;
 	compare_config_default(&cfg);
-	struct cmp_args a = { .cfg = &cfg };
+	struct cmp_args a = { .com.c = &cfg.run, .cfg = &cfg };
 	char err[512], note[256];
-	int user_loads = 0;
-	int rc = profile_run_args(argc, argv, &cmp_profile, &cfg.run, note, sizeof(note),
-				  &cmp_fio_rep, err, sizeof(err));
+	int rc = cliopt_profile(argc, argv, &cmp_profile, &cfg.run, note, sizeof(note),
+				&cmp_fio_rep, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "brisk compare: %s\n", err);
 		return rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_FAILED;
@@ -532,11 +473,13 @@ int cmd_compare_main(int argc, char **argv)
 		fprintf(stderr, "brisk compare: %s\n", note);
 	for (size_t i = 0; i < cmp_fio_rep.n_notes; i++)   /* a --fio job's harmless keys */
 		fprintf(stderr, "brisk compare: %s\n", cmp_fio_rep.notes[i]);
-	if ((rc = cmp_parse(argc, argv, &a, &user_loads)))
-		return rc == CLIOPT_HELP ? 0 : rc;
+	if ((rc = cmp_parse(argc, argv, &a)))
+		return rc == OPTAB_DONE ? 0 : rc;
 	if (geteuid() == 0)   /* a directory listing is cold only this way */
 		cfg.run.evict = ACTION_EVICT_DROP_CACHES;
-	if (!a.seed_set)
+	if (a.com.seed_given)
+		cfg.seed = a.com.seed;
+	else
 		cfg.seed = cfg.run.seed ? cfg.run.seed : (now_ns() ^ (uint64_t)getpid()) % 1000000007u;
 
 	struct cmp_ctx x = { .a = &a };
@@ -557,12 +500,12 @@ int cmd_compare_main(int argc, char **argv)
 	}
 	compare_describe_workload(&cfg.run, cfg.samples, x.workload, sizeof(x.workload));
 	compare_set_context(c, x.stackline, x.disks, x.workload);
-	if (!a.quiet)
+	if (!a.com.quiet)
 		fprintf(stderr, "brisk compare: %zu arms on %s (%s), seed %llu, %s\n", n, dir,
 			x.stackline, (unsigned long long)cfg.seed, cfg.rounds ? "fixed rounds" :
 			"rounds by budget");
 	x.c = c;
-	progress_begin(&x.line, CMD, a.quiet);
+	progress_begin(&x.line, CMD, a.com.quiet);
 	const struct compare_hooks hooks = { .session = on_session, .armrun = on_armrun, .ctx = &x };
 	int run_rc = compare_run(c, &hooks, err, sizeof(err));
 	progress_end(&x.line);

@@ -1,13 +1,14 @@
 #include "cmd_devices.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <langinfo.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <json-c/json.h>
 
 #include "jout.h"
@@ -26,20 +27,32 @@
  * escaped (text.h): a USB stick chooses its own model name. */
 #define T(s) text_show(s)
 
+/* The command line. */
+struct dev_args {
+	int all, json;
+};
+
+static const struct optab dev_options[] = {
+	{ "all", 'a', NULL, "list every block device instead", optab_flag,
+	  offsetof(struct dev_args, all), NULL },
+	CLIOPT_JSON_FLAG("print JSON (see brisk-devices(1))", offsetof(struct dev_args, json)),
+	OPTAB_HELP,
+	OPTAB_END,
+};
+
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: brisk devices [DIR|DEVICE] [--json]\n"
-		"       brisk devices --all [--json]\n"
-		"\n"
-		"Show the storage stack behind DIR (default: the current directory) or\n"
-		"DEVICE (sda, /dev/sda, dm-0): file system, dm/md layers, partitions and\n"
-		"the disks under them with model, firmware, transport, PCI controller,\n"
-		"queue settings and any firmware advisory.\n"
-		"\n"
-		"  -a, --all       list every block device instead\n"
-		"  -j, -J, --json  print JSON (see brisk-devices(1))\n"
-		"  -h, --help      this text\n");
+	optab_usage(f,
+		    "usage: brisk devices [DIR|DEVICE] [--json]\n"
+		    "       brisk devices --all [--json]\n"
+		    "\n"
+		    "Show the storage stack behind DIR (default: the current directory) or\n"
+		    "DEVICE (sda, /dev/sda, dm-0): file system, dm/md layers, partitions and\n"
+		    "the disks under them with model, firmware, transport, PCI controller,\n"
+		    "queue settings and any firmware advisory.\n"
+		    "\n",
+		    dev_options, 18,
+		    "");
 }
 
 struct view {
@@ -520,31 +533,18 @@ static int resolve_arg(const char *arg, struct stack **s)
 
 int cmd_devices_main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "all", no_argument, NULL, 'a' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int all = 0, json = 0, c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ajJh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'a': all = 1; break;
-		case 'j': case 'J': json = 1; break;
-		case 'h': usage(stdout); return 0;
-		default: return cliopt_getopt_error("devices", c, argv, opts);
-		}
-	}
-	if (argc - optind > 1 || (all && argc - optind > 0))
-		return cliopt_usage_error("devices", "too many arguments ('%s' is extra)",
-					  argv[argc - 1]);
+	struct dev_args d = { 0 };
+	const struct optab_cmd cmd = { "devices", dev_options, usage, &d };
+	int rc = optab_parse(&cmd, argc, argv);
+	if (rc)
+		return rc == OPTAB_DONE ? 0 : rc;
+	if (argc - optind > 1 || (d.all && argc - optind > 0))
+		return optab_usage_error("devices", "too many arguments ('%s' is extra)",
+					 argv[argc - 1]);
 	const char *arg = optind < argc ? argv[optind] : ".";
 
 	struct view v = { .utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8") };
 	char path[4096], err[256] = "";
-	int rc;
 	if (datadir_find("advisories.conf", path, sizeof(path)) < 0)
 		fprintf(stderr, "brisk: warning: no firmware advisory data at %s: advisories "
 			"are not checked (reinstall brisk, or set BRISK_DATADIR)\n", path);
@@ -552,15 +552,15 @@ int cmd_devices_main(int argc, char **argv)
 		fprintf(stderr, "brisk: warning: %s:%s: advisories are not checked\n", path,
 			rc == -EINVAL ? err : strerror(-rc));
 
-	if (all) {
-		rc = list_all(&v, json);
+	if (d.all) {
+		rc = list_all(&v, d.json);
 		advisory_free(&v.adv);
 		return rc;
 	}
 	struct stack *s = NULL;
 	rc = resolve_arg(arg, &s);
 	if (rc == 0) {
-		if (json) {
+		if (d.json) {
 			struct json_object *o = json_head(0);
 			json_object_object_add(o, "query", jout_string(arg));
 			json_stack_into(o, &v, s);

@@ -1,8 +1,8 @@
 #include "cmd_export.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "blockdev.h"
-#include "cliopt.h"
 #include "devclass.h"
 #include "export.h"
+#include "optab.h"
 #include "text.h"
 #include "journal.h"
 #include "profile.h"
@@ -20,42 +20,61 @@
 #include "stack.h"
 #include "tunable.h"
 
+/* The command line. */
+struct export_args {
+	const char *format, *match, *device, *out;
+	int force, apply, dry_run;
+};
+
+#define EXPORT_(name, key, arg, help, field, fn) \
+	{ name, key, arg, help, fn, offsetof(struct export_args, field), NULL }
+
+static const struct optab export_options[] = {
+	EXPORT_("format", 'F', "F",
+		"udev      rules matching device classes (rotational\n"
+		"          and non-rotational sd*/vd*/xvd* disks,\n"
+		"          NVMe, MMC) or one device\n"
+		"tuned     a tuned.conf ([disk], [sysfs], [sysctl])\n"
+		"sysctl    a sysctl.d file (vm.* settings)\n"
+		"sysfs.conf  sysfsutils lines for one device\n"
+		"tmpfiles  tmpfiles.d 'w' lines for one device", format, optab_text),
+	EXPORT_("match", 'm', "M",
+		"class (default) or this-device (udev: by the WWN or\n"
+		"serial number of --device)", match, optab_text),
+	EXPORT_("device", 'd', "DEV",
+		"the device for this-device, sysfs.conf, tmpfiles and\n"
+		"tuned (default: the profile's one [target] device, or\n"
+		"the one disk behind its [target] directory)", device, optab_text),
+	EXPORT_("output", 'o', "FILE", "write FILE (default: standard output)", out, optab_text),
+	EXPORT_("force", 'f', NULL, "replace FILE if it exists", force, optab_flag),
+	EXPORT_("apply", 'a', NULL,
+		"set the profile's settings now (root), each disk by\n"
+		"its class: --device DEV, else the profile's [target]\n"
+		"disks, else every disk; journaled like 'brisk set':\n"
+		"'brisk restore' puts the original values back", apply, optab_flag),
+	EXPORT_("dry-run", 'n', NULL, "with --apply: print what would change, change nothing",
+		dry_run, optab_flag),
+	OPTAB_HELP,
+	OPTAB_END,
+};
+
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: brisk export NAME|FILE --format FORMAT [--match class|this-device]\n"
-		"                    [--device DEV] [-o FILE] [--force]\n"
-		"       brisk export NAME|FILE --apply [--device DEV] [--dry-run]\n"
-		"\n"
-		"Write a profile's settings as a distribution default, or apply them\n"
-		"for this boot.\n"
-		"\n"
-		"  -F, --format F     udev      rules matching device classes (rotational\n"
-		"                               and non-rotational sd*/vd*/xvd* disks,\n"
-		"                               NVMe, MMC) or one device\n"
-		"                     tuned     a tuned.conf ([disk], [sysfs], [sysctl])\n"
-		"                     sysctl    a sysctl.d file (vm.* settings)\n"
-		"                     sysfs.conf  sysfsutils lines for one device\n"
-		"                     tmpfiles  tmpfiles.d 'w' lines for one device\n"
-		"  -m, --match M      class (default) or this-device (udev: by the WWN or\n"
-		"                     serial number of --device)\n"
-		"  -d, --device DEV   the device for this-device, sysfs.conf, tmpfiles and\n"
-		"                     tuned (default: the profile's one [target] device, or\n"
-		"                     the one disk behind its [target] directory)\n"
-		"  -o, --output FILE  write FILE (default: standard output)\n"
-		"  -f, --force        replace FILE if it exists\n"
-		"  -a, --apply        set the profile's settings now (root), each disk by\n"
-		"                     its class: --device DEV, else the profile's [target]\n"
-		"                     disks, else every disk; journaled like 'brisk set':\n"
-		"                     'brisk restore' puts the original values back\n"
-		"  -n, --dry-run      with --apply: print what would change, change nothing\n"
-		"  -h, --help         this text\n"
-		"\n"
-		"Rules for a class of disks (udev, tuned) leave out the hardware-bound\n"
-		"values (nr_requests, max_sectors_kb, queue_depth, async_depth) and say\n"
-		"so on stderr; a rule for one device keeps them.\n"
-		"\n"
-		"See brisk-export(1).\n");
+	optab_usage(f,
+		    "usage: brisk export NAME|FILE --format FORMAT [--match class|this-device]\n"
+		    "                    [--device DEV] [-o FILE] [--force]\n"
+		    "       brisk export NAME|FILE --apply [--device DEV] [--dry-run]\n"
+		    "\n"
+		    "Write a profile's settings as a distribution default, or apply them\n"
+		    "for this boot.\n"
+		    "\n",
+		    export_options, 21,
+		    "\n"
+		    "Rules for a class of disks (udev, tuned) leave out the hardware-bound\n"
+		    "values (nr_requests, max_sectors_kb, queue_depth, async_depth) and say\n"
+		    "so on stderr; a rule for one device keeps them.\n"
+		    "\n"
+		    "See brisk-export(1).\n");
 }
 
 #define APPLY_MAX_DEVS 64
@@ -485,56 +504,33 @@ static int write_export(const struct profile *p, enum export_format fmt, int thi
 
 int cmd_export_main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'F' },
-		{ "match", required_argument, NULL, 'm' },
-		{ "device", required_argument, NULL, 'd' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "apply", no_argument, NULL, 'a' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *fmt_arg = NULL, *match = NULL, *device = NULL, *out = NULL;
-	int force = 0, apply = 0, dry_run = 0, c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":F:m:d:o:fanh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'a': apply = 1; break;
-		case 'n': dry_run = 1; break;
-		case 'F': fmt_arg = optarg; break;
-		case 'm': match = optarg; break;
-		case 'd': device = optarg; break;
-		case 'o': out = optarg; break;
-		case 'f': force = 1; break;
-		case 'h': usage(stdout); return 0;
-		default: return cliopt_getopt_error("export", c, argv, opts);
-		}
-	}
+	struct export_args a = { 0 };
+	const struct optab_cmd cmd = { "export", export_options, usage, &a };
+	int rc = optab_parse(&cmd, argc, argv);
+	if (rc)
+		return rc == OPTAB_DONE ? 0 : rc;
 	if (argc - optind < 1)
-		return cliopt_usage_error("export", "expected one profile NAME or FILE");
+		return optab_usage_error("export", "expected one profile NAME or FILE");
 	if (argc - optind > 1)
-		return cliopt_usage_error("export", "one profile only ('%s' is extra)",
-					  argv[optind + 1]);
+		return optab_usage_error("export", "one profile only ('%s' is extra)",
+					 argv[optind + 1]);
 	enum export_format fmt = EXPORT_UDEV;
-	int this_device = 0, rc;
-	if (apply || dry_run) {
-		if (!apply || fmt_arg || match || out || force)
-			return cliopt_usage_error("export", "%s", apply ? "--apply takes only "
-						  "--device and --dry-run" : "--dry-run goes with --apply");
-	} else if ((rc = write_opts(fmt_arg, match, device, &fmt, &this_device)) != 0) {
+	int this_device = 0;
+	if (a.apply || a.dry_run) {
+		if (!a.apply || a.format || a.match || a.out || a.force)
+			return optab_usage_error("export", "%s", a.apply ? "--apply takes only "
+						 "--device and --dry-run" : "--dry-run goes with --apply");
+	} else if ((rc = write_opts(a.format, a.match, a.device, &fmt, &this_device)) != 0) {
 		return rc;
 	}
 	char path[PATH_MAX];
 	struct profile *p;
 	if ((rc = load_profile(argv[optind], &p, path, sizeof(path))) != 0)
 		return rc;
-	if (apply)
-		rc = do_apply(p, path, device, dry_run, argc, argv);
+	if (a.apply)
+		rc = do_apply(p, path, a.device, a.dry_run, argc, argv);
 	else
-		rc = write_export(p, fmt, this_device, device, out, force);
+		rc = write_export(p, fmt, this_device, a.device, a.out, a.force);
 	free(p);
 	return rc;
 }

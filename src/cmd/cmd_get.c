@@ -1,10 +1,12 @@
 #include "cmd_get.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <json-c/json.h>
 
 #include "cliopt.h"
@@ -15,22 +17,35 @@
 
 /* ----------------------------------------------------------------- get */
 
+/* The command line. */
+struct get_args {
+	struct cmd_set_only only;
+	int json;
+};
+
+static const struct optab get_options[] = {
+	CMD_SET_DEVICE(offsetof(struct get_args, only)),
+	CLIOPT_JSON_FLAG("print JSON: the same keys per disk under\n"
+			 "devices[].settings and sysctls under sysctl;\n"
+			 "numbers as numbers, the scheduler as a string\n"
+			 "(the offered list in devices[].schedulers), a\n"
+			 "missing attribute as null (see brisk-set(1))",
+			 offsetof(struct get_args, json)),
+	OPTAB_HELP,
+	OPTAB_END,
+};
+
 static void get_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: brisk get [-d DEVICE]... [--json] (DIR|DEVICE) [KEY...]\n"
-		"\n"
-		"Print the current value of KEY (default: every key brisk can set) on\n"
-		"every disk behind DIR or on DEVICE, one 'DEVICE KEY=VALUE' line each;\n"
-		"sysctls print as 'vm.NAME=VALUE'.  Works without root.\n"
-		"\n"
-		"  -d, --device DEV  only this disk of the stack (repeatable)\n"
-		"  -j, -J, --json    print JSON: the same keys per disk under\n"
-		"                    devices[].settings and sysctls under sysctl;\n"
-		"                    numbers as numbers, the scheduler as a string\n"
-		"                    (the offered list in devices[].schedulers), a\n"
-		"                    missing attribute as null (see brisk-set(1))\n"
-		"  -h, --help        this text\n");
+	optab_usage(f,
+		    "usage: brisk get [-d DEVICE]... [--json] (DIR|DEVICE) [KEY...]\n"
+		    "\n"
+		    "Print the current value of KEY (default: every key brisk can set) on\n"
+		    "every disk behind DIR or on DEVICE, one 'DEVICE KEY=VALUE' line each;\n"
+		    "sysctls print as 'vm.NAME=VALUE'.  Works without root.\n"
+		    "\n",
+		    get_options, 20,
+		    "");
 }
 
 /* Where values go: 'DEVICE KEY=VALUE' lines, or the JSON document. */
@@ -141,46 +156,19 @@ static int get_json_close(struct get_out *o, int rc)
 
 int cmd_get_main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "device", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char *only[CMD_SET_MAX_ONLY];
-	size_t n_only = 0;
-	int c, json = 0;
-	optind = 1;
-	opterr = 0;
+	struct get_args a = { 0 };
+	const struct optab_cmd cmd = { "get", get_options, get_usage, &a };
 	/* options anywhere (a key never starts with '-'); "--" ends them */
-	while ((c = getopt_long(argc, argv, ":d:jJh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			if (n_only == CMD_SET_MAX_ONLY) {
-				fprintf(stderr, "brisk get: at most %d -d options\n", CMD_SET_MAX_ONLY);
-				return EXIT_USAGE;
-			}
-			only[n_only++] = optarg;
-			break;
-		case 'j':
-		case 'J':
-			json = 1;
-			break;
-		case 'h':
-			get_usage(stdout);
-			return 0;
-		default:
-			return cliopt_getopt_error("get", c, argv, opts);
-		}
-	}
+	int rc = optab_parse(&cmd, argc, argv);
+	if (rc)
+		return rc == OPTAB_DONE ? 0 : rc;
 	if (argc - optind < 1)
-		return cliopt_usage_error("get", "expected a DIR or DEVICE, then any KEYs");
+		return optab_usage_error("get", "expected a DIR or DEVICE, then any KEYs");
 	int nk = argc - optind - 1;
 	char **kargs = argv + optind + 1;
 	struct tunable_key *keys = calloc((size_t)(nk ? nk : 1), sizeof(*keys));
 	if (!keys)
 		return EXIT_FAILED;
-	int rc = 0;
 	for (int i = 0; i < nk; i++) {
 		char why[TUNABLE_WHY_LEN];
 		if (tunable_parse_key(kargs[i], &keys[i], why, sizeof(why)) < 0) {
@@ -191,8 +179,8 @@ int cmd_get_main(int argc, char **argv)
 	struct cmd_targets t;
 	struct get_out o = { 0 };
 	if (rc == 0)
-		rc = cmd_set_targets("get", argv[optind], only, n_only, &t);
-	if (rc == 0 && json)
+		rc = cmd_set_targets("get", argv[optind], &a.only, &t);
+	if (rc == 0 && a.json)
 		rc = get_json_open(&o, argv[optind], &t);
 	if (rc)
 		goto out;

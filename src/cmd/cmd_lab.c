@@ -2,19 +2,65 @@
 #include "cmd_lab.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cliopt.h"
 #include "lab.h"
 #include "labloop.h"
 #include "labmodel.h"
+#include "optab.h"
 #include "parse.h"
 #include "progress.h"
+
+/* The command lines of up and down. */
+struct up_args {
+	struct lab_options o;
+	int calibrate, dirty_set, quiet;
+};
+
+struct down_args {
+	int all;
+};
+
+static optab_fn up_set;
+
+static const struct optab lab_help[] = {
+	OPTAB_HELP_AS("this text (alone, or after up, down or status)"),
+	OPTAB_END,
+};
+
+#define UP_(name, key, arg, help, fn, field) \
+	{ name, key, arg, help, fn, offsetof(struct up_args, field), NULL }
+
+static const struct optab up_options[] = {
+	UP_("model", 'm', "NAME", "device model (default hdd-7200; see 'brisk lab models')",
+	    optab_text, o.model),
+	UP_("size", 's', "SIZE", "disk size, sparse (default 1G; 128M..64G)", up_set, o.size),
+	UP_("name", 'n', "NAME", "lab name (default: first free labN)", optab_text, o.name),
+	UP_("dir", 'd', "DIR", "image and mount point (default " LAB_DEFAULT_DIR ")", optab_text,
+	    o.dir),
+	UP_("dirty-limit", 'D', "SIZE",
+	    "dirty page cache the disk may hold (strict\n"
+	    "per-device limit; default a quarter of the disk, at\n"
+	    "most 256M; 0 = the kernel's global limits)", up_set, o.dirty_limit),
+	UP_("calibrate", 'c', NULL,
+	    "time random and sequential reads on the made disk\n"
+	    "and print them beside the model's targets", optab_flag, calibrate),
+	UP_("quiet", 'q', NULL, "no progress line on stderr while it calibrates", optab_flag,
+	    quiet),
+	OPTAB_MORE(lab_help),
+	OPTAB_END,
+};
+
+static const struct optab down_options[] = {
+	{ "all", 'a', NULL, "every lab disk", optab_flag, offsetof(struct down_args, all), NULL },
+	OPTAB_MORE(lab_help),
+	OPTAB_END,
+};
 
 static void usage(FILE *f)
 {
@@ -32,26 +78,40 @@ static void usage(FILE *f)
 		"schedulers sit in front of it as in front of a real disk, and an ext4 file\n"
 		"system mounted at a directory it prints.\n"
 		"\n"
-		"  up          make a lab disk (root); cleans stale ones first\n"
-		"    -m, --model NAME  device model (default hdd-7200; see 'brisk lab models')\n"
-		"    -s, --size SIZE   disk size, sparse (default 1G; 128M..64G)\n"
-		"    -n, --name NAME   lab name (default: first free labN)\n"
-		"    -d, --dir DIR     image and mount point (default %s)\n"
-		"    -D, --dirty-limit SIZE  dirty page cache the disk may hold (strict\n"
-		"                      per-device limit; default a quarter of the disk, at\n"
-		"                      most 256M; 0 = the kernel's global limits)\n"
-		"    -c, --calibrate   time random and sequential reads on the made disk\n"
-		"                      and print them beside the model's targets\n"
-		"    -q, --quiet       no progress line on stderr while it calibrates\n"
-		"  down        take lab disks apart: unmount, detach, stop, remove (root)\n"
-		"    -a, --all         every lab disk\n"
+		"  up          make a lab disk (root); cleans stale ones first\n");
+	optab_help(f, up_options, 4, 22);
+	fprintf(f, "  down        take lab disks apart: unmount, detach, stop, remove (root)\n");
+	optab_help(f, down_options, 4, 22);
+	fprintf(f,
 		"  status      list lab disks and what of them exists\n"
-		"  models      list the device models and their numbers\n"
-		"  -h, --help  this text (alone, or after up, down or status)\n"
+		"  models      list the device models and their numbers\n");
+	optab_help(f, lab_help, 2, 14);
+	fprintf(f,
 		"\n"
 		"State: $BRISK_RUNTIME_DIR/lab (default /run/brisk/lab).\n"
-		"Models: $BRISK_LAB_MODELS or profiles/lab-models.ini.  See brisk-lab(1).\n",
-		LAB_DEFAULT_DIR);
+		"Models: $BRISK_LAB_MODELS or profiles/lab-models.ini.  See brisk-lab(1).\n");
+}
+
+/* --size and --dirty-limit of up (optab_fn): 2 when the value is bad (said). */
+static int up_set(const char *cmd, const struct optab *o, void *ctx, const char *arg)
+{
+	struct up_args *a = ctx;
+	(void)cmd;
+	if (o->key == 's' && (parse_size(arg, &a->o.size) || a->o.size < LAB_MIN_SIZE ||
+			      a->o.size > LAB_MAX_SIZE)) {
+		fprintf(stderr, "brisk lab up: bad --size '%s' (128M..64G)\n", arg);
+		return EXIT_USAGE;
+	}
+	if (o->key == 'D') {
+		a->dirty_set = 1;
+		if (parse_size(arg, &a->o.dirty_limit) ||
+		    (a->o.dirty_limit && a->o.dirty_limit < (4u << 20))) {
+			fprintf(stderr, "brisk lab up: bad --dirty-limit '%s' (0, or 4M and more)\n",
+				arg);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
 }
 
 /* 0 as root; else says so: 1. */
@@ -100,56 +160,20 @@ static int load_models(struct labmodel *ms, int *n, char *path, size_t plen)
 
 static int cmd_up(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "model", required_argument, NULL, 'm' },
-		{ "size", required_argument, NULL, 's' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "dir", required_argument, NULL, 'd' },
-		{ "calibrate", no_argument, NULL, 'c' },
-		{ "dirty-limit", required_argument, NULL, 'D' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct lab_options o = { 0 };
-	int calibrate = 0, dirty_set = 0, quiet = 0, c;
+	struct up_args a = { 0 };
 	char err[2048];
-
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:s:n:d:D:cqh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'm': o.model = optarg; break;
-		case 'n': o.name = optarg; break;
-		case 'd': o.dir = optarg; break;
-		case 'c': calibrate = 1; break;
-		case 'q': quiet = 1; break;
-		case 's':
-			if (parse_size(optarg, &o.size) || o.size < LAB_MIN_SIZE ||
-			    o.size > LAB_MAX_SIZE) {
-				fprintf(stderr, "brisk lab up: bad --size '%s' (128M..64G)\n", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'D':
-			dirty_set = 1;
-			if (parse_size(optarg, &o.dirty_limit) ||
-			    (o.dirty_limit && o.dirty_limit < (4u << 20))) {
-				fprintf(stderr, "brisk lab up: bad --dirty-limit '%s' (0, or 4M "
-					"and more)\n", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'h': usage(stdout); return 0;
-		default: return cliopt_getopt_error("lab up", c, argv, opts);
-		}
-	}
+	const struct optab_cmd cmd = { "lab up", up_options, usage, &a };
+	int rc = optab_parse(&cmd, argc, argv);
+	if (rc)
+		return rc == OPTAB_DONE ? 0 : rc;
+	struct lab_options o = a.o;
 	if (optind < argc)
-		return cliopt_usage_error("lab up", "unexpected argument '%s'", argv[optind]);
+		return optab_usage_error("lab up", "unexpected argument '%s'", argv[optind]);
 	if (o.name && !lab_name_valid(o.name)) {
 		fprintf(stderr, "brisk lab up: bad --name '%s' (letters, digits, _ and -)\n", o.name);
 		return EXIT_USAGE;
 	}
-	if (!dirty_set) {
+	if (!a.dirty_set) {
 		uint64_t size = o.size ? o.size : LAB_DEFAULT_SIZE;
 		o.dirty_limit = size / 4 < LAB_DEFAULT_DIRTY ? size / 4 : LAB_DEFAULT_DIRTY;
 	}
@@ -179,7 +203,7 @@ static int cmd_up(int argc, char **argv)
 		fprintf(stderr, "brisk lab up: took apart %d stale lab disk(s)\n", cleaned);
 
 	struct lab_state s;
-	int rc = lab_up(&o, &s, err, sizeof err);
+	rc = lab_up(&o, &s, err, sizeof err);
 	if (rc) {
 		fprintf(stderr, "brisk lab up: %s\n", err);
 		return rc == -EINVAL || rc == -EEXIST ? EXIT_USAGE : EXIT_FAILED;
@@ -223,10 +247,10 @@ static int cmd_up(int argc, char **argv)
 			o.dirty_limit >> 20);
 	printf("mounted at %s\n", s.mnt);
 	fflush(stdout);
-	if (calibrate) {
+	if (a.calibrate) {
 		struct lab_calibration cal;
 		struct progress line;
-		progress_begin(&line, "lab calibrate", quiet);
+		progress_begin(&line, "lab calibrate", a.quiet);
 		rc = lab_calibrate(&s, m, 2.0, &cal, line.on ? show_calibration : NULL, &line, err,
 				   sizeof err);
 		progress_end(&line);
@@ -241,25 +265,16 @@ static int cmd_up(int argc, char **argv)
 
 static int cmd_down(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "all", no_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int all = 0, c, status = 0;
+	struct down_args a = { 0 };
+	int status = 0;
 	char err[2048];
-
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ah", opts, NULL)) != -1) {
-		switch (c) {
-		case 'a': all = 1; break;
-		case 'h': usage(stdout); return 0;
-		default: return cliopt_getopt_error("lab down", c, argv, opts);
-		}
-	}
-	if (all == (optind < argc))
-		return cliopt_usage_error("lab down", "give lab names or --all (see 'brisk lab "
-					  "status')");
+	const struct optab_cmd cmd = { "lab down", down_options, usage, &a };
+	int rc = optab_parse(&cmd, argc, argv);
+	if (rc)
+		return rc == OPTAB_DONE ? 0 : rc;
+	if (a.all == (optind < argc))
+		return optab_usage_error("lab down", "give lab names or --all (see 'brisk lab "
+					 "status')");
 	for (int i = optind; i < argc; i++)
 		if (!lab_name_valid(argv[i])) {
 			fprintf(stderr, "brisk lab down: bad lab name '%s'\n", argv[i]);
@@ -267,7 +282,7 @@ static int cmd_down(int argc, char **argv)
 		}
 	if (need_root("down"))
 		return EXIT_PRIVILEGE;
-	if (all) {
+	if (a.all) {
 		struct lab_state *ls = calloc(64, sizeof *ls);
 		int n;
 		if (!ls || lab_list_err(ls, 64, &n, err, sizeof err)) {
@@ -288,7 +303,7 @@ static int cmd_down(int argc, char **argv)
 		return status;
 	}
 	for (int i = optind; i < argc; i++) {
-		int rc = lab_down(argv[i], err, sizeof err);
+		rc = lab_down(argv[i], err, sizeof err);
 		if (rc) {
 			fprintf(stderr, "brisk lab down: %s\n", err);
 			status = rc == -ENOENT && status == 0 ? EXIT_USAGE : EXIT_FAILED;
@@ -311,8 +326,8 @@ static int cmd_status(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		}
-		return cliopt_usage_error("lab status", "%s '%s'", argv[1][0] == '-' ?
-					  "unknown option" : "unexpected argument", argv[1]);
+		return optab_usage_error("lab status", "%s '%s'", argv[1][0] == '-' ?
+					 "unknown option" : "unexpected argument", argv[1]);
 	}
 	struct lab_state *ls = calloc(64, sizeof *ls);
 	int n;
@@ -371,8 +386,8 @@ static int cmd_models(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		}
-		return cliopt_usage_error("lab models", "%s '%s'", argv[1][0] == '-' ?
-					  "unknown option" : "unexpected argument", argv[1]);
+		return optab_usage_error("lab models", "%s '%s'", argv[1][0] == '-' ?
+					 "unknown option" : "unexpected argument", argv[1]);
 	}
 	struct labmodel ms[LABMODEL_MAX];
 	char path[1024];
@@ -396,49 +411,54 @@ static int cmd_models(int argc, char **argv)
 	return 0;
 }
 
-/* Hidden: the FUSE server, started by `lab up`. */
+/* Hidden: the FUSE server, started by `lab up`; its options are internal
+ * (no --help, no man page). */
+struct serve_args {
+	const char *models, *model, *image, *mp, *fsname;
+	int64_t rfd;
+};
+
+static int serve_set_fd(const char *cmd, const struct optab *o, void *ctx, const char *arg)
+{
+	struct serve_args *a = ctx;
+	(void)cmd;
+	(void)o;
+	return parse_int(arg, 0, 1 << 20, &a->rfd) ? EXIT_USAGE : 0;
+}
+
+#define SERVE_(name, arg, fn, field) \
+	{ name, OPTAB_LONG, arg, NULL, fn, offsetof(struct serve_args, field), NULL }
+
+static const struct optab serve_options[] = {
+	SERVE_("models", "FILE", optab_text, models),
+	SERVE_("model", "NAME", optab_text, model),
+	SERVE_("image", "FILE", optab_text, image),
+	SERVE_("mountpoint", "DIR", optab_text, mp),
+	SERVE_("fsname", "NAME", optab_text, fsname),
+	SERVE_("ready-fd", "FD", serve_set_fd, rfd),
+	OPTAB_END,
+};
+
 static int cmd_serve(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "models", required_argument, NULL, 'M' },
-		{ "model", required_argument, NULL, 'm' },
-		{ "image", required_argument, NULL, 'i' },
-		{ "mountpoint", required_argument, NULL, 'p' },
-		{ "fsname", required_argument, NULL, 'f' },
-		{ "ready-fd", required_argument, NULL, 'r' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *models = NULL, *model = NULL, *image = NULL, *mp = NULL, *fsname = NULL;
-	int64_t rfd = -1;
-	int c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-		switch (c) {
-		case 'M': models = optarg; break;
-		case 'm': model = optarg; break;
-		case 'i': image = optarg; break;
-		case 'p': mp = optarg; break;
-		case 'f': fsname = optarg; break;
-		case 'r':
-			if (parse_int(optarg, 0, 1 << 20, &rfd))
-				return EXIT_USAGE;
-			break;
-		default: return cliopt_getopt_error("lab serve", c, argv, opts);
-		}
-	}
-	if (!models || !model || !image || !mp || !fsname || optind < argc) {
+	struct serve_args a = { .rfd = -1 };
+	const struct optab_cmd cmd = { "lab serve", serve_options, NULL, &a };
+	int rc = optab_parse(&cmd, argc, argv);
+	if (rc)
+		return rc;
+	if (!a.models || !a.model || !a.image || !a.mp || !a.fsname || optind < argc) {
 		fprintf(stderr, "brisk lab serve: internal command, started by 'brisk lab up'\n");
 		return EXIT_USAGE;
 	}
 	if (need_root("serve"))
 		return EXIT_PRIVILEGE;
-	return lab_serve(models, model, image, mp, fsname, (int)rfd) ? EXIT_FAILED : 0;
+	return lab_serve(a.models, a.model, a.image, a.mp, a.fsname, (int)a.rfd) ? EXIT_FAILED : 0;
 }
 
 int cmd_lab_main(int argc, char **argv)
 {
 	if (argc < 2)
-		return cliopt_usage_error("lab", "expected a command: up, down, status or models");
+		return optab_usage_error("lab", "expected a command: up, down, status or models");
 	const char *sub = argv[1];
 	if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0 || strcmp(sub, "help") == 0) {
 		usage(stdout);
@@ -455,6 +475,6 @@ int cmd_lab_main(int argc, char **argv)
 		return cmd_models(argc - 1, argv + 1);
 	if (strcmp(sub, "serve") == 0)
 		return cmd_serve(argc - 1, argv + 1);
-	return cliopt_usage_error("lab", "unknown %s '%s'; expected a command: up, down, status or models",
-				  sub[0] == '-' ? "option" : "command", sub);
+	return optab_usage_error("lab", "unknown %s '%s'; expected a command: up, down, status or models",
+				 sub[0] == '-' ? "option" : "command", sub);
 }

@@ -2,9 +2,9 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,10 +12,10 @@
 
 #include "action.h"
 #include "blockdev.h"
-#include "cliopt.h"
 #include "devclass.h"
 #include "fiojob.h"
 #include "load.h"
+#include "optab.h"
 #include "parse.h"
 #include "profile.h"
 #include "stack.h"
@@ -23,6 +23,82 @@
 #include "text.h"
 #include "tunable.h"
 #include "fileio.h"
+
+/* -o and -f, of save and of import: the first member of their contexts. */
+struct prof_out {
+	const char *out;
+	int force;
+};
+
+/* The command line of save, and of import. */
+struct save_args {
+	struct prof_out o;
+	struct profile *p;
+	struct save_keep *keep;
+	size_t nloads;
+};
+
+struct import_args {
+	struct prof_out o;
+	struct fiojob_opts fo;
+	const char *name;
+	int list;
+};
+
+enum { OPT_ALL = OPTAB_LONG, OPT_GROUP };
+
+static optab_fn save_set, import_set;
+
+static const struct optab prof_help[] = {
+	OPTAB_HELP,
+	OPTAB_END,
+};
+
+static const struct optab prof_out_options[] = {
+	{ "output", 'o', "FILE", "write FILE instead ('-' = standard output)", optab_text,
+	  offsetof(struct prof_out, out), NULL },
+	{ "force", 'f', NULL, "replace FILE (or the saved profile) if it exists", optab_flag,
+	  offsetof(struct prof_out, force), NULL },
+	OPTAB_MORE(prof_help),
+	OPTAB_END,
+};
+
+static const struct optab save_options[] = {
+	{ "load", 'l', "SPEC",
+	  "a load, as 'brisk run --load' (repeatable;\n"
+	  "default: the quick workload's)", save_set, 0, NULL },
+	{ "action", 'a', "LIST", "exec,ls,ssh-like,save (default: the quick one's)", save_set, 0,
+	  NULL },
+	{ "description", 'd', "TEXT", "the profile's description (one line)", save_set, 0, NULL },
+	{ "runtime", 'r', "T", "the loaded phase's length (60s, 2m)", save_set, 0, NULL },
+	{ "key", 'k', "KEY",
+	  "record KEY whatever its value (repeatable);\n"
+	  "otherwise only the scheduler and the values\n"
+	  "that differ from the kernel's defaults are,\n"
+	  "hardware-bound ones never", save_set, 0, NULL },
+	{ "all", OPT_ALL, NULL, "record every value as it stands", save_set, 0, NULL },
+	OPTAB_MORE(prof_out_options),
+	OPTAB_END,
+};
+
+static const struct optab import_options[] = {
+	{ "scale", 's', "F", "shrink sizes and start delays (0.01, 1/100, 1%)", import_set, 0,
+	  NULL },
+	{ "name", 'n', "NAME", "the profile's name (default: the file's)", optab_text,
+	  offsetof(struct import_args, name), NULL },
+	{ "env", OPTAB_LONG, NULL,
+	  "read $VAR and ${VAR} from the environment\n"
+	  "(refused otherwise)", optab_flag, offsetof(struct import_args, fo.env), NULL },
+	{ "strict", OPTAB_LONG, NULL,
+	  "refuse every fio key brisk does not honour\n"
+	  "(harmless ones too)", optab_flag, offsetof(struct import_args, fo.strict), NULL },
+	{ "group", OPT_GROUP, "N", "import the Nth stonewall group (default 1)", import_set, 0,
+	  NULL },
+	{ "list-keys", OPTAB_LONG, NULL, "print the table of fio keys: KEY GROUP TEXT", optab_flag,
+	  offsetof(struct import_args, list), NULL },
+	OPTAB_MORE(prof_out_options),
+	OPTAB_END,
+};
 
 static void usage(FILE *f)
 {
@@ -42,31 +118,16 @@ static void usage(FILE *f)
 		"  show     print a profile as brisk reads it\n"
 		"  check    validate profiles; errors are FILE:LINE: message (exit 2)\n"
 		"  save     capture the settings of the disks behind DIR (default .) and a\n"
-		"           workload into the user directory (reads sysfs only: no root needed)\n"
-		"    -l, --load SPEC         a load, as 'brisk run --load' (repeatable;\n"
-		"                            default: the quick workload's)\n"
-		"    -a, --action LIST       exec,ls,ssh-like,save (default: the quick one's)\n"
-		"    -d, --description TEXT  the profile's description (one line)\n"
-		"    -r, --runtime T         the loaded phase's length (60s, 2m)\n"
-		"    -k, --key KEY           record KEY whatever its value (repeatable);\n"
-		"                            otherwise only the scheduler and the values\n"
-		"                            that differ from the kernel's defaults are,\n"
-		"                            hardware-bound ones never\n"
-		"        --all               record every value as it stands\n"
+		"           workload into the user directory (reads sysfs only: no root needed)\n");
+	optab_help(f, save_options, 4, 28);
+	fprintf(f,
 		"  import   convert a fio job file into a profile (on stdout by default);\n"
-		"           notes on harmless keys go to stderr\n"
-		"    -s, --scale F           shrink sizes and start delays (0.01, 1/100, 1%%)\n"
-		"    -n, --name NAME         the profile's name (default: the file's)\n"
-		"        --env               read $VAR and ${VAR} from the environment\n"
-		"                            (refused otherwise)\n"
-		"        --strict            refuse every fio key brisk does not honour\n"
-		"                            (harmless ones too)\n"
-		"        --group N           import the Nth stonewall group (default 1)\n"
-		"        --list-keys         print the table of fio keys: KEY GROUP TEXT\n"
-		"  save and import:\n"
-		"    -o, --output FILE       write FILE instead ('-' = standard output)\n"
-		"    -f, --force             replace FILE (or the saved profile) if it exists\n"
-		"  -h, --help                this text\n"
+		"           notes on harmless keys go to stderr\n");
+	optab_help(f, import_options, 4, 28);
+	fprintf(f, "  save and import:\n");
+	optab_help(f, prof_out_options, 4, 28);
+	optab_help(f, prof_help, 2, 28);
+	fprintf(f,
 		"\n"
 		"See brisk-profile(1) and brisk-profile(5).\n");
 }
@@ -527,57 +588,45 @@ static int check_save_name(const char *name, size_t max)
 	return 0;
 }
 
+/* One of save's options (optab_fn): 2 when its value is bad (said). */
+static int save_set(const char *cmd, const struct optab *o, void *ctx, const char *arg)
+{
+	struct save_args *a = ctx;
+	(void)cmd;
+	if (o->key == OPT_ALL)
+		a->keep->all = 1;
+	else if (o->key == 'k' ? save_add_key(a->keep, arg) < 0 :
+		 save_option(a->p, o->key, arg, &a->nloads) < 0)
+		return EXIT_USAGE;
+	return 0;
+}
+
 static int cmd_save(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "load", required_argument, NULL, 'l' },
-		{ "action", required_argument, NULL, 'a' },
-		{ "description", required_argument, NULL, 'd' },
-		{ "runtime", required_argument, NULL, 'r' },
-		{ "key", required_argument, NULL, 'k' },
-		{ "all", no_argument, NULL, 'A' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct profile *p = calloc(1, sizeof(*p));
 	struct save_keep *keep = calloc(1, sizeof(*keep));
 	struct save_left *left = calloc(1, sizeof(*left));
-	int force = 0, c, status = EXIT_USAGE;
+	struct save_args a = { .p = p, .keep = keep };
+	int status = EXIT_USAGE;
 	if (!p || !keep || !left) {
 		status = EXIT_FAILED;
 		goto out;
 	}
 	profile_default_workload(p);
-	size_t nloads = 0;
-	const char *out = NULL;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":l:a:d:r:k:o:fh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'l': case 'a': case 'd': case 'r':
-			if (save_option(p, c, optarg, &nloads) < 0)
-				goto out;
-			break;
-		case 'k':
-			if (save_add_key(keep, optarg) < 0)
-				goto out;
-			break;
-		case 'A': keep->all = 1; break;
-		case 'o': out = optarg; break;
-		case 'f': force = 1; break;
-		case 'h': usage(stdout); status = 0; goto out;
-		default: cliopt_getopt_error("profile save", c, argv, opts); goto out;
-		}
+	const struct optab_cmd cmd = { "profile save", save_options, usage, &a };
+	int rc = optab_parse(&cmd, argc, argv);
+	if (rc) {
+		status = rc == OPTAB_DONE ? 0 : rc;
+		goto out;
 	}
+	const char *out = a.o.out;
 	if (optind >= argc) {
-		cliopt_usage_error("profile save", "expected NAME [DIR]");
+		optab_usage_error("profile save", "expected NAME [DIR]");
 		goto out;
 	}
 	if (argc - optind > 2) {
-		cliopt_usage_error("profile save", "expected NAME [DIR] ('%s' is extra)",
-				   argv[optind + 2]);
+		optab_usage_error("profile save", "expected NAME [DIR] ('%s' is extra)",
+				  argv[optind + 2]);
 		goto out;
 	}
 	const char *name = argv[optind];
@@ -594,7 +643,7 @@ static int cmd_save(int argc, char **argv)
 			goto out;
 		out = path;
 	}
-	status = emit(p, out, force);
+	status = emit(p, out, a.o.force);
 	if (status == 0 && strcmp(out, "-") != 0)
 		printf("saved %s (%zu setting%s, %zu load%s, %zu action%s)\n", out, p->n_settings,
 		       p->n_settings == 1 ? "" : "s", p->n_loads, p->n_loads == 1 ? "" : "s",
@@ -622,60 +671,44 @@ static int list_fio_keys(void)
 	return 0;
 }
 
+/* --scale and --group of import (optab_fn): 2 when the value is bad (said). */
+static int import_set(const char *cmd, const struct optab *o, void *ctx, const char *arg)
+{
+	struct import_args *a = ctx;
+	int64_t grp;
+	(void)cmd;
+	if (o->key == 's' && fiojob_parse_scale(arg, &a->fo.scale) < 0) {
+		fprintf(stderr, "brisk profile import: bad --scale '%s', expected a "
+			"factor in (0, 1] such as 0.01, 1/100 or 1%%\n", arg);
+		return EXIT_USAGE;
+	}
+	if (o->key == OPT_GROUP) {
+		if (parse_int(arg, 1, 1000, &grp) < 0) {
+			fprintf(stderr, "brisk profile import: bad --group '%s', expected a "
+				"stonewall group number from 1\n", arg);
+			return EXIT_USAGE;
+		}
+		a->fo.group = (unsigned)grp;
+	}
+	return 0;
+}
+
 static int cmd_import(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "env", no_argument, NULL, 'e' },
-		{ "strict", no_argument, NULL, 'S' },
-		{ "group", required_argument, NULL, 'g' },
-		{ "list-keys", no_argument, NULL, 'L' },
-		{ "scale", required_argument, NULL, 's' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct fiojob_opts fo = { .scale = 1 };
-	const char *out = NULL, *name = NULL;
-	int force = 0, c, list = 0;
-	int64_t grp;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:n:o:fh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'e': fo.env = 1; break;
-		case 'S': fo.strict = 1; break;
-		case 'L': list = 1; break;
-		case 'g':
-			if (parse_int(optarg, 1, 1000, &grp) < 0) {
-				fprintf(stderr, "brisk profile import: bad --group '%s', expected a "
-					"stonewall group number from 1\n", optarg);
-				return EXIT_USAGE;
-			}
-			fo.group = (unsigned)grp;
-			break;
-		case 's':
-			if (fiojob_parse_scale(optarg, &fo.scale) < 0) {
-				fprintf(stderr, "brisk profile import: bad --scale '%s', expected a "
-					"factor in (0, 1] such as 0.01, 1/100 or 1%%\n", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'n': name = optarg; break;
-		case 'o': out = optarg; break;
-		case 'f': force = 1; break;
-		case 'h': usage(stdout); return 0;
-		default: return cliopt_getopt_error("profile import", c, argv, opts);
-		}
-	}
-	if (list) {
+	struct import_args a = { .fo = { .scale = 1 } };
+	const struct optab_cmd cmd = { "profile import", import_options, usage, &a };
+	int rc = optab_parse(&cmd, argc, argv);
+	if (rc)
+		return rc == OPTAB_DONE ? 0 : rc;
+	const struct fiojob_opts fo = a.fo;
+	const char *name = a.name;
+	if (a.list) {
 		if (argc != optind)
-			return cliopt_usage_error("profile import", "--list-keys takes no JOBFILE");
+			return optab_usage_error("profile import", "--list-keys takes no JOBFILE");
 		return list_fio_keys();
 	}
 	if (argc - optind != 1)
-		return cliopt_usage_error("profile import", "expected one JOBFILE");
+		return optab_usage_error("profile import", "expected one JOBFILE");
 	struct profile *p = malloc(sizeof(*p));
 	struct fiojob_report *rep = malloc(sizeof(*rep));
 	if (!p || !rep) {
@@ -684,7 +717,7 @@ static int cmd_import(int argc, char **argv)
 		return EXIT_FAILED;
 	}
 	char err[PROFILE_ERR_LEN];
-	int rc = fiojob_import(argv[optind], &fo, p, rep, err, sizeof(err));
+	rc = fiojob_import(argv[optind], &fo, p, rep, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "%s\n", err);
 		free(p);
@@ -709,7 +742,7 @@ static int cmd_import(int argc, char **argv)
 		}
 		snprintf(p->name, sizeof(p->name), "%s", name);
 	}
-	rc = emit(p, out, force);
+	rc = emit(p, a.o.out, a.o.force);
 	free(p);
 	return rc;
 }
@@ -717,8 +750,8 @@ static int cmd_import(int argc, char **argv)
 int cmd_profile_main(int argc, char **argv)
 {
 	if (argc < 2)
-		return cliopt_usage_error("profile", "expected a command: list, show, check, save "
-					  "or import");
+		return optab_usage_error("profile", "expected a command: list, show, check, save "
+					 "or import");
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		usage(stdout);
 		return 0;
@@ -736,26 +769,26 @@ int cmd_profile_main(int argc, char **argv)
 	snprintf(cmd, sizeof(cmd), "profile %s", simple ? verb : "");
 	for (int i = 0; simple && i < n; i++)   /* these take no options */
 		if (rest[i][0] == '-' && rest[i][1])
-			return cliopt_usage_error(cmd, "unknown option '%s'", rest[i]);
+			return optab_usage_error(cmd, "unknown option '%s'", rest[i]);
 	if (strcmp(verb, "list") == 0) {
 		if (n)
-			return cliopt_usage_error(cmd, "no arguments expected ('%s' is extra)", rest[0]);
+			return optab_usage_error(cmd, "no arguments expected ('%s' is extra)", rest[0]);
 		return cmd_list();
 	}
 	if (strcmp(verb, "show") == 0) {
 		if (n != 1)
-			return cliopt_usage_error(cmd, "expected one NAME or FILE");
+			return optab_usage_error(cmd, "expected one NAME or FILE");
 		return cmd_show(rest[0]);
 	}
 	if (strcmp(verb, "check") == 0) {
 		if (n < 1)
-			return cliopt_usage_error(cmd, "expected FILE...");
+			return optab_usage_error(cmd, "expected FILE...");
 		return cmd_check(n, rest);
 	}
 	if (strcmp(verb, "save") == 0)
 		return cmd_save(argc - 1, argv + 1);
 	if (strcmp(verb, "import") == 0)
 		return cmd_import(argc - 1, argv + 1);
-	return cliopt_usage_error("profile", "unknown %s '%s'; expected a command: list, show, "
-				  "check, save or import", verb[0] == '-' ? "option" : "command", verb);
+	return optab_usage_error("profile", "unknown %s '%s'; expected a command: list, show, "
+				 "check, save or import", verb[0] == '-' ? "option" : "command", verb);
 }

@@ -1,157 +1,120 @@
 #include "cmd_report.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cliopt.h"
 #include "fleet.h"
 #include "openmetrics.h"
-#include "parse.h"
 #include "text.h"
 
 static const char CMD[] = "report";
 
+enum { OPT_BY = CLIOPT_NEXT, OPT_BASELINE };
+
+/* The command line of a report, beyond the shared options. */
+struct rep_args {
+	struct cliopt_args com;   /* first: the shared entries' (cliopt.h) */
+	struct fleet_options opt;
+	const char *save;
+};
+
+static optab_fn rep_set;
+
+/* The options, in the order --help lists them. */
+static const struct optab rep_options[] = {
+	{ "by", OPT_BY, "KEY",
+	  "group by class (default), model, model,firmware,\n"
+	  "machine or kernel", rep_set, 0, NULL },
+	{ "baseline", OPT_BASELINE, "ARM",
+	  "compare against ARM (a scheduler such as mq-deadline,\n"
+	  "or settings as 'scheduler=bfq low_latency=0');\n"
+	  "default: the setting most machines measured first", rep_set, 0, NULL },
+	CLIOPT_SEED("seed of the bootstrap (default " OPTAB_NUM(FLEET_DEFAULT_SEED)
+		    ": the same files\n"
+		    "give the same figures)"),
+	CLIOPT_JSON("the report as JSON ('-' = stdout, then no text)"),
+	CLIOPT_CSV("one row per group, phase, action and setting ('-' =\n"
+		   "stdout)"),
+	CLIOPT_PLOT("a picture: FILE.svg or FILE.png, one panel per group"),
+	CLIOPT_OPENMETRICS,
+	{ "save-profile", OPTAB_LONG, "NAME",
+	  "the winner of each class as profile NAME, ready for\n"
+	  "'brisk export NAME --format udev' (with --by class)", optab_text,
+	  offsetof(struct rep_args, save), NULL },
+	CLIOPT_FORCE("--save-profile replaces an existing profile NAME and\n"
+		     "saves values outside the range a default may carry"),
+	{ "trust-file-identity", OPTAB_LONG, NULL,
+	  "take the machine each file names, not its host\n"
+	  "folder: any file can claim to be any machine; only\n"
+	  "for results you collected yourself", optab_flag,
+	  offsetof(struct rep_args, opt.trust_files), NULL },
+	OPTAB_HELP,
+	OPTAB_END,
+};
+
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: brisk report DIR|FILE... [options]\n"
-		"\n"
-		"Bring together the results of many machines: FILEs written by 'brisk run\n"
-		"--json' and 'brisk compare --json', laid out one folder per machine as\n"
-		"DIR/HOST/*.json (a DIR is read so).  A result's machine is the HOST folder\n"
-		"it lies in; a file that claims another machine than the rest of its\n"
-		"folder (or than HOST/machine-id), or one machine id under two hosts, is\n"
-		"named and left out.  Group the results (default: by disk class), pool\n"
-		"each setting and action with the machine as the unit (medians and p90\n"
-		"with bootstrap intervals over machines, then their samples), compare\n"
-		"every setting with a baseline by the median of the machines' own ratios,\n"
-		"bounded, and give a verdict when its interval clears 1 and most machines\n"
-		"agree; recommend a setting per group.  A file that cannot be read\n"
-		"(corrupt, truncated, a newer format) is named and skipped.\n"
-		"\n"
-		"      --by KEY           group by class (default), model, model,firmware,\n"
-		"                         machine or kernel\n"
-		"      --baseline ARM     compare against ARM (a scheduler such as mq-deadline,\n"
-		"                         or settings as 'scheduler=bfq low_latency=0');\n"
-		"                         default: the setting most machines measured first\n"
-		"      --seed N           seed of the bootstrap (default %d: the same files\n"
-		"                         give the same figures)\n"
-		"  -j, --json FILE        the report as JSON ('-' = stdout, then no text)\n"
-		"      --csv FILE         one row per group, phase, action and setting ('-' =\n"
-		"                         stdout)\n"
-		"      --plot FILE        a picture: FILE.svg or FILE.png, one panel per group\n"
-		"      --openmetrics FILE the key figures in the OpenMetrics text format, for\n"
-		"                         node_exporter's textfile collector ('-' = stdout)\n"
-		"      --save-profile NAME  the winner of each class as profile NAME, ready for\n"
-		"                         'brisk export NAME --format udev' (with --by class)\n"
-		"      --force            --save-profile replaces an existing profile NAME and\n"
-		"                         saves values outside the range a default may carry\n"
-		"      --trust-file-identity  take the machine each file names, not its host\n"
-		"                         folder: any file can claim to be any machine; only\n"
-		"                         for results you collected yourself\n"
-		"  -h, --help             this text\n"
-		"\n"
-		"Exit status: 0 every file read, 3 a report was made but some files were\n"
-		"skipped, 1 an output could not be written, 2 bad usage or no file could be\n"
-		"read.  See brisk-report(1).\n", FLEET_DEFAULT_SEED);
+	optab_usage(f,
+		    "usage: brisk report DIR|FILE... [options]\n"
+		    "\n"
+		    "Bring together the results of many machines: FILEs written by 'brisk run\n"
+		    "--json' and 'brisk compare --json', laid out one folder per machine as\n"
+		    "DIR/HOST/*.json (a DIR is read so).  A result's machine is the HOST folder\n"
+		    "it lies in; a file that claims another machine than the rest of its\n"
+		    "folder (or than HOST/machine-id), or one machine id under two hosts, is\n"
+		    "named and left out.  Group the results (default: by disk class), pool\n"
+		    "each setting and action with the machine as the unit (medians and p90\n"
+		    "with bootstrap intervals over machines, then their samples), compare\n"
+		    "every setting with a baseline by the median of the machines' own ratios,\n"
+		    "bounded, and give a verdict when its interval clears 1 and most machines\n"
+		    "agree; recommend a setting per group.  A file that cannot be read\n"
+		    "(corrupt, truncated, a newer format) is named and skipped.\n"
+		    "\n",
+		    rep_options, 25,
+		    "\n"
+		    "Exit status: 0 every file read, 3 a report was made but some files were\n"
+		    "skipped, 1 an output could not be written, 2 bad usage or no file could be\n"
+		    "read.  See brisk-report(1).\n");
 }
 
-enum { OPT_BY = 256, OPT_BASELINE, OPT_SEED, OPT_CSV, OPT_PLOT, OPT_SAVE, OPT_FORCE,
-       OPT_OPENMETRICS, OPT_TRUST };
-
-static const struct option longopts[] = {
-	{ "by", required_argument, NULL, OPT_BY },
-	{ "baseline", required_argument, NULL, OPT_BASELINE },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "json", required_argument, NULL, 'j' },
-	{ "csv", required_argument, NULL, OPT_CSV },
-	{ "plot", required_argument, NULL, OPT_PLOT },
-	{ "openmetrics", required_argument, NULL, OPT_OPENMETRICS },
-	{ "save-profile", required_argument, NULL, OPT_SAVE },
-	{ "force", no_argument, NULL, OPT_FORCE },
-	{ "trust-file-identity", no_argument, NULL, OPT_TRUST },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-struct rep_args {
-	struct fleet_options opt;
-	const char *json, *csv, *plot, *save, *openmetrics;
-	int force;
-};
+/* One of report's own options (optab_fn). */
+static int rep_set(const char *cmd, const struct optab *o, void *ctx, const char *arg)
+{
+	struct rep_args *a = ctx;
+	if (o->key == OPT_BY && fleet_by_parse(arg, &a->opt.by) < 0)
+		return cliopt_bad(cmd, "--by", arg, "class, model, model,firmware, machine or kernel");
+	if (o->key == OPT_BASELINE) {
+		if (!arg[0] || text_check(arg, NULL) < 0)
+			return cliopt_bad(cmd, "--baseline", arg, "a setting's name");
+		a->opt.baseline = arg;
+	}
+	return 0;
+}
 
 static int parse(int argc, char **argv, struct rep_args *a)
 {
 	a->opt.by = FLEET_BY_CLASS;
-	a->opt.seed = FLEET_DEFAULT_SEED;
-	optind = 1;
-	opterr = 0;
-	int c;
-	while ((c = getopt_long(argc, argv, ":j:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_BY:
-			if (fleet_by_parse(optarg, &a->opt.by) < 0)
-				return cliopt_bad(CMD, "--by", optarg,
-						  "class, model, model,firmware, machine or kernel");
-			break;
-		case OPT_BASELINE:
-			if (!optarg[0] || text_check(optarg, NULL) < 0)
-				return cliopt_bad(CMD, "--baseline", optarg, "a setting's name");
-			a->opt.baseline = optarg;
-			break;
-		case OPT_SEED: {
-			int64_t n;
-			if (parse_int(optarg, 0, INT64_MAX, &n) < 0)
-				return cliopt_bad(CMD, "--seed", optarg, "expected a whole number");
-			a->opt.seed = (uint64_t)n;
-			break;
-		}
-		case 'j':
-			a->json = optarg;
-			break;
-		case OPT_CSV:
-			a->csv = optarg;
-			break;
-		case OPT_PLOT:
-			a->plot = optarg;
-			break;
-		case OPT_OPENMETRICS:
-			a->openmetrics = optarg;
-			break;
-		case OPT_SAVE:
-			a->save = optarg;
-			break;
-		case OPT_FORCE:
-			a->force = 1;
-			break;
-		case OPT_TRUST:
-			a->opt.trust_files = 1;
-			break;
-		case 'h':
-			usage(stdout);
-			return CLIOPT_HELP;
-		default:
-			return cliopt_getopt_error(CMD, c, argv, longopts);
-		}
-	}
+	const struct optab_cmd cmd = { CMD, rep_options, usage, a };
+	int rc = optab_parse(&cmd, argc, argv);
+	if (rc)
+		return rc;
+	a->opt.seed = a->com.seed_given ? a->com.seed : FLEET_DEFAULT_SEED;
 	if (optind >= argc)
-		return cliopt_usage_error(CMD, "no DIR or FILE given (results of brisk run --json "
-					  "or brisk compare --json, as DIR/HOST/*.json)");
+		return optab_usage_error(CMD, "no DIR or FILE given (results of brisk run --json "
+					 "or brisk compare --json, as DIR/HOST/*.json)");
 	if (a->save && a->opt.by != FLEET_BY_CLASS)
-		return cliopt_usage_error(CMD, "--save-profile needs --by class: a profile holds "
-					  "settings per disk class");
-	if (a->force && !a->save)
-		return cliopt_usage_error(CMD, "--force goes with --save-profile");
-	const struct cliopt_output out[] = {
-		{ "--json", a->json, 1 }, { "--csv", a->csv, 1 },
-		{ "--openmetrics", a->openmetrics, 1 }, { "--plot", a->plot, 0 },
-	};
-	return cliopt_outputs(CMD, out, sizeof(out) / sizeof(out[0]));
+		return optab_usage_error(CMD, "--save-profile needs --by class: a profile holds "
+					 "settings per disk class");
+	if (a->com.force && !a->save)
+		return optab_usage_error(CMD, "--force goes with --save-profile");
+	return cliopt_files(CMD, &a->com);
 }
 
 /* What was read: the results, the files skipped, the host folders. */
@@ -276,12 +239,54 @@ static int read_all(int n, char **args, struct reading *rd)
 	return 0;
 }
 
+/* The report: text (unless an output goes to stdout), the output files,
+ * --save-profile.  0, or 1 when one of them failed (said). */
+static int rep_outputs(const struct rep_args *a, const struct fleet_report *rep)
+{
+	char err[512];
+	unsigned end = 0;
+	const struct cliopt_args *o = &a->com;
+	if (!cliopt_to_stdout(o))
+		fleet_text(stdout, rep);
+	if (o->json)
+		end |= cliopt_written(CMD, "--json", fleet_json(rep, o->json, err, sizeof(err)), err);
+	if (o->csv)
+		end |= cliopt_written(CMD, "--csv", fleet_csv(rep, o->csv, err, sizeof(err)), err);
+	if (o->openmetrics)
+		end |= cliopt_written(CMD, "--openmetrics",
+				      openmetrics_fleet(rep, o->openmetrics, err, sizeof(err)), err);
+	if (o->plot)
+		end |= cliopt_written(CMD, "--plot", fleet_plot(rep, o->plot, err, sizeof(err)), err);
+	if (a->save) {
+		char path[PATH_MAX], note[4096];
+		int src = fleet_save_profile(rep, a->save, o->force, path, sizeof(path), note,
+					     sizeof(note), err, sizeof(err));
+		if (src == -ENODATA) {   /* no winner: a result, not a failure */
+			fprintf(stderr, "brisk report: --save-profile: %s; nothing saved\n", err);
+		} else if (src < 0) {
+			fprintf(stderr, "brisk report: --save-profile %s\n", err);
+			end |= CLIOPT_END_FAILED;
+		} else {
+			fprintf(stderr, "brisk report: saved the winners as profile %s (%s); brisk "
+				"export %s --format udev makes them a default\n", a->save,
+				text_show(path), a->save);
+		}
+		if (note[0])
+			fprintf(stderr, "brisk report: --save-profile: %s\n", text_show(note));
+	}
+	if (fflush(stdout) != 0) {
+		fprintf(stderr, "brisk report: cannot write the report to standard output\n");
+		end |= CLIOPT_END_FAILED;
+	}
+	return end ? EXIT_FAILED : 0;
+}
+
 int cmd_report_main(int argc, char **argv)
 {
 	struct rep_args a = { 0 };
 	int rc = parse(argc, argv, &a);
 	if (rc)
-		return rc == CLIOPT_HELP ? 0 : rc;
+		return rc == OPTAB_DONE ? 0 : rc;
 	struct reading rd = { .trust = a.opt.trust_files };
 	int status = read_all(argc - optind, argv + optind, &rd);
 	struct fleet_result *res = rd.res;
@@ -298,54 +303,12 @@ int cmd_report_main(int argc, char **argv)
 		fprintf(stderr, "brisk report: %s\n", err);
 		status = EXIT_FAILED;
 	}
-	if (status == 0) {
-		int to_stdout = (a.json && !strcmp(a.json, "-")) || (a.csv && !strcmp(a.csv, "-")) ||
-				(a.openmetrics && !strcmp(a.openmetrics, "-"));
-		if (!to_stdout)
-			fleet_text(stdout, &rep);
-		if (a.json && fleet_json(&rep, a.json, err, sizeof(err)) < 0) {
-			fprintf(stderr, "brisk report: --json %s\n", err);
-			status = EXIT_FAILED;
-		}
-		if (a.csv && fleet_csv(&rep, a.csv, err, sizeof(err)) < 0) {
-			fprintf(stderr, "brisk report: --csv %s\n", err);
-			status = EXIT_FAILED;
-		}
-		if (a.openmetrics && openmetrics_fleet(&rep, a.openmetrics, err, sizeof(err)) < 0) {
-			fprintf(stderr, "brisk report: --openmetrics %s\n", err);
-			status = EXIT_FAILED;
-		}
-		if (a.plot && fleet_plot(&rep, a.plot, err, sizeof(err)) < 0) {
-			fprintf(stderr, "brisk report: --plot %s\n", err);
-			status = EXIT_FAILED;
-		}
-		if (a.save) {
-			char path[PATH_MAX], note[4096];
-			int src = fleet_save_profile(&rep, a.save, a.force, path, sizeof(path), note,
-						     sizeof(note), err, sizeof(err));
-			if (src == -ENODATA) {   /* no winner: a result, not a failure */
-				fprintf(stderr, "brisk report: --save-profile: %s; nothing saved\n",
-					err);
-			} else if (src < 0) {
-				fprintf(stderr, "brisk report: --save-profile %s\n", err);
-				status = EXIT_FAILED;
-			} else {
-				fprintf(stderr, "brisk report: saved the winners as profile %s (%s); brisk "
-					"export %s --format udev makes them a default\n", a.save,
-					text_show(path), a.save);
-			}
-			if (note[0])
-				fprintf(stderr, "brisk report: --save-profile: %s\n", text_show(note));
-		}
-		if (fflush(stdout) != 0) {
-			fprintf(stderr, "brisk report: cannot write the report to standard output\n");
-			status = EXIT_FAILED;
-		}
-		if (status == 0 && nskip) {
-			fprintf(stderr, "brisk report: %zu of %zu files skipped (named above); the "
-				"report covers the other %zu\n", nskip, nskip + nres, nres);
-			status = EXIT_PARTIAL;
-		}
+	if (status == 0)
+		status = rep_outputs(&a, &rep);
+	if (status == 0 && nskip) {
+		fprintf(stderr, "brisk report: %zu of %zu files skipped (named above); the "
+			"report covers the other %zu\n", nskip, nskip + nres, nres);
+		status = EXIT_PARTIAL;
 	}
 	fleet_report_free(&rep);
 	for (size_t i = 0; i < nres; i++)

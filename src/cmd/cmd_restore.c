@@ -1,7 +1,7 @@
 #include "cmd_restore.h"
 
-#include <getopt.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,26 +18,42 @@
 
 #define RESTORE_FORMAT_VERSION 1   /* brisk-restore.schema.json */
 
+/* The command line. */
+struct restore_args {
+	int dry, verbose, json;
+};
+
+static const struct optab restore_options[] = {
+	{ "dry-run", 'n', NULL,
+	  "list what would be restored; change nothing (exit 5\n"
+	  "when a value would be restored, 0 when none)", optab_flag,
+	  offsetof(struct restore_args, dry), NULL },
+	{ "verbose", 'v', NULL,
+	  "also list values recorded only because of another\n"
+	  "change (a scheduler switch) that need no write", optab_flag,
+	  offsetof(struct restore_args, verbose), NULL },
+	CLIOPT_JSON_FLAG("print one JSON document instead (see brisk-set(1))",
+			 offsetof(struct restore_args, json)),
+	OPTAB_HELP,
+	OPTAB_END,
+};
+
 static void restore_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: brisk restore [--dry-run] [--verbose] [--json]\n"
-		"\n"
-		"Put back every original value in the restore journals of brisk\n"
-		"sessions that are no longer running ('brisk set' changes, and runs\n"
-		"that were killed), newest first, without asking.  Needs root.\n"
-		"\n"
-		"Refused, and left alone: a runtime directory or journal that is not\n"
-		"root's (the caller's), is writable by group or others, or is reached\n"
-		"through a symbolic link.  Empty and temporary journals and lock\n"
-		"files left by a killed brisk are removed.\n"
-		"\n"
-		"  -n, --dry-run  list what would be restored; change nothing (exit 5\n"
-		"                 when a value would be restored, 0 when none)\n"
-		"  -v, --verbose  also list values recorded only because of another\n"
-		"                 change (a scheduler switch) that need no write\n"
-		"  -j, -J, --json print one JSON document instead (see brisk-set(1))\n"
-		"  -h, --help     this text\n");
+	optab_usage(f,
+		    "usage: brisk restore [--dry-run] [--verbose] [--json]\n"
+		    "\n"
+		    "Put back every original value in the restore journals of brisk\n"
+		    "sessions that are no longer running ('brisk set' changes, and runs\n"
+		    "that were killed), newest first, without asking.  Needs root.\n"
+		    "\n"
+		    "Refused, and left alone: a runtime directory or journal that is not\n"
+		    "root's (the caller's), is writable by group or others, or is reached\n"
+		    "through a symbolic link.  Empty and temporary journals and lock\n"
+		    "files left by a killed brisk are removed.\n"
+		    "\n",
+		    restore_options, 17,
+		    "");
 }
 
 struct restore_count {
@@ -227,38 +243,15 @@ static int restore_status(struct restore_count *cnt, int left, int root, int dry
 
 int cmd_restore_main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int dry = 0, verbose = 0, json = 0, c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":nvjJh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			dry = 1;
-			break;
-		case 'v':
-			verbose = 1;
-			break;
-		case 'j':
-		case 'J':
-			json = 1;
-			break;
-		case 'h':
-			restore_usage(stdout);
-			return EXIT_OK;
-		default:
-			return cliopt_getopt_error("restore", c, argv, opts);
-		}
-	}
+	struct restore_args a = { 0 };
+	const struct optab_cmd cmd = { "restore", restore_options, restore_usage, &a };
+	int rc = optab_parse(&cmd, argc, argv);
+	if (rc)
+		return rc == OPTAB_DONE ? EXIT_OK : rc;
+	int dry = a.dry, json = a.json;
 	if (optind != argc)
-		return cliopt_usage_error("restore", "no arguments expected ('%s' is extra)",
-					  argv[optind]);
+		return optab_usage_error("restore", "no arguments expected ('%s' is extra)",
+					 argv[optind]);
 	const char *dir = NULL;
 	char sysdir[PATH_MAX];
 	int root = geteuid() == 0, asked_dry = dry;
@@ -271,7 +264,7 @@ int cmd_restore_main(int argc, char **argv)
 		dir = sysdir;
 		dry = 1;
 	}
-	struct restore_count cnt = { .verbose = verbose };
+	struct restore_count cnt = { .verbose = a.verbose };
 	if (json)
 		json_begin(&cnt, dir, dry);   /* after the root check: dry is final */
 	/* A lab disk whose server died is useless and holds a loop device and

@@ -1,7 +1,8 @@
 #include "cmd_run.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,75 +23,9 @@
 
 
 static const char CMD[] = "run";   /* for messages: brisk run: ... */
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: brisk run [DIR] [options]\n"
-		"\n"
-		"Start a background load on the file system behind DIR (default: the\n"
-		"current directory) and time interactive actions with cold caches, idle\n"
-		"first, then under load.  Files go only into DIR/.brisk-XXXXXX, removed at\n"
-		"the end (also on SIGINT, SIGTERM, SIGHUP, which still print the report).\n"
-		"With no options: one buffered writer + the four actions, at most 60s.\n"
-		"\n"
-		"  -l, --load SPEC        add a load (repeatable; default seq-write):\n"
-		"                         KIND[:count=N,bs=SIZE[-SIZE],size=S,total=S,rate=S,\n"
-		"                         fsync=S,direct,ionice=rt|be|idle[/0-7],\n"
-		"                         engine=sync|io_uring,iodepth=N,bssplit=B/P:B/P]; KIND is\n"
-		"                         seq-write seq-read rand-read rand-write fsync-heavy\n"
-		"      --no-load          idle baseline only\n"
-		"  -a, --actions LIST     exec,ls,ssh-like,save (default: all)\n"
-		"      --exec CMD         program the exec action starts, in place (default: a\n"
-		"                         python3 start copied to DIR's file system, else ls)\n"
-		"      --ls-files N       files in the ls tree (default 2000)\n"
-		"  -i, --idle-samples N   idle samples per action (default 5)\n"
-		"  -n, --samples N        loaded samples per action and epoch (default 10)\n"
-		"      --idle-max T       idle phase at most T (default 10s; 0 = no limit)\n"
-		"      --warmup T         warm-up at most T (default 5s; ends after 1s once\n"
-		"                         writeback is under way)\n"
-		"  -d, --duration T       loaded phase at most T (default 30s; 0 = no limit)\n"
-		"      --interval T       mean pause between samples (default 200ms)\n"
-		"      --jitter PCT       pause varies by +-PCT %% (default 50)\n"
-		"      --timeout T        a sample past T is killed, counted as a timeout (60s)\n"
-		"      --max-time T       end the whole run after T (default 60s unless a\n"
-		"                         phase option is given; 0 = no limit)\n"
-		"      --tick T           system sampling period (default 1s)\n"
-		"      --drop-caches      evict with /proc/sys/vm/drop_caches (root; makes ls cold)\n"
-		"      --keep-warm        count samples that were not cold in the statistics\n"
-		"                         (default: left out, counted and shown apart)\n"
-		"      --floor SIZE|PCT%%  free space writers leave (default: max(5%%, 2GiB));\n"
-		"                         0 = none: writers end on ENOSPC\n"
-		"      --seed N           seed for jitter and offsets\n"
-		"      --allow-shared-dir as root, run even when others can write DIR (another\n"
-		"                         user's, or group/world-writable without the sticky\n"
-		"                         bit; the owner who ran sudo counts as trusted)\n"
-		"  -j, --json FILE        every figure and raw sample as JSON ('-' = stdout)\n"
-		"      --csv FILE         raw samples as CSV ('-' = stdout)\n"
-		"      --openmetrics FILE the key figures in the OpenMetrics text format, for\n"
-		"                         node_exporter's textfile collector ('-' = stdout)\n"
-		"      --at TIME:KEY=VALUE  change a setting (as 'brisk set' takes it) on every\n"
-		"                         disk of the stack TIME after the load started; a new\n"
-		"                         epoch begins (repeatable; root; restored at the end)\n"
-		"  -p, --profile NAME     the workload of a profile (see brisk-profile(5));\n"
-		"                         other options override it\n"
-		"      --no-settings      do not apply the profile's [settings] (root applies\n"
-		"                         them for the run and puts them back afterwards)\n"
-		"      --fio JOBFILE      the workload of a fio job file (writers and readers\n"
-		"                         become loads, small random readers ssh-like samples)\n"
-		"      --scale F          shrink --fio/--profile sizes and delays (0.01, 1/100)\n"
-		"  -q, --quiet            no progress on stderr\n"
-		"      --parse-only       print each option given as --NAME[=VALUE] and exit;\n"
-		"                         nothing runs\n"
-		"  -h, --help             this text\n"
-		"\n"
-		"T is a duration (500ms, 20s, 2m).  Exit status: 0 done, 1 failed (also\n"
-		"when a load or action could not start), 2 bad input, 4 --at or\n"
-		"--drop-caches without root, 128+N stopped by signal N.  See brisk-run(1).\n");
-}
 
-enum {   /* this command's own options; the shared ones are cliopt.h's */
-	OPT_NO_LOAD = CLIOPT_NEXT, OPT_IDLE_MAX, OPT_WARMUP, OPT_JITTER, OPT_MAX_TIME, OPT_TICK,
-	OPT_SEED, OPT_CSV, OPT_FIO, OPT_SCALE, OPT_AT, OPT_NO_SETTINGS, OPT_OPENMETRICS,
+enum {   /* this command's own keys; the shared ones are cliopt.h's */
+	OPT_IDLE_MAX = CLIOPT_NEXT, OPT_WARMUP, OPT_JITTER, OPT_MAX_TIME, OPT_TICK, OPT_AT,
 };
 
 /* The profile or fio job a run was given: the session's exec command
@@ -98,31 +33,92 @@ enum {   /* this command's own options; the shared ones are cliopt.h's */
 static struct profile run_profile;
 static struct fiojob_report run_fio_rep;   /* --fio: the harmless keys' notes */
 
-static const struct option longopts[] = {
-	CLIOPT_LONGOPTS,
-	{ "no-load", no_argument, NULL, OPT_NO_LOAD },
-	{ "idle-samples", required_argument, NULL, 'i' },
-	{ "samples", required_argument, NULL, 'n' },
-	{ "idle-max", required_argument, NULL, OPT_IDLE_MAX },
-	{ "warmup", required_argument, NULL, OPT_WARMUP },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "jitter", required_argument, NULL, OPT_JITTER },
-	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
-	{ "tick", required_argument, NULL, OPT_TICK },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "json", required_argument, NULL, 'j' },
-	{ "csv", required_argument, NULL, OPT_CSV },
-	{ "openmetrics", required_argument, NULL, OPT_OPENMETRICS },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "profile", required_argument, NULL, 'p' },
-	{ "fio", required_argument, NULL, OPT_FIO },
-	{ "at", required_argument, NULL, OPT_AT },
-	{ "no-settings", no_argument, NULL, OPT_NO_SETTINGS },
-	{ "scale", required_argument, NULL, OPT_SCALE },
-	{ "parse-only", no_argument, NULL, CLIOPT_PARSE_ONLY },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+/* The command line of a run, beyond the shared options. */
+struct run_args {
+	struct cliopt_args com;   /* first: the shared entries' (cliopt.h) */
+	int no_load, phase_opt, max_time_set, no_settings;
 };
+
+static optab_fn run_set;
+
+/* The options, in the order --help lists them. */
+static const struct optab run_options[] = {
+	CLIOPT_LOAD("add a load (repeatable; default seq-write):\n"
+		    "KIND[:count=N,bs=SIZE[-SIZE],size=S,total=S,rate=S,\n"
+		    "fsync=S,direct,ionice=rt|be|idle[/0-7],\n"
+		    "engine=sync|io_uring,iodepth=N,bssplit=B/P:B/P]; KIND is\n"
+		    "seq-write seq-read rand-read rand-write fsync-heavy"),
+	{ "no-load", OPTAB_LONG, NULL, "idle baseline only", optab_flag,
+	  offsetof(struct run_args, no_load), NULL },
+	CLIOPT_ACTIONS,
+	CLIOPT_EXEC("program the exec action starts, in place (default: a\n"
+		    "python3 start copied to DIR's file system, else ls)"),
+	CLIOPT_LS_FILES,
+	{ "idle-samples", 'i', "N", "idle samples per action (default 5)", run_set, 0, NULL },
+	{ "samples", 'n', "N", "loaded samples per action and epoch (default 10)", run_set, 0,
+	  NULL },
+	{ "idle-max", OPT_IDLE_MAX, "T", "idle phase at most T (default 10s; 0 = no limit)",
+	  run_set, 0, NULL },
+	{ "warmup", OPT_WARMUP, "T",
+	  "warm-up at most T (default 5s; ends after 1s once\n"
+	  "writeback is under way)", run_set, 0, NULL },
+	{ "duration", 'd', "T", "loaded phase at most T (default 30s; 0 = no limit)", run_set, 0,
+	  NULL },
+	CLIOPT_INTERVAL,
+	{ "jitter", OPT_JITTER, "PCT", "pause varies by +-PCT % (default 50)", run_set, 0, NULL },
+	CLIOPT_TIMEOUT("a sample past T is killed, counted as a timeout (60s)"),
+	{ "max-time", OPT_MAX_TIME, "T",
+	  "end the whole run after T (default 60s unless a\n"
+	  "phase option is given; 0 = no limit)", run_set, 0, NULL },
+	{ "tick", OPT_TICK, "T", "system sampling period (default 1s)", run_set, 0, NULL },
+	CLIOPT_DROP_CACHES("evict with /proc/sys/vm/drop_caches (root; makes ls cold)"),
+	CLIOPT_KEEP_WARM("count samples that were not cold in the statistics\n"
+			 "(default: left out, counted and shown apart)"),
+	CLIOPT_FLOOR("free space writers leave (default: max(5%, 2GiB));\n"
+		     "0 = none: writers end on ENOSPC"),
+	CLIOPT_SEED("seed for jitter and offsets"),
+	CLIOPT_ALLOW_SHARED_DIR("as root, run even when others can write DIR (another\n"
+				"user's, or group/world-writable without the sticky\n"
+				"bit; the owner who ran sudo counts as trusted)"),
+	CLIOPT_JSON("every figure and raw sample as JSON ('-' = stdout)"),
+	CLIOPT_CSV("raw samples as CSV ('-' = stdout)"),
+	CLIOPT_OPENMETRICS,
+	{ "at", OPT_AT, "TIME:KEY=VALUE",
+	  "change a setting (as 'brisk set' takes it) on every\n"
+	  "disk of the stack TIME after the load started; a new\n"
+	  "epoch begins (repeatable; root; restored at the end)", run_set, 0, NULL },
+	CLIOPT_PROFILE("the workload of a profile (see brisk-profile(5));\n"
+		       "other options override it"),
+	{ "no-settings", OPTAB_LONG, NULL,
+	  "do not apply the profile's [settings] (root applies\n"
+	  "them for the run and puts them back afterwards)", optab_flag,
+	  offsetof(struct run_args, no_settings), NULL },
+	CLIOPT_FIO("the workload of a fio job file (writers and readers\n"
+		   "become loads, small random readers ssh-like samples)"),
+	CLIOPT_SCALE("shrink --fio/--profile sizes and delays (0.01, 1/100)"),
+	CLIOPT_QUIET,
+	OPTAB_PARSE_ONLY,
+	OPTAB_HELP,
+	OPTAB_END,
+};
+
+static void usage(FILE *f)
+{
+	optab_usage(f,
+		    "usage: brisk run [DIR] [options]\n"
+		    "\n"
+		    "Start a background load on the file system behind DIR (default: the\n"
+		    "current directory) and time interactive actions with cold caches, idle\n"
+		    "first, then under load.  Files go only into DIR/.brisk-XXXXXX, removed at\n"
+		    "the end (also on SIGINT, SIGTERM, SIGHUP, which still print the report).\n"
+		    "With no options: one buffered writer + the four actions, at most 60s.\n"
+		    "\n",
+		    run_options, 25,
+		    "\n"
+		    "T is a duration (500ms, 20s, 2m).  Exit status: 0 done, 1 failed (also\n"
+		    "when a load or action could not start), 2 bad input, 4 --at or\n"
+		    "--drop-caches without root, 128+N stopped by signal N.  See brisk-run(1).\n");
+}
 
 
 /* The progress line (progress.h): the phase, samples taken of those
@@ -407,113 +403,70 @@ static int schedule_ats(struct session *s)
 	return n_run_ats || run_settings.journal ? session_on_exit(s, run_at_restore, NULL) : 0;
 }
 
-/* The command line of a run, beyond the session options. */
-struct run_args {
-	struct session_config *c;
-	const char *json, *csv, *openmetrics;
-	int quiet, no_load, phase_opt, max_time_set, no_settings;
-};
-
-/* One of run's own options (cliopt_cmd.own): 0, 2 bad, 1 not run's. */
-static int run_opt(void *ctx, int opt, const char *arg)
+/* One of run's own options (optab_fn). */
+static int run_set(const char *cmd, const struct optab *o, void *ctx, const char *arg)
 {
 	struct run_args *a = ctx;
-	struct session_config *c = a->c;
+	struct session_config *c = a->com.c;
 	int rc = 0;
-	switch (opt) {
-	case OPT_NO_LOAD:
-		a->no_load = 1;
-		break;
+	switch (o->key) {
 	case 'i':
-		rc = cliopt_count(CMD, "--idle-samples", arg, 0, 1000000, &c->idle_samples);
+		rc = cliopt_count(cmd, "--idle-samples", arg, 0, 1000000, &c->idle_samples);
 		a->phase_opt = 1;
 		break;
 	case 'n':
-		rc = cliopt_count(CMD, "--samples", arg, 1, 1000000, &c->loaded_samples);
+		rc = cliopt_count(cmd, "--samples", arg, 1, 1000000, &c->loaded_samples);
 		a->phase_opt = 1;
 		break;
 	case OPT_IDLE_MAX:
-		rc = cliopt_time(CMD, "--idle-max", arg, &c->idle_max_ns);
+		rc = cliopt_time(cmd, "--idle-max", arg, &c->idle_max_ns);
 		a->phase_opt = 1;
 		break;
 	case OPT_WARMUP:
-		rc = cliopt_time(CMD, "--warmup", arg, &c->warmup_max_ns);
+		rc = cliopt_time(cmd, "--warmup", arg, &c->warmup_max_ns);
 		if (!rc && c->warmup_min_ns > c->warmup_max_ns)
 			c->warmup_min_ns = c->warmup_max_ns;
 		break;
 	case 'd':
-		rc = cliopt_time(CMD, "--duration", arg, &c->loaded_max_ns);
+		rc = cliopt_time(cmd, "--duration", arg, &c->loaded_max_ns);
 		a->phase_opt = 1;
 		break;
 	case OPT_JITTER:
-		rc = cliopt_count(CMD, "--jitter", arg, 0, 100, &c->jitter_pct);
+		rc = cliopt_count(cmd, "--jitter", arg, 0, 100, &c->jitter_pct);
 		break;
 	case OPT_MAX_TIME:
-		rc = cliopt_time(CMD, "--max-time", arg, &c->max_time_ns);
+		rc = cliopt_time(cmd, "--max-time", arg, &c->max_time_ns);
 		a->max_time_set = 1;
 		break;
 	case OPT_TICK:
-		rc = cliopt_time(CMD, "--tick", arg, &c->tick_ns);
+		rc = cliopt_time(cmd, "--tick", arg, &c->tick_ns);
 		if (!rc && c->tick_ns < 10000000)
-			rc = cliopt_bad(CMD, "--tick", arg, "must be at least 10ms");
-		break;
-	case OPT_SEED: {
-		int64_t n;
-		if (parse_int(arg, 0, INT64_MAX, &n) < 0)
-			rc = cliopt_bad(CMD, "--seed", arg, "expected a whole number");
-		c->seed = (uint64_t)n;
-		break;
-	}
-	case 'j':
-		a->json = arg;
-		break;
-	case OPT_CSV:
-		a->csv = arg;
-		break;
-	case OPT_OPENMETRICS:
-		a->openmetrics = arg;
-		break;
-	case 'q':
-		a->quiet = 1;
+			rc = cliopt_bad(cmd, "--tick", arg, "must be at least 10ms");
 		break;
 	case OPT_AT:
 		rc = parse_at(arg);
 		break;
-	case OPT_NO_SETTINGS:
-		a->no_settings = 1;
-		break;
-	case 'p':
-	case OPT_FIO:
-	case OPT_SCALE:
-		break;   /* applied before (profile_run_args) */
-	default:
-		return 1;
 	}
 	return rc;
 }
 
-/* The options after the profile: 0, CLIOPT_HELP, or an exit status. */
-static int run_parse(int argc, char **argv, struct run_args *a, int *user_loads)
+/* The options after the profile: 0, OPTAB_DONE, or an exit status. */
+static int run_parse(int argc, char **argv, struct run_args *a)
 {
-	const struct cliopt_cmd cmd = {
-		.name = CMD, .shortopts = ":l:a:i:n:d:j:p:qh", .longopts = longopts,
-		.usage = usage, .own = run_opt, .ctx = a,
-	};
-	int rc = cliopt_parse(&cmd, argc, argv, a->c, user_loads);
+	const struct optab_cmd cmd = { CMD, run_options, usage, a };
+	int rc = cliopt_parse(&cmd, argc, argv, NULL);
 	if (rc)
 		return rc;
 	if (a->no_load) {
-		if (*user_loads)
-			return cliopt_usage_error(CMD, "--no-load and --load exclude each other");
-		a->c->n_loads = 0;
+		if (a->com.user_loads)
+			return optab_usage_error(CMD, "--no-load and --load exclude each other");
+		a->com.c->n_loads = 0;
 	}
 	if (!a->max_time_set && a->phase_opt)
-		a->c->max_time_ns = 0;
-	const struct cliopt_output out[] = {
-		{ "--json", a->json, 1 }, { "--csv", a->csv, 1 },
-		{ "--openmetrics", a->openmetrics, 1 },
-	};
-	return cliopt_outputs(CMD, out, sizeof(out) / sizeof(out[0]));
+		a->com.c->max_time_ns = 0;
+	if (a->com.seed_given)
+		a->com.c->seed = a->com.seed;
+	return cliopt_files(CMD, &a->com);
 }
 
 /* The reports of a run that measured something; CLIOPT_END_* flags. */
@@ -521,23 +474,20 @@ static unsigned run_report(const struct run_args *a, struct session *s)
 {
 	char err[512];
 	unsigned end = 0;
-	if (!(a->json && strcmp(a->json, "-") == 0) && !(a->csv && strcmp(a->csv, "-") == 0) &&
-	    !(a->openmetrics && strcmp(a->openmetrics, "-") == 0)) {
+	const struct cliopt_args *o = &a->com;
+	if (!cliopt_to_stdout(o)) {
 		runreport_text(stdout, s);
 		end |= CLIOPT_END_REPORTED;
 	}
-	if (a->json && runreport_json(s, a->json, err, sizeof(err)) < 0) {
-		fprintf(stderr, "brisk run: --json %s\n", err);
-		end |= CLIOPT_END_FAILED;
-	}
-	if (a->csv && runreport_csv(s, a->csv, err, sizeof(err)) < 0) {
-		fprintf(stderr, "brisk run: --csv %s\n", err);
-		end |= CLIOPT_END_FAILED;
-	}
-	if (a->openmetrics && openmetrics_run(s, a->openmetrics, err, sizeof(err)) < 0) {
-		fprintf(stderr, "brisk run: --openmetrics %s\n", err);
-		end |= CLIOPT_END_FAILED;
-	}
+	if (o->json)
+		end |= cliopt_written(CMD, "--json",
+				      runreport_json(s, o->json, err, sizeof(err)), err);
+	if (o->csv)
+		end |= cliopt_written(CMD, "--csv",
+				      runreport_csv(s, o->csv, err, sizeof(err)), err);
+	if (o->openmetrics)
+		end |= cliopt_written(CMD, "--openmetrics",
+				      openmetrics_run(s, o->openmetrics, err, sizeof(err)), err);
 	if (fflush(stdout) != 0)
 		end |= CLIOPT_END_FAILED;
 	return end;
@@ -547,7 +497,7 @@ static unsigned run_report(const struct run_args *a, struct session *s)
 static int run_session(const struct run_args *a, struct session *s)
 {
 	char err[512];
-	if (progress_begin(&run_progress, CMD, a->quiet)) {
+	if (progress_begin(&run_progress, CMD, a->com.quiet)) {
 		session_on_tick(s, show_progress, s);
 		/* making the files comes first, before any tick */
 		progress_show(&run_progress, PROGRESS_ETA_UNKNOWN, "%s",
@@ -567,14 +517,14 @@ int cmd_run_main(int argc, char **argv)
 {
 	struct session_config c;
 	session_config_default(&c);
-	struct run_args a = { .c = &c };
-	int user_loads = 0, have_profile, rc;
+	struct run_args a = { .com.c = &c };
+	int have_profile, rc;
 	char err[512];
 
 	/* --profile / --fio first: every other option overrides them. */
 	char note[256];
-	rc = profile_run_args(argc, argv, &run_profile, &c, note, sizeof(note), &run_fio_rep, err,
-			      sizeof(err));
+	rc = cliopt_profile(argc, argv, &run_profile, &c, note, sizeof(note), &run_fio_rep, err,
+			    sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "brisk run: %s\n", err);
 		return rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_FAILED;
@@ -582,8 +532,8 @@ int cmd_run_main(int argc, char **argv)
 	have_profile = rc == 1;
 	if (note[0])
 		fprintf(stderr, "brisk run: %s\n", note);
-	if ((rc = run_parse(argc, argv, &a, &user_loads)))
-		return rc == CLIOPT_HELP ? 0 : rc;
+	if ((rc = run_parse(argc, argv, &a)))
+		return rc == OPTAB_DONE ? 0 : rc;
 
 	char what[256];
 	journal_what(what, sizeof(what), argc, argv);

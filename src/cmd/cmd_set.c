@@ -1,8 +1,9 @@
 #include "cmd_set.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,8 +11,8 @@
 #include <unistd.h>
 
 #include "blockdev.h"
-#include "cliopt.h"
 #include "journal.h"
+#include "optab.h"
 #include "settings.h"
 #include "stack.h"
 #include "text.h"
@@ -42,9 +43,21 @@ static void join_leaves(const struct blockdev *const *l, size_t n, char *buf, si
 	}
 }
 
-int cmd_set_targets(const char *cmd, const char *arg, char **only, size_t n_only,
+int cmd_set_only(const char *cmd, const struct optab *o, void *ctx, const char *arg)
+{
+	struct cmd_set_only *only = (void *)((char *)ctx + o->off);
+	if (only->n == CMD_SET_MAX_ONLY) {
+		fprintf(stderr, "brisk %s: at most %d -d options\n", cmd, CMD_SET_MAX_ONLY);
+		return EXIT_USAGE;
+	}
+	only->dev[only->n++] = arg;
+	return 0;
+}
+
+int cmd_set_targets(const char *cmd, const char *arg, const struct cmd_set_only *only,
 		    struct cmd_targets *t)
 {
+	size_t n_only = only->n;
 	char name[BLOCKDEV_NAME_LEN];
 	struct stack *s = NULL;
 	int rc;
@@ -87,8 +100,8 @@ int cmd_set_targets(const char *cmd, const char *arg, char **only, size_t n_only
 	}
 	for (size_t k = 0; k < n_only; k++) {
 		char want[BLOCKDEV_NAME_LEN];
-		if (blockdev_resolve_name(only[k], want, sizeof(want)) < 0) {
-			fprintf(stderr, "brisk %s: -d %s: no such block device\n", cmd, only[k]);
+		if (blockdev_resolve_name(only->dev[k], want, sizeof(want)) < 0) {
+			fprintf(stderr, "brisk %s: -d %s: no such block device\n", cmd, only->dev[k]);
 			stack_free(s);
 			return EXIT_USAGE;
 		}
@@ -128,30 +141,44 @@ struct assign {
 	char canon[CMD_SET_MAX_TARGETS][TUNABLE_VALUE_LEN];  /* per target; [0] for sysctls */
 };
 
+/* The command line. */
+struct set_args {
+	struct cmd_set_only only;
+	int persist, keys;
+};
+
+static const struct optab set_options[] = {
+	CMD_SET_DEVICE(offsetof(struct set_args, only)),
+	{ "persist", OPTAB_LONG, NULL,
+	  "keep the change for this boot: clear its journal\n"
+	  "entries, so 'brisk restore' leaves it", optab_flag,
+	  offsetof(struct set_args, persist), NULL },
+	{ "list-keys", OPTAB_LONG, NULL, "every key: scope, range the kernel accepts, meaning",
+	  optab_flag, offsetof(struct set_args, keys), NULL },
+	OPTAB_HELP,
+	OPTAB_END,
+};
+
 static void set_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: brisk set [--persist] [-d DEVICE]... (DIR|DEVICE) KEY=VALUE...\n"
-		"       brisk set --list-keys\n"
-		"\n"
-		"Change I/O scheduler, queue and iosched tunables, SCSI queue_depth and\n"
-		"vm.dirty_* on every disk behind DIR (all RAID/dm members at once) or on\n"
-		"DEVICE (sda, /dev/sda, loop3; md0 means its members).  Needs root.\n"
-		"Every original value is journaled first; 'brisk restore' puts it back.\n"
-		"\n"
-		"KEY: scheduler, nr_requests, read_ahead_kb, wbt_lat_usec, max_sectors_kb,\n"
-		"     rq_affinity, nomerges, queue_depth, an iosched tunable of the\n"
-		"     active scheduler (slice_idle or iosched/slice_idle), vm.dirty_ratio,\n"
-		"     vm.dirty_background_ratio, vm.dirty_bytes, vm.dirty_background_bytes,\n"
-		"     vm.dirty_expire_centisecs, vm.dirty_writeback_centisecs\n"
-		"\n"
-		"  -d, --device DEV  only this disk of the stack (repeatable)\n"
-		"      --persist     keep the change for this boot: clear its journal\n"
-		"                    entries, so 'brisk restore' leaves it\n"
-		"      --list-keys   every key: scope, range the kernel accepts, meaning\n"
-		"  -h, --help        this text\n"
-		"\n"
-		"Example: brisk set /home scheduler=bfq slice_idle=0\n");
+	optab_usage(f,
+		    "usage: brisk set [--persist] [-d DEVICE]... (DIR|DEVICE) KEY=VALUE...\n"
+		    "       brisk set --list-keys\n"
+		    "\n"
+		    "Change I/O scheduler, queue and iosched tunables, SCSI queue_depth and\n"
+		    "vm.dirty_* on every disk behind DIR (all RAID/dm members at once) or on\n"
+		    "DEVICE (sda, /dev/sda, loop3; md0 means its members).  Needs root.\n"
+		    "Every original value is journaled first; 'brisk restore' puts it back.\n"
+		    "\n"
+		    "KEY: scheduler, nr_requests, read_ahead_kb, wbt_lat_usec, max_sectors_kb,\n"
+		    "     rq_affinity, nomerges, queue_depth, an iosched tunable of the\n"
+		    "     active scheduler (slice_idle or iosched/slice_idle), vm.dirty_ratio,\n"
+		    "     vm.dirty_background_ratio, vm.dirty_bytes, vm.dirty_background_bytes,\n"
+		    "     vm.dirty_expire_centisecs, vm.dirty_writeback_centisecs\n"
+		    "\n",
+		    set_options, 20,
+		    "\n"
+		    "Example: brisk set /home scheduler=bfq slice_idle=0\n");
 }
 
 /* --list-keys: the settings table, one "KEY SCOPE[:SCHEDULER] RANGE HELP"
@@ -304,49 +331,20 @@ static size_t set_plan(const struct cmd_targets *t, const struct assign *as, int
 
 int cmd_set_main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "persist", no_argument, NULL, 'P' },
-		{ "device", required_argument, NULL, 'd' },
-		{ "list-keys", no_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int persist = 0, keys = 0, c;
-	char *only[CMD_SET_MAX_ONLY];
-	size_t n_only = 0;
-	optind = 1;
-	opterr = 0;
+	struct set_args a = { 0 };
+	const struct optab_cmd cmd = { "set", set_options, set_usage, &a };
 	/* options anywhere (KEY=VALUE never starts with '-'); "--" ends them */
-	while ((c = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'P':
-			persist = 1;
-			break;
-		case 'd':
-			if (n_only == CMD_SET_MAX_ONLY) {
-				fprintf(stderr, "brisk set: at most %d -d options\n", CMD_SET_MAX_ONLY);
-				return EXIT_USAGE;
-			}
-			only[n_only++] = optarg;
-			break;
-		case 'L':
-			keys = 1;
-			break;
-		case 'h':
-			set_usage(stdout);
-			return 0;
-		default:
-			return cliopt_getopt_error("set", c, argv, opts);
-		}
-	}
-	if (keys) {
-		if (argc != optind || persist || n_only)
-			return cliopt_usage_error("set", "--list-keys takes nothing else");
+	int rc = optab_parse(&cmd, argc, argv);
+	if (rc)
+		return rc == OPTAB_DONE ? 0 : rc;
+	if (a.keys) {
+		if (argc != optind || a.persist || a.only.n)
+			return optab_usage_error("set", "--list-keys takes nothing else");
 		list_keys();
 		return 0;
 	}
 	if (argc - optind < 2)
-		return cliopt_usage_error("set", "expected a DIR or DEVICE, then KEY=VALUE...");
+		return optab_usage_error("set", "expected a DIR or DEVICE, then KEY=VALUE...");
 	const char *target = argv[optind];
 	int n = argc - optind - 1;
 	char **args = argv + optind + 1;
@@ -355,9 +353,9 @@ int cmd_set_main(int argc, char **argv)
 		return EXIT_FAILED;
 	struct cmd_targets t;
 	struct journal *j = NULL;
-	int rc = parse_assignments(n, args, as) ? EXIT_USAGE : 0;
+	rc = parse_assignments(n, args, as) ? EXIT_USAGE : 0;
 	if (rc == 0)
-		rc = cmd_set_targets("set", target, only, n_only, &t);
+		rc = cmd_set_targets("set", target, &a.only, &t);
 	if (rc == 0 && validate(&t, as, n))
 		rc = EXIT_USAGE;
 	if (rc == 0 && geteuid() != 0) {
@@ -393,7 +391,7 @@ int cmd_set_main(int argc, char **argv)
 	free(plan);
 	if (rc)
 		goto out;
-	if (persist) {
+	if (a.persist) {
 		int e = journal_discard(j);
 		if (e < 0) {
 			fprintf(stderr, "brisk set: cannot clear %s: %s\n", journal_path(j),

@@ -30,12 +30,25 @@ struct cmd_targets {
 	char name[CMD_SET_MAX_TARGETS][BLOCKDEV_NAME_LEN];
 };
 
+/* -d DEV, repeatable (set and get): the leaves a command is limited to. */
+struct cmd_set_only {
+	const char *dev[CMD_SET_MAX_ONLY];
+	size_t n;
+};
+
+/* -d's entry (option table, optab.h) and handler: one more DEV into the
+ * struct cmd_set_only at ctx + off; 2 past CMD_SET_MAX_ONLY. */
+struct optab;
+int cmd_set_only(const char *cmd, const struct optab *o, void *ctx, const char *arg);
+#define CMD_SET_DEVICE(off) \
+	{ "device", 'd', "DEV", "only this disk of the stack (repeatable)", cmd_set_only, off, NULL }
+
 int cmd_set_main(int argc, char **argv);
 
 /* Resolve ARG (DIR or DEVICE) to the leaf disks behind it, limited to ONLY
- * (-d) when given; messages start "brisk CMD: ".  0, or 2 after printing
- * why (bad input), or 1 (runtime failure). */
-int cmd_set_targets(const char *cmd, const char *arg, char **only, size_t n_only,
+ * (-d) when it names any; messages start "brisk CMD: ".  0, or 2 after
+ * printing why (bad input), or 1 (runtime failure). */
+int cmd_set_targets(const char *cmd, const char *arg, const struct cmd_set_only *only,
 		    struct cmd_targets *t);
 
 #endif

@@ -24,8 +24,7 @@
  *   profile_load.c   the INI loader (profile_parse_*)
  *   profile_write.c  the writer (profile_write)
  *   profile_file.c   where profiles live: names, paths, saving
- *   profile_run.c    the glue to session_config (the only one that reads
- *                    fio job files, through fiojob, which builds profiles)
+ *   profile_run.c    the glue to session_config and to the settings plan
  * [load] and [action] keys are read by loadkeys.h, shared with fiojob.
  *
  * Contract:
@@ -306,22 +305,6 @@ struct settings_step;
 int profile_plan_settings(const struct profile *p, const struct settings *st,
 			 struct settings_step *out, size_t max, size_t *n,
 			 char *note, size_t notelen, char *err, size_t errlen);
-
-/* For `brisk run`: find --profile NAME|FILE, --fio JOBFILE and --scale F
- * in argv (any position, "--opt VALUE" or "--opt=VALUE"; at most one of
- * --profile/--fio), load it and apply it onto c with
- * profile_to_session_config(), before the command's own option loop, so
- * that every other option overrides the profile.  Returns 1 when a profile
- * or job was applied, 0 when none was given, -EINVAL (bad input: err has
- * "FILE:LINE: ..." or names the option) or -errno (unreadable file).
- * *p must outlive the session (exec_cmd points into it); note as in
- * profile_to_session_config().  fio_rep (may be NULL) gets a --fio job's
- * notes on the harmless fio keys it accepted (fiojob_import), for the
- * report. */
-struct fiojob_report;
-int profile_run_args(int argc, char **argv, struct profile *p, struct session_config *c,
-		     char *note, size_t notelen, struct fiojob_report *fio_rep, char *err,
-		     size_t errlen);
 
 /* The engine's action_config for an action: exec_cmd points into a->cmd
  * (NULL when empty), so it lives as long as *a. */

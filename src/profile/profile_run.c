@@ -1,19 +1,17 @@
-/* profile_run — the glue to the engine: what `brisk run --profile NAME` /
- * `--fio JOBFILE` hand to session_run() (profile_to_session_config(),
- * profile_run_args()).  Contract in profile.h.  This is the one file of
- * the profile module that knows fio job files (fiojob builds profiles;
- * the rest of the module does not include it). */
+/* profile_run — the glue to the engine: a profile (or a fio job fiojob
+ * made one) as a session_config (profile_to_session_config()), and its
+ * [settings] as a plan (profile_plan_settings()).  Contract in profile.h.
+ * Reading the command line (--profile, --fio, --scale) is src/cmd's
+ * (cliopt_profile()). */
 #include "profile.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "blockdev.h"
 #include "devclass.h"
-#include "fiojob.h"
 #include "msg.h"
 #include "session.h"
 #include "settings.h"
@@ -247,59 +245,6 @@ int profile_to_session_config(const struct profile *p, const char *display,
 	if (note && o > 0 && o < notelen && note[o - 1] == ' ')
 		note[o - 1] = '\0';
 	return 0;
-}
-
-/* "--opt VALUE" / "--opt=VALUE" at argv[*i]: the value, advancing *i. */
-static const char *opt_value(int argc, char **argv, int *i, const char *opt)
-{
-	size_t n = strlen(opt);
-	if (strncmp(argv[*i], opt, n) != 0)
-		return NULL;
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (argv[*i][n] == '\0' && *i + 1 < argc)
-		return argv[++*i];
-	return NULL;
-}
-
-int profile_run_args(int argc, char **argv, struct profile *p, struct session_config *c,
-		     char *note, size_t notelen, struct fiojob_report *fio_rep, char *err,
-		     size_t errlen)
-{
-	const char *prof = NULL, *fio = NULL, *scale_arg = NULL;
-	if (note && notelen)
-		note[0] = '\0';
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0)
-			break;
-		const char *v;
-		if ((v = opt_value(argc, argv, &i, "--profile"))) {
-			if (prof || fio)
-				return msg_fail(-EINVAL, err, errlen, "one --profile or --fio only");
-			prof = v;
-		} else if ((v = opt_value(argc, argv, &i, "--fio"))) {
-			if (prof || fio)
-				return msg_fail(-EINVAL, err, errlen, "one --profile or --fio only");
-			fio = v;
-		} else if ((v = opt_value(argc, argv, &i, "--scale"))) {
-			scale_arg = v;
-		}
-	}
-	double scale = 1;
-	if (scale_arg && (!fio || fiojob_parse_scale(scale_arg, &scale) < 0))
-		return msg_fail(-EINVAL, err, errlen, fio ? "--scale '%s': expected a factor in (0, 1] such as "
-			    "0.01, 1/100 or 1%%" : "--scale%s%s goes with --fio", fio ? scale_arg : "",
-			    "");
-	if (!prof && !fio)
-		return 0;
-	char path[PATH_MAX];
-	struct fiojob_opts fo = { .scale = scale };
-	int rc = prof ? profile_load_named(prof, p, path, sizeof(path), err, errlen) :
-			fiojob_import(fio, &fo, p, fio_rep, err, errlen);
-	if (rc < 0)
-		return rc;
-	rc = profile_to_session_config(p, prof ? path : fio, c, note, notelen, err, errlen);
-	return rc < 0 ? rc : 1;
 }
 
 int profile_plan_settings(const struct profile *p, const struct settings *st,

@@ -20,7 +20,7 @@
 
 # HEADER INCLUDED reason: HEADER includes INCLUDED for the files that
 # include HEADER, which may use INCLUDED's names through it
-REEXPORT="cliopt.h exitcode.h its functions return the exit statuses every cmd_*.c passes on"
+REEXPORT="optab.h exitcode.h its functions return the exit statuses every cmd_*.c passes on"
 
 # Two passes, sharing the comment and string stripper.  AWK_DECLS reads
 # the headers: one "HEADER NAME" line per name (tags as struct:TAG,

@@ -2,9 +2,9 @@
 # Every option a subcommand accepts is in its --help and its man page, and
 # nothing else: one line per subcommand (the list in ui/main.c) naming what
 # is missing where.
-#   code: the file defining cmd_SUB_main(): its getopt_long tables
-#     ({ "name", X_argument, ...}, and the shared CLIOPT_LONGOPTS of
-#     src/cmd/cliopt.h when it uses them) and its short-option strings.
+#   code: the option tables (optab.h) of the file defining cmd_SUB_main(),
+#     shared entries (cliopt.h, ...) resolved: what getopt_long is given
+#     (tests/cli/options_common.bash).
 #   --help: the option lines ("  -l, --load SPEC  text"): the leading -x and
 #     --name words of each line that starts with blanks and a '-'.
 #   man page: man/brisk-SUB.1, or the page whose NAME line names brisk-SUB
@@ -13,29 +13,15 @@
 #     '-' and fonts dropped.  On a page of several commands, an entry whose
 #     text starts with "(set, get)" belongs to those only.
 # `lab serve` (the FUSE server `lab up` starts, never typed by a user; its
-# options are internal) is left out.
+# options are internal) is left out.  An entry the table hides from --help
+# fails as "accepted but not in --help".
 # The same check runs on a planted triple first, so a check that finds
 # nothing has shown it can find something.  No root needed.
 source tests/lib.sh
+source tests/cli/options_common.bash
 BRISK=${BRISK:-./brisk}
 
 OPT_RE='(-[A-Za-z0-9]|--[A-Za-z0-9][A-Za-z0-9-]*)'
-
-# code_opts: the options a C source on stdin accepts, one a line, sorted
-code_opts() {
-  local src
-  src=$(awk '/^static int cmd_serve\(/ { skip = 1 } !skip { print } skip && /^}/ { skip = 0 }')
-  {
-    grep -oE '\{ *"[A-Za-z0-9][A-Za-z0-9-]*", *(no|required|optional)_argument' <<<"$src" |
-      sed -E 's/^\{ *"([^"]*)".*/--\1/'
-    if grep -q '^[[:space:]]*CLIOPT_LONGOPTS' <<<"$src"; then
-      sed -n '/^#define CLIOPT_LONGOPTS/,/[^\\]$/p' src/cmd/cliopt.h |
-        grep -oE '\{ *"[A-Za-z0-9][A-Za-z0-9-]*"' | sed -E 's/^\{ *"([^"]*)"/--\1/'
-    fi
-    grep -oE '(getopt_long\([a-z]+, *[a-z]+, *|\.shortopts *= *)"[^"]*"' <<<"$src" |
-      sed -E 's/.*"([^"]*)"$/\1/' | tr -d ':+-' | grep -o . | sed 's/^/-/'
-  } | sort -u
-}
 
 # help_opts: the option names of a --help text on stdin
 help_opts() {
@@ -81,25 +67,29 @@ check() {
   fi
 }
 
-# The planted triple: -q accepted only, -x in --help only, --zap in the man
-# page only, --dry-run scoped to the other command of the page, the serve
-# table left out, -h everywhere.
+# The planted triple: -q accepted only (a letter more for --exact), -x in
+# --help only, --zap in the man page only, --dry-run scoped to the other
+# command of the page, the serve table left out, --seed and -h (shared
+# entries: macros of the headers) everywhere.
 plant_code=$(cat <<'EOF'
-static const struct option opts[] = {
-	{ "exact", no_argument, NULL, 'x' }, { "dry-run", no_argument, NULL, 1 },
-	{ "help", no_argument, NULL, 'h' },
+static const struct optab opts[] = {
+	{ "exact", OPTAB_LONG, NULL, "exact", optab_flag, 0, NULL },
+	OPTAB_ALSO('q'),
+	{ "dry-run", OPT_DRY, NULL, "as if", run_set, 0, NULL },
+	CLIOPT_SEED("seed"),
+	OPTAB_HELP,
+	OPTAB_END,
 };
-	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1)
-static int cmd_serve(int argc, char **argv)
-{
-	static const struct option opts[] = { { "internal", no_argument, NULL, 1 } };
-	getopt_long(argc, argv, "s", opts, NULL);
-}
+static const struct optab serve_options[] = {
+	{ "internal", OPTAB_LONG, "X", NULL, optab_text, 0, NULL },
+	OPTAB_END,
+};
 EOF
 )
 plant_help='usage: brisk foo [-x]
   -x, --exact   exact
       --dry-run as if
+      --seed N  seed
   -h, --help    this text
 '
 plant_man='.SH NAME
@@ -117,24 +107,27 @@ exact, zap
 .BR \-n ", " \-\-dry\-run
 (bar) as if
 .TP
+.BI \-\-seed " N"
+seed.
+.TP
 .BR \-h ", " \-\-help
 usage.
 .SH SEE ALSO
 '
-got=$(check planted "$(code_opts <<<"$plant_code")" "$(help_opts <<<"$plant_help")" \
+got=$(check planted "$(table_opts <<<"$plant_code")" "$(help_opts <<<"$plant_help")" \
   "$(man_opts foo <<<"$plant_man")")
 t_eq finds-planted "$got" "FAIL planted: accepted but not in --help: -q ; in --help but not accepted: -x ; in --help but not in the man page: --dry-run -x ; in the man page but not in --help: --zap "
 
 subs=$(grep -oE '^[[:space:]]*\{ *"[a-z]+", *cmd_[a-z]+_main' ui/main.c | sed -E 's/.*"([a-z]+)".*/\1/')
 t_match subcommands-listed "$(tr "\n" " " <<<"$subs")" '^run .*lab'
 for sub in $subs; do
-  src=$(grep -lE "^int cmd_${sub}_main\(" src/cmd/*.c ui/*.c | head -1)
+  src=$(cmd_source "$sub")
   page=man/brisk-$sub.1
   [ -f "$page" ] || page=$(for f in man/*.1; do
     sed -n '/^\.SH NAME/{n;p;q}' "$f" | grep -qE "(^|[ ,])brisk-$sub([ ,]|$)" && echo "$f"
   done | head -1)
   if [ -z "$src" ]; then t_fail "$sub" "no file defines cmd_${sub}_main()"; continue; fi
   if [ -z "$page" ]; then t_fail "$sub" "no man page names brisk-$sub"; continue; fi
-  check "$sub" "$(code_opts <"$src")" "$($BRISK "$sub" --help 2>&1 | help_opts)" \
+  check "$sub" "$(table_opts <"$src")" "$($BRISK "$sub" --help 2>&1 | help_opts)" \
     "$(man_opts "$sub" <"$page")"
 done
