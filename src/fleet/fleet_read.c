@@ -197,6 +197,78 @@ static int sample_common(struct rd *d, struct json_object *o, size_t i, const ch
 	return 0;
 }
 
+/* The fields of a sample past the common ones (a run's phase and epoch,
+ * a comparison's arm): into s; *use cleared when it does not count. */
+typedef int (*sample_fn)(struct rd *d, struct json_object *o, size_t i,
+			 struct fleet_sample *s, int *use);
+
+/* The samples array of root, each sample checked (sample_common with
+ * errkey, then more) and the ones that count added. */
+static int read_samples(struct rd *d, struct json_object *root, const char *errkey,
+			sample_fn more)
+{
+	struct json_object *arr;
+	size_t n = 0;
+	int rc = samples_array(d, root, &arr, &n);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *o = json_object_array_get_idx(arr, i);
+		int action = 0, use;
+		double ms = NAN;
+		if ((rc = sample_common(d, o, i, errkey, &action, &ms, &use)) < 0)
+			return rc;
+		struct fleet_sample s = { ms, 0, 0, FLEET_LOADED };
+		if ((rc = more(d, o, i, &s, &use)) < 0)
+			return rc;
+		if (use && (rc = add_sample(d, n, ms, s.arm, action, (enum fleet_phase)s.phase)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* A run's sample: its phase, and epoch 0 (a later one is an --at change:
+ * counted apart). */
+static int run_sample(struct rd *d, struct json_object *o, size_t i, struct fleet_sample *s,
+		      int *use)
+{
+	char w[64], ph[16];
+	snprintf(w, sizeof(w), "samples[%zu].phase", i);
+	int rc = copy_str(d, w, field(o, "phase"), ph, sizeof(ph));
+	if (rc < 0)
+		return rc;
+	if (strcmp(ph, "loaded") == 0)
+		s->phase = FLEET_LOADED;
+	else if (strcmp(ph, "idle") == 0)
+		s->phase = FLEET_IDLE;
+	else
+		return bad(d, "%s: expected idle or loaded", w);
+	int64_t ep;
+	snprintf(w, sizeof(w), "samples[%zu].epoch", i);
+	if ((rc = get_int(d, w, field(o, "epoch"), 0, UINT32_MAX, &ep)) < 0)
+		return rc;
+	if (*use && ep != 0) {
+		d->r->other_epochs++;
+		*use = 0;
+	}
+	return 0;
+}
+
+/* A comparison's sample: its arm, one of the file's. */
+static int compare_sample(struct rd *d, struct json_object *o, size_t i, struct fleet_sample *s,
+			  int *use)
+{
+	(void)use;
+	int64_t arm;
+	char w[64];
+	snprintf(w, sizeof(w), "samples[%zu].arm", i);
+	int rc = get_int(d, w, field(o, "arm"), 0, (int64_t)d->r->n_arms - 1, &arm);
+	if (rc < 0)
+		return rc;
+	s->arm = (uint16_t)arm;
+	return 0;
+}
+
 /* ---- the machine object ---- */
 
 static int read_machine(struct rd *d, struct json_object *m)
@@ -494,40 +566,7 @@ static int read_run(struct rd *d, struct json_object *root)
 			r->load_by_disk = 1;
 		}
 	}
-	struct json_object *arr;
-	if ((rc = samples_array(d, root, &arr, &n)) < 0)
-		return rc;
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *o = json_object_array_get_idx(arr, i);
-		int action, use;
-		double ms = NAN;
-		if ((rc = sample_common(d, o, i, "error", &action, &ms, &use)) < 0)
-			return rc;
-		char w[64], ph[16];
-		snprintf(w, sizeof(w), "samples[%zu].phase", i);
-		if ((rc = copy_str(d, w, field(o, "phase"), ph, sizeof(ph))) < 0)
-			return rc;
-		enum fleet_phase p;
-		if (strcmp(ph, "loaded") == 0)
-			p = FLEET_LOADED;
-		else if (strcmp(ph, "idle") == 0)
-			p = FLEET_IDLE;
-		else
-			return bad(d, "%s: expected idle or loaded", w);
-		int64_t ep;
-		snprintf(w, sizeof(w), "samples[%zu].epoch", i);
-		if ((rc = get_int(d, w, field(o, "epoch"), 0, UINT32_MAX, &ep)) < 0)
-			return rc;
-		if (!use)
-			continue;
-		if (ep != 0) {
-			r->other_epochs++;
-			continue;
-		}
-		if ((rc = add_sample(d, n, ms, 0, action, p)) < 0)
-			return rc;
-	}
-	return 0;
+	return read_samples(d, root, "error", run_sample);
 }
 
 /* ---- a comparison ---- */
@@ -585,25 +624,7 @@ static int read_compare(struct rd *d, struct json_object *root)
 		r->load_by_disk = 1;
 	}
 	r->n_arms = na;
-	struct json_object *arr;
-	size_t n;
-	if ((rc = samples_array(d, root, &arr, &n)) < 0)
-		return rc;
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *o = json_object_array_get_idx(arr, i);
-		int action, use;
-		double ms = NAN;
-		if ((rc = sample_common(d, o, i, "err", &action, &ms, &use)) < 0)
-			return rc;
-		int64_t arm;
-		char w[64];
-		snprintf(w, sizeof(w), "samples[%zu].arm", i);
-		if ((rc = get_int(d, w, field(o, "arm"), 0, (int64_t)na - 1, &arm)) < 0)
-			return rc;
-		if (use && (rc = add_sample(d, n, ms, (unsigned)arm, action, FLEET_LOADED)) < 0)
-			return rc;
-	}
-	return 0;
+	return read_samples(d, root, "err", compare_sample);
 }
 
 /* ---- the bound on what one file adds ---- */
