@@ -13,6 +13,13 @@
 
 #include "fleet.h"
 
+#define FLEET_JSON_DEPTH 64   /* nesting a result may have (json_tokener_new_ex) */
+
+/* data[0..len) is one JSON text as RFC 8259 has it, nested at most
+ * FLEET_JSON_DEPTH, no key twice in an object: 0, or -EINVAL / -ENOMEM
+ * with the reason (naming the byte) in err. */
+int fleet_strict_json(const char *data, size_t len, char *err, size_t errlen);
+
 /* A ratio: "12.3" from 10, "0.17" from 0.1, "0.041" below; "-" when not
  * finite. */
 void fleet_ratio_text(char *b, size_t n, double v);
