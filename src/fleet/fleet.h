@@ -347,6 +347,34 @@ struct fleet_garm {
 				    * (0..100)"; "" none */
 };
 
+/* Why a group has a recommendation or has none: decided by fleet_pool,
+ * put in words by fleet_recommendation_text. */
+enum fleet_rec_why {
+	FLEET_REC_CHOSEN,          /* arm is recommended (the group's best) */
+	FLEET_REC_ONE_MACHINE,     /* one machine: not a fleet */
+	FLEET_REC_NOT_LOADED,      /* no sample under load */
+	FLEET_REC_NO_BASELINE,     /* the baseline was not measured in the group */
+	FLEET_REC_ONE_ARM,         /* only the baseline was measured */
+	FLEET_REC_FEW_MACHINES,    /* max_paired < FLEET_MIN_MACHINES */
+	FLEET_REC_KEEP,            /* the baseline ranks first */
+	FLEET_REC_STARVES,         /* arm ranks first but starves the load */
+	FLEET_REC_SLOWER,          /* arm ranks first but is slower on some action */
+	FLEET_REC_NOT_FASTER,      /* arm ranks first but is faster on none */
+};
+
+struct fleet_rec {
+	enum fleet_rec_why why;
+	int arm;                   /* the arm ranked first (CHOSEN and the three
+				    * after KEEP); -1 */
+	int other;                 /* KEEP: the arm named beside the baseline; -1 */
+	int other_starves;         /* KEEP: other scores below 1 but starves the
+				    * load (else it is the next in the ranking) */
+	size_t max_paired;         /* the most paired machines of an arm's row
+				    * under load */
+	size_t faster, slower;     /* arm's decided rows under load with that
+				    * verdict */
+};
+
 struct fleet_group {
 	char key[FLEET_KEY_LEN];   /* "rotational", a model, a host ... */
 	size_t n_machines, n_results, n_run, n_compare;
@@ -360,7 +388,8 @@ struct fleet_group {
 	int best;                  /* recommended arm, -1 none */
 	unsigned comparisons;      /* m of the simultaneous level */
 	double ratio_level;
-	char recommendation[1280]; /* "bfq, 7 of 8 machines faster on ..." */
+	struct fleet_rec rec;      /* the recommendation, in words by
+				    * fleet_recommendation_text */
 	char workloads[512];       /* when the results' workloads differ */
 	char multi_disk[512];      /* machines whose results here are of more
 				    * than one disk set: pooled as one machine */
@@ -398,6 +427,10 @@ const char *fleet_phase_name(enum fleet_phase p);
  * the load line per arm, the ranking and the recommendation; the skipped
  * files last.  Every untrusted string through text_escape(). */
 void fleet_text(FILE *f, const struct fleet_report *rep);
+/* The recommendation of g in words ("bfq, 7 of 8 machines faster on ...",
+ * "no recommendation: ..."), cut to fit n bytes (FLEET_REC_TEXT: whole). */
+#define FLEET_REC_TEXT 1280
+void fleet_recommendation_text(char *b, size_t n, const struct fleet_group *g);
 /* JSON / CSV to path ("-": stdout), written whole or not at all
  * (outfile).  0 or -errno with a message naming path.  CSV: a row per
  * group, phase, action and arm; text cells (group, arm, settings, the

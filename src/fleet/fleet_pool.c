@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "action.h"
 #include "msg.h"
 #include "tunable.h"
 
@@ -247,15 +246,6 @@ static int cmp_label(const struct fleet_garm *a, const struct fleet_garm *b)
 {
 	int c = strcmp(a->label, b->label);
 	return c ? c : strcmp(a->key, b->key);
-}
-
-const char *fleet_arm_text(const struct fleet_garm *a)
-{
-	/* the label is the scheduler alone, or the settings cut short */
-	if (strcmp(a->label, a->key) == 0 ||
-	    (strncmp(a->key, "scheduler=", 10) == 0 && strcmp(a->key + 10, a->label) == 0))
-		return a->label;
-	return a->key;
 }
 
 /* Put the baseline first and the rest in label order; map[old] = new.
@@ -563,127 +553,81 @@ static void rank(struct fleet_group *g)
 			}
 }
 
+/* The baseline ranks first: keep it; name the arm of the lowest score
+ * among the others when it scores below 1 but starves the load, else the
+ * next in the ranking. */
+static void keep_baseline(const struct fleet_group *g, struct fleet_rec *rec)
+{
+	rec->why = FLEET_REC_KEEP;
+	int low = -1;
+	for (size_t i = 0; i < g->n_arms; i++)
+		if ((int)i != g->baseline && isfinite(g->arms[i].score) &&
+		    (low < 0 || g->arms[i].score < g->arms[low].score))
+			low = (int)i;
+	if (low >= 0 && g->arms[low].score < 1 && !g->arms[low].load_ok) {
+		rec->other = low;
+		rec->other_starves = 1;
+	} else if (g->n_ranked > 1) {
+		rec->other = (int)g->ranking[1];
+	}
+}
+
+/* Another arm ranks first: recommended when it keeps the load and is
+ * faster on at least one loaded action and slower on none. */
+static void first_ranked(struct fleet_group *g, struct fleet_rec *rec)
+{
+	size_t first = g->ranking[0];
+	rec->arm = (int)first;
+	for (size_t i = 0; i < g->n_rows; i++) {
+		const struct fleet_row *r = &g->rows[i];
+		if (r->arm != first || r->phase != FLEET_LOADED || !r->decided)
+			continue;
+		rec->faster += r->verdict == STATS_FASTER;
+		rec->slower += r->verdict == STATS_SLOWER;
+	}
+	if (!g->arms[first].load_ok)
+		rec->why = FLEET_REC_STARVES;
+	else if (rec->slower)
+		rec->why = FLEET_REC_SLOWER;
+	else if (!rec->faster)
+		rec->why = FLEET_REC_NOT_FASTER;
+	else {
+		rec->why = FLEET_REC_CHOSEN;
+		g->best = (int)first;
+	}
+}
+
+/* The recommendation of g (fleet_rec; g->best): decided from the rows
+ * and the ranking, no text. */
 static void recommend(struct fleet_group *g)
 {
-	char *t = g->recommendation;
-	size_t tl = sizeof(g->recommendation);
+	struct fleet_rec *rec = &g->rec;
+	memset(rec, 0, sizeof(*rec));
+	rec->arm = rec->other = -1;
 	g->best = -1;
-	t[0] = '\0';
-	size_t loaded_rows = 0, max_paired = 0;
+	size_t loaded_rows = 0;
 	for (size_t i = 0; i < g->n_rows; i++) {
 		const struct fleet_row *r = &g->rows[i];
 		if (r->phase != FLEET_LOADED)
 			continue;
 		loaded_rows++;
-		if ((int)r->arm != g->baseline && r->paired > max_paired)
-			max_paired = r->paired;
+		if ((int)r->arm != g->baseline && r->paired > rec->max_paired)
+			rec->max_paired = r->paired;
 	}
-	const char *base = g->baseline >= 0 ? fleet_arm_text(&g->arms[g->baseline]) : "";
-	if (g->n_machines == 1) {
-		snprintf(t, tl, "no recommendation: one machine (%s): not a fleet; its own brisk "
-			 "compare verdicts are the ones to read", g->machines[0]);
-		return;
-	}
-	if (!loaded_rows) {
-		snprintf(t, tl, "no recommendation: no samples taken under load (brisk report "
-			 "recommends from loaded samples only)");
-		return;
-	}
-	if (g->baseline < 0) {
-		snprintf(t, tl, "no recommendation: the baseline was not measured in this group");
-		return;
-	}
-	if (g->n_arms == 1) {
-		snprintf(t, tl, "no recommendation: only %s was measured: nothing to compare it with",
-			 base);
-		return;
-	}
-	if (max_paired < FLEET_MIN_MACHINES) {
-		snprintf(t, tl, "no recommendation: at most %zu machine%s measured both %s and "
-			 "another setting under load (%d are needed for a verdict)", max_paired,
-			 max_paired == 1 ? "" : "s", base, FLEET_MIN_MACHINES);
-		return;
-	}
-	size_t first = g->ranking[0];
-	if ((int)first == g->baseline) {
-		snprintf(t, tl, "no recommendation: keep %s: no setting ranks above it", base);
-		/* the lowest score of the others, starving or not */
-		const struct fleet_garm *low = NULL;
-		for (size_t i = 0; i < g->n_arms; i++)
-			if ((int)i != g->baseline && isfinite(g->arms[i].score) &&
-			    (!low || g->arms[i].score < low->score))
-				low = &g->arms[i];
-		char s[16];
-		if (low && low->score < 1 && !low->load_ok) {
-			fleet_ratio_text(s, sizeof(s), low->score);
-			fleet_appendf(t, tl, "; %s scores %s but starves the load (%.0f %% of %s's "
-				"throughput)", fleet_arm_text(low), s, 100 * low->load.est, base);
-		} else if (g->n_ranked > 1) {
-			const struct fleet_garm *o = &g->arms[g->ranking[1]];
-			fleet_ratio_text(s, sizeof(s), o->score);
-			fleet_appendf(t, tl, " (next: %s, score %s)", fleet_arm_text(o), s);
-		}
-		return;
-	}
-	const struct fleet_garm *a = &g->arms[first];
-	size_t faster = 0, slower = 0;
-	for (size_t i = 0; i < g->n_rows; i++) {
-		const struct fleet_row *r = &g->rows[i];
-		if (r->arm != first || r->phase != FLEET_LOADED || !r->decided)
-			continue;
-		faster += r->verdict == STATS_FASTER;
-		slower += r->verdict == STATS_SLOWER;
-	}
-	if (!a->load_ok || !faster || slower) {
-		snprintf(t, tl, "no recommendation: %s ranks first but ", fleet_arm_text(a));
-		if (!a->load_ok)
-			fleet_appendf(t, tl, "starves the load (%.0f %% of %s's throughput)",
-				100 * a->load.est, base);
-		else if (slower)
-			fleet_appendf(t, tl, "is slower than %s on", base);
-		else
-			fleet_appendf(t, tl, "is not faster than %s on any action with %d or more "
-				"machines and its interval clear of 1:", base, FLEET_MIN_MACHINES);
-		int first_item = 1;
-		for (size_t i = 0; a->load_ok && i < g->n_rows; i++) {
-			const struct fleet_row *r = &g->rows[i];
-			if (r->arm != first || r->phase != FLEET_LOADED)
-				continue;
-			if (slower && r->verdict != STATS_SLOWER)
-				continue;
-			char c[96];
-			fleet_ci_text(c, sizeof(c), &r->ratio50, fleet_ratio_text);
-			fleet_appendf(t, tl, "%s %s ratio %s, %zu of %zu machines %s",
-				first_item ? "" : ";",
-				action_kind_name((enum action_kind)r->action), c, r->agree, r->paired,
-				r->ratio50.est < 1 ? "faster" : "slower");
-			first_item = 0;
-		}
-		return;
-	}
-	g->best = (int)first;
-	snprintf(t, tl, "%s", fleet_arm_text(a));
-	for (size_t i = 0; i < g->n_rows; i++) {
-		const struct fleet_row *r = &g->rows[i];
-		if (r->arm != first || r->phase != FLEET_LOADED || r->verdict != STATS_FASTER)
-			continue;
-		char c[96];
-		fleet_ci_text(c, sizeof(c), &r->ratio50, fleet_ratio_text);
-		fleet_appendf(t, tl, ", %zu of %zu machines faster on %s, ratio %s", r->agree,
-			r->paired, action_kind_name((enum action_kind)r->action), c);
-		if (r->n_disagree) {
-			char who[512];
-			fleet_disagree_text(who, sizeof(who), g, r, 5);
-			fleet_appendf(t, tl, " (disagree: %s)", who);
-		}
-	}
-	fleet_appendf(t, tl, " (against %s)", base);
-	if (isfinite(a->load.est) && a->load.est < FLEET_LOAD_COST)
-		fleet_appendf(t, tl, "; at a cost to the load: %.0f %% of %s's throughput "
-			"(%+.0f %%)", 100 * a->load.est, base, 100 * (a->load.est - 1));
-	if (a->outside[0])
-		fleet_appendf(t, tl, "; outside the range a default may carry: %s: shown, not "
-			"saved into a class rule without --force", a->outside);
+	if (g->n_machines == 1)
+		rec->why = FLEET_REC_ONE_MACHINE;
+	else if (!loaded_rows)
+		rec->why = FLEET_REC_NOT_LOADED;
+	else if (g->baseline < 0)
+		rec->why = FLEET_REC_NO_BASELINE;
+	else if (g->n_arms == 1)
+		rec->why = FLEET_REC_ONE_ARM;
+	else if (rec->max_paired < FLEET_MIN_MACHINES)
+		rec->why = FLEET_REC_FEW_MACHINES;
+	else if ((int)g->ranking[0] == g->baseline)
+		keep_baseline(g, rec);
+	else
+		first_ranked(g, rec);
 }
 
 static int pool_group(const struct fleet_result *r, const size_t *idx, size_t n,

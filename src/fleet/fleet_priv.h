@@ -1,10 +1,8 @@
 /* fleet_priv — what the fleet*.c files share and nothing else includes.
  * The contract is fleet.h's.
  *
- *   fleet_out.c   the number forms of the text report, which the
- *                 recommendation (fleet_pool.c) and the picture
- *                 (fleet_plot.c) use too
- *   fleet_pool.c  fleet_appendf, fleet_arm_text
+ *   fleet_out.c   the text forms the picture (fleet_plot.c) uses too
+ *   fleet_pool.c  fleet_appendf
  */
 #ifndef BRISK_FLEET_PRIV_H
 #define BRISK_FLEET_PRIV_H
@@ -23,10 +21,6 @@ int fleet_strict_json(const char *data, size_t len, char *err, size_t errlen);
 /* A ratio: "12.3" from 10, "0.17" from 0.1, "0.041" below; "-" when not
  * finite. */
 void fleet_ratio_text(char *b, size_t n, double v);
-/* "EST [LO, HI]" with fmt (fleet_ratio_text, or the text report's ms),
- * "EST" alone when a bound is not finite. */
-void fleet_ci_text(char *b, size_t n, const struct fleet_ci *c,
-		   void (*fmt)(char *, size_t, double));
 /* The machines of row r that disagree, "web3, web7", at most max names
  * (then "and N more"; 0: all); "" none. */
 void fleet_disagree_text(char *b, size_t n, const struct fleet_group *g, const struct fleet_row *r,
