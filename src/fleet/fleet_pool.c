@@ -1,6 +1,6 @@
 /* fleet_pool — results of many machines grouped and pooled, the machine
- * as the unit; ranking and a recommendation per group.  Contract in
- * fleet.h. */
+ * as the unit: per group its machines, arms, rows and their figures
+ * (fleet_recommend.c then ranks and recommends).  Contract in fleet.h. */
 #include "fleet.h"
 #include "fleet_priv.h"
 
@@ -12,109 +12,6 @@
 
 #include "msg.h"
 #include "tunable.h"
-
-static const char *const by_names[] = { "class", "model", "model,firmware", "machine",
-					"kernel" };
-
-const char *fleet_by_name(enum fleet_by by)
-{
-	return (unsigned)by < sizeof(by_names) / sizeof(by_names[0]) ? by_names[by] : "?";
-}
-
-int fleet_by_parse(const char *s, enum fleet_by *out)
-{
-	for (size_t i = 0; i < sizeof(by_names) / sizeof(by_names[0]); i++)
-		if (strcmp(s, by_names[i]) == 0) {
-			*out = (enum fleet_by)i;
-			return 0;
-		}
-	if (strcmp(s, "firmware,model") == 0) {
-		*out = FLEET_BY_MODEL_FW;
-		return 0;
-	}
-	return -EINVAL;
-}
-
-const char *fleet_phase_name(enum fleet_phase p)
-{
-	return p == FLEET_LOADED ? "loaded" : p == FLEET_IDLE ? "idle" : "?";
-}
-
-/* ---- keys ---- */
-
-/* The machine a result was measured on: a key and a name to show. */
-static void machine_of(const struct fleet_result *r, char *key, size_t klen, char *name,
-		       size_t nlen)
-{
-	const struct fleet_machine *m = &r->m;
-	if (r->host[0]) {   /* fleet_identify: the host folder */
-		if (r->host_id[0])
-			snprintf(key, klen, "id:%s", r->host_id);
-		else
-			snprintf(key, klen, "folder:%s", r->host);
-		snprintf(name, nlen, "%.120s", r->host);
-	} else if (m->machine_id[0]) {
-		snprintf(key, klen, "id:%s", m->machine_id);
-		snprintf(name, nlen, "%s", m->hostname[0] ? m->hostname : m->machine_id);
-	} else if (m->hostname[0]) {
-		snprintf(key, klen, "host:%s", m->hostname);
-		snprintf(name, nlen, "%s", m->hostname);
-	} else {
-		size_t pl = strlen(r->path);
-		snprintf(key, klen, "file:%.*s", (int)(klen > 6 ? klen - 6 : 0), r->path);
-		/* the end of the path: the file name matters most */
-		const char *tail = pl + 1 > nlen ? r->path + pl - (nlen - 1) : r->path;
-		snprintf(name, nlen, "%.*s", (int)(nlen - 1), tail);
-	}
-}
-
-/* One string of every disk, the same for all ("" when none; "mixed"). */
-static void disks_same(const struct fleet_machine *m, size_t off, char *out, size_t len)
-{
-	const char *s = NULL;
-	int mixed = 0;
-	for (size_t i = 0; i < m->n_disks; i++) {
-		const char *v = (const char *)&m->disks[i] + off;
-		if (s && strcmp(s, v) != 0)
-			mixed = 1;
-		if (!s)
-			s = v;
-	}
-	snprintf(out, len, "%s", mixed ? "mixed" : s ? s : "");
-}
-
-static void group_of(const struct fleet_result *r, enum fleet_by by, char *key, size_t len)
-{
-	const struct fleet_machine *m = &r->m;
-	char a[FLEET_STR], b[FLEET_STR], name[FLEET_STR];
-	switch (by) {
-	case FLEET_BY_CLASS:
-		disks_same(m, offsetof(struct fleet_disk, cls), a, sizeof(a));
-		snprintf(key, len, "%s", a[0] ? a : "unknown");
-		return;
-	case FLEET_BY_MODEL:
-		disks_same(m, offsetof(struct fleet_disk, model), a, sizeof(a));
-		snprintf(key, len, "%s", a[0] ? a : "unknown model");
-		return;
-	case FLEET_BY_MODEL_FW:
-		disks_same(m, offsetof(struct fleet_disk, model), a, sizeof(a));
-		disks_same(m, offsetof(struct fleet_disk, firmware), b, sizeof(b));
-		if (strcmp(a, "mixed") == 0)
-			snprintf(key, len, "mixed");
-		else
-			snprintf(key, len, "%s fw %s", a[0] ? a : "unknown model",
-				 b[0] ? b : "unknown");
-		return;
-	case FLEET_BY_MACHINE:
-		machine_of(r, a, sizeof(a), name, sizeof(name));
-		snprintf(key, len, "%s", name);
-		return;
-	case FLEET_BY_KERNEL:
-		snprintf(key, len, "%s", m->kernel[0] ? m->kernel : "unknown kernel");
-		return;
-	}
-	snprintf(key, len, "?");
-}
 
 /* ---- the samples of a group, sorted ---- */
 
@@ -139,9 +36,8 @@ static int cmp_ent(const void *x, const void *y)
 	return (a->ms > b->ms) - (a->ms < b->ms);
 }
 
-#define MKEY_LEN (PATH_MAX + 8)
 struct mkey {
-	char key[MKEY_LEN];
+	char key[FLEET_MKEY_LEN];
 	char name[FLEET_STR];
 	size_t at;                  /* the result it is of: ties in its order */
 };
@@ -284,7 +180,7 @@ static int arm_index(struct fleet_group *g, const struct fleet_arm *a, size_t *o
 	return 0;
 }
 
-static int cmp_label(const struct fleet_garm *a, const struct fleet_garm *b)
+int fleet_arm_cmp(const struct fleet_garm *a, const struct fleet_garm *b)
 {
 	int c = strcmp(a->label, b->label);
 	return c ? c : strcmp(a->key, b->key);
@@ -302,7 +198,7 @@ static int cmp_oarm(const void *x, const void *y)
 	const struct oarm *a = x, *b = y;
 	if (a->base != b->base)
 		return a->base ? -1 : 1;
-	return cmp_label(a->a, b->a);
+	return fleet_arm_cmp(a->a, b->a);
 }
 
 /* Put the baseline first and the rest in label order; map[old] = new.
@@ -347,7 +243,7 @@ static void choose_baseline(struct fleet_group *g, const char *want)
 			continue;
 		}
 		const struct fleet_garm *a = &g->arms[i], *b = &g->arms[g->baseline];
-		if (a->first_on > b->first_on || (a->first_on == b->first_on && cmp_label(a, b) < 0))
+		if (a->first_on > b->first_on || (a->first_on == b->first_on && fleet_arm_cmp(a, b) < 0))
 			g->baseline = (int)i;
 	}
 }
@@ -549,132 +445,6 @@ void fleet_appendf(char *b, size_t n, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Ranking order: arms that keep the load first, then by score (a finite
- * one first, lower first), then by label. */
-static int cmp_rank(const void *x, const void *y)
-{
-	const struct fleet_garm *a = ((const struct oarm *)x)->a, *b = ((const struct oarm *)y)->a;
-	if (a->load_ok != b->load_ok)
-		return a->load_ok ? -1 : 1;
-	int fa = isfinite(a->score), fb = isfinite(b->score);
-	if (fa != fb)
-		return fa ? -1 : 1;
-	if (fa && a->score != b->score)
-		return a->score < b->score ? -1 : 1;
-	return cmp_label(a, b);
-}
-
-/* Each arm's score and the ranking.  0 or -ENOMEM. */
-static int rank(struct fleet_group *g)
-{
-	for (size_t a = 0; a < g->n_arms; a++) {
-		double s = 0;
-		size_t k = 0;
-		for (size_t i = 0; i < g->n_rows; i++) {
-			const struct fleet_row *r = &g->rows[i];
-			if (r->arm != a || r->phase != FLEET_LOADED)
-				continue;
-			if ((int)a == g->baseline) {
-				k++;
-				continue;
-			}
-			if (isfinite(r->ratio90.est) && r->ratio90.est > 0) {
-				s += log(r->ratio90.est);
-				k++;
-			}
-		}
-		g->arms[a].score = !k ? NAN : (int)a == g->baseline ? 1.0 : exp(s / (double)k);
-	}
-	struct oarm *order = malloc((g->n_arms ? g->n_arms : 1) * sizeof(*order));
-	if (!order)
-		return -ENOMEM;
-	for (size_t i = 0; i < g->n_arms; i++)
-		order[i] = (struct oarm){ &g->arms[i], i, 0 };
-	qsort(order, g->n_arms, sizeof(*order), cmp_rank);
-	for (size_t i = 0; i < g->n_arms; i++)
-		g->ranking[i] = order[i].old;
-	g->n_ranked = g->n_arms;
-	free(order);
-	return 0;
-}
-
-/* The baseline ranks first: keep it; name the arm of the lowest score
- * among the others when it scores below 1 but starves the load, else the
- * next in the ranking. */
-static void keep_baseline(const struct fleet_group *g, struct fleet_rec *rec)
-{
-	rec->why = FLEET_REC_KEEP;
-	int low = -1;
-	for (size_t i = 0; i < g->n_arms; i++)
-		if ((int)i != g->baseline && isfinite(g->arms[i].score) &&
-		    (low < 0 || g->arms[i].score < g->arms[low].score))
-			low = (int)i;
-	if (low >= 0 && g->arms[low].score < 1 && !g->arms[low].load_ok) {
-		rec->other = low;
-		rec->other_starves = 1;
-	} else if (g->n_ranked > 1) {
-		rec->other = (int)g->ranking[1];
-	}
-}
-
-/* Another arm ranks first: recommended when it keeps the load and is
- * faster on at least one loaded action and slower on none. */
-static void first_ranked(struct fleet_group *g, struct fleet_rec *rec)
-{
-	size_t first = g->ranking[0];
-	rec->arm = (int)first;
-	for (size_t i = 0; i < g->n_rows; i++) {
-		const struct fleet_row *r = &g->rows[i];
-		if (r->arm != first || r->phase != FLEET_LOADED || !r->decided)
-			continue;
-		rec->faster += r->verdict == STATS_FASTER;
-		rec->slower += r->verdict == STATS_SLOWER;
-	}
-	if (!g->arms[first].load_ok)
-		rec->why = FLEET_REC_STARVES;
-	else if (rec->slower)
-		rec->why = FLEET_REC_SLOWER;
-	else if (!rec->faster)
-		rec->why = FLEET_REC_NOT_FASTER;
-	else {
-		rec->why = FLEET_REC_CHOSEN;
-		g->best = (int)first;
-	}
-}
-
-/* The recommendation of g (fleet_rec; g->best): decided from the rows
- * and the ranking, no text. */
-static void recommend(struct fleet_group *g)
-{
-	struct fleet_rec *rec = &g->rec;
-	memset(rec, 0, sizeof(*rec));
-	rec->arm = rec->other = -1;
-	g->best = -1;
-	size_t loaded_rows = 0;
-	for (size_t i = 0; i < g->n_rows; i++) {
-		const struct fleet_row *r = &g->rows[i];
-		if (r->phase != FLEET_LOADED)
-			continue;
-		loaded_rows++;
-		if ((int)r->arm != g->baseline && r->paired > rec->max_paired)
-			rec->max_paired = r->paired;
-	}
-	if (g->n_machines == 1)
-		rec->why = FLEET_REC_ONE_MACHINE;
-	else if (!loaded_rows)
-		rec->why = FLEET_REC_NOT_LOADED;
-	else if (g->baseline < 0)
-		rec->why = FLEET_REC_NO_BASELINE;
-	else if (g->n_arms == 1)
-		rec->why = FLEET_REC_ONE_ARM;
-	else if (rec->max_paired < FLEET_MIN_MACHINES)
-		rec->why = FLEET_REC_FEW_MACHINES;
-	else if ((int)g->ranking[0] == g->baseline)
-		keep_baseline(g, rec);
-	else
-		first_ranked(g, rec);
-}
-
 /* ---- the stages of a group ---- */
 
 /* The machine of each result, computed once (w->of), and the machines,
@@ -690,7 +460,7 @@ static int group_machines(struct gwork *w, struct fleet_group *g)
 		return -ENOMEM;
 	}
 	for (size_t x = 0; x < w->n; x++) {
-		machine_of(&w->r[w->idx[x]], all[x].key, sizeof(all[x].key), all[x].name,
+		fleet_machine_key(&w->r[w->idx[x]], all[x].key, sizeof(all[x].key), all[x].name,
 			   sizeof(all[x].name));
 		all[x].at = x;
 	}
@@ -1018,9 +788,9 @@ static int pool_group(const struct fleet_result *r, const size_t *idx, size_t n,
 	if (rc == 0)
 		rc = loads(g, &w);
 	if (rc == 0)
-		rc = rank(g);
+		rc = fleet_rank(g);
 	if (rc == 0)
-		recommend(g);
+		fleet_recommend(g);
 	gwork_free(&w);
 	return rc;
 }
@@ -1078,9 +848,9 @@ int fleet_pool(const struct fleet_result *r, size_t n, const struct fleet_option
 		return msg_fail(-ENOMEM, err, errlen, "out of memory");
 	}
 	for (size_t i = 0; i < n; i++) {
-		group_of(&r[i], opt->by, k[i].key, sizeof(k[i].key));
+		fleet_group_key(&r[i], opt->by, k[i].key, sizeof(k[i].key));
 		k[i].r = i;
-		machine_of(&r[i], all[i].key, sizeof(all[i].key), all[i].name, sizeof(all[i].name));
+		fleet_machine_key(&r[i], all[i].key, sizeof(all[i].key), all[i].name, sizeof(all[i].name));
 		all[i].at = i;
 	}
 	qsort(all, n, sizeof(*all), cmp_mkey);

@@ -18,6 +18,24 @@
  * with the reason (naming the byte) in err. */
 int fleet_strict_json(const char *data, size_t len, char *err, size_t errlen);
 
+/* ---- fleet_key.c, fleet_pool.c, fleet_recommend.c ---- */
+
+#define FLEET_MKEY_LEN (PATH_MAX + 8)
+/* The machine r was measured on (see Machine in fleet.h): a key, the same
+ * for every result of the machine ("id:HEX", "folder:HOST", "host:NAME",
+ * "file:PATH"), and a name to show. */
+void fleet_machine_key(const struct fleet_result *r, char *key, size_t klen, char *name,
+		       size_t nlen);
+/* The group of r under by: a disk class, model, "MODEL fw FIRMWARE",
+ * machine name or kernel ("mixed" when its disks differ). */
+void fleet_group_key(const struct fleet_result *r, enum fleet_by by, char *key, size_t len);
+/* Label order of two arms: by label, then settings. */
+int fleet_arm_cmp(const struct fleet_garm *a, const struct fleet_garm *b);
+/* g's arms' scores and g->ranking (room for every arm).  0 or -ENOMEM. */
+int fleet_rank(struct fleet_group *g);
+/* g->rec and g->best from g's rows and ranking. */
+void fleet_recommend(struct fleet_group *g);
+
 /* A ratio: "12.3" from 10, "0.17" from 0.1, "0.041" below; "-" when not
  * finite. */
 void fleet_ratio_text(char *b, size_t n, double v);
