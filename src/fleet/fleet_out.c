@@ -20,15 +20,6 @@
 
 /* ---- text helpers ---- */
 
-/* Columns of clean UTF-8 text (one per character). */
-static size_t cols(const char *s)
-{
-	size_t n = 0;
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
-}
-
 /* s escaped, cut to w columns at a whole character or escape, padded to w
  * (left-aligned) unless w is 0 (as is). */
 static void cell(FILE *f, const char *s, size_t w)
@@ -40,7 +31,7 @@ static void cell(FILE *f, const char *s, size_t w)
 		return;
 	}
 	/* what does not fit is cut, and ends in "..." to say so */
-	size_t room = cols(e) > w && w > 3 ? w - 3 : w;
+	size_t room = text_cols(e) > w && w > 3 ? w - 3 : w;
 	size_t c = 0, i = 0;
 	while (e[i]) {
 		size_t u = e[i] == '\\' ? (e[i + 1] == 'x' ? 4 : 2) : text_char_len(e + i, strlen(e + i));
@@ -65,7 +56,7 @@ static int arm_whole(const struct fleet_garm *a, size_t w)
 {
 	char e[4 * 64 + 1];
 	text_escape(e, sizeof(e), a->label);
-	return fleet_arm_text(a) == a->label && cols(e) <= w;
+	return fleet_arm_text(a) == a->label && text_cols(e) <= w;
 }
 
 /* An arm's name in the tables: its label, tagged "#N " (N from 1) when
@@ -79,39 +70,12 @@ static const char *arm_name(const struct fleet_group *g, size_t a, char *b, size
 }
 
 /* Escaped text after a prefix, wrapped at spaces under COLS, continuation
- * lines indented by cont. */
+ * lines indented by cont (text_wrap). */
 static void wrap(FILE *f, const char *prefix, const char *cont, const char *text)
 {
 	char e[4 * 1024];
 	text_escape(e, sizeof(e), text ? text : "");
-	size_t col = cols(prefix);
-	fputs(prefix, f);
-	const char *p = e;
-	int first = 1;
-	while (*p) {
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			break;
-		size_t wl = strcspn(p, " ");
-		char word[4 * 1024];
-		snprintf(word, sizeof(word), "%.*s", (int)wl, p);
-		size_t wc = cols(word);
-		if (!first && col + 1 + wc > COLS) {
-			fprintf(f, "\n%s", cont);
-			col = cols(cont);
-			first = 1;
-		}
-		if (!first) {
-			fputc(' ', f);
-			col++;
-		}
-		fputs(word, f);
-		col += wc;
-		first = 0;
-		p += wl;
-	}
-	fputc('\n', f);
+	text_wrap(f, prefix, cont, e, COLS);
 }
 
 /* A time in ms, three significant digits. */

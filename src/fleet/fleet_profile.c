@@ -21,37 +21,7 @@ static void comment(FILE *f, const char *text)
 {
 	char e[4 * 1024];
 	text_escape(e, sizeof(e), text);
-	const char *p = e;
-	size_t col = 2;
-	fputs("; ", f);
-	int first = 1;
-	while (*p) {
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			break;
-		size_t wl = strcspn(p, " ");
-		if (wl > COMMENT_COLS - 4)
-			wl = COMMENT_COLS - 4;   /* a very long word: cut (escapes are ASCII) */
-		while (wl > 0 && ((unsigned char)p[wl] & 0xc0) == 0x80)
-			wl--;
-		if (!wl)
-			wl = strcspn(p, " ");
-		if (!first && col + 1 + wl > COMMENT_COLS) {
-			fputs("\n;   ", f);
-			col = 4;
-			first = 1;
-		}
-		if (!first) {
-			fputc(' ', f);
-			col++;
-		}
-		fwrite(p, 1, wl, f);
-		col += wl;
-		p += wl;
-		first = 0;
-	}
-	fputc('\n', f);
+	text_wrap(f, "; ", ";   ", e, COMMENT_COLS);
 }
 
 struct save_head {
