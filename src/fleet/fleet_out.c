@@ -276,7 +276,9 @@ static const char *row_verdict(const struct fleet_group *g, const struct fleet_r
 	return stats_verdict_name(r->verdict);
 }
 
-static void text_group(FILE *f, const struct fleet_report *rep, const struct fleet_group *g)
+/* A group's heading: its key, counts and baseline, its machines, and
+ * what differs among its results. */
+static void text_head(FILE *f, const struct fleet_report *rep, const struct fleet_group *g)
 {
 	char b[1024];
 	fputs("\n== ", f);
@@ -303,8 +305,11 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 		wrap(f, "workloads differ: ", "  ", g->workloads);
 	if (g->multi_disk[0])
 		wrap(f, "more than one disk, pooled as one machine: ", "  ", g->multi_disk);
-	char lvl[32];
-	snprintf(lvl, sizeof(lvl), "%.3g%%", 100 * g->ratio_level);
+}
+
+/* A group's table per phase: a row per action and arm. */
+static void text_table(FILE *f, const struct fleet_group *g)
+{
 	for (int ph = 0; ph < FLEET_PHASES; ph++) {
 		int any = 0;
 		for (size_t i = 0; i < g->n_rows; i++)
@@ -336,6 +341,12 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 				ratio, agree, (int)r->arm == g->baseline ? "-" : row_verdict(g, r, 1));
 		}
 	}
+}
+
+/* The arms the table cut, whole; the machines that disagree, by name;
+ * the level of the ratio intervals. */
+static void text_notes(FILE *f, const struct fleet_group *g)
+{
 	/* every arm the table cut, whole: nothing past a cut is hidden */
 	int legend = 0;
 	for (size_t a = 0; a < g->n_arms; a++)
@@ -364,10 +375,17 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 			 r->phase == FLEET_IDLE ? " idle" : "", lab, r->n_disagree, r->paired);
 		wrap(f, pre, "    ", who);
 	}
-	if (g->comparisons)
+	if (g->comparisons) {
+		char lvl[32];
+		snprintf(lvl, sizeof(lvl), "%.3g%%", 100 * g->ratio_level);
 		fprintf(f, "  (ratio intervals: %s each, 95%% together over the %u comparisons with %d "
 			"or more machines)\n", lvl, g->comparisons, FLEET_MIN_MACHINES);
-	/* load and ranking */
+	}
+}
+
+/* The load throughput of each arm against the baseline. */
+static void text_load(FILE *f, const struct fleet_group *g)
+{
 	int any_load = 0;
 	for (size_t a = 0; a < g->n_arms; a++)
 		any_load |= (int)a != g->baseline && isfinite(g->arms[a].load.est);
@@ -395,6 +413,11 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 				ga->load_paired == 1 ? "" : "s", ga->load_ok ? "" : ": starves the load");
 		}
 	}
+}
+
+/* The ranking of the arms. */
+static void text_ranking(FILE *f, const struct fleet_group *g)
+{
 	if (g->n_arms > 1 && g->baseline >= 0) {
 		fputs("ranking (geometric mean of the p90 ratios under load, lower is better):", f);
 		size_t col = 72;
@@ -415,6 +438,15 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 		}
 		fputc('\n', f);
 	}
+}
+
+static void text_group(FILE *f, const struct fleet_report *rep, const struct fleet_group *g)
+{
+	text_head(f, rep, g);
+	text_table(f, g);
+	text_notes(f, g);
+	text_load(f, g);
+	text_ranking(f, g);
 	if (g->warm || g->failed || g->other_epochs)
 		fprintf(f, "left out: %u warm, %u failed, %u after a setting change (--at)\n", g->warm,
 			g->failed, g->other_epochs);
