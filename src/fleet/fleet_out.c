@@ -1,5 +1,5 @@
-/* fleet_out — the pooled report as text, JSON and CSV.  Contract in
- * fleet.h. */
+/* fleet_out — the pooled report as text, JSON and CSV, and a group's
+ * recommendation in words.  Contract in fleet.h. */
 #include "fleet.h"
 #include "fleet_priv.h"
 

@@ -1,8 +1,7 @@
 /* fleet_priv — what the fleet*.c files share and nothing else includes.
- * The contract is fleet.h's.
- *
- *   fleet_out.c   the text forms the picture (fleet_plot.c) uses too
- *   fleet_pool.c  fleet_appendf
+ * One way only: the reading and pooling files (fleet_read, fleet_strict,
+ * fleet_key, fleet_pool, fleet_recommend) never call the output files
+ * (fleet_out, fleet_plot, fleet_profile); the outputs use their results.
  */
 #ifndef BRISK_FLEET_PRIV_H
 #define BRISK_FLEET_PRIV_H
@@ -11,6 +10,8 @@
 
 #include "fleet.h"
 
+/* ---- reading (fleet_strict.c) ---- */
+
 #define FLEET_JSON_DEPTH 64   /* nesting a result may have (json_tokener_new_ex) */
 
 /* data[0..len) is one JSON text as RFC 8259 has it, nested at most
@@ -18,12 +19,11 @@
  * with the reason (naming the byte) in err. */
 int fleet_strict_json(const char *data, size_t len, char *err, size_t errlen);
 
-/* ---- fleet_key.c, fleet_pool.c, fleet_recommend.c ---- */
+/* ---- pooling (fleet_key.c, fleet_pool.c, fleet_recommend.c) ---- */
 
 #define FLEET_MKEY_LEN (PATH_MAX + 8)
-/* The machine r was measured on (see Machine in fleet.h): a key, the same
- * for every result of the machine ("id:HEX", "folder:HOST", "host:NAME",
- * "file:PATH"), and a name to show. */
+/* The machine r was measured on: a key, the same for every result of the
+ * machine ("id:HEX", "folder:HOST", "host:NAME", "file:PATH"), and a name. */
 void fleet_machine_key(const struct fleet_result *r, char *key, size_t klen, char *name,
 		       size_t nlen);
 /* The group of r under by: a disk class, model, "MODEL fw FIRMWARE",
@@ -35,6 +35,10 @@ int fleet_arm_cmp(const struct fleet_garm *a, const struct fleet_garm *b);
 int fleet_rank(struct fleet_group *g);
 /* g->rec and g->best from g's rows and ranking. */
 void fleet_recommend(struct fleet_group *g);
+/* printf onto the end of b (n bytes), cut to fit; nothing when b is full. */
+void fleet_appendf(char *b, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ---- outputs (fleet_out.c, for fleet_plot.c) ---- */
 
 /* A ratio: "12.3" from 10, "0.17" from 0.1, "0.041" below; "-" when not
  * finite. */
@@ -43,12 +47,8 @@ void fleet_ratio_text(char *b, size_t n, double v);
  * (then "and N more"; 0: all); "" none. */
 void fleet_disagree_text(char *b, size_t n, const struct fleet_group *g, const struct fleet_row *r,
 			 size_t max);
-/* How an arm is named where it is recommended or saved: its label when
- * that is whole (the scheduler alone, or every setting), else all of its
- * settings (a label is cut at 63 bytes; a value past the cut must not be
- * hidden). */
+/* An arm's name where it is recommended or saved: its label when that is
+ * whole (the scheduler alone, or every setting), else all its settings. */
 const char *fleet_arm_text(const struct fleet_garm *a);
-/* printf onto the end of b (n bytes), cut to fit; nothing when b is full. */
-void fleet_appendf(char *b, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif
