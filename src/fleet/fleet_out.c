@@ -1,5 +1,5 @@
-/* fleet_out — the pooled report as text, JSON and CSV.  Contract in
- * fleet.h. */
+/* fleet_out — the pooled report as text, JSON and CSV, and a group's
+ * recommendation in words.  Contract in fleet.h. */
 #include "fleet.h"
 #include "fleet_priv.h"
 
@@ -70,7 +70,7 @@ static const char *arm_name(const struct fleet_group *g, size_t a, char *b, size
 }
 
 /* Escaped text after a prefix, wrapped at spaces under COLS, continuation
- * lines indented by cont. */
+ * lines indented by cont (text_wrap). */
 static void wrap(FILE *f, const char *prefix, const char *cont, const char *text)
 {
 	char e[4 * 1024];
@@ -103,8 +103,10 @@ void fleet_ratio_text(char *b, size_t n, double v)
 		snprintf(b, n, "%.2g", v);
 }
 
-void fleet_ci_text(char *b, size_t n, const struct stats_ci *c,
-		   void (*fmt)(char *, size_t, double))
+/* "EST [LO, HI]" with fmt (fleet_ratio_text, or fms), "EST" alone when a
+ * bound is not finite. */
+static void ci_text(char *b, size_t n, const struct stats_ci *c,
+		    void (*fmt)(char *, size_t, double))
 {
 	char e[16], lo[16], hi[16];
 	fmt(e, sizeof(e), c->est);
@@ -131,6 +133,136 @@ void fleet_disagree_text(char *b, size_t n, const struct fleet_group *g, const s
 	}
 }
 
+const char *fleet_arm_text(const struct fleet_garm *a)
+{
+	/* the label is the scheduler alone, or the settings cut short */
+	if (strcmp(a->label, a->key) == 0 ||
+	    (strncmp(a->key, "scheduler=", 10) == 0 && strcmp(a->key + 10, a->label) == 0))
+		return a->label;
+	return a->key;
+}
+
+/* The rows of the first-ranked arm under load, each "ACTION ratio CI, A of
+ * P machines faster|slower", after what the first one failed (only those
+ * slower when some are). */
+static void rec_rows(char *t, size_t tl, const struct fleet_group *g)
+{
+	const struct fleet_rec *rec = &g->rec;
+	int first_item = 1;
+	for (size_t i = 0; i < g->n_rows; i++) {
+		const struct fleet_row *r = &g->rows[i];
+		if ((int)r->arm != rec->arm || r->phase != FLEET_LOADED)
+			continue;
+		if (rec->slower && r->verdict != STATS_SLOWER)
+			continue;
+		char c[96];
+		ci_text(c, sizeof(c), &r->ratio50, fleet_ratio_text);
+		fleet_appendf(t, tl, "%s %s ratio %s, %zu of %zu machines %s", first_item ? "" : ";",
+			      action_kind_name((enum action_kind)r->action), c, r->agree, r->paired,
+			      r->ratio50.est < 1 ? "faster" : "slower");
+		first_item = 0;
+	}
+}
+
+/* The recommended arm: its settings, the actions it is faster on, what
+ * it costs the load, a value outside the range a default may carry. */
+static void rec_chosen(char *t, size_t tl, const struct fleet_group *g, const char *base)
+{
+	const struct fleet_garm *a = &g->arms[g->rec.arm];
+	snprintf(t, tl, "%s", fleet_arm_text(a));
+	for (size_t i = 0; i < g->n_rows; i++) {
+		const struct fleet_row *r = &g->rows[i];
+		if ((int)r->arm != g->rec.arm || r->phase != FLEET_LOADED ||
+		    r->verdict != STATS_FASTER)
+			continue;
+		char c[96];
+		ci_text(c, sizeof(c), &r->ratio50, fleet_ratio_text);
+		fleet_appendf(t, tl, ", %zu of %zu machines faster on %s, ratio %s", r->agree,
+			      r->paired, action_kind_name((enum action_kind)r->action), c);
+		if (r->n_disagree) {
+			char who[512];
+			fleet_disagree_text(who, sizeof(who), g, r, 5);
+			fleet_appendf(t, tl, " (disagree: %s)", who);
+		}
+	}
+	fleet_appendf(t, tl, " (against %s)", base);
+	if (isfinite(a->load.est) && a->load.est < FLEET_LOAD_COST)
+		fleet_appendf(t, tl, "; at a cost to the load: %.0f %% of %s's throughput "
+			      "(%+.0f %%)", 100 * a->load.est, base, 100 * (a->load.est - 1));
+	if (a->outside[0])
+		fleet_appendf(t, tl, "; outside the range a default may carry: %s: shown, not "
+			      "saved into a class rule without --force", a->outside);
+}
+
+/* The baseline kept, and the arm named beside it. */
+static void rec_keep(char *t, size_t tl, const struct fleet_group *g, const char *base)
+{
+	snprintf(t, tl, "no recommendation: keep %s: no setting ranks above it", base);
+	if (g->rec.other < 0)
+		return;
+	const struct fleet_garm *o = &g->arms[g->rec.other];
+	char s[16];
+	fleet_ratio_text(s, sizeof(s), o->score);
+	if (g->rec.other_starves)
+		fleet_appendf(t, tl, "; %s scores %s but starves the load (%.0f %% of %s's "
+			      "throughput)", fleet_arm_text(o), s, 100 * o->load.est, base);
+	else
+		fleet_appendf(t, tl, " (next: %s, score %s)", fleet_arm_text(o), s);
+}
+
+void fleet_recommendation_text(char *t, size_t tl, const struct fleet_group *g)
+{
+	const struct fleet_rec *rec = &g->rec;
+	const char *base = g->baseline >= 0 ? fleet_arm_text(&g->arms[g->baseline]) : "";
+	const char *first = rec->arm >= 0 ? fleet_arm_text(&g->arms[rec->arm]) : "";
+	if (!tl)
+		return;
+	t[0] = '\0';
+	switch (rec->why) {
+	case FLEET_REC_CHOSEN:
+		rec_chosen(t, tl, g, base);
+		return;
+	case FLEET_REC_ONE_MACHINE:
+		snprintf(t, tl, "no recommendation: one machine (%s): not a fleet; its own brisk "
+			 "compare verdicts are the ones to read", g->machines[0]);
+		return;
+	case FLEET_REC_NOT_LOADED:
+		snprintf(t, tl, "no recommendation: no samples taken under load (brisk report "
+			 "recommends from loaded samples only)");
+		return;
+	case FLEET_REC_NO_BASELINE:
+		snprintf(t, tl, "no recommendation: the baseline was not measured in this group");
+		return;
+	case FLEET_REC_ONE_ARM:
+		snprintf(t, tl, "no recommendation: only %s was measured: nothing to compare it with",
+			 base);
+		return;
+	case FLEET_REC_FEW_MACHINES:
+		snprintf(t, tl, "no recommendation: at most %zu machine%s measured both %s and "
+			 "another setting under load (%d are needed for a verdict)", rec->max_paired,
+			 rec->max_paired == 1 ? "" : "s", base, FLEET_MIN_MACHINES);
+		return;
+	case FLEET_REC_KEEP:
+		rec_keep(t, tl, g, base);
+		return;
+	case FLEET_REC_STARVES:
+		snprintf(t, tl, "no recommendation: %s ranks first but starves the load (%.0f %% of "
+			 "%s's throughput)", first, 100 * g->arms[rec->arm].load.est, base);
+		return;
+	case FLEET_REC_SLOWER:
+		snprintf(t, tl, "no recommendation: %s ranks first but is slower than %s on", first,
+			 base);
+		rec_rows(t, tl, g);
+		return;
+	case FLEET_REC_NOT_FASTER:
+		snprintf(t, tl, "no recommendation: %s ranks first but is not faster than %s on any "
+			 "action with %d or more machines and its interval clear of 1:", first, base,
+			 FLEET_MIN_MACHINES);
+		rec_rows(t, tl, g);
+		return;
+	}
+}
+
 static const char *row_verdict(const struct fleet_group *g, const struct fleet_row *r, int text)
 {
 	if ((int)r->arm == g->baseline)
@@ -144,7 +276,9 @@ static const char *row_verdict(const struct fleet_group *g, const struct fleet_r
 	return stats_verdict_name(r->verdict);
 }
 
-static void text_group(FILE *f, const struct fleet_report *rep, const struct fleet_group *g)
+/* A group's heading: its key, counts and baseline, its machines, and
+ * what differs among its results. */
+static void text_head(FILE *f, const struct fleet_report *rep, const struct fleet_group *g)
 {
 	char b[1024];
 	fputs("\n== ", f);
@@ -171,8 +305,11 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 		wrap(f, "workloads differ: ", "  ", g->workloads);
 	if (g->multi_disk[0])
 		wrap(f, "more than one disk, pooled as one machine: ", "  ", g->multi_disk);
-	char lvl[32];
-	snprintf(lvl, sizeof(lvl), "%.3g%%", 100 * g->ratio_level);
+}
+
+/* A group's table per phase: a row per action and arm. */
+static void text_table(FILE *f, const struct fleet_group *g)
+{
 	for (int ph = 0; ph < FLEET_PHASES; ph++) {
 		int any = 0;
 		for (size_t i = 0; i < g->n_rows; i++)
@@ -187,12 +324,12 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 			if (r->phase != (enum fleet_phase)ph)
 				continue;
 			char p50[64], p90[16], ratio[64], agree[48];
-			fleet_ci_text(p50, sizeof(p50), &r->p50, fms);
+			ci_text(p50, sizeof(p50), &r->p50, fms);
 			fms(p90, sizeof(p90), r->p90.est);
 			if ((int)r->arm == g->baseline)
 				snprintf(ratio, sizeof(ratio), "baseline");
 			else
-				fleet_ci_text(ratio, sizeof(ratio), &r->ratio50, fleet_ratio_text);
+				ci_text(ratio, sizeof(ratio), &r->ratio50, fleet_ratio_text);
 			if ((int)r->arm == g->baseline || !r->paired)
 				snprintf(agree, sizeof(agree), "-");
 			else
@@ -204,6 +341,12 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 				ratio, agree, (int)r->arm == g->baseline ? "-" : row_verdict(g, r, 1));
 		}
 	}
+}
+
+/* The arms the table cut, whole; the machines that disagree, by name;
+ * the level of the ratio intervals. */
+static void text_notes(FILE *f, const struct fleet_group *g)
+{
 	/* every arm the table cut, whole: nothing past a cut is hidden */
 	int legend = 0;
 	for (size_t a = 0; a < g->n_arms; a++)
@@ -232,10 +375,17 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 			 r->phase == FLEET_IDLE ? " idle" : "", lab, r->n_disagree, r->paired);
 		wrap(f, pre, "    ", who);
 	}
-	if (g->comparisons)
+	if (g->comparisons) {
+		char lvl[32];
+		snprintf(lvl, sizeof(lvl), "%.3g%%", 100 * g->ratio_level);
 		fprintf(f, "  (ratio intervals: %s each, 95%% together over the %u comparisons with %d "
 			"or more machines)\n", lvl, g->comparisons, FLEET_MIN_MACHINES);
-	/* load and ranking */
+	}
+}
+
+/* The load throughput of each arm against the baseline. */
+static void text_load(FILE *f, const struct fleet_group *g)
+{
 	int any_load = 0;
 	for (size_t a = 0; a < g->n_arms; a++)
 		any_load |= (int)a != g->baseline && isfinite(g->arms[a].load.est);
@@ -256,13 +406,18 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 			if ((int)a == g->baseline || !isfinite(ga->load.est))
 				continue;
 			char c[64], an[96];
-			fleet_ci_text(c, sizeof(c), &ga->load, fleet_ratio_text);
+			ci_text(c, sizeof(c), &ga->load, fleet_ratio_text);
 			fputs("  ", f);
 			cell(f, arm_name(g, a, an, sizeof(an)), 12);
 			fprintf(f, " %s x, %zu machine%s%s\n", c, ga->load_paired,
 				ga->load_paired == 1 ? "" : "s", ga->load_ok ? "" : ": starves the load");
 		}
 	}
+}
+
+/* The ranking of the arms. */
+static void text_ranking(FILE *f, const struct fleet_group *g)
+{
 	if (g->n_arms > 1 && g->baseline >= 0) {
 		fputs("ranking (geometric mean of the p90 ratios under load, lower is better):", f);
 		size_t col = 72;
@@ -283,6 +438,15 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 		}
 		fputc('\n', f);
 	}
+}
+
+static void text_group(FILE *f, const struct fleet_report *rep, const struct fleet_group *g)
+{
+	text_head(f, rep, g);
+	text_table(f, g);
+	text_notes(f, g);
+	text_load(f, g);
+	text_ranking(f, g);
 	if (g->warm || g->failed || g->other_epochs)
 		fprintf(f, "left out: %u warm, %u failed, %u after a setting change (--at)\n", g->warm,
 			g->failed, g->other_epochs);
@@ -291,7 +455,9 @@ static void text_group(FILE *f, const struct fleet_report *rep, const struct fle
 	strcat(pre, ": ");
 	char hdr[FLEET_KEY_LEN * 4 + 64];
 	snprintf(hdr, sizeof(hdr), "recommendation: %s", pre);
-	wrap(f, hdr, "  ", g->recommendation);
+	char rec[FLEET_REC_TEXT];
+	fleet_recommendation_text(rec, sizeof(rec), g);
+	wrap(f, hdr, "  ", rec);
 }
 
 void fleet_text(FILE *f, const struct fleet_report *rep)
@@ -339,7 +505,9 @@ void fleet_text(FILE *f, const struct fleet_report *rep)
 			text_escape(pre + 2, sizeof(pre) - 6, rep->groups[i].key);
 			pre[0] = pre[1] = ' ';
 			strcat(pre, ": ");
-			wrap(f, pre, "    ", rep->groups[i].recommendation);
+			char rec[FLEET_REC_TEXT];
+			fleet_recommendation_text(rec, sizeof(rec), &rep->groups[i]);
+			wrap(f, pre, "    ", rec);
 		}
 	}
 }
@@ -423,7 +591,9 @@ static struct json_object *json_group(const struct fleet_group *g)
 	struct json_object *rec = jout_object();
 	add(rec, "arm", g->best >= 0 ? jout_string(g->arms[g->best].label) : NULL);
 	add(rec, "settings", g->best >= 0 ? jout_string(g->arms[g->best].key) : NULL);
-	add(rec, "text", jout_string(g->recommendation));
+	char text[FLEET_REC_TEXT];
+	fleet_recommendation_text(text, sizeof(text), g);
+	add(rec, "text", jout_string(text));
 	add(o, "recommendation", rec);
 	return o;
 }

@@ -211,8 +211,9 @@ static double group_block(cairo_t *cr, const struct fleet_group *g, double y, in
 			: plot_width(cr, "Recommendation: ");
 	plot_font(cr, PLOT_FONT_BODY, 0);
 	plot_colour(cr, plot_c_text, 1);
-	int lines = plot_wrap(cr, MARGIN, y + 12, w, W - 2 * MARGIN, LINE_H, g->recommendation, 12,
-			      draw);
+	char rec[FLEET_REC_TEXT];
+	fleet_recommendation_text(rec, sizeof(rec), g);
+	int lines = plot_wrap(cr, MARGIN, y + 12, w, W - 2 * MARGIN, LINE_H, rec, 12, draw);
 	y += (lines > 0 ? lines : 1) * LINE_H;
 	/* every arm the label column cut, whole */
 	for (size_t a = 0; a < g->n_arms; a++) {

@@ -1,6 +1,6 @@
 /* fleet_pool — results of many machines grouped and pooled, the machine
- * as the unit; ranking and a recommendation per group.  Contract in
- * fleet.h. */
+ * as the unit: per group its machines, arms, rows and their figures
+ * (fleet_recommend.c then ranks and recommends).  Contract in fleet.h. */
 #include "fleet.h"
 #include "fleet_priv.h"
 
@@ -10,112 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "action.h"
 #include "msg.h"
 #include "tunable.h"
-
-static const char *const by_names[] = { "class", "model", "model,firmware", "machine",
-					"kernel" };
-
-const char *fleet_by_name(enum fleet_by by)
-{
-	return (unsigned)by < sizeof(by_names) / sizeof(by_names[0]) ? by_names[by] : "?";
-}
-
-int fleet_by_parse(const char *s, enum fleet_by *out)
-{
-	for (size_t i = 0; i < sizeof(by_names) / sizeof(by_names[0]); i++)
-		if (strcmp(s, by_names[i]) == 0) {
-			*out = (enum fleet_by)i;
-			return 0;
-		}
-	if (strcmp(s, "firmware,model") == 0) {
-		*out = FLEET_BY_MODEL_FW;
-		return 0;
-	}
-	return -EINVAL;
-}
-
-const char *fleet_phase_name(enum fleet_phase p)
-{
-	return p == FLEET_LOADED ? "loaded" : p == FLEET_IDLE ? "idle" : "?";
-}
-
-/* ---- keys ---- */
-
-/* The machine a result was measured on: a key and a name to show. */
-static void machine_of(const struct fleet_result *r, char *key, size_t klen, char *name,
-		       size_t nlen)
-{
-	const struct fleet_machine *m = &r->m;
-	if (r->host[0]) {   /* fleet_identify: the host folder */
-		if (r->host_id[0])
-			snprintf(key, klen, "id:%s", r->host_id);
-		else
-			snprintf(key, klen, "folder:%s", r->host);
-		snprintf(name, nlen, "%.120s", r->host);
-	} else if (m->machine_id[0]) {
-		snprintf(key, klen, "id:%s", m->machine_id);
-		snprintf(name, nlen, "%s", m->hostname[0] ? m->hostname : m->machine_id);
-	} else if (m->hostname[0]) {
-		snprintf(key, klen, "host:%s", m->hostname);
-		snprintf(name, nlen, "%s", m->hostname);
-	} else {
-		size_t pl = strlen(r->path);
-		snprintf(key, klen, "file:%.*s", (int)(klen > 6 ? klen - 6 : 0), r->path);
-		/* the end of the path: the file name matters most */
-		const char *tail = pl + 1 > nlen ? r->path + pl - (nlen - 1) : r->path;
-		snprintf(name, nlen, "%.*s", (int)(nlen - 1), tail);
-	}
-}
-
-/* One string of every disk, the same for all ("" when none; "mixed"). */
-static void disks_same(const struct fleet_machine *m, size_t off, char *out, size_t len)
-{
-	const char *s = NULL;
-	int mixed = 0;
-	for (size_t i = 0; i < m->n_disks; i++) {
-		const char *v = (const char *)&m->disks[i] + off;
-		if (s && strcmp(s, v) != 0)
-			mixed = 1;
-		if (!s)
-			s = v;
-	}
-	snprintf(out, len, "%s", mixed ? "mixed" : s ? s : "");
-}
-
-static void group_of(const struct fleet_result *r, enum fleet_by by, char *key, size_t len)
-{
-	const struct fleet_machine *m = &r->m;
-	char a[FLEET_STR], b[FLEET_STR], name[FLEET_STR];
-	switch (by) {
-	case FLEET_BY_CLASS:
-		disks_same(m, offsetof(struct fleet_disk, cls), a, sizeof(a));
-		snprintf(key, len, "%s", a[0] ? a : "unknown");
-		return;
-	case FLEET_BY_MODEL:
-		disks_same(m, offsetof(struct fleet_disk, model), a, sizeof(a));
-		snprintf(key, len, "%s", a[0] ? a : "unknown model");
-		return;
-	case FLEET_BY_MODEL_FW:
-		disks_same(m, offsetof(struct fleet_disk, model), a, sizeof(a));
-		disks_same(m, offsetof(struct fleet_disk, firmware), b, sizeof(b));
-		if (strcmp(a, "mixed") == 0)
-			snprintf(key, len, "mixed");
-		else
-			snprintf(key, len, "%s fw %s", a[0] ? a : "unknown model",
-				 b[0] ? b : "unknown");
-		return;
-	case FLEET_BY_MACHINE:
-		machine_of(r, a, sizeof(a), name, sizeof(name));
-		snprintf(key, len, "%s", name);
-		return;
-	case FLEET_BY_KERNEL:
-		snprintf(key, len, "%s", m->kernel[0] ? m->kernel : "unknown kernel");
-		return;
-	}
-	snprintf(key, len, "?");
-}
 
 /* ---- the samples of a group, sorted ---- */
 
@@ -140,15 +36,36 @@ static int cmp_ent(const void *x, const void *y)
 	return (a->ms > b->ms) - (a->ms < b->ms);
 }
 
-#define MKEY_LEN (PATH_MAX + 8)
 struct mkey {
-	char key[MKEY_LEN];
+	char key[FLEET_MKEY_LEN];
 	char name[FLEET_STR];
+	size_t at;                  /* the result it is of: ties in its order */
 };
 
 static int cmp_mkey(const void *x, const void *y)
 {
-	return strcmp(((const struct mkey *)x)->key, ((const struct mkey *)y)->key);
+	const struct mkey *a = x, *b = y;
+	int c = strcmp(a->key, b->key);
+	return c ? c : (a->at > b->at) - (a->at < b->at);
+}
+
+/* A machine's display name and its index in key order. */
+struct mname {
+	const char *name;
+	size_t m;
+};
+
+static int cmp_mname(const void *x, const void *y)
+{
+	const struct mname *a = x, *b = y;
+	int c = strcmp(a->name, b->name);
+	return c ? c : (a->m > b->m) - (a->m < b->m);
+}
+
+static int cmp_size(const void *x, const void *y)
+{
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+	return (a > b) - (a < b);
 }
 
 static int cmp_str(const void *x, const void *y)
@@ -175,17 +92,37 @@ static void ci_nan(struct stats_ci *c)
 
 /* ---- one group ---- */
 
+/* One group being pooled: what its stages share. */
 struct gwork {
 	const struct fleet_result *r;
 	const size_t *idx;          /* results of the group */
 	size_t n;
-	struct mkey *mk;            /* machines, sorted */
+	struct mkey *mk;            /* machines, by key, each once */
 	size_t nm;
-	struct ent *e;
-	size_t ne;
+	size_t *of;                 /* per result: its machine (index into mk) */
 	size_t *name_of;            /* per machine (key order): its index in
 				     * the group's machines (name order) */
+	size_t *armmap;             /* per result and arm (x * FLEET_MAX_ARMS + a):
+				     * the group's arm */
+	size_t nent;                /* samples of the group's results */
+	struct ent *e;              /* the samples that pool, sorted (cmp_ent) */
+	size_t ne;
+	struct block *blk;          /* per row: its entries */
+	long *base_row;             /* per row: the baseline's row of its phase
+				     * and action, -1 none */
+	unsigned riters;            /* bootstrap iterations of a ratio */
 };
+
+static void gwork_free(struct gwork *w)
+{
+	free(w->mk);
+	free(w->of);
+	free(w->name_of);
+	free(w->armmap);
+	free(w->e);
+	free(w->blk);
+	free(w->base_row);
+}
 
 static size_t find_machine(const struct gwork *w, const char *key)
 {
@@ -243,19 +180,25 @@ static int arm_index(struct fleet_group *g, const struct fleet_arm *a, size_t *o
 	return 0;
 }
 
-static int cmp_label(const struct fleet_garm *a, const struct fleet_garm *b)
+int fleet_arm_cmp(const struct fleet_garm *a, const struct fleet_garm *b)
 {
 	int c = strcmp(a->label, b->label);
 	return c ? c : strcmp(a->key, b->key);
 }
 
-const char *fleet_arm_text(const struct fleet_garm *a)
+/* An arm and whether it is the baseline, for ordering. */
+struct oarm {
+	const struct fleet_garm *a;
+	size_t old;
+	int base;
+};
+
+static int cmp_oarm(const void *x, const void *y)
 {
-	/* the label is the scheduler alone, or the settings cut short */
-	if (strcmp(a->label, a->key) == 0 ||
-	    (strncmp(a->key, "scheduler=", 10) == 0 && strcmp(a->key + 10, a->label) == 0))
-		return a->label;
-	return a->key;
+	const struct oarm *a = x, *b = y;
+	if (a->base != b->base)
+		return a->base ? -1 : 1;
+	return fleet_arm_cmp(a->a, b->a);
 }
 
 /* Put the baseline first and the rest in label order; map[old] = new.
@@ -263,7 +206,7 @@ const char *fleet_arm_text(const struct fleet_garm *a)
 static int order_arms(struct fleet_group *g, size_t *map)
 {
 	size_t n = g->n_arms;
-	size_t *order = malloc((n ? n : 1) * sizeof(*order));
+	struct oarm *order = malloc((n ? n : 1) * sizeof(*order));
 	struct fleet_garm *tmp = malloc((n ? n : 1) * sizeof(*tmp));
 	if (!order || !tmp) {
 		free(order);
@@ -271,20 +214,11 @@ static int order_arms(struct fleet_group *g, size_t *map)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++)
-		order[i] = i;
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = i + 1; j < n; j++) {
-			int bi = (int)order[i] == g->baseline, bj = (int)order[j] == g->baseline;
-			if (bj > bi || (bj == bi && cmp_label(&g->arms[order[j]],
-							      &g->arms[order[i]]) < 0)) {
-				size_t t = order[i];
-				order[i] = order[j];
-				order[j] = t;
-			}
-		}
+		order[i] = (struct oarm){ &g->arms[i], i, (int)i == g->baseline };
+	qsort(order, n, sizeof(*order), cmp_oarm);
 	for (size_t i = 0; i < n; i++) {
-		tmp[i] = g->arms[order[i]];
-		map[order[i]] = i;
+		tmp[i] = g->arms[order[i].old];
+		map[order[i].old] = i;
 	}
 	memcpy(g->arms, tmp, n * sizeof(tmp[0]));
 	if (g->baseline >= 0)
@@ -309,7 +243,7 @@ static void choose_baseline(struct fleet_group *g, const char *want)
 			continue;
 		}
 		const struct fleet_garm *a = &g->arms[i], *b = &g->arms[g->baseline];
-		if (a->first_on > b->first_on || (a->first_on == b->first_on && cmp_label(a, b) < 0))
+		if (a->first_on > b->first_on || (a->first_on == b->first_on && fleet_arm_cmp(a, b) < 0))
 			g->baseline = (int)i;
 	}
 }
@@ -423,13 +357,7 @@ static int row_ratio(const struct gwork *w, struct block a, struct block b, stru
 				row->disagree[row->n_disagree++] = w->name_of[who[x]];
 		}
 		/* in name order */
-		for (size_t x = 0; x < row->n_disagree; x++)
-			for (size_t y = x + 1; y < row->n_disagree; y++)
-				if (row->disagree[y] < row->disagree[x]) {
-					size_t t = row->disagree[x];
-					row->disagree[x] = row->disagree[y];
-					row->disagree[y] = t;
-				}
+		qsort(row->disagree, row->n_disagree, sizeof(*row->disagree), cmp_size);
 		if (rc == 0)
 			rc = stats_bootstrap_median_ratio_paired(va, oa, vb, ob, np, 0.9,
 								 &(struct stats_boot){ iters, level,
@@ -446,7 +374,7 @@ static int row_ratio(const struct gwork *w, struct block a, struct block b, stru
 }
 
 /* The load ratio of every arm against the baseline, per machine. */
-static int loads(struct fleet_group *g, const struct gwork *w, const size_t *armmap_all)
+static int loads(struct fleet_group *g, const struct gwork *w)
 {
 	size_t na = g->n_arms, nm = w->nm;
 	double *sum = calloc(na * nm, sizeof(*sum));
@@ -460,14 +388,12 @@ static int loads(struct fleet_group *g, const struct gwork *w, const size_t *arm
 	}
 	for (size_t x = 0; x < w->n; x++) {
 		const struct fleet_result *r = &w->r[w->idx[x]];
-		char key[MKEY_LEN], name[FLEET_STR];
-		machine_of(r, key, sizeof(key), name, sizeof(name));
-		size_t m = find_machine(w, key);
+		size_t m = w->of[x];
 		for (size_t a = 0; a < r->n_arms; a++) {
 			double v = r->arms[a].load_mibps;
 			if (!isfinite(v) || !(v > 0))
 				continue;
-			size_t ga = armmap_all[x * FLEET_MAX_ARMS + a];
+			size_t ga = w->armmap[x * FLEET_MAX_ARMS + a];
 			sum[ga * nm + m] += v;
 			cnt[ga * nm + m]++;
 		}
@@ -522,232 +448,78 @@ void fleet_appendf(char *b, size_t n, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int cmp_rank_ctx_score(const struct fleet_garm *a, const struct fleet_garm *b)
+/* ---- the stages of a group ---- */
+
+/* The machine of each result, computed once (w->of), and the machines,
+ * each once in key order (w->mk: the name of a machine's first result).
+ * 0 or -ENOMEM. */
+static int group_machines(struct gwork *w, struct fleet_group *g)
 {
-	if (a->load_ok != b->load_ok)
-		return a->load_ok ? -1 : 1;
-	int fa = isfinite(a->score), fb = isfinite(b->score);
-	if (fa != fb)
-		return fa ? -1 : 1;
-	if (fa && a->score != b->score)
-		return a->score < b->score ? -1 : 1;
-	return cmp_label(a, b);
+	struct mkey *all = calloc(w->n, sizeof(*all));
+	w->mk = calloc(w->n, sizeof(*w->mk));
+	w->of = calloc(w->n, sizeof(*w->of));
+	if (!all || !w->mk || !w->of) {
+		free(all);
+		return -ENOMEM;
+	}
+	for (size_t x = 0; x < w->n; x++) {
+		fleet_machine_key(&w->r[w->idx[x]], all[x].key, sizeof(all[x].key), all[x].name,
+			   sizeof(all[x].name));
+		all[x].at = x;
+	}
+	memcpy(w->mk, all, w->n * sizeof(*all));
+	qsort(w->mk, w->n, sizeof(*w->mk), cmp_mkey);
+	for (size_t x = 0; x < w->n; x++)
+		if (x == 0 || strcmp(w->mk[x].key, w->mk[w->nm - 1].key) != 0)
+			w->mk[w->nm++] = w->mk[x];
+	for (size_t x = 0; x < w->n; x++)
+		w->of[x] = find_machine(w, all[x].key);
+	free(all);
+	g->n_machines = w->nm;
+	g->n_results = w->n;
+	return 0;
 }
 
-static void rank(struct fleet_group *g)
+/* The machines' display names in name order (g->machines; two machines
+ * of one name told apart by their id) and w->name_of.  0 or -ENOMEM. */
+static int group_names(struct gwork *w, struct fleet_group *g)
 {
-	for (size_t a = 0; a < g->n_arms; a++) {
-		double s = 0;
-		size_t k = 0;
-		for (size_t i = 0; i < g->n_rows; i++) {
-			const struct fleet_row *r = &g->rows[i];
-			if (r->arm != a || r->phase != FLEET_LOADED)
-				continue;
-			if ((int)a == g->baseline) {
-				k++;
-				continue;
-			}
-			if (isfinite(r->ratio90.est) && r->ratio90.est > 0) {
-				s += log(r->ratio90.est);
-				k++;
-			}
-		}
-		g->arms[a].score = !k ? NAN : (int)a == g->baseline ? 1.0 : exp(s / (double)k);
+	size_t nm = w->nm;
+	struct mname *bn = malloc(nm * sizeof(*bn));
+	g->machines = calloc(nm, sizeof(*g->machines));
+	w->name_of = malloc(nm * sizeof(*w->name_of));
+	if (!bn || !g->machines || !w->name_of) {
+		free(bn);
+		return -ENOMEM;
 	}
-	g->n_ranked = g->n_arms;
-	for (size_t i = 0; i < g->n_arms; i++)
-		g->ranking[i] = i;
-	for (size_t i = 0; i < g->n_arms; i++)
-		for (size_t j = i + 1; j < g->n_arms; j++)
-			if (cmp_rank_ctx_score(&g->arms[g->ranking[j]], &g->arms[g->ranking[i]]) < 0) {
-				size_t t = g->ranking[i];
-				g->ranking[i] = g->ranking[j];
-				g->ranking[j] = t;
-			}
-}
-
-static void recommend(struct fleet_group *g)
-{
-	char *t = g->recommendation;
-	size_t tl = sizeof(g->recommendation);
-	g->best = -1;
-	t[0] = '\0';
-	size_t loaded_rows = 0, max_paired = 0;
-	for (size_t i = 0; i < g->n_rows; i++) {
-		const struct fleet_row *r = &g->rows[i];
-		if (r->phase != FLEET_LOADED)
-			continue;
-		loaded_rows++;
-		if ((int)r->arm != g->baseline && r->paired > max_paired)
-			max_paired = r->paired;
-	}
-	const char *base = g->baseline >= 0 ? fleet_arm_text(&g->arms[g->baseline]) : "";
-	if (g->n_machines == 1) {
-		snprintf(t, tl, "no recommendation: one machine (%s): not a fleet; its own brisk "
-			 "compare verdicts are the ones to read", g->machines[0]);
-		return;
-	}
-	if (!loaded_rows) {
-		snprintf(t, tl, "no recommendation: no samples taken under load (brisk report "
-			 "recommends from loaded samples only)");
-		return;
-	}
-	if (g->baseline < 0) {
-		snprintf(t, tl, "no recommendation: the baseline was not measured in this group");
-		return;
-	}
-	if (g->n_arms == 1) {
-		snprintf(t, tl, "no recommendation: only %s was measured: nothing to compare it with",
-			 base);
-		return;
-	}
-	if (max_paired < FLEET_MIN_MACHINES) {
-		snprintf(t, tl, "no recommendation: at most %zu machine%s measured both %s and "
-			 "another setting under load (%d are needed for a verdict)", max_paired,
-			 max_paired == 1 ? "" : "s", base, FLEET_MIN_MACHINES);
-		return;
-	}
-	size_t first = g->ranking[0];
-	if ((int)first == g->baseline) {
-		snprintf(t, tl, "no recommendation: keep %s: no setting ranks above it", base);
-		/* the lowest score of the others, starving or not */
-		const struct fleet_garm *low = NULL;
-		for (size_t i = 0; i < g->n_arms; i++)
-			if ((int)i != g->baseline && isfinite(g->arms[i].score) &&
-			    (!low || g->arms[i].score < low->score))
-				low = &g->arms[i];
-		char s[16];
-		if (low && low->score < 1 && !low->load_ok) {
-			fleet_ratio_text(s, sizeof(s), low->score);
-			fleet_appendf(t, tl, "; %s scores %s but starves the load (%.0f %% of %s's "
-				"throughput)", fleet_arm_text(low), s, 100 * low->load.est, base);
-		} else if (g->n_ranked > 1) {
-			const struct fleet_garm *o = &g->arms[g->ranking[1]];
-			fleet_ratio_text(s, sizeof(s), o->score);
-			fleet_appendf(t, tl, " (next: %s, score %s)", fleet_arm_text(o), s);
-		}
-		return;
-	}
-	const struct fleet_garm *a = &g->arms[first];
-	size_t faster = 0, slower = 0;
-	for (size_t i = 0; i < g->n_rows; i++) {
-		const struct fleet_row *r = &g->rows[i];
-		if (r->arm != first || r->phase != FLEET_LOADED || !r->decided)
-			continue;
-		faster += r->verdict == STATS_FASTER;
-		slower += r->verdict == STATS_SLOWER;
-	}
-	if (!a->load_ok || !faster || slower) {
-		snprintf(t, tl, "no recommendation: %s ranks first but ", fleet_arm_text(a));
-		if (!a->load_ok)
-			fleet_appendf(t, tl, "starves the load (%.0f %% of %s's throughput)",
-				100 * a->load.est, base);
-		else if (slower)
-			fleet_appendf(t, tl, "is slower than %s on", base);
+	for (size_t m = 0; m < nm; m++)
+		bn[m] = (struct mname){ w->mk[m].name, m };
+	qsort(bn, nm, sizeof(*bn), cmp_mname);
+	for (size_t k = 0; k < nm; k++) {
+		const struct mkey *mk = &w->mk[bn[k].m];
+		int twin = (k > 0 && strcmp(bn[k - 1].name, mk->name) == 0) ||
+			   (k + 1 < nm && strcmp(bn[k + 1].name, mk->name) == 0);
+		w->name_of[bn[k].m] = k;
+		if (twin && strncmp(mk->key, "id:", 3) == 0)
+			snprintf(g->machines[k], sizeof(g->machines[0]), "%.100s (id %.8s)", mk->name,
+				 mk->key + 3);
 		else
-			fleet_appendf(t, tl, "is not faster than %s on any action with %d or more "
-				"machines and its interval clear of 1:", base, FLEET_MIN_MACHINES);
-		int first_item = 1;
-		for (size_t i = 0; a->load_ok && i < g->n_rows; i++) {
-			const struct fleet_row *r = &g->rows[i];
-			if (r->arm != first || r->phase != FLEET_LOADED)
-				continue;
-			if (slower && r->verdict != STATS_SLOWER)
-				continue;
-			char c[96];
-			fleet_ci_text(c, sizeof(c), &r->ratio50, fleet_ratio_text);
-			fleet_appendf(t, tl, "%s %s ratio %s, %zu of %zu machines %s",
-				first_item ? "" : ";",
-				action_kind_name((enum action_kind)r->action), c, r->agree, r->paired,
-				r->ratio50.est < 1 ? "faster" : "slower");
-			first_item = 0;
-		}
-		return;
+			snprintf(g->machines[k], sizeof(g->machines[0]), "%s", mk->name);
 	}
-	g->best = (int)first;
-	snprintf(t, tl, "%s", fleet_arm_text(a));
-	for (size_t i = 0; i < g->n_rows; i++) {
-		const struct fleet_row *r = &g->rows[i];
-		if (r->arm != first || r->phase != FLEET_LOADED || r->verdict != STATS_FASTER)
-			continue;
-		char c[96];
-		fleet_ci_text(c, sizeof(c), &r->ratio50, fleet_ratio_text);
-		fleet_appendf(t, tl, ", %zu of %zu machines faster on %s, ratio %s", r->agree,
-			r->paired, action_kind_name((enum action_kind)r->action), c);
-		if (r->n_disagree) {
-			char who[512];
-			fleet_disagree_text(who, sizeof(who), g, r, 5);
-			fleet_appendf(t, tl, " (disagree: %s)", who);
-		}
-	}
-	fleet_appendf(t, tl, " (against %s)", base);
-	if (isfinite(a->load.est) && a->load.est < FLEET_LOAD_COST)
-		fleet_appendf(t, tl, "; at a cost to the load: %.0f %% of %s's throughput "
-			"(%+.0f %%)", 100 * a->load.est, base, 100 * (a->load.est - 1));
-	if (a->outside[0])
-		fleet_appendf(t, tl, "; outside the range a default may carry: %s: shown, not "
-			"saved into a class rule without --force", a->outside);
+	free(bn);
+	return 0;
 }
 
-static int pool_group(const struct fleet_result *r, const size_t *idx, size_t n,
-		      const struct fleet_options *opt, size_t gi, struct fleet_group *g)
+/* What the results count (runs, comparisons, samples left out, whose
+ * load figures), the group's arms, each once by settings, in the order
+ * met, and w->armmap.  0 or -ENOMEM. */
+static int group_arms(struct gwork *w, struct fleet_group *g)
 {
-	struct gwork w = { r, idx, n, NULL, 0, NULL, 0, NULL };
-	size_t *armmap = NULL, *map = NULL;
-	int rc = -ENOMEM;
-	w.mk = calloc(n, sizeof(*w.mk));
-	armmap = calloc(n * FLEET_MAX_ARMS, sizeof(*armmap));
-	if (!w.mk || !armmap)
-		goto out;
-	/* machines */
-	for (size_t x = 0; x < n; x++)
-		machine_of(&r[idx[x]], w.mk[x].key, sizeof(w.mk[x].key), w.mk[x].name,
-			   sizeof(w.mk[x].name));
-	qsort(w.mk, n, sizeof(*w.mk), cmp_mkey);
-	for (size_t x = 0; x < n; x++)
-		if (x == 0 || strcmp(w.mk[x].key, w.mk[w.nm - 1].key) != 0)
-			w.mk[w.nm++] = w.mk[x];
-	g->n_machines = w.nm;
-	g->n_results = n;
-	g->machines = calloc(w.nm, sizeof(*g->machines));
-	if (!g->machines)
-		goto out;
-	/* shown in name order (rows keep the key order) */
-	size_t *byname = malloc(w.nm * sizeof(*byname));
-	if (!byname)
-		goto out;
-	for (size_t m = 0; m < w.nm; m++)
-		byname[m] = m;
-	for (size_t i = 0; i < w.nm; i++)
-		for (size_t j = i + 1; j < w.nm; j++)
-			if (strcmp(w.mk[byname[j]].name, w.mk[byname[i]].name) < 0) {
-				size_t t = byname[i];
-				byname[i] = byname[j];
-				byname[j] = t;
-			}
-	w.name_of = malloc(w.nm * sizeof(*w.name_of));
-	if (!w.name_of) {
-		free(byname);
-		goto out;
-	}
-	for (size_t k = 0; k < w.nm; k++) {
-		size_t m = byname[k];
-		w.name_of[m] = k;
-		int twin = 0;   /* another machine of the same name */
-		for (size_t o = 0; o < w.nm; o++)
-			twin |= o != m && strcmp(w.mk[o].name, w.mk[m].name) == 0;
-		if (twin && strncmp(w.mk[m].key, "id:", 3) == 0)
-			snprintf(g->machines[k], sizeof(g->machines[0]), "%.100s (id %.8s)",
-				 w.mk[m].name, w.mk[m].key + 3);
-		else
-			snprintf(g->machines[k], sizeof(g->machines[0]), "%s", w.mk[m].name);
-	}
-	free(byname);
-	/* arms, and who measured them first */
-	size_t nent = 0;
-	size_t *seen = NULL;
-	for (size_t x = 0; x < n; x++) {
-		const struct fleet_result *res = &r[idx[x]];
+	w->armmap = calloc(w->n * FLEET_MAX_ARMS, sizeof(*w->armmap));
+	if (!w->armmap)
+		return -ENOMEM;
+	for (size_t x = 0; x < w->n; x++) {
+		const struct fleet_result *res = &w->r[w->idx[x]];
 		g->n_run += res->kind == FLEET_RUN;
 		g->n_compare += res->kind == FLEET_COMPARE;
 		g->warm += res->warm;
@@ -755,102 +527,139 @@ static int pool_group(const struct fleet_result *r, const size_t *idx, size_t n,
 		g->other_epochs += res->other_epochs;
 		g->load_disk_files += res->load_by_disk != 0;
 		g->load_calls_files += !res->load_by_disk;
-		nent += res->n_samples;
-		for (size_t a = 0; a < res->n_arms; a++)
-			if ((rc = arm_index(g, &res->arms[a], &armmap[x * FLEET_MAX_ARMS + a])) < 0)
-				goto out;
-		rc = -ENOMEM;
-	}
-	/* the workloads, each once, in byte order (not in the files' order) */
-	const char **wl = calloc(n, sizeof(*wl));
-	if (!wl)
-		goto out;
-	size_t nwl = 0;
-	for (size_t x = 0; x < n; x++) {
-		const char *s = r[idx[x]].workload;
-		int dup = !s[0];
-		for (size_t k = 0; k < nwl && !dup; k++)
-			dup = strcmp(wl[k], s) == 0;
-		if (!dup)
-			wl[nwl++] = s;
-	}
-	qsort(wl, nwl, sizeof(*wl), cmp_str);
-	for (size_t k = 0; k < nwl; k++)
-		fleet_appendf(g->workloads, sizeof(g->workloads), "%s%s", k ? " | " : "", wl[k]);
-	free(wl);
-	/* machines whose results here measured different disks */
-	for (size_t m = 0; m < w.nm; m++) {
-		char first[FLEET_MAX_DISKS * 33] = "", sig[FLEET_MAX_DISKS * 33];
-		int differ = 0, any = 0;
-		for (size_t x = 0; x < n; x++) {
-			const struct fleet_result *res = &r[idx[x]];
-			char key[MKEY_LEN], name[FLEET_STR];
-			machine_of(res, key, sizeof(key), name, sizeof(name));
-			if (strcmp(key, w.mk[m].key) != 0)
-				continue;
-			sig[0] = '\0';
-			for (size_t d = 0; d < res->m.n_disks; d++)
-				fleet_appendf(sig, sizeof(sig), "%s%s", d ? "+" : "",
-					      res->m.disks[d].name);
-			if (!any)
-				memcpy(first, sig, sizeof(first));
-			else if (strcmp(first, sig) != 0)
-				differ = 1;
-			any = 1;
-		}
-		if (differ)
-			fleet_appendf(g->multi_disk, sizeof(g->multi_disk), "%s%s",
-				      g->multi_disk[0] ? ", " : "", w.mk[m].name);
-	}
-	/* [arm][machine]: results of the machine measuring the arm, and those
-	 * that measured it first (a comparison's first arm, a run's one unless
-	 * a profile put its settings in place) */
-	seen = calloc(g->n_arms * w.nm * 2, sizeof(*seen));
-	if (!seen)
-		goto out;
-	for (size_t x = 0; x < n; x++) {
-		const struct fleet_result *res = &r[idx[x]];
-		char key[MKEY_LEN], name[FLEET_STR];
-		machine_of(res, key, sizeof(key), name, sizeof(name));
-		size_t m = find_machine(&w, key);
+		w->nent += res->n_samples;
 		for (size_t a = 0; a < res->n_arms; a++) {
-			size_t ga = armmap[x * FLEET_MAX_ARMS + a];
-			seen[(ga * w.nm + m) * 2]++;
-			seen[(ga * w.nm + m) * 2 + 1] += a == 0 && !res->set_by_profile;
+			int rc = arm_index(g, &res->arms[a], &w->armmap[x * FLEET_MAX_ARMS + a]);
+			if (rc < 0)
+				return rc;
 		}
 	}
-	/* A machine's own setting is the one most of its results measured
-	 * first (a run under a profile's settings measured a change, and is
-	 * outnumbered by the machine's plain runs and comparisons); ties: each */
-	for (size_t m = 0; m < w.nm; m++) {
+	return 0;
+}
+
+/* The results' workloads, each once, in byte order (not in the files'
+ * order).  0 or -ENOMEM. */
+static int group_workloads(const struct gwork *w, struct fleet_group *g)
+{
+	const char **wl = calloc(w->n, sizeof(*wl));
+	if (!wl)
+		return -ENOMEM;
+	size_t nwl = 0;
+	for (size_t x = 0; x < w->n; x++)
+		if (w->r[w->idx[x]].workload[0])
+			wl[nwl++] = w->r[w->idx[x]].workload;
+	qsort(wl, nwl, sizeof(*wl), cmp_str);
+	for (size_t k = 0, shown = 0; k < nwl; k++)
+		if (k == 0 || strcmp(wl[k], wl[k - 1]) != 0)
+			fleet_appendf(g->workloads, sizeof(g->workloads), "%s%s", shown++ ? " | " : "",
+				      wl[k]);
+	free(wl);
+	return 0;
+}
+
+/* The disks a result measured: "sda+sdb". */
+static void disk_set(const struct fleet_result *res, char *b, size_t n)
+{
+	b[0] = '\0';
+	for (size_t d = 0; d < res->m.n_disks; d++)
+		fleet_appendf(b, n, "%s%s", d ? "+" : "", res->m.disks[d].name);
+}
+
+/* The machines whose results here measured different disk sets
+ * (g->multi_disk), in key order.  0 or -ENOMEM. */
+static int group_multi_disk(const struct gwork *w, struct fleet_group *g)
+{
+	size_t *first = malloc(w->nm * sizeof(*first));
+	unsigned char *differ = calloc(w->nm, 1);
+	if (!first || !differ) {
+		free(first);
+		free(differ);
+		return -ENOMEM;
+	}
+	for (size_t m = 0; m < w->nm; m++)
+		first[m] = SIZE_MAX;
+	for (size_t x = 0; x < w->n; x++) {
+		size_t m = w->of[x];
+		char a[FLEET_MAX_DISKS * 33], b[FLEET_MAX_DISKS * 33];
+		if (first[m] == SIZE_MAX) {
+			first[m] = x;
+			continue;
+		}
+		disk_set(&w->r[w->idx[first[m]]], a, sizeof(a));
+		disk_set(&w->r[w->idx[x]], b, sizeof(b));
+		differ[m] |= strcmp(a, b) != 0;
+	}
+	for (size_t m = 0; m < w->nm; m++)
+		if (differ[m])
+			fleet_appendf(g->multi_disk, sizeof(g->multi_disk), "%s%s",
+				      g->multi_disk[0] ? ", " : "", w->mk[m].name);
+	free(first);
+	free(differ);
+	return 0;
+}
+
+/* Per arm, the machines that measured it, and those whose own setting it
+ * is: the one most of their results measured first (a comparison's first
+ * arm, a run's one unless a profile put its settings in place: a run
+ * under a profile measured a change, and is outnumbered by the machine's
+ * plain runs and comparisons); ties: each.  0 or -ENOMEM. */
+static int group_first_on(const struct gwork *w, struct fleet_group *g)
+{
+	size_t na = g->n_arms, nm = w->nm;
+	/* [arm][machine]: results measuring the arm; of them, first */
+	size_t *seen = calloc(na * nm * 2, sizeof(*seen));
+	if (!seen)
+		return -ENOMEM;
+	for (size_t x = 0; x < w->n; x++) {
+		const struct fleet_result *res = &w->r[w->idx[x]];
+		for (size_t a = 0; a < res->n_arms; a++) {
+			size_t at = (w->armmap[x * FLEET_MAX_ARMS + a] * nm + w->of[x]) * 2;
+			seen[at]++;
+			seen[at + 1] += a == 0 && !res->set_by_profile;
+		}
+	}
+	for (size_t m = 0; m < nm; m++) {
 		size_t most = 0;
-		for (size_t a = 0; a < g->n_arms; a++)
-			if (seen[(a * w.nm + m) * 2 + 1] > most)
-				most = seen[(a * w.nm + m) * 2 + 1];
-		for (size_t a = 0; a < g->n_arms; a++) {
-			g->arms[a].machines += seen[(a * w.nm + m) * 2] > 0;
-			g->arms[a].first_on += most && seen[(a * w.nm + m) * 2 + 1] == most;
+		for (size_t a = 0; a < na; a++)
+			if (seen[(a * nm + m) * 2 + 1] > most)
+				most = seen[(a * nm + m) * 2 + 1];
+		for (size_t a = 0; a < na; a++) {
+			g->arms[a].machines += seen[(a * nm + m) * 2] > 0;
+			g->arms[a].first_on += most && seen[(a * nm + m) * 2 + 1] == most;
 		}
 	}
 	free(seen);
-	choose_baseline(g, opt->baseline);
-	map = malloc((g->n_arms ? g->n_arms : 1) * sizeof(*map));
+	return 0;
+}
+
+/* The baseline, and the arms put in order (the baseline first, the rest
+ * by label), w->armmap following them.  0 or -ENOMEM. */
+static int group_baseline(struct gwork *w, struct fleet_group *g, const char *want)
+{
+	choose_baseline(g, want);
+	size_t *map = malloc((g->n_arms ? g->n_arms : 1) * sizeof(*map));
 	g->ranking = malloc((g->n_arms ? g->n_arms : 1) * sizeof(*g->ranking));
-	if (!map || !g->ranking)
-		goto out;
-	if (order_arms(g, map) < 0)
-		goto out;
-	for (size_t x = 0; x < n * FLEET_MAX_ARMS; x++)
-		armmap[x] = map[armmap[x]];
-	/* the entries */
-	w.e = malloc((nent ? nent : 1) * sizeof(*w.e));
-	if (!w.e)
-		goto out;
-	for (size_t x = 0; x < n; x++) {
-		const struct fleet_result *res = &r[idx[x]];
-		char key[MKEY_LEN], name[FLEET_STR];
-		machine_of(res, key, sizeof(key), name, sizeof(name));
-		uint32_t m = (uint32_t)find_machine(&w, key);
+	if (!map || !g->ranking || order_arms(g, map) < 0) {
+		free(map);
+		return -ENOMEM;
+	}
+	for (size_t x = 0; x < w->n * FLEET_MAX_ARMS; x++)
+		w->armmap[x] = map[w->armmap[x]];
+	free(map);
+	return 0;
+}
+
+/* The samples that pool (w->e), each of its machine and group arm, a time
+ * taken as at least FLEET_MIN_MS, sorted by phase, action, arm, machine
+ * and time.  0 or -ENOMEM. */
+static int group_entries(struct gwork *w)
+{
+	w->e = malloc((w->nent ? w->nent : 1) * sizeof(*w->e));
+	if (!w->e)
+		return -ENOMEM;
+	for (size_t x = 0; x < w->n; x++) {
+		const struct fleet_result *res = &w->r[w->idx[x]];
+		uint32_t m = (uint32_t)w->of[x];
 		for (size_t s = 0; s < res->n_samples; s++) {
 			const struct fleet_sample *sm = &res->samples[s];
 			if (sm->arm >= res->n_arms)
@@ -858,71 +667,90 @@ static int pool_group(const struct fleet_result *r, const size_t *idx, size_t n,
 			/* a time pools as at least the clock's resolution: no
 			 * file's 5e-324 ms makes a ratio of 1e300 */
 			double ms = sm->ms < FLEET_MIN_MS ? FLEET_MIN_MS : sm->ms;
-			w.e[w.ne++] = (struct ent){ ms, m,
-				(uint16_t)armmap[x * FLEET_MAX_ARMS + sm->arm], sm->action, sm->phase };
+			w->e[w->ne++] = (struct ent){ ms, m,
+				(uint16_t)w->armmap[x * FLEET_MAX_ARMS + sm->arm], sm->action,
+				sm->phase };
 		}
 	}
-	qsort(w.e, w.ne, sizeof(*w.e), cmp_ent);
-	/* blocks = rows */
+	qsort(w->e, w->ne, sizeof(*w->e), cmp_ent);
+	return 0;
+}
+
+static int same_cell(const struct ent *a, const struct ent *b)
+{
+	return a->arm == b->arm && a->action == b->action && a->phase == b->phase;
+}
+
+/* A row per phase, action and arm that has samples (g->rows, empty
+ * figures) and its entries (w->blk).  0 or -ENOMEM. */
+static int group_rows(struct gwork *w, struct fleet_group *g)
+{
 	size_t nb = 0;
-	for (size_t i = 0; i < w.ne; i++)
-		nb += i == 0 || w.e[i].arm != w.e[i - 1].arm || w.e[i].action != w.e[i - 1].action ||
-		      w.e[i].phase != w.e[i - 1].phase;
+	for (size_t i = 0; i < w->ne; i++)
+		nb += i == 0 || !same_cell(&w->e[i], &w->e[i - 1]);
 	g->rows = calloc(nb ? nb : 1, sizeof(*g->rows));
-	struct block *blk = calloc(nb ? nb : 1, sizeof(*blk));
-	if (!g->rows || !blk) {
-		free(blk);
-		goto out;
-	}
-	for (size_t i = 0; i < w.ne; i++) {
-		int newb = i == 0 || w.e[i].arm != w.e[i - 1].arm || w.e[i].action != w.e[i - 1].action ||
-			   w.e[i].phase != w.e[i - 1].phase;
-		if (newb) {
+	w->blk = calloc(nb ? nb : 1, sizeof(*w->blk));
+	if (!g->rows || !w->blk)
+		return -ENOMEM;
+	for (size_t i = 0; i < w->ne; i++) {
+		if (i == 0 || !same_cell(&w->e[i], &w->e[i - 1])) {
 			struct fleet_row *row = &g->rows[g->n_rows];
-			blk[g->n_rows].from = i;
-			row->phase = (enum fleet_phase)w.e[i].phase;
-			row->action = w.e[i].action;
-			row->arm = w.e[i].arm;
+			w->blk[g->n_rows].from = i;
+			row->phase = (enum fleet_phase)w->e[i].phase;
+			row->action = w->e[i].action;
+			row->arm = w->e[i].arm;
 			ci_nan(&row->p50);
 			ci_nan(&row->p90);
 			ci_nan(&row->ratio50);
 			ci_nan(&row->ratio90);
 			g->n_rows++;
 		}
-		blk[g->n_rows - 1].to = i + 1;
+		w->blk[g->n_rows - 1].to = i + 1;
 	}
-	/* the baseline block of each row; the comparisons that can decide */
-	long *bb = malloc((g->n_rows ? g->n_rows : 1) * sizeof(*bb));
-	if (!bb) {
-		free(blk);
-		goto out;
-	}
+	return 0;
+}
+
+/* Each row's baseline row (w->base_row), the comparisons that can decide
+ * (g->comparisons), their simultaneous level (g->ratio_level) and the
+ * bootstrap iterations it takes (w->riters).  0 or -ENOMEM. */
+static int group_comparisons(struct gwork *w, struct fleet_group *g)
+{
+	w->base_row = malloc((g->n_rows ? g->n_rows : 1) * sizeof(*w->base_row));
+	if (!w->base_row)
+		return -ENOMEM;
 	g->comparisons = 0;
 	for (size_t i = 0; i < g->n_rows; i++) {
-		bb[i] = -1;
+		long bb = -1;
 		for (size_t j = 0; g->baseline >= 0 && j < g->n_rows; j++)
 			if (g->rows[j].arm == (size_t)g->baseline && g->rows[j].phase == g->rows[i].phase &&
 			    g->rows[j].action == g->rows[i].action)
-				bb[i] = (long)j;
-		if (bb[i] >= 0 && (long)i != bb[i] &&
-		    paired_count(w.e, blk[bb[i]], blk[i]) >= FLEET_MIN_MACHINES)
+				bb = (long)j;
+		w->base_row[i] = bb;
+		if (bb >= 0 && (long)i != bb &&
+		    paired_count(w->e, w->blk[bb], w->blk[i]) >= FLEET_MIN_MACHINES)
 			g->comparisons++;
 	}
 	g->ratio_level = 1 - (1 - FLEET_LEVEL) / (g->comparisons ? g->comparisons : 1);
 	double tail = (1 - g->ratio_level) / 2;
 	double want = ceil(20 / tail);
-	unsigned riters = want > 200000 ? 200000 : want < FLEET_BOOT_ITERS ? FLEET_BOOT_ITERS
-										: (unsigned)want;
-	rc = 0;
+	w->riters = want > 200000 ? 200000 : want < FLEET_BOOT_ITERS ? FLEET_BOOT_ITERS
+								     : (unsigned)want;
+	return 0;
+}
+
+/* Every row's figures and verdict: the interval clear of 1 and a strict
+ * majority of the paired machines on that side on their own.  0 or
+ * -ENOMEM. */
+static int group_figures(const struct gwork *w, struct fleet_group *g, uint64_t seed0, size_t gi)
+{
+	int rc = 0;
 	for (size_t i = 0; rc == 0 && i < g->n_rows; i++) {
 		struct fleet_row *row = &g->rows[i];
-		uint64_t seed = mix(opt->seed, gi, row->phase * 64 + row->action,
-				    row->arm + 1);
-		rc = row_stats(w.e, blk[i], row, seed, FLEET_BOOT_ITERS);
-		if (rc == 0 && bb[i] >= 0 && (long)i != bb[i])
-			rc = row_ratio(&w, blk[bb[i]], blk[i], row, g->ratio_level, riters, seed);
-		/* a verdict: the interval clear of 1 and a strict majority of
-		 * the paired machines on that side on their own */
+		long bb = w->base_row[i];
+		uint64_t seed = mix(seed0, gi, row->phase * 64 + row->action, row->arm + 1);
+		rc = row_stats(w->e, w->blk[i], row, seed, FLEET_BOOT_ITERS);
+		if (rc == 0 && bb >= 0 && (long)i != bb)
+			rc = row_ratio(w, w->blk[bb], w->blk[i], row, g->ratio_level, w->riters, seed);
 		size_t most = row->paired / 2 + 1;
 		row->decided = row->paired >= FLEET_MIN_MACHINES;
 		row->verdict = !row->decided ? STATS_NO_DIFFERENCE
@@ -930,20 +758,43 @@ static int pool_group(const struct fleet_result *r, const size_t *idx, size_t n,
 			       : row->ratio50.lo > 1 && row->n_slower >= most ? STATS_SLOWER
 			       : STATS_NO_DIFFERENCE;
 	}
-	free(bb);
-	free(blk);
+	return rc;
+}
+
+/* Pool the n results idx[] of r into g, group number gi: its stages in
+ * order.  0 or -ENOMEM. */
+static int pool_group(const struct fleet_result *r, const size_t *idx, size_t n,
+		      const struct fleet_options *opt, size_t gi, struct fleet_group *g)
+{
+	struct gwork w = { .r = r, .idx = idx, .n = n };
+	int rc = group_machines(&w, g);
 	if (rc == 0)
-		rc = loads(g, &w, armmap);
-	if (rc == 0) {
-		rank(g);
-		recommend(g);
-	}
-out:
-	free(w.mk);
-	free(w.e);
-	free(w.name_of);
-	free(armmap);
-	free(map);
+		rc = group_names(&w, g);
+	if (rc == 0)
+		rc = group_arms(&w, g);
+	if (rc == 0)
+		rc = group_workloads(&w, g);
+	if (rc == 0)
+		rc = group_multi_disk(&w, g);
+	if (rc == 0)
+		rc = group_first_on(&w, g);
+	if (rc == 0)
+		rc = group_baseline(&w, g, opt->baseline);
+	if (rc == 0)
+		rc = group_entries(&w);
+	if (rc == 0)
+		rc = group_rows(&w, g);
+	if (rc == 0)
+		rc = group_comparisons(&w, g);
+	if (rc == 0)
+		rc = group_figures(&w, g, opt->seed, gi);
+	if (rc == 0)
+		rc = loads(g, &w);
+	if (rc == 0)
+		rc = fleet_rank(g);
+	if (rc == 0)
+		fleet_recommend(g);
+	gwork_free(&w);
 	return rc;
 }
 
@@ -1000,9 +851,10 @@ int fleet_pool(const struct fleet_result *r, size_t n, const struct fleet_option
 		return msg_fail(-ENOMEM, err, errlen, "out of memory");
 	}
 	for (size_t i = 0; i < n; i++) {
-		group_of(&r[i], opt->by, k[i].key, sizeof(k[i].key));
+		fleet_group_key(&r[i], opt->by, k[i].key, sizeof(k[i].key));
 		k[i].r = i;
-		machine_of(&r[i], all[i].key, sizeof(all[i].key), all[i].name, sizeof(all[i].name));
+		fleet_machine_key(&r[i], all[i].key, sizeof(all[i].key), all[i].name, sizeof(all[i].name));
+		all[i].at = i;
 	}
 	qsort(all, n, sizeof(*all), cmp_mkey);
 	for (size_t i = 0; i < n; i++)

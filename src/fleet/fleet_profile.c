@@ -47,7 +47,9 @@ static void save_comment(FILE *f, const void *ctx)
 	comment(f, b);
 	for (size_t i = 0; i < rep->n_groups; i++) {
 		const struct fleet_group *g = &rep->groups[i];
-		snprintf(b, sizeof(b), "%s: %s", g->key, g->recommendation);
+		char rec[FLEET_REC_TEXT];
+		fleet_recommendation_text(rec, sizeof(rec), g);
+		snprintf(b, sizeof(b), "%s: %s", g->key, rec);
 		comment(f, b);
 		if (h->force && g->best >= 0 && g->arms[g->best].outside[0]) {
 			snprintf(b, sizeof(b), "%s: saved with --force, outside the range a default may "

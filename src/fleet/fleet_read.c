@@ -1,6 +1,7 @@
 /* fleet_read — one `brisk run --json` or `brisk compare --json` result,
  * read as untrusted input.  Contract in fleet.h. */
 #include "fleet.h"
+#include "fleet_priv.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -193,6 +194,78 @@ static int sample_common(struct rd *d, struct json_object *o, size_t i, const ch
 		return bad(d, "%s: %g is out of range (0, %g]", w, x, FLEET_MAX_MS);
 	*ms = x;
 	*use = 1;
+	return 0;
+}
+
+/* The fields of a sample past the common ones (a run's phase and epoch,
+ * a comparison's arm): into s; *use cleared when it does not count. */
+typedef int (*sample_fn)(struct rd *d, struct json_object *o, size_t i,
+			 struct fleet_sample *s, int *use);
+
+/* The samples array of root, each sample checked (sample_common with
+ * errkey, then more) and the ones that count added. */
+static int read_samples(struct rd *d, struct json_object *root, const char *errkey,
+			sample_fn more)
+{
+	struct json_object *arr;
+	size_t n = 0;
+	int rc = samples_array(d, root, &arr, &n);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *o = json_object_array_get_idx(arr, i);
+		int action = 0, use;
+		double ms = NAN;
+		if ((rc = sample_common(d, o, i, errkey, &action, &ms, &use)) < 0)
+			return rc;
+		struct fleet_sample s = { ms, 0, 0, FLEET_LOADED };
+		if ((rc = more(d, o, i, &s, &use)) < 0)
+			return rc;
+		if (use && (rc = add_sample(d, n, ms, s.arm, action, (enum fleet_phase)s.phase)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* A run's sample: its phase, and epoch 0 (a later one is an --at change:
+ * counted apart). */
+static int run_sample(struct rd *d, struct json_object *o, size_t i, struct fleet_sample *s,
+		      int *use)
+{
+	char w[64], ph[16];
+	snprintf(w, sizeof(w), "samples[%zu].phase", i);
+	int rc = copy_str(d, w, field(o, "phase"), ph, sizeof(ph));
+	if (rc < 0)
+		return rc;
+	if (strcmp(ph, "loaded") == 0)
+		s->phase = FLEET_LOADED;
+	else if (strcmp(ph, "idle") == 0)
+		s->phase = FLEET_IDLE;
+	else
+		return bad(d, "%s: expected idle or loaded", w);
+	int64_t ep;
+	snprintf(w, sizeof(w), "samples[%zu].epoch", i);
+	if ((rc = get_int(d, w, field(o, "epoch"), 0, UINT32_MAX, &ep)) < 0)
+		return rc;
+	if (*use && ep != 0) {
+		d->r->other_epochs++;
+		*use = 0;
+	}
+	return 0;
+}
+
+/* A comparison's sample: its arm, one of the file's. */
+static int compare_sample(struct rd *d, struct json_object *o, size_t i, struct fleet_sample *s,
+			  int *use)
+{
+	(void)use;
+	int64_t arm;
+	char w[64];
+	snprintf(w, sizeof(w), "samples[%zu].arm", i);
+	int rc = get_int(d, w, field(o, "arm"), 0, (int64_t)d->r->n_arms - 1, &arm);
+	if (rc < 0)
+		return rc;
+	s->arm = (uint16_t)arm;
 	return 0;
 }
 
@@ -493,40 +566,7 @@ static int read_run(struct rd *d, struct json_object *root)
 			r->load_by_disk = 1;
 		}
 	}
-	struct json_object *arr;
-	if ((rc = samples_array(d, root, &arr, &n)) < 0)
-		return rc;
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *o = json_object_array_get_idx(arr, i);
-		int action, use;
-		double ms = NAN;
-		if ((rc = sample_common(d, o, i, "error", &action, &ms, &use)) < 0)
-			return rc;
-		char w[64], ph[16];
-		snprintf(w, sizeof(w), "samples[%zu].phase", i);
-		if ((rc = copy_str(d, w, field(o, "phase"), ph, sizeof(ph))) < 0)
-			return rc;
-		enum fleet_phase p;
-		if (strcmp(ph, "loaded") == 0)
-			p = FLEET_LOADED;
-		else if (strcmp(ph, "idle") == 0)
-			p = FLEET_IDLE;
-		else
-			return bad(d, "%s: expected idle or loaded", w);
-		int64_t ep;
-		snprintf(w, sizeof(w), "samples[%zu].epoch", i);
-		if ((rc = get_int(d, w, field(o, "epoch"), 0, UINT32_MAX, &ep)) < 0)
-			return rc;
-		if (!use)
-			continue;
-		if (ep != 0) {
-			r->other_epochs++;
-			continue;
-		}
-		if ((rc = add_sample(d, n, ms, 0, action, p)) < 0)
-			return rc;
-	}
-	return 0;
+	return read_samples(d, root, "error", run_sample);
 }
 
 /* ---- a comparison ---- */
@@ -584,25 +624,7 @@ static int read_compare(struct rd *d, struct json_object *root)
 		r->load_by_disk = 1;
 	}
 	r->n_arms = na;
-	struct json_object *arr;
-	size_t n;
-	if ((rc = samples_array(d, root, &arr, &n)) < 0)
-		return rc;
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *o = json_object_array_get_idx(arr, i);
-		int action, use;
-		double ms = NAN;
-		if ((rc = sample_common(d, o, i, "err", &action, &ms, &use)) < 0)
-			return rc;
-		int64_t arm;
-		char w[64];
-		snprintf(w, sizeof(w), "samples[%zu].arm", i);
-		if ((rc = get_int(d, w, field(o, "arm"), 0, (int64_t)na - 1, &arm)) < 0)
-			return rc;
-		if (use && (rc = add_sample(d, n, ms, (unsigned)arm, action, FLEET_LOADED)) < 0)
-			return rc;
-	}
-	return 0;
+	return read_samples(d, root, "err", compare_sample);
 }
 
 /* ---- the bound on what one file adds ---- */
@@ -650,425 +672,6 @@ static void bound_cells(struct fleet_result *r)
 		i = j;
 	}
 	r->n_samples = k;
-}
-
-/* ---- RFC 8259, checked before json-c ---- */
-
-/* json-c 0.16 in strict mode still takes single-quoted keys, raw control
- * bytes in strings, NaN and Infinity, "1.", lone surrogate escapes (as
- * U+FFFD) and a key given twice (the last wins, where other readers take
- * the first): one pass over the bytes refuses all that first, naming the
- * byte.  Linear: every byte is looked at once, a key's bytes twice; an
- * object's keys are compared by a hash of what they decode to. */
-
-#define JSON_MAX_DEPTH 64   /* as json_tokener_new_ex(64) */
-
-struct jkey {
-	uint64_t hash;             /* FNV-1a of the key's code points */
-	size_t at;                 /* its opening quote */
-};
-
-struct jcheck {
-	const unsigned char *s;
-	size_t n, i;
-	struct rd *d;
-	struct jkey *keys;         /* the keys of the open objects, innermost last */
-	size_t nkeys, capkeys;
-};
-
-/* The byte at offset at, for a message: 'x' or 0xHH. */
-static const char *byte_name(const struct jcheck *c, size_t at, char *b, size_t n)
-{
-	unsigned char x = c->s[at];
-	if (x > 0x20 && x < 0x7f)
-		snprintf(b, n, "'%c'", x);
-	else
-		snprintf(b, n, "byte 0x%02x", x);
-	return b;
-}
-
-static int jc_truncated(struct jcheck *c)
-{
-	return bad(c->d, "truncated: the JSON ends early, after %zu bytes", c->n);
-}
-
-static int jc_unexpected(struct jcheck *c, const char *what)
-{
-	char b[16];
-	if (c->i >= c->n)
-		return jc_truncated(c);
-	unsigned char x = c->s[c->i];
-	if (x == '\'')
-		return bad(c->d, "not JSON: a single-quoted string at byte %zu (JSON strings are in "
-			   "double quotes)", c->i);
-	if (x == '/')
-		return bad(c->d, "not JSON: a comment at byte %zu (JSON has none)", c->i);
-	if (x == 'N' || x == 'I' || (x == '-' && c->i + 1 < c->n && c->s[c->i + 1] == 'I'))
-		return bad(c->d, "not JSON: NaN or Infinity at byte %zu (a JSON number is finite)",
-			   c->i);
-	return bad(c->d, "not JSON: %s at byte %zu, expected %s", byte_name(c, c->i, b, sizeof(b)),
-		   c->i, what);
-}
-
-static void jc_ws(struct jcheck *c)
-{
-	while (c->i < c->n && (c->s[c->i] == ' ' || c->s[c->i] == '\t' || c->s[c->i] == '\n' ||
-			       c->s[c->i] == '\r'))
-		c->i++;
-}
-
-static int hexval(unsigned char x)
-{
-	return x >= '0' && x <= '9' ? x - '0' : x >= 'a' && x <= 'f' ? x - 'a' + 10
-	       : x >= 'A' && x <= 'F' ? x - 'A' + 10 : -1;
-}
-
-/* The four hex digits at s[i..i+4) (checked by the caller). */
-static uint32_t hex4(const unsigned char *s, size_t i)
-{
-	uint32_t v = 0;
-	for (int k = 0; k < 4; k++)
-		v = v << 4 | (uint32_t)hexval(s[i + k]);
-	return v;
-}
-
-/* Length of the valid UTF-8 character at s[i] (lead byte >= 0x80), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n, size_t i)
-{
-	unsigned char b = s[i];
-	size_t len = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3
-		     : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
-	if (!len || i + len > n)
-		return 0;
-	for (size_t k = 1; k < len; k++)
-		if ((s[i + k] & 0xc0) != 0x80)
-			return 0;
-	unsigned char b1 = s[i + 1];
-	if ((b == 0xe0 && b1 < 0xa0) || (b == 0xed && b1 > 0x9f) || (b == 0xf0 && b1 < 0x90) ||
-	    (b == 0xf4 && b1 > 0x8f))
-		return 0;   /* overlong, a surrogate, above U+10FFFF */
-	return len;
-}
-
-/* The code point of the (checked) string at s[i], i past its opening
- * quote or at any character of it; *cp, and the index after it; *cp is
- * UINT32_MAX at the closing quote. */
-static size_t next_cp(const unsigned char *s, size_t i, uint32_t *cp)
-{
-	unsigned char b = s[i];
-	if (b == '"') {
-		*cp = UINT32_MAX;
-		return i;
-	}
-	if (b == '\\') {
-		unsigned char e = s[i + 1];
-		const char *from = "\"\\/bfnrt", *to = "\"\\/\b\f\n\r\t";
-		if (e != 'u') {
-			*cp = (unsigned char)to[strchr(from, e) - from];
-			return i + 2;
-		}
-		uint32_t u = hex4(s, i + 2);
-		if (u >= 0xd800 && u <= 0xdbff) {   /* a pair: checked */
-			*cp = 0x10000 + ((u - 0xd800) << 10) + (hex4(s, i + 8) - 0xdc00);
-			return i + 12;
-		}
-		*cp = u;
-		return i + 6;
-	}
-	if (b < 0x80) {
-		*cp = b;
-		return i + 1;
-	}
-	size_t len = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
-	uint32_t v = b & (0x7f >> len);
-	for (size_t k = 1; k < len; k++)
-		v = v << 6 | (s[i + k] & 0x3f);
-	*cp = v;
-	return i + len;
-}
-
-/* A string at c->i (its '"'); a key's hash to *hash when hash. */
-static int jc_string(struct jcheck *c, uint64_t *hash)
-{
-	size_t start = c->i++;
-	for (;;) {
-		if (c->i >= c->n)
-			return jc_truncated(c);
-		unsigned char b = c->s[c->i];
-		if (b == '"')
-			break;
-		if (b < 0x20)
-			return bad(c->d, "not JSON: a raw control byte 0x%02x in a string at byte %zu "
-				   "(JSON needs it escaped, \\u%04x)", b, c->i, b);
-		if (b >= 0x80) {
-			size_t len = utf8_len(c->s, c->n, c->i);
-			if (!len)
-				return bad(c->d, "not JSON: invalid UTF-8 at byte %zu", c->i);
-			c->i += len;
-			continue;
-		}
-		if (b != '\\') {
-			c->i++;
-			continue;
-		}
-		if (c->i + 1 >= c->n)
-			return jc_truncated(c);
-		unsigned char e = c->s[c->i + 1];
-		if (e != 'u') {
-			if (!strchr("\"\\/bfnrt", e) || !e)
-				return bad(c->d, "not JSON: \\%c at byte %zu is no JSON escape",
-					   e > 0x20 && e < 0x7f ? e : '?', c->i);
-			c->i += 2;
-			continue;
-		}
-		for (size_t k = 2; k < 6; k++)
-			if (c->i + k >= c->n)
-				return jc_truncated(c);
-			else if (hexval(c->s[c->i + k]) < 0)
-				return bad(c->d, "not JSON: \\u needs four hex digits, at byte %zu", c->i);
-		uint32_t u = hex4(c->s, c->i + 2);
-		int pair = u >= 0xd800 && u <= 0xdbff && c->i + 12 <= c->n &&
-			   c->s[c->i + 6] == '\\' && c->s[c->i + 7] == 'u';
-		for (size_t k = 8; pair && k < 12; k++)
-			pair = hexval(c->s[c->i + k]) >= 0;
-		if (pair) {
-			uint32_t lo = hex4(c->s, c->i + 8);
-			pair = lo >= 0xdc00 && lo <= 0xdfff;
-		}
-		if (u >= 0xd800 && u <= 0xdfff && !pair)
-			return bad(c->d, "not JSON: \\u%04x at byte %zu is half a surrogate pair, no "
-				   "character", u, c->i);
-		if (hash && u == 0)
-			return bad(c->d, "not JSON: a key holding \\u0000 at byte %zu", c->i);
-		c->i += pair ? 12 : 6;
-	}
-	c->i++;
-	if (hash) {
-		uint64_t h = 0xcbf29ce484222325ull;
-		uint32_t cp;
-		for (size_t i = next_cp(c->s, start + 1, &cp); cp != UINT32_MAX;
-		     i = next_cp(c->s, i, &cp))
-			h = (h ^ cp) * 0x100000001b3ull;
-		*hash = h;
-	}
-	return 0;
-}
-
-/* Do the keys at a and b (opening quotes) decode to the same text? */
-static int same_key(const unsigned char *s, size_t a, size_t b)
-{
-	uint32_t x, y;
-	a++;
-	b++;
-	do {
-		a = next_cp(s, a, &x);
-		b = next_cp(s, b, &y);
-	} while (x == y && x != UINT32_MAX);
-	return x == y;
-}
-
-static int cmp_jkey(const void *x, const void *y)
-{
-	const struct jkey *a = x, *b = y;
-	if (a->hash != b->hash)
-		return (a->hash > b->hash) - (a->hash < b->hash);
-	return (a->at > b->at) - (a->at < b->at);
-}
-
-/* The keys of one object, keys[from .. nkeys): none twice. */
-static int jc_unique(struct jcheck *c, size_t from)
-{
-	struct jkey *k = c->keys + from;
-	size_t n = c->nkeys - from, dup = SIZE_MAX;
-	if (n <= 16) {
-		for (size_t i = 0; i < n && dup == SIZE_MAX; i++)
-			for (size_t j = i + 1; j < n; j++)
-				if (k[i].hash == k[j].hash && same_key(c->s, k[i].at, k[j].at)) {
-					dup = k[j].at;
-					break;
-				}
-	} else {
-		qsort(k, n, sizeof(*k), cmp_jkey);
-		for (size_t i = 0; i + 1 < n; i++)
-			if (k[i].hash == k[i + 1].hash && same_key(c->s, k[i].at, k[i + 1].at) &&
-			    k[i + 1].at < dup)
-				dup = k[i + 1].at;
-	}
-	if (dup == SIZE_MAX)
-		return 0;
-	char raw[48];
-	size_t len = 0;
-	while (len < sizeof(raw) - 1 && dup + 1 + len < c->n && c->s[dup + 1 + len] != '"')
-		len++;
-	memcpy(raw, c->s + dup + 1, len);
-	raw[len] = '\0';
-	return bad(c->d, "not JSON for brisk: key \"%s\" a second time in one object, at byte %zu "
-		   "(readers differ on which one counts)", raw, dup);
-}
-
-static int jc_value(struct jcheck *c, int depth);
-
-/* One or more digits at c->i, of the number at start (where: which). */
-static int jc_digits(struct jcheck *c, size_t start, const char *where)
-{
-	size_t d0 = c->i;
-	while (c->i < c->n && c->s[c->i] >= '0' && c->s[c->i] <= '9')
-		c->i++;
-	if (c->i > d0)
-		return 0;
-	return c->i >= c->n ? jc_truncated(c)
-	       : bad(c->d, "not JSON: a number needs digits %s, at byte %zu", where, start);
-}
-
-static int jc_number(struct jcheck *c)
-{
-	const unsigned char *s = c->s;
-	size_t start = c->i;
-	if (c->i < c->n && s[c->i] == '-')
-		c->i++;
-	if (c->i >= c->n)
-		return jc_truncated(c);
-	if (s[c->i] == 'I')
-		return jc_unexpected(c, "a value");
-	if (s[c->i] == '0') {
-		c->i++;
-		if (c->i < c->n && s[c->i] >= '0' && s[c->i] <= '9')
-			return bad(c->d, "not JSON: a number with a leading zero at byte %zu", start);
-	} else if (s[c->i] >= '1' && s[c->i] <= '9') {
-		while (c->i < c->n && s[c->i] >= '0' && s[c->i] <= '9')
-			c->i++;
-	} else {
-		return bad(c->d, "not JSON: a number without digits at byte %zu", start);
-	}
-	if (c->i < c->n && s[c->i] == '.') {
-		c->i++;
-		int rc = jc_digits(c, start, "after its '.'");
-		if (rc < 0)
-			return rc;
-	}
-	if (c->i < c->n && (s[c->i] == 'e' || s[c->i] == 'E')) {
-		c->i++;
-		if (c->i < c->n && (s[c->i] == '+' || s[c->i] == '-'))
-			c->i++;
-		return jc_digits(c, start, "in its exponent");
-	}
-	return 0;
-}
-
-static int jc_literal(struct jcheck *c, const char *word)
-{
-	size_t len = strlen(word);
-	for (size_t k = 0; k < len; k++, c->i++)
-		if (c->i >= c->n)
-			return jc_truncated(c);
-		else if (c->s[c->i] != (unsigned char)word[k])
-			return jc_unexpected(c, word);
-	return 0;
-}
-
-/* '{' or '[' at c->i: its members, up to and past the closing bracket. */
-static int jc_container(struct jcheck *c, int depth)
-{
-	int obj = c->s[c->i] == '{';
-	unsigned char close = obj ? '}' : ']';
-	size_t from = c->nkeys;
-	if (depth >= JSON_MAX_DEPTH)
-		return bad(c->d, "not JSON for brisk: nested deeper than %d, at byte %zu",
-			   JSON_MAX_DEPTH, c->i);
-	c->i++;
-	jc_ws(c);
-	if (c->i < c->n && c->s[c->i] == close) {
-		c->i++;
-		return 0;
-	}
-	for (;;) {
-		int rc;
-		if (obj) {
-			if (c->i >= c->n || c->s[c->i] != '"')
-				return c->i < c->n && c->s[c->i] == close ?
-				       bad(c->d, "not JSON: a comma before '}' at byte %zu", c->i)
-				       : jc_unexpected(c, "a key in double quotes");
-			if (c->nkeys == c->capkeys) {
-				size_t nc = c->capkeys ? 2 * c->capkeys : 64;
-				struct jkey *k = realloc(c->keys, nc * sizeof(*k));
-				if (!k)
-					return -ENOMEM;
-				c->keys = k;
-				c->capkeys = nc;
-			}
-			struct jkey *k = &c->keys[c->nkeys];
-			k->at = c->i;
-			if ((rc = jc_string(c, &k->hash)) < 0)
-				return rc;
-			c->nkeys++;
-			jc_ws(c);
-			if (c->i >= c->n || c->s[c->i] != ':')
-				return jc_unexpected(c, "':'");
-			c->i++;
-			jc_ws(c);
-		} else if (c->i < c->n && c->s[c->i] == ']') {
-			return bad(c->d, "not JSON: a comma before ']' at byte %zu", c->i);
-		}
-		if ((rc = jc_value(c, depth + 1)) < 0)
-			return rc;
-		jc_ws(c);
-		if (c->i >= c->n)
-			return jc_truncated(c);
-		if (c->s[c->i] == ',') {
-			c->i++;
-			jc_ws(c);
-			continue;
-		}
-		if (c->s[c->i] != close)
-			return jc_unexpected(c, obj ? "',' or '}'" : "',' or ']'");
-		c->i++;
-		break;
-	}
-	int rc = obj ? jc_unique(c, from) : 0;
-	c->nkeys = from;
-	return rc;
-}
-
-static int jc_value(struct jcheck *c, int depth)
-{
-	if (c->i >= c->n)
-		return jc_truncated(c);
-	switch (c->s[c->i]) {
-	case '{':
-	case '[':
-		return jc_container(c, depth);
-	case '"':
-		return jc_string(c, NULL);
-	case 't':
-		return jc_literal(c, "true");
-	case 'f':
-		return jc_literal(c, "false");
-	case 'n':
-		return jc_literal(c, "null");
-	default:
-		if (c->s[c->i] == '-' || (c->s[c->i] >= '0' && c->s[c->i] <= '9'))
-			return jc_number(c);
-		if (c->s[c->i] == '+')
-			return bad(c->d, "not JSON: '+' before a number at byte %zu", c->i);
-		return jc_unexpected(c, "a value");
-	}
-}
-
-/* data[0..len) is one JSON text as RFC 8259 has it (and no key twice in
- * an object); 0, or -EINVAL / -ENOMEM with the reason in d. */
-static int json_strict(struct rd *d, const char *data, size_t len)
-{
-	struct jcheck c = { (const unsigned char *)data, len, 0, d, NULL, 0, 0 };
-	jc_ws(&c);
-	int rc = jc_value(&c, 0);
-	if (rc == 0) {
-		size_t end = c.i;
-		jc_ws(&c);
-		if (c.i < len)
-			rc = bad(d, "not one JSON document: more after byte %zu", end);
-	}
-	free(c.keys);
-	return rc;
 }
 
 /* ---- the file ---- */
@@ -1150,12 +753,12 @@ int fleet_parse(const char *data, size_t len, const char *display, struct fleet_
 		lead++;
 	if (lead == len)
 		return bad(&d, "empty: no JSON in it");
-	int strict = json_strict(&d, data, len);
+	int strict = fleet_strict_json(data, len, err, errlen);
 	if (strict == -ENOMEM)
 		msg_set(err, errlen, "out of memory");
 	if (strict < 0)
 		return strict;
-	struct json_tokener *tok = json_tokener_new_ex(JSON_MAX_DEPTH);
+	struct json_tokener *tok = json_tokener_new_ex(FLEET_JSON_DEPTH);
 	if (!tok)
 		return -ENOMEM;
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS |

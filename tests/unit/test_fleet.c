@@ -64,6 +64,14 @@ static const char *ok_samples = S("idle", "ssh-like", 10, true, 0, 0) ", "
 	S("loaded", "save", 7, true, 5, 0) ", "           /* failed: out */
 	S("loaded", "save", 9, true, 0, 1);                /* --at epoch: out */
 
+/* The recommendation of g in words (the last call's; a static buffer). */
+static const char *rec_text(const struct fleet_group *g)
+{
+	static char b[FLEET_REC_TEXT];
+	fleet_recommendation_text(b, sizeof(b), g);
+	return b;
+}
+
 static int parse(const char *json, struct fleet_result *r, char *err, size_t len)
 {
 	return fleet_parse(json, strlen(json), "t.json", r, err, len);
@@ -558,7 +566,9 @@ static void test_paired_verdict(void **state)
 	/* the pairing: machines 1000x apart do not widen the ratio */
 	assert_true(b->ratio50.hi / b->ratio50.lo < 3);
 	assert_int_equal(g->best, (int)(b->arm));
-	assert_non_null(strstr(g->recommendation, "bfq, 4 of 4 machines faster on ssh-like, ratio"));
+	assert_non_null(strstr(rec_text(g), "bfq, 4 of 4 machines faster on ssh-like, ratio"));
+	assert_int_equal(g->rec.why, FLEET_REC_CHOSEN);
+	assert_int_equal(g->rec.arm, g->best);
 	/* the same with the files in another order: the same figures */
 	struct fleet_result s[4] = { r[2], r[0], r[3], r[1] };
 	struct fleet_report rep2;
@@ -584,7 +594,8 @@ static void test_paired_verdict(void **state)
 	assert_string_equal(g->arms[g->baseline].label, "bfq");
 	assert_int_equal(row(g, "mq-deadline", ACTION_SSH)->verdict, STATS_SLOWER);
 	assert_int_equal(g->best, -1);
-	assert_non_null(strstr(g->recommendation, "keep bfq"));
+	assert_non_null(strstr(rec_text(g), "keep bfq"));
+	assert_int_equal(g->rec.why, FLEET_REC_KEEP);
 	fleet_report_free(&rep2);
 	fleet_report_free(&rep);
 	for (int m = 0; m < 4; m++)
@@ -660,11 +671,14 @@ static void test_too_few_machines(void **state)
 	assert_false(b->decided);
 	assert_int_equal(b->verdict, STATS_NO_DIFFERENCE);
 	assert_int_equal(g->best, -1);
-	assert_non_null(strstr(g->recommendation, "at most 2 machines"));
+	assert_non_null(strstr(rec_text(g), "at most 2 machines"));
+	assert_int_equal(g->rec.why, FLEET_REC_FEW_MACHINES);
+	assert_int_equal(g->rec.max_paired, 2);
 	fleet_report_free(&rep);
 	/* one machine: not a fleet */
 	assert_int_equal(fleet_pool(r, 1, &o, NULL, 0, &rep, err, sizeof(err)), 0);
-	assert_non_null(strstr(rep.groups[0].recommendation, "not a fleet"));
+	assert_non_null(strstr(rec_text(&rep.groups[0]), "not a fleet"));
+	assert_int_equal(rep.groups[0].rec.why, FLEET_REC_ONE_MACHINE);
 	fleet_report_free(&rep);
 	for (int m = 0; m < 2; m++)
 		fleet_result_free(&r[m]);
@@ -686,7 +700,10 @@ static void test_load_rule(void **state)
 	assert_true(fabs(b->load.est - 0.4) < 1e-9);
 	assert_false(b->load_ok);
 	assert_int_equal(g->best, -1);
-	assert_non_null(strstr(g->recommendation, "starves the load"));
+	assert_non_null(strstr(rec_text(g), "starves the load"));
+	assert_int_equal(g->rec.why, FLEET_REC_KEEP);   /* a starving arm ranks after */
+	assert_int_equal(g->rec.other, (int)row(g, "bfq", ACTION_SSH)->arm);
+	assert_true(g->rec.other_starves);
 	fleet_report_free(&rep);
 	for (int m = 0; m < 4; m++)
 		fleet_result_free(&r[m]);
@@ -696,7 +713,8 @@ static void test_load_rule(void **state)
 	assert_int_equal(fleet_pool(r, 4, &o, NULL, 0, &rep, err, sizeof(err)), 0);
 	g = group(&rep, "rotational");
 	assert_true(g->best >= 0);
-	assert_non_null(strstr(g->recommendation, "at a cost to the load: 80 %"));
+	assert_non_null(strstr(rec_text(g), "at a cost to the load: 80 %"));
+	assert_int_equal(g->rec.why, FLEET_REC_CHOSEN);
 	fleet_report_free(&rep);
 	for (int m = 0; m < 4; m++)
 		fleet_result_free(&r[m]);
@@ -1011,8 +1029,8 @@ static void test_forged_minority(void **state)
 	assert_int_equal(b->n_faster, 20);
 	assert_int_equal(b->n_disagree, 1);
 	assert_string_equal(g->machines[b->disagree[0]], "h20");
-	assert_non_null(strstr(g->recommendation, "bfq, 20 of 21 machines faster on save"));
-	assert_non_null(strstr(g->recommendation, "(disagree: h20)"));
+	assert_non_null(strstr(rec_text(g), "bfq, 20 of 21 machines faster on save"));
+	assert_non_null(strstr(rec_text(g), "(disagree: h20)"));
 	fleet_report_free(&rep);
 	/* a verdict needs most machines: 3 faster, 2 slower, interval below 1 or not */
 	for (int m = 0; m < 5; m++) {
@@ -1101,8 +1119,8 @@ static void test_save_partial(void **state)
 	const struct fleet_group *g = group(&rep, "rotational");
 	assert_true(g->best >= 0);
 	assert_string_equal(g->arms[g->best].outside, "slice_idle=2147483647 (0..100)");
-	assert_non_null(strstr(g->recommendation, "slice_idle=2147483647, 3 of 3"));
-	assert_non_null(strstr(g->recommendation, "outside the range a default may carry"));
+	assert_non_null(strstr(rec_text(g), "slice_idle=2147483647, 3 of 3"));
+	assert_non_null(strstr(rec_text(g), "outside the range a default may carry"));
 	assert_int_equal(fleet_save_profile(&rep, "abs", 0, path, sizeof(path), note, sizeof(note),
 					    err, sizeof(err)), -ENODATA);
 	assert_non_null(strstr(note, "--force saves it anyway"));
