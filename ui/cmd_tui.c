@@ -91,24 +91,22 @@ static const struct optab tui_options[] = {
 	OPTAB_END,
 };
 
-static void usage(FILE *f)
-{
-	optab_usage(f,
-		    "usage: brisk tui [DIR] [options]\n"
-		    "\n"
-		    "The dashboard: the storage stack behind DIR (default: the current\n"
-		    "directory), a background load, interactive actions timed with cold\n"
-		    "caches (idle first, then under load, until you quit), live disk and\n"
-		    "pressure figures; switch the scheduler and tunables from the keyboard\n"
-		    "(root), each change starting a new epoch.  q restores every setting it\n"
-		    "changed.  Files go only into DIR/.brisk-XXXXXX, removed on exit.\n"
-		    "\n",
-		    tui_options, 25,
-		    "\n"
-		    "Keys: l load on/off, s scheduler, t tunables, p save as a profile,\n"
-		    "c compare schedulers (root), ?, F1 or h help, q quit.\n"
-		    "See brisk-tui(1).\n");
-}
+static const struct optab_text usage_text = {
+	"usage: brisk tui [DIR] [options]\n"
+	"\n"
+	"The dashboard: the storage stack behind DIR (default: the current\n"
+	"directory), a background load, interactive actions timed with cold\n"
+	"caches (idle first, then under load, until you quit), live disk and\n"
+	"pressure figures; switch the scheduler and tunables from the keyboard\n"
+	"(root), each change starting a new epoch.  q restores every setting it\n"
+	"changed.  Files go only into DIR/.brisk-XXXXXX, removed on exit.\n"
+	"\n",
+	25,
+	"\n"
+	"Keys: l load on/off, s scheduler, t tunables, p save as a profile,\n"
+	"c compare schedulers (root), ?, F1 or h help, q quit.\n"
+	"See brisk-tui(1).\n"
+};
 
 
 static void on_tick(void *ctx)
@@ -348,7 +346,7 @@ static int tui_set(const char *cmd, const struct optab *o, void *ctx, const char
 /* Options and the terminal: 0, OPTAB_DONE, or an exit status. */
 static int tui_parse(int argc, char **argv, struct tui_args *a)
 {
-	const struct optab_cmd cmd = { CMD, tui_options, usage, a };
+	const struct optab_cmd cmd = { CMD, tui_options, NULL, a, &usage_text };
 	int rc = cliopt_parse(&cmd, argc, argv, NULL);
 	if (rc)
 		return rc;

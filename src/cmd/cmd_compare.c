@@ -99,31 +99,29 @@ static const struct optab cmp_options[] = {
 	OPTAB_END,
 };
 
-static void usage(FILE *f)
-{
-	optab_usage(f,
-		    "usage: brisk compare [DIR] ARM ARM... [options]\n"
-		    "       brisk compare [DIR] --schedulers [ARM...] [options]\n"
-		    "\n"
-		    "Measure settings side by side on the disks behind DIR (default: the current\n"
-		    "directory) in interleaved rounds and say, per action, whether each is faster,\n"
-		    "slower or not distinguishable from the first (the baseline).  Each round runs\n"
-		    "every arm once, in a rotated order: apply it, sync and wait for dirty data to\n"
-		    "drain, start the load, warm up, take the samples, stop, put every setting back.\n"
-		    "\n"
-		    "An ARM is 'current' (the settings in place), KEY=VALUE[,KEY=VALUE...] as\n"
-		    "'brisk set' takes them (scheduler=bfq,iosched/low_latency=0), or a profile\n"
-		    "name or file (its [settings]).  The first positional is DIR when it is a\n"
-		    "directory and holds no '='.  Changing settings needs root.\n"
-		    "\n",
-		    cmp_options, 25,
-		    "\n"
-		    "Exit status: 0 done (also with no winner: --save then saves nothing), 1\n"
-		    "failed (an arm-run failed, a setting could not be applied or put back, an\n"
-		    "output could not be written), 2 bad input, 4 an arm sets something and\n"
-		    "this is not root, 128+N stopped by signal N (the report still shows what\n"
-		    "was measured).  See brisk-compare(1).\n");
-}
+static const struct optab_text usage_text = {
+	"usage: brisk compare [DIR] ARM ARM... [options]\n"
+	"       brisk compare [DIR] --schedulers [ARM...] [options]\n"
+	"\n"
+	"Measure settings side by side on the disks behind DIR (default: the current\n"
+	"directory) in interleaved rounds and say, per action, whether each is faster,\n"
+	"slower or not distinguishable from the first (the baseline).  Each round runs\n"
+	"every arm once, in a rotated order: apply it, sync and wait for dirty data to\n"
+	"drain, start the load, warm up, take the samples, stop, put every setting back.\n"
+	"\n"
+	"An ARM is 'current' (the settings in place), KEY=VALUE[,KEY=VALUE...] as\n"
+	"'brisk set' takes them (scheduler=bfq,iosched/low_latency=0), or a profile\n"
+	"name or file (its [settings]).  The first positional is DIR when it is a\n"
+	"directory and holds no '='.  Changing settings needs root.\n"
+	"\n",
+	25,
+	"\n"
+	"Exit status: 0 done (also with no winner: --save then saves nothing), 1\n"
+	"failed (an arm-run failed, a setting could not be applied or put back, an\n"
+	"output could not be written), 2 bad input, 4 an arm sets something and\n"
+	"this is not root, 128+N stopped by signal N (the report still shows what\n"
+	"was measured).  See brisk-compare(1).\n"
+};
 
 /* One of compare's own options (optab_fn). */
 static int cmp_set(const char *cmd, const struct optab *o, void *ctx, const char *arg)
@@ -192,7 +190,7 @@ static int cmp_positional(void *ctx, int argc, char **argv, int first,
 
 static int cmp_parse(int argc, char **argv, struct cmp_args *a)
 {
-	const struct optab_cmd cmd = { CMD, cmp_options, usage, a };
+	const struct optab_cmd cmd = { CMD, cmp_options, NULL, a, &usage_text };
 	int rc = cliopt_parse(&cmd, argc, argv, cmp_positional);
 	if (rc)
 		return rc;

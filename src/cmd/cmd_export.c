@@ -58,24 +58,22 @@ static const struct optab export_options[] = {
 	OPTAB_END,
 };
 
-static void usage(FILE *f)
-{
-	optab_usage(f,
-		    "usage: brisk export NAME|FILE --format FORMAT [--match class|this-device]\n"
-		    "                    [--device DEV] [-o FILE] [--force]\n"
-		    "       brisk export NAME|FILE --apply [--device DEV] [--dry-run]\n"
-		    "\n"
-		    "Write a profile's settings as a distribution default, or apply them\n"
-		    "for this boot.\n"
-		    "\n",
-		    export_options, 21,
-		    "\n"
-		    "Rules for a class of disks (udev, tuned) leave out the hardware-bound\n"
-		    "values (nr_requests, max_sectors_kb, queue_depth, async_depth) and say\n"
-		    "so on stderr; a rule for one device keeps them.\n"
-		    "\n"
-		    "See brisk-export(1).\n");
-}
+static const struct optab_text usage_text = {
+	"usage: brisk export NAME|FILE --format FORMAT [--match class|this-device]\n"
+	"                    [--device DEV] [-o FILE] [--force]\n"
+	"       brisk export NAME|FILE --apply [--device DEV] [--dry-run]\n"
+	"\n"
+	"Write a profile's settings as a distribution default, or apply them\n"
+	"for this boot.\n"
+	"\n",
+	21,
+	"\n"
+	"Rules for a class of disks (udev, tuned) leave out the hardware-bound\n"
+	"values (nr_requests, max_sectors_kb, queue_depth, async_depth) and say\n"
+	"so on stderr; a rule for one device keeps them.\n"
+	"\n"
+	"See brisk-export(1).\n"
+};
 
 #define APPLY_MAX_DEVS 64
 
@@ -505,7 +503,7 @@ static int write_export(const struct profile *p, enum export_format fmt, int thi
 int cmd_export_main(int argc, char **argv)
 {
 	struct export_args a = { 0 };
-	const struct optab_cmd cmd = { "export", export_options, usage, &a };
+	const struct optab_cmd cmd = { "export", export_options, NULL, &a, &usage_text };
 	int rc = optab_parse(&cmd, argc, argv);
 	if (rc)
 		return rc == OPTAB_DONE ? 0 : rc;

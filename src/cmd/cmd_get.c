@@ -35,18 +35,16 @@ static const struct optab get_options[] = {
 	OPTAB_END,
 };
 
-static void get_usage(FILE *f)
-{
-	optab_usage(f,
-		    "usage: brisk get [-d DEVICE]... [--json] (DIR|DEVICE) [KEY...]\n"
-		    "\n"
-		    "Print the current value of KEY (default: every key brisk can set) on\n"
-		    "every disk behind DIR or on DEVICE, one 'DEVICE KEY=VALUE' line each;\n"
-		    "sysctls print as 'vm.NAME=VALUE'.  Works without root.\n"
-		    "\n",
-		    get_options, 20,
-		    "");
-}
+static const struct optab_text get_usage_text = {
+	"usage: brisk get [-d DEVICE]... [--json] (DIR|DEVICE) [KEY...]\n"
+	"\n"
+	"Print the current value of KEY (default: every key brisk can set) on\n"
+	"every disk behind DIR or on DEVICE, one 'DEVICE KEY=VALUE' line each;\n"
+	"sysctls print as 'vm.NAME=VALUE'.  Works without root.\n"
+	"\n",
+	20,
+	""
+};
 
 /* Where values go: 'DEVICE KEY=VALUE' lines, or the JSON document. */
 struct get_out {
@@ -157,7 +155,7 @@ static int get_json_close(struct get_out *o, int rc)
 int cmd_get_main(int argc, char **argv)
 {
 	struct get_args a = { 0 };
-	const struct optab_cmd cmd = { "get", get_options, get_usage, &a };
+	const struct optab_cmd cmd = { "get", get_options, NULL, &a, &get_usage_text };
 	/* options anywhere (a key never starts with '-'); "--" ends them */
 	int rc = optab_parse(&cmd, argc, argv);
 	if (rc)

@@ -162,7 +162,7 @@ static int cmd_up(int argc, char **argv)
 {
 	struct up_args a = { 0 };
 	char err[2048];
-	const struct optab_cmd cmd = { "lab up", up_options, usage, &a };
+	const struct optab_cmd cmd = { "lab up", up_options, usage, &a, NULL };
 	int rc = optab_parse(&cmd, argc, argv);
 	if (rc)
 		return rc == OPTAB_DONE ? 0 : rc;
@@ -268,7 +268,7 @@ static int cmd_down(int argc, char **argv)
 	struct down_args a = { 0 };
 	int status = 0;
 	char err[2048];
-	const struct optab_cmd cmd = { "lab down", down_options, usage, &a };
+	const struct optab_cmd cmd = { "lab down", down_options, usage, &a, NULL };
 	int rc = optab_parse(&cmd, argc, argv);
 	if (rc)
 		return rc == OPTAB_DONE ? 0 : rc;
@@ -442,7 +442,7 @@ static const struct optab serve_options[] = {
 static int cmd_serve(int argc, char **argv)
 {
 	struct serve_args a = { .rfd = -1 };
-	const struct optab_cmd cmd = { "lab serve", serve_options, NULL, &a };
+	const struct optab_cmd cmd = { "lab serve", serve_options, NULL, &a, NULL };
 	int rc = optab_parse(&cmd, argc, argv);
 	if (rc)
 		return rc;

@@ -613,7 +613,7 @@ static int cmd_save(int argc, char **argv)
 		goto out;
 	}
 	profile_default_workload(p);
-	const struct optab_cmd cmd = { "profile save", save_options, usage, &a };
+	const struct optab_cmd cmd = { "profile save", save_options, usage, &a, NULL };
 	int rc = optab_parse(&cmd, argc, argv);
 	if (rc) {
 		status = rc == OPTAB_DONE ? 0 : rc;
@@ -696,7 +696,7 @@ static int import_set(const char *cmd, const struct optab *o, void *ctx, const c
 static int cmd_import(int argc, char **argv)
 {
 	struct import_args a = { .fo = { .scale = 1 } };
-	const struct optab_cmd cmd = { "profile import", import_options, usage, &a };
+	const struct optab_cmd cmd = { "profile import", import_options, usage, &a, NULL };
 	int rc = optab_parse(&cmd, argc, argv);
 	if (rc)
 		return rc == OPTAB_DONE ? 0 : rc;

@@ -59,30 +59,28 @@ static const struct optab rep_options[] = {
 	OPTAB_END,
 };
 
-static void usage(FILE *f)
-{
-	optab_usage(f,
-		    "usage: brisk report DIR|FILE... [options]\n"
-		    "\n"
-		    "Bring together the results of many machines: FILEs written by 'brisk run\n"
-		    "--json' and 'brisk compare --json', laid out one folder per machine as\n"
-		    "DIR/HOST/*.json (a DIR is read so).  A result's machine is the HOST folder\n"
-		    "it lies in; a file that claims another machine than the rest of its\n"
-		    "folder (or than HOST/machine-id), or one machine id under two hosts, is\n"
-		    "named and left out.  Group the results (default: by disk class), pool\n"
-		    "each setting and action with the machine as the unit (medians and p90\n"
-		    "with bootstrap intervals over machines, then their samples), compare\n"
-		    "every setting with a baseline by the median of the machines' own ratios,\n"
-		    "bounded, and give a verdict when its interval clears 1 and most machines\n"
-		    "agree; recommend a setting per group.  A file that cannot be read\n"
-		    "(corrupt, truncated, a newer format) is named and skipped.\n"
-		    "\n",
-		    rep_options, 25,
-		    "\n"
-		    "Exit status: 0 every file read, 3 a report was made but some files were\n"
-		    "skipped, 1 an output could not be written, 2 bad usage or no file could be\n"
-		    "read.  See brisk-report(1).\n");
-}
+static const struct optab_text usage_text = {
+	"usage: brisk report DIR|FILE... [options]\n"
+	"\n"
+	"Bring together the results of many machines: FILEs written by 'brisk run\n"
+	"--json' and 'brisk compare --json', laid out one folder per machine as\n"
+	"DIR/HOST/*.json (a DIR is read so).  A result's machine is the HOST folder\n"
+	"it lies in; a file that claims another machine than the rest of its\n"
+	"folder (or than HOST/machine-id), or one machine id under two hosts, is\n"
+	"named and left out.  Group the results (default: by disk class), pool\n"
+	"each setting and action with the machine as the unit (medians and p90\n"
+	"with bootstrap intervals over machines, then their samples), compare\n"
+	"every setting with a baseline by the median of the machines' own ratios,\n"
+	"bounded, and give a verdict when its interval clears 1 and most machines\n"
+	"agree; recommend a setting per group.  A file that cannot be read\n"
+	"(corrupt, truncated, a newer format) is named and skipped.\n"
+	"\n",
+	25,
+	"\n"
+	"Exit status: 0 every file read, 3 a report was made but some files were\n"
+	"skipped, 1 an output could not be written, 2 bad usage or no file could be\n"
+	"read.  See brisk-report(1).\n"
+};
 
 /* One of report's own options (optab_fn). */
 static int rep_set(const char *cmd, const struct optab *o, void *ctx, const char *arg)
@@ -101,7 +99,7 @@ static int rep_set(const char *cmd, const struct optab *o, void *ctx, const char
 static int parse(int argc, char **argv, struct rep_args *a)
 {
 	a->opt.by = FLEET_BY_CLASS;
-	const struct optab_cmd cmd = { CMD, rep_options, usage, a };
+	const struct optab_cmd cmd = { CMD, rep_options, NULL, a, &usage_text };
 	int rc = optab_parse(&cmd, argc, argv);
 	if (rc)
 		return rc;

@@ -38,23 +38,21 @@ static const struct optab restore_options[] = {
 	OPTAB_END,
 };
 
-static void restore_usage(FILE *f)
-{
-	optab_usage(f,
-		    "usage: brisk restore [--dry-run] [--verbose] [--json]\n"
-		    "\n"
-		    "Put back every original value in the restore journals of brisk\n"
-		    "sessions that are no longer running ('brisk set' changes, and runs\n"
-		    "that were killed), newest first, without asking.  Needs root.\n"
-		    "\n"
-		    "Refused, and left alone: a runtime directory or journal that is not\n"
-		    "root's (the caller's), is writable by group or others, or is reached\n"
-		    "through a symbolic link.  Empty and temporary journals and lock\n"
-		    "files left by a killed brisk are removed.\n"
-		    "\n",
-		    restore_options, 17,
-		    "");
-}
+static const struct optab_text restore_usage_text = {
+	"usage: brisk restore [--dry-run] [--verbose] [--json]\n"
+	"\n"
+	"Put back every original value in the restore journals of brisk\n"
+	"sessions that are no longer running ('brisk set' changes, and runs\n"
+	"that were killed), newest first, without asking.  Needs root.\n"
+	"\n"
+	"Refused, and left alone: a runtime directory or journal that is not\n"
+	"root's (the caller's), is writable by group or others, or is reached\n"
+	"through a symbolic link.  Empty and temporary journals and lock\n"
+	"files left by a killed brisk are removed.\n"
+	"\n",
+	17,
+	""
+};
 
 struct restore_count {
 	int restored, unchanged, other, refused, leftover, verbose;
@@ -244,7 +242,7 @@ static int restore_status(struct restore_count *cnt, int left, int root, int dry
 int cmd_restore_main(int argc, char **argv)
 {
 	struct restore_args a = { 0 };
-	const struct optab_cmd cmd = { "restore", restore_options, restore_usage, &a };
+	const struct optab_cmd cmd = { "restore", restore_options, NULL, &a, &restore_usage_text };
 	int rc = optab_parse(&cmd, argc, argv);
 	if (rc)
 		return rc == OPTAB_DONE ? EXIT_OK : rc;

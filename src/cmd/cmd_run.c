@@ -102,23 +102,21 @@ static const struct optab run_options[] = {
 	OPTAB_END,
 };
 
-static void usage(FILE *f)
-{
-	optab_usage(f,
-		    "usage: brisk run [DIR] [options]\n"
-		    "\n"
-		    "Start a background load on the file system behind DIR (default: the\n"
-		    "current directory) and time interactive actions with cold caches, idle\n"
-		    "first, then under load.  Files go only into DIR/.brisk-XXXXXX, removed at\n"
-		    "the end (also on SIGINT, SIGTERM, SIGHUP, which still print the report).\n"
-		    "With no options: one buffered writer + the four actions, at most 60s.\n"
-		    "\n",
-		    run_options, 25,
-		    "\n"
-		    "T is a duration (500ms, 20s, 2m).  Exit status: 0 done, 1 failed (also\n"
-		    "when a load or action could not start), 2 bad input, 4 --at or\n"
-		    "--drop-caches without root, 128+N stopped by signal N.  See brisk-run(1).\n");
-}
+static const struct optab_text usage_text = {
+	"usage: brisk run [DIR] [options]\n"
+	"\n"
+	"Start a background load on the file system behind DIR (default: the\n"
+	"current directory) and time interactive actions with cold caches, idle\n"
+	"first, then under load.  Files go only into DIR/.brisk-XXXXXX, removed at\n"
+	"the end (also on SIGINT, SIGTERM, SIGHUP, which still print the report).\n"
+	"With no options: one buffered writer + the four actions, at most 60s.\n"
+	"\n",
+	25,
+	"\n"
+	"T is a duration (500ms, 20s, 2m).  Exit status: 0 done, 1 failed (also\n"
+	"when a load or action could not start), 2 bad input, 4 --at or\n"
+	"--drop-caches without root, 128+N stopped by signal N.  See brisk-run(1).\n"
+};
 
 
 /* The progress line (progress.h): the phase, samples taken of those
@@ -453,7 +451,7 @@ static int run_set(const char *cmd, const struct optab *o, void *ctx, const char
 /* The options after the profile: 0, OPTAB_DONE, or an exit status. */
 static int run_parse(int argc, char **argv, struct run_args *a)
 {
-	const struct optab_cmd cmd = { CMD, run_options, usage, a };
+	const struct optab_cmd cmd = { CMD, run_options, NULL, a, &usage_text };
 	int rc = cliopt_parse(&cmd, argc, argv, NULL);
 	if (rc)
 		return rc;

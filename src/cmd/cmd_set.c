@@ -159,27 +159,25 @@ static const struct optab set_options[] = {
 	OPTAB_END,
 };
 
-static void set_usage(FILE *f)
-{
-	optab_usage(f,
-		    "usage: brisk set [--persist] [-d DEVICE]... (DIR|DEVICE) KEY=VALUE...\n"
-		    "       brisk set --list-keys\n"
-		    "\n"
-		    "Change I/O scheduler, queue and iosched tunables, SCSI queue_depth and\n"
-		    "vm.dirty_* on every disk behind DIR (all RAID/dm members at once) or on\n"
-		    "DEVICE (sda, /dev/sda, loop3; md0 means its members).  Needs root.\n"
-		    "Every original value is journaled first; 'brisk restore' puts it back.\n"
-		    "\n"
-		    "KEY: scheduler, nr_requests, read_ahead_kb, wbt_lat_usec, max_sectors_kb,\n"
-		    "     rq_affinity, nomerges, queue_depth, an iosched tunable of the\n"
-		    "     active scheduler (slice_idle or iosched/slice_idle), vm.dirty_ratio,\n"
-		    "     vm.dirty_background_ratio, vm.dirty_bytes, vm.dirty_background_bytes,\n"
-		    "     vm.dirty_expire_centisecs, vm.dirty_writeback_centisecs\n"
-		    "\n",
-		    set_options, 20,
-		    "\n"
-		    "Example: brisk set /home scheduler=bfq slice_idle=0\n");
-}
+static const struct optab_text set_usage_text = {
+	"usage: brisk set [--persist] [-d DEVICE]... (DIR|DEVICE) KEY=VALUE...\n"
+	"       brisk set --list-keys\n"
+	"\n"
+	"Change I/O scheduler, queue and iosched tunables, SCSI queue_depth and\n"
+	"vm.dirty_* on every disk behind DIR (all RAID/dm members at once) or on\n"
+	"DEVICE (sda, /dev/sda, loop3; md0 means its members).  Needs root.\n"
+	"Every original value is journaled first; 'brisk restore' puts it back.\n"
+	"\n"
+	"KEY: scheduler, nr_requests, read_ahead_kb, wbt_lat_usec, max_sectors_kb,\n"
+	"     rq_affinity, nomerges, queue_depth, an iosched tunable of the\n"
+	"     active scheduler (slice_idle or iosched/slice_idle), vm.dirty_ratio,\n"
+	"     vm.dirty_background_ratio, vm.dirty_bytes, vm.dirty_background_bytes,\n"
+	"     vm.dirty_expire_centisecs, vm.dirty_writeback_centisecs\n"
+	"\n",
+	20,
+	"\n"
+	"Example: brisk set /home scheduler=bfq slice_idle=0\n"
+};
 
 /* --list-keys: the settings table, one "KEY SCOPE[:SCHEDULER] RANGE HELP"
  * line each (tests/cli/set_keys.sh holds the man pages to it). */
@@ -332,7 +330,7 @@ static size_t set_plan(const struct cmd_targets *t, const struct assign *as, int
 int cmd_set_main(int argc, char **argv)
 {
 	struct set_args a = { 0 };
-	const struct optab_cmd cmd = { "set", set_options, set_usage, &a };
+	const struct optab_cmd cmd = { "set", set_options, NULL, &a, &set_usage_text };
 	/* options anywhere (KEY=VALUE never starts with '-'); "--" ends them */
 	int rc = optab_parse(&cmd, argc, argv);
 	if (rc)

@@ -134,7 +134,11 @@ static int parse_with(const struct optab_cmd *cmd, const struct built *b, int ar
 			return EXIT_FAILED;
 		}
 		if (!e->set && e->key == 'h') {
-			cmd->usage(stdout);
+			if (cmd->usage)
+				cmd->usage(stdout);
+			else if (cmd->text)
+				optab_usage(stdout, cmd->text->head, cmd->tab, cmd->text->col,
+					    cmd->text->foot);
 			return OPTAB_DONE;
 		}
 		if (n_given < cap)

@@ -67,12 +67,20 @@ struct optab {
 int optab_flag(const char *cmd, const struct optab *o, void *ctx, const char *arg);
 int optab_text(const char *cmd, const struct optab *o, void *ctx, const char *arg);
 
+/* A command's --help around its option lines (optab_usage). */
+struct optab_text {
+	const char *head;
+	int col;                   /* the column option texts start at */
+	const char *foot;
+};
+
 /* A command's options. */
 struct optab_cmd {
 	const char *name;          /* "run", "lab up": messages say "brisk run: ..." */
 	const struct optab *tab;
-	void (*usage)(FILE *f);    /* what -h prints */
+	void (*usage)(FILE *f);    /* what -h prints; NULL: text around tab */
 	void *ctx;                 /* the handlers' */
+	const struct optab_text *text;
 };
 
 #define OPTAB_DONE (-1)   /* optab_parse(): -h or --parse-only printed: exit 0 */
