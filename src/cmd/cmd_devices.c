@@ -40,20 +40,18 @@ static const struct optab dev_options[] = {
 	OPTAB_END,
 };
 
-static void usage(FILE *f)
-{
-	optab_usage(f,
-		    "usage: brisk devices [DIR|DEVICE] [--json]\n"
-		    "       brisk devices --all [--json]\n"
-		    "\n"
-		    "Show the storage stack behind DIR (default: the current directory) or\n"
-		    "DEVICE (sda, /dev/sda, dm-0): file system, dm/md layers, partitions and\n"
-		    "the disks under them with model, firmware, transport, PCI controller,\n"
-		    "queue settings and any firmware advisory.\n"
-		    "\n",
-		    dev_options, 18,
-		    "");
-}
+static const struct optab_text usage_text = {
+	"usage: brisk devices [DIR|DEVICE] [--json]\n"
+	"       brisk devices --all [--json]\n"
+	"\n"
+	"Show the storage stack behind DIR (default: the current directory) or\n"
+	"DEVICE (sda, /dev/sda, dm-0): file system, dm/md layers, partitions and\n"
+	"the disks under them with model, firmware, transport, PCI controller,\n"
+	"queue settings and any firmware advisory.\n"
+	"\n",
+	18,
+	""
+};
 
 struct view {
 	struct advisory_db adv;
@@ -77,6 +75,13 @@ static struct json_object *jbool(int v)
 static void jstr(struct json_object *o, const char *k, const char *v)
 {
 	json_object_object_add(o, k, jout_string(v ? v : ""));
+}
+
+/* jstr() for each KEY, VALUE pair of kv, in order (n pairs). */
+static void jstrs(struct json_object *o, const char *const (*kv)[2], size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		jstr(o, kv[i][0], kv[i][1]);
 }
 
 static struct json_object *json_words(const char *list)
@@ -117,13 +122,12 @@ static struct json_object *json_advisory(const struct advisory *a)
 {
 	if (!a)
 		return NULL;
+	const char *const kv[][2] = {
+		{ "id", a->id }, { "models", a->models }, { "firmware", a->firmware },
+		{ "problem", a->problem }, { "fixed_in", a->fixed_in }, { "source", a->source },
+	};
 	struct json_object *o = jout_object();
-	jstr(o, "id", a->id);
-	jstr(o, "models", a->models);
-	jstr(o, "firmware", a->firmware);
-	jstr(o, "problem", a->problem);
-	jstr(o, "fixed_in", a->fixed_in);
-	jstr(o, "source", a->source);
+	jstrs(o, kv, sizeof(kv) / sizeof(kv[0]));
 	return o;
 }
 
@@ -135,13 +139,12 @@ static struct json_object *json_dev(const struct view *v, const struct blockdev 
 	jstr(o, "devnode", d->devnode);
 	snprintf(num, sizeof(num), "%u:%u", d->major, d->minor);
 	jstr(o, "devnum", num);
-	jstr(o, "kind", blockdev_kind_name(d->kind));
-	jstr(o, "transport", d->transport);
-	jstr(o, "vendor", d->vendor);
-	jstr(o, "model", d->model);
-	jstr(o, "serial", d->serial);
-	jstr(o, "firmware", d->firmware);
-	jstr(o, "wwn", d->wwn);
+	const char *const kv[][2] = {
+		{ "kind", blockdev_kind_name(d->kind) }, { "transport", d->transport },
+		{ "vendor", d->vendor }, { "model", d->model }, { "serial", d->serial },
+		{ "firmware", d->firmware }, { "wwn", d->wwn },
+	};
+	jstrs(o, kv, sizeof(kv) / sizeof(kv[0]));
 	json_object_object_add(o, "size_bytes", jout_uint64(d->size_bytes));
 	json_object_object_add(o, "rotational", jbool(d->rotational));
 	json_object_object_add(o, "removable", jbool(d->removable));
@@ -534,7 +537,7 @@ static int resolve_arg(const char *arg, struct stack **s)
 int cmd_devices_main(int argc, char **argv)
 {
 	struct dev_args d = { 0 };
-	const struct optab_cmd cmd = { "devices", dev_options, usage, &d };
+	const struct optab_cmd cmd = { "devices", dev_options, NULL, &d, &usage_text };
 	int rc = optab_parse(&cmd, argc, argv);
 	if (rc)
 		return rc == OPTAB_DONE ? 0 : rc;
