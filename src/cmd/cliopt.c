@@ -127,6 +127,9 @@ int cliopt_set_session(const char *cmd, const struct optab *o, void *ctx, const 
 	case CLIOPT_KEY_KEEP_WARM:
 		c->keep_warm = 1;
 		return 0;
+	case CLIOPT_KEY_NO_BREAKDOWN:
+		c->no_breakdown = 1;
+		return 0;
 	}
 	fprintf(stderr, "brisk %s: --%s is not a session option (a bug in brisk)\n", cmd, o->name);
 	return EXIT_FAILED;

@@ -35,11 +35,12 @@ struct cliopt_args {
 enum {
 	CLIOPT_KEY_EXEC = OPTAB_LONG, CLIOPT_KEY_LS_FILES, CLIOPT_KEY_INTERVAL,
 	CLIOPT_KEY_TIMEOUT, CLIOPT_KEY_FLOOR, CLIOPT_KEY_DROP, CLIOPT_KEY_ALLOW_SHARED,
-	CLIOPT_KEY_KEEP_WARM, CLIOPT_NEXT
+	CLIOPT_KEY_KEEP_WARM, CLIOPT_KEY_NO_BREAKDOWN, CLIOPT_NEXT
 };
 
 /* Handlers: a session option (load, actions, exec, ls-files, interval,
- * timeout, floor, drop-caches, allow-shared-dir, keep-warm) into *c;
+ * timeout, floor, drop-caches, allow-shared-dir, keep-warm, no-breakdown)
+ * into *c;
  * --seed; --profile, --fio and --scale, which cliopt_profile() read before
  * the loop (nothing to do). */
 int cliopt_set_session(const char *cmd, const struct optab *o, void *ctx, const char *arg);
@@ -62,6 +63,9 @@ int cliopt_set_profile(const char *cmd, const struct optab *o, void *ctx, const 
 #define CLIOPT_ALLOW_SHARED_DIR(help) \
 	CLIOPT_SESSION_("allow-shared-dir", CLIOPT_KEY_ALLOW_SHARED, NULL, help)
 #define CLIOPT_KEEP_WARM(help) CLIOPT_SESSION_("keep-warm", CLIOPT_KEY_KEEP_WARM, NULL, help)
+#define CLIOPT_NO_BREAKDOWN \
+	CLIOPT_SESSION_("no-breakdown", CLIOPT_KEY_NO_BREAKDOWN, NULL, \
+			"do not measure where each sample's time went (BPF)")
 
 #define CLIOPT_SEED(help) { "seed", OPTAB_LONG, "N", help, cliopt_set_seed, 0, NULL }
 #define CLIOPT_FILE_(name, key, help, field) \

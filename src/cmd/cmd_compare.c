@@ -58,6 +58,7 @@ static const struct optab cmp_options[] = {
 	  "analyses that may stop it early (default 3; each at\n"
 	  "alpha / L, so the false-positive rate stays <= alpha)", cmp_set, 0, NULL },
 	CLIOPT_KEEP_WARM("count samples that were not cold in the statistics"),
+	CLIOPT_NO_BREAKDOWN,
 	{ "settle-max", OPT_SETTLE, "T", "wait at most T for dirty data to drain (default 60s)",
 	  cmp_set, 0, NULL },
 	CLIOPT_LOAD("the load, as brisk run (default seq-write)"),

@@ -74,6 +74,7 @@ static const struct optab run_options[] = {
 	CLIOPT_DROP_CACHES("evict with /proc/sys/vm/drop_caches (root; makes ls cold)"),
 	CLIOPT_KEEP_WARM("count samples that were not cold in the statistics\n"
 			 "(default: left out, counted and shown apart)"),
+	CLIOPT_NO_BREAKDOWN,
 	CLIOPT_FLOOR("free space writers leave (default: max(5%, 2GiB));\n"
 		     "0 = none: writers end on ENOSPC"),
 	CLIOPT_SEED("seed for jitter and offsets"),
