@@ -169,7 +169,7 @@ void timesplit_cause(const struct timesplit *t, char *buf, size_t len)
 		double pct = 100.0 * (double)t->part_ns[p] / (double)w;
 		if (i && pct < 10)
 			break;
-		char ahead[128] = "";
+		char ahead[160] = "";
 		if (!said_ahead && (p == IOWHY_DEVICE || p == IOWHY_QUEUED)) {
 			ahead_words(t, ahead, sizeof(ahead));
 			said_ahead = 1;
