@@ -9,7 +9,6 @@
 #ifndef BRISK_IOWHY_H
 #define BRISK_IOWHY_H
 
-#include <linux/types.h>
 #include <stddef.h>
 #include <stdint.h>
 

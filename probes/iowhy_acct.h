@@ -8,10 +8,14 @@
  * the window exactly, and overlapping requests count once (device and
  * queued are unions of intervals).  Plain arithmetic: no helpers, no locks
  * (the kernel side holds the sample's spin lock around every call).
- * Needs __u32/__u64 (linux/types.h, or the BPF side's core header).
+ * The BPF side brings __u32/__u64 from its core header (iowhy_core.h).
  */
 #ifndef BRISK_IOWHY_ACCT_H
 #define BRISK_IOWHY_ACCT_H
+
+#ifndef __bpf__
+#include <linux/types.h>
+#endif
 
 /* The parts, in precedence order.  A task's state is one of the task parts
  * (cpu, runq, admit, throttled, blocked, sleep), a request's one of

@@ -18,7 +18,7 @@
 #include <sys/types.h>
 
 #include "child.h"
-#include "iowhy.h"
+#include "iowhy_acct.h"
 #include "progcopy.h"
 
 enum action_kind {

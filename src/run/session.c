@@ -1,4 +1,5 @@
 #include "session_priv.h"
+#include "iowhy.h"
 #include "child.h"
 #include "msg.h"
 #include "stack.h"

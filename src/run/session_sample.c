@@ -2,6 +2,7 @@
  * a time or several at once, each in a fresh process), system ticks (kstat), the loads, and
  * the reaping of every child (session.h; brisk-run(1)). */
 #include "session_priv.h"
+#include "iowhy.h"
 #include "msg.h"
 #include "stats.h"
 #include "now.h"

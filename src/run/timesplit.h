@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "iowhy.h"
+#include "iowhy_acct.h"
 
 #define TIMESPLIT_NPARTS IOWHY_NPARTS
 #define TIMESPLIT_MAKERS IOWHY_MAKERS
