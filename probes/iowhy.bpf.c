@@ -117,9 +117,9 @@ static __always_inline struct task *task_of(__u32 pid, struct slot **sp)
 	if (!t)
 		return 0;
 	*sp = slot_of(t->slot, t->gen);
-	if (!*sp) {
-		bpf_map_delete_elem(&tasks, &pid);
-		__sync_fetch_and_sub(&ntracked, 1);
+	if (!*sp) {   /* counted down once, by whoever deletes it */
+		if (!bpf_map_delete_elem(&tasks, &pid))
+			__sync_fetch_and_sub(&ntracked, 1);
 		return 0;
 	}
 	return t;
@@ -202,9 +202,8 @@ int BPF_PROG(iowhy_switch, bool preempt, struct task_struct *prev, struct task_s
 		else
 			to = IOWHY_SLEEP;
 		task_set(s, t, now, to);
-		if (to == IOWHY_NONE) {
+		if (to == IOWHY_NONE && !bpf_map_delete_elem(&tasks, &pid)) {
 			__sync_fetch_and_sub(&s->a.tasks, 1);
-			bpf_map_delete_elem(&tasks, &pid);
 			__sync_fetch_and_sub(&ntracked, 1);
 		}
 	}
