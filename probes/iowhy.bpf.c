@@ -345,11 +345,13 @@ static __always_inline struct req *req_of(__u64 key, struct slot **sp)
 	return r;
 }
 
-static __always_inline void req_move(struct slot *s, struct req *r, unsigned from_state,
-				     unsigned state)
+/* A tracked request goes from one state to the next (issue, requeue). */
+static __always_inline int req_move(struct request *rq, unsigned from_state, unsigned state)
 {
-	if (!s)
-		return;
+	struct slot *s = 0;
+	struct req *r = req_of((__u64)rq, &s);
+	if (!r || !s)
+		return 0;
 	__u64 from, to;
 	window(r->slot, &from, &to);
 	__u64 now = bpf_ktime_get_ns();
@@ -359,26 +361,19 @@ static __always_inline void req_move(struct slot *s, struct req *r, unsigned fro
 		r->state = (__u8)state;
 	}
 	bpf_spin_unlock(&s->lock);
+	return 0;
 }
 
 SEC("tp_btf/block_rq_issue")
 int BPF_PROG(iowhy_rq_issue, struct request *rq)
 {
-	struct slot *s = 0;
-	struct req *r = req_of((__u64)rq, &s);
-	if (r)
-		req_move(s, r, IOWHY_QUEUED, IOWHY_DEVICE);
-	return 0;
+	return req_move(rq, IOWHY_QUEUED, IOWHY_DEVICE);
 }
 
 SEC("tp_btf/block_rq_requeue")
 int BPF_PROG(iowhy_rq_requeue, struct request *rq)
 {
-	struct slot *s = 0;
-	struct req *r = req_of((__u64)rq, &s);
-	if (r)
-		req_move(s, r, IOWHY_DEVICE, IOWHY_QUEUED);
-	return 0;
+	return req_move(rq, IOWHY_DEVICE, IOWHY_QUEUED);
 }
 
 /* A tracked request is done (completed, or merged into another). */
