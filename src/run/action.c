@@ -597,6 +597,9 @@ static void __attribute__((noreturn)) sample_main(const struct action *a,
 	uint64_t io0 = 0, io1 = 0;
 	int io_check = a->kind == ACTION_LS && cold && !r.err && read_blocks(&io0) == 0;
 	uint64_t t0 = now_ns();
+	if (win && a->kind != ACTION_SSH)   /* ssh-like: once its reads are planned */
+		win->from = t0;             /* before anything else: the write below
+					     * wakes brisk, which may preempt us */
 	/* First record: eviction done, the timed part begins (the watchdog
 	 * needs the cold flag even if the action never finishes). */
 	r.t_start_ns = t0;
@@ -605,8 +608,6 @@ static void __attribute__((noreturn)) sample_main(const struct action *a,
 	do
 		w = write(wfd, &r, sizeof(r));
 	while (w < 0 && errno == EINTR);
-	if (win && a->kind != ACTION_SSH)   /* ssh-like: once its reads are planned */
-		win->from = t0;
 	switch (r.err ? ACTION_KIND_COUNT : a->kind) {
 	case ACTION_EXEC: r.err = do_exec(a); break;
 	case ACTION_LS: r.err = do_ls(a, fd); break;
