@@ -114,13 +114,14 @@ static void text_requests(FILE *f, const struct timesplit *t)
 	for (uint32_t i = 0; i < t->n_makers && i < SHOW_MAKERS && o < sizeof(line); i++) {
 		char comm[sizeof(t->makers[i].comm) * 4 + 1];
 		text_escape(comm, sizeof(comm), t->makers[i].comm);
-		o += (size_t)snprintf(line + o, sizeof(line) - o, "%s%s (pid %d) %u", i ? ", " : ", from ",
-				      comm, (int)t->makers[i].pid, t->makers[i].n);
+		o += (size_t)snprintf(line + o, sizeof(line) - o, "%s%d %s (%u)",
+				      i ? ", " : "; issued by ", (int)t->makers[i].pid, comm,
+				      t->makers[i].n);
 		named += t->makers[i].n;
 	}
 	uint64_t all = (uint64_t)t->ahead[0] + t->ahead[1];
 	if (named && all > named && o < sizeof(line))
-		snprintf(line + o, sizeof(line) - o, ", %llu from others",
+		snprintf(line + o, sizeof(line) - o, ", others (%llu)",
 			 (unsigned long long)(all - named));
 	text_wrap(f, "  ", "    ", line, WRAP);
 }
