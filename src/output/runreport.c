@@ -607,8 +607,7 @@ void runreport_text(FILE *f, const struct session *s)
 		text_system(f, s);
 	int head = 0;
 	for (size_t i = 0; i < s->n_msgs; i++)
-		if (!runreport_split_is_note(s, s->msgs[i]))   /* said in its section */
-			fprintf(f, "%s  %s\n", head++ ? "" : "\nnotes:\n", text_show(s->msgs[i]));
+		fprintf(f, "%s  %s\n", head++ ? "" : "\nnotes:\n", text_show(s->msgs[i]));
 	text_load_ended(f, s);
 	const struct blockdev *devs[SESSION_MAX_DEVS];
 	struct blockdev *mem;

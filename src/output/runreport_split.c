@@ -16,10 +16,6 @@
 #define SHOW_MAKERS 3    /* issuers named in the text, most requests first */
 #define WRAP 100
 
-/* The session's own note when the collector could not be loaded
- * (session.c split_open): the text says it in its section instead. */
-#define NOTE_PREFIX "where the time went is not measured: "
-
 static const enum session_phase phases[] = { SESSION_IDLE, SESSION_LOADED };
 
 int runreport_split_group(const struct session *s, enum action_kind a, uint32_t epoch,
@@ -204,13 +200,6 @@ void runreport_split_text(FILE *f, const struct session *s)
 		text_legend(f);
 	else if (s->n_samples)
 		fprintf(f, "\nWhere the time went: no sample in the figures was measured\n");
-}
-
-int runreport_split_is_note(const struct session *s, const char *msg)
-{
-	size_t n = strlen(NOTE_PREFIX);
-	return !s->split_on && strncmp(msg, NOTE_PREFIX, n) == 0 &&
-	       strcmp(msg + n, s->split_off) == 0;
 }
 
 /* ---- JSON ---- */

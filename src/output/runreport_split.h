@@ -46,9 +46,6 @@ int runreport_split_group(const struct session *s, enum action_kind a, uint32_t 
 const char *runreport_split_why_not(const struct session *s, const struct runreport_split *g);
 /* The "Where the time went" section of the text report on f. */
 void runreport_split_text(FILE *f, const struct session *s);
-/* 1 when msg is the session's own note that the breakdown is unavailable,
- * which the section says instead (the text leaves it out of its notes). */
-int runreport_split_is_note(const struct session *s, const char *msg);
 
 struct json_object;
 /* A sample's "breakdown" object; NULL (JSON null) when t is not ok. */

@@ -486,10 +486,9 @@ static void split_open(struct session *s)
 		snprintf(s->split_off, sizeof(s->split_off), "turned off (--no-breakdown)");
 		return;
 	}
-	char why[200];
+	char why[200];   /* said by each front end, once (runreport_split, dash) */
 	if (iowhy_open(&s->run->why, why, sizeof(why)) < 0) {
 		snprintf(s->split_off, sizeof(s->split_off), "%s", why);
-		session_msg(s, "where the time went is not measured: %s", why);
 		return;
 	}
 	s->split_on = 1;

@@ -11,7 +11,7 @@ d=$(t_tmpdir)
 mkdir -p "$d/a" "$d/b"
 probe=$(BRISK_DEBUG=session "$BRISK" run "$d/a" --no-load -a ssh-like -i 1 -q 2>&1)
 if ! grep -q 'ssh-like sample .* ms:' <<<"$probe"; then
-  t_skip run_breakdown_hostile "the breakdown is unavailable: $(grep -o 'not measured: .*' <<<"$probe" | head -1)"
+  t_skip run_breakdown_hostile "$(grep -o "breakdown is unavailable: .*" <<<"$probe" | head -1)"
   exit 0
 fi
 

@@ -169,17 +169,13 @@ static void test_text(void **state)
 	assert_null(strchr(t, '\x1b'));   /* the hostile name cannot reach a terminal */
 	assert_int_equal(count(t, "unavailable"), 0);
 	free(t);
-	/* unavailable: one line with the reason, and the session's note is it */
+	/* unavailable: one line with the reason (the session adds no note) */
 	s->split_on = 0;
 	snprintf(s->split_off, sizeof(s->split_off), "it needs root (BPF)");
 	t = text_of(s);
 	assert_string_equal(t, "\nWhere the time went: the breakdown is unavailable: it needs root "
 			    "(BPF)\n");
 	free(t);
-	assert_true(runreport_split_is_note(s, "where the time went is not measured: it needs root "
-					    "(BPF)"));
-	assert_false(runreport_split_is_note(s, "where the time went is not measured: other"));
-	assert_false(runreport_split_is_note(s, "ls: warm"));
 	/* --no-breakdown: nothing said */
 	s->cfg.no_breakdown = 1;
 	snprintf(s->split_off, sizeof(s->split_off), "turned off (--no-breakdown)");
