@@ -110,9 +110,10 @@ static void text_requests(FILE *f, const struct timesplit *t)
 	for (uint32_t i = 0; i < t->n_makers && i < SHOW_MAKERS && o < sizeof(line); i++) {
 		char comm[sizeof(t->makers[i].comm) * 4 + 1];
 		text_escape(comm, sizeof(comm), t->makers[i].comm);
-		o += (size_t)snprintf(line + o, sizeof(line) - o, "%s%d %s (%u)",
+		const char *role = timesplit_role_name(t->makers[i].role);
+		o += (size_t)snprintf(line + o, sizeof(line) - o, "%s%d %s%s%s (%u)",
 				      i ? ", " : "; issued by ", (int)t->makers[i].pid, comm,
-				      t->makers[i].n);
+				      role ? ", brisk's " : "", role ? role : "", t->makers[i].n);
 		named += t->makers[i].n;
 	}
 	uint64_t all = (uint64_t)t->ahead[0] + t->ahead[1];
@@ -252,6 +253,8 @@ struct json_object *runreport_split_json(const struct timesplit *t)
 		struct json_object *m = jout_object();
 		add(m, "pid", jout_int64(t->makers[i].pid));
 		add(m, "comm", jout_string(t->makers[i].comm));
+		const char *role = timesplit_role_name(t->makers[i].role);
+		add(m, "role", role ? jout_string(role) : NULL);
 		add(m, "requests", jout_int64(t->makers[i].n));
 		add(m, "bytes", jout_uint64(t->makers[i].bytes));
 		json_object_array_add(mk, m);

@@ -204,6 +204,22 @@ int session_sample_start(struct session *s, unsigned idx, int entry, uint64_t no
 	return 0;
 }
 
+/* Which issuers of the requests ahead are the session's own loads and
+ * samples (while they still run, so their pids are theirs). */
+static void split_roles(const struct session *s, struct timesplit *t)
+{
+	const struct session_run *r = s->run;
+	for (uint32_t i = 0; i < t->n_makers; i++) {
+		struct timesplit_maker *m = &t->makers[i];
+		for (size_t k = 0; k < s->n_loads && !m->role; k++)
+			if (s->loads[k].pid > 0 && s->loads[k].pid == m->pid)
+				m->role = TIMESPLIT_LOAD;
+		for (unsigned k = 0; k < r->n_slots && !m->role; k++)
+			if (r->slots[k].pid > 0 && r->slots[k].pid == m->pid)
+				m->role = TIMESPLIT_SAMPLE;
+	}
+}
+
 void session_sample_record(struct session *s, struct session_slot *sl, int timeout, int err)
 {
 	struct session_run *r = s->run;
@@ -230,6 +246,7 @@ void session_sample_record(struct session *s, struct session_slot *sl, int timeo
 		struct iowhy_acct acct;
 		if (iowhy_collect(r->why, (unsigned)(sl - r->slots), from, to, &acct) == 0) {
 			timesplit_from_acct(&x.split, &acct);
+			split_roles(s, &x.split);
 			char cause[256];
 			timesplit_cause(&x.split, cause, sizeof(cause));
 			trace(TRACE_SESSION, "%s sample %.3f ms: %s (flags %#x)",

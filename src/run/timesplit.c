@@ -62,6 +62,11 @@ void timesplit_from_acct(struct timesplit *t, const struct iowhy_acct *a)
 	t->ahead_unnamed = a->ahead_unnamed;
 }
 
+const char *timesplit_role_name(int role)
+{
+	return role == TIMESPLIT_LOAD ? "load" : role == TIMESPLIT_SAMPLE ? "sample" : NULL;
+}
+
 uint64_t timesplit_wall_ns(const struct timesplit *t)
 {
 	uint64_t w = 0;

@@ -14,11 +14,19 @@
 #define TIMESPLIT_NPARTS IOWHY_NPARTS
 #define TIMESPLIT_MAKERS IOWHY_MAKERS
 
+/* Who a process issuing requests ahead was to the session. */
+enum timesplit_role {
+	TIMESPLIT_OTHER,             /* not brisk's (a flusher kworker, ...) */
+	TIMESPLIT_LOAD,              /* one of the session's loads */
+	TIMESPLIT_SAMPLE,            /* another sample of the session */
+};
+
 struct timesplit_maker {
 	int32_t pid;                 /* the issuing process (thread group) */
 	char comm[16];               /* its name: untrusted text, escape on output */
 	uint32_t n;                  /* requests of it completed ahead */
 	uint64_t bytes;
+	uint8_t role;                /* enum timesplit_role (the session sets it) */
 };
 
 struct timesplit {
@@ -56,6 +64,8 @@ const char *timesplit_label(int part);
 /* From the collector's accounting (makers sorted by requests, most first). */
 void timesplit_from_acct(struct timesplit *t, const struct iowhy_acct *a);
 uint64_t timesplit_wall_ns(const struct timesplit *t);
+/* "load", "sample", or NULL for TIMESPLIT_OTHER. */
+const char *timesplit_role_name(int role);
 /* Sum up v[0..n) (NULL entries and not-ok ones skipped; incomplete ones
  * counted in n_incomplete and left out). */
 void timesplit_sum(const struct timesplit *const *v, size_t n, struct timesplit_sum *out);

@@ -43,7 +43,7 @@ static void sample(struct session_sample *x, uint64_t wall_ms)
 	t->ahead_bytes[1] = 400ull << 20;
 	t->n_makers = 2;
 	t->makers[0] = (struct timesplit_maker){ .pid = 4242, .comm = HOSTILE, .n = 400,
-						 .bytes = 390ull << 20 };
+						 .bytes = 390ull << 20, .role = TIMESPLIT_LOAD };
 	t->makers[1] = (struct timesplit_maker){ .pid = 77, .comm = "kworker/u8:2", .n = 8,
 						 .bytes = 8ull << 20 };
 	t->ahead_unnamed = 2;
@@ -161,7 +161,7 @@ static void test_text(void **state)
 			       "        20        70         0         0         0         0\n"));
 	assert_non_null(strstr(t, "  median sample: its own 2 reads (8.0 KiB), no writes; ahead of "
 			       "them 410 writes (400.0 MiB), no reads; issued by 4242 "
-			       "a\\x1b[2Jb\\x0a (400), 77 kworker/u8:2 (8), others (2)\n"));
+			       "a\\x1b[2Jb\\x0a, brisk's load (400), 77 kworker/u8:2 (8), others (2)\n"));
 	assert_non_null(strstr(t, "  1 sample left out: not every task or request could be "
 			       "tracked\n"));
 	assert_non_null(strstr(t, "  1 sample without a breakdown\n"));
@@ -217,6 +217,11 @@ static void test_json(void **state)
 	assert_string_equal(json_object_get_string(comm), HOSTILE);   /* exact; JSON escapes */
 	assert_null(strchr(json_object_to_json_string(o), '\x1b'));
 	assert_true(num(m0, "pid") == 4242 && num(m0, "requests") == 400);
+	struct json_object *role;
+	assert_true(json_object_object_get_ex(m0, "role", &role));
+	assert_string_equal(json_object_get_string(role), "load");
+	assert_true(json_object_object_get_ex(json_object_array_get_idx(mk, 1), "role", &role));
+	assert_null(role);   /* another process: null */
 	assert_true(json_object_object_get_ex(o, "incomplete", &inc));
 	assert_false(json_object_get_boolean(inc));
 	json_object_put(o);
