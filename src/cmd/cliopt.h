@@ -131,8 +131,9 @@ int cliopt_time(const char *cmd, const char *opt, const char *v, uint64_t *out);
 int cliopt_session_status(int rc);
 
 /* --profile NAME|FILE, --fio JOBFILE and --scale F (run, compare): found
- * in argv before the option loop (any position before "--", as "--opt
- * VALUE" or "--opt=VALUE"; at most one of --profile/--fio), loaded and
+ * in argv before the option loop, read with the command's table tab as the
+ * loop reads it (-p NAME, -pNAME, --prof=NAME, never an option's value;
+ * at most one of --profile/--fio), loaded and
  * applied onto c with profile_to_session_config(), so that every other
  * option overrides them.  1 applied, 0 none given, -EINVAL (bad input: err
  * has "FILE:LINE: ..." or names the option) or -errno (unreadable file).
@@ -140,9 +141,9 @@ int cliopt_session_status(int rc);
  * profile_to_session_config(); fio_rep (may be NULL) gets a --fio job's
  * notes on the harmless fio keys it accepted (fiojob_import), for the
  * report. */
-int cliopt_profile(int argc, char **argv, struct profile *p, struct session_config *c,
-		   char *note, size_t notelen, struct fiojob_report *fio_rep, char *err,
-		   size_t errlen);
+int cliopt_profile(const struct optab *tab, int argc, char **argv, struct profile *p,
+		   struct session_config *c, char *note, size_t notelen,
+		   struct fiojob_report *fio_rep, char *err, size_t errlen);
 
 /* What the front end itself saw go wrong, for cliopt_exit_status(). */
 #define CLIOPT_END_FAILED 1u   /* a report, stdout or the restore failed (said) */

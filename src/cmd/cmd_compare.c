@@ -462,7 +462,7 @@ int cmd_compare_main(int argc, char **argv)
 	compare_config_default(&cfg);
 	struct cmp_args a = { .com.c = &cfg.run, .cfg = &cfg };
 	char err[512], note[256];
-	int rc = cliopt_profile(argc, argv, &cmp_profile, &cfg.run, note, sizeof(note),
+	int rc = cliopt_profile(cmp_options, argc, argv, &cmp_profile, &cfg.run, note, sizeof(note),
 				&cmp_fio_rep, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "brisk compare: %s\n", err);

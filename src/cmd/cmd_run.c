@@ -522,7 +522,7 @@ int cmd_run_main(int argc, char **argv)
 
 	/* --profile / --fio first: every other option overrides them. */
 	char note[256];
-	rc = cliopt_profile(argc, argv, &run_profile, &c, note, sizeof(note), &run_fio_rep, err,
+	rc = cliopt_profile(run_options, argc, argv, &run_profile, &c, note, sizeof(note), &run_fio_rep, err,
 			    sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "brisk run: %s\n", err);
