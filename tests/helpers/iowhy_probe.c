@@ -2,12 +2,14 @@
  * slot, fork a child that opens the window, runs CMD (a grandchild) and
  * waits for it, closes the window; print the slot's accounting and the
  * child's own rusage (it and what it waited for) as KEY=VALUE lines.
- *   iowhy_probe CMD [ARG...]
+ *   iowhy_probe [-n] CMD [ARG...]
+ * -n: the same without the collector (wall_ns only: the cost bench).
  * Exit 0; 2 with "unavailable: WHY" when the collector cannot be loaded. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,18 +20,23 @@
 
 int main(int argc, char **argv)
 {
+	int off = argc > 1 && strcmp(argv[1], "-n") == 0;
+	argv += off;
+	argc -= off;
 	if (argc < 2) {
-		fprintf(stderr, "usage: iowhy_probe CMD [ARG...]\n");
+		fprintf(stderr, "usage: iowhy_probe [-n] CMD [ARG...]\n");
 		return 1;
 	}
-	struct iowhy *w;
+	struct iowhy *w = NULL;
 	char why[256];
-	if (iowhy_open(&w, why, sizeof(why)) < 0) {
+	if (!off && iowhy_open(&w, why, sizeof(why)) < 0) {
 		printf("unavailable: %s\n", why);
 		return 2;
 	}
-	volatile struct iowhy_window *win;
-	if (iowhy_arm(w, 5, &win) < 0)
+	/* -n: the window in shared memory of our own, as the collector's is */
+	volatile struct iowhy_window *win = off ? mmap(NULL, sizeof(*win), PROT_READ | PROT_WRITE,
+						       MAP_SHARED | MAP_ANONYMOUS, -1, 0) : NULL;
+	if (win == MAP_FAILED || (w && iowhy_arm(w, 5, &win) < 0))
 		return 1;
 	pid_t pid = fork();
 	if (pid == 0) {
@@ -47,6 +54,13 @@ int main(int argc, char **argv)
 	}
 	iowhy_disarm(w);
 	int st;
+	if (off) {
+		if (pid < 0 || waitpid(pid, &st, 0) < 0)
+			return 1;
+		printf("status=%d\nwall_ns=%llu\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1,
+		       (unsigned long long)(win->to - win->from));
+		return 0;
+	}
 	struct rusage ru;
 	if (pid < 0 || wait4(pid, &st, 0, &ru) < 0)
 		return 1;
