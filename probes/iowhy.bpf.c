@@ -56,10 +56,11 @@ struct {
 	__type(value, struct slot);
 } slots SEC(".maps");
 
+/* per task, kept by the kernel beside the task (no hashing) */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 4096);
-	__type(key, __u32);
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
 	__type(value, struct task);
 } tasks SEC(".maps");
 
@@ -84,6 +85,8 @@ struct {
 	__type(value, struct maker);
 } makers SEC(".maps");
 
+/* Set by user space before loading: tasks tracked at most (tests). */
+const volatile __u32 max_tasks = 4096;
 /* Written by user space (armed_*) and by the samples (win). */
 volatile __u32 armed_tid;
 volatile __u32 armed_slot;
@@ -111,14 +114,14 @@ static __always_inline void window(__u32 i, __u64 *from, __u64 *to)
 }
 
 /* A task's entry, or none; a stale one (its slot armed again) goes. */
-static __always_inline struct task *task_of(__u32 pid, struct slot **sp)
+static __always_inline struct task *task_of(struct task_struct *p, struct slot **sp)
 {
-	struct task *t = bpf_map_lookup_elem(&tasks, &pid);
+	struct task *t = bpf_task_storage_get(&tasks, p, 0, 0);
 	if (!t)
 		return 0;
 	*sp = slot_of(t->slot, t->gen);
 	if (!*sp) {   /* counted down once, by whoever deletes it */
-		if (!bpf_map_delete_elem(&tasks, &pid))
+		if (!bpf_task_storage_delete(&tasks, p))
 			__sync_fetch_and_sub(&ntracked, 1);
 		return 0;
 	}
@@ -148,16 +151,15 @@ static __always_inline void mark_dropped(__u32 i, __u32 gen)
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(iowhy_fork, struct task_struct *parent, struct task_struct *child)
 {
-	__u32 ppid = (__u32)BPF_CORE_READ(parent, pid);
 	__u32 slot, gen;
-	if (armed_tid && ppid == armed_tid) {
+	if (armed_tid && (__u32)parent->pid == armed_tid) {
 		slot = armed_slot;
 		gen = armed_gen;
 	} else {
 		if (!ntracked)
 			return 0;
 		struct slot *ps;
-		struct task *pt = task_of(ppid, &ps);
+		struct task *pt = task_of(parent, &ps);
 		if (!pt)
 			return 0;
 		slot = pt->slot;
@@ -166,16 +168,15 @@ int BPF_PROG(iowhy_fork, struct task_struct *parent, struct task_struct *child)
 	struct slot *s = slot_of(slot, gen);
 	if (!s)
 		return 0;
-	__u32 pid = (__u32)BPF_CORE_READ(child, pid);
 	struct task nt = { .slot = slot, .gen = gen, .state = IOWHY_NONE };
-	if (bpf_map_update_elem(&tasks, &pid, &nt, BPF_NOEXIST)) {
+	struct task *t = 0;
+	if (__sync_fetch_and_add(&ntracked, 1) < max_tasks)
+		t = bpf_task_storage_get(&tasks, child, &nt, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!t) {
+		__sync_fetch_and_sub(&ntracked, 1);
 		mark_dropped(slot, gen);
 		return 0;
 	}
-	struct task *t = bpf_map_lookup_elem(&tasks, &pid);
-	if (!t)
-		return 0;
-	__sync_fetch_and_add(&ntracked, 1);
 	__sync_fetch_and_add(&s->a.tasks, 1);
 	task_set(s, t, bpf_ktime_get_ns(), IOWHY_RUNQ);
 	return 0;
@@ -188,10 +189,9 @@ int BPF_PROG(iowhy_switch, bool preempt, struct task_struct *prev, struct task_s
 		return 0;
 	__u64 now = bpf_ktime_get_ns();
 	struct slot *s;
-	__u32 pid = (__u32)BPF_CORE_READ(prev, pid);
-	struct task *t = task_of(pid, &s);
+	struct task *t = task_of(prev, &s);
 	if (t) {
-		unsigned st = BPF_CORE_READ(prev, __state);
+		unsigned st = prev->__state;
 		unsigned to;
 		if (preempt || st == TASK_RUNNING)
 			to = IOWHY_RUNQ;
@@ -202,13 +202,12 @@ int BPF_PROG(iowhy_switch, bool preempt, struct task_struct *prev, struct task_s
 		else
 			to = IOWHY_SLEEP;
 		task_set(s, t, now, to);
-		if (to == IOWHY_NONE && !bpf_map_delete_elem(&tasks, &pid)) {
+		if (to == IOWHY_NONE && !bpf_task_storage_delete(&tasks, prev)) {
 			__sync_fetch_and_sub(&s->a.tasks, 1);
 			__sync_fetch_and_sub(&ntracked, 1);
 		}
 	}
-	pid = (__u32)BPF_CORE_READ(next, pid);
-	t = task_of(pid, &s);
+	t = task_of(next, &s);
 	if (t) {
 		t->throttle = 0;
 		task_set(s, t, now, IOWHY_CPU);
@@ -221,7 +220,7 @@ static __always_inline int wakeup(struct task_struct *p)
 	if (!ntracked)
 		return 0;
 	struct slot *s;
-	struct task *t = task_of((__u32)BPF_CORE_READ(p, pid), &s);
+	struct task *t = task_of(p, &s);
 	if (t && t->state != IOWHY_CPU && t->state != IOWHY_RUNQ)
 		task_set(s, t, bpf_ktime_get_ns(), IOWHY_RUNQ);
 	return 0;
@@ -244,7 +243,7 @@ static __always_inline struct task *current_task(struct slot **sp)
 {
 	if (!ntracked)
 		return 0;
-	return task_of((__u32)bpf_get_current_pid_tgid(), sp);
+	return task_of(bpf_get_current_task_btf(), sp);
 }
 
 SEC("tp_btf/block_bio_queue")
@@ -280,15 +279,15 @@ int BPF_PROG(iowhy_bio_frontmerge, struct bio *bio)
 
 static __always_inline __u32 rq_dev(struct request *rq)
 {
-	struct gendisk *d = BPF_CORE_READ(rq, q, disk);
+	struct gendisk *d = rq->q->disk;
 	if (!d)
 		return 0;
-	return (__u32)BPF_CORE_READ(d, major) << 20 | (__u32)BPF_CORE_READ(d, first_minor);
+	return (__u32)d->major << 20 | (__u32)d->first_minor;
 }
 
 static __always_inline unsigned rq_op(struct request *rq)
 {
-	return (BPF_CORE_READ(rq, cmd_flags) & REQ_OP_MASK) == REQ_OP_READ ? 0 : 1;
+	return (rq->cmd_flags & REQ_OP_MASK) == REQ_OP_READ ? 0 : 1;
 }
 
 /* A request is made of a bio, in the submitter's context: note who made
@@ -297,28 +296,28 @@ SEC("tp_btf/block_io_start")
 int BPF_PROG(iowhy_io_start, struct request *rq)
 {
 	__u64 key = (__u64)rq;
-	__u64 id = bpf_get_current_pid_tgid();
-	struct maker m = { .tgid = (__u32)(id >> 32) };
-	bpf_get_current_comm(m.comm, sizeof(m.comm));
-	bpf_map_update_elem(&makers, &key, &m, BPF_ANY);
 	struct slot *s;
 	struct task *t = current_task(&s);
-	if (!t)
+	if (!t) {   /* another's: who made it, should it complete ahead */
+		struct maker m = { .tgid = (__u32)(bpf_get_current_pid_tgid() >> 32) };
+		bpf_get_current_comm(m.comm, sizeof(m.comm));
+		bpf_map_update_elem(&makers, &key, &m, BPF_ANY);
 		return 0;
+	}
 	t->admit = 0;
 	struct req r = { .slot = t->slot, .gen = t->gen, .dev = rq_dev(rq), .op = (__u8)rq_op(rq),
-			 .state = IOWHY_NONE };
+			 .state = IOWHY_QUEUED };   /* nothing else sees it before we return */
 	if (bpf_map_update_elem(&reqs, &key, &r, BPF_ANY)) {
 		mark_dropped(t->slot, t->gen);
 		return 0;
 	}
-	struct req *rp = bpf_map_lookup_elem(&reqs, &key);
-	if (!rp)
-		return 0;
 	__sync_fetch_and_add(&nreqs, 1);
-	struct disk nd = { .n = 0, .slot = r.slot };
-	bpf_map_update_elem(&disks, &r.dev, &nd, BPF_NOEXIST);
 	struct disk *d = bpf_map_lookup_elem(&disks, &r.dev);
+	if (!d) {
+		struct disk nd = { .n = 0, .slot = r.slot };
+		bpf_map_update_elem(&disks, &r.dev, &nd, BPF_NOEXIST);
+		d = bpf_map_lookup_elem(&disks, &r.dev);
+	}
 	if (d) {
 		__sync_fetch_and_add(&d->n, 1);
 		d->slot = r.slot;
@@ -328,7 +327,6 @@ int BPF_PROG(iowhy_io_start, struct request *rq)
 	__u64 now = bpf_ktime_get_ns();
 	bpf_spin_lock(&s->lock);
 	iowhy_acct_move(&s->a, now, from, to, IOWHY_NONE, IOWHY_QUEUED);
-	rp->state = IOWHY_QUEUED;
 	bpf_spin_unlock(&s->lock);
 	return 0;
 }
@@ -406,7 +404,7 @@ int BPF_PROG(iowhy_rq_complete, struct request *rq, int error, unsigned int nr_b
 	struct slot *s = 0;
 	struct req *r = req_of(key, &s);
 	if (r) {
-		if (nr_bytes < BPF_CORE_READ(rq, __data_len))
+		if (nr_bytes < rq->__data_len)
 			return 0;   /* a part of it: the rest is still on the device */
 		req_end(key, s, r, nr_bytes, 0);
 		return 0;
@@ -441,7 +439,7 @@ int BPF_PROG(iowhy_rq_merge, struct request *rq)
 	struct slot *s = 0;
 	struct req *r = req_of(key, &s);
 	if (r)
-		req_end(key, s, r, BPF_CORE_READ(rq, __data_len), IOWHY_F_MERGED);
+		req_end(key, s, r, rq->__data_len, IOWHY_F_MERGED);
 	return 0;
 }
 

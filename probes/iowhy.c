@@ -57,7 +57,7 @@ int iowhy_open(struct iowhy **out, char *why, size_t len)
 	if (!w->skel)
 		rc = errno ? -errno : -EINVAL;
 	if (!rc && max && atoi(max) > 0)
-		bpf_map__set_max_entries(w->skel->maps.tasks, (__u32)atoi(max));
+		w->skel->rodata->max_tasks = (__u32)atoi(max);
 	if (!rc)
 		rc = iowhy_bpf__load(w->skel);
 	if (rc) {

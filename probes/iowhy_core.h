@@ -26,13 +26,16 @@ enum bpf_map_type {
 	BPF_MAP_TYPE_HASH = 1,
 	BPF_MAP_TYPE_ARRAY = 2,
 	BPF_MAP_TYPE_LRU_HASH = 9,
+	BPF_MAP_TYPE_TASK_STORAGE = 29,
 };
 
 enum {
 	BPF_ANY = 0,
 	BPF_NOEXIST = 1,
 	BPF_EXIST = 2,
+	BPF_F_NO_PREALLOC = 1,
 	BPF_F_NO_COMMON_LRU = 2,
+	BPF_LOCAL_STORAGE_GET_F_CREATE = 1,
 };
 
 struct bpf_spin_lock {
