@@ -19,8 +19,24 @@ struct iowhy {
 	struct iowhy_bpf *skel;
 	int slots_fd;
 	__u32 gen[IOWHY_SLOTS];
+	__u64 misses[IOWHY_SLOTS];   /* the kernel's skipped runs when armed */
 	int armed;
 };
+
+/* Runs of the programs the kernel skipped (a program already running on
+ * that CPU): each is an event not counted. */
+static __u64 misses(const struct iowhy *w)
+{
+	__u64 n = 0;
+	struct bpf_program *p;
+	bpf_object__for_each_program(p, w->skel->obj) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len) == 0)
+			n += info.recursion_misses;
+	}
+	return n;
+}
 
 /* the slots map's value: the lock, then the accounting (iowhy.bpf.c) */
 struct slot_value {
@@ -84,6 +100,7 @@ int iowhy_arm(struct iowhy *w, unsigned slot, volatile struct iowhy_window **win
 		return -EINVAL;
 	struct slot_value v = { 0 };
 	v.a.gen = ++w->gen[slot];
+	w->misses[slot] = misses(w);
 	__u32 key = slot;
 	if (bpf_map_update_elem(w->slots_fd, &key, &v, BPF_F_LOCK) < 0)
 		return -errno;
@@ -118,6 +135,8 @@ int iowhy_collect(struct iowhy *w, unsigned slot, uint64_t from, uint64_t to,
 	if (v.a.gen != w->gen[slot])
 		return -ENOENT;
 	*out = v.a;
+	if (misses(w) != w->misses[slot])   /* an event may be this sample's */
+		out->flags |= IOWHY_F_MISSED;
 	if (!from || to <= from) {
 		out->flags |= IOWHY_F_NOWINDOW;
 		return 0;
@@ -130,6 +149,11 @@ int iowhy_collect(struct iowhy *w, unsigned slot, uint64_t from, uint64_t to,
 uint64_t iowhy_dropped(const struct iowhy *w)
 {
 	return w ? w->skel->bss->dropped : 0;
+}
+
+unsigned iowhy_tracked(const struct iowhy *w)
+{
+	return w ? w->skel->bss->ntracked + w->skel->bss->nreqs : 0;
 }
 
 void iowhy_close(struct iowhy *w)
@@ -169,6 +193,12 @@ int iowhy_collect(struct iowhy *w, unsigned slot, uint64_t from, uint64_t to,
 }
 
 uint64_t iowhy_dropped(const struct iowhy *w)
+{
+	(void)w;
+	return 0;
+}
+
+unsigned iowhy_tracked(const struct iowhy *w)
 {
 	(void)w;
 	return 0;

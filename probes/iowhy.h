@@ -32,6 +32,8 @@ int iowhy_collect(struct iowhy *w, unsigned slot, uint64_t from, uint64_t to,
 		  struct iowhy_acct *out);
 /* Tasks and requests that could not be tracked since iowhy_open(). */
 uint64_t iowhy_dropped(const struct iowhy *w);
+/* Tasks and requests tracked now (0 once every sample's are gone). */
+unsigned iowhy_tracked(const struct iowhy *w);
 void iowhy_close(struct iowhy *w);
 
 #endif

@@ -44,6 +44,8 @@ enum iowhy_part {
 #define IOWHY_F_MERGED    0x2u   /* a request of it was merged into another's:
 				  * that one's time counts as blocked */
 #define IOWHY_F_NOWINDOW  0x4u   /* the timed part never began */
+#define IOWHY_F_MISSED    0x8u   /* the kernel skipped a run of the collector
+				  * while it ran (recursion): not whole */
 
 struct iowhy_maker {
 	__u32 tgid;                  /* 0: slot free */

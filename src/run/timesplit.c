@@ -37,7 +37,7 @@ void timesplit_from_acct(struct timesplit *t, const struct iowhy_acct *a)
 	memset(t, 0, sizeof(*t));
 	t->ok = 1;
 	t->flags = (uint16_t)a->flags;
-	t->incomplete = (a->flags & (IOWHY_F_DROPPED | IOWHY_F_NOWINDOW)) != 0;
+	t->incomplete = (a->flags & (IOWHY_F_DROPPED | IOWHY_F_NOWINDOW | IOWHY_F_MISSED)) != 0;
 	memcpy(t->part_ns, a->part_ns, sizeof(t->part_ns));
 	t->device_union_ns = a->device_union_ns;
 	t->queued_union_ns = a->queued_union_ns;

@@ -31,7 +31,8 @@ struct timesplit_maker {
 
 struct timesplit {
 	uint8_t ok;                  /* measured; else nothing below is */
-	uint8_t incomplete;          /* a task or request could not be tracked,
+	uint8_t incomplete;          /* a task or request could not be tracked, the
+				      * kernel skipped one of the collector's runs,
 				      * or the timed part never began: not whole */
 	uint16_t flags;              /* IOWHY_F_* */
 	uint64_t part_ns[TIMESPLIT_NPARTS];   /* enum iowhy_part; sum = the wall time */

@@ -84,6 +84,7 @@ int main(int argc, char **argv)
 	       (unsigned long long)t.rq_bytes[0], t.rq[1], (unsigned long long)t.rq_bytes[1]);
 	printf("ahead_writes=%u\nflags=%u\nincomplete=%d\ndropped=%llu\n", t.ahead[1],
 	       (unsigned)t.flags, t.incomplete, (unsigned long long)iowhy_dropped(w));
+	printf("tracked_after=%u\n", iowhy_tracked(w));   /* all reaped by now */
 	iowhy_close(w);
 	return 0;
 }

@@ -25,6 +25,7 @@ static void test_unavailable(void **state)
 	struct iowhy_acct a;
 	assert_int_equal(iowhy_collect(w, 0, 1, 2, &a), -ENOENT);
 	assert_int_equal(iowhy_dropped(w), 0);
+	assert_int_equal(iowhy_tracked(w), 0);
 	iowhy_disarm(w);
 	iowhy_close(w);
 }
