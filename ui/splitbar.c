@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "timesplit.h"
+
 int splitbar_layout(const uint64_t *v, int n, int width, int *cells)
 {
 	if (n > TIMESPLIT_NPARTS)

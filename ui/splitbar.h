@@ -28,8 +28,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "timesplit.h"
-
 #define SPLITBAR_MIN_PERMILLE 10   /* 1 %: always a cell of its own */
 
 /* Cells of each part v[0..n) (n <= TIMESPLIT_NPARTS) in a bar of width

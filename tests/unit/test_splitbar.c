@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "splitbar.h"
+#include "timesplit.h"
 
 #define NP TIMESPLIT_NPARTS
 
