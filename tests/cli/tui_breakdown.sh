@@ -12,7 +12,7 @@ source tests/cli/tui_common.bash
 if ! command -v tmux >/dev/null; then t_skip tui-breakdown "tmux is not installed"; exit 0; fi
 is_root || { t_skip tui-breakdown "needs root (the breakdown's BPF collector)"; exit 0; }
 D=$(t_tmpdir)
-COMMON=(--load seq-write:rate=8m,size=16m --ls-files 100 --interval 100ms --idle-samples 2
+COMMON=(--load "seq-write:rate=8m,size=16m" --ls-files 100 --interval 100ms --idle-samples 2
         --tick 500ms --duration 120s)
 probe=$(BRISK_DEBUG=session "$BRISK" run "$D" --no-load -a ssh-like -i 1 -q 2>&1)
 if ! grep -q 'ssh-like sample .* ms:' <<<"$probe"; then
