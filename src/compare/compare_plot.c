@@ -361,7 +361,7 @@ static double split_panel(cairo_t *cr, const struct compare_result *r, enum acti
 	char head[64];
 	snprintf(head, sizeof(head), "%s: where the time went", action_kind_name(k));
 	panel_head(cr, y, head, "each part's mean share of the samples' time in %; right: "
-		   "the median sample's time and its largest parts");
+		   "the median sample's time and the largest shares");
 	struct plot_axis ax = { 0, 100, 0, AXIS_X0, AXIS_X1, 0 };
 	double top = y + HEAD_H, bottom = top + r->n_arms * ROW_H;
 	plot_stripes(cr, r->n_arms, top, ROW_H);
@@ -374,26 +374,22 @@ static double split_panel(cairo_t *cr, const struct compare_result *r, enum acti
 		row_label(cr, r, i, cy);
 		char v[200] = "no breakdown";
 		if (s->has_median && s->n) {
+			/* the bar's largest shares, as the text report words them */
 			char t[32];
-			compare_split_time((double)timesplit_wall_ns(&s->median) / 1e6, t, sizeof(t));
-			int order[2] = { -1, -1 };
+			int first = 0, second = -1;
+			for (int p = 1; p < TIMESPLIT_NPARTS; p++)
+				if (s->share[p] > s->share[first])
+					first = p;
 			for (int p = 0; p < TIMESPLIT_NPARTS; p++)
-				if (order[0] < 0 || s->median.part_ns[p] > s->median.part_ns[order[0]]) {
-					order[1] = order[0];
-					order[0] = p;
-				} else if (order[1] < 0 ||
-					   s->median.part_ns[p] > s->median.part_ns[order[1]]) {
-					order[1] = p;
-				}
-			size_t o = (size_t)snprintf(v, sizeof(v), "%s: %s %.0f %%", t,
-						    timesplit_key(order[0]), 100.0 *
-						    (double)s->median.part_ns[order[0]] /
-						    (double)timesplit_wall_ns(&s->median));
-			double second = (double)s->median.part_ns[order[1]] /
-					(double)timesplit_wall_ns(&s->median);
-			if (second >= 0.1 && o < sizeof(v))
-				snprintf(v + o, sizeof(v) - o, ", %s %.0f %%", timesplit_key(order[1]),
-					 100.0 * second);
+				if (p != first && s->share[p] >= 0.1 &&
+				    (second < 0 || s->share[p] > s->share[second]))
+					second = p;
+			compare_split_time((double)timesplit_wall_ns(&s->median) / 1e6, t, sizeof(t));
+			size_t o = (size_t)snprintf(v, sizeof(v), "median %s; %s %.0f %%", t,
+						    timesplit_key(first), 100 * s->share[first]);
+			if (second >= 0 && o < sizeof(v))
+				snprintf(v + o, sizeof(v) - o, ", %s %.0f %%", timesplit_key(second),
+					 100 * s->share[second]);
 		}
 		plot_font(cr, PLOT_FONT_BODY, 0);
 		plot_colour(cr, plot_c_dim, 1);
