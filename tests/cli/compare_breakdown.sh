@@ -24,7 +24,7 @@ if [ "$orig_sched" = none ]; then
   s=$(loop_other_sched mq-deadline kyber bfq) || { t_skip $N "the loop device offers only none"; exit 0; }
   echo "$s" >"$q/scheduler" || { t_fail $N "cannot set $s"; exit 0; }
 fi
-w=(-a ssh-like,save -r 1 -n 2 -l seq-write:size=32m,rate=16m --warmup 1s --settle-max 5s
+w=(-a "ssh-like,save" -r 1 -n 2 -l "seq-write:size=32m,rate=16m" --warmup 1s --settle-max 5s
    --interval 50ms --floor 10% --ls-files 50)
 
 "$BRISK" compare "$d/mnt" current scheduler=none "${w[@]}" --json "$d/c.json" --csv "$d/c.csv" \
