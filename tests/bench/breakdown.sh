@@ -11,6 +11,8 @@
 #    the run is alive) per second of the loaded run, and the brisk process's
 #    own CPU (utime + stime from /proc, not its children's) per second.
 #   make bench BENCH=breakdown       PAIRS=10 (default), SAMPLES=40 per idle run
+#   AA=1: both runs of a pair without the breakdown (the noise floor: what
+#   the same ratios look like when nothing differs)
 # Leaves nothing behind; restores kernel.bpf_stats_enabled.
 cd "$(dirname "$0")/../.." || exit 1
 BRISK=${BRISK:-./brisk}
@@ -52,6 +54,13 @@ run() {
 idle_median() { jq '[.samples[] | select(.phase == "idle" and .action == "ssh-like" and .error == 0) | .ms] | sort | .[(length - 1) / 2 | floor]' "$1"; }
 load_mibps() { jq '[.loads[].mib_s] | add // empty' "$1"; }
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) printf "%.3f", v[int((NR + 1) / 2)] }'; }
+# the geometric mean of the pair ratios and its 95 % interval (t on the logs)
+gmean_ci() {
+  awk '$1 > 0 { l = log($1); s += l; q += l * l; n++ }
+    END { if (n < 2) exit; m = s / n; sd = sqrt((q - n * m * m) / (n - 1))
+      t = n >= 30 ? 2.04 : (n >= 12 ? 2.2 : 2.6)
+      printf "geometric mean %.3f [%.3f, %.3f]", exp(m), exp(m - t * sd / sqrt(n)), exp(m + t * sd / sqrt(n)) }'
+}
 
 sysctl -qw kernel.bpf_stats_enabled=1
 hz=$(getconf CLK_TCK)
@@ -59,7 +68,7 @@ hz=$(getconf CLK_TCK)
 for i in $(seq 1 "$pairs"); do
   if [ $((i % 2)) = 1 ]; then order="on off"; else order="off on"; fi
   for m in $order; do
-    why=; [ "$m" = off ] && why=--no-breakdown
+    why=; [ "$m" = off ] || [ -n "${AA:-}" ] && why=--no-breakdown
     run "idle-$m-$i" "$why" --no-load -a ssh-like -i "$samples" --interval 30ms --idle-max 0
     run "load-$m-$i" "$why" -a ssh-like -i 1 -n 15 --interval 200ms -d 8s --warmup 2s
   done
@@ -76,7 +85,8 @@ for i in $(seq 1 "$pairs"); do
   echo "$ticks_off $hz $durb" | awk '{ printf "%.1f\n", $1 / $2 / $3 * 1000 }' >>"$T/cpu_off"
   printf 'pair %2d: ssh-like idle p50 %s / %s ms; writer %s / %s MiB/s\n' "$i" "$a" "$b" "$la" "$lb"
 done
-echo "ssh-like idle p50 ratio (breakdown / none), median of $pairs pairs: $(median <"$T/idle") (range $(sort -g "$T/idle" | head -1)-$(sort -g "$T/idle" | tail -1))"
-echo "writer throughput ratio (breakdown / none), median of $pairs pairs: $(median <"$T/load") (range $(sort -g "$T/load" | head -1)-$(sort -g "$T/load" | tail -1))"
+[ -n "${AA:-}" ] && echo "A/A: both runs of each pair without the breakdown"
+echo "ssh-like idle p50 ratio (breakdown / none), median of $pairs pairs: $(median <"$T/idle") (range $(sort -g "$T/idle" | head -1)-$(sort -g "$T/idle" | tail -1)); $(gmean_ci <"$T/idle")"
+echo "writer throughput ratio (breakdown / none), median of $pairs pairs: $(median <"$T/load") (range $(sort -g "$T/load" | head -1)-$(sort -g "$T/load" | tail -1)); $(gmean_ci <"$T/load")"
 echo "BPF programs' run time, % of one CPU over the loaded run: $(median <"$T/bpf")"
 echo "brisk's own CPU, ms per second of a loaded run: $(median <"$T/cpu_on") with, $(median <"$T/cpu_off") without"
