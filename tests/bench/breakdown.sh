@@ -58,7 +58,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) printf "%.3f", v[int((NR 
 gmean_ci() {
   awk '$1 > 0 { l = log($1); s += l; q += l * l; n++ }
     END { if (n < 2) exit; m = s / n; sd = sqrt((q - n * m * m) / (n - 1))
-      t = n >= 30 ? 2.04 : (n >= 12 ? 2.2 : 2.6)
+      t = n >= 30 ? 2.04 : n >= 12 ? 2.2 : n >= 6 ? 2.57 : 4.3
       printf "geometric mean %.3f [%.3f, %.3f]", exp(m), exp(m - t * sd / sqrt(n)), exp(m + t * sd / sqrt(n)) }'
 }
 
