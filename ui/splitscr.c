@@ -59,17 +59,6 @@ static void cell_pct(char *b, size_t n, uint64_t part, uint64_t wall)
 		snprintf(b, n, "%.0f", p);
 }
 
-/* "3 reads (44 KiB)", "no reads" */
-static void count_text(char *b, size_t n, uint32_t count, uint64_t bytes, const char *what)
-{
-	char sz[32];
-	parse_format_iec(sz, sizeof(sz), bytes);
-	if (!count)
-		snprintf(b, n, "no %ss", what);
-	else
-		snprintf(b, n, "%u %s%s (%s)", count, what, count == 1 ? "" : "s", sz);
-}
-
 /* The latest sample of action a with a breakdown, or NULL. */
 static const struct session_sample *latest(const struct session *s, enum action_kind a)
 {
@@ -269,16 +258,16 @@ static void em_split(struct em *e, const struct timesplit *t)
 	for (int p = 0; p < NP; p++)
 		cell_pct(cells[p + 1], 16, t->part_ns[p], wall);
 	em_cells(e, SCREEN_NORMAL, "  %", cells);
-	count_text(a, sizeof(a), t->rq[0], t->rq_bytes[0], "read");
-	count_text(b, sizeof(b), t->rq[1], t->rq_bytes[1], "write");
+	timesplit_count_text(a, sizeof(a), t->rq[0], t->rq_bytes[0], "read");
+	timesplit_count_text(b, sizeof(b), t->rq[1], t->rq_bytes[1], "write");
 	em_line(e, SCREEN_NORMAL, "%-*s%s, %s", PREFIX, "  own", a, b);
 	if (!t->rq[0] && !t->rq[1] && !t->ahead[0] && !t->ahead[1]) {
 		em_line(e, SCREEN_DIM, "%-*s- (no requests of its own to be ahead of)", PREFIX,
 			"  ahead");
 		return;
 	}
-	count_text(a, sizeof(a), t->ahead[1], t->ahead_bytes[1], "write");
-	count_text(b, sizeof(b), t->ahead[0], t->ahead_bytes[0], "read");
+	timesplit_count_text(a, sizeof(a), t->ahead[1], t->ahead_bytes[1], "write");
+	timesplit_count_text(b, sizeof(b), t->ahead[0], t->ahead_bytes[0], "read");
 	em_line(e, SCREEN_NORMAL, "%-*s%s, %s%s", PREFIX, "  ahead", a, b,
 		t->n_makers ? ", issued by:" : "");
 	for (uint32_t i = 0; i < t->n_makers && i < TIMESPLIT_MAKERS; i++) {

@@ -14,7 +14,7 @@
 #include "runreport_split.h"
 #include "text.h"
 
-#define CELL 9           /* a part's column in the text */
+#define CELL RUNREPORT_SPLIT_CELL
 #define LABEL_W 10       /* the arm's column, as compare_report's tables */
 #define WORDS_MIN 0.05   /* a share worth naming in a cell's words */
 #define REASON_MIN 0.10  /* a second part worth naming in the reason */
@@ -283,25 +283,6 @@ const char *compare_split_why_not(const struct compare_result *r)
 
 /* ---- text ---- */
 
-static void cell_ms(FILE *f, uint64_t ns)
-{
-	if (!ns)
-		fprintf(f, " %*s", CELL, "0");
-	else
-		fprintf(f, " %*.2f", CELL, (double)ns / 1e6);
-}
-
-static void cell_pct(FILE *f, double share)
-{
-	double pct = 100.0 * share;
-	if (pct <= 0)
-		fprintf(f, " %*s", CELL, "0");
-	else if (pct < 0.5)
-		fprintf(f, " %*s", CELL, "<1");
-	else
-		fprintf(f, " %*.0f", CELL, pct);
-}
-
 /* Why a cell has no words: its samples were not measured, or not whole. */
 static const char *cell_why_not(const struct compare_split *s)
 {
@@ -325,13 +306,13 @@ static void text_action(FILE *f, const struct compare_result *r, unsigned a, siz
 								      r->arms[arm].label), s->n, "ms");
 		for (int p = 0; p < TIMESPLIT_NPARTS; p++)
 			if (s->has_median)
-				cell_ms(f, s->median.part_ns[p]);
+				runreport_split_cell_ms(f, s->median.part_ns[p]);
 			else
 				fprintf(f, " %*s", CELL, "-");
 		fprintf(f, "\n%-*s %3s %2s", LABEL_W, "", "", "%");
 		for (int p = 0; p < TIMESPLIT_NPARTS; p++)
 			if (s->n)
-				cell_pct(f, s->share[p]);
+				runreport_split_cell_pct(f, s->share[p]);
 			else
 				fprintf(f, " %*s", CELL, "-");
 		fputc('\n', f);

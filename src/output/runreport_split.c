@@ -9,10 +9,9 @@
 
 #include "csv.h"
 #include "jout.h"
-#include "parse.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
-#define CELL 9           /* a part's column */
+#define CELL RUNREPORT_SPLIT_CELL
 #define SHOW_MAKERS 3    /* issuers named in the text, most requests first */
 #define WRAP 100
 
@@ -54,7 +53,7 @@ const char *runreport_split_why_not(const struct session *s, const struct runrep
 
 /* ---- text ---- */
 
-static void cell_ms(FILE *f, uint64_t ns)
+void runreport_split_cell_ms(FILE *f, uint64_t ns)
 {
 	if (!ns)
 		fprintf(f, " %*s", CELL, "0");
@@ -62,7 +61,7 @@ static void cell_ms(FILE *f, uint64_t ns)
 		fprintf(f, " %*.2f", CELL, (double)ns / 1e6);
 }
 
-static void cell_pct(FILE *f, double share)
+void runreport_split_cell_pct(FILE *f, double share)
 {
 	double pct = 100.0 * share;
 	if (pct <= 0)
@@ -73,24 +72,13 @@ static void cell_pct(FILE *f, double share)
 		fprintf(f, " %*.0f", CELL, pct);
 }
 
-/* "3 reads (44 KiB)", "no reads" */
-static void count_text(char *b, size_t n, uint32_t count, uint64_t bytes, const char *what)
-{
-	char sz[32];
-	parse_format_iec(sz, sizeof(sz), bytes);
-	if (!count)
-		snprintf(b, n, "no %ss", what);
-	else
-		snprintf(b, n, "%u %s%s (%s)", count, what, count == 1 ? "" : "s", sz);
-}
-
 /* The median sample's requests, those ahead of them and who issued them. */
 static void text_requests(FILE *f, const struct timesplit *t)
 {
 	char line[1024], r[64], w[64];
 	size_t o = 0;
-	count_text(r, sizeof(r), t->rq[0], t->rq_bytes[0], "read");
-	count_text(w, sizeof(w), t->rq[1], t->rq_bytes[1], "write");
+	timesplit_count_text(r, sizeof(r), t->rq[0], t->rq_bytes[0], "read");
+	timesplit_count_text(w, sizeof(w), t->rq[1], t->rq_bytes[1], "write");
 	if (t->rq[0] || t->rq[1])
 		o += (size_t)snprintf(line + o, sizeof(line) - o, "median sample: its own %s, %s",
 				      r, w);
@@ -103,8 +91,8 @@ static void text_requests(FILE *f, const struct timesplit *t)
 		text_wrap(f, "  ", "    ", line, WRAP);
 		return;
 	}
-	count_text(w, sizeof(w), t->ahead[1], t->ahead_bytes[1], "write");
-	count_text(r, sizeof(r), t->ahead[0], t->ahead_bytes[0], "read");
+	timesplit_count_text(w, sizeof(w), t->ahead[1], t->ahead_bytes[1], "write");
+	timesplit_count_text(r, sizeof(r), t->ahead[0], t->ahead_bytes[0], "read");
 	o += (size_t)snprintf(line + o, sizeof(line) - o, "; ahead of them %s, %s", w, r);
 	uint64_t named = 0;
 	for (uint32_t i = 0; i < t->n_makers && i < SHOW_MAKERS && o < sizeof(line); i++) {
@@ -155,12 +143,12 @@ static int text_group(FILE *f, const struct runreport_split *g, enum action_kind
 	fprintf(f, "%-9s %-6s %2u %4zu %-9s", action_kind_name(a), session_phase_name(ph), e,
 		g->sum.n, "median ms");
 	if (m) {
-		cell_ms(f, timesplit_wall_ns(m));
+		runreport_split_cell_ms(f, timesplit_wall_ns(m));
 		for (int p = 0; p < TIMESPLIT_NPARTS; p++)
-			cell_ms(f, m->part_ns[p]);
+			runreport_split_cell_ms(f, m->part_ns[p]);
 		fprintf(f, "\n%-9s %-6s %2s %4s %-9s %*s", "", "", "", "", "mean %", CELL, "100");
 		for (int p = 0; p < TIMESPLIT_NPARTS; p++)
-			cell_pct(f, g->sum.share[p]);
+			runreport_split_cell_pct(f, g->sum.share[p]);
 	} else {
 		for (int p = 0; p <= TIMESPLIT_NPARTS; p++)
 			fprintf(f, " %*s", CELL, "-");

@@ -44,6 +44,11 @@ int runreport_split_group(const struct session *s, enum action_kind a, uint32_t 
  * sample's breakdown was incomplete" or "no sample was measured"; NULL
  * when g has a median sample. */
 const char *runreport_split_why_not(const struct session *s, const struct runreport_split *g);
+/* A part's cell in the text tables (run's and compare's): " %9.2f" ms,
+ * "0" for none; a share in per cent, "<1" below half of one. */
+#define RUNREPORT_SPLIT_CELL 9
+void runreport_split_cell_ms(FILE *f, uint64_t ns);
+void runreport_split_cell_pct(FILE *f, double share);
 /* The "Where the time went" section of the text report on f. */
 void runreport_split_text(FILE *f, const struct session *s);
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "timesplit.h"
+#include "parse.h"
 
 static const char *const keys[TIMESPLIT_NPARTS] = {
 	"cpu", "runq", "device", "queued", "admit", "throttled", "blocked", "sleep",
@@ -117,31 +118,22 @@ void timesplit_sum(const struct timesplit *const *v, size_t n, struct timesplit_
 	free(ok);
 }
 
-static void size_words(uint64_t b, char *buf, size_t len)
-{
-	double m = (double)b / (1024.0 * 1024.0);
-	if (m >= 10)
-		snprintf(buf, len, "%.0f MiB", m);
-	else if (m >= 1)
-		snprintf(buf, len, "%.1f MiB", m);
-	else
-		snprintf(buf, len, "%.0f KiB", (double)b / 1024.0);
-}
-
-/* "410 writes (400 MiB)"; no size when they carried no data (flushes) */
-static void count_words(uint32_t n, uint64_t bytes, const char *what, char *buf, size_t len)
+void timesplit_count_text(char *buf, size_t len, uint32_t n, uint64_t bytes, const char *what)
 {
 	char sz[32];
-	size_words(bytes, sz, sizeof(sz));
-	snprintf(buf, len, bytes ? "%u %s%s (%s)" : "%u %s%s", n, what, n == 1 ? "" : "s", sz);
+	parse_format_iec(sz, sizeof(sz), bytes);
+	if (!n)
+		snprintf(buf, len, "no %ss", what);
+	else
+		snprintf(buf, len, bytes ? "%u %s%s (%s)" : "%u %s%s", n, what, n == 1 ? "" : "s", sz);
 }
 
 /* " while 410 writes (400 MiB) went first" or "" */
 static void ahead_words(const struct timesplit *t, char *buf, size_t len)
 {
 	char w[64], r[64];
-	count_words(t->ahead[1], t->ahead_bytes[1], "write", w, sizeof(w));
-	count_words(t->ahead[0], t->ahead_bytes[0], "read", r, sizeof(r));
+	timesplit_count_text(w, sizeof(w), t->ahead[1], t->ahead_bytes[1], "write");
+	timesplit_count_text(r, sizeof(r), t->ahead[0], t->ahead_bytes[0], "read");
 	if (t->ahead[1] && t->ahead[0])
 		snprintf(buf, len, " while %s and %s went first", w, r);
 	else if (t->ahead[1] || t->ahead[0])

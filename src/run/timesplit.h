@@ -65,6 +65,8 @@ const char *timesplit_label(int part);
 /* From the collector's accounting (makers sorted by requests, most first). */
 void timesplit_from_acct(struct timesplit *t, const struct iowhy_acct *a);
 uint64_t timesplit_wall_ns(const struct timesplit *t);
+/* "no reads", "1 write" (no data: a flush), "3 reads (44.0 KiB)". */
+void timesplit_count_text(char *buf, size_t len, uint32_t n, uint64_t bytes, const char *what);
 /* "load", "sample", or NULL for TIMESPLIT_OTHER. */
 const char *timesplit_role_name(int role);
 /* Sum up v[0..n) (NULL entries and not-ok ones skipped; incomplete ones

@@ -335,11 +335,11 @@ static void test_measured(void **state)
 	assert_int_equal(v.cause, GRADE_CAUSE_MEASURED);
 	assert_string_equal(grade_cause_name(v.cause), "measured");
 	assert_string_equal(v.cause_text, "78 % queued in the I/O scheduler while 410 writes "
-			    "(400 MiB) went first, 15 % on the disk");
+			    "(400.0 MiB) went first, 15 % on the disk");
 	assert_string_equal(v.guess_why, "");
 	grade_format(&v, b, sizeof(b));
 	assert_string_equal(b, "remote shell read: 6.50 s under load (325.0x idle) - disruptive; "
-			    "measured: 78 % queued in the I/O scheduler while 410 writes (400 MiB) "
+			    "measured: 78 % queued in the I/O scheduler while 410 writes (400.0 MiB) "
 			    "went first, 15 % on the disk");
 	/* no breakdown: the guess, and why there is none */
 	in.split = NULL;

@@ -286,7 +286,7 @@ static void test_cause(void **state)
 	t.ahead_bytes[1] = 400ull << 20;
 	char buf[256];
 	timesplit_cause(&t, buf, sizeof(buf));
-	assert_string_equal(buf, "78 % queued in the I/O scheduler while 410 writes (400 MiB) "
+	assert_string_equal(buf, "78 % queued in the I/O scheduler while 410 writes (400.0 MiB) "
 			    "went first, 15 % on CPU");
 	t.ahead[0] = 1;
 	t.ahead[1] = 0;
