@@ -80,7 +80,7 @@ static void text_requests(FILE *f, const struct timesplit *t)
 	timesplit_count_text(r, sizeof(r), t->rq[0], t->rq_bytes[0], "read");
 	timesplit_count_text(w, sizeof(w), t->rq[1], t->rq_bytes[1], "write");
 	if (t->rq[0] || t->rq[1])
-		o += (size_t)snprintf(line + o, sizeof(line) - o, "median sample: own requests %s, %s",
+		o += (size_t)snprintf(line + o, sizeof(line) - o, "median sample: own requests: %s, %s",
 				      r, w);
 	else
 		o += (size_t)snprintf(line + o, sizeof(line) - o,

@@ -159,7 +159,7 @@ static void test_text(void **state)
 			       "      4.00     14.00         0         0         0         0\n"));
 	assert_non_null(strstr(t, "                         mean %          100        10         0"
 			       "        20        70         0         0         0         0\n"));
-	assert_non_null(strstr(t, "  median sample: own requests 2 reads (8.0 KiB), no writes; ahead of "
+	assert_non_null(strstr(t, "  median sample: own requests: 2 reads (8.0 KiB), no writes; ahead of "
 			       "them 410 writes (400.0 MiB), no reads; issued by 4242 "
 			       "a\\x1b[2Jb\\x0a, brisk's load (400), 77 kworker/u8:2 (8), others (2)\n"));
 	assert_non_null(strstr(t, "  1 sample left out: not every task or request could be "
