@@ -51,7 +51,7 @@ t_match "loaded: the table" "$txt" $'\nWhere the time went \\(per action, phase 
 t_match "loaded: its header" "$txt" 'wall +cpu +runq +device +queued +admit +throttled +blocked +sleep'
 t_match "loaded: a median row" "$txt" $'\nssh-like +loaded +0 +[0-9]+ median ms +[0-9.]+'
 t_match "loaded: a shares row" "$txt" $'\n +mean % +100 '
-t_match "loaded: the requests" "$txt" 'median sample: its own [0-9]+ reads'
+t_match "loaded: the requests" "$txt" 'median sample: own requests: [0-9]+ reads'
 t_eq "loaded: not said to be unavailable" "$(grep -c 'unavailable\|not measured' <<<"$txt")" 0
 t_eq "loaded: no guess" "$(grep -c 'a guess from system counters' <<<"$txt")" 0
 t_match "loaded: CSV header" "$(head -n 1 "$d/r.csv")" ',split_cpu_ms,split_runq_ms,.*,split_incomplete$'
