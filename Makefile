@@ -6,6 +6,8 @@
 #                   (as nobody when run by root; installs nothing: for
 #                   package builds, packaging/check-noroot.sh)
 #   make bench      benchmarks (not timed tests)
+#   make BPF=0      without the breakdown's BPF collector (default auto:
+#                   built when clang, bpftool and libbpf are there)
 #   make V=1        show commands;  make SANITIZE=1  ASan + UBSan
 #   make WERROR=1   warnings are errors (CI: .ci/run)
 #   make HARDEN=0   no hardening flags of our own (packaging that brings its
@@ -38,6 +40,18 @@ PKG_CONFIG ?= pkg-config
 TESTPKGS := cmocka
 
 CC       ?= cc
+# The breakdown's collector (probes/iowhy.bpf.c), compiled by clang for the
+# BPF target and embedded by bpftool as a skeleton; BPF=0 leaves it out and
+# brisk says the breakdown is unavailable.  auto: when all three are here.
+CLANG    ?= clang
+BPFTOOL  ?= $(or $(shell command -v bpftool 2>/dev/null),$(firstword $(wildcard /usr/sbin/bpftool /sbin/bpftool)))
+BPF      ?= auto
+ifeq ($(BPF),auto)
+override BPF := $(if $(and $(shell command -v $(CLANG) 2>/dev/null),$(BPFTOOL),$(shell $(PKG_CONFIG) --exists libbpf 2>/dev/null && echo y)),1,0)
+endif
+ifeq ($(BPF),1)
+PKGS     += libbpf
+endif
 # src/ by concern, one level deep (ARCHITECTURE.md); includes are by
 # basename, so each folder is on the include path
 SRC_DIRS := $(sort $(patsubst %/,%,$(dir $(wildcard src/*/*.c src/*/*.h))))
@@ -51,6 +65,10 @@ PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS   = $(shell $(PKG_CONFIG) --libs $(PKGS))
 CPPFLAGS += -D_GNU_SOURCE -DBRISK_VERSION='"$(VERSION)"' \
             -DBRISK_DATADIR='"$(DATADIR)"' -Iprobes $(addprefix -I,$(SRC_DIRS)) -Iui
+CPPFLAGS += -DBRISK_BPF=$(BPF)
+ifeq ($(BPF),1)
+CPPFLAGS += -Ibuild/probes
+endif
 ifeq ($(WERROR),1)
 WARN     += -Werror
 endif
@@ -86,7 +104,7 @@ QCC = @echo "  CC      $@";
 QLD = @echo "  LD      $@";
 endif
 
-PROBE_SRC := $(sort $(wildcard probes/*.c))
+PROBE_SRC := $(filter-out %.bpf.c,$(sort $(wildcard probes/*.c)))
 ENGINE_SRC:= $(sort $(wildcard $(addsuffix /*.c,$(SRC_DIRS))))
 UI_SRC    := $(filter-out ui/main.c,$(sort $(wildcard ui/*.c)))
 LIB_OBJ   := $(patsubst %.c,build/%.o,$(PROBE_SRC) $(ENGINE_SRC) $(UI_SRC))
@@ -100,7 +118,7 @@ HELPER_BIN:= $(patsubst tests/helpers/%.c,build/tests/helpers/%,$(HELPER_SRC))
 all: brisk
 
 # Objects are rebuilt when the compiled-in paths or the flags change.
-CONFIG_ID    := $(shell echo '$(DATADIR) $(SANITIZE) $(CFLAGS) $(CC) $(HARDEN) $(WERROR) $(HARDEN_CFLAGS) $(HARDEN_LDFLAGS)' | cksum | cut -d' ' -f1)
+CONFIG_ID    := $(shell echo '$(DATADIR) $(BPF) $(SANITIZE) $(CFLAGS) $(CC) $(HARDEN) $(WERROR) $(HARDEN_CFLAGS) $(HARDEN_LDFLAGS)' | cksum | cut -d' ' -f1)
 CONFIG_STAMP := build/.config-$(CONFIG_ID)
 $(CONFIG_STAMP):
 	@mkdir -p build && rm -f build/.config-* && touch $@
@@ -117,6 +135,20 @@ brisk: $(LIB_OBJ) $(MAIN_OBJ) | .brisk-build-tree
 build/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(QCC)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+# The collector: no DWARF paths of the build tree, the linked object
+# (bpftool gen object) embedded in the skeleton header iowhy.c includes.
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -Iprobes -ffile-prefix-map=$(CURDIR)=. -fno-ident
+ifeq ($(BPF),1)
+build/probes/iowhy.bpf.o: probes/iowhy.bpf.c probes/iowhy_core.h probes/iowhy_acct.h $(CONFIG_STAMP)
+	@mkdir -p $(dir $@)
+	$(QCC)$(CLANG) $(BPF_CFLAGS) -c -o $@.tmp $< && $(BPFTOOL) gen object $@ $@.tmp && rm -f $@.tmp
+
+build/probes/iowhy.skel.h: build/probes/iowhy.bpf.o
+	$(Q)$(BPFTOOL) gen skeleton $< name iowhy_bpf >$@.tmp && mv $@.tmp $@
+
+build/probes/iowhy.o: build/probes/iowhy.skel.h
+endif
 
 build/libbrisk.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^

@@ -23,14 +23,14 @@ _brisk_opts_devices='-a --all -j -J --json -h --help'
 _brisk_args_devices=''
 _brisk_opts_run='-l --load --no-load -a --actions --exec --ls-files -i --idle-samples
   -n --samples --idle-max --warmup -d --duration --interval --jitter --timeout
-  --max-time --tick --drop-caches --keep-warm --floor --seed --allow-shared-dir
+  --max-time --tick --drop-caches --keep-warm --no-breakdown --floor --seed --allow-shared-dir
   -j --json --csv --openmetrics --at -p --profile --no-settings --fio --scale -q --quiet
   --parse-only -h --help'
 _brisk_args_run='-l --load -a --actions --exec --ls-files -i --idle-samples -n --samples
   --idle-max --warmup -d --duration --interval --jitter --timeout --max-time --tick
   --floor --seed -j --json --csv --openmetrics --at -p --profile --fio --scale'
 _brisk_opts_compare='--schedulers -r --rounds -b --budget -n --samples --looks
-  --keep-warm --settle-max -l --load -a --actions --exec --ls-files --warmup
+  --keep-warm --no-breakdown --settle-max -l --load -a --actions --exec --ls-files --warmup
   --steady-state --load-window --interval --timeout --drop-caches --floor -p --profile --fio
   --scale --seed --allow-shared-dir -j --json --csv --openmetrics --plot --save --force
   -q --quiet --parse-only -h --help'
@@ -41,7 +41,7 @@ _brisk_opts_report='--by --baseline --seed -j --json --csv --openmetrics --plot 
   --force --trust-file-identity -h --help'
 _brisk_args_report='--by --baseline --seed -j --json --csv --openmetrics --plot --save-profile'
 _brisk_opts_tui='-l --load -a --actions --exec --ls-files -i --idle-samples --interval
-  --timeout --tick --floor --drop-caches --keep-warm --allow-shared-dir
+  --timeout --tick --floor --drop-caches --keep-warm --no-breakdown --allow-shared-dir
   -n --iterations -d --duration --no-report --bench-redraw -h --help'
 _brisk_args_tui='-l --load -a --actions --exec --ls-files -i --idle-samples --interval
   --timeout --tick --floor -n --iterations -d --duration --bench-redraw'

@@ -272,6 +272,7 @@ for c in run compare tui
     complete -c brisk -n "__brisk_is $c" -l floor -x -d 'free space writers leave'
     complete -c brisk -n "__brisk_is $c" -l drop-caches -d 'evict with /proc/sys/vm/drop_caches'
     complete -c brisk -n "__brisk_is $c" -l keep-warm -d 'count samples that were not cold'
+    complete -c brisk -n "__brisk_is $c" -l no-breakdown -d 'do not measure where the time went'
     complete -c brisk -n "__brisk_is $c" -l allow-shared-dir -d 'as root, run even when others can write DIR'
 end
 for c in run compare

@@ -16,6 +16,10 @@ case "$what" in build|test) ;; *) echo "usage: $0 [--check|--missing] build|test
 # pkg-config modules and commands each set needs.
 build_pc="ncursesw libudev libsystemd libpci inih json-c fuse3 cairo liburing"
 build_cmd="cc pkg-config"
+# the breakdown's BPF collector (probes/iowhy.bpf.c): clang's BPF target,
+# bpftool for the skeleton, libbpf to load it (make BPF=0 builds without)
+build_pc="$build_pc libbpf"
+build_cmd="$build_cmd clang bpftool"
 test_pc="cmocka umockdev-1.0"
 test_cmd="umockdev-run tmux mkfs.ext4 losetup fio jq xmllint shellcheck mandoc"
 # tests/cli/completion_*.sh: the zsh and fish completions, driven in those
@@ -63,7 +67,7 @@ fi
 # The packages for this distribution's manager: sets mgr and pkgs.
 if command -v apt-get >/dev/null; then
   mgr=apt
-  pkgs="build-essential pkg-config libncurses-dev libudev-dev libsystemd-dev libpci-dev pci.ids libinih-dev libjson-c-dev libfuse3-dev fuse3 libcairo2-dev liburing-dev"
+  pkgs="build-essential pkg-config libncurses-dev libudev-dev libsystemd-dev libpci-dev pci.ids libinih-dev libjson-c-dev libfuse3-dev fuse3 libcairo2-dev liburing-dev clang bpftool libbpf-dev"
   [ "$what" = test ] && pkgs="$pkgs libcmocka-dev umockdev libumockdev-dev tmux e2fsprogs util-linux fio jq libxml2-utils shellcheck mandoc bash-completion zsh fish dpkg-dev debhelper lintian blhc python3-prometheus-client python3-jsonschema locales"
   # promtool has a package of its own from Debian 13 and Ubuntu 25.10 on;
   # Debian 12 ships it only in the prometheus server package, whose install
@@ -71,15 +75,15 @@ if command -v apt-get >/dev/null; then
   [ "$what" = test ] && apt-cache show promtool >/dev/null 2>&1 && pkgs="$pkgs promtool"
 elif command -v dnf >/dev/null; then
   mgr=dnf
-  pkgs="gcc make pkgconf-pkg-config ncurses-devel systemd-devel pciutils-devel hwdata inih-devel json-c-devel fuse3-devel fuse3 cairo-devel liburing-devel"
+  pkgs="gcc make pkgconf-pkg-config ncurses-devel systemd-devel pciutils-devel hwdata inih-devel json-c-devel fuse3-devel fuse3 cairo-devel liburing-devel clang bpftool libbpf-devel"
   [ "$what" = test ] && pkgs="$pkgs libcmocka-devel umockdev umockdev-devel tmux e2fsprogs util-linux fio jq libxml2 ShellCheck mandoc bash-completion zsh fish python3-prometheus_client python3-jsonschema glibc-locale-source"
 elif command -v pacman >/dev/null; then
   mgr=pacman
-  pkgs="base-devel pkgconf ncurses systemd-libs pciutils hwdata libinih json-c fuse3 cairo liburing"
+  pkgs="base-devel pkgconf ncurses systemd-libs pciutils hwdata libinih json-c fuse3 cairo liburing clang bpf libbpf"
   [ "$what" = test ] && pkgs="$pkgs cmocka umockdev tmux e2fsprogs util-linux fio jq libxml2 shellcheck mandoc bash-completion zsh fish python-prometheus_client python-jsonschema prometheus"
 elif command -v zypper >/dev/null; then
   mgr=zypper
-  pkgs="gcc make pkg-config ncurses-devel libudev-devel systemd-devel pciutils-devel hwdata libinih-devel libjson-c-devel fuse3-devel fuse3 cairo-devel liburing-devel"
+  pkgs="gcc make pkg-config ncurses-devel libudev-devel systemd-devel pciutils-devel hwdata libinih-devel libjson-c-devel fuse3-devel fuse3 cairo-devel liburing-devel clang bpftool libbpf-devel"
   [ "$what" = test ] && pkgs="$pkgs libcmocka-devel umockdev umockdev-devel tmux e2fsprogs util-linux fio jq libxml2-tools ShellCheck mandoc bash-completion zsh fish python3-prometheus_client python3-jsonschema glibc-i18ndata golang-github-prometheus-prometheus"
 else
   [ "$missing" = 0 ] && [ "$list_missing" = 0 ] && exit 0

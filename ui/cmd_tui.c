@@ -79,6 +79,7 @@ static const struct optab tui_options[] = {
 	CLIOPT_FLOOR("free space writers leave (default max(5%, 2GiB))"),
 	CLIOPT_DROP_CACHES("evict with /proc/sys/vm/drop_caches (root)"),
 	CLIOPT_KEEP_WARM("count samples that were not cold in the statistics"),
+	CLIOPT_NO_BREAKDOWN,
 	CLIOPT_ALLOW_SHARED_DIR("as root, run even when others can write DIR"),
 	{ "iterations", 'n', "N", "quit after N redraw ticks (tests, scripts)", tui_set, 0, NULL },
 	{ "duration", 'd', "T", "quit after T", tui_set, 0, NULL },

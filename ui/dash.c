@@ -632,6 +632,13 @@ static void draw_actions(struct dash *d, int y, int w, int h)
 			   "creating the files the actions read..." : "no actions");
 		return;
 	}
+	/* the breakdown's lines under the table, as many as leave a row per action */
+	int bl = splitscr_bars_height(s);
+	if (bl > h - 1 - (int)s->n_actions)
+		bl = h - 1 - (int)s->n_actions;
+	if (bl < 0)
+		bl = 0;
+	h -= bl;
 	int avail = h - 1;
 	/* exec's program not on the disks under test: one line, kept */
 	const char *where = NULL;
@@ -693,18 +700,37 @@ static void draw_actions(struct dash *d, int y, int w, int h)
 		}
 	}
 	if (where && row < y + h)
-		screen_put(row, 0, w, SCREEN_WARN, where);
+		screen_put(row++, 0, w, SCREEN_WARN, where);
+	splitscr_bars(s, row, w, y + h + bl - row);
+}
+
+/* A key as the bottom line shows it: "?/F1/h", or its first form ("?")
+ * when the whole line would not fit. */
+static const char *key_shown(const struct keys_binding *k, int brief, char *b, size_t n)
+{
+	snprintf(b, n, "%s", k->key);
+	if (brief && b[0] && b[1] == '/')
+		b[1] = '\0';
+	return b;
 }
 
 static void draw_keys(int y, int W, int root)
 {
 	size_t n;
 	const struct keys_binding *k = keys_bindings(&n);
-	int x = 0;
+	char kb[32];
+	int x = 0, full = 0;
+	for (size_t i = 0; i < n; i++)
+		if (k[i].name)
+			full += screen_width(k[i].key) + screen_width(k[i].name) + 3;
+	/* the last two spaces show only before the note of a read-only one */
+	full += root ? -2 : screen_width("(dim: needs root)");
+	int brief = full > W;
 	for (size_t i = 0; i < n && x < W; i++) {
 		if (!k[i].name)
 			continue;
-		x += screen_put(y, x, W - x, k[i].needs_root && !root ? SCREEN_DIM : SCREEN_KEY, k[i].key);
+		x += screen_put(y, x, W - x, k[i].needs_root && !root ? SCREEN_DIM : SCREEN_KEY,
+				key_shown(&k[i], brief, kb, sizeof(kb)));
 		x += screen_printf(y, x, W - x, k[i].needs_root && !root ? SCREEN_DIM : SCREEN_NORMAL,
 				   " %s  ", k[i].name);
 	}
@@ -721,6 +747,8 @@ static void draw_help(struct dash *d)
 		"from the fastest to the slowest sample shown; dim = idle, red =",
 		"timed out; a marker separates epochs (every change starts one).",
 		"slow = loaded p50 / idle p50.  '-' = not measured (yet).",
+		"Under the table: where each action's latest sample spent its",
+		"time, a letter per part (w shows every figure).",
 		"q restores every setting this dashboard changed.",
 	};
 	int h = (int)n + 4 + (int)(sizeof(legend) / sizeof(legend[0])), w = 76;
@@ -740,7 +768,7 @@ static void draw_help(struct dash *d)
 		screen_put(r, x + 2, w - 4, SCREEN_DIM, legend[i]);
 }
 
-static void draw_small(void)
+static void draw_small(const struct dash *d)
 {
 	char m[128];
 	erase();
@@ -749,8 +777,11 @@ static void draw_small(void)
 	int w = screen_width(m);
 	int x = COLS > w ? (COLS - w) / 2 : 0;
 	screen_put(LINES / 2, x, COLS, SCREEN_WARN, m);
+	const char *k = COLS >= SPLITSCR_MIN_COLS && LINES >= SPLITSCR_MIN_LINES &&
+		d->s->split_on ? "q quits, w shows where the time went" : "q quits";
+	int kw = screen_width(k);
 	if (LINES / 2 + 1 < LINES)
-		screen_put(LINES / 2 + 1, COLS > 8 ? (COLS - 8) / 2 : 0, COLS, SCREEN_DIM, "q quits");
+		screen_put(LINES / 2 + 1, COLS > kw ? (COLS - kw) / 2 : 0, COLS, SCREEN_DIM, k);
 }
 
 void dash_draw(struct dash *d, int full)
@@ -760,8 +791,14 @@ void dash_draw(struct dash *d, int full)
 	d->redraws++;
 	if (full)
 		clearok(curscr, TRUE);
+	if (d->overlay == DASH_SPLIT && W >= SPLITSCR_MIN_COLS && H >= SPLITSCR_MIN_LINES) {
+		erase();
+		splitscr_draw(&d->split, s);
+		refresh();
+		return;
+	}
 	if (W < DASH_MIN_COLS || H < DASH_MIN_LINES) {
-		draw_small();
+		draw_small(d);
 		refresh();
 		return;
 	}
@@ -823,6 +860,7 @@ void dash_draw(struct dash *d, int full)
 	case DASH_SAVE:
 		prompt_draw(&d->prompt);
 		break;
+	case DASH_SPLIT:   /* drawn above */
 	case DASH_NONE:
 		break;
 	}

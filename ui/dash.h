@@ -6,7 +6,9 @@
  *   Load     MiB/s sparkline, worst stall, Dirty/Writeback, PSI io
  *   Disks    per leaf disk: IOPS, MiB/s, util % (with a util sparkline)
  *   Actions  per action and epoch: idle p50, p50, p99, max, slowdown,
- *            samples; a latency timeline with epoch markers
+ *            samples; a latency timeline with epoch markers; under it
+ *            where each action's latest sample spent its time, a bar
+ *            per action and a legend (splitscr.h), or why not
  *   message line, key line
  *
  * Contract:
@@ -26,7 +28,11 @@
  *    action that is worst there ("worst now: save 4.13 s under load
  *    (20.6x idle) - disruptive; likely cause: ..."), refreshed with the
  *    actions table; the disks' classes come from the stack (no I/O).
- *  - Below 80x24 the screen says so and shows nothing else.
+ *  - Below 80x24 the screen says so and shows nothing else, except the
+ *    full breakdown table (DASH_SPLIT, key w), which works from
+ *    SPLITSCR_MIN_COLS x SPLITSCR_MIN_LINES.
+ *  - Short of lines, the actions table keeps a row per action first, then
+ *    the breakdown's bars (their legend first to go), then older epochs.
  */
 #ifndef BRISK_UI_DASH_H
 #define BRISK_UI_DASH_H
@@ -40,13 +46,14 @@
 #include "prompt.h"
 #include "session.h"
 #include "settings.h"
+#include "splitscr.h"
 #include "stack.h"
 #include "tuneedit.h"
 
 #define DASH_MIN_COLS 80
 #define DASH_MIN_LINES 24
 
-enum dash_overlay { DASH_NONE, DASH_HELP, DASH_SCHED, DASH_TUNE, DASH_SAVE };
+enum dash_overlay { DASH_NONE, DASH_HELP, DASH_SCHED, DASH_TUNE, DASH_SAVE, DASH_SPLIT };
 
 struct comparescr;
 
@@ -77,6 +84,7 @@ struct dash {
 	struct menu menu;
 	struct tuneedit te;
 	struct prompt prompt;
+	struct splitscr split;         /* where the time went (key w): the whole screen */
 
 	/* Save the current setup as a profile NAME (the front end does it,
 	 * away from the UI process).  0 with msg "saving ..." when under way;

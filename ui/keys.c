@@ -146,6 +146,12 @@ static unsigned overlay_key(struct dash *d, int ch)
 			break;
 		}
 		return KEYS_REDRAW;
+	case DASH_SPLIT:
+		if (ch == 12)
+			keys_draw(d, 1);
+		else if (splitscr_key(&d->split, ch))
+			d->overlay = DASH_NONE;
+		return KEYS_REDRAW;
 	case DASH_NONE:
 		break;
 	}
@@ -163,6 +169,13 @@ static unsigned key_quit(struct dash *d)
 static unsigned key_help(struct dash *d)
 {
 	d->overlay = DASH_HELP;
+	return KEYS_REDRAW;
+}
+
+static unsigned key_split(struct dash *d)
+{
+	splitscr_open(&d->split);
+	d->overlay = DASH_SPLIT;
 	return KEYS_REDRAW;
 }
 
@@ -284,6 +297,8 @@ static const struct keys_binding bindings[] = {
 	  key_profile },
 	{ "c", { 'c', 'C' }, "compare", "compare schedulers with this workload (arms, budget)",
 	  1, key_compare },
+	{ "w", { 'w', 'W' }, "where", "where the time went: every action's latest and median "
+	  "sample, part by part", 0, key_split },
 	{ "?/F1/h", { '?', KEY_F(1), 'h' }, "help", "this help (any of ? F1 Esc q closes it)", 0,
 	  key_help },
 	{ "^L", { 12 }, NULL, "repaint the whole screen", 0, key_repaint },
@@ -318,8 +333,15 @@ unsigned keys_handle(struct dash *d, int ch)
 		return 0;
 	}
 	const struct keys_binding *b = keys_lookup(ch);
-	if (COLS < DASH_MIN_COLS || LINES < DASH_MIN_LINES)   /* only quitting works */
+	if (COLS < DASH_MIN_COLS || LINES < DASH_MIN_LINES) {
+		/* only quitting works, and the breakdown's table where it fits */
+		int table = COLS >= SPLITSCR_MIN_COLS && LINES >= SPLITSCR_MIN_LINES &&
+			    !d->cmp_pick && (d->overlay == DASH_SPLIT ||
+					     (d->overlay == DASH_NONE && b && b->fn == key_split));
+		if (table)
+			return d->overlay == DASH_SPLIT ? overlay_key(d, ch) : key_split(d);
 		return b && b->fn == key_quit ? KEYS_QUIT : 0;
+	}
 	if (d->cmp_pick)
 		return ch == 12 ? key_repaint(d) : pick_key(d, ch);
 	if (d->overlay != DASH_NONE)

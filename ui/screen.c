@@ -19,6 +19,13 @@ static SCREEN *scr;
 static int winch_fd = -1;
 static int open_, utf8, color;
 static int attrs[SCREEN_ROLE_COUNT];
+/* The parts of a breakdown bar (timesplit.h order: cpu, runq, device,
+ * queued, admit, throttled, blocked, sleep), drawn reversed: the colour
+ * is the cell's background. */
+static const short part_colors[SCREEN_PARTS] = {
+	COLOR_GREEN, COLOR_YELLOW, COLOR_BLUE, COLOR_RED, COLOR_MAGENTA, COLOR_CYAN,
+	COLOR_WHITE, COLOR_BLACK,
+};
 
 int screen_is_open(void)
 {
@@ -40,6 +47,13 @@ int screen_attr(enum screen_role r)
 	return r < SCREEN_ROLE_COUNT ? attrs[r] : 0;
 }
 
+int screen_part_attr(int part, int alt)
+{
+	if (color && part >= 0 && part < SCREEN_PARTS)
+		return (int)(COLOR_PAIR(7 + part) | A_REVERSE);
+	return alt ? A_BOLD : A_REVERSE;
+}
+
 static void set_roles(void)
 {
 	const char *nc = getenv("NO_COLOR");
@@ -52,6 +66,8 @@ static void set_roles(void)
 		init_pair(4, COLOR_RED, -1);
 		init_pair(5, COLOR_MAGENTA, -1);
 		init_pair(6, COLOR_BLACK, COLOR_YELLOW);
+		for (int i = 0; i < SCREEN_PARTS; i++)
+			init_pair((short)(7 + i), part_colors[i], -1);
 		attrs[SCREEN_NORMAL] = A_NORMAL;
 		attrs[SCREEN_TITLE] = COLOR_PAIR(1) | A_BOLD;
 		attrs[SCREEN_DIM] = A_DIM;

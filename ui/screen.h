@@ -40,6 +40,12 @@ int screen_is_open(void);
 int screen_utf8(void);
 int screen_color(void);
 int screen_attr(enum screen_role r);
+/* The attribute of a breakdown bar's part (0..SCREEN_PARTS-1, the order
+ * of timesplit.h): its own colour as the background with colours;
+ * without, reverse, or bold when alt (the bar alternates them so that
+ * neighbouring parts stay apart; their letters tell them anyway). */
+#define SCREEN_PARTS 8
+int screen_part_attr(int part, int alt);
 /* Window-size changes: SIGWINCH is blocked and delivered through this
  * signalfd (for the event loop) instead of a handler, so a resize is seen
  * at once.  -errno on failure (then resizes are noticed on the next key).

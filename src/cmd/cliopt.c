@@ -127,6 +127,9 @@ int cliopt_set_session(const char *cmd, const struct optab *o, void *ctx, const 
 	case CLIOPT_KEY_KEEP_WARM:
 		c->keep_warm = 1;
 		return 0;
+	case CLIOPT_KEY_NO_BREAKDOWN:
+		c->no_breakdown = 1;
+		return 0;
 	}
 	fprintf(stderr, "brisk %s: --%s is not a session option (a bug in brisk)\n", cmd, o->name);
 	return EXIT_FAILED;
@@ -177,41 +180,35 @@ static int cliopt_dir(const char *cmd, int argc, char **argv, int first, struct 
 }
 
 /* "--opt VALUE" / "--opt=VALUE" at argv[*i]: the value, advancing *i. */
-static const char *opt_value(int argc, char **argv, int *i, const char *opt)
+/* What cliopt_profile() looks for on the command line. */
+struct profile_opts {
+	const char *prof, *fio, *scale;
+	int twice;
+};
+
+static void profile_opt(const char *name, const char *value, void *ctx)
 {
-	size_t n = strlen(opt);
-	if (strncmp(argv[*i], opt, n) != 0)
-		return NULL;
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (argv[*i][n] == '\0' && *i + 1 < argc)
-		return argv[++*i];
-	return NULL;
+	struct profile_opts *o = ctx;
+	if (strcmp(name, "profile") == 0 || strcmp(name, "fio") == 0) {
+		o->twice |= o->prof || o->fio;
+		*(name[0] == 'p' ? &o->prof : &o->fio) = value;
+	} else if (strcmp(name, "scale") == 0) {
+		o->scale = value;
+	}
 }
 
-int cliopt_profile(int argc, char **argv, struct profile *p, struct session_config *c,
-		   char *note, size_t notelen, struct fiojob_report *fio_rep, char *err,
-		   size_t errlen)
+int cliopt_profile(const struct optab *tab, int argc, char **argv, struct profile *p,
+		   struct session_config *c, char *note, size_t notelen,
+		   struct fiojob_report *fio_rep, char *err, size_t errlen)
 {
-	const char *prof = NULL, *fio = NULL, *scale_arg = NULL;
 	if (note && notelen)
 		note[0] = '\0';
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0)
-			break;
-		const char *v;
-		if ((v = opt_value(argc, argv, &i, "--profile"))) {
-			if (prof || fio)
-				return msg_fail(-EINVAL, err, errlen, "one --profile or --fio only");
-			prof = v;
-		} else if ((v = opt_value(argc, argv, &i, "--fio"))) {
-			if (prof || fio)
-				return msg_fail(-EINVAL, err, errlen, "one --profile or --fio only");
-			fio = v;
-		} else if ((v = opt_value(argc, argv, &i, "--scale"))) {
-			scale_arg = v;
-		}
-	}
+	struct profile_opts o = { 0 };
+	if (optab_scan(tab, argc, argv, profile_opt, &o) < 0)
+		return msg_fail(-ENOMEM, err, errlen, "too many options (a bug in brisk)");
+	if (o.twice)
+		return msg_fail(-EINVAL, err, errlen, "one --profile or --fio only");
+	const char *prof = o.prof, *fio = o.fio, *scale_arg = o.scale;
 	double scale = 1;
 	if (scale_arg && (!fio || fiojob_parse_scale(scale_arg, &scale) < 0))
 		return msg_fail(-EINVAL, err, errlen, fio ? "--scale '%s': expected a factor in (0, 1] such as "

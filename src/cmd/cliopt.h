@@ -35,11 +35,12 @@ struct cliopt_args {
 enum {
 	CLIOPT_KEY_EXEC = OPTAB_LONG, CLIOPT_KEY_LS_FILES, CLIOPT_KEY_INTERVAL,
 	CLIOPT_KEY_TIMEOUT, CLIOPT_KEY_FLOOR, CLIOPT_KEY_DROP, CLIOPT_KEY_ALLOW_SHARED,
-	CLIOPT_KEY_KEEP_WARM, CLIOPT_NEXT
+	CLIOPT_KEY_KEEP_WARM, CLIOPT_KEY_NO_BREAKDOWN, CLIOPT_NEXT
 };
 
 /* Handlers: a session option (load, actions, exec, ls-files, interval,
- * timeout, floor, drop-caches, allow-shared-dir, keep-warm) into *c;
+ * timeout, floor, drop-caches, allow-shared-dir, keep-warm, no-breakdown)
+ * into *c;
  * --seed; --profile, --fio and --scale, which cliopt_profile() read before
  * the loop (nothing to do). */
 int cliopt_set_session(const char *cmd, const struct optab *o, void *ctx, const char *arg);
@@ -62,6 +63,9 @@ int cliopt_set_profile(const char *cmd, const struct optab *o, void *ctx, const 
 #define CLIOPT_ALLOW_SHARED_DIR(help) \
 	CLIOPT_SESSION_("allow-shared-dir", CLIOPT_KEY_ALLOW_SHARED, NULL, help)
 #define CLIOPT_KEEP_WARM(help) CLIOPT_SESSION_("keep-warm", CLIOPT_KEY_KEEP_WARM, NULL, help)
+#define CLIOPT_NO_BREAKDOWN \
+	CLIOPT_SESSION_("no-breakdown", CLIOPT_KEY_NO_BREAKDOWN, NULL, \
+			"do not measure where each sample's time went (BPF)")
 
 #define CLIOPT_SEED(help) { "seed", OPTAB_LONG, "N", help, cliopt_set_seed, 0, NULL }
 #define CLIOPT_FILE_(name, key, help, field) \
@@ -127,8 +131,9 @@ int cliopt_time(const char *cmd, const char *opt, const char *v, uint64_t *out);
 int cliopt_session_status(int rc);
 
 /* --profile NAME|FILE, --fio JOBFILE and --scale F (run, compare): found
- * in argv before the option loop (any position before "--", as "--opt
- * VALUE" or "--opt=VALUE"; at most one of --profile/--fio), loaded and
+ * in argv before the option loop, read with the command's table tab as the
+ * loop reads it (-p NAME, -pNAME, --prof=NAME, never an option's value;
+ * at most one of --profile/--fio), loaded and
  * applied onto c with profile_to_session_config(), so that every other
  * option overrides them.  1 applied, 0 none given, -EINVAL (bad input: err
  * has "FILE:LINE: ..." or names the option) or -errno (unreadable file).
@@ -136,9 +141,9 @@ int cliopt_session_status(int rc);
  * profile_to_session_config(); fio_rep (may be NULL) gets a --fio job's
  * notes on the harmless fio keys it accepted (fiojob_import), for the
  * report. */
-int cliopt_profile(int argc, char **argv, struct profile *p, struct session_config *c,
-		   char *note, size_t notelen, struct fiojob_report *fio_rep, char *err,
-		   size_t errlen);
+int cliopt_profile(const struct optab *tab, int argc, char **argv, struct profile *p,
+		   struct session_config *c, char *note, size_t notelen,
+		   struct fiojob_report *fio_rep, char *err, size_t errlen);
 
 /* What the front end itself saw go wrong, for cliopt_exit_status(). */
 #define CLIOPT_END_FAILED 1u   /* a report, stdout or the restore failed (said) */

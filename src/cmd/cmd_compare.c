@@ -58,6 +58,7 @@ static const struct optab cmp_options[] = {
 	  "analyses that may stop it early (default 3; each at\n"
 	  "alpha / L, so the false-positive rate stays <= alpha)", cmp_set, 0, NULL },
 	CLIOPT_KEEP_WARM("count samples that were not cold in the statistics"),
+	CLIOPT_NO_BREAKDOWN,
 	{ "settle-max", OPT_SETTLE, "T", "wait at most T for dirty data to drain (default 60s)",
 	  cmp_set, 0, NULL },
 	CLIOPT_LOAD("the load, as brisk run (default seq-write)"),
@@ -461,7 +462,7 @@ int cmd_compare_main(int argc, char **argv)
 	compare_config_default(&cfg);
 	struct cmp_args a = { .com.c = &cfg.run, .cfg = &cfg };
 	char err[512], note[256];
-	int rc = cliopt_profile(argc, argv, &cmp_profile, &cfg.run, note, sizeof(note),
+	int rc = cliopt_profile(cmp_options, argc, argv, &cmp_profile, &cfg.run, note, sizeof(note),
 				&cmp_fio_rep, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "brisk compare: %s\n", err);

@@ -12,6 +12,7 @@
 #include "lab.h"
 #include "labloop.h"
 #include "labmodel.h"
+#include "labstats.h"
 #include "optab.h"
 #include "parse.h"
 #include "progress.h"
@@ -319,6 +320,31 @@ static const char *yn(int v)
 	return v ? "yes" : "no";
 }
 
+/* The server's counters (labstats.h), one line, when it can be asked:
+ * alive and mounted (a stopped server would hang the read); the mount is
+ * root's, so without root nothing is shown. */
+static void status_counters(const struct lab_state *s, const struct lab_health *h)
+{
+	struct labstats st;
+	if (!h->server_alive || !h->fuse_mounted)
+		return;
+	int rc = labstats_read(s->fusedir, &st);
+	if (rc == -EACCES || rc == -EPERM)
+		return;
+	if (rc) {
+		printf("  %s: the server's counters: %s\n", s->name,
+		       rc == -ENOENT ? "none (a server from before they were kept)" : strerror(-rc));
+		return;
+	}
+	printf("  %s served: %" PRIu64 " reads (%.1f MiB) in %.3f s of service, %.3f s resident; "
+	       "%" PRIu64 " writes (%.1f MiB) in %.3f s, %.3f s resident; %" PRIu64
+	       " started late%s\n", s->name, st.rd.n, (double)st.rd.bytes / (1 << 20),
+	       (double)st.rd.service_ns / 1e9, (double)st.rd.resident_ns / 1e9, st.wr.n,
+	       (double)st.wr.bytes / (1 << 20), (double)st.wr.service_ns / 1e9,
+	       (double)st.wr.resident_ns / 1e9, st.late,
+	       st.unmodelled ? "; model off (lab down)" : "");
+}
+
 static int cmd_status(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -374,6 +400,7 @@ static int cmd_status(int argc, char **argv)
 			       "running %s, image present %s; 'brisk lab down %s' takes it apart\n",
 			       s->name, yn(h.fs_mounted), yn(h.loop_bound), yn(h.fuse_mounted),
 			       yn(h.server_alive), yn(h.image_exists), s->name);
+		status_counters(s, &h);
 	}
 	free(ls);
 	return 0;

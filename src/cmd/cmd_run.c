@@ -74,6 +74,7 @@ static const struct optab run_options[] = {
 	CLIOPT_DROP_CACHES("evict with /proc/sys/vm/drop_caches (root; makes ls cold)"),
 	CLIOPT_KEEP_WARM("count samples that were not cold in the statistics\n"
 			 "(default: left out, counted and shown apart)"),
+	CLIOPT_NO_BREAKDOWN,
 	CLIOPT_FLOOR("free space writers leave (default: max(5%, 2GiB));\n"
 		     "0 = none: writers end on ENOSPC"),
 	CLIOPT_SEED("seed for jitter and offsets"),
@@ -521,7 +522,7 @@ int cmd_run_main(int argc, char **argv)
 
 	/* --profile / --fio first: every other option overrides them. */
 	char note[256];
-	rc = cliopt_profile(argc, argv, &run_profile, &c, note, sizeof(note), &run_fio_rep, err,
+	rc = cliopt_profile(run_options, argc, argv, &run_profile, &c, note, sizeof(note), &run_fio_rep, err,
 			    sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "brisk run: %s\n", err);

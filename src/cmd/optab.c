@@ -175,6 +175,26 @@ int optab_parse(const struct optab_cmd *cmd, int argc, char **argv)
 	return rc;
 }
 
+int optab_scan(const struct optab *t, int argc, char **argv, optab_scan_fn *fn, void *ctx)
+{
+	struct built *b = malloc(sizeof(*b));
+	if (!b || build(t, b) < 0) {
+		free(b);
+		return -1;
+	}
+	int c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, b->shortopts, b->longopts, NULL)) != -1) {
+		const struct optab *e = c == '?' || c == ':' ? NULL : entry_of(b, c);
+		if (e && e->name)
+			fn(e->name, optarg, ctx);
+	}
+	optind = 1;
+	free(b);
+	return 0;
+}
+
 void optab_help(FILE *f, const struct optab *t, int indent, int col)
 {
 	for (; t->name || t->key; t++) {

@@ -93,6 +93,14 @@ struct optab_cmd {
  * (optab_getopt_error), 1 out of memory. */
 int optab_parse(const struct optab_cmd *cmd, int argc, char **argv);
 
+/* Read argv as optab_parse() would, with t's options, but call no handler
+ * and say nothing: fn(name, value, ctx) for each option given (value NULL
+ * for one without an argument); options getopt_long() refuses are skipped
+ * (optab_parse() says so later).  For an option that must be known before
+ * the others are applied (--profile).  0, or -1 when t is too large. */
+typedef void optab_scan_fn(const char *name, const char *value, void *ctx);
+int optab_scan(const struct optab *t, int argc, char **argv, optab_scan_fn *fn, void *ctx);
+
 /* The --help lines of t's entries (not those of the tables it takes in with
  * OPTAB_MORE): INDENT blanks, "-x, --name ARG" ("    --name ARG" without a
  * letter), the text at column COL (or two blanks on, past it), its further

@@ -278,6 +278,7 @@ static int collect(struct compare *c, const struct session *s, struct compare_ru
 		   uint32_t run_idx)
 {
 	struct compare_result *r = &c->r;
+	compare_split_note_run(&r->split_state, s);
 	if (s->n_actions) {
 		r->ran_as = s->actions[0].run_as;
 		r->have_ran_as = 1;
@@ -293,7 +294,7 @@ static int collect(struct compare *c, const struct session *s, struct compare_ru
 			.arm = run->arm, .round = run->round, .order = run->order, .run = run_idx,
 			.action = x->action, .cold = x->cold, .timeout = x->timeout, .err = x->err,
 			.ms = x->err ? NAN : (double)x->dur_ns / 1e6,
-			.t_ns = run->t_ns + x->t_ns,
+			.t_ns = run->t_ns + x->t_ns, .split = x->split,
 		};
 	}
 	/* the load's figures over the load window, the same stretch of the

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "action.h"
+#include "compare_split.h"
 #include "session.h"
 #include "settings.h"
 #include "stats.h"
@@ -76,6 +77,7 @@ struct compare_sample {
 	int32_t err;                  /* 0 ok, else as session_sample.err */
 	double ms;                    /* duration; NaN when it failed */
 	uint64_t t_ns;                /* start, relative to the comparison's start */
+	struct timesplit split;       /* where its time went (split.ok: measured) */
 };
 
 /* One arm-run. */
@@ -134,6 +136,10 @@ struct compare_result {
 	size_t n_runs, cap_runs;
 
 	struct compare_cell cells[COMPARE_MAX_ARMS][ACTION_KIND_COUNT];
+	/* where the time went, per arm and action: the breakdowns of the
+	 * samples each cell counts (compare_split.h) */
+	struct compare_split splits[COMPARE_MAX_ARMS][ACTION_KIND_COUNT];
+	struct compare_split_state split_state;
 	struct compare_armstat armstat[COMPARE_MAX_ARMS];
 	size_t ranking[COMPARE_MAX_ARMS];   /* arm indexes, best first */
 	size_t n_ranked;
@@ -144,7 +150,9 @@ struct compare_result {
 	uint64_t load_window_ns;      /* the load window asked for */
 	unsigned load_dirs;           /* COMPARE_LOAD_WRITES | _READS: what the loads do */
 	char load_dev[32];            /* the device of the disk figures ("" none) */
-	char recommendation[512];
+	char recommendation[1024];    /* ends with the reason, when there is one */
+	char reason[COMPARE_SPLIT_REASON_LEN];   /* where the time went of the arms it
+						  * names (compare_split_reason); "" none */
 	char rule[640];               /* the ranking rule, in words */
 
 	unsigned rounds_done, rounds_max;

@@ -299,6 +299,7 @@ static void ranking(struct compare *c)
 		 : "(the loads' own rate over the load window: no disk counters)",
 		 100.0 - COMPARE_LOAD_TOLERANCE_PCT, r->alpha_look);
 	r->best = -1;
+	r->reason[0] = '\0';
 	const struct compare_arm *base = &r->arms[0];
 	for (size_t k = 0; k < r->n_ranked; k++) {
 		size_t arm = r->ranking[k];
@@ -331,9 +332,16 @@ static void ranking(struct compare *c)
 					 "against %.1f (-%.0f %%)", mine, r->load_by_disk ?
 					 "to the disk" : "(its own rate)", theirs,
 					 100.0 * (1.0 - mine / theirs));
+			unsigned fast = 0;   /* the reason: where the time went where it won */
+			for (unsigned a = 0; a < ACTION_KIND_COUNT; a++)
+				if (r->cells[arm][a].verdict == STATS_FASTER)
+					fast |= 1u << a;
+			compare_split_reason(r, arm, fast & r->actions, 2, r->reason,
+					     sizeof(r->reason));
 			snprintf(r->recommendation, sizeof(r->recommendation),
-				 "use %s (%s): faster than %s on %s%s", r->arms[arm].label,
-				 r->arms[arm].settings, base->label, why, cost);
+				 "use %s (%s): faster than %s on %s%s%s%s", r->arms[arm].label,
+				 r->arms[arm].settings, base->label, why, cost,
+				 r->reason[0] ? "; " : "", r->reason);
 			return;
 		}
 		break;   /* only the first of the ranking can be recommended */
@@ -343,16 +351,27 @@ static void ranking(struct compare *c)
 		for (unsigned a = 0; a < ACTION_KIND_COUNT; a++)
 			any |= (r->actions & (1u << a)) &&
 			       r->cells[arm][a].verdict != STATS_NO_DIFFERENCE;
+	/* the reason: where the time went under the arm ranked first and the
+	 * baseline, in the action where they differ most */
+	for (size_t k = 0; k < r->n_ranked; k++)
+		if (r->ranking[k] != 0) {
+			compare_split_reason(r, r->ranking[k], r->actions, 1, r->reason,
+					     sizeof(r->reason));
+			break;
+		}
 	snprintf(r->recommendation, sizeof(r->recommendation), any ?
 		 "no recommendation: no arm is faster than %s on some action without being "
-		 "slower on another or starving the load; keep %s" :
-		 "no arm is distinguishable from %s: keep %s (or measure longer)",
-		 base->label, base->label);
+		 "slower on another or starving the load; keep %s%s%s" :
+		 "no arm is distinguishable from %s: keep %s (or measure longer)%s%s",
+		 base->label, base->label, r->reason[0] ? "; " : "", r->reason);
 }
 
 int compare_analyze_look(struct compare *c)
 {
 	int rc = cells(c);
+	if (rc < 0)
+		return rc;
+	rc = compare_split_analyze(&c->r, c->cfg.keep_warm);
 	if (rc < 0)
 		return rc;
 	int settled = verdicts(c);

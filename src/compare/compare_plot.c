@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "action.h"
+#include "compare_split.h"
 #include "msg.h"
 #include "plot.h"
 #include "stats.h"
@@ -212,6 +213,205 @@ static double action_panel(cairo_t *cr, const struct compare_result *r, enum act
 	return bottom + AXIS_H + GAP;
 }
 
+/* ---- where the time went ------------------------------------------ */
+
+/* The parts are drawn in greys and black hatching, never in a colour:
+ * the arms own the colours (plot_arm_colour), so a part cannot be taken
+ * for an arm, and the picture reads the same in black and white. */
+enum hatch { SOLID, SLASH, BACKSLASH, CROSS, LINES, DOTS };
+static const struct {
+	double bg, fg;       /* grey levels, 0 black .. 1 white */
+	enum hatch h;
+} part_style[TIMESPLIT_NPARTS] = {
+	[IOWHY_CPU] = { 0.30, 0, SOLID },
+	[IOWHY_RUNQ] = { 0.58, 0, SOLID },
+	[IOWHY_DEVICE] = { 1.0, 0.10, SLASH },
+	[IOWHY_QUEUED] = { 1.0, 0.10, CROSS },
+	[IOWHY_ADMIT] = { 1.0, 0.15, DOTS },
+	[IOWHY_THROTTLED] = { 1.0, 0.15, LINES },
+	[IOWHY_BLOCKED] = { 0.82, 0, SOLID },
+	[IOWHY_SLEEP] = { 1.0, 0.50, BACKSLASH },
+};
+#define TILE 8
+
+/* Part p's fill as the source of cr. */
+static void part_source(cairo_t *cr, int p)
+{
+	double bg = part_style[p].bg, fg = part_style[p].fg;
+	if (part_style[p].h == SOLID) {
+		cairo_set_source_rgb(cr, bg, bg, bg);
+		return;
+	}
+	cairo_surface_t *t = cairo_image_surface_create(CAIRO_FORMAT_RGB24, TILE, TILE);
+	cairo_t *c = cairo_create(t);
+	cairo_set_source_rgb(c, bg, bg, bg);
+	cairo_paint(c);
+	cairo_set_source_rgb(c, fg, fg, fg);
+	cairo_set_line_width(c, 1.3);
+	switch (part_style[p].h) {
+	case CROSS:   /* both diagonals */
+	case BACKSLASH:
+		if (part_style[p].h == CROSS) {
+			cairo_move_to(c, -1, TILE + 1);
+			cairo_line_to(c, TILE + 1, -1);
+		}
+		cairo_move_to(c, -1, -1);
+		cairo_line_to(c, TILE + 1, TILE + 1);
+		break;
+	case SLASH:   /* a denser stroke: the disk is what matters most */
+		cairo_set_line_width(c, 2.0);
+		for (int k = -1; k <= 1; k++) {
+			cairo_move_to(c, k * TILE - 1, TILE + 1);
+			cairo_line_to(c, k * TILE + TILE + 1, -1);
+		}
+		break;
+	case LINES:
+		cairo_move_to(c, 0, TILE / 2.0);
+		cairo_line_to(c, TILE, TILE / 2.0);
+		break;
+	case DOTS:
+		cairo_arc(c, TILE / 2.0, TILE / 2.0, 1.4, 0, 2 * M_PI);
+		cairo_fill(c);
+		break;
+	case SOLID:
+		break;
+	}
+	cairo_stroke(c);
+	cairo_destroy(c);
+	cairo_pattern_t *pat = cairo_pattern_create_for_surface(t);
+	cairo_pattern_set_extend(pat, CAIRO_EXTEND_REPEAT);
+	cairo_set_source(cr, pat);
+	cairo_pattern_destroy(pat);
+	cairo_surface_destroy(t);
+}
+
+/* A part's swatch or segment: its fill, a thin dark edge. */
+static void part_box(cairo_t *cr, int p, double x, double y, double w, double h)
+{
+	cairo_rectangle(cr, x, y, w, h);
+	part_source(cr, p);
+	cairo_fill_preserve(cr);
+	cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+	cairo_set_line_width(cr, 0.8);
+	cairo_stroke(cr);
+}
+
+/* Text with a white halo: readable over any part's fill. */
+static void halo_show(cairo_t *cr, double x, double y, const char *s)
+{
+	cairo_text_extents_t e;
+	cairo_text_extents(cr, s, &e);
+	x -= e.x_advance / 2;
+	cairo_move_to(cr, x, y);
+	cairo_text_path(cr, s);
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_set_line_width(cr, 3);
+	cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+	cairo_stroke(cr);
+	plot_colour(cr, plot_c_text, 1);
+	plot_show(cr, x, y, s, 0);
+}
+
+/* The parts' legend, wrapped to the page; returns the y below it. */
+static double split_legend(cairo_t *cr, double y)
+{
+	double x = MARGIN, cy = y + 8;
+	plot_font(cr, PLOT_FONT_SMALL, 0);
+	for (int p = 0; p < TIMESPLIT_NPARTS; p++) {
+		char t[96];
+		snprintf(t, sizeof(t), "%s: %s", timesplit_key(p), timesplit_label(p));
+		double w = 20 + plot_width(cr, t) + 18;
+		if (x > MARGIN && x + w > W - MARGIN) {
+			x = MARGIN;
+			cy += 20;
+		}
+		part_box(cr, p, x, cy - 6, 14, 12);
+		plot_colour(cr, plot_c_dim, 1);
+		plot_show(cr, x + 20, cy + 4, t, 0);
+		x += w;
+	}
+	return cy + 16;
+}
+
+/* One arm's bar of mean shares from x0 over w px at cy; the shares' text
+ * inside the segments wide enough for it. */
+static void split_bar(cairo_t *cr, const struct compare_split *s, double x0, double w,
+		      double cy)
+{
+	double x = x0, h = ROW_H * 0.56;
+	plot_font(cr, PLOT_FONT_SMALL, 1);
+	for (int p = 0; p < TIMESPLIT_NPARTS; p++) {
+		double sw = s->share[p] * w;
+		if (!(sw > 0) || !isfinite(sw))
+			continue;
+		if (x + sw > x0 + w)
+			sw = x0 + w - x;
+		part_box(cr, p, x, cy - h / 2, sw, h);
+		char pct[16];
+		snprintf(pct, sizeof(pct), "%.0f %%", 100 * s->share[p]);
+		if (sw >= plot_width(cr, pct) + 8)
+			halo_show(cr, x + sw / 2, cy + 4, pct);
+		x += sw;
+	}
+}
+
+static double split_panel(cairo_t *cr, const struct compare_result *r, enum action_kind k,
+			  double y)
+{
+	char head[64];
+	snprintf(head, sizeof(head), "%s: where the time went", action_kind_name(k));
+	panel_head(cr, y, head, "each part's mean share of the samples' time in %; right: "
+		   "the median sample's time and the largest shares");
+	struct plot_axis ax = { 0, 100, 0, AXIS_X0, AXIS_X1, 0 };
+	double top = y + HEAD_H, bottom = top + r->n_arms * ROW_H;
+	plot_stripes(cr, r->n_arms, top, ROW_H);
+	plot_axis_draw(cr, &ax, top, bottom);
+	for (size_t i = 0; i < r->n_arms; i++) {
+		const struct compare_split *s = &r->splits[i][k];
+		double cy = top + (i + 0.5) * ROW_H;
+		if (s->n)
+			split_bar(cr, s, AXIS_X0, AXIS_X1 - AXIS_X0, cy);
+		row_label(cr, r, i, cy);
+		char v[200] = "no breakdown";
+		if (s->has_median && s->n) {
+			/* the bar's largest shares, as the text report words them */
+			char t[32];
+			int first = 0, second = -1;
+			for (int p = 1; p < TIMESPLIT_NPARTS; p++)
+				if (s->share[p] > s->share[first])
+					first = p;
+			for (int p = 0; p < TIMESPLIT_NPARTS; p++)
+				if (p != first && s->share[p] >= 0.1 &&
+				    (second < 0 || s->share[p] > s->share[second]))
+					second = p;
+			compare_split_time((double)timesplit_wall_ns(&s->median) / 1e6, t, sizeof(t));
+			size_t o = (size_t)snprintf(v, sizeof(v), "median %s; %s %.0f %%", t,
+						    timesplit_key(first), 100 * s->share[first]);
+			if (second >= 0 && o < sizeof(v))
+				snprintf(v + o, sizeof(v) - o, ", %s %.0f %%", timesplit_key(second),
+					 100 * s->share[second]);
+		}
+		plot_font(cr, PLOT_FONT_BODY, 0);
+		plot_colour(cr, plot_c_dim, 1);
+		plot_show_fit(cr, RIGHT_X, cy + 4, v, RIGHT_W, PLOT_CUT_END);
+	}
+	plot_frame(cr, &ax, top, bottom);
+	return bottom + AXIS_H + GAP;
+}
+
+/* The section: the parts' legend, a panel per action; or nothing when no
+ * arm-run measured it. */
+static double split_section(cairo_t *cr, const struct compare_result *r, double y)
+{
+	if (!compare_split_available(r))
+		return y;
+	y = split_legend(cr, y);
+	for (int k = 0; k < ACTION_KIND_COUNT; k++)
+		if (r->actions & (1u << k))
+			y = split_panel(cr, r, (enum action_kind)k, y);
+	return y;
+}
+
 /* Decimals for a throughput: 3 significant digits, none past 100. */
 static int mib_prec(double v)
 {
@@ -361,6 +561,7 @@ static double draw(cairo_t *cr, const void *what, int paint)
 	for (int k = 0; k < ACTION_KIND_COUNT; k++)
 		if (r->actions & (1u << k))
 			y = action_panel(cr, r, (enum action_kind)k, y);
+	y = split_section(cr, r, y);
 	y = load_panel(cr, r, y);
 
 	/* Footer. */

@@ -1,6 +1,7 @@
 /* compare_report — text, JSON, CSV and the saved profile of `brisk
  * compare`'s result.  Contract in compare_report.h. */
 #include "compare_report.h"
+#include "compare_text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,66 +26,10 @@
 #include "outfile.h"
 #include "profile.h"
 #include "runreport.h"
+#include "runreport_split.h"
 #include "text.h"
 
 #define COLS COMPARE_REPORT_COLS
-
-/* ---------- untrusted text, ASCII only ---------- */
-
-/* text_escape(s), then every byte above 0x7e as \xHH: clean, printable
- * ASCII.  malloc'ed; NULL when out of memory. */
-static char *esc_dup(const char *s)
-{
-	if (!s)
-		s = "";
-	size_t n = strlen(s);
-	char *e = malloc(4 * n + 1);
-	if (!e)
-		return NULL;
-	text_escape(e, 4 * n + 1, s);
-	size_t high = 0;
-	for (const char *p = e; *p; p++)
-		high += (unsigned char)*p > 0x7e;
-	char *a = malloc(strlen(e) + 3 * high + 1);
-	if (!a) {
-		free(e);
-		return NULL;
-	}
-	char *o = a;
-	for (const char *p = e; *p; p++) {
-		unsigned char c = (unsigned char)*p;
-		if (c > 0x7e)
-			o += sprintf(o, "\\x%02x", c);
-		else
-			*o++ = (char)c;
-	}
-	*o = '\0';
-	free(e);
-	return a;
-}
-
-/* s escaped (esc_dup) into buf, cut to at most w columns at a whole
- * character or escape ("\\", "\xHH"). */
-static const char *esc_cell(char *buf, size_t w, const char *s)
-{
-	char *e = esc_dup(s);
-	size_t o = 0;
-	if (!e) {
-		snprintf(buf, w + 1, "?");
-		return buf;
-	}
-	for (size_t i = 0; e[i];) {
-		size_t u = e[i] != '\\' ? 1 : e[i + 1] == 'x' ? 4 : 2;
-		if (o + u > w)
-			break;
-		memcpy(buf + o, e + i, u);
-		o += u;
-		i += u;
-	}
-	buf[o] = '\0';
-	free(e);
-	return buf;
-}
 
 /* n spaces (n <= 40), for continuation lines under a prefix. */
 static const char *indent(size_t n)
@@ -93,13 +38,10 @@ static const char *indent(size_t n)
 	return sp + sizeof(sp) - 1 - (n < sizeof(sp) ? n : sizeof(sp) - 1);
 }
 
-/* prefix, then untrusted text escaped to ASCII (esc_dup), wrapped at
- * COLS (text_wrap). */
+/* prefix, then untrusted text escaped to ASCII, wrapped at COLS. */
 static void wrap(FILE *f, const char *prefix, const char *cont, const char *text)
 {
-	char *e = esc_dup(text);
-	text_wrap(f, prefix, cont, e ? e : "(out of memory)", COLS);
-	free(e);
+	compare_text_wrap(f, prefix, cont, text, COLS);
 }
 
 /* ---------- figures ---------- */
@@ -240,9 +182,9 @@ static void text_arms(FILE *f, const struct compare_result *r)
 		const struct compare_arm *arm = &r->arms[a];
 		char cell[LABEL_W + 1], pre[40];
 		snprintf(pre, sizeof(pre), "  %zu %-*s ", a, LABEL_W,
-			 esc_cell(cell, LABEL_W, arm->label));
-		char *s = esc_dup(arm->settings[0] ? arm->settings : "(the settings as they are)");
-		char *nm = esc_dup(arm->name);
+			 compare_text_cell(cell, LABEL_W, arm->label));
+		char *s = compare_text_dup(arm->settings[0] ? arm->settings : "(the settings as they are)");
+		char *nm = compare_text_dup(arm->name);
 		size_t need = (s ? strlen(s) : 0) + (nm ? strlen(nm) : 0) + 16;
 		char *line = malloc(need);
 		if (s && nm && line) {
@@ -275,7 +217,7 @@ static void text_actions(FILE *f, const struct compare_result *r)
 			const struct compare_cell *c = &r->cells[a][k];
 			char cell[LABEL_W + 1], mn[32], av[32], mx[32], med[112], rat[112];
 			row(f, "%-*s %-8s %4zu %4u %6s %6s %6s  %-20s %-17s %s", LABEL_W,
-				esc_cell(cell, LABEL_W, r->arms[a].label),
+				compare_text_cell(cell, LABEL_W, r->arms[a].label),
 				action_kind_name((enum action_kind)k), c->n, c->cold,
 				fms(mn, sizeof(mn), c->min), fms(av, sizeof(av), c->mean),
 				fms(mx, sizeof(mx), c->max), fci(med, sizeof(med), &c->p50, fms),
@@ -310,7 +252,7 @@ static void text_loads(FILE *f, const struct compare_result *r)
 		const struct compare_armstat *s = &r->armstat[a];
 		char cell[LABEL_W + 1], ld[112], calls[32], ws[32];
 		row(f, "%-*s %4zu %6zu  %-30s %14s %14s", LABEL_W,
-			esc_cell(cell, LABEL_W, r->arms[a].label), s->runs, s->failed_runs,
+			compare_text_cell(cell, LABEL_W, r->arms[a].label), s->runs, s->failed_runs,
 			fci(ld, sizeof(ld), &s->disk_mibps, fmibps),
 			fmibps(calls, sizeof(calls), s->load_mibps.est), fms(ws, sizeof(ws), s->worst_stall_ms));
 	}
@@ -344,7 +286,7 @@ static void text_ranking(FILE *f, const struct compare_result *r)
 				 r->load_by_disk ? disk_word(r) : calls_word(r),
 				 100.0 - COMPARE_LOAD_TOLERANCE_PCT);
 		row(f, "  %zu. %-*s score %6s%s%s", i + 1, LABEL_W,
-		    esc_cell(cell, LABEL_W, r->arms[a].label), fratio(sc, sizeof(sc), s->score),
+		    compare_text_cell(cell, LABEL_W, r->arms[a].label), fratio(sc, sizeof(sc), s->score),
 		    starve, (int)a == r->best ? "  <- recommended" : "");
 	}
 	fputc('\n', f);
@@ -357,6 +299,7 @@ void compare_report_text(FILE *f, const struct compare_result *r)
 	text_header(f, r);
 	text_arms(f, r);
 	text_actions(f, r);
+	compare_split_text(f, r, COLS);
 	text_loads(f, r);
 	text_ranking(f, r);
 	if (r->n_msgs) {
@@ -403,6 +346,14 @@ static struct json_object *json_cell(const struct compare_cell *c, size_t arm)
 	return o;
 }
 
+/* A cell and its breakdown. */
+static struct json_object *json_cell_split(const struct compare_result *r, size_t arm, int k)
+{
+	struct json_object *o = json_cell(&r->cells[arm][k], arm);
+	add(o, "breakdown", compare_split_json(&r->splits[arm][k]));
+	return o;
+}
+
 static struct json_object *json_arms(const struct compare_result *r)
 {
 	struct json_object *arr = jout_array();
@@ -425,7 +376,7 @@ static struct json_object *json_arms(const struct compare_result *r)
 		for (int k = 0; k < ACTION_KIND_COUNT; k++)
 			if (has_action(r, k))
 				add(acts, action_kind_name((enum action_kind)k),
-				    json_cell(&r->cells[a][k], a));
+				    json_cell_split(r, a, k));
 		add(o, "actions", acts);
 		json_object_array_add(arr, o);
 	}
@@ -513,6 +464,7 @@ static struct json_object *json_samples(const struct compare_result *r)
 		add(o, "timeout", jout_bool(x->timeout));
 		add(o, "err", jout_int64(x->err));
 		add(o, "t_s", jout_double((double)x->t_ns / 1e9));
+		add(o, "breakdown", runreport_split_json(&x->split));
 		json_object_array_add(arr, o);
 	}
 	return arr;
@@ -554,6 +506,7 @@ static struct json_object *json_result(const struct compare_result *r)
 	add(rec, "arm", r->best >= 0 && (size_t)r->best < r->n_arms ?
 	    jout_int64(r->best) : NULL);
 	add(rec, "text", jout_string(r->recommendation));
+	add(rec, "reason", r->reason[0] ? jout_string(r->reason) : NULL);
 	add(root, "recommendation", rec);
 	add(root, "rule", jout_string(r->rule));
 	struct json_object *lw = jout_object();   /* the load window and the load rule */
@@ -564,6 +517,7 @@ static struct json_object *json_result(const struct compare_result *r)
 	add(root, "verdicts", json_verdicts(r));
 	add(root, "runs", json_runs(r));
 	add(root, "samples", json_samples(r));
+	add(root, "breakdown", compare_split_state_json(r));
 	struct json_object *msgs = jout_array();
 	for (size_t i = 0; i < r->n_msgs && i < COMPARE_MAX_MSGS; i++)
 		json_object_array_add(msgs, jout_string(r->msgs[i]));
@@ -587,7 +541,9 @@ int compare_report_csv(const struct compare_result *r, const char *path, char *e
 	if (rc < 0)
 		return rc;
 	FILE *f = o.f;
-	fprintf(f, "arm,arm_label,round,order,run,action,ms,cold,timeout,err,t_s\n");
+	fprintf(f, "arm,arm_label,round,order,run,action,ms,cold,timeout,err,t_s");
+	runreport_split_csv_header(f);
+	fputc('\n', f);
 	for (size_t i = 0; !bad && i < r->n_samples; i++) {
 		const struct compare_sample *x = &r->samples[i];
 		fprintf(f, "%" PRIu32 ",", x->arm);
@@ -597,8 +553,10 @@ int compare_report_csv(const struct compare_result *r, const char *path, char *e
 				action_kind_name((enum action_kind)x->action) : "?") < 0;
 		fputc(',', f);
 		csv_fixed(f, x->ms, 3);
-		fprintf(f, ",%u,%u,%" PRId32 ",%.6f\n", x->cold, x->timeout, x->err,
+		fprintf(f, ",%u,%u,%" PRId32 ",%.6f", x->cold, x->timeout, x->err,
 			(double)x->t_ns / 1e9);
+		runreport_split_csv_row(f, &x->split);
+		fputc('\n', f);
 	}
 	rc = outfile_close(&o, !bad, 1, NULL, err, errlen);
 	return bad ? msg_fail(-ENOMEM, err, errlen, "out of memory") : rc;
@@ -755,7 +713,7 @@ int compare_report_save(const struct compare_result *r, const char *name, int fo
 	profile_init(p, name);
 	/* the description must be one clean line the writer takes back */
 	char lab[LABEL_W * 4 + 1];
-	esc_cell(lab, sizeof(lab) - 1, arm->label);
+	compare_text_cell(lab, sizeof(lab) - 1, arm->label);
 	snprintf(p->description, sizeof(p->description), "best of %zu arms in brisk compare: %s",
 		 r->n_arms, lab);
 	for (char *q = p->description; *q; q++)

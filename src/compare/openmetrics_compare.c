@@ -28,7 +28,11 @@
  *                                      the verdict rests on; p50; p90), bound
  *   brisk_compare_p_adjusted         Holm-adjusted p of the test
  *   brisk_compare_verdict            + verdict (faster, slower, no_difference): 1/0
- * The baseline (arm 0) has no ratio, p or verdict.
+ *   brisk_compare_time_share_ratio   + part: where the time went, each part's
+ *                                      mean share (samples measured whole)
+ *   brisk_compare_time_median_seconds  + part: the median sample's parts
+ * The baseline (arm 0) has no ratio, p or verdict; a cell without a
+ * breakdown has no time_share or time_median.
  */
 #include "openmetrics.h"
 #include "openmetrics_priv.h"
@@ -245,6 +249,42 @@ static void cmp_cells(struct openmetrics *om, const struct cmp_ctx *x)
 #undef CELL_LABELS
 }
 
+/* Where the time went, per arm and action (compare_split.h). */
+static void cmp_splits(struct openmetrics *om, const struct cmp_ctx *x)
+{
+	const struct compare_result *r = x->r;
+	struct openmetrics_label l[ARM_LABELS + 2];
+	for (int median = 0; median < 2; median++) {
+		if (median)
+			openmetrics_family(om, "brisk_compare_time_median_seconds", "seconds",
+					   "Where the time went: the parts of the median sample "
+					   "(by its wall time) of those measured whole.");
+		else
+			openmetrics_family(om, "brisk_compare_time_share_ratio", "ratio",
+					   "Where the time went: each part's mean share of the "
+					   "samples' time (part: cpu, runq, device, queued, admit, "
+					   "throttled, blocked, sleep), over the samples of the "
+					   "arm's figures measured whole.");
+		for (size_t a = 0; a < r->n_arms; a++)
+			for (unsigned k = 0; k < ACTION_KIND_COUNT; k++) {
+				const struct compare_split *s = &r->splits[a][k];
+				if (!(r->actions & (1u << k)) || !s->n || (median && !s->has_median))
+					continue;
+				const struct openmetrics_label al[] = {
+					ARM(x, a), { "action", action_kind_name((enum action_kind)k) }
+				};
+				memcpy(l, al, sizeof(al));
+				for (int p = 0; p < TIMESPLIT_NPARTS; p++) {
+					l[ARM_LABELS + 1] = (struct openmetrics_label){
+						"part", timesplit_key(p) };
+					openmetrics_sample(om, l, ARM_LABELS + 2, median ?
+							   (double)s->median.part_ns[p] / 1e9 :
+							   s->share[p]);
+				}
+			}
+	}
+}
+
 static int cmp_write(struct openmetrics *om, const void *ctx)
 {
 	const struct cmp_ctx *x = ctx;
@@ -252,6 +292,7 @@ static int cmp_write(struct openmetrics *om, const void *ctx)
 	cmp_head(om, x);
 	cmp_arms(om, x);
 	cmp_cells(om, x);
+	cmp_splits(om, x);
 	return om->err;
 }
 

@@ -1,6 +1,7 @@
 /* labfs — FUSE server of a lab disk; see labfs.h. */
 #define FUSE_USE_VERSION 34
 #include "labfs.h"
+#include "labstats.h"
 #include "now.h"
 
 #include <errno.h>
@@ -22,6 +23,7 @@
 #endif
 
 #define INO_FILE 2
+#define INO_STATS 3
 /* A service that starts later than this after it could have is late. */
 #define LATE_SLACK_NS 1000000ull
 #define STATS_EVERY_NS 10000000000ull
@@ -32,6 +34,7 @@ struct pending {
 	fuse_req_t req;
 	struct labmodel_req r;
 	char *buf;		/* read data (malloc'ed); NULL for a write */
+	uint64_t svc;		/* the service time the model gave it */
 };
 
 /* What the queue looked like, over a window or the whole run. */
@@ -57,7 +60,8 @@ static struct {
 	struct pending cur;	/* in service while busy */
 	int busy;
 	uint64_t cur_done;	/* when cur completes (CLOCK_MONOTONIC ns) */
-	uint64_t reads, writes, busy_ns;
+	uint64_t busy_ns;
+	struct labstats st;	/* what the stats file shows */
 	uint64_t late, late_ns;	/* services the server started late */
 	struct counts all, win;
 	uint64_t win_start;
@@ -82,8 +86,12 @@ static void fill_attr(fuse_ino_t ino, struct stat *st)
 		st->st_nlink = 2;
 		return;
 	}
-	st->st_mode = S_IFREG | 0600;
 	st->st_nlink = 1;
+	if (ino == INO_STATS) {	/* made at open, size unknown before (as /proc's) */
+		st->st_mode = S_IFREG | 0444;
+		return;
+	}
+	st->st_mode = S_IFREG | 0600;
 	st->st_size = (off_t)S.size;
 	st->st_blocks = (blkcnt_t)(S.size / 512);
 }
@@ -106,15 +114,17 @@ static void ll_init(void *ud, struct fuse_conn_info *conn)
 
 static void ll_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
-	if (parent != FUSE_ROOT_ID || strcmp(name, LABFS_FILE) != 0) {
+	fuse_ino_t ino = parent != FUSE_ROOT_ID ? 0 : strcmp(name, LABFS_FILE) == 0 ? INO_FILE
+		: strcmp(name, LABSTATS_FILE) == 0 ? INO_STATS : 0;
+	if (!ino) {
 		fuse_reply_err(req, ENOENT);
 		return;
 	}
 	struct fuse_entry_param e;
 	memset(&e, 0, sizeof e);
-	e.ino = INO_FILE;
+	e.ino = ino;
 	e.attr_timeout = e.entry_timeout = TIMEOUT_S;
-	fill_attr(INO_FILE, &e.attr);
+	fill_attr(ino, &e.attr);
 	fuse_reply_entry(req, &e);
 }
 
@@ -122,7 +132,7 @@ static void ll_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 {
 	(void)fi;
 	struct stat st;
-	if (ino != FUSE_ROOT_ID && ino != INO_FILE) {
+	if (ino != FUSE_ROOT_ID && ino != INO_FILE && ino != INO_STATS) {
 		fuse_reply_err(req, ENOENT);
 		return;
 	}
@@ -137,7 +147,7 @@ static void ll_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to
 	(void)fi;
 	struct stat st;
 	if (ino != INO_FILE) {
-		fuse_reply_err(req, ino == FUSE_ROOT_ID ? EPERM : ENOENT);
+		fuse_reply_err(req, ino == FUSE_ROOT_ID || ino == INO_STATS ? EPERM : ENOENT);
 		return;
 	}
 	if ((to_set & ~FUSE_SET_ATTR_SIZE) ||
@@ -149,8 +159,45 @@ static void ll_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to
 	fuse_reply_attr(req, &st, TIMEOUT_S);
 }
 
+/* The stats file: read-only, its text made now and kept until release. */
+static void open_stats(fuse_req_t req, struct fuse_file_info *fi)
+{
+	if ((fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & O_TRUNC)) {
+		fuse_reply_err(req, EACCES);
+		return;
+	}
+	char *text = malloc(LABSTATS_TEXT_MAX);
+	S.st.unmodelled = unmodelled != 0;
+	if (!text || labstats_format(&S.st, S.m->name, text, LABSTATS_TEXT_MAX) < 0) {
+		free(text);
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	fi->fh = (uint64_t)(uintptr_t)text;
+	fi->direct_io = 1;
+	fi->keep_cache = 0;
+	fuse_reply_open(req, fi);
+}
+
+static void read_stats(fuse_req_t req, size_t size, off_t off, struct fuse_file_info *fi)
+{
+	const char *text = (const char *)(uintptr_t)fi->fh;
+	size_t len = text ? strlen(text) : 0;
+	if (off < 0 || (uint64_t)off >= len) {
+		fuse_reply_buf(req, NULL, 0);
+		return;
+	}
+	if (size > len - (size_t)off)
+		size = len - (size_t)off;
+	fuse_reply_buf(req, text + off, size);
+}
+
 static void ll_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
+	if (ino == INO_STATS) {
+		open_stats(req, fi);
+		return;
+	}
 	if (ino != INO_FILE) {
 		fuse_reply_err(req, ino == FUSE_ROOT_ID ? EISDIR : ENOENT);
 		return;
@@ -168,16 +215,16 @@ static void ll_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		       struct fuse_file_info *fi)
 {
 	(void)fi;
-	static const char *const names[] = { ".", "..", LABFS_FILE };
+	static const char *const names[] = { ".", "..", LABFS_FILE, LABSTATS_FILE };
+	static const fuse_ino_t inos[] = { FUSE_ROOT_ID, FUSE_ROOT_ID, INO_FILE, INO_STATS };
 	char buf[512];
 	size_t used = 0;
 	if (ino != FUSE_ROOT_ID) {
 		fuse_reply_err(req, ENOTDIR);
 		return;
 	}
-	for (off_t i = off < 0 ? 0 : off; i < 3; i++) {
-		struct stat st = { .st_ino = i == 2 ? INO_FILE : FUSE_ROOT_ID,
-				   .st_mode = i == 2 ? S_IFREG : S_IFDIR };
+	for (off_t i = off < 0 ? 0 : off; i < 4; i++) {
+		struct stat st = { .st_ino = inos[i], .st_mode = i >= 2 ? S_IFREG : S_IFDIR };
 		size_t need = fuse_add_direntry(req, NULL, 0, names[i], NULL, 0);
 		if (used + need > size || used + need > sizeof buf)
 			break;
@@ -190,6 +237,13 @@ static void ll_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 static void ll_ok(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	(void)ino, (void)fi;
+	fuse_reply_err(req, 0);
+}
+
+static void ll_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	if (ino == INO_STATS)
+		free((void *)(uintptr_t)fi->fh);
 	fuse_reply_err(req, 0);
 }
 
@@ -214,13 +268,16 @@ static void ll_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t off, of
 
 static void answer(struct pending *p)
 {
-	if (p->buf) {
+	struct labstats_dir *d = p->buf ? &S.st.rd : &S.st.wr;
+	if (p->buf)
 		fuse_reply_buf(p->req, p->buf, (size_t)p->r.len);
-		S.reads++;
-	} else {
+	else
 		fuse_reply_write(p->req, (size_t)p->r.len);
-		S.writes++;
-	}
+	uint64_t t = now_ns();
+	d->n++;
+	d->bytes += p->r.len;
+	d->service_ns += p->svc;
+	d->resident_ns += t > p->r.arrival_ns ? t - p->r.arrival_ns : 0;
 	free(p->buf);
 	p->buf = NULL;
 }
@@ -366,7 +423,10 @@ static void arrive(fuse_req_t req, fuse_ino_t ino, int write, const char *wbuf, 
 static void ll_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
-	(void)fi;
+	if (ino == INO_STATS) {
+		read_stats(req, size, off, fi);
+		return;
+	}
 	arrive(req, ino, 0, NULL, size, off);
 }
 
@@ -404,8 +464,8 @@ static void dispatch(void)
 		uint64_t start = S.head.done_ns > S.qr[oldest].arrival_ns ? S.head.done_ns
 			: S.qr[oldest].arrival_ns;
 		if (now > start + LATE_SLACK_NS) {
-			S.late++;
-			S.late_ns += now - start;
+			S.st.late++;
+			S.st.late_ns += now - start;
 			start = now;
 		}
 		int aged;
@@ -418,6 +478,7 @@ static void dispatch(void)
 		S.n--;
 		uint64_t svc = labmodel_service_ns(S.m, &S.head, S.size, S.cur.r.write,
 						   S.cur.r.off, S.cur.r.len, start, NULL);
+		S.cur.svc = svc;
 		S.cur_done = start + svc;
 		S.busy = 1;
 		S.busy_ns += svc;
@@ -489,7 +550,7 @@ static const struct fuse_lowlevel_ops ops = {
 	.read = ll_read,
 	.write = ll_write,
 	.flush = ll_ok,
-	.release = ll_ok,
+	.release = ll_release,
 	.fsync = ll_fsync,
 	.readdir = ll_readdir,
 	.fallocate = ll_fallocate,
@@ -554,8 +615,8 @@ int labfs_serve(const struct labmodel *m, const char *image,
 	log_counts("in all", &S.all);
 	fprintf(stderr, "labfs: stopped after %" PRIu64 " reads, %" PRIu64
 		" writes, %.3f s modelled busy time; %" PRIu64 " services started late by %.3f s "
-		"in all (the image's own disk or the host was slower than the model)\n", S.reads,
-		S.writes, (double)S.busy_ns / 1e9, S.late, (double)S.late_ns / 1e9);
+		"in all (the image's own disk or the host was slower than the model)\n", S.st.rd.n,
+		S.st.wr.n, (double)S.busy_ns / 1e9, S.st.late, (double)S.st.late_ns / 1e9);
 	fuse_remove_signal_handlers(se);
 out_unmount:
 	fuse_session_unmount(se);

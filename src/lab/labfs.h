@@ -1,7 +1,8 @@
 /* labfs — the FUSE file server behind a lab disk.
  *
- * labfs_serve() mounts a FUSE file system at mountpoint that holds one file,
- * LABFS_FILE, whose contents are the regular file image.  It is one thread
+ * labfs_serve() mounts a FUSE file system at mountpoint that holds the
+ * file LABFS_FILE, whose contents are the regular file image (and the
+ * stats file below).  It is one thread
  * on libfuse's low-level API with its own event loop (ppoll on the session
  * fd), so it receives requests while earlier ones are still being served
  * and replies to each later, when the device model says it is done:
@@ -27,6 +28,11 @@
  * is thrown away), fallocate (discard from the loop driver) is passed to
  * the image.  The file is opened with direct_io, so no page cache sits
  * between the loop device and the model.
+ *
+ * Beside it, LABSTATS_FILE (labstats.h): a read-only file of the server's
+ * counters (requests answered, the service time the model applied to them,
+ * their time resident in the server), its text made at open; answered at
+ * once, outside the model.
  *
  * The server logs (stderr) every 10 s in which requests came: how many
  * requests were outstanding at the server when each arrived (mean, max),

@@ -10,6 +10,7 @@
  *   brisk_run_failures                 {dir}     loads/actions that failed (n_failed)
  *   brisk_run_interrupted              {dir}     1 when a signal ended it
  *   brisk_run_load_ended_early         {dir}     1 when a load ended before the loaded phase
+ *   brisk_run_breakdown_available      {dir}     1 when each sample's breakdown was measured
  *   brisk_run_epoch_start_seconds      {dir, epoch, setting}   after the run began
  *   per action, phase (idle, loaded) and epoch, as the text report's rows
  *   (+ action, phase, epoch):
@@ -19,6 +20,9 @@
  *   brisk_action_warm_samples            not cold, left out (unless --keep-warm)
  *   brisk_action_slowdown_ratio        + stat: p50 p99 (loaded / idle; loaded rows)
  *   brisk_action_over_threshold_ratio  + threshold_seconds: 2 10 (share of samples)
+ *   brisk_action_time_share_ratio      + part: where the time went, each
+ *                                        part's mean share (samples measured whole)
+ *   brisk_action_time_median_seconds   + part: the median sample's parts
  *   brisk_action_grade                 {+ action, grade}  the Verdict: 1 for its
  *                                        grade, 0 for the other three
  *   per load (+ load: its place 1.. in the run, kind):
@@ -47,6 +51,7 @@
 #include "msg.h"
 #include "now.h"
 #include "runreport.h"
+#include "runreport_split.h"
 #include "session.h"
 
 #define MiB (1024.0 * 1024.0)
@@ -155,6 +160,44 @@ static void run_actions(struct openmetrics *om, const struct run_ctx *x,
 		l[ROW_LABELS] = (struct openmetrics_label){ "threshold_seconds", "10" };
 		openmetrics_sample(om, l, ROW_LABELS + 1, g[i].st.pct_over_10s / 100.0);
 	}
+}
+
+/* Where the time went, per row with a breakdown (brisk-run(1)). */
+static int run_split(struct openmetrics *om, const struct run_ctx *x,
+		     const struct runreport_group *g, size_t n)
+{
+	struct runreport_split *sp = calloc(n ? n : 1, sizeof(*sp));
+	if (!sp)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (runreport_split_group(x->s, g[i].action, g[i].epoch, g[i].phase, &sp[i]) < 0) {
+			free(sp);
+			return -ENOMEM;
+		}
+	struct openmetrics_label l[ROW_LABELS + 1];
+	char ep[16];
+	openmetrics_family(om, "brisk_action_time_share_ratio", "ratio",
+			   "Where the time went: each part's mean share of the samples' time "
+			   "(part: cpu, runq, device, queued, admit, throttled, blocked, sleep), "
+			   "over the samples measured whole.");
+	for (size_t i = 0; i < n; i++)
+		for (int p = 0; p < TIMESPLIT_NPARTS && sp[i].sum.n; p++) {
+			row_labels(x, &g[i], ep, sizeof(ep), l);
+			l[ROW_LABELS] = (struct openmetrics_label){ "part", timesplit_key(p) };
+			openmetrics_sample(om, l, ROW_LABELS + 1, sp[i].sum.share[p]);
+		}
+	openmetrics_family(om, "brisk_action_time_median_seconds", "seconds",
+			   "Where the time went: the parts of the median sample (by its wall "
+			   "time) of those measured whole.");
+	for (size_t i = 0; i < n; i++)
+		for (int p = 0; p < TIMESPLIT_NPARTS && sp[i].sum.median; p++) {
+			row_labels(x, &g[i], ep, sizeof(ep), l);
+			l[ROW_LABELS] = (struct openmetrics_label){ "part", timesplit_key(p) };
+			openmetrics_sample(om, l, ROW_LABELS + 1,
+					   (double)sp[i].sum.median->part_ns[p] / 1e9);
+		}
+	free(sp);
+	return 0;
 }
 
 /* The Verdict of the text report: one grade per action. */
@@ -298,6 +341,10 @@ static void run_head(struct openmetrics *om, const struct run_ctx *x)
 			   "1 when a load ended before the loaded phase did: later samples were not "
 			   "taken under it.");
 	openmetrics_sample(om, d, 1, s->t_load_ended != 0);
+	openmetrics_family(om, "brisk_run_breakdown_available", NULL,
+			   "1 when where each sample's time went was measured (BPF), 0 when not "
+			   "(no root, no BTF, a build without BPF, --no-breakdown).");
+	openmetrics_sample(om, d, 1, s->split_on != 0);
 	openmetrics_family(om, "brisk_run_epoch_start_seconds", "seconds",
 			   "When an epoch began, after the run began (setting: the change that "
 			   "started it).");
@@ -321,8 +368,11 @@ static int run_write(struct openmetrics *om, const void *ctx)
 	openmetrics_info(om, "run", x->dir, "", &x->w);
 	run_head(om, x);
 	run_actions(om, x, g, (size_t)n);
+	int rc = run_split(om, x, g, (size_t)n);
 	free(g);
-	int rc = run_grades(om, x);
+	if (rc < 0)
+		return rc;
+	rc = run_grades(om, x);
 	if (rc < 0)
 		return rc;
 	run_loads(om, x);

@@ -1,5 +1,6 @@
 #include "runreport.h"
 #include "runreport_priv.h"
+#include "runreport_split.h"
 #include "text.h"
 
 #include <errno.h>
@@ -426,12 +427,18 @@ int runreport_verdicts(const struct session *s, uint32_t epoch, const struct blo
 		const struct runreport_group *use = loaded ? &g : &idle;
 		if (!use->st.n && !use->errors)
 			continue;
+		struct runreport_split sp;
+		if (runreport_split_group(s, a, loaded ? epoch : UINT32_MAX,
+					  loaded ? SESSION_LOADED : SESSION_IDLE, &sp) < 0)
+			return -ENOMEM;
 		struct grade_input in = {
 			.action = a,
 			.loaded = under_load,
 			.p50_ms = use->st.n ? use->st.p50 : NAN,
 			.p90_ms = use->st.n ? use->st.p90 : NAN,
 			.idle_p50_ms = idle.st.n ? idle.st.p50 : NAN,
+			.split = sp.sum.median,
+			.no_split = runreport_split_why_not(s, &sp),
 		};
 		grade_action(&in, &sys, &out[(*n)++]);
 	}
@@ -526,7 +533,7 @@ static void text_verdict(FILE *f, const struct session *s, const struct grade_ve
 		"else unusable):\n", GRADE_INSTANT_S, GRADE_FLOW_S, GRADE_ATTENTION_S);
 	int next = -1;
 	for (size_t i = 0; i < n; i++) {
-		char line[640];
+		char line[1024];
 		grade_format(&v[i], line, sizeof(line));
 		fprintf(f, "  %s\n", text_show(line));
 		if (v[i].next && (next < 0 || v[i].grade > v[next].grade))
@@ -593,15 +600,14 @@ void runreport_text(FILE *f, const struct session *s)
 		"; warm samples counted (--keep-warm)" : "");
 	text_actions(f, s);
 	text_warm(f, s);
+	runreport_split_text(f, s);
 	if (s->n_loads)
 		text_loads(f, s);
 	if (s->n_ticks)
 		text_system(f, s);
-	if (s->n_msgs) {
-		fprintf(f, "\nnotes:\n");
-		for (size_t i = 0; i < s->n_msgs; i++)
-			fprintf(f, "  %s\n", text_show(s->msgs[i]));
-	}
+	int head = 0;
+	for (size_t i = 0; i < s->n_msgs; i++)
+		fprintf(f, "%s  %s\n", head++ ? "" : "\nnotes:\n", text_show(s->msgs[i]));
 	text_load_ended(f, s);
 	const struct blockdev *devs[SESSION_MAX_DEVS];
 	struct blockdev *mem;

@@ -1,5 +1,6 @@
 #include "runreport.h"
 #include "runreport_priv.h"
+#include "runreport_split.h"
 #include "outfile.h"
 
 #include <errno.h>
@@ -18,7 +19,7 @@ static void add(struct json_object *o, const char *k, struct json_object *v)
 	json_object_object_add(o, k, v);
 }
 
-static struct json_object *json_group(const struct runreport_group *g)
+static struct json_object *json_group(const struct session *s, const struct runreport_group *g)
 {
 	struct json_object *o = jout_object();
 	add(o, "action", jout_string(action_kind_name(g->action)));
@@ -41,6 +42,9 @@ static struct json_object *json_group(const struct runreport_group *g)
 	add(o, "pct_over_10s", jout_finite(g->st.pct_over_10s));
 	add(o, "slowdown_p50", jout_finite(g->slow_p50));
 	add(o, "slowdown_p99", jout_finite(g->slow_p99));
+	struct runreport_split sp;
+	add(o, "breakdown", runreport_split_group(s, g->action, g->epoch, g->phase, &sp) == 0 ?
+	    runreport_split_group_json(&sp) : NULL);
 	return o;
 }
 
@@ -48,7 +52,7 @@ static struct json_object *json_verdict(const struct session *s, const struct gr
 					uint32_t epoch)
 {
 	struct json_object *o = jout_object();
-	char line[640], cmd[PATH_MAX + 96];
+	char line[1024], cmd[PATH_MAX + 96];
 	add(o, "action", jout_string(action_kind_name(v->action)));
 	add(o, "name", jout_string(grade_action_name(v->action)));
 	add(o, "phase", jout_string(epoch != UINT32_MAX ? "loaded" : "idle"));
@@ -63,6 +67,7 @@ static struct json_object *json_verdict(const struct session *s, const struct gr
 	add(o, "slowdown", jout_finite(v->slowdown));
 	add(o, "cause", jout_string(grade_cause_name(v->cause)));
 	add(o, "cause_text", v->cause != GRADE_CAUSE_NONE ? jout_string(v->cause_text) : NULL);
+	add(o, "cause_guessed_without", v->guess_why[0] ? jout_string(v->guess_why) : NULL);
 	runreport_next_command(s, cmd, sizeof(cmd));
 	add(o, "next", v->next ? jout_string(cmd) : NULL);
 	add(o, "next_why", v->next ? jout_string(v->next_why) : NULL);
@@ -358,7 +363,7 @@ static void json_actions(struct json_object *root, const struct session *s)
 				if (runreport_group(s, s->actions[ai].kind, e, phases[p], &g) < 0 ||
 				    (!g.st.n && !g.errors && !g.warm))
 					continue;
-				struct json_object *o = json_group(&g);
+				struct json_object *o = json_group(s, &g);
 				for (size_t i = 0; i < nv; i++)
 					if (v[i].action == g.action &&
 					    (ve != UINT32_MAX ? phases[p] == SESSION_LOADED && e == ve
@@ -406,6 +411,7 @@ static struct json_object *json_sample(const struct session *s, const void *ctx,
 	add(o, "inflight", jout_int64(x->inflight));
 	add(o, "after_load_ended", jout_bool(s->t_load_ended && x->phase == SESSION_LOADED &&
 					     x->fork_ns >= s->t_load_ended));
+	add(o, "breakdown", runreport_split_json(&x->split));
 	return o;
 }
 
@@ -426,6 +432,7 @@ static struct json_object *json_session(const struct session *s)
 	if (w)
 		add(root, "load_window", w);
 	add(root, "system", json_array_of(s, NULL, s->n_ticks, json_tick));
+	add(root, "breakdown", runreport_split_state_json(s));
 	add(root, "samples", json_array_of(s, NULL, s->n_samples, json_sample));
 	struct json_object *msgs = jout_array();
 	for (size_t i = 0; i < s->n_msgs; i++)
@@ -446,13 +453,17 @@ int runreport_csv(const struct session *s, const char *path, char *err, size_t e
 	if (rc < 0)
 		return rc;
 	FILE *f = o.f;
-	fprintf(f, "t_s,epoch,phase,action,ms,cold,timeout,error\n");
+	fprintf(f, "t_s,epoch,phase,action,ms,cold,timeout,error");
+	runreport_split_csv_header(f);
+	fputc('\n', f);
 	for (size_t i = 0; i < s->n_samples; i++) {
 		const struct session_sample *x = &s->samples[i];
-		fprintf(f, "%.6f,%u,%s,%s,%.3f,%u,%u,%d\n", (double)x->t_ns / 1e9, x->epoch,
+		fprintf(f, "%.6f,%u,%s,%s,%.3f,%u,%u,%d", (double)x->t_ns / 1e9, x->epoch,
 			session_phase_name((enum session_phase)x->phase),
 			action_kind_name((enum action_kind)x->action), (double)x->dur_ns / 1e6,
 			x->cold, x->timeout, x->err);
+		runreport_split_csv_row(f, &x->split);
+		fputc('\n', f);
 	}
 	return outfile_close(&o, 1, 1, NULL, err, errlen);
 }

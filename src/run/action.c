@@ -382,7 +382,7 @@ struct chunk {
 };
 
 /* fd: the file, opened O_RDONLY before the drop */
-static int do_ssh(const struct action *a, int fd, uint64_t *t0)
+static int do_ssh(const struct action *a, int fd, uint64_t *t0, volatile struct iowhy_window *win)
 {
 	const struct action_config *c = &a->cfg;
 	size_t max = (size_t)(c->ssh_region / c->ssh_bs_lo) + 1, n = 0;
@@ -410,6 +410,8 @@ static int do_ssh(const struct action *a, int fd, uint64_t *t0)
 		ch[j] = t;
 	}
 	*t0 = now_ns();
+	if (win)
+		win->from = *t0;
 	int rc = 0;
 	posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);   /* as fio does */
 	for (size_t i = 0; rc == 0 && i < n; i++) {
@@ -540,7 +542,8 @@ static int read_blocks(uint64_t *out)
 }
 
 static void __attribute__((noreturn)) sample_main(const struct action *a,
-						  enum action_evict evict, int wfd)
+						  enum action_evict evict, int wfd,
+						  volatile struct iowhy_window *win)
 {
 	struct action_result r = { 0 };
 	int cold = 1;
@@ -594,6 +597,9 @@ static void __attribute__((noreturn)) sample_main(const struct action *a,
 	uint64_t io0 = 0, io1 = 0;
 	int io_check = a->kind == ACTION_LS && cold && !r.err && read_blocks(&io0) == 0;
 	uint64_t t0 = now_ns();
+	if (win && a->kind != ACTION_SSH)   /* ssh-like: once its reads are planned */
+		win->from = t0;             /* before anything else: the write below
+					     * wakes brisk, which may preempt us */
 	/* First record: eviction done, the timed part begins (the watchdog
 	 * needs the cold flag even if the action never finishes). */
 	r.t_start_ns = t0;
@@ -605,11 +611,13 @@ static void __attribute__((noreturn)) sample_main(const struct action *a,
 	switch (r.err ? ACTION_KIND_COUNT : a->kind) {
 	case ACTION_EXEC: r.err = do_exec(a); break;
 	case ACTION_LS: r.err = do_ls(a, fd); break;
-	case ACTION_SSH: r.err = do_ssh(a, fd, &t0); break;
+	case ACTION_SSH: r.err = do_ssh(a, fd, &t0, win); break;
 	case ACTION_SAVE: r.err = do_save(a, fd); break;
 	case ACTION_KIND_COUNT: r.err = r.err ? r.err : EINVAL; break;
 	}
 	uint64_t t1 = now_ns();
+	if (win)
+		win->to = t1;
 	if (io_check && !r.err && read_blocks(&io1) == 0 && io1 == io0)
 		r.cold = 0;
 	r.t_start_ns = t0;
@@ -635,7 +643,8 @@ void action_make_evictable(int dirfd)
 		trace(TRACE_SESSION, "ext4 journal checkpoint: %s", strerror(errno));
 }
 
-int action_sample_start(const struct action *a, enum action_evict evict, pid_t *pidp, int *fdp)
+int action_sample_start(const struct action *a, enum action_evict evict,
+			volatile struct iowhy_window *win, pid_t *pidp, int *fdp)
 {
 	int rc = child_fork(pidp, fdp, a->dirfd);
 	if (rc == 0) {
@@ -643,7 +652,7 @@ int action_sample_start(const struct action *a, enum action_evict evict, pid_t *
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_IGN);
 		child_unblock_signals();
-		sample_main(a, evict, CHILD_RESULT_FD);
+		sample_main(a, evict, CHILD_RESULT_FD, win);
 	}
 	return rc < 0 ? rc : 0;
 }

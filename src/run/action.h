@@ -18,6 +18,7 @@
 #include <sys/types.h>
 
 #include "child.h"
+#include "iowhy_acct.h"
 #include "progcopy.h"
 
 enum action_kind {
@@ -91,13 +92,15 @@ int action_prepare(struct action *a, enum action_kind k, const struct action_con
  * whatever drop_caches says.  Blocks on the disk; call it once after the
  * last action_prepare, before cold ls samples with drop_caches. */
 void action_make_evictable(int dirfd);
-/* Fork a sample.  *fd is the pipe its records arrive on: first one with
+/* Fork a sample.  win: where it writes its timed part's start and end as
+ * they happen (the breakdown's window, iowhy.h), or NULL.
+ * *fd is the pipe its records arrive on: first one with
  * dur_ns == UINT64_MAX when eviction is done and timing starts (cold as
  * the eviction left it), then the final one (its cold is the sample's: an
  * ls walk that read nothing turns it to 0, never the other way); EOF
  * without the final one: the sample died. */
 int action_sample_start(const struct action *a, enum action_evict evict,
-			pid_t *pid, int *fd);
+			volatile struct iowhy_window *win, pid_t *pid, int *fd);
 /* Are warm samples of a left out of the statistics?  Not with keep_warm,
  * nor for ls without drop_caches, which can never be cold. */
 int action_cold_only(const struct action *a, enum action_evict evict, int keep_warm);

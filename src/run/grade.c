@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "timesplit.h"
 
 #define MiB (1024.0 * 1024.0)
 
@@ -42,8 +43,9 @@ const char *grade_action_name(enum action_kind k)
 
 const char *grade_cause_name(enum grade_cause c)
 {
-	static const char *const names[] = { "none", "dirty", "writeback", "queue", "psi" };
-	return (unsigned)c <= GRADE_CAUSE_PSI ? names[c] : "?";
+	static const char *const names[] = { "none", "dirty", "writeback", "queue", "psi",
+					     "measured" };
+	return (unsigned)c <= GRADE_CAUSE_MEASURED ? names[c] : "?";
 }
 
 static void mib_text(char *b, size_t n, double mib)
@@ -183,8 +185,16 @@ void grade_action(const struct grade_input *in, const struct grade_system *sys,
 	v->cause = GRADE_CAUSE_NONE;
 	if (!sys || !in->loaded || v->grade == GRADE_UNKNOWN || v->grade < GRADE_NOTICEABLE)
 		return;
-	if (isnan(v->slowdown) || v->slowdown >= GRADE_CAUSE_SLOWDOWN)
-		v->cause = find_cause(sys, in->action, v->cause_text, sizeof(v->cause_text));
+	if (isnan(v->slowdown) || v->slowdown >= GRADE_CAUSE_SLOWDOWN) {
+		timesplit_cause(in->split, v->cause_text, sizeof(v->cause_text));
+		if (v->cause_text[0]) {
+			v->cause = GRADE_CAUSE_MEASURED;
+		} else {
+			v->cause = find_cause(sys, in->action, v->cause_text, sizeof(v->cause_text));
+			if (v->cause != GRADE_CAUSE_NONE && in->no_split)
+				snprintf(v->guess_why, sizeof(v->guess_why), "%s", in->no_split);
+		}
+	}
 	find_next(v, sys);
 }
 
@@ -238,6 +248,14 @@ void grade_format(const struct grade_verdict *v, char *buf, size_t len)
 				    v->loaded ? "under load" : "idle", slow, grade_name(v->grade));
 	if (o < len && v->p90_worse)
 		o += (size_t)snprintf(buf + o, len - o, "; 1 in 10 took %s", p90);
-	if (o < len && v->cause != GRADE_CAUSE_NONE)
-		snprintf(buf + o, len - o, "; likely cause: %s", v->cause_text);
+	if (o >= len || v->cause == GRADE_CAUSE_NONE)
+		return;
+	if (v->cause == GRADE_CAUSE_MEASURED)
+		snprintf(buf + o, len - o, "; measured: %s", v->cause_text);
+	else if (v->guess_why[0])
+		snprintf(buf + o, len - o, "; likely cause (a guess from system counters; no "
+			 "breakdown: %s): %s", v->guess_why, v->cause_text);
+	else
+		snprintf(buf + o, len - o, "; likely cause (a guess from system counters): %s",
+			 v->cause_text);
 }

@@ -25,9 +25,13 @@
  *    grade GRADE_UNKNOWN (no sample succeeded).
  *  - slowdown = loaded p50 / idle p50 (NaN without either, or idle only).
  *  - Cause (only for a loaded verdict that is noticeable or worse and at
- *    least GRADE_CAUSE_SLOWDOWN times idle, or without an idle figure),
- *    the first rule that holds, in this order (save: dirty first, since an
- *    fsync waits for what is dirty before it):
+ *    least GRADE_CAUSE_SLOWDOWN times idle, or without an idle figure):
+ *      measured   when the input has a breakdown (in.split, ok): where the
+ *                 median sample's time went, timesplit_cause()'s words;
+ *    else a guess from the system figures (guess_why says why there is
+ *    no breakdown, from in.no_split), the first rule that holds, in this
+ *    order (save: dirty first, since an fsync waits for what is dirty
+ *    before it):
  *      writeback  Writeback max >= GRADE_DIRTY_MIB and its average at
  *                 least the Dirty average: the disk is busy writing back;
  *      queue      a disk's average queue (aqu-sz) >= GRADE_QUEUE_FULL of
@@ -51,6 +55,8 @@
 #include <stddef.h>
 
 #include "action.h"
+
+struct timesplit;
 
 #define GRADE_INSTANT_S 0.1
 #define GRADE_FLOW_S 1.0
@@ -79,6 +85,7 @@ enum grade_cause {
 	GRADE_CAUSE_WRITEBACK,
 	GRADE_CAUSE_QUEUE,
 	GRADE_CAUSE_PSI,
+	GRADE_CAUSE_MEASURED,
 };
 
 /* One disk under the directory, its averages over the graded ticks. */
@@ -106,6 +113,10 @@ struct grade_input {
 	int loaded;               /* p50/p90 are under load (else idle only) */
 	double p50_ms, p90_ms;
 	double idle_p50_ms;
+	const struct timesplit *split;   /* the graded samples' median one's
+					  * breakdown; NULL (or not ok): none */
+	const char *no_split;            /* why there is none, a few words
+					  * ("it needs root (BPF)"); NULL: unsaid */
 };
 
 struct grade_verdict {
@@ -115,7 +126,10 @@ struct grade_verdict {
 	double seconds, p90_seconds, idle_seconds, slowdown;   /* NaN unknown */
 	int p90_worse;            /* the p90 is worth naming */
 	enum grade_cause cause;
-	char cause_text[192];     /* "fsync behind 2.3 GiB of dirty data" */
+	char cause_text[256];     /* "fsync behind 2.3 GiB of dirty data"; measured:
+				   * "78 % queued in the I/O scheduler while ..." */
+	char guess_why[256];      /* a guessed cause: why there is no breakdown
+				   * ("" when measured or unsaid) */
 	int next;                 /* brisk compare is the next step */
 	char next_why[192];       /* why, "" when next is 0 */
 };
@@ -136,7 +150,9 @@ int grade_worst(const struct grade_verdict *v, size_t n);
 void grade_format_seconds(char *buf, size_t len, double s);
 /* The verdict in one line, without the next step:
  * "save: 4.13 s under load (21x idle) - disruptive; 1 in 10 took 9.20 s;
- *  likely cause: fsync behind 2.3 GiB of dirty data". */
+ *  measured: 78 % other waits (page locks, journal), 15 % on the disk", or
+ *  with a guessed cause "...; likely cause (a guess from system counters;
+ *  no breakdown: it needs root (BPF)): fsync behind 2.3 GiB of dirty data". */
 void grade_format(const struct grade_verdict *v, char *buf, size_t len);
 
 #endif

@@ -1,4 +1,5 @@
 #include "session_priv.h"
+#include "iowhy.h"
 #include "child.h"
 #include "msg.h"
 #include "stack.h"
@@ -477,6 +478,22 @@ static void stop_everything(struct session *s)
 	}
 }
 
+/* The breakdown's collector, loaded once the work area is ready (it
+ * costs the verifier's time, not the samples'); unavailable: said once. */
+static void split_open(struct session *s)
+{
+	if (s->cfg.no_breakdown) {
+		snprintf(s->split_off, sizeof(s->split_off), "turned off (--no-breakdown)");
+		return;
+	}
+	char why[200];   /* said by each front end, once (runreport_split, dash) */
+	if (iowhy_open(&s->run->why, why, sizeof(why)) < 0) {
+		snprintf(s->split_off, sizeof(s->split_off), "%s", why);
+		return;
+	}
+	s->split_on = 1;
+}
+
 int session_run(struct session *s, char *err, size_t errlen)
 {
 	if (s->run->ran || s->run->hooks_done)
@@ -494,6 +511,7 @@ int session_run(struct session *s, char *err, size_t errlen)
 	if (rc == 0)
 		rc = prepare(s, err, errlen);
 	if (rc == 0 && !interrupted(s)) {
+		split_open(s);
 		session_sys_baseline(s);
 		if (s->cfg.settle_max_ns)
 			session_settle_start(s, now_ns());
@@ -505,6 +523,8 @@ int session_run(struct session *s, char *err, size_t errlen)
 	}
 	s->phase = SESSION_STOP;
 	stop_everything(s);
+	iowhy_close(s->run->why);
+	s->run->why = NULL;
 	session_load_end_count(s);
 	run_exit_hooks(s);
 	session_work_remove(s);
@@ -533,6 +553,8 @@ void session_free(struct session *s)
 	if (!s)
 		return;
 	run_exit_hooks(s);
+	iowhy_close(s->run->why);
+	s->run->why = NULL;
 	session_slots_free(s);
 	for (unsigned i = 0; i < s->n_actions; i++)
 		action_free(&s->actions[i]);

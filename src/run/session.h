@@ -22,6 +22,7 @@
 #include "action.h"
 #include "kstat.h"
 #include "load.h"
+#include "timesplit.h"
 
 #define SESSION_MAX_LOAD_SPECS 16
 #define SESSION_MAX_DEVS 8
@@ -91,6 +92,7 @@ struct session_config {
 	uint64_t load_window_ns;         /* the load window from the loaded phase's
 					  * start, which then lasts that long at
 					  * least; 0 = the whole loaded phase */
+	int no_breakdown;                /* do not measure where the time went */
 };
 
 struct session_sample {
@@ -105,6 +107,7 @@ struct session_sample {
 	int32_t err;          /* 0 ok; errno; 1000+status for exec */
 	uint64_t fork_ns;     /* when its process was forked (relative to t0) */
 	int32_t pid;          /* its process (each sample a fresh one) */
+	struct timesplit split;   /* where its time went (split.ok: measured) */
 };
 
 struct session_epoch {
@@ -212,6 +215,8 @@ struct session {
 	char msgs[SESSION_MAX_MSGS][256];
 	size_t n_msgs;
 	char settings[SESSION_SETTINGS_LEN];   /* session_note_setting */
+	int split_on;                 /* samples carry their breakdown (iowhy) */
+	char split_off[256];          /* else why not, in a sentence */
 
 	struct session_run *run;      /* session.c's own: descriptors, hooks, the loop */
 };
@@ -281,5 +286,9 @@ void session_progress(const struct session *s, size_t *done, size_t *planned,
  * Returns the count written (<= max). */
 size_t session_durations(const struct session *s, enum action_kind a, uint32_t epoch,
 			 enum session_phase phase, double *out, size_t max);
+/* The breakdowns of the same samples session_durations() counts (those
+ * with one), as pointers into s->samples.  Returns the count (<= max). */
+size_t session_splits(const struct session *s, enum action_kind a, uint32_t epoch,
+		      enum session_phase phase, const struct timesplit **out, size_t max);
 
 #endif

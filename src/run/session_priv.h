@@ -79,6 +79,7 @@ struct session_inst {
  * loop's state from session_run() on. */
 struct session_run {
 	int ran;                  /* session_run() was called */
+	struct iowhy *why;        /* the breakdown's collector; NULL: none */
 	struct session_at *ats;
 	struct session_hook *hooks, *tick_hooks;
 	struct session_watch *watches;

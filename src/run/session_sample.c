@@ -2,6 +2,7 @@
  * a time or several at once, each in a fresh process), system ticks (kstat), the loads, and
  * the reaping of every child (session.h; brisk-run(1)). */
 #include "session_priv.h"
+#include "iowhy.h"
 #include "msg.h"
 #include "stats.h"
 #include "now.h"
@@ -24,20 +25,41 @@
 
 /* ---- samples ---- */
 
+static int cold_only_of(const struct session *s, enum action_kind a)
+{
+	for (unsigned k = 0; k < s->n_actions; k++)
+		if (s->actions[k].kind == a)
+			return action_cold_only(&s->actions[k], s->cfg.evict, s->cfg.keep_warm);
+	return 0;
+}
+
+/* Does sample x count in the statistics of (a, epoch, phase)? */
+static int counted(const struct session_sample *x, enum action_kind a, uint32_t epoch,
+		   enum session_phase phase, int cold_only)
+{
+	return x->action == a && x->phase == phase && !x->err && (x->cold || !cold_only) &&
+	       (epoch == UINT32_MAX || x->epoch == epoch);
+}
+
 size_t session_durations(const struct session *s, enum action_kind a, uint32_t epoch,
 			 enum session_phase phase, double *out, size_t max)
 {
 	size_t n = 0;
-	int cold_only = 0;
-	for (unsigned k = 0; k < s->n_actions; k++)
-		if (s->actions[k].kind == a)
-			cold_only = action_cold_only(&s->actions[k], s->cfg.evict, s->cfg.keep_warm);
-	for (size_t i = 0; i < s->n_samples && n < max; i++) {
-		const struct session_sample *x = &s->samples[i];
-		if (x->action == a && x->phase == phase && !x->err && (x->cold || !cold_only) &&
-		    (epoch == UINT32_MAX || x->epoch == epoch))
-			out[n++] = (double)x->dur_ns / 1e6;
-	}
+	int cold_only = cold_only_of(s, a);
+	for (size_t i = 0; i < s->n_samples && n < max; i++)
+		if (counted(&s->samples[i], a, epoch, phase, cold_only))
+			out[n++] = (double)s->samples[i].dur_ns / 1e6;
+	return n;
+}
+
+size_t session_splits(const struct session *s, enum action_kind a, uint32_t epoch,
+		      enum session_phase phase, const struct timesplit **out, size_t max)
+{
+	size_t n = 0;
+	int cold_only = cold_only_of(s, a);
+	for (size_t i = 0; i < s->n_samples && n < max; i++)
+		if (counted(&s->samples[i], a, epoch, phase, cold_only) && s->samples[i].split.ok)
+			out[n++] = &s->samples[i].split;
 	return n;
 }
 
@@ -138,7 +160,11 @@ int session_sample_start(struct session *s, unsigned idx, int entry, uint64_t no
 	int inst = session_inst_free(s, idx);
 	if (!sl || inst < 0)
 		return -EBUSY;
-	int rc = action_sample_start(r->insts[inst].a, s->cfg.evict, &sl->pid, &sl->fd);
+	volatile struct iowhy_window *win = NULL;
+	if (r->why && iowhy_arm(r->why, (unsigned)(sl - r->slots), &win) < 0)
+		win = NULL;
+	int rc = action_sample_start(r->insts[inst].a, s->cfg.evict, win, &sl->pid, &sl->fd);
+	iowhy_disarm(r->why);
 	r->rr = (idx + 1) % s->n_actions;
 	if (rc < 0) {
 		sl->pid = 0;
@@ -178,6 +204,22 @@ int session_sample_start(struct session *s, unsigned idx, int entry, uint64_t no
 	return 0;
 }
 
+/* Which issuers of the requests ahead are the session's own loads and
+ * samples (while they still run, so their pids are theirs). */
+static void split_roles(const struct session *s, struct timesplit *t)
+{
+	const struct session_run *r = s->run;
+	for (uint32_t i = 0; i < t->n_makers; i++) {
+		struct timesplit_maker *m = &t->makers[i];
+		for (size_t k = 0; k < s->n_loads && !m->role; k++)
+			if (s->loads[k].pid > 0 && s->loads[k].pid == m->pid)
+				m->role = TIMESPLIT_LOAD;
+		for (unsigned k = 0; k < r->n_slots && !m->role; k++)
+			if (r->slots[k].pid > 0 && r->slots[k].pid == m->pid)
+				m->role = TIMESPLIT_SAMPLE;
+	}
+}
+
 void session_sample_record(struct session *s, struct session_slot *sl, int timeout, int err)
 {
 	struct session_run *r = s->run;
@@ -198,6 +240,20 @@ void session_sample_record(struct session *s, struct session_slot *sl, int timeo
 		x.dur_ns = s->cfg.timeout_ns;
 	else if (sl->have_first && sl->res.dur_ns != UINT64_MAX)
 		x.dur_ns = sl->res.dur_ns;
+	if (r->why && sl->have_first) {   /* where its timed part went */
+		uint64_t from = sl->res.t_start_ns;
+		uint64_t to = x.dur_ns ? from + x.dur_ns : now;
+		struct iowhy_acct acct;
+		if (iowhy_collect(r->why, (unsigned)(sl - r->slots), from, to, &acct) == 0) {
+			timesplit_from_acct(&x.split, &acct);
+			split_roles(s, &x.split);
+			char cause[256];
+			timesplit_cause(&x.split, cause, sizeof(cause));
+			trace(TRACE_SESSION, "%s sample %.3f ms: %s (flags %#x)",
+			      action_kind_name(s->actions[sl->action].kind),
+			      (double)timesplit_wall_ns(&x.split) / 1e6, cause, x.split.flags);
+		}
+	}
 	if (add_sample(s, &x) < 0)
 		session_msg(s, "out of memory: a sample was lost");
 	/* only the sample's own phase and epoch count towards their target */

@@ -48,3 +48,17 @@ t_eq two-configs-exit "$rc" 2
 t_match two-configs-message "$err" "two.profile:4: \[action b\] is configured unlike \[action a\]"
 rm -f "$d"/*.profile
 t_eq small-cleans-up "$(ls -A "$d")" ""
+
+# --profile is found as the option loop reads it: -p NAME, -pNAME, an
+# abbreviation, in compare too; never an option's value (--exec -p)
+d2=$(t_tmpdir)
+for form in "-p no-such-prof" "-pno-such-prof" "--prof=no-such-prof" "--prof no-such-prof"; do
+  # shellcheck disable=SC2086  # the form splits at its blank
+  out=$("$BRISK" run "$d2" $form --no-load -i 1 -q 2>&1); rc=$?
+  t_eq "profile-form '$form' exit 2" "$rc" 2
+  t_match "profile-form '$form' looked up" "$out" "no profile 'no-such-prof'"
+done
+out=$("$BRISK" compare "$d2" -p no-such-prof 2>&1)
+t_match "compare -p looked up" "$out" "no profile 'no-such-prof'"
+out=$("$BRISK" run "$d2" --exec -p --no-load -i 1 -q 2>&1)
+t_match "an option's value is not --profile" "$out" "cannot find program '-p'"

@@ -43,7 +43,7 @@ for a in exec ls ssh-like save; do
   t_match "text-row-$a" "$out" "^$a +loaded +0 +3 "
 done
 t_eq csv-rows "$(tail -n +2 <<<"$csv" | wc -l)" 20
-t_match csv-header "$(head -1 <<<"$csv")" '^t_s,epoch,phase,action,ms,cold,timeout,error$'
+t_match csv-header "$(head -1 <<<"$csv")" '^t_s,epoch,phase,action,ms,cold,timeout,error(,split_[a-z_]+)+$'
 t_eq no-sample-errors "$(jq '[.samples[]|select(.error!=0)]|length' <<<"$json")" 0
 # cold flags as they must be without --drop-caches: files cold, ls warm
 t_eq ssh-cold "$(jq '[.samples[]|select(.action=="ssh-like" and .cold)]|length' <<<"$json")" 5

@@ -67,7 +67,7 @@ t_eq "lab disk: seconds are the loaded p50" "$(jq -r .seconds <<<"$v")" \
   "$(jq -r '.actions[]|select(.phase=="loaded" and .action=="ssh-like")|.p50_ms / 1000' "$LAB_W/lab.json")"
 t_eq "lab disk: the loaded group carries the verdict" \
   "$(jq -r '.actions[]|select(.phase=="loaded" and .action=="ssh-like")|.verdict.grade' "$LAB_W/lab.json")" "$lg"
-t_match "lab disk: the cause is one of grade.h's" "$(jq -r .cause <<<"$v")" '^(none|dirty|writeback|queue|psi)$'
+t_match "lab disk: the cause is one of grade.h's" "$(jq -r .cause <<<"$v")" '^(none|dirty|writeback|queue|psi|measured)$'
 # The loop device is rotational: the next step follows when the read is
 # noticeable or worse and at least 1.5x idle (GRADE_SETTINGS_SLOWDOWN).
 want=null

@@ -46,7 +46,7 @@ static struct action_result sample(const struct action *a, enum action_evict ev)
 {
 	pid_t pid;
 	int fd;
-	assert_int_equal(action_sample_start(a, ev, &pid, &fd), 0);
+	assert_int_equal(action_sample_start(a, ev, NULL, &pid, &fd), 0);
 	struct action_result first, last;
 	assert_int_equal(action_sample_read(fd, &first), 1);
 	assert_true(first.dur_ns == UINT64_MAX);

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "grade.h"
+#include "timesplit.h"
 
 /* Quiet system: nothing that names a cause. */
 static void quiet(struct grade_system *s)
@@ -278,11 +279,13 @@ static void test_format(void **state)
 	struct grade_verdict v = run(ACTION_SAVE, 4130, 9200, 200, &s);
 	grade_format(&v, b, sizeof(b));
 	assert_string_equal(b, "save: 4.13 s under load (20.6x idle) - disruptive; 1 in 10 took "
-			    "9.20 s; likely cause: fsync behind 2.3 GiB of dirty data");
+			    "9.20 s; likely cause (a guess from system counters): fsync behind 2.3 GiB "
+			    "of dirty data");
 	v = run(ACTION_EXEC, 900, 950, 150, &s);
 	grade_format(&v, b, sizeof(b));
 	assert_string_equal(b, "program start: 0.90 s under load (6.0x idle) - noticeable; "
-			    "likely cause: reads queued behind 2.3 GiB of dirty data");
+			    "likely cause (a guess from system counters): reads queued behind 2.3 GiB "
+			    "of dirty data");
 	grade_action(&(struct grade_input){ .action = ACTION_LS, .p50_ms = 12, .p90_ms = 20,
 					    .idle_p50_ms = 12 }, &s, &v);
 	grade_format(&v, b, sizeof(b));
@@ -300,12 +303,92 @@ static void test_format(void **state)
 	assert_int_equal(strlen(small), sizeof(small) - 1);
 }
 
+/* A loaded ssh-like breakdown: 78 % queued behind the writer, 15 % on the
+ * disk, the rest on CPU. */
+static void ssh_split(struct timesplit *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->ok = 1;
+	t->part_ns[IOWHY_QUEUED] = 5070000000ull;
+	t->part_ns[IOWHY_DEVICE] = 975000000ull;
+	t->part_ns[IOWHY_CPU] = 455000000ull;
+	t->ahead[1] = 410;
+	t->ahead_bytes[1] = 400ull << 20;
+}
+
+/* The cause comes from the measured parts when there is a breakdown; the
+ * heuristic only without one, worded as a guess with the reason. */
+static void test_measured(void **state)
+{
+	(void)state;
+	struct grade_system s;
+	quiet(&s);
+	s.dirty_max = 2355;   /* the heuristic would blame dirty data */
+	struct timesplit t;
+	ssh_split(&t);
+	struct grade_input in = { .action = ACTION_SSH, .loaded = 1, .p50_ms = 6500,
+				  .p90_ms = 7000, .idle_p50_ms = 20, .split = &t,
+				  .no_split = NULL };
+	struct grade_verdict v;
+	char b[1024];
+	grade_action(&in, &s, &v);
+	assert_int_equal(v.cause, GRADE_CAUSE_MEASURED);
+	assert_string_equal(grade_cause_name(v.cause), "measured");
+	assert_string_equal(v.cause_text, "78 % queued in the I/O scheduler while 410 writes "
+			    "(400.0 MiB) went first, 15 % on the disk");
+	assert_string_equal(v.guess_why, "");
+	grade_format(&v, b, sizeof(b));
+	assert_string_equal(b, "remote shell read: 6.50 s under load (325.0x idle) - disruptive; "
+			    "measured: 78 % queued in the I/O scheduler while 410 writes (400.0 MiB) "
+			    "went first, 15 % on the disk");
+	/* no breakdown: the guess, and why there is none */
+	in.split = NULL;
+	in.no_split = "it needs root (BPF)";
+	grade_action(&in, &s, &v);
+	assert_int_equal(v.cause, GRADE_CAUSE_DIRTY);
+	assert_string_equal(v.guess_why, "it needs root (BPF)");
+	grade_format(&v, b, sizeof(b));
+	assert_string_equal(b, "remote shell read: 6.50 s under load (325.0x idle) - disruptive; "
+			    "likely cause (a guess from system counters; no breakdown: it needs "
+			    "root (BPF)): reads queued behind 2.3 GiB of dirty data");
+	/* a breakdown that was not measured, or is empty, is none */
+	t.ok = 0;
+	in.split = &t;
+	grade_action(&in, &s, &v);
+	assert_int_equal(v.cause, GRADE_CAUSE_DIRTY);
+	ssh_split(&t);
+	memset(t.part_ns, 0, sizeof(t.part_ns));
+	grade_action(&in, &s, &v);
+	assert_int_equal(v.cause, GRADE_CAUSE_DIRTY);
+	/* no heuristic cause either: nothing said, no reason kept */
+	quiet(&s);
+	grade_action(&in, &s, &v);
+	assert_int_equal(v.cause, GRADE_CAUSE_NONE);
+	assert_string_equal(v.guess_why, "");
+	/* the same gate as the guess: not for an instant verdict, nor under
+	 * GRADE_CAUSE_SLOWDOWN times idle */
+	ssh_split(&t);
+	in.p50_ms = 50;
+	grade_action(&in, &s, &v);
+	assert_int_equal(v.cause, GRADE_CAUSE_NONE);
+	in.p50_ms = 6500;
+	in.idle_p50_ms = 6000;
+	grade_action(&in, &s, &v);
+	assert_int_equal(v.cause, GRADE_CAUSE_NONE);
+	/* nor for an idle verdict */
+	in.idle_p50_ms = 20;
+	in.loaded = 0;
+	grade_action(&in, &s, &v);
+	assert_int_equal(v.cause, GRADE_CAUSE_NONE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_boundaries),
 		cmocka_unit_test(test_grade_median_and_p90),
 		cmocka_unit_test(test_causes),
+		cmocka_unit_test(test_measured),
 		cmocka_unit_test(test_next),
 		cmocka_unit_test(test_worst),
 		cmocka_unit_test(test_format),

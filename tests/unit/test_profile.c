@@ -479,6 +479,15 @@ static void test_session_glue(void **state)
 	assert_int_equal(c.max_time_ns, 60 * S(1));
 }
 
+/* The options cliopt_profile() looks for, as brisk run has them. */
+static const struct optab run_opts[] = {
+	{ "quiet", 'q', NULL, NULL, optab_flag, 0, NULL },
+	{ "profile", 'p', "NAME", NULL, cliopt_set_profile, 0, NULL },
+	{ "fio", OPTAB_LONG, "JOBFILE", NULL, cliopt_set_profile, 0, NULL },
+	{ "scale", OPTAB_LONG + 1, "F", NULL, cliopt_set_profile, 0, NULL },
+	OPTAB_END
+};
+
 static void test_run_args(void **state)
 {
 	(void)state;
@@ -488,7 +497,7 @@ static void test_run_args(void **state)
 	const char *a1[] = { "run", "-q", "--fio", "tests/fixtures/fio/lkml-2009-ssh.fio", "--scale=1/100",
 		       "dir", NULL };
 	session_config_default(&c);
-	assert_int_equal(cliopt_profile(6, (char **)a1, p, &c, note, sizeof(note), NULL, err, sizeof(err)), 1);
+	assert_int_equal(cliopt_profile(run_opts, 6, (char **)a1, p, &c, note, sizeof(note), NULL, err, sizeof(err)), 1);
 	/* the delays shrink, the writer writes until the last reader ends */
 	assert_int_equal(c.loads[0].size, 10240 * MiB);
 	assert_int_equal(c.loads[0].total, 0);
@@ -496,22 +505,22 @@ static void test_run_args(void **state)
 	assert_int_equal(c.starts[40].t_ns, 2600000000ull);
 	const char *a2[] = { "run", "--profile=tests/fixtures/profiles/good/desktop.profile", NULL };
 	session_config_default(&c);
-	assert_int_equal(cliopt_profile(2, (char **)a2, p, &c, note, sizeof(note), NULL, err, sizeof(err)), 1);
+	assert_int_equal(cliopt_profile(run_opts, 2, (char **)a2, p, &c, note, sizeof(note), NULL, err, sizeof(err)), 1);
 	assert_int_equal(c.n_loads, 3);
 	const char *a3[] = { "run", "-n", "3", NULL };
-	assert_int_equal(cliopt_profile(3, (char **)a3, p, &c, note, sizeof(note), NULL, err, sizeof(err)), 0);
+	assert_int_equal(cliopt_profile(run_opts, 3, (char **)a3, p, &c, note, sizeof(note), NULL, err, sizeof(err)), 0);
 	const char *a4[] = { "run", "--profile", "quick", "--fio", "x.fio", NULL };
-	assert_int_equal(cliopt_profile(5, (char **)a4, p, &c, note, sizeof(note), NULL, err, sizeof(err)), -EINVAL);
+	assert_int_equal(cliopt_profile(run_opts, 5, (char **)a4, p, &c, note, sizeof(note), NULL, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "one --profile or --fio only");
 	const char *a5[] = { "run", "--scale", "0.5", NULL };
-	assert_int_equal(cliopt_profile(3, (char **)a5, p, &c, note, sizeof(note), NULL, err, sizeof(err)), -EINVAL);
+	assert_int_equal(cliopt_profile(run_opts, 3, (char **)a5, p, &c, note, sizeof(note), NULL, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "--scale goes with --fio");
 	const char *a6[] = { "run", "--profile", "tests/fixtures/profiles/bad/duplicate-key.profile", NULL };
-	assert_int_equal(cliopt_profile(3, (char **)a6, p, &c, note, sizeof(note), NULL, err, sizeof(err)), -EINVAL);
+	assert_int_equal(cliopt_profile(run_opts, 3, (char **)a6, p, &c, note, sizeof(note), NULL, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "tests/fixtures/profiles/bad/duplicate-key.profile:5: duplicate "
 			    "key 'bs' (first at line 4), expected each key once per section");
 	const char *a7[] = { "run", "--fio", "tests/fixtures/fio/lkml-2009-ssh.fio", "--scale", "3", NULL };
-	assert_int_equal(cliopt_profile(5, (char **)a7, p, &c, note, sizeof(note), NULL, err, sizeof(err)), -EINVAL);
+	assert_int_equal(cliopt_profile(run_opts, 5, (char **)a7, p, &c, note, sizeof(note), NULL, err, sizeof(err)), -EINVAL);
 }
 
 /* profile_unset: one setting of one class out, the others kept in order
