@@ -112,6 +112,10 @@ static void attr_path(const struct profile_setting *s, char *buf, size_t len)
 	case PROFILE_SCOPE_DEVICE:
 		snprintf(buf, len, "device/%s", s->key);
 		break;
+	case PROFILE_SCOPE_BDI:
+		/* the disk's bdi link: /sys/block/DEV/bdi -> its MAJ:MIN */
+		snprintf(buf, len, "bdi/%s", s->key + 4);
+		break;
 	case PROFILE_SCOPE_QUEUE:
 	case PROFILE_SCOPE_VM:
 		snprintf(buf, len, "queue/%s", s->key);
