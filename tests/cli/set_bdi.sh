@@ -94,6 +94,16 @@ t_eq "restore: all back" "$(bsnap)" "$orig"
 t_eq "restore: max_bytes is the dirty limit again" "$(bdi max_ratio) $(bdi min_bytes)" "100 0"
 t_eq "restore: journals cleared" "$(journals)" 0
 
+# --persist keeps the number, whichever of its views an earlier set wrote
+set_ok "plain max_ratio_fine" bdi.max_ratio_fine=300000
+out=$("$BRISK" set --persist "$DEV" bdi.max_bytes=64m 2>&1); rc=$?
+t_eq "persist max_bytes: exit" "$rc" 0
+t_eq "persist max_bytes: journals cleared" "$(journals)" 0
+t_eq "persist max_bytes: restore leaves it" "$("$BRISK" restore 2>&1)" "nothing to restore"
+t_eq "persist max_bytes: the share stays" "$(( $(bdi max_ratio_fine) < 300000 ))" 1
+echo "$orig_max" >"$B/max_ratio_fine"
+t_eq "persist: back by hand" "$(bsnap)" "$orig"
+
 # a session's journal survives SIGKILL; brisk restore puts it back
 "$HOLD" "$DEV" bdi.strict_limit=1 bdi.max_bytes=32m bdi.min_ratio=1 >"$T/hold.out" 2>&1 &
 HPID=$!
