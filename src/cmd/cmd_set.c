@@ -17,6 +17,7 @@
 #include "stack.h"
 #include "text.h"
 #include "tunable.h"
+#include "tunable_bdi.h"
 /* ------------------------------------------------------------- targets */
 
 static int is_device_arg(const char *arg, char *name, size_t len)
@@ -209,6 +210,13 @@ static void print_change(const char *dev, const struct tunable_key *key,
 		       text_show(res->before));
 	if (res->adjusted)
 		printf("; the kernel stored %s", text_show(res->readback));
+	/* a view of the share the kernel keeps: say the share it holds now */
+	struct tunable_key ck;
+	char share[TUNABLE_VALUE_LEN];
+	const char *carrier = key->kind == TUNABLE_BDI ? tunable_bdi_carrier(key->name) : NULL;
+	if (carrier && tunable_parse_key(carrier, &ck, NULL, 0) == 0 &&
+	    tunable_read(dev, &ck, share, sizeof(share)) == 0)
+		printf(" (%s now %s)", carrier, text_show(share));
 	putchar('\n');
 }
 

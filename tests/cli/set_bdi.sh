@@ -56,6 +56,7 @@ got=$(bdi max_bytes)
 t_eq "max_bytes near 64 MiB" "$(( got <= 67108864 && got > 67108864 * 99 / 100 ))" 1
 t_match "max_bytes: the stored value is reported" "$out" "$DEV bdi\\.max_bytes=67108864 \\(was [0-9]+\\)(; the kernel stored $got)?"
 t_eq "max_bytes set the max share" "$(( $(bdi max_ratio_fine) < 250000 ))" 1
+t_match "max_bytes: says the share it holds" "$out" "\(bdi\.max_ratio_fine now $(bdi max_ratio_fine)\)"
 set_ok "min_bytes 8m" bdi.min_bytes=8m
 got=$(bdi min_bytes)
 t_eq "min_bytes near 8 MiB" "$(( got <= 8388608 && got > 8388608 * 98 / 100 ))" 1
