@@ -44,7 +44,10 @@ static void check_input(struct tuneedit *te)
 		te->input_ok = 0;
 		/* the settings table says what the key is and what it takes */
 		const struct tunable_def *d = tunable_key_def(&te->keys[te->sel], te->sched);
-		if (d && d->type != TUNABLE_TYPE_SCHED)
+		if (d && d->type == TUNABLE_TYPE_BYTES)
+			snprintf(te->note, sizeof(te->note), "%s, a size such as 64m (bytes): type a "
+				 "value, Enter to apply, Esc to cancel", d->help);
+		else if (d && d->type != TUNABLE_TYPE_SCHED)
 			snprintf(te->note, sizeof(te->note), "%s, %lld..%lld: type a value, Enter to "
 				 "apply, Esc to cancel", d->help, (long long)d->min, (long long)d->max);
 		else

@@ -359,6 +359,16 @@ static void capture_device(struct profile *p, struct save_keep *keep, const stru
 	capture_num(p, keep, cls, dev, &f, "rq_affinity", q->rq_affinity, 0);
 	capture_num(p, keep, cls, dev, &f, "nomerges", q->nomerges, 0);
 	capture_num(p, keep, cls, dev, &f, "queue_depth", q->queue_depth, 0);
+	/* the disk's dirty limits: a changed share once, as bytes (the ratio
+	 * files are views of the same number: brisk-set(1)) */
+	static const char *const bdi[] = { "bdi.strict_limit", "bdi.max_bytes", "bdi.min_bytes" };
+	for (size_t i = 0; i < sizeof(bdi) / sizeof(bdi[0]); i++) {
+		struct tunable_key k;
+		char v[TUNABLE_VALUE_LEN];
+		if (tunable_parse_key(bdi[i], &k, NULL, 0) == 0 &&
+		    tunable_read(dev, &k, v, sizeof(v)) == 0)
+			capture_val(p, keep, cls, dev, &f, bdi[i], v);
+	}
 }
 
 static void capture_vm(struct profile *p, struct save_keep *keep)

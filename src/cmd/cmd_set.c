@@ -17,6 +17,7 @@
 #include "stack.h"
 #include "text.h"
 #include "tunable.h"
+#include "tunable_bdi.h"
 /* ------------------------------------------------------------- targets */
 
 static int is_device_arg(const char *arg, char *name, size_t len)
@@ -172,7 +173,9 @@ static const struct optab_text set_usage_text = {
 	"     rq_affinity, nomerges, queue_depth, an iosched tunable of the\n"
 	"     active scheduler (slice_idle or iosched/slice_idle), vm.dirty_ratio,\n"
 	"     vm.dirty_background_ratio, vm.dirty_bytes, vm.dirty_background_bytes,\n"
-	"     vm.dirty_expire_centisecs, vm.dirty_writeback_centisecs\n"
+	"     vm.dirty_expire_centisecs, vm.dirty_writeback_centisecs, the disk's\n"
+	"     dirty limits bdi.max_bytes, bdi.max_ratio, bdi.max_ratio_fine,\n"
+	"     bdi.min_bytes, bdi.min_ratio, bdi.min_ratio_fine, bdi.strict_limit\n"
 	"\n",
 	20,
 	"\n"
@@ -186,7 +189,9 @@ static void list_keys(void)
 	for (size_t i = 0; i < tunable_n_defs; i++) {
 		const struct tunable_def *d = &tunable_defs[i];
 		char range[64] = "name", scope[48];
-		if (d->type != TUNABLE_TYPE_SCHED)
+		if (d->kind == TUNABLE_BDI && d->type == TUNABLE_TYPE_BYTES)
+			snprintf(range, sizeof(range), "0..the dirty limit, bytes");
+		else if (d->type != TUNABLE_TYPE_SCHED)
 			snprintf(range, sizeof(range), "%" PRId64 "..%" PRId64 "%s", d->min, d->max,
 				 d->type == TUNABLE_TYPE_BYTES ? " bytes" : "");
 		snprintf(scope, sizeof(scope), "%s%s%s", tunable_kind_name(d->kind),
@@ -205,6 +210,13 @@ static void print_change(const char *dev, const struct tunable_key *key,
 		       text_show(res->before));
 	if (res->adjusted)
 		printf("; the kernel stored %s", text_show(res->readback));
+	/* a view of the share the kernel keeps: say the share it holds now */
+	struct tunable_key ck;
+	char share[TUNABLE_VALUE_LEN];
+	const char *carrier = key->kind == TUNABLE_BDI ? tunable_bdi_carrier(key->name) : NULL;
+	if (carrier && tunable_parse_key(carrier, &ck, NULL, 0) == 0 &&
+	    tunable_read(dev, &ck, share, sizeof(share)) == 0)
+		printf(" (%s now %s)", carrier, text_show(share));
 	putchar('\n');
 }
 

@@ -112,6 +112,10 @@ static void attr_path(const struct profile_setting *s, char *buf, size_t len)
 	case PROFILE_SCOPE_DEVICE:
 		snprintf(buf, len, "device/%s", s->key);
 		break;
+	case PROFILE_SCOPE_BDI:
+		/* the disk's bdi link: /sys/block/DEV/bdi -> its MAJ:MIN */
+		snprintf(buf, len, "bdi/%s", s->key + 4);
+		break;
 	case PROFILE_SCOPE_QUEUE:
 	case PROFILE_SCOPE_VM:
 		snprintf(buf, len, "queue/%s", s->key);
@@ -498,18 +502,46 @@ static int write_tuned(FILE *f, const struct profile *p, const struct export_dev
 	return 0;
 }
 
+/* The disk's dirty limits (bdi.*) of any class, "KEY=VALUE" joined with
+ * blanks into buf (cut to fit); how many. */
+static size_t bdi_list(const struct profile *p, char *buf, size_t len)
+{
+	size_t n = 0, o = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < p->n_settings; i++) {
+		const struct profile_setting *s = &p->settings[i];
+		if (scope_of(s->key) != PROFILE_SCOPE_BDI)
+			continue;
+		n++;
+		int w = snprintf(buf + o, len - o, "%s%s%s%s=%s", o ? " " : "",
+				 s->cls == PROFILE_CLASS_ALL ? "" : profile_class_name(s->cls),
+				 s->cls == PROFILE_CLASS_ALL ? "" : ".", s->key, s->value);
+		if (w > 0 && (size_t)w < len - o)
+			o += (size_t)w;
+	}
+	return n;
+}
+
 static int write_sysctl(FILE *f, const struct profile *p, char *err, size_t errlen)
 {
 	const struct profile_setting *vm[16];
 	size_t n = vm_settings(p, vm, 16);
+	char bdi[512];
+	size_t nb = bdi_list(p, bdi, sizeof(bdi));
 	if (!n)
 		return msg_fail(-EINVAL, err, errlen, "profile %s has no vm.* settings: nothing to write as a "
-			    "sysctl.d file", p->name);
+			    "sysctl.d file%s%s%s", p->name, nb ? " (sysctl.d cannot carry the disk's "
+			    "dirty limits, " : "", nb ? bdi : "", nb ? ": they are per device, in "
+			    "/sys/block/DEV/bdi/; use --format udev or tuned)" : "");
 	header(f, p, "sysctl", NULL, "Install as /etc/sysctl.d/60-brisk-%s.conf, then: sysctl --system",
 	       "#");
 	fprintf(f, "\n");
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%s = %s\n", vm[i]->key, vm[i]->value);
+	if (nb)
+		fprintf(f, "\n# Not carried: sysctl.d cannot set the disk's dirty limits (per "
+			"device,\n# /sys/block/DEV/bdi/): %s\n# Use --format udev or tuned for "
+			"them.\n", bdi);
 	return 0;
 }
 

@@ -36,6 +36,8 @@ static enum profile_scope setting_scope(const struct tunable_def *d)
 		return PROFILE_SCOPE_DEVICE;
 	case TUNABLE_SYSCTL:
 		return PROFILE_SCOPE_VM;
+	case TUNABLE_BDI:
+		return PROFILE_SCOPE_BDI;
 	case TUNABLE_SCHEDULER:
 	case TUNABLE_QUEUE:
 		break;

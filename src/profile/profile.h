@@ -92,6 +92,7 @@ enum profile_scope {
 	PROFILE_SCOPE_IOSCHED,      /* /sys/block/DEV/queue/iosched/KEY */
 	PROFILE_SCOPE_DEVICE,       /* /sys/block/DEV/device/KEY (queue_depth) */
 	PROFILE_SCOPE_VM,           /* /proc/sys/vm/... (key "vm.NAME") */
+	PROFILE_SCOPE_BDI,          /* /sys/block/DEV/bdi/NAME (key "bdi.NAME") */
 };
 
 struct profile_setting {

@@ -16,6 +16,7 @@
 #include "sysfs.h"
 #include "text.h"
 #include "trace.h"
+#include "tunable_bdi.h"
 #include "fileio.h"
 
 struct journal {
@@ -258,6 +259,16 @@ int journal_set(struct journal *j, const char *dev, const struct tunable_key *ke
 			struct tunable_key k;
 			rc = tunable_parse_key(tunable_sysctl_partner(key->name), &k, NULL, 0);
 			if (rc == 0)
+				rc = record_current(j, dev, &k, NULL, key->name);
+		} else if (tunable_bdi_carrier(key->name)) {
+			/* max_bytes and max_ratio are views of max_ratio_fine
+			 * (min_* of min_ratio_fine): it is what puts them back
+			 * exactly; restored last, as it is recorded first */
+			struct tunable_key k;
+			char path[512];
+			if (tunable_parse_key(tunable_bdi_carrier(key->name), &k, NULL, 0) == 0 &&
+			    tunable_path(dev, &k, path, sizeof(path)) == 0 &&
+			    sysfs_exists(path) == 0)
 				rc = record_current(j, dev, &k, NULL, key->name);
 		}
 		if (rc == 0)

@@ -11,6 +11,7 @@
 #include "parse.h"
 #include "sysfs.h"
 #include "trace.h"
+#include "tunable_bdi.h"
 
 /* The scheduler a device has by the time an entry is reached: set when a
  * scheduler entry was restored (really, or in a dry run, decided to be). */
@@ -73,6 +74,16 @@ static const struct journal_entry *find_key(const struct journal_file *f,
 {
 	for (size_t i = 0; i < f->n; i++)
 		if (strcmp(f->e[i].key, key) == 0)
+			return &f->e[i];
+	return NULL;
+}
+
+/* The entry of KEY on TARGET, or NULL. */
+static const struct journal_entry *find_entry(const struct journal_file *f,
+					      const char *target, const char *key)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (strcmp(f->e[i].key, key) == 0 && strcmp(f->e[i].target, target) == 0)
 			return &f->e[i];
 	return NULL;
 }
@@ -146,6 +157,14 @@ static int nothing_to_write(const struct journal_entry *e, const struct journal_
 		if (strcmp(active, e->sched) != 0) {
 			snprintf(st->note, sizeof(st->note), "it went with scheduler %s "
 				 "(now %s)", e->sched, *active ? active : "none");
+			return outcome(st, JOURNAL_SKIPPED, 0, NULL), 1;
+		}
+	}
+	if (!st->attr && st->key.kind == TUNABLE_BDI && tunable_bdi_carrier(e->key)) {
+		const struct journal_entry *ce = find_entry(f, e->target, tunable_bdi_carrier(e->key));
+		if (ce) {
+			snprintf(st->note, sizeof(st->note), "restoring %s=%s sets it",
+				 ce->key, ce->value);
 			return outcome(st, JOURNAL_SKIPPED, 0, NULL), 1;
 		}
 	}

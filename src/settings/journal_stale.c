@@ -19,6 +19,7 @@
 #include "rundir.h"
 #include "text.h"
 #include "trace.h"
+#include "tunable_bdi.h"
 
 static void report(journal_report_fn fn, void *arg, const struct journal_event *ev)
 {
@@ -464,6 +465,16 @@ int journal_recover_stale(FILE *report_to)
 	return handle_dir(dir, 0, MODE_STALE, 0, report_to ? stale_report : NULL, &c);
 }
 
+/* The one number a bdi key's file shows: its carrier, or the key itself
+ * (tunable_bdi.h); NULL for other keys. */
+static const char *bdi_number(const char *key)
+{
+	if (strncmp(key, "bdi.", 4) != 0)
+		return NULL;
+	const char *c = tunable_bdi_carrier(key);
+	return c ? c : key;
+}
+
 int journal_forget(const char *dev, const char *key)
 {
 	char dir[PATH_MAX];
@@ -503,6 +514,13 @@ int journal_forget(const char *dev, const char *key)
 					    (strcmp(e->key, key) == 0 || strcmp(e->via, key) == 0 ||
 					     (partner && (strcmp(e->key, partner) == 0 ||
 							  strcmp(e->via, partner) == 0)));
+				/* max_bytes, max_ratio and max_ratio_fine are one
+				 * number (min_* too): a kept one keeps them all */
+				const char *num = bdi_number(key);
+				if (num && strcmp(e->target, dev) == 0 &&
+				    ((bdi_number(e->key) && strcmp(bdi_number(e->key), num) == 0) ||
+				     (bdi_number(e->via) && strcmp(bdi_number(e->via), num) == 0)))
+					match = 1;
 				if (!match)
 					jf.e[m++] = *e;
 			}

@@ -1,6 +1,7 @@
 #include "settings.h"
 #include "msg.h"
 #include "str.h"
+#include "tunable_bdi.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -228,6 +229,25 @@ int settings_current(const struct settings *st, const struct tunable_key *key,
 	return 0;
 }
 
+/* A bdi view (bdi.max_ratio, bdi.max_bytes, ...) unjournaled while the
+ * share that carries it is: the original as the share gives it, the %
+ * exactly, the bytes as "fine N" (the limit they were of is gone). */
+static int bdi_view_original(const struct settings *st, const struct tunable_key *key,
+			     char *out, size_t len)
+{
+	const char *carrier = key->kind == TUNABLE_BDI ? tunable_bdi_carrier(key->name) : NULL;
+	struct tunable_key ck;
+	char v[TUNABLE_VALUE_LEN];
+	if (!carrier || tunable_parse_key(carrier, &ck, NULL, 0) < 0 ||
+	    !settings_original(st, &ck, v, sizeof(v)))
+		return 0;
+	if (strstr(key->name, "_ratio"))
+		snprintf(out, len, "%lld", strtoll(v, NULL, 10) / 10000);
+	else
+		snprintf(out, len, "fine %s", v);
+	return 1;
+}
+
 int settings_original(const struct settings *st, const struct tunable_key *key,
 		      char *out, size_t len)
 {
@@ -250,7 +270,7 @@ int settings_original(const struct settings *st, const struct tunable_key *key,
 		snprintf(out, len, "%s", e->value);
 		return 1;
 	}
-	return 0;
+	return bdi_view_original(st, key, out, len);
 }
 
 size_t settings_keys(const struct settings *st, struct tunable_key *out, size_t max)

@@ -89,7 +89,9 @@ int settings_current(const struct settings *st, const struct tunable_key *key,
 		     char *out, size_t len);
 /* Original (journaled) value of KEY when this session changed it: 1 and
  * the value (the first device's that differs in a "(differs)" case is
- * not attempted: the first journaled device wins); 0 when unchanged. */
+ * not attempted: the first journaled device wins); 0 when unchanged.  A
+ * bdi view of a journaled share (tunable_bdi.h) gives the share's: the %
+ * for a ratio, "fine N" for bytes. */
 int settings_original(const struct settings *st, const struct tunable_key *key,
 		      char *out, size_t len);
 /* Keys the editor offers: those of the first device (scheduler excluded),

@@ -1,5 +1,6 @@
 #include "tunable.h"
 #include "msg.h"
+#include "tunable_bdi.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -175,6 +176,24 @@ const struct tunable_def tunable_defs[] = {
 	{ "queue_depth", TUNABLE_DEVICE, NULL, T_INT, 1, 65535, "SCSI queue depth (device/queue_depth)",
 	  HW, 0, "bounded by each SCSI device's and host's queue depth",
 	  1, 65535 },
+	/* bdi: the disk's dirty limits, in application order (a max before a
+	 * min: a min above the max is refused); rules: tunable_bdi.c.  Fleet
+	 * ranges: a max of 1 MiB .. 64 GiB as vm.dirty_bytes, at least 1 %;
+	 * min shares add up over all disks, so a class rule keeps them small. */
+	{ "bdi.strict_limit", TUNABLE_BDI, NULL, T_INT, 0, 1, "hold the disk to its share even below the system's limits",
+	  FIX, 0, NULL, 0, 1 },
+	{ "bdi.max_ratio", TUNABLE_BDI, NULL, T_INT, 0, 100, "largest share of the system's dirty limit, %",
+	  FIX, 100, NULL, 1, 100 },
+	{ "bdi.max_ratio_fine", TUNABLE_BDI, NULL, T_INT, 0, 1000000, "the same in millionths",
+	  FIX, 1000000, NULL, 10000, 1000000 },
+	{ "bdi.max_bytes", TUNABLE_BDI, NULL, TUNABLE_TYPE_BYTES, 0, INT64_MAX, "the same as bytes (kept as a share: reads back near)",
+	  DEV, 0, NULL, 1048576, INT64_C(68719476736) },
+	{ "bdi.min_ratio", TUNABLE_BDI, NULL, T_INT, 0, 100, "share of the dirty limit kept for the disk, %",
+	  FIX, 0, NULL, 0, 10 },
+	{ "bdi.min_ratio_fine", TUNABLE_BDI, NULL, T_INT, 0, 1000000, "the same in millionths",
+	  FIX, 0, NULL, 0, 100000 },
+	{ "bdi.min_bytes", TUNABLE_BDI, NULL, TUNABLE_TYPE_BYTES, 0, INT64_MAX, "the same as bytes",
+	  FIX, 0, NULL, 0, INT64_C(1073741824) },
 	/* vm, system-wide */
 	{ "vm.dirty_ratio", TUNABLE_SYSCTL, NULL, T_INT, 0, 100, "dirty memory where writers block, %",
 	  FIX, 20, NULL, 1, 80 },
@@ -212,10 +231,10 @@ const char *const tunable_sched_dependent[] = {
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 
-/* The file name of an entry: "slice_idle", "dirty_ratio". */
+/* The file name of an entry: "slice_idle", "dirty_ratio", "max_bytes". */
 static const char *def_attr(const struct tunable_def *d)
 {
-	return d->kind == TUNABLE_SYSCTL ? d->key + 3 : d->key;
+	return d->kind == TUNABLE_SYSCTL ? d->key + 3 : d->kind == TUNABLE_BDI ? d->key + 4 : d->key;
 }
 
 /* The entry of KIND whose file is ATTR (iosched: of scheduler SCHED). */
@@ -248,6 +267,8 @@ const char *tunable_kind_name(enum tunable_kind kind)
 		return "device";
 	case TUNABLE_SYSCTL:
 		return "vm";
+	case TUNABLE_BDI:
+		return "bdi";
 	case TUNABLE_SCHEDULER:
 	case TUNABLE_QUEUE:
 		break;
@@ -353,6 +374,16 @@ int tunable_parse_key(const char *text, struct tunable_key *key,
 		msg_set(why, whylen, "unknown sysctl '%.64s' (brisk changes only %s)", text, names);
 		return -EINVAL;
 	}
+	if (strncmp(text, "bdi.", 4) == 0) {
+		if (find_def(TUNABLE_BDI, NULL, text + 4)) {
+			set_key(key, TUNABLE_BDI, text, text + 4);
+			return 0;
+		}
+		char names[256];
+		def_names(TUNABLE_BDI, NULL, ", ", names, sizeof(names));
+		msg_set(why, whylen, "unknown dirty limit '%.64s' (brisk changes only %s)", text, names);
+		return -EINVAL;
+	}
 	const char *a = text;
 	if (strncmp(text, "iosched/", 8) == 0)
 		a = text + 8;
@@ -378,7 +409,8 @@ int tunable_path(const char *dev, const struct tunable_key *key,
 		if (!tunable_valid_devname(dev))
 			return -EINVAL;
 		const char *dir = key->kind == TUNABLE_IOSCHED ? "queue/iosched" :
-				  key->kind == TUNABLE_DEVICE ? "device" : "queue";
+				  key->kind == TUNABLE_DEVICE ? "device" :
+				  key->kind == TUNABLE_BDI ? "bdi" : "queue";
 		n = snprintf(path, len, SYSFS_BLOCK "/%s/%s/%s", dev, dir, key->attr);
 	}
 	if (n < 0 || (size_t)n >= len)
@@ -571,6 +603,8 @@ int tunable_check(const char *dev, const struct tunable_key *key,
 	rc = tunable_check_value(key, NULL, value, canon, clen, why, whylen);
 	if (rc < 0)
 		return rc;
+	if (key->kind == TUNABLE_BDI)
+		return tunable_bdi_check(dev, key->attr, canon, why, whylen);
 	if (key->kind == TUNABLE_QUEUE && strcmp(key->attr, "max_sectors_kb") == 0) {
 		int64_t v = strtoll(canon, NULL, 10);
 		long page_kb = sysconf(_SC_PAGESIZE) / 1024;
@@ -670,6 +704,14 @@ size_t tunable_list(const char *dev, int with_sysctl,
 		if (tunable_path(dev, &k, path, sizeof(path)) == 0 &&
 		    sysfs_exists(path) == 0)
 			PUT(k);
+		for (size_t i = 0; i < tunable_n_defs; i++) {
+			if (tunable_defs[i].kind != TUNABLE_BDI)
+				continue;
+			set_key(&k, TUNABLE_BDI, tunable_defs[i].key, def_attr(&tunable_defs[i]));
+			if (tunable_path(dev, &k, path, sizeof(path)) == 0 &&
+			    sysfs_exists(path) == 0)
+				PUT(k);
+		}
 	}
 	if (with_sysctl)
 		for (size_t i = 0; i < tunable_n_defs; i++) {
@@ -690,6 +732,7 @@ int tunable_facts_read(const char *dev, struct tunable_facts *f)
 	f->rotational = -1;
 	f->io_opt_kb = -1;
 	f->max_sectors_kb = -1;
+	f->bdi_max_fine = -1;
 	if (!tunable_valid_devname(dev))
 		return -EINVAL;
 	char offered[256];
@@ -708,6 +751,9 @@ int tunable_facts_read(const char *dev, struct tunable_facts *f)
 		f->max_sectors_kb = (int64_t)v;
 	snprintf(path, sizeof(path), SYSFS_BLOCK "/%s/loop", dev);
 	f->loop = sysfs_exists(path) == 0;
+	snprintf(path, sizeof(path), SYSFS_BLOCK "/%s/bdi/max_ratio_fine", dev);
+	if (sysfs_read_u64(path, &v) == 0 && v <= 1000000)
+		f->bdi_max_fine = (int64_t)v;
 	return 0;
 }
 
@@ -780,6 +826,9 @@ enum tunable_verdict tunable_default_verdict(const struct tunable_def *d,
 			return wbt_verdict(f, v);
 		if (strcmp(d->key, "read_ahead_kb") == 0)
 			return read_ahead_verdict(f, v);
+		/* the system's dirty limit times a max share of 100 % */
+		if (strcmp(d->key, "bdi.max_bytes") == 0 && f && f->bdi_max_fine == 1000000)
+			return TUNABLE_VERDICT_DEFAULT;
 		return TUNABLE_VERDICT_CHANGED;
 	case TUNABLE_DFLT_CHOICE:
 	case TUNABLE_DFLT_HW:
@@ -796,6 +845,10 @@ int tunable_capture_keeps(const struct tunable_def *d, const struct tunable_fact
 		return tunable_default_verdict(d, NULL, value) != TUNABLE_VERDICT_DEFAULT;
 	if (!d)
 		return 1;
+	/* a changed share is kept once, as bdi.max_bytes / bdi.min_bytes:
+	 * the ratio files are views of the same number */
+	if (d->kind == TUNABLE_BDI && strstr(d->key, "_ratio"))
+		return 0;
 	for (size_t i = 0; i < nf; i++) {
 		enum tunable_verdict r = tunable_default_verdict(d, &f[i], value);
 		if (r == TUNABLE_VERDICT_CHANGED || r == TUNABLE_VERDICT_CHOICE)

@@ -2,7 +2,8 @@
  * change, its scope, type, the range the kernel accepts, its kernel default
  * and a line of help) and each key's one file: queue/scheduler,
  * queue/KEY, queue/iosched/NAME of the active scheduler, device/queue_depth
- * (SCSI) under /sys/block/DEV, or /proc/sys/vm/NAME.  Keys are whitelisted
+ * (SCSI), bdi/NAME (the disk's dirty limits: tunable_bdi.h) under
+ * /sys/block/DEV, or /proc/sys/vm/NAME.  Keys are whitelisted
  * names ([a-z0-9_], plain device names), never paths.  Values are checked
  * against the table and the device before any write; tunable_apply() writes
  * once, reads back and verifies.  The iosched set is never cached.  Nothing
@@ -26,6 +27,7 @@ enum tunable_kind {
 	TUNABLE_IOSCHED,     /* queue/iosched/ATTR */
 	TUNABLE_DEVICE,      /* device/queue_depth */
 	TUNABLE_SYSCTL,      /* /proc/sys/vm/ATTR */
+	TUNABLE_BDI,         /* bdi/ATTR: key "bdi.ATTR" (tunable_bdi.h) */
 };
 
 enum tunable_type {
@@ -78,7 +80,7 @@ const struct tunable_def *tunable_def_find(const char *key);
  * iosched tunable of a scheduler the table does not know. */
 const struct tunable_def *tunable_key_def(const struct tunable_key *key, const char *sched);
 
-/* "queue", "iosched", "device", "vm" (the scheduler's is "queue"). */
+/* "queue", "iosched", "device", "vm", "bdi" (the scheduler's is "queue"). */
 const char *tunable_kind_name(enum tunable_kind kind);
 
 /* A parsed key: its scope, canonical name and file name. */
@@ -86,8 +88,9 @@ struct tunable_key {
 	enum tunable_kind kind;
 	char name[TUNABLE_NAME_LEN];  /* canonical: "scheduler", "nr_requests",
 				       * "iosched/slice_idle", "queue_depth",
-				       * "vm.dirty_ratio" */
-	char attr[TUNABLE_NAME_LEN];  /* file name: "slice_idle", "dirty_ratio" */
+				       * "vm.dirty_ratio", "bdi.max_bytes" */
+	char attr[TUNABLE_NAME_LEN];  /* file name: "slice_idle", "dirty_ratio",
+				       * "max_bytes" */
 };
 
 /* What tunable_apply() read and wrote. */
@@ -178,6 +181,7 @@ struct tunable_facts {
 	int loop;                       /* a loop device (1) */
 	int64_t io_opt_kb;              /* queue/optimal_io_size in KiB; -1 unknown */
 	int64_t max_sectors_kb;         /* queue/max_sectors_kb; -1 unknown */
+	int64_t bdi_max_fine;           /* bdi/max_ratio_fine; -1 unknown */
 };
 
 /* DEV's facts from sysfs; what cannot be read stays unknown (-1, "").

@@ -24,7 +24,10 @@ json_pairs() {
 }
 t_eq same-keys "$(text_pairs "$text" | sed 's/=.*//' | tr '\n' ' ')" \
   "$(json_pairs "$json" | sed 's/=.*//' | tr '\n' ' ')"
-t_eq same-values "$(text_pairs "$text" | tr '\n' ' ')" "$(json_pairs "$json" | tr '\n' ' ')"
+# bdi.max_bytes and bdi.min_bytes are a share of the system's dirty limit
+# of the moment (brisk-set(1)): they may move between two reads
+steady() { grep -Ev ' bdi\.(max|min)_bytes=' | tr '\n' ' '; }
+t_eq same-values "$(text_pairs "$text" | steady)" "$(json_pairs "$json" | steady)"
 
 leaf=$(jq -r '.devices[0].name' <<<"$json")
 t_eq scheduler-is-a-string "$(jq -r '.devices[0].settings.scheduler | type' <<<"$json")" string

@@ -34,7 +34,9 @@ set_loop_attach() {
 }
 # track_pid PID: killed at exit if still there
 track_pid() { echo "$1" >>"$_TUNE_PIDS"; }
-snapshot() { "$BRISK" get "$1" 2>&1; }
+# every key but bdi.max_bytes/min_bytes: shares of the system's dirty limit
+# of the moment, they move with free memory (the *_fine files hold the state)
+snapshot() { "$BRISK" get "$1" 2>&1 | grep -Ev ' bdi\.(max|min)_bytes='; }
 journals() { find "$BRISK_RUNTIME_DIR" -mindepth 1 -maxdepth 1 -name 'session-*.journal' 2>/dev/null | wc -l; }
 sysfs_q() { cat "/sys/block/$1/queue/$2" 2>/dev/null; }
 active_sched() { sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$1/queue/scheduler"; }

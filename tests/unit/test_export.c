@@ -85,7 +85,7 @@ static void check_udev(const char *text, size_t want_rules)
 {
 	regex_t tok;
 	assert_int_equal(regcomp(&tok, "^(ACTION|SUBSYSTEM|KERNEL|ENV\\{[A-Z_]+\\}|ATTRS\\{(serial|wwid)\\}|"
-				 "ATTR\\{(queue|device)/[a-z_/]+\\})(==|=)\"[^\"\\\\]*\"$",
+				 "ATTR\\{(queue|device|bdi)/[a-z_/]+\\})(==|=)\"[^\"\\\\]*\"$",
 				 REG_EXTENDED | REG_NOSUB), 0);
 	char *copy = strdup(text), *save = NULL, rule[4096];
 	size_t rules = 0;
@@ -541,6 +541,63 @@ static void test_hw_bound_dropped(void **state)
 	free(p);
 }
 
+/* The disk's dirty limits: ATTR{bdi/NAME} through the disk's bdi link in
+ * udev rules, /sys/block/DEV/bdi/NAME elsewhere (never /sys/class/bdi/
+ * MAJ:MIN, a number that changes between boots), and sysctl.d saying
+ * plainly that it cannot carry them. */
+static void test_bdi(void **state)
+{
+	(void)state;
+	struct profile *p = malloc(sizeof(*p));
+	char err[512];
+	profile_init(p, "dirty");
+	assert_int_equal(profile_set(p, PROFILE_CLASS_ALL, "bdi.strict_limit", "1", err, sizeof(err)), 0);
+	assert_int_equal(profile_set(p, PROFILE_CLASS_ALL, "bdi.max_bytes", "64m", err, sizeof(err)), 0);
+	assert_int_equal(profile_set(p, PROFILE_CLASS_MMC, "bdi.max_bytes", "16m", err, sizeof(err)), 0);
+	char *t = render(p, EXPORT_UDEV, NULL);
+	check_udev(t, 4);
+	assert_non_null(strstr(t, "ATTR{queue/rotational}==\"1\", \\\n"
+			       "  ATTR{bdi/strict_limit}=\"1\", \\\n"
+			       "  ATTR{bdi/max_bytes}=\"67108864\"\n"));
+	assert_non_null(strstr(t, "KERNEL==\"mmcblk[0-9]*\", \\\n"
+			       "  ATTR{bdi/strict_limit}=\"1\", \\\n"
+			       "  ATTR{bdi/max_bytes}=\"16777216\"\n"));
+	assert_null(strstr(t, "MAJ"));
+	assert_null(strstr(t, "/sys/class/bdi"));
+	free(t);
+	t = render(p, EXPORT_UDEV, &sda);
+	assert_non_null(strstr(t, "ATTR{bdi/max_bytes}=\"67108864\""));
+	free(t);
+	t = render(p, EXPORT_TUNED, &sda);
+	assert_non_null(strstr(t, "\n[sysfs]\n/sys/block/sda/bdi/strict_limit=1\n"
+			       "/sys/block/sda/bdi/max_bytes=67108864\n"));
+	free(t);
+	t = render(p, EXPORT_TMPFILES, &sda);
+	assert_non_null(strstr(t, "\nw /sys/block/sda/bdi/strict_limit - - - - 1\n"
+			       "w /sys/block/sda/bdi/max_bytes - - - - 67108864\n"));
+	assert_non_null(strstr(t, "the kernel name may change between boots"));
+	free(t);
+	t = render(p, EXPORT_SYSFS_CONF, &sda);
+	assert_non_null(strstr(t, "\nblock/sda/bdi/max_bytes = 67108864\n"));
+	free(t);
+	/* sysctl.d: refused when there is nothing else, saying why */
+	FILE *f = fopen("/dev/null", "w");
+	assert_int_equal(export_write(f, p, EXPORT_SYSCTL, NULL, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "sysctl.d cannot carry the disk's dirty limits, "
+			       "bdi.strict_limit=1 bdi.max_bytes=67108864 mmc.bdi.max_bytes=16777216: "
+			       "they are per device"));
+	assert_non_null(strstr(err, "--format udev"));
+	fclose(f);
+	/* and said in the file when there is */
+	assert_int_equal(profile_set(p, PROFILE_CLASS_ALL, "vm.dirty_bytes", "256m", err, sizeof(err)), 0);
+	t = render(p, EXPORT_SYSCTL, NULL);
+	assert_non_null(strstr(t, "\nvm.dirty_bytes = 268435456\n"));
+	assert_non_null(strstr(t, "# Not carried: sysctl.d cannot set the disk's dirty limits"));
+	assert_non_null(strstr(t, "bdi.max_bytes=67108864"));
+	free(t);
+	free(p);
+}
+
 /* Defence in depth: a profile struct that never went through the loader
  * (bad bytes in the description, a poisoned device) is still written
  * without a control byte, and nothing from data starts a line. */
@@ -641,6 +698,7 @@ int main(void)
 		cmocka_unit_test(test_udev_class_names),
 		cmocka_unit_test(test_hw_bound_dropped),
 		cmocka_unit_test(test_untrusted_text),
+		cmocka_unit_test(test_bdi),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

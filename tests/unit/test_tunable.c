@@ -21,6 +21,7 @@
 #include "rundir.h"
 #include "sysfs.h"
 #include "tunable.h"
+#include "tunable_bdi.h"
 
 static void test_parse_key_whitelist(void **state)
 {
@@ -281,6 +282,8 @@ static void test_defaults_table(void **state)
 		{ "vm.dirty_ratio", 20 }, { "vm.dirty_background_ratio", 10 },
 		{ "vm.dirty_bytes", 0 }, { "vm.dirty_background_bytes", 0 },
 		{ "vm.dirty_expire_centisecs", 3000 }, { "vm.dirty_writeback_centisecs", 500 },
+		{ "bdi.strict_limit", 0 }, { "bdi.max_ratio", 100 }, { "bdi.max_ratio_fine", 1000000 },
+		{ "bdi.min_ratio", 0 }, { "bdi.min_ratio_fine", 0 }, { "bdi.min_bytes", 0 },
 	};
 	size_t known = 0;
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
@@ -435,6 +438,90 @@ static void test_default_verdict(void **state)
 	assert_int_equal(verdict("vm.dirty_bytes", NULL, "67108864"), C);
 }
 
+/* The disk's dirty limits: keys, files, values, what carries them in the
+ * journal, what a capture keeps.  Reads no sysfs. */
+static void test_bdi_keys(void **state)
+{
+	(void)state;
+	struct tunable_key k;
+	char why[TUNABLE_WHY_LEN], canon[TUNABLE_VALUE_LEN], path[256];
+	static const char *const keys[] = {
+		"bdi.max_bytes", "bdi.max_ratio", "bdi.max_ratio_fine", "bdi.min_bytes",
+		"bdi.min_ratio", "bdi.min_ratio_fine", "bdi.strict_limit",
+	};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		assert_int_equal(tunable_parse_key(keys[i], &k, why, sizeof(why)), 0);
+		assert_int_equal(k.kind, TUNABLE_BDI);
+		assert_string_equal(k.name, keys[i]);
+		assert_string_equal(k.attr, keys[i] + 4);
+		assert_non_null(tunable_def_find(keys[i]));
+		assert_int_equal(tunable_path("loop3", &k, path, sizeof(path)), 0);
+		char want[64];
+		snprintf(want, sizeof(want), "/sys/block/loop3/bdi/%s", keys[i] + 4);
+		assert_string_equal(path, want);
+		assert_int_equal(tunable_path("../x", &k, path, sizeof(path)), -EINVAL);
+	}
+	assert_string_equal(tunable_kind_name(TUNABLE_BDI), "bdi");
+	/* not a bdi file brisk changes, nor a path */
+	static const char *const bad[] = { "bdi.read_ahead_kb", "bdi.", "bdi./max_bytes",
+					   "bdi.../max_bytes", "bdi.stable_pages_required",
+					   "bdi.max_bytes/" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why[0] = '\0';
+		assert_int_equal(tunable_parse_key(bad[i], &k, why, sizeof(why)), -EINVAL);
+		assert_non_null(strstr(why, "unknown dirty limit"));
+		assert_non_null(strstr(why, "bdi.max_bytes"));
+	}
+	/* values: sizes for the bytes, the kernel's ranges for the rest */
+	tunable_parse_key("bdi.max_bytes", &k, NULL, 0);
+	assert_int_equal(tunable_check_value(&k, NULL, "64m", canon, sizeof(canon), why, sizeof(why)), 0);
+	assert_string_equal(canon, "67108864");
+	assert_int_equal(tunable_check_value(&k, NULL, "1G", canon, sizeof(canon), why, sizeof(why)), 0);
+	assert_string_equal(canon, "1073741824");
+	assert_int_equal(tunable_check_value(&k, NULL, "-1", canon, sizeof(canon), why, sizeof(why)), -ERANGE);
+	assert_int_equal(tunable_check_value(&k, NULL, "lots", canon, sizeof(canon), why, sizeof(why)), -EINVAL);
+	tunable_parse_key("bdi.max_ratio", &k, NULL, 0);
+	assert_int_equal(tunable_check_value(&k, NULL, "100", canon, sizeof(canon), why, sizeof(why)), 0);
+	assert_int_equal(tunable_check_value(&k, NULL, "101", canon, sizeof(canon), why, sizeof(why)), -ERANGE);
+	assert_non_null(strstr(why, "0..100"));
+	tunable_parse_key("bdi.min_ratio_fine", &k, NULL, 0);
+	assert_int_equal(tunable_check_value(&k, NULL, "1000000", canon, sizeof(canon), why, sizeof(why)), 0);
+	assert_int_equal(tunable_check_value(&k, NULL, "1000001", canon, sizeof(canon), why, sizeof(why)), -ERANGE);
+	tunable_parse_key("bdi.strict_limit", &k, NULL, 0);
+	assert_int_equal(tunable_check_value(&k, NULL, "2", canon, sizeof(canon), why, sizeof(why)), -ERANGE);
+	/* the journal restores the file that carries a change */
+	assert_string_equal(tunable_bdi_carrier("bdi.max_bytes"), "bdi.max_ratio_fine");
+	assert_string_equal(tunable_bdi_carrier("bdi.max_ratio"), "bdi.max_ratio_fine");
+	assert_string_equal(tunable_bdi_carrier("bdi.min_bytes"), "bdi.min_ratio_fine");
+	assert_string_equal(tunable_bdi_carrier("bdi.min_ratio"), "bdi.min_ratio_fine");
+	assert_null(tunable_bdi_carrier("bdi.max_ratio_fine"));
+	assert_null(tunable_bdi_carrier("bdi.strict_limit"));
+	assert_null(tunable_bdi_carrier("read_ahead_kb"));
+	assert_null(tunable_bdi_carrier(NULL));
+	/* a max before a min in the table: that order applies a profile */
+	assert_true(tunable_def_find("bdi.max_bytes") < tunable_def_find("bdi.min_ratio"));
+	/* max_bytes is the default while the share is 100 %, whatever it reads */
+	struct tunable_facts f = { .rotational = 1, .io_opt_kb = -1, .max_sectors_kb = -1,
+				   .bdi_max_fine = 1000000 };
+	assert_int_equal(verdict("bdi.max_bytes", &f, "4970037248"), TUNABLE_VERDICT_DEFAULT);
+	f.bdi_max_fine = 13495;
+	assert_int_equal(verdict("bdi.max_bytes", &f, "67076096"), TUNABLE_VERDICT_CHANGED);
+	assert_int_equal(verdict("bdi.max_bytes", NULL, "67076096"), TUNABLE_VERDICT_CHANGED);
+	/* a capture keeps the bytes, never the ratio views of them */
+	int hw;
+	assert_int_equal(tunable_capture_keeps(tunable_def_find("bdi.max_bytes"), &f, 1,
+					       "67076096", &hw), 1);
+	assert_int_equal(tunable_capture_keeps(tunable_def_find("bdi.max_ratio_fine"), &f, 1,
+					       "13495", &hw), 0);
+	assert_int_equal(tunable_capture_keeps(tunable_def_find("bdi.max_ratio"), &f, 1, "1", &hw), 0);
+	assert_int_equal(tunable_capture_keeps(tunable_def_find("bdi.strict_limit"), &f, 1, "1", &hw), 1);
+	assert_int_equal(tunable_capture_keeps(tunable_def_find("bdi.strict_limit"), &f, 1, "0", &hw), 0);
+	/* a distribution default: a max of at least 1 MiB */
+	int64_t lo, hi;
+	assert_int_equal(tunable_fleet_range("bdi.max_bytes", "64k", &lo, &hi), 0);
+	assert_int_equal(tunable_fleet_range("bdi.max_bytes", "64m", &lo, &hi), 1);
+}
+
 /* brisk-profile(1)'s table of defaults ("KEY VALUE ..." lines between
  * ".SS Kernel defaults" and its ".fi") names every key of the table, with
  * the value of each FIXED and HZ one, "hardware-bound" for the HW ones
@@ -582,6 +669,7 @@ int main(void)
 		cmocka_unit_test(test_default_verdict),
 		cmocka_unit_test(test_defaults_documented),
 		cmocka_unit_test(test_fleet_ranges),
+		cmocka_unit_test(test_bdi_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
