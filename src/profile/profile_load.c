@@ -280,6 +280,8 @@ static void section_keys(const struct ctx *c, const char *what, struct loadkeys 
 		{ "rate", LK_RATE }, { "fsync", LK_FSYNC }, { "direct", LK_DIRECT },
 		{ "prio", LK_PRIO }, { "prioclass", LK_PRIOCLASS }, { "nrfiles", LK_NRFILES },
 		{ "ioengine", LK_IOENGINE }, { "iodepth", LK_IODEPTH }, { "bssplit", LK_BSSPLIT },
+		{ "rwmixread", LK_RWMIXREAD }, { "rwmixwrite", LK_RWMIXWRITE },
+		{ "random_distribution", LK_DIST },
 	};
 	memset(k, 0, sizeof(*k));
 	k->fail = (struct msg_first *)&c->fail;
@@ -296,7 +298,8 @@ static void end_load(struct ctx *c)
 {
 	static const char *const keys[] = {
 		"rw", "bs", "bsrange", "size", "io_size", "numjobs", "rate", "fsync", "direct",
-		"prio", "prioclass", "ioengine", "invalidate", "iodepth", "bssplit", NULL };
+		"prio", "prioclass", "ioengine", "invalidate", "iodepth", "bssplit", "rwmixread",
+		"rwmixwrite", "random_distribution", NULL };
 	char what[64];
 	snprintf(what, sizeof(what), "[load %s]", c->sec_arg);
 	if (check_keys(c, keys, what) < 0 || check_fio_engine(c, 1) < 0)
