@@ -321,8 +321,12 @@ static void finish_job(struct conv *c)
 	if (d->line && strcmp(d->v, "1") && io.engine == LOAD_ENGINE_SYNC)
 		note(c, d->line, "iodepth", d->v, 0, "a synchronous engine has one call in flight, "
 		     "as in fio");
+	/* a skewed random_distribution is not the action's uniform reads:
+	 * such a reader stays a load, which honours it */
+	const struct fval *dist = &j->k[K_DIST];
+	int skewed = dist->line && strcmp(dist->v, "random") != 0;
 	if (io.kind == LOAD_RAND_READ && io.iosize <= FIOJOB_SMALL_READ && io.numjobs == 1 &&
-	    !io.time_based && io.engine == LOAD_ENGINE_SYNC)
+	    !io.time_based && io.engine == LOAD_ENGINE_SYNC && !skewed)
 		add_reader(c, j, &k, &io);
 	else
 		add_load(c, j, &k, io.delay_ns);

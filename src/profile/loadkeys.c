@@ -458,7 +458,7 @@ static int load_mix_dist(const struct loadkeys *k, struct load_spec *s)
 			return -1;
 		if (mr && mw && n + w != 100) {
 			FAIL(k, mw->line, "%srwmixread=%d and rwmixwrite=%d do not add up to 100, "
-			     "expected one of them", pre, (int)n, (int)w);
+			     "expected one of them", k->fio ? "fio keys " : "", (int)n, (int)w);
 			return -1;
 		}
 		s->mix_read = (unsigned)(mr ? n : 100 - w);
