@@ -238,6 +238,19 @@ static void text_loads(FILE *f, const struct session *s)
 		if (l->end == LOAD_END_ERROR && l->err)
 			fprintf(f, " (%s)", strerror(l->err));
 		fputc('\n', f);
+		if (load_kind_mixed(l->spec.kind)) {   /* its reads and writes apart */
+			double r, w;
+			load_mibps_split(l, &r, &w);
+			fprintf(f, "  %-14s", "reads");
+			num(f, 9, 1, r);
+			fprintf(f, "%41s", "");
+			num(f, 10, 1, (double)l->bytes_read / MiB);
+			fprintf(f, "\n  %-14s", "writes");
+			num(f, 9, 1, w);
+			fprintf(f, "%41s", "");
+			num(f, 10, 1, (double)(l->bytes - l->bytes_read) / MiB);
+			fputc('\n', f);
+		}
 	}
 	struct session_load_window lw;
 	if (session_load_window(s, &lw) == 0) {
