@@ -167,7 +167,7 @@ static int job_keys(struct conv *c, const char *section, int sec_line, const str
 		{ K_TIMEBASED, LK_TIMEBASED, 0 }, { K_STARTDELAY, LK_STARTDELAY, 0 },
 		{ K_IOENGINE, LK_IOENGINE, 0 }, { K_IODEPTH, LK_IODEPTH, 0 },
 		{ K_RWMIXREAD, LK_RWMIXREAD, 0 }, { K_RWMIXWRITE, LK_RWMIXWRITE, 0 },
-		{ K_DIST, LK_DIST, 1 }, { K_RATEIOPS, LK_RATEIOPS, 1 },
+		{ K_DIST, LK_DIST, 1 }, { K_RATEIOPS, LK_RATEIOPS, 1 }, { K_POISSON, LK_POISSON, 0 },
 	};
 	memset(k, 0, sizeof(*k));
 	k->fio = 1;

@@ -67,6 +67,7 @@ static const struct fiojob_key fiojob_keys[] = {
 	{ "rwmixwrite", HON, K_RWMIXWRITE, 0, "% of a mixed load's calls that write" },
 	{ "random_distribution", HON, K_DIST, 0, "random, zipf, pareto, normal, zoned offsets" },
 	{ "rate_iops", HON, K_RATEIOPS, 0, "calls per second: rate= of N times the one bs" },
+	{ "rate_poisson", HON, K_POISSON, 1, "Poisson arrivals at the rate's mean" },
 
 	{ "name", HARM, K_NONE, 0, "fio's job name; brisk names a load after its section" },
 	{ "description", HARM, K_NONE, 0, "fio's job description; the profile has its own" },
@@ -135,7 +136,6 @@ static const struct fiojob_key fiojob_keys[] = {
 	{ "thinktime", REF, K_NONE, 0, "a load runs flat out (or at rate=); actions are timed one "
 	  "by one" },
 	{ "number_ios", REF, K_NONE, 0, "brisk counts bytes (io_size), not calls" },
-	{ "rate_poisson", REF, K_NONE, 1, "brisk spaces a rate-limited load's calls evenly" },
 	{ "blockalign", REF, K_NONE, 0, "brisk aligns random offsets at 4 KiB" },
 	{ "fill_device", REF, K_NONE, 1, "brisk's writers stop above the free-space floor (--floor)" },
 	{ "sync", REF, K_NONE, 0, "brisk does not open files O_SYNC: use fsync=1" },

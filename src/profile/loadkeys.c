@@ -22,6 +22,7 @@ static const char *const key_names[LK_COUNT] = {
 	[LK_STARTDELAY] = "startdelay", [LK_IOENGINE] = "ioengine", [LK_IODEPTH] = "iodepth",
 	[LK_BSSPLIT] = "bssplit", [LK_RWMIXREAD] = "rwmixread", [LK_RWMIXWRITE] = "rwmixwrite",
 	[LK_DIST] = "random_distribution", [LK_RATEIOPS] = "rate_iops",
+	[LK_POISSON] = "rate_poisson",
 };
 
 static const char *const rw_names[LOAD_KIND_COUNT] = {
@@ -493,6 +494,17 @@ static int load_mix_dist(const struct loadkeys *k, struct load_spec *s)
 			return -1;
 		}
 		s->rate = (uint64_t)n * s->bs_hi;
+	}
+	const struct loadkeys_val *po = get(k, LK_POISSON);
+	if (po) {
+		if (get_int(k, LK_POISSON, 0, 1, &n) < 0)
+			return -1;
+		if (n && !s->rate) {
+			FAIL(k, po->line, "%s'rate_poisson=%s' applies to a rate-limited job, "
+			     "expected rate=%s too", pre, po->v, k->fio ? " or rate_iops=" : "");
+			return -1;
+		}
+		s->poisson = (int)n;
 	}
 	return 0;
 }

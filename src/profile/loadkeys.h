@@ -29,7 +29,9 @@
  *    may carry fio's offset modifier (read:-8k, write:4k: bytes added to
  *    the offset after each call); a random rw's ":N" (N calls in a row
  *    before a new random offset) is refused.  rate_iops=N (fio only) is
- *    N times the block size per second when the block size is one size.
+ *    N times the block size per second when the block size is one size;
+ *    rate_poisson=1 spaces a rate-limited load's calls as a Poisson
+ *    process (exponential gaps, the same mean rate).
  *  - loadkeys_read() reads what both a load and fio's choice between load
  *    and action need; loadkeys_load() builds the load (it calls
  *    loadkeys_read()); loadkeys_action() builds an action's config.
@@ -47,7 +49,7 @@ enum loadkeys_key {
 	LK_RW, LK_BS, LK_BSRANGE, LK_SIZE, LK_FILESIZE, LK_IOSIZE, LK_NUMJOBS, LK_RATE,
 	LK_FSYNC, LK_DIRECT, LK_BUFFERED, LK_PRIO, LK_PRIOCLASS, LK_LOOPS, LK_TIMEBASED,
 	LK_NRFILES, LK_STARTDELAY, LK_IOENGINE, LK_IODEPTH, LK_BSSPLIT,
-	LK_RWMIXREAD, LK_RWMIXWRITE, LK_DIST, LK_RATEIOPS, LK_COUNT
+	LK_RWMIXREAD, LK_RWMIXWRITE, LK_DIST, LK_RATEIOPS, LK_POISSON, LK_COUNT
 };
 
 struct loadkeys_val {

@@ -281,7 +281,7 @@ static void section_keys(const struct ctx *c, const char *what, struct loadkeys 
 		{ "prio", LK_PRIO }, { "prioclass", LK_PRIOCLASS }, { "nrfiles", LK_NRFILES },
 		{ "ioengine", LK_IOENGINE }, { "iodepth", LK_IODEPTH }, { "bssplit", LK_BSSPLIT },
 		{ "rwmixread", LK_RWMIXREAD }, { "rwmixwrite", LK_RWMIXWRITE },
-		{ "random_distribution", LK_DIST },
+		{ "random_distribution", LK_DIST }, { "rate_poisson", LK_POISSON },
 	};
 	memset(k, 0, sizeof(*k));
 	k->fail = (struct msg_first *)&c->fail;
@@ -299,7 +299,7 @@ static void end_load(struct ctx *c)
 	static const char *const keys[] = {
 		"rw", "bs", "bsrange", "size", "io_size", "numjobs", "rate", "fsync", "direct",
 		"prio", "prioclass", "ioengine", "invalidate", "iodepth", "bssplit", "rwmixread",
-		"rwmixwrite", "random_distribution", NULL };
+		"rwmixwrite", "random_distribution", "rate_poisson", NULL };
 	char what[64];
 	snprintf(what, sizeof(what), "[load %s]", c->sec_arg);
 	if (check_keys(c, keys, what) < 0 || check_fio_engine(c, 1) < 0)

@@ -216,6 +216,8 @@ static int write_load(FILE *f, const struct profile_load *l, size_t i, char *err
 		parse_format_size(b, sizeof(b), s->rate);
 		PUT_CHECK("rate", b);
 	}
+	if (s->poisson)
+		PUT_CHECK("rate_poisson", "1");
 	return write_load_flags(f, l, err, errlen);
 }
 

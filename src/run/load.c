@@ -228,6 +228,7 @@ static uint64_t child_loop(const struct load_spec *s, int fd, void *buf, int wfd
 	int random = load_kind_random(s->kind);
 	uint64_t t0 = now_ns(), last_report = t0, bytes = 0, off = 0;
 	uint64_t since_sync = 0, since_evict = 0, since_floor = UINT64_MAX;
+	double paced = 0;   /* the bytes the rate counts (loaddist_paced()) */
 	/* A writer that loops over its region until stopped (size set, no
 	 * total) wraps early when the region does not fit above the floor:
 	 * it goes on overwriting the part written so far (wrap_at), which
@@ -298,7 +299,8 @@ static uint64_t child_loop(const struct load_spec *s, int fd, void *buf, int wfd
 			since_evict = 0;
 			posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 		}
-		rate_wait(s, t0, bytes);
+		paced += loaddist_paced(s, (uint64_t)r, rng);
+		rate_wait(s, t0, (uint64_t)paced);
 		if (b - last_report >= LOAD_REPORT_NS) {
 			m->t_ns = last_report = now_ns();
 			m->bytes = bytes;
@@ -322,6 +324,7 @@ struct uring_state {
 	unsigned depth, inflight;
 	uint64_t start, last_report, submitted, done, off;
 	uint64_t since_sync, since_evict, since_floor;
+	double paced;               /* submitted, as the rate counts it (loaddist_paced()) */
 	int stop, sync_due;
 };
 
@@ -347,7 +350,7 @@ static void uring_fill(struct uring_state *u, uint64_t floor, uint64_t *rng, str
 			}
 		}
 		if (s->rate && now_ns() < u->start +
-		    (uint64_t)((double)u->submitted / (double)s->rate * 1e9))
+		    (uint64_t)(u->paced / (double)s->rate * 1e9))
 			break;
 		struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
 		if (!sqe)
@@ -367,6 +370,7 @@ static void uring_fill(struct uring_state *u, uint64_t floor, uint64_t *rng, str
 		u->len[i] = len;
 		u->inflight++;
 		u->submitted += len;
+		u->paced += loaddist_paced(s, len, rng);
 		u->off = s->skip && !u->random ? loaddist_seq_next(s, u->off, len, s->bs_hi) :
 			 u->off + len;
 		u->since_floor += len;
@@ -381,7 +385,7 @@ static void uring_reap(struct uring_state *u, struct load_msg *m)
 	const struct load_spec *s = u->s;
 	uint64_t wait = LOAD_REPORT_NS;
 	if (s->rate && !u->stop) {
-		uint64_t due = u->start + (uint64_t)((double)u->submitted / (double)s->rate * 1e9);
+		uint64_t due = u->start + (uint64_t)(u->paced / (double)s->rate * 1e9);
 		uint64_t now = now_ns();
 		if (due > now && due - now < wait)
 			wait = due - now;
@@ -483,7 +487,7 @@ static uint64_t child_loop_uring(const struct load_spec *s, int fd, void *buf, i
 			}
 			note_call(m, a, now_ns());
 		} else if (!u.stop) {
-			rate_wait(s, u.start, u.submitted);
+			rate_wait(s, u.start, (uint64_t)u.paced);
 		}
 	}
 	io_uring_queue_exit(&u.ring);

@@ -83,6 +83,8 @@ struct load_spec {
 	struct load_zone zones[LOAD_ZONES_MAX];
 	int64_t skip;               /* sequential kinds: bytes added to the offset after
 				     * each call (fio's rw=read:-8k; negative: backwards) */
+	int poisson;                /* with rate: calls arrive as a Poisson process (the
+				     * same mean rate, exponential gaps), fio's rate_poisson */
 };
 
 enum load_end {

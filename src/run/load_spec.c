@@ -227,6 +227,8 @@ int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t e
 		int64_t n;
 		if (strcmp(kv, "direct") == 0 && !val) {
 			s.direct = 1;
+		} else if (strcmp(kv, "poisson") == 0 && !val) {
+			s.poisson = 1;
 		} else if (!val) {
 			return msg_fail(-EINVAL, err, errlen, "load '%s': '%s' needs a value (key=value)", text, kv);
 		} else if (strcmp(kv, "count") == 0) {
@@ -292,7 +294,7 @@ int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t e
 		} else {
 			return msg_fail(-EINVAL, err, errlen, "load '%s': unknown option '%s' (count, bs, size, "
 				    "total, rate, fsync, direct, ionice, engine, iodepth, bssplit, mix, dist, "
-				    "skip)", text, kv);
+				    "skip, poisson)", text, kv);
 		}
 		if (rc < 0)
 			return msg_fail(-EINVAL, err, errlen, "load '%s': bad value for '%s'", text, kv);
@@ -307,6 +309,9 @@ int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t e
 			    "of 4k", text);
 	if (!load_kind_writes(s.kind) && s.fsync_every)
 		return msg_fail(-EINVAL, err, errlen, "load '%s': fsync applies to writers only", text);
+	if (s.poisson && !s.rate)
+		return msg_fail(-EINVAL, err, errlen, "load '%s': poisson needs rate= (the mean "
+			    "rate its calls arrive at)", text);
 	if (s.skip < 0 && !s.size)
 		return msg_fail(-EINVAL, err, errlen, "load '%s': a negative skip needs size= (the "
 			    "region to go backwards in)", text);
@@ -366,6 +371,8 @@ void load_spec_format(const struct load_spec *s, char *buf, size_t len)
 		parse_format_size(a, sizeof(a), (uint64_t)(s->skip < 0 ? -s->skip : s->skip));
 		o += (size_t)snprintf(buf + o, len - o, ",skip=%s%s", s->skip < 0 ? "-" : "", a);
 	}
+	if (s->poisson && o < len)
+		o += (size_t)snprintf(buf + o, len - o, ",poisson");
 	if (s->direct && o < len)
 		o += (size_t)snprintf(buf + o, len - o, ",direct");
 	if (s->ioprio_class > 0 && o < len) {

@@ -252,6 +252,13 @@ uint64_t loaddist_slot(const struct load_spec *s, uint64_t slots, uint64_t *rng)
 	return base + stats_rand_range(rng, 0, span - 1);
 }
 
+double loaddist_paced(const struct load_spec *s, uint64_t len, uint64_t *rng)
+{
+	if (!s->poisson)
+		return (double)len;
+	return (double)len * -log1p(-unit(rng));
+}
+
 int loaddist_reads(const struct load_spec *s, uint64_t *rng)
 {
 	return stats_rand_range(rng, 0, 99) < s->mix_read;

@@ -33,6 +33,10 @@ void loaddist_format(const struct load_spec *s, char *buf, size_t len);
 uint64_t loaddist_slot(const struct load_spec *s, uint64_t slots, uint64_t *rng);
 /* Does a mixed load's next call read?  1 with probability mix_read %. */
 int loaddist_reads(const struct load_spec *s, uint64_t *rng);
+/* A rate-limited load's pacing: the bytes rate_wait() counts for a call
+ * of len bytes: len, or with s->poisson len times an exponential draw of
+ * mean 1 (so the calls arrive as a Poisson process of the same mean). */
+double loaddist_paced(const struct load_spec *s, uint64_t len, uint64_t *rng);
 /* A sequential load's next offset after a call of len bytes at off, with
  * s->skip added (wrapping at both ends of the region s->size; next_len is
  * the coming call's length).  */

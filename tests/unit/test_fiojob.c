@@ -134,7 +134,7 @@ static void test_fio_errors(void **state)
 		{ "[j]\nrw=write\nsize=1m\nverify=crc32c\n",
 		  "j.fio:4: fio key 'verify' cannot be honoured: brisk does not verify" },
 		{ "[j]\nrw=write\nsize=1m\nrate_poisson=1\n",
-		  "j.fio:4: fio key 'rate_poisson' cannot be honoured" },
+		  "j.fio:4: fio key 'rate_poisson=1' applies to a rate-limited job" },
 		{ "[j]\nrw=write\nsize=1m\nno_such_key=1\n",
 		  "j.fio:4: fio key 'no_such_key' cannot be honoured: brisk does not know it" },
 		{ "[j]\nrw=write\n", "j.fio:1: fio job [j] has no size" },
@@ -509,6 +509,10 @@ static void test_fio_mixed_dist(void **state)
 	assert_int_equal(imp("[r]\nrw=read\nbs=4k\nsize=16m\ndirect=1\nrate_iops=1000\n", p, &rep,
 			     err, sizeof(err)), 0);
 	assert_int_equal(p->loads[0].spec.rate, 1000 * 4096);
+	assert_int_equal(imp("[p]\nrw=randread\nbs=4k\nsize=64m\nrate_iops=50\nrate_poisson=1\n"
+			     "numjobs=2\n", p, &rep, err, sizeof(err)), 0);
+	assert_int_equal(p->loads[0].spec.poisson, 1);
+	roundtrip(p);
 	assert_int_equal(imp("[z]\nrw=randread\nbs=4k\nsize=64m\nnumjobs=2\n"
 			     "random_distribution=zoned:50/5:30/15:20/\n", p, &rep, err,
 			     sizeof(err)), 0);

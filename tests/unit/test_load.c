@@ -370,6 +370,35 @@ static void test_dist_shape(void **state)
 	assert_int_equal(loaddist_slot(&s, 1, &rng), 0);
 }
 
+/* rate + poisson: the same mean pacing, exponential gaps (their
+ * coefficient of variation about 1); without poisson every call counts
+ * its own length. */
+static void test_poisson(void **state)
+{
+	(void)state;
+	struct load_spec s;
+	char err[256], text[512];
+	assert_int_equal(load_spec_parse("rand-read:rate=200k,poisson", &s, err, sizeof(err)), 0);
+	assert_int_equal(s.poisson, 1);
+	load_spec_format(&s, text, sizeof(text));
+	assert_non_null(strstr(text, ",poisson"));
+	assert_int_equal(load_spec_parse("rand-read:poisson", &s, err, sizeof(err)), -EINVAL);
+	s.poisson = 1;
+	uint64_t rng = 5;
+	double sum = 0, sq = 0;
+	for (unsigned i = 0; i < 100000; i++) {
+		double g = loaddist_paced(&s, 4096, &rng);
+		assert_true(g >= 0);
+		sum += g;
+		sq += g * g;
+	}
+	double mean = sum / 100000, sd = sqrt(sq / 100000 - mean * mean);
+	assert_true(fabs(mean / 4096 - 1) < 0.02);
+	assert_true(fabs(sd / mean - 1) < 0.03);
+	s.poisson = 0;
+	assert_float_equal(loaddist_paced(&s, 4096, &rng), 4096, 0);
+}
+
 /* A mixed load's split: mix % of the calls read. */
 static void test_mix_split(void **state)
 {
@@ -445,6 +474,7 @@ int main(void)
 		cmocka_unit_test(test_spec_mixed),
 		cmocka_unit_test(test_dist_shape),
 		cmocka_unit_test(test_mix_split),
+		cmocka_unit_test(test_poisson),
 		cmocka_unit_test(test_seq_skip),
 		cmocka_unit_test(test_mixed_run),
 	};
