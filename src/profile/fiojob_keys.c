@@ -22,7 +22,6 @@
 #define OWN_FILE_START "brisk loads start at the beginning of their own file"
 #define NO_COMMANDS "brisk runs no commands around jobs"
 #define ERROR_ENDS "an I/O error ends a brisk load and is reported"
-#define FLOW "jobs in step by a shared counter; brisk's loads run apart: use rate="
 #define ONE_PRIO "a brisk load has one I/O priority (prio, prioclass)"
 
 /* THE table of fio keys (the man page's table is tested equal to it):
@@ -68,6 +67,9 @@ static const struct fiojob_key fiojob_keys[] = {
 	{ "random_distribution", HON, K_DIST, 0, "random, zipf, pareto, normal, zoned offsets" },
 	{ "rate_iops", HON, K_RATEIOPS, 0, "calls per second: rate= of N times the one bs" },
 	{ "rate_poisson", HON, K_POISSON, 1, "Poisson arrivals at the rate's mean" },
+	{ "flow", HON, K_FLOW, 0, "weight: a flow group's loads go in its ratio of calls" },
+	{ "flow_id", HON, K_FLOWID, 0, "the flow group, 0-15" },
+	{ "flow_sleep", HON, K_FLOWSLEEP, 0, "microseconds a held load sleeps" },
 
 	{ "name", HARM, K_NONE, 0, "fio's job name; brisk names a load after its section" },
 	{ "description", HARM, K_NONE, 0, "fio's job description; the profile has its own" },
@@ -130,9 +132,6 @@ static const struct fiojob_key fiojob_keys[] = {
 	{ "offset_increment", REF, K_NONE, 0, OWN_FILE_START },
 	{ "wait_for", REF, K_NONE, 0, SCHEDULE },
 	{ "exit_what", REF, K_NONE, 0, SCHEDULE },
-	{ "flow", REF, K_NONE, 0, FLOW },
-	{ "flow_sleep", REF, K_NONE, 0, FLOW },
-	{ "flow_id", REF, K_NONE, 0, FLOW },
 	{ "thinktime", REF, K_NONE, 0, "a load runs flat out (or at rate=); actions are timed one "
 	  "by one" },
 	{ "number_ios", REF, K_NONE, 0, "brisk counts bytes (io_size), not calls" },

@@ -22,7 +22,8 @@ static const char *const key_names[LK_COUNT] = {
 	[LK_STARTDELAY] = "startdelay", [LK_IOENGINE] = "ioengine", [LK_IODEPTH] = "iodepth",
 	[LK_BSSPLIT] = "bssplit", [LK_RWMIXREAD] = "rwmixread", [LK_RWMIXWRITE] = "rwmixwrite",
 	[LK_DIST] = "random_distribution", [LK_RATEIOPS] = "rate_iops",
-	[LK_POISSON] = "rate_poisson",
+	[LK_POISSON] = "rate_poisson", [LK_FLOW] = "flow", [LK_FLOWID] = "flow_id",
+	[LK_FLOWSLEEP] = "flow_sleep",
 };
 
 static const char *const rw_names[LOAD_KIND_COUNT] = {
@@ -436,6 +437,29 @@ static int load_fsync_prio(const struct loadkeys *k, struct load_spec *s)
 	return 0;
 }
 
+/* flow, flow_id, flow_sleep (fio's weight-based flow control). */
+static int load_flow(const struct loadkeys *k, struct load_spec *s)
+{
+	const struct loadkeys_val *f = get(k, LK_FLOW);
+	int64_t n;
+	if (f) {
+		if (get_int(k, LK_FLOW, k->fio ? -1000000 : 1, 1000000, &n) < 0)
+			return -1;
+		s->flow_weight = (unsigned)(n < 0 ? -n : n);   /* 0: no flow control */
+	}
+	if (get(k, LK_FLOWID)) {
+		if (get_int(k, LK_FLOWID, 0, 15, &n) < 0)
+			return -1;
+		s->flow_id = (unsigned)n;
+	}
+	if (get(k, LK_FLOWSLEEP)) {
+		if (get_int(k, LK_FLOWSLEEP, 0, 10000000, &n) < 0)
+			return -1;
+		s->flow_sleep_us = (unsigned)n;
+	}
+	return 0;
+}
+
 /* rwmixread / rwmixwrite (mixed kinds), random_distribution (random
  * kinds), rate_iops (one block size). */
 static int load_mix_dist(const struct loadkeys *k, struct load_spec *s)
@@ -506,7 +530,7 @@ static int load_mix_dist(const struct loadkeys *k, struct load_spec *s)
 		}
 		s->poisson = (int)n;
 	}
-	return 0;
+	return load_flow(k, s);
 }
 
 int loadkeys_load(const struct loadkeys *k, struct load_spec *out)

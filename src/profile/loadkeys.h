@@ -31,7 +31,10 @@
  *    before a new random offset) is refused.  rate_iops=N (fio only) is
  *    N times the block size per second when the block size is one size;
  *    rate_poisson=1 spaces a rate-limited load's calls as a Poisson
- *    process (exponential gaps, the same mean rate).
+ *    process (exponential gaps, the same mean rate).  flow=W, flow_id=N,
+ *    flow_sleep=US: fio's weight-based flow control (loadflow.h); a
+ *    negative fio flow (older fio's counter direction) is read as its
+ *    magnitude, which keeps the 1:1 of equal and opposite weights.
  *  - loadkeys_read() reads what both a load and fio's choice between load
  *    and action need; loadkeys_load() builds the load (it calls
  *    loadkeys_read()); loadkeys_action() builds an action's config.
@@ -49,7 +52,8 @@ enum loadkeys_key {
 	LK_RW, LK_BS, LK_BSRANGE, LK_SIZE, LK_FILESIZE, LK_IOSIZE, LK_NUMJOBS, LK_RATE,
 	LK_FSYNC, LK_DIRECT, LK_BUFFERED, LK_PRIO, LK_PRIOCLASS, LK_LOOPS, LK_TIMEBASED,
 	LK_NRFILES, LK_STARTDELAY, LK_IOENGINE, LK_IODEPTH, LK_BSSPLIT,
-	LK_RWMIXREAD, LK_RWMIXWRITE, LK_DIST, LK_RATEIOPS, LK_POISSON, LK_COUNT
+	LK_RWMIXREAD, LK_RWMIXWRITE, LK_DIST, LK_RATEIOPS, LK_POISSON, LK_FLOW, LK_FLOWID,
+	LK_FLOWSLEEP, LK_COUNT
 };
 
 struct loadkeys_val {

@@ -218,6 +218,15 @@ static int write_load(FILE *f, const struct profile_load *l, size_t i, char *err
 	}
 	if (s->poisson)
 		PUT_CHECK("rate_poisson", "1");
+	const struct { const char *k; unsigned v; } fl[] = {
+		{ "flow", s->flow_weight }, { "flow_id", s->flow_id },
+		{ "flow_sleep", s->flow_sleep_us },
+	};
+	for (size_t k = 0; k < 3; k++)
+		if (fl[k].v) {
+			snprintf(b, sizeof(b), "%u", fl[k].v);
+			PUT_CHECK(fl[k].k, b);
+		}
 	return write_load_flags(f, l, err, errlen);
 }
 

@@ -1,5 +1,6 @@
 #include "load_priv.h"
 #include "loaddist.h"
+#include "loadflow.h"
 #include "child.h"
 #include "stats.h"
 #include "now.h"
@@ -243,6 +244,8 @@ static uint64_t child_loop(const struct load_spec *s, int fd, void *buf, int wfd
 			m->end = LOAD_END_DONE;
 			break;
 		}
+		if (!loadflow_go(s))
+			continue;
 		uint64_t len = next_call(s, random, bytes, &off, rng);
 		if (wrap_at && off + len > wrap_at)
 			off = 0;
@@ -351,6 +354,8 @@ static void uring_fill(struct uring_state *u, uint64_t floor, uint64_t *rng, str
 		}
 		if (s->rate && now_ns() < u->start +
 		    (uint64_t)(u->paced / (double)s->rate * 1e9))
+			break;
+		if (!loadflow_go(s))
 			break;
 		struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
 		if (!sqe)
@@ -517,9 +522,11 @@ static void __attribute__((noreturn)) child_main(struct load *l, int wfd, uint64
 		_exit(0);
 	}
 	fill_pattern(buf, s->bs_hi, rng);
+	loadflow_join(s);
 	m.bytes = s->engine == LOAD_ENGINE_IO_URING ?
 		  child_loop_uring(s, fd, buf, wfd, floor, &rng, &m) :
 		  child_loop(s, fd, buf, wfd, floor, &rng, &m);
+	loadflow_leave(s);
 	if (m.end == LOAD_RUNNING)
 		m.end = LOAD_END_STOPPED;
 	m.t_ns = now_ns();
@@ -534,7 +541,9 @@ int load_start(struct load *l, uint64_t floor_bytes)
 {
 	pid_t parent = getpid(), pid;
 	int fd;
-	int rc = child_fork(&pid, &fd, l->dirfd);
+	int rc = l->spec.flow_weight ? loadflow_setup() : 0;
+	if (rc == 0)
+		rc = child_fork(&pid, &fd, l->dirfd);
 	if (rc < 0)
 		return rc;
 	if (rc == 0) {

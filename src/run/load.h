@@ -85,6 +85,10 @@ struct load_spec {
 				     * each call (fio's rw=read:-8k; negative: backwards) */
 	int poisson;                /* with rate: calls arrive as a Poisson process (the
 				     * same mean rate, exponential gaps), fio's rate_poisson */
+	unsigned flow_weight;       /* fio's flow: 0 = none; loads of one flow_id advance
+				     * in the ratio of their weights (loadflow.h) */
+	unsigned flow_id;           /* 0..15 */
+	unsigned flow_sleep_us;     /* a held load's sleep, microseconds */
 };
 
 enum load_end {

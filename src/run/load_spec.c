@@ -271,6 +271,15 @@ int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t e
 			s.iodepth = (unsigned)n;
 		} else if (strcmp(kv, "bssplit") == 0) {
 			rc = load_bssplit_parse(val, &s);
+		} else if (strcmp(kv, "flow") == 0) {
+			rc = parse_int(val, 1, 1000000, &n);
+			s.flow_weight = (unsigned)n;
+		} else if (strcmp(kv, "flow_id") == 0) {
+			rc = parse_int(val, 0, 15, &n);
+			s.flow_id = (unsigned)n;
+		} else if (strcmp(kv, "flow_sleep") == 0) {
+			rc = parse_int(val, 0, 10000000, &n);
+			s.flow_sleep_us = (unsigned)n;
 		} else if (strcmp(kv, "mix") == 0) {
 			rc = parse_int(val, 0, 100, &n);
 			s.mix_read = (unsigned)n;
@@ -294,7 +303,7 @@ int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t e
 		} else {
 			return msg_fail(-EINVAL, err, errlen, "load '%s': unknown option '%s' (count, bs, size, "
 				    "total, rate, fsync, direct, ionice, engine, iodepth, bssplit, mix, dist, "
-				    "skip, poisson)", text, kv);
+				    "skip, poisson, flow, flow_id, flow_sleep)", text, kv);
 		}
 		if (rc < 0)
 			return msg_fail(-EINVAL, err, errlen, "load '%s': bad value for '%s'", text, kv);
@@ -373,6 +382,12 @@ void load_spec_format(const struct load_spec *s, char *buf, size_t len)
 	}
 	if (s->poisson && o < len)
 		o += (size_t)snprintf(buf + o, len - o, ",poisson");
+	if (s->flow_weight && o < len)
+		o += (size_t)snprintf(buf + o, len - o, ",flow=%u", s->flow_weight);
+	if (s->flow_id && o < len)
+		o += (size_t)snprintf(buf + o, len - o, ",flow_id=%u", s->flow_id);
+	if (s->flow_sleep_us && o < len)
+		o += (size_t)snprintf(buf + o, len - o, ",flow_sleep=%u", s->flow_sleep_us);
 	if (s->direct && o < len)
 		o += (size_t)snprintf(buf + o, len - o, ",direct");
 	if (s->ioprio_class > 0 && o < len) {

@@ -513,6 +513,15 @@ static void test_fio_mixed_dist(void **state)
 			     "numjobs=2\n", p, &rep, err, sizeof(err)), 0);
 	assert_int_equal(p->loads[0].spec.poisson, 1);
 	roundtrip(p);
+	assert_int_equal(imp("[global]\nbs=4k\nsize=16m\nflow_sleep=500\n[a]\nrw=read\nflow=2\n"
+			     "[b]\nrw=read:-8k\nflow=-2\nflow_id=1\n", p, &rep, err, sizeof(err)), 0);
+	assert_int_equal(p->loads[0].spec.flow_weight, 2);
+	assert_int_equal(p->loads[1].spec.flow_weight, 2);
+	assert_int_equal(p->loads[1].spec.flow_id, 1);
+	assert_int_equal(p->loads[1].spec.flow_sleep_us, 500);
+	assert_true(has_note(&rep, "t.fio:10: note: fio key 'flow=-2' honoured: as the weight of "
+			     "its magnitude"));
+	roundtrip(p);
 	assert_int_equal(imp("[z]\nrw=randread\nbs=4k\nsize=64m\nnumjobs=2\n"
 			     "random_distribution=zoned:50/5:30/15:20/\n", p, &rep, err,
 			     sizeof(err)), 0);
@@ -529,8 +538,7 @@ static void test_fio_refusals_29(void **state)
 	static const struct { const char *job, *want; } cases[] = {
 		{ "[global]\nthreads=1\n[a]\nsize=1m\n",
 		  "t.fio:2: fio key 'threads' cannot be honoured: fio does not know it either" },
-		{ "[a]\nsize=1m\nflow=2\n", "t.fio:3: fio key 'flow' cannot be honoured: jobs in "
-		  "step by a shared counter" },
+		{ "[a]\nsize=1m\nflow_id=16\n", "t.fio:3: bad value '16' for fio key flow_id" },
 		{ "[a]\nsize=1m\nrw=randread:8\n", "t.fio:3: fio key 'rw=randread:8' cannot be "
 		  "honoured: ':8' asks for 8 calls in a row" },
 		{ "[a]\nsize=1m\nrw=write\nrwmixread=50\n", "t.fio:4: fio key 'rwmixread' applies "

@@ -399,6 +399,60 @@ static void test_poisson(void **state)
 	assert_float_equal(loaddist_paced(&s, 4096, &rng), 4096, 0);
 }
 
+/* fio's flow: two loads of one group go in the ratio of their weights
+ * (1:3 here, counted in calls of one size, so in bytes too). */
+static void test_flow(void **state)
+{
+	(void)state;
+	struct load_spec a, b;
+	char err[256], text[512];
+	assert_int_equal(load_spec_parse("rand-read:bs=4k,size=1m,flow=1,flow_id=3,flow_sleep=50",
+					 &a, err, sizeof(err)), 0);
+	load_spec_format(&a, text, sizeof(text));
+	assert_non_null(strstr(text, ",flow=1,flow_id=3,flow_sleep=50"));
+	assert_int_equal(load_spec_parse("rand-read:bs=4k,size=1m,flow=3,flow_id=3,flow_sleep=50",
+					 &b, err, sizeof(err)), 0);
+	assert_int_equal(load_spec_parse("rand-read:flow_id=16", &b, err, sizeof(err)), -EINVAL);
+	assert_int_equal(load_spec_parse("rand-read:bs=4k,size=1m,flow=3,flow_id=3,flow_sleep=50",
+					 &b, err, sizeof(err)), 0);
+	struct load la, lb;
+	assert_int_equal(load_prepare(&la, &a, 1, td.fd), 0);
+	assert_int_equal(load_prepare(&lb, &b, 2, td.fd), 0);
+	assert_int_equal(load_start(&la, 0), 0);
+	assert_int_equal(load_start(&lb, 0), 0);
+	for (int i = 0; i < 8; i++) {
+		poll(NULL, 0, 50);
+		load_read(&la);
+		load_read(&lb);
+	}
+	load_stop(&la);
+	load_stop(&lb);
+	struct load *ls[2] = { &la, &lb };
+	for (int k = 0; k < 2; k++) {
+		while (ls[k]->fd >= 0) {
+			struct pollfd p = { .fd = ls[k]->fd, .events = POLLIN };
+			poll(&p, 1, 50);
+			load_read(ls[k]);
+		}
+		int st;
+		assert_int_equal(waitpid(ls[k]->pid, &st, 0), ls[k]->pid);
+		load_reaped(ls[k], st);
+	}
+	if (!la.bytes || !lb.bytes)
+		fail_msg("flow: %llu and %llu bytes, ends %s, %s", (unsigned long long)la.bytes,
+			 (unsigned long long)lb.bytes, load_end_name(la.end), load_end_name(lb.end));
+	double ratio = (double)lb.bytes / (double)la.bytes;
+	print_message("flow 1:3 gave %llu:%llu bytes (%.2f)\n", (unsigned long long)la.bytes,
+		      (unsigned long long)lb.bytes, ratio);
+	if (ratio < 2.4 || ratio > 3.6)
+		fail_msg("flow 1:3 gave %llu:%llu bytes (%.2f)", (unsigned long long)la.bytes,
+			 (unsigned long long)lb.bytes, ratio);
+	unlinkat(td.fd, la.name, 0);
+	unlinkat(td.fd, lb.name, 0);
+	load_free(&la);
+	load_free(&lb);
+}
+
 /* A mixed load's split: mix % of the calls read. */
 static void test_mix_split(void **state)
 {
@@ -475,6 +529,7 @@ int main(void)
 		cmocka_unit_test(test_dist_shape),
 		cmocka_unit_test(test_mix_split),
 		cmocka_unit_test(test_poisson),
+		cmocka_unit_test(test_flow),
 		cmocka_unit_test(test_seq_skip),
 		cmocka_unit_test(test_mixed_run),
 	};
