@@ -257,6 +257,8 @@ static void text_loads(FILE *f, const struct session *s)
 		int wr = 0, rd = 0;
 		for (size_t i = 0; i < s->n_loads; i++)
 			*(load_kind_writes(s->loads[i].spec.kind) ? &wr : &rd) = 1;
+		for (size_t i = 0; i < s->n_loads; i++)   /* a mixed load does both */
+			rd |= load_kind_mixed(s->loads[i].spec.kind);
 		fprintf(f, "  in the loaded phase (%.1f s): ", lw.seconds);
 		if (isnan(lw.disk_mibps))
 			fprintf(f, "no disk counters (%s),\n", s->fsdev.name[0] ?
