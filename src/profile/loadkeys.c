@@ -250,7 +250,8 @@ static int read_fio_sizes(const struct loadkeys *k, struct loadkeys_io *io)
 	if (get(k, LK_IOSIZE) && get_size(k, LK_IOSIZE, 1, &io->iosize) < 0)
 		return -1;
 	if (!io->size && !io->filesize) {
-		FAIL(k, k->line, "fio job [%s] has no size, expected size= (or filesize=)", k->what);
+		FAIL(k, k->line, "fio job [%s] has no size (fio would take an existing file's; "
+		     "brisk makes its own), expected size= (or filesize=)", k->what);
 		return -1;
 	}
 	if (!io->size)

@@ -14,7 +14,7 @@ T=$(t_tmpdir)
 # job: "ok", or the refusal's start after "FILE:"
 want() {
   case $1 in
-    ex-butterfly) echo "6: fio job [fwd] has no size, expected size=" ;;
+    ex-butterfly) echo "6: fio job [fwd] has no size (fio would take an existing file's; brisk makes its own)" ;;
     ex-exitall) echo "8: fio key 'thinktime' cannot be honoured" ;;
     ex-ratemin) echo "10: fio key 'startdelay=2' cannot be honoured for job [c2]" ;;
     ex-threads) echo "2: fio key 'threads' cannot be honoured: fio does not know it either" ;;
