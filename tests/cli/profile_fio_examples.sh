@@ -65,5 +65,9 @@ else
     >"$T/run.out" 2>"$T/run.err"
   t_eq run-mixed-exit $? 0
   t_match run-mixed-kind "$(cat "$T/run.out")" 'rand-mixed'
+  t_match run-mixed-rows "$(cat "$T/run.out")" '^  reads .*'
+  # both directions moved, 60 % of the bytes read (give or take)
+  t_eq run-mixed-split "$(jq -r '.loads[0] | (.read_bytes > 0 and .write_bytes > 0 and
+    (.read_bytes / .bytes) > 0.5 and (.read_bytes / .bytes) < 0.7)' "$T/run.json")" true
   t_eq run-mixed-clean "$(find "$D" -mindepth 1 | wc -l)" 0
 fi
