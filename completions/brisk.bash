@@ -71,7 +71,7 @@ _brisk_opts_lab_down='-a --all -h --help'
 _brisk_opts_lab_status='-h --help'
 
 _brisk_commands='run compare report tui devices set get restore profile export lab help'
-_brisk_loads='seq-write seq-read rand-read rand-write fsync-heavy'
+_brisk_loads='seq-write seq-read rand-read rand-write fsync-heavy mixed rand-mixed'
 _brisk_actions='exec ls ssh-like save'
 
 # _brisk_q ARGS...: brisk from PATH, read-only as above, at most 3 s, no stderr

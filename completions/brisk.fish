@@ -229,7 +229,7 @@ function __brisk_list
 end
 
 set -l cmds run compare report tui devices set get restore profile export lab help
-set -l loads seq-write seq-read rand-read rand-write fsync-heavy
+set -l loads seq-write seq-read rand-read rand-write fsync-heavy mixed rand-mixed
 set -l actions '(__brisk_list exec ls ssh-like save)'
 
 complete -c brisk -f

@@ -238,12 +238,27 @@ static void text_loads(FILE *f, const struct session *s)
 		if (l->end == LOAD_END_ERROR && l->err)
 			fprintf(f, " (%s)", strerror(l->err));
 		fputc('\n', f);
+		if (load_kind_mixed(l->spec.kind)) {   /* its reads and writes apart */
+			double r, w;
+			load_mibps_split(l, &r, &w);
+			fprintf(f, "  %-14s", "reads");
+			num(f, 9, 1, r);
+			fprintf(f, "%41s", "");
+			num(f, 10, 1, (double)l->bytes_read / MiB);
+			fprintf(f, "\n  %-14s", "writes");
+			num(f, 9, 1, w);
+			fprintf(f, "%41s", "");
+			num(f, 10, 1, (double)(l->bytes - l->bytes_read) / MiB);
+			fputc('\n', f);
+		}
 	}
 	struct session_load_window lw;
 	if (session_load_window(s, &lw) == 0) {
 		int wr = 0, rd = 0;
 		for (size_t i = 0; i < s->n_loads; i++)
 			*(load_kind_writes(s->loads[i].spec.kind) ? &wr : &rd) = 1;
+		for (size_t i = 0; i < s->n_loads; i++)   /* a mixed load does both */
+			rd |= load_kind_mixed(s->loads[i].spec.kind);
 		fprintf(f, "  in the loaded phase (%.1f s): ", lw.seconds);
 		if (isnan(lw.disk_mibps))
 			fprintf(f, "no disk counters (%s),\n", s->fsdev.name[0] ?

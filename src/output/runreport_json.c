@@ -125,6 +125,14 @@ static struct json_object *json_load(const struct session *s, const void *ctx, s
 	add(o, "spec", jout_string(spec));
 	add(o, "bytes", jout_int64((int64_t)l->bytes));
 	add(o, "mib_s", jout_finite(load_mibps(l)));
+	if (load_kind_mixed(l->spec.kind)) {   /* a mixed load's reads and writes */
+		double r, w;
+		load_mibps_split(l, &r, &w);
+		add(o, "read_bytes", jout_int64((int64_t)l->bytes_read));
+		add(o, "write_bytes", jout_int64((int64_t)(l->bytes - l->bytes_read)));
+		add(o, "read_mib_s", jout_finite(r));
+		add(o, "write_mib_s", jout_finite(w));
+	}
 	add(o, "worst_call_ms", l->t_start ? jout_finite((double)l->worst_ns / 1e6) : NULL);
 	add(o, "worst_call_t_s", l->worst_at_ns ?
 	    jout_finite((double)(l->worst_at_ns - s->t0) / 1e9) : NULL);

@@ -166,6 +166,9 @@ static int job_keys(struct conv *c, const char *section, int sec_line, const str
 		{ K_PRIOCLASS, LK_PRIOCLASS, 0 }, { K_LOOPS, LK_LOOPS, 0 },
 		{ K_TIMEBASED, LK_TIMEBASED, 0 }, { K_STARTDELAY, LK_STARTDELAY, 0 },
 		{ K_IOENGINE, LK_IOENGINE, 0 }, { K_IODEPTH, LK_IODEPTH, 0 },
+		{ K_RWMIXREAD, LK_RWMIXREAD, 0 }, { K_RWMIXWRITE, LK_RWMIXWRITE, 0 },
+		{ K_DIST, LK_DIST, 1 }, { K_RATEIOPS, LK_RATEIOPS, 1 }, { K_POISSON, LK_POISSON, 0 },
+		{ K_FLOW, LK_FLOW, 0 }, { K_FLOWID, LK_FLOWID, 0 }, { K_FLOWSLEEP, LK_FLOWSLEEP, 0 },
 	};
 	memset(k, 0, sizeof(*k));
 	k->fio = 1;
@@ -316,11 +319,20 @@ static void finish_job(struct conv *c)
 		note(c, e->line, "ioengine", e->v, 0, "brisk runs it on its io_uring engine with the "
 		     "same iodepth (a buffered libaio job blocks in submission; brisk's io_uring "
 		     "load does not)");
+	const struct fval *fl = &j->k[K_FLOW];
+	if (fl->line && fl->v[0] == '-')
+		note(c, fl->line, "flow", fl->v, 0, "as the weight of its magnitude (fio before 3.23 "
+		     "read the sign as a direction on one counter; equal and opposite weights give "
+		     "1:1 either way)");
 	if (d->line && strcmp(d->v, "1") && io.engine == LOAD_ENGINE_SYNC)
 		note(c, d->line, "iodepth", d->v, 0, "a synchronous engine has one call in flight, "
 		     "as in fio");
+	/* a skewed random_distribution is not the action's uniform reads:
+	 * such a reader stays a load, which honours it */
+	const struct fval *dist = &j->k[K_DIST];
+	int skewed = dist->line && strcmp(dist->v, "random") != 0;
 	if (io.kind == LOAD_RAND_READ && io.iosize <= FIOJOB_SMALL_READ && io.numjobs == 1 &&
-	    !io.time_based && io.engine == LOAD_ENGINE_SYNC)
+	    !io.time_based && io.engine == LOAD_ENGINE_SYNC && !skewed)
 		add_reader(c, j, &k, &io);
 	else
 		add_load(c, j, &k, io.delay_ns);

@@ -17,11 +17,13 @@
  * three groups:
  *  - honoured: mapped onto brisk's loads and actions (rw, bs, size, ...,
  *    ioengine=libaio/io_uring with iodepth as an asynchronous load, direct,
- *    rate, bssplit, time_based/runtime, stonewall, thread);
+ *    rate, rate_iops, bssplit, time_based/runtime, stonewall, thread,
+ *    rwmixread/rwmixwrite, random_distribution);
  *  - harmless: accepted with a one-line note in fiojob_report (they change
  *    fio's bookkeeping or reporting, or name a file brisk replaces with
  *    its own: norandommap, gtod_reduce, group_reporting, unlink, filename
- *    when it is not a device node, ...);
+ *    when it is not a device node, io_submit_mode, the end conditions
+ *    exitall and ratemin, ...);
  *  - refused: an error "FILE:LINE: fio key 'K' cannot be honoured: why"
  *    (engines that are not file I/O, zonemode, verify, a filename that is
  *    a device node: brisk never writes devices, ...).
@@ -39,7 +41,10 @@
  *    job, not time_based, a synchronous engine) becomes an ssh-like action
  *    sampled once (or `loops` times) at its startdelay;
  *  - every other job becomes a load (write -> seq-write, read -> seq-read,
- *    randread -> rand-read, randwrite -> rand-write; libaio, io_uring,
+ *    randread -> rand-read, randwrite -> rand-write, rw/readwrite ->
+ *    mixed, randrw -> rand-mixed with rwmixread; random_distribution and
+ *    rw=read:-8k as loadkeys.h says; a random reader with a skewed
+ *    random_distribution stays a load; libaio, io_uring,
  *    posixaio -> brisk's io_uring engine with the job's iodepth); size is
  *    both the file and the I/O amount (time_based: until the phase ends);
  *  - runtime / ramp_time / directory from [global] set the profile's.

@@ -18,7 +18,6 @@
 #define SCHEDULE "brisk starts all loads together and times actions on its own schedule"
 #define CPU_PINNING "fio's CPU pinning; brisk's processes run where the kernel puts them"
 #define SUBMIT_AT_ONCE "brisk submits a request as soon as a slot frees"
-#define NO_MIXED "mixed read/write jobs are not a brisk load: use a reader and a writer"
 #define INCOMPRESSIBLE "brisk writes incompressible data"
 #define OWN_FILE_START "brisk loads start at the beginning of their own file"
 #define NO_COMMANDS "brisk runs no commands around jobs"
@@ -29,7 +28,7 @@
  * name, group, the slot an honoured value goes to, whether it may stand
  * bare (meaning 1), and what it maps to / the note / why it is refused. */
 static const struct fiojob_key fiojob_keys[] = {
-	{ "rw", HON, K_RW, 0, "write, read, randread, randwrite: the load's kind" },
+	{ "rw", HON, K_RW, 0, "write, read, randread, randwrite, rw, randrw; read:-8k skips" },
 	{ "readwrite", HON, K_RW, 0, "as rw" },
 	{ "bs", HON, K_BS, 0, "bytes per call (READ,WRITE: the job's direction)" },
 	{ "blocksize", HON, K_BS, 0, "as bs" },
@@ -63,6 +62,14 @@ static const struct fiojob_key fiojob_keys[] = {
 	{ "wait_for_previous", HON, K_STONEWALL, 1, "as stonewall" },
 	{ "thread", HON, K_THREAD, 1, "jobs run side by side; brisk's are processes, each its own "
 	  "I/O context" },
+	{ "rwmixread", HON, K_RWMIXREAD, 0, "% of a mixed load's calls that read" },
+	{ "rwmixwrite", HON, K_RWMIXWRITE, 0, "% of a mixed load's calls that write" },
+	{ "random_distribution", HON, K_DIST, 0, "random, zipf, pareto, normal, zoned offsets" },
+	{ "rate_iops", HON, K_RATEIOPS, 0, "calls per second: rate= of N times the one bs" },
+	{ "rate_poisson", HON, K_POISSON, 1, "Poisson arrivals at the rate's mean" },
+	{ "flow", HON, K_FLOW, 0, "weight: a flow group's loads go in its ratio of calls" },
+	{ "flow_id", HON, K_FLOWID, 0, "the flow group, 0-15" },
+	{ "flow_sleep", HON, K_FLOWSLEEP, 0, "microseconds a held load sleeps" },
 
 	{ "name", HARM, K_NONE, 0, "fio's job name; brisk names a load after its section" },
 	{ "description", HARM, K_NONE, 0, "fio's job description; the profile has its own" },
@@ -100,6 +107,10 @@ static const struct fiojob_key fiojob_keys[] = {
 	{ "iodepth_batch_complete", HARM, K_NONE, 0, "brisk reaps each completion as it comes" },
 	{ "overwrite", HARM, K_NONE, 1, "brisk's writers write over their own file" },
 	{ "create_on_open", HARM, K_NONE, 1, "brisk opens its file when the load starts" },
+	{ "io_submit_mode", HARM, K_NONE, 0, "how fio submits, not what reaches the disk" },
+	{ "exitall", HARM, K_NONE, 1, "an end condition; brisk's loads run to the phase's end" },
+	{ "ratemin", HARM, K_NONE, 0, "an end condition; brisk reports the rate reached" },
+	{ "rate_min", HARM, K_NONE, 0, "as ratemin" },
 
 	{ "zonemode", REF, K_NONE, 0, NO_DEVICE },
 	{ "zonesize", REF, K_NONE, 0, NO_DEVICE },
@@ -114,27 +125,16 @@ static const struct fiojob_key fiojob_keys[] = {
 	{ "verify_dump", REF, K_NONE, 1, NO_VERIFY },
 	{ "verify_async", REF, K_NONE, 0, NO_VERIFY },
 	{ "verify_write_sequence", REF, K_NONE, 0, NO_VERIFY },
-	{ "rwmixread", REF, K_NONE, 0, NO_MIXED },
-	{ "rwmixwrite", REF, K_NONE, 0, NO_MIXED },
-	{ "rwmixcycle", REF, K_NONE, 0, NO_MIXED },
+	{ "rwmixcycle", REF, K_NONE, 0, "fio dropped it; brisk mixes calls by rwmixread" },
 	{ "buffer_compress_percentage", REF, K_NONE, 0, INCOMPRESSIBLE },
 	{ "dedupe_percentage", REF, K_NONE, 0, INCOMPRESSIBLE },
 	{ "offset", REF, K_NONE, 0, OWN_FILE_START },
 	{ "offset_increment", REF, K_NONE, 0, OWN_FILE_START },
 	{ "wait_for", REF, K_NONE, 0, SCHEDULE },
-	{ "exitall", REF, K_NONE, 1, SCHEDULE },
 	{ "exit_what", REF, K_NONE, 0, SCHEDULE },
-	{ "flow", REF, K_NONE, 0, SCHEDULE },
-	{ "flow_sleep", REF, K_NONE, 0, SCHEDULE },
 	{ "thinktime", REF, K_NONE, 0, "a load runs flat out (or at rate=); actions are timed one "
 	  "by one" },
 	{ "number_ios", REF, K_NONE, 0, "brisk counts bytes (io_size), not calls" },
-	{ "rate_iops", REF, K_NONE, 0, "brisk limits bytes per second: use rate=" },
-	{ "rate_poisson", REF, K_NONE, 1, "brisk spaces a rate-limited load's calls evenly" },
-	{ "ratemin", REF, K_NONE, 0, "brisk does not end a job below a minimum rate; it reports "
-	  "what the load reached" },
-	{ "io_submit_mode", REF, K_NONE, 0, "brisk submits from the load's own process" },
-	{ "random_distribution", REF, K_NONE, 0, "brisk's random offsets are uniform" },
 	{ "blockalign", REF, K_NONE, 0, "brisk aligns random offsets at 4 KiB" },
 	{ "fill_device", REF, K_NONE, 1, "brisk's writers stop above the free-space floor (--floor)" },
 	{ "sync", REF, K_NONE, 0, "brisk does not open files O_SYNC: use fsync=1" },
@@ -146,6 +146,7 @@ static const struct fiojob_key fiojob_keys[] = {
 	{ "cmdprio_class", REF, K_NONE, 0, ONE_PRIO },
 	{ "cmdprio", REF, K_NONE, 0, ONE_PRIO },
 	{ "cmdprio_bssplit", REF, K_NONE, 0, ONE_PRIO },
+	{ "threads", REF, K_NONE, 0, "fio does not know it either (Bad option); fio's is thread" },
 	{ "kb_base", REF, K_NONE, 0, "brisk reads k, KB and KiB as 1024 (fio's default kb_base)" },
 };
 

@@ -5,7 +5,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "loaddist.h"
 #include "parse.h"
+#include "str.h"
 
 #define MiB (1024ull * 1024ull)
 
@@ -18,13 +20,16 @@ static const char *const key_names[LK_COUNT] = {
 	[LK_BUFFERED] = "buffered", [LK_PRIO] = "prio", [LK_PRIOCLASS] = "prioclass",
 	[LK_LOOPS] = "loops", [LK_TIMEBASED] = "time_based", [LK_NRFILES] = "nrfiles",
 	[LK_STARTDELAY] = "startdelay", [LK_IOENGINE] = "ioengine", [LK_IODEPTH] = "iodepth",
-	[LK_BSSPLIT] = "bssplit",
+	[LK_BSSPLIT] = "bssplit", [LK_RWMIXREAD] = "rwmixread", [LK_RWMIXWRITE] = "rwmixwrite",
+	[LK_DIST] = "random_distribution", [LK_RATEIOPS] = "rate_iops",
+	[LK_POISSON] = "rate_poisson", [LK_FLOW] = "flow", [LK_FLOWID] = "flow_id",
+	[LK_FLOWSLEEP] = "flow_sleep",
 };
 
 static const char *const rw_names[LOAD_KIND_COUNT] = {
 	[LOAD_SEQ_WRITE] = "write", [LOAD_SEQ_READ] = "read",
 	[LOAD_RAND_READ] = "randread", [LOAD_RAND_WRITE] = "randwrite",
-	[LOAD_FSYNC_WRITE] = "write",
+	[LOAD_FSYNC_WRITE] = "write", [LOAD_MIXED] = "rw", [LOAD_RAND_MIXED] = "randrw",
 };
 
 static const char *const type_names[ACTION_KIND_COUNT] = {
@@ -113,17 +118,51 @@ static int get_int(const struct loadkeys *k, enum loadkeys_key key, int64_t min,
 	return 0;
 }
 
+/* fio's offset modifier after rw's ':' (read:-8k): *skip for a
+ * sequential kind; refused for a random one.  0 or -1. */
+static int read_rw_modifier(const struct loadkeys *k, const struct loadkeys_val *v,
+			    const char *rw, const char *mod, int64_t *skip)
+{
+	uint64_t b;
+	int neg = mod[0] == '-';
+	if (strncmp(rw, "rand", 4) == 0) {
+		FAIL(k, v->line, "fio key 'rw=%s' cannot be honoured: ':%s' asks for %s calls in a "
+		     "row at each random offset; brisk draws a new offset for every call (use "
+		     "rw=%s)", v->v, mod, mod, rw);
+		return -1;
+	}
+	if (parse_size(mod + neg, &b) < 0 || b > LOAD_SIZE_MAX) {
+		FAIL(k, v->line, "%s'rw=%s'%s, expected an offset modifier such as read:-8k or "
+		     "write:4k (bytes added to the offset after each call)", k->fio ? "fio key " :
+		     "bad value ", v->v, k->fio ? " cannot be honoured" : "");
+		return -1;
+	}
+	*skip = neg ? -(int64_t)b : (int64_t)b;
+	return 0;
+}
+
 /* rw -> kind; a profile must say, a fio job reads by default. */
-static int read_kind(const struct loadkeys *k, enum load_kind *kind)
+static int read_kind(const struct loadkeys *k, enum load_kind *kind, int64_t *skip)
 {
 	const struct loadkeys_val *v = get(k, LK_RW);
 	if (!v && !k->fio) {
-		FAIL(k, k->line, "%s has no rw, expected rw = write, read, randread or randwrite",
-		     k->what);
+		FAIL(k, k->line, "%s has no rw, expected rw = write, read, randread, randwrite, "
+		     "rw or randrw", k->what);
 		return -1;
 	}
-	const char *rw = v ? v->v : "read";
-	if (strcmp(rw, "write") == 0)
+	char rw[64];
+	str_copy(rw, sizeof(rw), v ? v->v : "read");
+	char *mod = strchr(rw, ':');
+	if (mod) {
+		*mod++ = '\0';
+		if (read_rw_modifier(k, v, rw, mod, skip) < 0)
+			return -1;
+	}
+	if (strcmp(rw, "rw") == 0 || strcmp(rw, "readwrite") == 0)
+		*kind = LOAD_MIXED;
+	else if (strcmp(rw, "randrw") == 0)
+		*kind = LOAD_RAND_MIXED;
+	else if (strcmp(rw, "write") == 0)
 		*kind = !k->fio && get(k, LK_FSYNC) ? LOAD_FSYNC_WRITE : LOAD_SEQ_WRITE;
 	else if (strcmp(rw, "read") == 0)
 		*kind = LOAD_SEQ_READ;
@@ -133,12 +172,12 @@ static int read_kind(const struct loadkeys *k, enum load_kind *kind)
 		*kind = LOAD_RAND_WRITE;
 	else if (k->fio) {
 		FAIL(k, v->line, "fio key 'rw=%s' cannot be honoured: brisk runs write, read, "
-		     "randread and randwrite jobs (mixed rw/randrw/trim and offset modifiers are "
-		     "not loads it has)", rw);
+		     "randread, randwrite, rw (readwrite) and randrw jobs (trim is not file I/O "
+		     "brisk does)", v->v);
 		return -1;
 	} else {
-		FAIL(k, v->line, "bad value '%s' for rw, expected write, read, randread or "
-		     "randwrite (mixed rw/randrw cannot be honoured: use two loads)", rw);
+		FAIL(k, v->line, "bad value '%s' for rw, expected write, read, randread, "
+		     "randwrite, rw or randrw", v->v);
 		return -1;
 	}
 	return 0;
@@ -211,7 +250,8 @@ static int read_fio_sizes(const struct loadkeys *k, struct loadkeys_io *io)
 	if (get(k, LK_IOSIZE) && get_size(k, LK_IOSIZE, 1, &io->iosize) < 0)
 		return -1;
 	if (!io->size && !io->filesize) {
-		FAIL(k, k->line, "fio job [%s] has no size, expected size= (or filesize=)", k->what);
+		FAIL(k, k->line, "fio job [%s] has no size (fio would take an existing file's; "
+		     "brisk makes its own), expected size= (or filesize=)", k->what);
 		return -1;
 	}
 	if (!io->size)
@@ -250,7 +290,7 @@ int loadkeys_read(const struct loadkeys *k, struct loadkeys_io *io)
 {
 	memset(io, 0, sizeof(*io));
 	io->numjobs = io->loops = 1;
-	if (read_kind(k, &io->kind) < 0)
+	if (read_kind(k, &io->kind, &io->skip) < 0)
 		return -1;
 	if (k->fio)
 		io->bs_lo = io->bs_hi = 4096;   /* fio's default bs */
@@ -398,6 +438,102 @@ static int load_fsync_prio(const struct loadkeys *k, struct load_spec *s)
 	return 0;
 }
 
+/* flow, flow_id, flow_sleep (fio's weight-based flow control). */
+static int load_flow(const struct loadkeys *k, struct load_spec *s)
+{
+	const struct loadkeys_val *f = get(k, LK_FLOW);
+	int64_t n;
+	if (f) {
+		if (get_int(k, LK_FLOW, k->fio ? -1000000 : 1, 1000000, &n) < 0)
+			return -1;
+		s->flow_weight = (unsigned)(n < 0 ? -n : n);   /* 0: no flow control */
+	}
+	if (get(k, LK_FLOWID)) {
+		if (get_int(k, LK_FLOWID, 0, 15, &n) < 0)
+			return -1;
+		s->flow_id = (unsigned)n;
+	}
+	if (get(k, LK_FLOWSLEEP)) {
+		if (get_int(k, LK_FLOWSLEEP, 0, 10000000, &n) < 0)
+			return -1;
+		s->flow_sleep_us = (unsigned)n;
+	}
+	return 0;
+}
+
+/* rwmixread / rwmixwrite (mixed kinds), random_distribution (random
+ * kinds), rate_iops (one block size). */
+static int load_mix_dist(const struct loadkeys *k, struct load_spec *s)
+{
+	const struct loadkeys_val *mr = get(k, LK_RWMIXREAD), *mw = get(k, LK_RWMIXWRITE);
+	const struct loadkeys_val *d = get(k, LK_DIST), *ri = get(k, LK_RATEIOPS);
+	int64_t n;
+	const char *pre = k->fio ? "fio key " : "";
+	if (mr || mw) {
+		const struct loadkeys_val *m = mr ? mr : mw;
+		if (!load_kind_mixed(s->kind)) {
+			FAIL(k, m->line, "%s'%s' applies to mixed jobs (rw=rw or randrw), not to "
+			     "rw=%s: remove it", pre, mr ? "rwmixread" : "rwmixwrite",
+			     rw_names[s->kind]);
+			return -1;
+		}
+		if (mr && get_int(k, LK_RWMIXREAD, 0, 100, &n) < 0)
+			return -1;
+		int64_t w;
+		if (mw && get_int(k, LK_RWMIXWRITE, 0, 100, &w) < 0)
+			return -1;
+		if (mr && mw && n + w != 100) {
+			FAIL(k, mw->line, "%srwmixread=%d and rwmixwrite=%d do not add up to 100, "
+			     "expected one of them", k->fio ? "fio keys " : "", (int)n, (int)w);
+			return -1;
+		}
+		s->mix_read = (unsigned)(mr ? n : 100 - w);
+	}
+	if (d) {
+		if (!load_kind_random(s->kind)) {
+			FAIL(k, d->line, "%s'random_distribution=%s' applies to random jobs "
+			     "(randread, randwrite, randrw), not to rw=%s: remove it", pre, d->v,
+			     rw_names[s->kind]);
+			return -1;
+		}
+		if (loaddist_parse(d->v, s) < 0) {
+			FAIL(k, d->line, "%s'random_distribution=%s' cannot be honoured: expected "
+			     "random, zipf:THETA (THETA > 0, not 1), pareto:H (0 < H < 1), "
+			     "normal:DEV[:CENTER] (DEV %% of the file, CENTER 0-1) or "
+			     "zoned:ACCESS/SIZE:... (percentages; zoned_abs and separate read,write "
+			     "parts are not supported)", pre, d->v);
+			return -1;
+		}
+	}
+	if (ri && k->fio) {
+		if (get(k, LK_RATE)) {
+			FAIL(k, ri->line, "fio keys rate and rate_iops both apply to job [%s], "
+			     "expected one of them", k->what);
+			return -1;
+		}
+		if (strchr(ri->v, ',') || parse_int(ri->v, 1, 10000000, &n) < 0 ||
+		    s->bs_lo != s->bs_hi || s->n_bssplit) {
+			FAIL(k, ri->line, "fio key 'rate_iops=%s' cannot be honoured: brisk limits "
+			     "bytes per second, which is calls per second only with one block size "
+			     "(expected one number of calls and one bs; or use rate=)", ri->v);
+			return -1;
+		}
+		s->rate = (uint64_t)n * s->bs_hi;
+	}
+	const struct loadkeys_val *po = get(k, LK_POISSON);
+	if (po) {
+		if (get_int(k, LK_POISSON, 0, 1, &n) < 0)
+			return -1;
+		if (n && !s->rate) {
+			FAIL(k, po->line, "%s'rate_poisson=%s' applies to a rate-limited job, "
+			     "expected rate=%s too", pre, po->v, k->fio ? " or rate_iops=" : "");
+			return -1;
+		}
+		s->poisson = (int)n;
+	}
+	return load_flow(k, s);
+}
+
 int loadkeys_load(const struct loadkeys *k, struct load_spec *out)
 {
 	struct loadkeys_io io;
@@ -417,7 +553,9 @@ int loadkeys_load(const struct loadkeys *k, struct load_spec *out)
 		load_bssplit_parse(k->k[LK_BSSPLIT].v, &s);   /* checked by loadkeys_read() */
 	s.engine = io.engine;
 	s.iodepth = io.engine == LOAD_ENGINE_IO_URING && io.iodepth > 1 ? io.iodepth : 0;
-	if (load_amounts(k, &io, &s) < 0 || load_fsync_prio(k, &s) < 0)
+	s.skip = io.skip;
+	if (load_amounts(k, &io, &s) < 0 || load_fsync_prio(k, &s) < 0 ||
+	    load_mix_dist(k, &s) < 0)
 		return -1;
 	if (load_spec_check(&s, e, sizeof(e)) < 0) {
 		FAIL(k, k->line, "%s%s%s is not a load brisk can run: %s", k->fio ? "fio job [" : "",

@@ -23,6 +23,18 @@
  *    engine changes nothing, as in fio.  bssplit (load_bssplit_parse()
  *    form) takes the place of bs/bsrange; in a fio job it wins over them,
  *    as in fio, in a profile both are an error.
+ *  - rw=rw / readwrite / randrw are the mixed kinds, with rwmixread= (or
+ *    rwmixwrite=, 100 - it; default 50 as in fio); random_distribution=
+ *    (loaddist.h's forms) applies to the random kinds; a sequential rw
+ *    may carry fio's offset modifier (read:-8k, write:4k: bytes added to
+ *    the offset after each call); a random rw's ":N" (N calls in a row
+ *    before a new random offset) is refused.  rate_iops=N (fio only) is
+ *    N times the block size per second when the block size is one size;
+ *    rate_poisson=1 spaces a rate-limited load's calls as a Poisson
+ *    process (exponential gaps, the same mean rate).  flow=W, flow_id=N,
+ *    flow_sleep=US: fio's weight-based flow control (loadflow.h); a
+ *    negative fio flow (older fio's counter direction) is read as its
+ *    magnitude, which keeps the 1:1 of equal and opposite weights.
  *  - loadkeys_read() reads what both a load and fio's choice between load
  *    and action need; loadkeys_load() builds the load (it calls
  *    loadkeys_read()); loadkeys_action() builds an action's config.
@@ -39,7 +51,9 @@
 enum loadkeys_key {
 	LK_RW, LK_BS, LK_BSRANGE, LK_SIZE, LK_FILESIZE, LK_IOSIZE, LK_NUMJOBS, LK_RATE,
 	LK_FSYNC, LK_DIRECT, LK_BUFFERED, LK_PRIO, LK_PRIOCLASS, LK_LOOPS, LK_TIMEBASED,
-	LK_NRFILES, LK_STARTDELAY, LK_IOENGINE, LK_IODEPTH, LK_BSSPLIT, LK_COUNT
+	LK_NRFILES, LK_STARTDELAY, LK_IOENGINE, LK_IODEPTH, LK_BSSPLIT,
+	LK_RWMIXREAD, LK_RWMIXWRITE, LK_DIST, LK_RATEIOPS, LK_POISSON, LK_FLOW, LK_FLOWID,
+	LK_FLOWSLEEP, LK_COUNT
 };
 
 struct loadkeys_val {
@@ -66,6 +80,7 @@ struct loadkeys_io {
 	enum load_engine engine;    /* sync, or io_uring for libaio/io_uring/posixaio */
 	unsigned iodepth;           /* 1 unless an asynchronous engine says more */
 	uint64_t delay_ns;          /* fio: startdelay (unscaled) */
+	int64_t skip;               /* rw=read:-8k: bytes added after each call */
 };
 
 /* Set a key (line 0 leaves it unset). */

@@ -280,6 +280,9 @@ static void section_keys(const struct ctx *c, const char *what, struct loadkeys 
 		{ "rate", LK_RATE }, { "fsync", LK_FSYNC }, { "direct", LK_DIRECT },
 		{ "prio", LK_PRIO }, { "prioclass", LK_PRIOCLASS }, { "nrfiles", LK_NRFILES },
 		{ "ioengine", LK_IOENGINE }, { "iodepth", LK_IODEPTH }, { "bssplit", LK_BSSPLIT },
+		{ "rwmixread", LK_RWMIXREAD }, { "rwmixwrite", LK_RWMIXWRITE },
+		{ "random_distribution", LK_DIST }, { "rate_poisson", LK_POISSON },
+		{ "flow", LK_FLOW }, { "flow_id", LK_FLOWID }, { "flow_sleep", LK_FLOWSLEEP },
 	};
 	memset(k, 0, sizeof(*k));
 	k->fail = (struct msg_first *)&c->fail;
@@ -296,7 +299,8 @@ static void end_load(struct ctx *c)
 {
 	static const char *const keys[] = {
 		"rw", "bs", "bsrange", "size", "io_size", "numjobs", "rate", "fsync", "direct",
-		"prio", "prioclass", "ioengine", "invalidate", "iodepth", "bssplit", NULL };
+		"prio", "prioclass", "ioengine", "invalidate", "iodepth", "bssplit", "rwmixread",
+		"rwmixwrite", "random_distribution", "rate_poisson", "flow", "flow_id", "flow_sleep", NULL };
 	char what[64];
 	snprintf(what, sizeof(what), "[load %s]", c->sec_arg);
 	if (check_keys(c, keys, what) < 0 || check_fio_engine(c, 1) < 0)

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "loaddist.h"
 #include "loadkeys.h"
 #include "msg.h"
 #include "parse.h"
@@ -164,7 +165,24 @@ static int write_load(FILE *f, const struct profile_load *l, size_t i, char *err
 	if ((unsigned)s->kind >= LOAD_KIND_COUNT || !profile_name_ok(l->name, sizeof(l->name)))
 		return msg_fail(-EINVAL, err, errlen, "load %zu: bad kind or name", i + 1);
 	fprintf(f, "\n[load %s]\n", l->name);
-	PUT_CHECK("rw", loadkeys_rw_name(s->kind));
+	if (s->skip) {   /* fio's offset modifier: rw = read:-8k */
+		char sk[40];
+		parse_format_size(sk, sizeof(sk), (uint64_t)(s->skip < 0 ? -s->skip : s->skip));
+		snprintf(b, sizeof(b), "%s:%s%s", loadkeys_rw_name(s->kind), s->skip < 0 ? "-" : "",
+			 sk);
+		PUT_CHECK("rw", b);
+	} else {
+		PUT_CHECK("rw", loadkeys_rw_name(s->kind));
+	}
+	if (load_kind_mixed(s->kind)) {
+		snprintf(b, sizeof(b), "%u", s->mix_read);
+		PUT_CHECK("rwmixread", b);
+	}
+	if (s->dist != LOAD_DIST_RANDOM) {
+		char d[160];
+		loaddist_format(s, d, sizeof(d));
+		PUT_CHECK("random_distribution", d);
+	}
 	int fsync_kind = s->kind == LOAD_FSYNC_WRITE || s->fsync_every;
 	load_spec_parse(load_kind_name(s->kind == LOAD_SEQ_WRITE && fsync_kind ?
 				       LOAD_FSYNC_WRITE : s->kind), &def, e, sizeof(e));
@@ -198,6 +216,17 @@ static int write_load(FILE *f, const struct profile_load *l, size_t i, char *err
 		parse_format_size(b, sizeof(b), s->rate);
 		PUT_CHECK("rate", b);
 	}
+	if (s->poisson)
+		PUT_CHECK("rate_poisson", "1");
+	const struct { const char *k; unsigned v; } fl[] = {
+		{ "flow", s->flow_weight }, { "flow_id", s->flow_id },
+		{ "flow_sleep", s->flow_sleep_us },
+	};
+	for (size_t k = 0; k < 3; k++)
+		if (fl[k].v) {
+			snprintf(b, sizeof(b), "%u", fl[k].v);
+			PUT_CHECK(fl[k].k, b);
+		}
 	return write_load_flags(f, l, err, errlen);
 }
 

@@ -1,4 +1,6 @@
 #include "load_priv.h"
+#include "loaddist.h"
+#include "loadflow.h"
 #include "child.h"
 #include "stats.h"
 #include "now.h"
@@ -34,6 +36,7 @@ struct load_msg {
 	uint64_t worst_at_ns;
 	int32_t end;             /* enum load_end; LOAD_RUNNING while going */
 	int32_t err;
+	uint64_t bytes_read;     /* of bytes, read (a mixed load's split) */
 };
 
 int load_avail(int fd, uint64_t *out)
@@ -168,7 +171,9 @@ static int child_open(const struct load_spec *s, const char *name, int writer, i
 		return -1;
 	}
 	int flags = O_CLOEXEC | O_NOFOLLOW | (s->direct ? O_DIRECT : 0);
-	if (writer)
+	if (load_kind_mixed(s->kind))
+		flags |= O_RDWR;    /* reads and writes its laid-out file */
+	else if (writer)
 		flags |= O_WRONLY | (s->kind == LOAD_RAND_WRITE ? 0 : O_TRUNC);
 	else
 		flags |= O_RDONLY;
@@ -208,7 +213,7 @@ static uint64_t next_call(const struct load_spec *s, int random, uint64_t bytes,
 		len = s->total - bytes;
 	if (random) {
 		uint64_t slots = (s->size - len) / 4096;
-		*off = stats_rand_range(rng, 0, slots) * 4096;
+		*off = loaddist_slot(s, slots + 1, rng) * 4096;
 	} else if (s->size && *off + len > s->size) {
 		*off = 0;
 	}
@@ -220,10 +225,11 @@ static uint64_t next_call(const struct load_spec *s, int random, uint64_t bytes,
 static uint64_t child_loop(const struct load_spec *s, int fd, void *buf, int wfd,
 			   uint64_t floor, uint64_t *rng, struct load_msg *m)
 {
-	int writer = load_kind_writes(s->kind);
-	int random = s->kind == LOAD_RAND_READ || s->kind == LOAD_RAND_WRITE;
+	int writer = load_kind_writes(s->kind), mixed = load_kind_mixed(s->kind);
+	int random = load_kind_random(s->kind);
 	uint64_t t0 = now_ns(), last_report = t0, bytes = 0, off = 0;
 	uint64_t since_sync = 0, since_evict = 0, since_floor = UINT64_MAX;
+	double paced = 0;   /* the bytes the rate counts (loaddist_paced()) */
 	/* A writer that loops over its region until stopped (size set, no
 	 * total) wraps early when the region does not fit above the floor:
 	 * it goes on overwriting the part written so far (wrap_at), which
@@ -238,6 +244,8 @@ static uint64_t child_loop(const struct load_spec *s, int fd, void *buf, int wfd
 			m->end = LOAD_END_DONE;
 			break;
 		}
+		if (!loadflow_go(s))
+			continue;
 		uint64_t len = next_call(s, random, bytes, &off, rng);
 		if (wrap_at && off + len > wrap_at)
 			off = 0;
@@ -257,8 +265,9 @@ static uint64_t child_loop(const struct load_spec *s, int fd, void *buf, int wfd
 				}
 			}
 		}
+		int w = mixed ? !loaddist_reads(s, rng) : writer;
 		uint64_t a = now_ns();
-		ssize_t r = writer ? pwrite(fd, buf, len, (off_t)off) : pread(fd, buf, len, (off_t)off);
+		ssize_t r = w ? pwrite(fd, buf, len, (off_t)off) : pread(fd, buf, len, (off_t)off);
 		uint64_t b = now_ns();
 		if (r < 0) {
 			if (errno == EINTR)
@@ -267,7 +276,7 @@ static uint64_t child_loop(const struct load_spec *s, int fd, void *buf, int wfd
 			m->err = errno;
 			break;
 		}
-		if (r == 0 && !writer) {     /* EOF: the file was shorter */
+		if (r == 0 && !w) {     /* EOF: the file was shorter */
 			off = 0;
 			continue;
 		}
@@ -276,7 +285,9 @@ static uint64_t child_loop(const struct load_spec *s, int fd, void *buf, int wfd
 		since_sync += (uint64_t)r;
 		since_evict += (uint64_t)r;
 		since_floor += (uint64_t)r;
-		off += (uint64_t)r;
+		m->bytes_read += w ? 0 : (uint64_t)r;
+		off = s->skip && !random ? loaddist_seq_next(s, off, (uint64_t)r, s->bs_hi) :
+		      off + (uint64_t)r;
 		if (s->fsync_every && since_sync >= s->fsync_every) {
 			since_sync = 0;
 			a = now_ns();
@@ -291,7 +302,8 @@ static uint64_t child_loop(const struct load_spec *s, int fd, void *buf, int wfd
 			since_evict = 0;
 			posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 		}
-		rate_wait(s, t0, bytes);
+		paced += loaddist_paced(s, (uint64_t)r, rng);
+		rate_wait(s, t0, (uint64_t)paced);
 		if (b - last_report >= LOAD_REPORT_NS) {
 			m->t_ns = last_report = now_ns();
 			m->bytes = bytes;
@@ -311,9 +323,11 @@ struct uring_state {
 	void *buf;                  /* one buffer for every request: the data is not checked */
 	uint64_t *t0;               /* per slot: submission time, 0 = free */
 	uint64_t *len;              /* per slot: bytes asked */
+	unsigned char *rd;          /* per slot: 1 = a read (a mixed load's) */
 	unsigned depth, inflight;
 	uint64_t start, last_report, submitted, done, off;
 	uint64_t since_sync, since_evict, since_floor;
+	double paced;               /* submitted, as the rate counts it (loaddist_paced()) */
 	int stop, sync_due;
 };
 
@@ -339,7 +353,9 @@ static void uring_fill(struct uring_state *u, uint64_t floor, uint64_t *rng, str
 			}
 		}
 		if (s->rate && now_ns() < u->start +
-		    (uint64_t)((double)u->submitted / (double)s->rate * 1e9))
+		    (uint64_t)(u->paced / (double)s->rate * 1e9))
+			break;
+		if (!loadflow_go(s))
 			break;
 		struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
 		if (!sqe)
@@ -348,7 +364,9 @@ static void uring_fill(struct uring_state *u, uint64_t floor, uint64_t *rng, str
 		while (u->t0[i])
 			i++;
 		uint64_t len = next_call(s, u->random, u->submitted, &u->off, rng);
-		if (u->writer)
+		u->rd[i] = load_kind_mixed(s->kind) ? (unsigned char)loaddist_reads(s, rng) :
+			   !u->writer;
+		if (!u->rd[i])
 			io_uring_prep_write(sqe, u->fd, u->buf, (unsigned)len, u->off);
 		else
 			io_uring_prep_read(sqe, u->fd, u->buf, (unsigned)len, u->off);
@@ -357,7 +375,9 @@ static void uring_fill(struct uring_state *u, uint64_t floor, uint64_t *rng, str
 		u->len[i] = len;
 		u->inflight++;
 		u->submitted += len;
-		u->off += len;
+		u->paced += loaddist_paced(s, len, rng);
+		u->off = s->skip && !u->random ? loaddist_seq_next(s, u->off, len, s->bs_hi) :
+			 u->off + len;
 		u->since_floor += len;
 	}
 	if (child_stop)
@@ -370,7 +390,7 @@ static void uring_reap(struct uring_state *u, struct load_msg *m)
 	const struct load_spec *s = u->s;
 	uint64_t wait = LOAD_REPORT_NS;
 	if (s->rate && !u->stop) {
-		uint64_t due = u->start + (uint64_t)((double)u->submitted / (double)s->rate * 1e9);
+		uint64_t due = u->start + (uint64_t)(u->paced / (double)s->rate * 1e9);
 		uint64_t now = now_ns();
 		if (due > now && due - now < wait)
 			wait = due - now;
@@ -397,7 +417,7 @@ static void uring_reap(struct uring_state *u, struct load_msg *m)
 		note_call(m, u->t0[i], b);
 		u->t0[i] = 0;
 		u->inflight--;
-		if (res < 0 || (res == 0 && !u->writer)) {
+		if (res < 0 || (res == 0 && u->rd[i])) {
 			u->submitted -= u->len[i];
 			if (res == 0) {
 				u->off = 0;         /* EOF: the file was shorter */
@@ -410,6 +430,7 @@ static void uring_reap(struct uring_state *u, struct load_msg *m)
 		}
 		u->submitted -= u->len[i] - (uint64_t)res;
 		u->done += (uint64_t)res;
+		m->bytes_read += u->rd[i] ? (uint64_t)res : 0;
 		u->since_sync += (uint64_t)res;
 		u->since_evict += (uint64_t)res;
 		if (s->fsync_every && u->since_sync >= s->fsync_every)
@@ -437,7 +458,7 @@ static uint64_t child_loop_uring(const struct load_spec *s, int fd, void *buf, i
 {
 	struct uring_state u = { .s = s, .fd = fd, .wfd = wfd, .buf = buf,
 				 .writer = load_kind_writes(s->kind),
-				 .random = s->kind == LOAD_RAND_READ || s->kind == LOAD_RAND_WRITE,
+				 .random = load_kind_random(s->kind),
 				 .depth = s->iodepth ? s->iodepth : 1, .since_floor = UINT64_MAX };
 	int rc = io_uring_queue_init(u.depth, &u.ring, 0);
 	if (rc < 0) {
@@ -447,7 +468,8 @@ static uint64_t child_loop_uring(const struct load_spec *s, int fd, void *buf, i
 	}
 	u.t0 = calloc(u.depth, sizeof(*u.t0));
 	u.len = calloc(u.depth, sizeof(*u.len));
-	if (!u.t0 || !u.len) {
+	u.rd = calloc(u.depth, sizeof(*u.rd));
+	if (!u.t0 || !u.len || !u.rd) {
 		m->end = LOAD_END_ERROR;
 		m->err = ENOMEM;
 		u.stop = 1;
@@ -470,12 +492,13 @@ static uint64_t child_loop_uring(const struct load_spec *s, int fd, void *buf, i
 			}
 			note_call(m, a, now_ns());
 		} else if (!u.stop) {
-			rate_wait(s, u.start, u.submitted);
+			rate_wait(s, u.start, (uint64_t)u.paced);
 		}
 	}
 	io_uring_queue_exit(&u.ring);
 	free(u.t0);
 	free(u.len);
+	free(u.rd);
 	return u.done;
 }
 
@@ -485,7 +508,7 @@ static void __attribute__((noreturn)) child_main(struct load *l, int wfd, uint64
 	const struct load_spec *s = &l->spec;
 	struct load_msg m = { 0 };
 	int writer = load_kind_writes(s->kind);
-	int random = s->kind == LOAD_RAND_READ || s->kind == LOAD_RAND_WRITE;
+	int random = load_kind_random(s->kind);
 	uint64_t rng = now_ns() ^ ((uint64_t)getpid() << 32) ^ parent;
 	void *buf = NULL;
 	int fd = child_open(s, l->name, writer, random, &m);
@@ -499,9 +522,11 @@ static void __attribute__((noreturn)) child_main(struct load *l, int wfd, uint64
 		_exit(0);
 	}
 	fill_pattern(buf, s->bs_hi, rng);
+	loadflow_join(s);
 	m.bytes = s->engine == LOAD_ENGINE_IO_URING ?
 		  child_loop_uring(s, fd, buf, wfd, floor, &rng, &m) :
 		  child_loop(s, fd, buf, wfd, floor, &rng, &m);
+	loadflow_leave(s);
 	if (m.end == LOAD_RUNNING)
 		m.end = LOAD_END_STOPPED;
 	m.t_ns = now_ns();
@@ -516,7 +541,9 @@ int load_start(struct load *l, uint64_t floor_bytes)
 {
 	pid_t parent = getpid(), pid;
 	int fd;
-	int rc = child_fork(&pid, &fd, l->dirfd);
+	int rc = l->spec.flow_weight ? loadflow_setup() : 0;
+	if (rc == 0)
+		rc = child_fork(&pid, &fd, l->dirfd);
 	if (rc < 0)
 		return rc;
 	if (rc == 0) {
@@ -589,6 +616,7 @@ int load_read(struct load *l)
 			l->t_start = m.t_ns;
 		l->t_last = m.t_ns;
 		l->bytes = m.bytes;
+		l->bytes_read = m.bytes_read;
 		if (m.worst_ns > l->worst_ns) {
 			l->worst_ns = m.worst_ns;
 			l->worst_at_ns = m.worst_at_ns;
@@ -646,6 +674,16 @@ double load_mibps(const struct load *l)
 	if (!l->t_start || l->t_last <= l->t_start)
 		return NAN;
 	return (double)l->bytes / MiB / ((double)(l->t_last - l->t_start) / 1e9);
+}
+
+void load_mibps_split(const struct load *l, double *read_mibps, double *write_mibps)
+{
+	/* the mean over the load's span, split as its bytes are: the split
+	 * is cumulative, the rate load_mibps()'s */
+	double all = load_mibps(l);
+	double f = l->bytes ? (double)l->bytes_read / (double)l->bytes : NAN;
+	*read_mibps = all * f;
+	*write_mibps = all * (1 - f);
 }
 
 /* The cumulative count at t: linear between the timeline's points, its

@@ -25,6 +25,8 @@ enum load_kind {
 	LOAD_RAND_READ,
 	LOAD_RAND_WRITE,
 	LOAD_FSYNC_WRITE,
+	LOAD_MIXED,                 /* sequential reads and writes, mix_read % reads */
+	LOAD_RAND_MIXED,            /* random reads and writes, mix_read % reads */
 	LOAD_KIND_COUNT
 };
 
@@ -32,6 +34,22 @@ enum load_engine {
 	LOAD_ENGINE_SYNC,           /* pread()/pwrite(), one call in flight */
 	LOAD_ENGINE_IO_URING,       /* io_uring: iodepth requests in flight */
 	LOAD_ENGINE_COUNT
+};
+
+/* Where a random load's offsets fall (loaddist.h draws them). */
+enum load_dist {
+	LOAD_DIST_RANDOM,           /* uniform */
+	LOAD_DIST_ZIPF,             /* zipf:THETA (dist_a), hot blocks scattered */
+	LOAD_DIST_PARETO,           /* pareto:H (dist_a), hot blocks scattered */
+	LOAD_DIST_NORMAL,           /* normal:DEV[:CENTER]: dist_a % of the file, dist_b in [0,1] */
+	LOAD_DIST_ZONED,            /* zoned:ACCESS%/SIZE%:...: zones[] */
+};
+
+#define LOAD_ZONES_MAX 16
+
+struct load_zone {
+	unsigned access_pct;        /* share of the calls, 1..100 */
+	unsigned size_pct;          /* share of the file, 1..100; the zones sum to 100 */
 };
 
 #define LOAD_BSSPLIT_MAX 16
@@ -57,6 +75,20 @@ struct load_spec {
 	unsigned iodepth;           /* requests in flight (io_uring); 0 or 1 = one */
 	unsigned n_bssplit;         /* 0 = sizes from bs_lo..bs_hi */
 	struct load_bssplit bssplit[LOAD_BSSPLIT_MAX];   /* bs_lo/bs_hi = its min/max */
+	/* additions of issue 29: */
+	unsigned mix_read;          /* mixed kinds: % of calls that read, 0..100 (default 50) */
+	enum load_dist dist;        /* random kinds: where offsets fall */
+	double dist_a, dist_b;      /* the distribution's parameters (see enum load_dist) */
+	unsigned n_zones;           /* LOAD_DIST_ZONED */
+	struct load_zone zones[LOAD_ZONES_MAX];
+	int64_t skip;               /* sequential kinds: bytes added to the offset after
+				     * each call (fio's rw=read:-8k; negative: backwards) */
+	int poisson;                /* with rate: calls arrive as a Poisson process (the
+				     * same mean rate, exponential gaps), fio's rate_poisson */
+	unsigned flow_weight;       /* fio's flow: 0 = none; loads of one flow_id advance
+				     * in the ratio of their weights (loadflow.h) */
+	unsigned flow_id;           /* 0..15 */
+	unsigned flow_sleep_us;     /* a held load's sleep, microseconds */
 };
 
 enum load_end {
@@ -85,6 +117,7 @@ struct load {
 	int fd;                     /* pipe from the child, -1 when closed */
 	uint64_t t_start, t_last;   /* first and latest report times */
 	uint64_t bytes;             /* cumulative, latest report */
+	uint64_t bytes_read;        /* of them read (a mixed load; a reader: all) */
 	uint64_t worst_ns, worst_at_ns;
 	uint64_t tick_worst_ns;     /* worst since the last load_sample() */
 	enum load_end end;
@@ -95,8 +128,13 @@ struct load {
 
 /* "seq-write", ..., "?" out of range. */
 const char *load_kind_name(enum load_kind k);
-/* Does a load of kind k write (seq-write, rand-write, fsync-heavy)?  1/0. */
+/* Does a load of kind k write (seq-write, rand-write, fsync-heavy, and
+ * the mixed kinds)?  1/0. */
 int load_kind_writes(enum load_kind k);
+/* Does it mix reads and writes (mixed, rand-mixed)?  1/0. */
+int load_kind_mixed(enum load_kind k);
+/* Are its offsets random (rand-read, rand-write, rand-mixed)?  1/0. */
+int load_kind_random(enum load_kind k);
 const char *load_engine_name(enum load_engine e);   /* "sync", "io_uring" */
 /* "64k/40:1m/60" -> entries (sorted as given), bs_lo/bs_hi set to their
  * min/max.  0, or -EINVAL when the form is wrong or the weights do not sum
@@ -154,6 +192,9 @@ double load_mibps(const struct load *l);
  * cumulative counts, linear between its points; nothing before its first
  * point or after its last (a load that ended counts what it did). */
 double load_window_bytes(const struct load *l, uint64_t from_ns, uint64_t to_ns);
+/* A mixed load's reads and writes: mean MiB/s of each over the same span
+ * as load_mibps() (NaN before two reports). */
+void load_mibps_split(const struct load *l, double *read_mibps, double *write_mibps);
 /* Close the pipe and free the timeline. */
 void load_free(struct load *l);
 

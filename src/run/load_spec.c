@@ -1,4 +1,5 @@
 #include "load_priv.h"
+#include "loaddist.h"
 #include "msg.h"
 #include "parse.h"
 
@@ -14,6 +15,8 @@ static const char *const kind_names[LOAD_KIND_COUNT] = {
 	[LOAD_RAND_READ] = "rand-read",
 	[LOAD_RAND_WRITE] = "rand-write",
 	[LOAD_FSYNC_WRITE] = "fsync-heavy",
+	[LOAD_MIXED] = "mixed",
+	[LOAD_RAND_MIXED] = "rand-mixed",
 };
 
 const char *load_kind_name(enum load_kind k)
@@ -109,12 +112,24 @@ void load_bssplit_format(const struct load_spec *s, char *buf, size_t len)
 
 int load_kind_writes(enum load_kind k)
 {
-	return k == LOAD_SEQ_WRITE || k == LOAD_RAND_WRITE || k == LOAD_FSYNC_WRITE;
+	return k == LOAD_SEQ_WRITE || k == LOAD_RAND_WRITE || k == LOAD_FSYNC_WRITE ||
+	       load_kind_mixed(k);
+}
+
+int load_kind_mixed(enum load_kind k)
+{
+	return k == LOAD_MIXED || k == LOAD_RAND_MIXED;
+}
+
+int load_kind_random(enum load_kind k)
+{
+	return k == LOAD_RAND_READ || k == LOAD_RAND_WRITE || k == LOAD_RAND_MIXED;
 }
 
 int load_kind_needs_file(enum load_kind k)
 {
-	return k == LOAD_SEQ_READ || k == LOAD_RAND_READ || k == LOAD_RAND_WRITE;
+	return k == LOAD_SEQ_READ || k == LOAD_RAND_READ || k == LOAD_RAND_WRITE ||
+	       load_kind_mixed(k);
 }
 
 static void spec_defaults(struct load_spec *s, enum load_kind k)
@@ -137,6 +152,16 @@ static void spec_defaults(struct load_spec *s, enum load_kind k)
 		s->bs_lo = s->bs_hi = 4096;
 		s->size = 64 * MiB;
 		s->fsync_every = 4096;
+		break;
+	case LOAD_MIXED:
+		s->bs_lo = s->bs_hi = MiB;
+		s->size = 256 * MiB;
+		s->mix_read = 50;
+		break;
+	case LOAD_RAND_MIXED:
+		s->bs_lo = s->bs_hi = 4096;
+		s->size = 256 * MiB;
+		s->mix_read = 50;
 		break;
 	case LOAD_KIND_COUNT:
 		break;
@@ -189,7 +214,7 @@ int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t e
 			kind = i;
 	if (kind < 0)
 		return msg_fail(-EINVAL, err, errlen, "load '%s': unknown kind '%s' (seq-write, seq-read, "
-			    "rand-read, rand-write, fsync-heavy)", text, buf);
+			    "rand-read, rand-write, fsync-heavy, mixed, rand-mixed)", text, buf);
 	struct load_spec s;
 	spec_defaults(&s, (enum load_kind)kind);
 	char *save = NULL;
@@ -202,6 +227,8 @@ int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t e
 		int64_t n;
 		if (strcmp(kv, "direct") == 0 && !val) {
 			s.direct = 1;
+		} else if (strcmp(kv, "poisson") == 0 && !val) {
+			s.poisson = 1;
 		} else if (!val) {
 			return msg_fail(-EINVAL, err, errlen, "load '%s': '%s' needs a value (key=value)", text, kv);
 		} else if (strcmp(kv, "count") == 0) {
@@ -244,9 +271,39 @@ int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t e
 			s.iodepth = (unsigned)n;
 		} else if (strcmp(kv, "bssplit") == 0) {
 			rc = load_bssplit_parse(val, &s);
+		} else if (strcmp(kv, "flow") == 0) {
+			rc = parse_int(val, 1, 1000000, &n);
+			s.flow_weight = (unsigned)n;
+		} else if (strcmp(kv, "flow_id") == 0) {
+			rc = parse_int(val, 0, 15, &n);
+			s.flow_id = (unsigned)n;
+		} else if (strcmp(kv, "flow_sleep") == 0) {
+			rc = parse_int(val, 0, 10000000, &n);
+			s.flow_sleep_us = (unsigned)n;
+		} else if (strcmp(kv, "mix") == 0) {
+			rc = parse_int(val, 0, 100, &n);
+			s.mix_read = (unsigned)n;
+			if (rc == 0 && !load_kind_mixed(s.kind))
+				return msg_fail(-EINVAL, err, errlen, "load '%s': mix applies to the "
+					    "mixed kinds only (mixed, rand-mixed)", text);
+		} else if (strcmp(kv, "dist") == 0) {
+			rc = loaddist_parse(val, &s);
+			if (rc == 0 && !load_kind_random(s.kind))
+				return msg_fail(-EINVAL, err, errlen, "load '%s': dist applies to the "
+					    "random kinds only (rand-read, rand-write, rand-mixed)", text);
+		} else if (strcmp(kv, "skip") == 0) {
+			uint64_t b;
+			rc = parse_size(val[0] == '-' ? val + 1 : val, &b);
+			if (rc == 0 && b > LOAD_SIZE_MAX)
+				rc = -ERANGE;
+			s.skip = val[0] == '-' ? -(int64_t)b : (int64_t)b;
+			if (rc == 0 && (load_kind_random(s.kind) || s.kind == LOAD_FSYNC_WRITE))
+				return msg_fail(-EINVAL, err, errlen, "load '%s': skip applies to the "
+					    "sequential kinds only (seq-write, seq-read, mixed)", text);
 		} else {
 			return msg_fail(-EINVAL, err, errlen, "load '%s': unknown option '%s' (count, bs, size, "
-				    "total, rate, fsync, direct, ionice, engine, iodepth, bssplit)", text, kv);
+				    "total, rate, fsync, direct, ionice, engine, iodepth, bssplit, mix, dist, "
+				    "skip, poisson, flow, flow_id, flow_sleep)", text, kv);
 		}
 		if (rc < 0)
 			return msg_fail(-EINVAL, err, errlen, "load '%s': bad value for '%s'", text, kv);
@@ -261,6 +318,15 @@ int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t e
 			    "of 4k", text);
 	if (!load_kind_writes(s.kind) && s.fsync_every)
 		return msg_fail(-EINVAL, err, errlen, "load '%s': fsync applies to writers only", text);
+	if (s.poisson && !s.rate)
+		return msg_fail(-EINVAL, err, errlen, "load '%s': poisson needs rate= (the mean "
+			    "rate its calls arrive at)", text);
+	if (s.skip < 0 && !s.size)
+		return msg_fail(-EINVAL, err, errlen, "load '%s': a negative skip needs size= (the "
+			    "region to go backwards in)", text);
+	if (s.direct && s.skip % 4096)
+		return msg_fail(-EINVAL, err, errlen, "load '%s': direct needs skip in multiples of "
+			    "4k", text);
 	if (s.iodepth > 1 && s.engine != LOAD_ENGINE_IO_URING)
 		return msg_fail(-EINVAL, err, errlen, "load '%s': iodepth above 1 needs engine=io_uring "
 			    "(the sync engine has one call in flight)", text);
@@ -303,6 +369,25 @@ void load_spec_format(const struct load_spec *s, char *buf, size_t len)
 		parse_format_size(a, sizeof(a), nums[i].v);
 		o += (size_t)snprintf(buf + o, len - o, ",%s=%s", nums[i].k, a);
 	}
+	if (load_kind_mixed(s->kind) && o < len)
+		o += (size_t)snprintf(buf + o, len - o, ",mix=%u", s->mix_read);
+	if (s->dist != LOAD_DIST_RANDOM && o < len) {
+		char d[160];
+		loaddist_format(s, d, sizeof(d));
+		o += (size_t)snprintf(buf + o, len - o, ",dist=%s", d);
+	}
+	if (s->skip && o < len) {
+		parse_format_size(a, sizeof(a), (uint64_t)(s->skip < 0 ? -s->skip : s->skip));
+		o += (size_t)snprintf(buf + o, len - o, ",skip=%s%s", s->skip < 0 ? "-" : "", a);
+	}
+	if (s->poisson && o < len)
+		o += (size_t)snprintf(buf + o, len - o, ",poisson");
+	if (s->flow_weight && o < len)
+		o += (size_t)snprintf(buf + o, len - o, ",flow=%u", s->flow_weight);
+	if (s->flow_id && o < len)
+		o += (size_t)snprintf(buf + o, len - o, ",flow_id=%u", s->flow_id);
+	if (s->flow_sleep_us && o < len)
+		o += (size_t)snprintf(buf + o, len - o, ",flow_sleep=%u", s->flow_sleep_us);
 	if (s->direct && o < len)
 		o += (size_t)snprintf(buf + o, len - o, ",direct");
 	if (s->ioprio_class > 0 && o < len) {

@@ -736,6 +736,7 @@ void session_load_window_calc(const struct load *loads, size_t n_loads, uint64_t
 			writes = 1;
 		else
 			reads = 1;
+		reads |= load_kind_mixed(loads[i].spec.kind);   /* it reads too */
 	}
 	out->seconds = sec;
 	if (!n_loads)

@@ -119,7 +119,7 @@ static void test_fio_errors(void **state)
 		  "j.fio:2: fio key 'ioengine=cpuio' cannot be honoured: it is not file I/O" },
 		{ "[j]\nrw=write\nsize=1m\nioengine=mmap\n",
 		  "j.fio:4: fio key 'ioengine=mmap' cannot be honoured: brisk's loads do" },
-		{ "[j]\nrw=randrw\nsize=1m\n", "j.fio:2: fio key 'rw=randrw' cannot be honoured" },
+		{ "[j]\nrw=randtrim\nsize=1m\n", "j.fio:2: fio key 'rw=randtrim' cannot be honoured" },
 		{ "[j]\nrw=write\nfilename=/dev/sda\nsize=1m\n",
 		  "j.fio:3: fio key 'filename=/dev/sda' cannot be honoured: it names a device node "
 		  "and brisk never writes devices" },
@@ -133,8 +133,8 @@ static void test_fio_errors(void **state)
 		  "j.fio:4: fio key 'zonemode' cannot be honoured: brisk works on files" },
 		{ "[j]\nrw=write\nsize=1m\nverify=crc32c\n",
 		  "j.fio:4: fio key 'verify' cannot be honoured: brisk does not verify" },
-		{ "[j]\nrw=write\nsize=1m\nratemin=1m\n",
-		  "j.fio:4: fio key 'ratemin' cannot be honoured" },
+		{ "[j]\nrw=write\nsize=1m\nrate_poisson=1\n",
+		  "j.fio:4: fio key 'rate_poisson=1' applies to a rate-limited job" },
 		{ "[j]\nrw=write\nsize=1m\nno_such_key=1\n",
 		  "j.fio:4: fio key 'no_such_key' cannot be honoured: brisk does not know it" },
 		{ "[j]\nrw=write\n", "j.fio:1: fio job [j] has no size" },
@@ -456,6 +456,108 @@ static void test_bssplit(void **state)
 					 sizeof(err)), -EINVAL);
 }
 
+/* Import a job from text; 0 or -EINVAL with the message in err. */
+static int imp(const char *text, struct profile *p, struct fiojob_report *rep, char *err,
+	       size_t errlen)
+{
+	struct fiojob_opts o = { .scale = 1 };
+	err[0] = '\0';
+	return fiojob_import_buffer(text, strlen(text), "t.fio", &o, p, rep, err, errlen);
+}
+
+static int has_note(const struct fiojob_report *rep, const char *what)
+{
+	for (size_t i = 0; i < rep->n_notes; i++)
+		if (strstr(rep->notes[i], what))
+			return 1;
+	return 0;
+}
+
+/* The loads fio users bring (issue 29): mixed jobs, distributions,
+ * rate_iops, offset modifiers; harmless end keys with a note. */
+static void test_fio_mixed_dist(void **state)
+{
+	(void)state;
+	struct profile *p = P();
+	struct fiojob_report rep;
+	char err[PROFILE_ERR_LEN];
+	assert_int_equal(imp("[global]\nrw=randrw\nrwmixwrite=40\nbs=4k\nnumjobs=4\n"
+			     "io_submit_mode=offload\nexitall\nratemin=1m\n[db]\nsize=64m\n"
+			     "ioengine=libaio\niodepth=16\nrandom_distribution=zipf:1.2\n",
+			     p, &rep, err, sizeof(err)), 0);
+	assert_int_equal(p->n_loads, 1);
+	const struct load_spec *s = &p->loads[0].spec;
+	assert_int_equal(s->kind, LOAD_RAND_MIXED);
+	assert_int_equal(s->mix_read, 60);
+	assert_int_equal(s->dist, LOAD_DIST_ZIPF);
+	assert_int_equal(s->count, 4);
+	assert_int_equal(s->iodepth, 16);
+	assert_true(has_note(&rep, "t.fio:6: note: fio key 'io_submit_mode=offload' accepted"));
+	assert_true(has_note(&rep, "'exitall' accepted"));
+	assert_true(has_note(&rep, "ratemin=1m' accepted, changes nothing: an end condition; "
+			     "brisk reports the rate reached"));
+	roundtrip(p);
+	assert_int_equal(imp("[seq]\nrw=readwrite\nrwmixread=70\nbs=256k\nsize=64m\n", p, &rep,
+			     err, sizeof(err)), 0);
+	assert_int_equal(p->loads[0].spec.kind, LOAD_MIXED);
+	assert_int_equal(p->loads[0].spec.mix_read, 70);
+	assert_int_equal(imp("[back]\nrw=read:-8k\nbs=4k\nsize=16m\n", p, &rep, err,
+			     sizeof(err)), 0);
+	assert_int_equal(p->loads[0].spec.kind, LOAD_SEQ_READ);
+	assert_int_equal(p->loads[0].spec.skip, -8192);
+	roundtrip(p);
+	assert_int_equal(imp("[r]\nrw=read\nbs=4k\nsize=16m\ndirect=1\nrate_iops=1000\n", p, &rep,
+			     err, sizeof(err)), 0);
+	assert_int_equal(p->loads[0].spec.rate, 1000 * 4096);
+	assert_int_equal(imp("[p]\nrw=randread\nbs=4k\nsize=64m\nrate_iops=50\nrate_poisson=1\n"
+			     "numjobs=2\n", p, &rep, err, sizeof(err)), 0);
+	assert_int_equal(p->loads[0].spec.poisson, 1);
+	roundtrip(p);
+	assert_int_equal(imp("[global]\nbs=4k\nsize=16m\nflow_sleep=500\n[a]\nrw=read\nflow=2\n"
+			     "[b]\nrw=read:-8k\nflow=-2\nflow_id=1\n", p, &rep, err, sizeof(err)), 0);
+	assert_int_equal(p->loads[0].spec.flow_weight, 2);
+	assert_int_equal(p->loads[1].spec.flow_weight, 2);
+	assert_int_equal(p->loads[1].spec.flow_id, 1);
+	assert_int_equal(p->loads[1].spec.flow_sleep_us, 500);
+	assert_true(has_note(&rep, "t.fio:10: note: fio key 'flow=-2' honoured: as the weight of "
+			     "its magnitude"));
+	roundtrip(p);
+	assert_int_equal(imp("[z]\nrw=randread\nbs=4k\nsize=64m\nnumjobs=2\n"
+			     "random_distribution=zoned:50/5:30/15:20/\n", p, &rep, err,
+			     sizeof(err)), 0);
+	assert_int_equal(p->loads[0].spec.n_zones, 3);
+	roundtrip(p);
+}
+
+/* Refusals that stay name FILE:LINE and why. */
+static void test_fio_refusals_29(void **state)
+{
+	(void)state;
+	struct profile *p = P();
+	char err[PROFILE_ERR_LEN];
+	static const struct { const char *job, *want; } cases[] = {
+		{ "[global]\nthreads=1\n[a]\nsize=1m\n",
+		  "t.fio:2: fio key 'threads' cannot be honoured: fio does not know it either" },
+		{ "[a]\nsize=1m\nflow_id=16\n", "t.fio:3: bad value '16' for fio key flow_id" },
+		{ "[a]\nsize=1m\nrw=randread:8\n", "t.fio:3: fio key 'rw=randread:8' cannot be "
+		  "honoured: ':8' asks for 8 calls in a row" },
+		{ "[a]\nsize=1m\nrw=write\nrwmixread=50\n", "t.fio:4: fio key 'rwmixread' applies "
+		  "to mixed jobs" },
+		{ "[a]\nsize=1m\nrw=read\nrandom_distribution=zipf:1.2\n", "applies to random jobs" },
+		{ "[a]\nsize=1m\nrw=randread\nrandom_distribution=zipf:1\n", "t.fio:4: fio key "
+		  "'random_distribution=zipf:1' cannot be honoured" },
+		{ "[a]\nsize=1m\nrw=randrw\nrwmixread=60\nrwmixwrite=60\n", "do not add up to 100" },
+		{ "[a]\nsize=1m\nbsrange=4k-8k\nrate_iops=10\n", "t.fio:4: fio key 'rate_iops=10' "
+		  "cannot be honoured: brisk limits bytes per second" },
+		{ "[a]\nsize=1m\nrw=trim\n", "t.fio:3: fio key 'rw=trim' cannot be honoured" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(imp(cases[i].job, p, NULL, err, sizeof(err)), -EINVAL);
+		if (!strstr(err, cases[i].want))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err, cases[i].want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -468,6 +570,8 @@ int main(void)
 		cmocka_unit_test(test_fio_include_env),
 		cmocka_unit_test(test_fio_key_table),
 		cmocka_unit_test(test_bssplit),
+		cmocka_unit_test(test_fio_mixed_dist),
+		cmocka_unit_test(test_fio_refusals_29),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "load.h"
+#include "loaddist.h"
 #include "now.h"
 #include "testdir.h"
 
@@ -272,6 +273,244 @@ static int setup(void **state)
 	return testdir_make(&td, "load");
 }
 
+/* Mixed kinds, distributions and skips: parsed, formatted, read back. */
+static void test_spec_mixed(void **state)
+{
+	(void)state;
+	struct load_spec s, t;
+	char err[256], text[512];
+	assert_int_equal(load_spec_parse("rand-mixed:mix=70,dist=zipf:1.2,size=64m", &s, err,
+					 sizeof(err)), 0);
+	assert_int_equal(s.kind, LOAD_RAND_MIXED);
+	assert_int_equal(s.mix_read, 70);
+	assert_int_equal(s.dist, LOAD_DIST_ZIPF);
+	assert_true(load_kind_writes(s.kind) && load_kind_mixed(s.kind) && load_kind_random(s.kind));
+	load_spec_format(&s, text, sizeof(text));
+	assert_string_equal(text, "rand-mixed:count=1,bs=4k,size=64m,mix=70,dist=zipf:1.2");
+	assert_int_equal(load_spec_parse(text, &t, err, sizeof(err)), 0);
+	assert_memory_equal(&s, &t, sizeof(s));
+	assert_int_equal(load_spec_parse("mixed", &s, err, sizeof(err)), 0);
+	assert_int_equal(s.mix_read, 50);                 /* fio's default rwmixread */
+	assert_int_equal(load_spec_parse("seq-read:bs=4k,size=128m,skip=-8k", &s, err,
+					 sizeof(err)), 0);
+	assert_int_equal(s.skip, -8192);
+	load_spec_format(&s, text, sizeof(text));
+	assert_non_null(strstr(text, ",skip=-8k"));
+	assert_int_equal(load_spec_parse("rand-read:dist=zoned:50/5:30/15:20/", &s, err,
+					 sizeof(err)), 0);
+	assert_int_equal(s.n_zones, 3);
+	assert_int_equal(s.zones[2].size_pct, 80);
+	static const char *const bad[] = {
+		"seq-write:mix=50", "seq-read:dist=zipf:1.2", "rand-read:skip=4k",
+		"rand-read:dist=zipf:1", "rand-read:dist=pareto:1.5", "rand-read:dist=normal:0",
+		"rand-read:dist=zoned:50/5:30/15", "rand-read:dist=zoned:60/5:30/95",
+		"rand-read:dist=frob", "mixed:mix=101", "seq-write:skip=-8k",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(load_spec_parse(bad[i], &s, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, bad[i]));
+	}
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Share of the draws that the hottest tenth of the slots took. */
+static double top_tenth(const char *dist, uint64_t slots, unsigned draws)
+{
+	struct load_spec s;
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(loaddist_parse(dist, &s), 0);
+	unsigned *hits = calloc(slots, sizeof(*hits));
+	assert_non_null(hits);
+	uint64_t rng = 12345;
+	for (unsigned i = 0; i < draws; i++) {
+		uint64_t k = loaddist_slot(&s, slots, &rng);
+		assert_true(k < slots);
+		hits[k]++;
+	}
+	qsort(hits, slots, sizeof(*hits), cmp_desc);
+	unsigned top = 0;
+	for (uint64_t i = 0; i < slots / 10; i++)
+		top += hits[i];
+	free(hits);
+	return (double)top / draws;
+}
+
+/* The shapes, roughly: zipf's and pareto's hot tenth takes most hits,
+ * uniform's about a tenth; normal stays near its centre; zoned fills its
+ * zones as asked. */
+static void test_dist_shape(void **state)
+{
+	(void)state;
+	double z = top_tenth("zipf:1.2", 1000, 100000);
+	double p = top_tenth("pareto:0.9", 1000, 100000);
+	double u = top_tenth("random", 1000, 100000);
+	print_message("hottest tenth of 1000 slots: zipf:1.2 %.2f, pareto:0.9 %.2f, random %.2f\n",
+		      z, p, u);
+	assert_true(z > 0.6);
+	assert_true(p > 0.8);
+	assert_true(u > 0.09 && u < 0.14);
+	assert_true(top_tenth("zipf:0.5", 1000, 100000) < z);   /* a smaller theta: flatter */
+	struct load_spec s;
+	memset(&s, 0, sizeof(s));
+	uint64_t rng = 7, slots = 10000, near = 0, first = 0;
+	assert_int_equal(loaddist_parse("normal:10", &s), 0);
+	for (unsigned i = 0; i < 100000; i++) {
+		uint64_t k = loaddist_slot(&s, slots, &rng);
+		near += k >= 4000 && k < 6000;               /* within one deviation */
+	}
+	assert_true(near > 64000 && near < 72000);
+	assert_int_equal(loaddist_parse("zoned:50/5:30/15:20/", &s), 0);
+	for (unsigned i = 0; i < 100000; i++)
+		first += loaddist_slot(&s, slots, &rng) < 500;
+	assert_true(first > 48000 && first < 52000);
+	assert_int_equal(loaddist_slot(&s, 1, &rng), 0);
+}
+
+/* rate + poisson: the same mean pacing, exponential gaps (their
+ * coefficient of variation about 1); without poisson every call counts
+ * its own length. */
+static void test_poisson(void **state)
+{
+	(void)state;
+	struct load_spec s;
+	char err[256], text[512];
+	assert_int_equal(load_spec_parse("rand-read:rate=200k,poisson", &s, err, sizeof(err)), 0);
+	assert_int_equal(s.poisson, 1);
+	load_spec_format(&s, text, sizeof(text));
+	assert_non_null(strstr(text, ",poisson"));
+	assert_int_equal(load_spec_parse("rand-read:poisson", &s, err, sizeof(err)), -EINVAL);
+	s.poisson = 1;
+	uint64_t rng = 5;
+	double sum = 0, sq = 0;
+	for (unsigned i = 0; i < 100000; i++) {
+		double g = loaddist_paced(&s, 4096, &rng);
+		assert_true(g >= 0);
+		sum += g;
+		sq += g * g;
+	}
+	double mean = sum / 100000, sd = sqrt(sq / 100000 - mean * mean);
+	assert_true(fabs(mean / 4096 - 1) < 0.02);
+	assert_true(fabs(sd / mean - 1) < 0.03);
+	s.poisson = 0;
+	assert_float_equal(loaddist_paced(&s, 4096, &rng), 4096, 0);
+}
+
+/* fio's flow: two loads of one group go in the ratio of their weights
+ * (1:3 here, counted in calls of one size, so in bytes too). */
+static void test_flow(void **state)
+{
+	(void)state;
+	struct load_spec a, b;
+	char err[256], text[512];
+	assert_int_equal(load_spec_parse("rand-read:bs=4k,size=1m,flow=1,flow_id=3,flow_sleep=50",
+					 &a, err, sizeof(err)), 0);
+	load_spec_format(&a, text, sizeof(text));
+	assert_non_null(strstr(text, ",flow=1,flow_id=3,flow_sleep=50"));
+	assert_int_equal(load_spec_parse("rand-read:bs=4k,size=1m,flow=3,flow_id=3,flow_sleep=50",
+					 &b, err, sizeof(err)), 0);
+	assert_int_equal(load_spec_parse("rand-read:flow_id=16", &b, err, sizeof(err)), -EINVAL);
+	assert_int_equal(load_spec_parse("rand-read:bs=4k,size=1m,flow=3,flow_id=3,flow_sleep=50",
+					 &b, err, sizeof(err)), 0);
+	struct load la, lb;
+	assert_int_equal(load_prepare(&la, &a, 1, td.fd), 0);
+	assert_int_equal(load_prepare(&lb, &b, 2, td.fd), 0);
+	assert_int_equal(load_start(&la, 0), 0);
+	assert_int_equal(load_start(&lb, 0), 0);
+	for (int i = 0; i < 8; i++) {
+		poll(NULL, 0, 50);
+		load_read(&la);
+		load_read(&lb);
+	}
+	load_stop(&la);
+	load_stop(&lb);
+	struct load *ls[2] = { &la, &lb };
+	for (int k = 0; k < 2; k++) {
+		while (ls[k]->fd >= 0) {
+			struct pollfd p = { .fd = ls[k]->fd, .events = POLLIN };
+			poll(&p, 1, 50);
+			load_read(ls[k]);
+		}
+		int st;
+		assert_int_equal(waitpid(ls[k]->pid, &st, 0), ls[k]->pid);
+		load_reaped(ls[k], st);
+	}
+	if (!la.bytes || !lb.bytes)
+		fail_msg("flow: %llu and %llu bytes, ends %s, %s", (unsigned long long)la.bytes,
+			 (unsigned long long)lb.bytes, load_end_name(la.end), load_end_name(lb.end));
+	double ratio = (double)lb.bytes / (double)la.bytes;
+	print_message("flow 1:3 gave %llu:%llu bytes (%.2f)\n", (unsigned long long)la.bytes,
+		      (unsigned long long)lb.bytes, ratio);
+	if (ratio < 2.4 || ratio > 3.6)
+		fail_msg("flow 1:3 gave %llu:%llu bytes (%.2f)", (unsigned long long)la.bytes,
+			 (unsigned long long)lb.bytes, ratio);
+	unlinkat(td.fd, la.name, 0);
+	unlinkat(td.fd, lb.name, 0);
+	load_free(&la);
+	load_free(&lb);
+}
+
+/* A mixed load's split: mix % of the calls read. */
+static void test_mix_split(void **state)
+{
+	(void)state;
+	struct load_spec s;
+	memset(&s, 0, sizeof(s));
+	uint64_t rng = 99, reads = 0;
+	s.mix_read = 70;
+	for (unsigned i = 0; i < 100000; i++)
+		reads += (uint64_t)loaddist_reads(&s, &rng);
+	assert_true(reads > 69000 && reads < 71000);
+	s.mix_read = 0;
+	assert_int_equal(loaddist_reads(&s, &rng), 0);
+	s.mix_read = 100;
+	assert_int_equal(loaddist_reads(&s, &rng), 1);
+}
+
+/* rw=read:-8k: 4k calls walk backwards, wrapping to the region's end. */
+static void test_seq_skip(void **state)
+{
+	(void)state;
+	struct load_spec s;
+	memset(&s, 0, sizeof(s));
+	s.size = 64 * 1024;
+	s.skip = -8192;
+	assert_int_equal(loaddist_seq_next(&s, 8192, 4096, 4096), 4096);
+	assert_int_equal(loaddist_seq_next(&s, 4096, 4096, 4096), 0);
+	assert_int_equal(loaddist_seq_next(&s, 0, 4096, 4096), 60 * 1024);
+	s.skip = 4096;
+	assert_int_equal(loaddist_seq_next(&s, 0, 4096, 4096), 8192);
+	assert_int_equal(loaddist_seq_next(&s, 56 * 1024, 4096, 4096), 0);
+}
+
+/* A real rand-mixed load: it reads and writes its laid-out file, and
+ * reports how much it read. */
+static void test_mixed_run(void **state)
+{
+	(void)state;
+	struct load_spec s;
+	char err[256];
+	assert_int_equal(load_spec_parse("rand-mixed:mix=50,size=2m,total=4m,bs=4k,"
+					 "dist=zipf:1.1", &s, err, sizeof(err)), 0);
+	struct load l;
+	assert_int_equal(load_prepare(&l, &s, 1, td.fd), 0);
+	run_to_end(&l, 0, 0);
+	assert_int_equal(l.end, LOAD_END_DONE);
+	assert_int_equal(l.bytes, 4 * MiB);
+	assert_true(l.bytes_read > 1 * MiB && l.bytes_read < 3 * MiB);
+	double r, w;
+	load_mibps_split(&l, &r, &w);
+	assert_true(r > 0 && w > 0);
+	assert_float_equal(r + w, load_mibps(&l), 1e-6 * load_mibps(&l));
+	unlinkat(td.fd, l.name, 0);
+	load_free(&l);
+}
+
 static int teardown(void **state)
 {
 	(void)state;
@@ -288,6 +527,13 @@ int main(void)
 		cmocka_unit_test(test_killed),
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_no_follow),
+		cmocka_unit_test(test_spec_mixed),
+		cmocka_unit_test(test_dist_shape),
+		cmocka_unit_test(test_mix_split),
+		cmocka_unit_test(test_poisson),
+		cmocka_unit_test(test_flow),
+		cmocka_unit_test(test_seq_skip),
+		cmocka_unit_test(test_mixed_run),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
