@@ -347,11 +347,8 @@ void compare_split_text(FILE *f, const struct compare_result *r, size_t cols)
 	for (unsigned a = 0; a < ACTION_KIND_COUNT; a++)
 		if (r->actions & (1u << a))
 			text_action(f, r, a, cols);
-	char legend[1024];
-	size_t o = 0;
-	for (int p = 0; p < TIMESPLIT_NPARTS && o < sizeof(legend); p++)
-		o += (size_t)snprintf(legend + o, sizeof(legend) - o, "%s%s: %s", p ? "; " : "(",
-				      timesplit_key(p), timesplit_label(p));
+	char legend[1024] = "(";
+	size_t o = 1 + timesplit_legend(legend + 1, sizeof(legend) - 1);
 	if (o + 2 <= sizeof(legend))
 		memcpy(legend + o, ")", 2);
 	text_wrap(f, "", " ", legend, cols);

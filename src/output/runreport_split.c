@@ -124,10 +124,7 @@ static void text_head(FILE *f)
 static void text_legend(FILE *f)
 {
 	char line[1024];
-	size_t o = 0;
-	for (int p = 0; p < TIMESPLIT_NPARTS && o < sizeof(line); p++)
-		o += (size_t)snprintf(line + o, sizeof(line) - o, "%s%s: %s", p ? "; " : "",
-				      timesplit_key(p), timesplit_label(p));
+	size_t o = timesplit_legend(line, sizeof(line));
 	if (o + 2 <= sizeof(line))
 		memcpy(line + o, ")", 2);
 	text_wrap(f, "  (", "   ", line, WRAP);

@@ -118,6 +118,20 @@ void timesplit_sum(const struct timesplit *const *v, size_t n, struct timesplit_
 	free(ok);
 }
 
+size_t timesplit_legend(char *buf, size_t len)
+{
+	size_t o = 0;
+	if (!len)
+		return 0;
+	buf[0] = '\0';
+	for (int p = 0; p < TIMESPLIT_NPARTS && o < len; p++) {
+		int k = snprintf(buf + o, len - o, "%s%s: %s", p ? "; " : "", timesplit_key(p),
+				 timesplit_label(p));
+		o += k > 0 ? (size_t)k : 0;
+	}
+	return o < len ? o : len - 1;
+}
+
 void timesplit_count_text(char *buf, size_t len, uint32_t n, uint64_t bytes, const char *what)
 {
 	char sz[32];

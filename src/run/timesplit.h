@@ -65,6 +65,9 @@ const char *timesplit_label(int part);
 /* From the collector's accounting (makers sorted by requests, most first). */
 void timesplit_from_acct(struct timesplit *t, const struct iowhy_acct *a);
 uint64_t timesplit_wall_ns(const struct timesplit *t);
+/* "cpu: on CPU; runq: waiting for a CPU; ..." (every part), into buf;
+ * the length written (< len). */
+size_t timesplit_legend(char *buf, size_t len);
 /* "no reads", "1 write" (no data: a flush), "3 reads (44.0 KiB)". */
 void timesplit_count_text(char *buf, size_t len, uint32_t n, uint64_t bytes, const char *what);
 /* "load", "sample", or NULL for TIMESPLIT_OTHER. */
