@@ -5,6 +5,7 @@
 #include "stats.h"
 #include "now.h"
 #include "fileio.h"
+#include "sysfs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -163,7 +164,7 @@ static uint64_t pick_len(const struct load_spec *s, uint64_t *rng)
 static int child_open(const struct load_spec *s, const char *name, int writer, int random,
 		      struct load_msg *m)
 {
-	if (s->ioprio_class > 0 &&
+	if (s->ioprio_class >= 0 &&
 	    syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0,
 		    (s->ioprio_class << IOPRIO_CLASS_SHIFT) | s->ioprio_level) < 0) {
 		m->end = LOAD_END_ERROR;
@@ -637,6 +638,35 @@ int load_sample(struct load *l, uint64_t now)
 	int rc = timeline_add(l, now, l->bytes, l->tick_worst_ns);
 	if (rc == 0)
 		l->tick_worst_ns = 0;
+	return rc;
+}
+
+int load_set_ioprio(struct load *l, int cls, int level)
+{
+	if (cls < 0 || cls > 3 || level < 0 || level > 7)
+		return -EINVAL;
+	l->spec.ioprio_class = cls;
+	l->spec.ioprio_level = cls == 0 || cls == 3 ? 0 : level;
+	if (l->pid <= 0 || l->end != LOAD_RUNNING)
+		return 0;
+	/* ioprio_set(IOPRIO_WHO_PROCESS) sets one task: each of the child's
+	 * threads (io_uring's workers too) in turn */
+	char dir[64], **tids = NULL;
+	size_t n = 0;
+	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)l->pid);
+	int rc = sysfs_list(dir, &tids, &n);
+	if (rc < 0)
+		return rc == -ENOENT ? 0 : rc;   /* gone meanwhile */
+	int prio = (cls << IOPRIO_CLASS_SHIFT) | l->spec.ioprio_level;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		char *end;
+		long tid = strtol(tids[i], &end, 10);
+		if (*end || tid <= 0)
+			continue;
+		if (syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, (int)tid, prio) < 0 && errno != ESRCH)
+			rc = -errno;
+	}
+	sysfs_list_free(tids, n);
 	return rc;
 }
 

@@ -69,7 +69,7 @@ struct load_spec {
 	uint64_t rate;              /* bytes per second per instance; 0 = unlimited */
 	uint64_t fsync_every;       /* bytes between fsync(); 0 = never */
 	int direct;                 /* O_DIRECT */
-	int ioprio_class;           /* -1 = inherit; 1 rt, 2 be, 3 idle */
+	int ioprio_class;           /* -1 = inherit; 0 none, 1 rt, 2 be, 3 idle */
 	int ioprio_level;           /* 0..7 */
 	enum load_engine engine;    /* sync (default) or io_uring */
 	unsigned iodepth;           /* requests in flight (io_uring); 0 or 1 = one */
@@ -144,6 +144,12 @@ int load_bssplit_parse(const char *text, struct load_spec *s);
 void load_bssplit_format(const struct load_spec *s, char *buf, size_t len);
 /* "running", "stopped", "done", "free-space floor", ... */
 const char *load_end_name(enum load_end e);
+/* An I/O priority as ionice names it: "none", "rt[/N]", "be[/N]", "idle"
+ * or the class number 0-3 (N 0..7, default 4; none and idle take none):
+ * class 0-3 and level.  0 or -EINVAL. */
+int load_ionice_parse(const char *text, int *cls, int *level);
+/* The inverse: "idle", "be/7", "none"; "-" for a class out of range. */
+void load_ionice_format(int cls, int level, char *buf, size_t len);
 /* Parse a spec; on failure returns -EINVAL and writes a message naming the
  * bad part into err. */
 int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t errlen);
@@ -178,6 +184,11 @@ int load_read(struct load *l);
  * pipe closes, its last one, so its intervals cover the whole run; no
  * point is added after the pipe closed. */
 int load_sample(struct load *l, uint64_t now_ns);
+/* Give the load the I/O priority cls/level (load_ionice_parse) from now
+ * on: every thread of its running child (ioprio_set), and the instances
+ * that start later from l->spec.  0, or -errno from ioprio_set (-EPERM:
+ * rt needs root); a child that already exited is no error. */
+int load_set_ioprio(struct load *l, int cls, int level);
 /* Ask the child to stop (SIGTERM); load_kill() for SIGKILL.  A writer
  * truncates its file as it ends: freeing the page cache is its cost. */
 void load_stop(struct load *l);

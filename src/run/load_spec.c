@@ -169,7 +169,7 @@ static void spec_defaults(struct load_spec *s, enum load_kind k)
 }
 
 
-static int parse_ionice(const char *v, struct load_spec *s)
+int load_ionice_parse(const char *v, int *cls_out, int *level_out)
 {
 	static const char *const names[] = { "none", "rt", "be", "idle" };
 	char cls[16];
@@ -180,23 +180,34 @@ static int parse_ionice(const char *v, struct load_spec *s)
 	memcpy(cls, v, n);
 	cls[n] = '\0';
 	int c = -1;
-	for (int i = 1; i < 4; i++)
+	for (int i = 0; i < 4; i++)
 		if (strcasecmp(cls, names[i]) == 0)
 			c = i;
 	if (c < 0) {
 		int64_t x;
-		if (parse_int(cls, 1, 3, &x) < 0)
+		if (parse_int(cls, 0, 3, &x) < 0)
 			return -EINVAL;
 		c = (int)x;
 	}
 	int64_t level = 4;   /* the kernel's default best-effort level */
-	if (slash && parse_int(slash + 1, 0, 7, &level) < 0)
-		return -EINVAL;
-	if (c == 3)
+	if (slash && (c == 0 || parse_int(slash + 1, 0, 7, &level) < 0))
+		return -EINVAL;  /* none takes no level */
+	if (c == 3 || c == 0)
 		level = 0;
-	s->ioprio_class = c;
-	s->ioprio_level = (int)level;
+	*cls_out = c;
+	*level_out = (int)level;
 	return 0;
+}
+
+void load_ionice_format(int cls, int level, char *buf, size_t len)
+{
+	static const char *const cn[] = { "none", "rt", "be", "idle" };
+	if (cls < 0 || cls > 3)
+		snprintf(buf, len, "-");
+	else if (cls == 0 || cls == 3)
+		snprintf(buf, len, "%s", cn[cls]);
+	else
+		snprintf(buf, len, "%s/%d", cn[cls], level);
 }
 
 int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t errlen)
@@ -258,7 +269,7 @@ int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t e
 			rc = parse_int(val, 0, 1, &n);
 			s.direct = (int)n;
 		} else if (strcmp(kv, "ionice") == 0) {
-			rc = parse_ionice(val, &s);
+			rc = load_ionice_parse(val, &s.ioprio_class, &s.ioprio_level);
 		} else if (strcmp(kv, "engine") == 0) {
 			if (strcmp(val, "sync") == 0)
 				s.engine = LOAD_ENGINE_SYNC;
@@ -390,13 +401,10 @@ void load_spec_format(const struct load_spec *s, char *buf, size_t len)
 		o += (size_t)snprintf(buf + o, len - o, ",flow_sleep=%u", s->flow_sleep_us);
 	if (s->direct && o < len)
 		o += (size_t)snprintf(buf + o, len - o, ",direct");
-	if (s->ioprio_class > 0 && o < len) {
-		static const char *const cn[] = { "", "rt", "be", "idle" };
-		if (s->ioprio_class == 3)
-			snprintf(buf + o, len - o, ",ionice=idle");
-		else
-			snprintf(buf + o, len - o, ",ionice=%s/%d", cn[s->ioprio_class],
-				 s->ioprio_level);
+	if (s->ioprio_class >= 0 && o < len) {
+		char io[16];
+		load_ionice_format(s->ioprio_class, s->ioprio_level, io, sizeof(io));
+		snprintf(buf + o, len - o, ",ionice=%s", io);
 	}
 }
 
