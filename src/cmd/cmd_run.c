@@ -12,6 +12,7 @@
 #include "fiojob.h"
 #include "parse.h"
 #include "journal.h"
+#include "loadprio.h"
 #include "openmetrics.h"
 #include "profile.h"
 #include "progress.h"
@@ -87,7 +88,9 @@ static const struct optab run_options[] = {
 	{ "at", OPT_AT, "TIME:KEY=VALUE",
 	  "change a setting (as 'brisk set' takes it) on every\n"
 	  "disk of the stack TIME after the load started; a new\n"
-	  "epoch begins (repeatable; root; restored at the end)", run_set, 0, NULL },
+	  "epoch begins (repeatable; root; restored at the end);\n"
+	  "load.ionice=idle|be/N|rt/N|none changes the load's\n"
+	  "own I/O priority instead", run_set, 0, NULL },
 	CLIOPT_PROFILE("the workload of a profile (see brisk-profile(5));\n"
 		       "other options override it"),
 	{ "no-settings", OPTAB_LONG, NULL,
@@ -143,6 +146,9 @@ struct run_at {
 	char key[TUNABLE_NAME_LEN + 16];
 	char value[TUNABLE_VALUE_LEN];
 	char label[96];
+	int load;                /* a load.* key (loadprio): no sysfs, no journal */
+	struct loadprio lp;
+	struct session *s;       /* for a load key: the session it changes */
 };
 
 static struct run_at run_ats[RUN_MAX_AT];
@@ -336,20 +342,49 @@ static int apply_run_plan(struct session *s)
 	return rc;
 }
 
+/* A load.* --at (loadprio): checked here, applied to the load processes
+ * (no root needed but for rt, nothing journaled).  0 or an exit status. */
+static int check_load_at(struct run_at *a)
+{
+	char why[512];
+	int rc = loadprio_parse(a->key, a->value, &a->lp, why, sizeof(why));
+	if (rc < 0) {
+		fprintf(stderr, "brisk run: --at %s: %s; nothing was run\n", a->label, why);
+		return rc == -EPERM ? EXIT_PRIVILEGE : EXIT_USAGE;
+	}
+	a->load = 1;
+	loadprio_format(&a->lp, a->label, sizeof(a->label));
+	return 0;
+}
+
 /* Before anything runs: every change must be valid on every leaf disk of
  * the stack, in time order (an iosched tunable is checked against the
  * scheduler an earlier --at switched to, else the one the profile's plan
- * sets on that disk, else the current one), and root is needed.  2 on bad
- * input. */
-static int check_ats(const char *dir, const char *what)
+ * sets on that disk, else the current one), and root is needed (but
+ * for load.* keys alone, which need a load).  2 on bad input. */
+static int check_ats(const char *dir, const char *what, size_t n_loads)
 {
 	qsort(run_ats, n_run_ats, sizeof(run_ats[0]), cmp_at);
+	int need_root = 0, rc;
+	for (size_t i = 0; i < n_run_ats; i++) {
+		if (!loadprio_is_key(run_ats[i].key))
+			need_root = 1;
+		else if ((rc = check_load_at(&run_ats[i])))
+			return rc;
+		else if (!n_loads) {
+			fprintf(stderr, "brisk run: --at %s: this run has no load to change; nothing "
+				"was run\n", run_ats[i].label);
+			return EXIT_USAGE;
+		}
+	}
+	if (!need_root)
+		return 0;
 	if (geteuid() != 0) {
 		fprintf(stderr, "brisk run: --at changes settings, which needs root; nothing "
 			"was run (try sudo)\n");
 		return EXIT_PRIVILEGE;
 	}
-	int rc = init_run_settings(dir, what);
+	rc = init_run_settings(dir, what);
 	if (rc)
 		return rc;
 	char sched_after[TUNABLE_SCHED_LEN] = "";
@@ -357,6 +392,8 @@ static int check_ats(const char *dir, const char *what)
 		struct run_at *a = &run_ats[i];
 		struct tunable_key key;
 		char why[TUNABLE_WHY_LEN], canon[TUNABLE_VALUE_LEN];
+		if (a->load)
+			continue;
 		if (tunable_parse_key(a->key, &key, why, sizeof(why)) < 0) {
 			fprintf(stderr, "brisk run: --at %s: %s\n", a->label, why);
 			return EXIT_USAGE;
@@ -381,6 +418,12 @@ static int check_ats(const char *dir, const char *what)
 static int run_at_apply(void *ctx, char *err, size_t errlen)
 {
 	struct run_at *a = ctx;
+	if (a->load) {
+		int rc = session_loads_ioprio(a->s, a->lp.cls, a->lp.level);
+		if (rc < 0)
+			snprintf(err, errlen, "%s: ioprio_set: %s", a->label, strerror(-rc));
+		return rc;
+	}
 	char label[96];
 	int rc = settings_apply(&run_settings, a->key, a->value, err, errlen, label, sizeof(label));
 	return rc < 0 ? rc : 0;
@@ -396,6 +439,8 @@ static void run_at_restore(void *ctx)
 
 static int schedule_ats(struct session *s)
 {
+	for (size_t i = 0; i < n_run_ats; i++)
+		run_ats[i].s = s;
 	for (size_t i = 0; i < n_run_ats; i++)
 		if (session_at(s, run_ats[i].t_ns, run_at_apply, &run_ats[i], run_ats[i].label) < 0)
 			return -ENOMEM;
@@ -539,7 +584,7 @@ int cmd_run_main(int argc, char **argv)
 	if (have_profile && !a.no_settings &&
 	    (rc = plan_run_profile(&run_profile, c.dir[0] ? c.dir : ".", what)))
 		return rc;
-	if (n_run_ats && (rc = check_ats(c.dir[0] ? c.dir : ".", what)))
+	if (n_run_ats && (rc = check_ats(c.dir[0] ? c.dir : ".", what, c.n_loads)))
 		return rc;
 
 	struct session *s;

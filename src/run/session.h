@@ -259,6 +259,12 @@ void session_stop(struct session *s);
  * -ENOMEM; or load_start()'s error (the epoch starts if one instance runs). */
 int session_loads_pause(struct session *s);
 int session_loads_resume(struct session *s);
+/* Give every load process the I/O priority cls/level (load_ionice_parse)
+ * now, all their threads, and the instances a resume starts later
+ * (load_set_ioprio: each load's spec holds it; cfg.loads keeps the
+ * workload as configured, the epoch says when it changed).  0 or the
+ * first -errno (-EPERM: rt needs root). */
+int session_loads_ioprio(struct session *s, int cls, int level);
 /* Record for the report a setting a profile put in place (KEY as a profile
  * writes it, VALUE as read back), once each.  -E2BIG no room, -EINVAL a blank. */
 int session_note_setting(struct session *s, const char *key, const char *value);

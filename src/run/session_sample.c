@@ -605,6 +605,17 @@ int session_loads_resume(struct session *s)
 	return rc < 0 ? rc : first_err;
 }
 
+int session_loads_ioprio(struct session *s, int cls, int level)
+{
+	int first_err = 0;
+	for (size_t i = 0; i < s->n_loads; i++) {
+		int rc = load_set_ioprio(&s->loads[i], cls, level);
+		if (rc < 0 && !first_err)
+			first_err = rc;
+	}
+	return first_err;
+}
+
 /* A load's end: what the report says of it. */
 static void load_ended(struct session *s, struct load *l, int status)
 {
