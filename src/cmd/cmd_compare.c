@@ -289,9 +289,10 @@ static int cmp_arms(struct cmp_ctx *x, struct compare_arm *arms, size_t *n)
 			fprintf(stderr, "brisk compare: at most %d arms\n", COMPARE_MAX_ARMS);
 			return EXIT_USAGE;
 		}
-		if (compare_arm_parse(x->a->arms[i], &x->st, &arms[*n], err, sizeof(err)) < 0) {
+		int rc = compare_arm_parse(x->a->arms[i], &x->st, &arms[*n], err, sizeof(err));
+		if (rc < 0) {
 			fprintf(stderr, "brisk compare: %s; nothing was run or changed\n", err);
-			return EXIT_USAGE;
+			return rc == -EPERM ? EXIT_PRIVILEGE : EXIT_USAGE;
 		}
 		(*n)++;
 	}

@@ -379,6 +379,7 @@ static int arm_run(struct compare *c, const struct compare_hooks *h, size_t arm,
 	 * each action in turn, never on one only */
 	sc.first_action = round;
 	sc.seed = c->cfg.seed ^ ((uint64_t)idx * 0x9e3779b97f4a7c15ull);
+	compare_arm_session(a, &sc);
 	struct session *s = NULL;
 	char serr[512];
 	rc = session_create(&sc, &s, serr, sizeof(serr));

@@ -49,6 +49,10 @@ struct compare_arm {
 	struct settings_step *steps;   /* per disk, checked and canonical; dev
 					* points into compare.st.devs */
 	size_t n_steps;
+	int load_ionice;         /* load.ionice=...: every load process of its
+				  * arm-runs gets this I/O priority (loadprio.h;
+				  * nothing journaled) */
+	int ioprio_class, ioprio_level;
 };
 
 struct compare_config {
@@ -201,6 +205,9 @@ double compare_look_alpha(double alpha, unsigned looks, int final);
 int compare_arm_parse(const char *text, const struct settings *st, struct compare_arm *out,
 		      char *err, size_t errlen);
 void compare_arm_free(struct compare_arm *a);
+/* What the arm sets on the loads themselves (load.ionice), into the
+ * config of one of its arm-runs: each load spec's I/O priority. */
+void compare_arm_session(const struct compare_arm *a, struct session_config *sc);
 /* --schedulers: current, then one arm per other scheduler every disk of
  * st offers; the count (<= max). */
 size_t compare_arms_schedulers(const struct settings *st, struct compare_arm *out, size_t max,

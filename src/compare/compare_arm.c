@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loadprio.h"
 #include "msg.h"
 #include "profile.h"
 #include "text.h"
@@ -40,7 +41,45 @@ static int add_step(struct compare_arm *a, const char *dev, const struct tunable
 	return 0;
 }
 
-/* KEY=VALUE[,KEY=VALUE...] on every disk of st: the scheduler first. */
+void compare_arm_session(const struct compare_arm *a, struct session_config *sc)
+{
+	for (size_t i = 0; a->load_ionice && i < sc->n_loads; i++) {
+		sc->loads[i].ioprio_class = a->ioprio_class;
+		sc->loads[i].ioprio_level = a->ioprio_level;
+	}
+}
+
+/* A load.* key of an arm (loadprio): load.ionice is kept for the arm-runs'
+ * loads; the io controller's keys are refused with why. */
+static int parse_load_key(const char *text, const char *key, const char *val,
+			  struct compare_arm *a, char *err, size_t errlen)
+{
+	struct loadprio lp;
+	char why[400];
+	int rc = loadprio_parse(key, val, &lp, why, sizeof(why));
+	if (rc < 0)
+		return msg_fail(rc, err, errlen, "arm '%s': %s", text, why);
+	if (a->load_ionice)
+		return msg_fail(-EINVAL, err, errlen, "arm '%s': %s is given twice", text, key);
+	a->load_ionice = 1;
+	a->ioprio_class = lp.cls;
+	a->ioprio_level = lp.level;
+	return 0;
+}
+
+/* The words of the arm's load.* keys, after its device settings. */
+static void say_load_keys(struct compare_arm *a)
+{
+	if (!a->load_ionice)
+		return;
+	char v[16];
+	load_ionice_format(a->ioprio_class, a->ioprio_level, v, sizeof(v));
+	size_t l = strlen(a->settings);
+	snprintf(a->settings + l, sizeof(a->settings) - l, "%sload.ionice=%s", l ? " " : "", v);
+}
+
+/* KEY=VALUE[,KEY=VALUE...] on every disk of st: the scheduler first;
+ * load.* keys (loadprio) go to the loads instead. */
 static int parse_pairs(const char *text, const struct settings *st, struct compare_arm *a,
 		       char *err, size_t errlen)
 {
@@ -65,12 +104,20 @@ static int parse_pairs(const char *text, const struct settings *st, struct compa
 	struct tunable_key k[ARM_MAX_KEYS];
 	const char *sched = NULL;
 	size_t order[ARM_MAX_KEYS], no = 0;
+	int is_load[ARM_MAX_KEYS] = { 0 };
 	for (size_t i = 0; i < n; i++) {
 		char why[TUNABLE_WHY_LEN];
+		if (loadprio_is_key(keys[i])) {
+			int rc = parse_load_key(text, keys[i], vals[i], a, err, errlen);
+			if (rc < 0)
+				return rc;
+			is_load[i] = 1;
+			continue;
+		}
 		if (tunable_parse_key(keys[i], &k[i], why, sizeof(why)) < 0)
 			return msg_fail(-EINVAL, err, errlen, "arm '%s': %s", text, why);
 		for (size_t j = 0; j < i; j++)
-			if (!strcmp(k[j].name, k[i].name))
+			if (!is_load[j] && !strcmp(k[j].name, k[i].name))
 				return msg_fail(-EINVAL, err, errlen, "arm '%s': %s is given twice",
 						text, k[i].name);
 		if (k[i].kind == TUNABLE_SCHEDULER) {
@@ -79,7 +126,7 @@ static int parse_pairs(const char *text, const struct settings *st, struct compa
 		}
 	}
 	for (size_t i = 0; i < n; i++)
-		if (k[i].kind != TUNABLE_SCHEDULER)
+		if (!is_load[i] && k[i].kind != TUNABLE_SCHEDULER)
 			order[no++] = i;
 	int vm_done = 0;
 	for (size_t d = 0; d < st->n_devs; d++) {
@@ -101,6 +148,7 @@ static int parse_pairs(const char *text, const struct settings *st, struct compa
 		}
 		vm_done = 1;
 	}
+	say_load_keys(a);
 	return 0;
 }
 
