@@ -178,12 +178,22 @@ static int parse_profile(const char *text, const struct settings *st, struct com
 	return rc;
 }
 
-/* A short label: the scheduler alone ("bfq"), else the settings. */
+/* A short label: the scheduler alone ("bfq"), the load's priority alone
+ * ("io=idle", "bfq io=idle" with a scheduler: the tables give a label ten
+ * columns), else the settings. */
 static void make_label(struct compare_arm *a)
 {
 	if (a->label[0])
 		return;
-	if (a->n_steps && !strchr(a->settings, ' ') && !strncmp(a->settings, "scheduler=", 10))
+	const char *ld = strstr(a->settings, "load.ionice=");
+	const char *sp = strchr(a->settings, ' ');
+	if (ld && ld == a->settings)
+		snprintf(a->label, sizeof(a->label), "io=%.40s", ld + 12);
+	else if (ld && sp == ld - 1 && !strncmp(a->settings, "scheduler=", 10))
+		snprintf(a->label, sizeof(a->label), "%.*s io=%.20s",
+			 (int)(sp - a->settings - 10 > 20 ? 20 : sp - a->settings - 10),
+			 a->settings + 10, ld + 12);
+	else if (a->n_steps && !strchr(a->settings, ' ') && !strncmp(a->settings, "scheduler=", 10))
 		snprintf(a->label, sizeof(a->label), "%.47s", a->settings + 10);
 	else
 		snprintf(a->label, sizeof(a->label), "%.47s", a->settings);
