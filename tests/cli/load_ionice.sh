@@ -39,9 +39,13 @@ export BRISK_RUNTIME_DIR=$d/rt
 # load_prios PID: "class" of every thread of PID's load children (their
 # fds name a load-KIND-N file of the work area), one per line
 load_prios() {
-  local c
+  local c f load
   for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
-    ls -l /proc/"$c"/fd 2>/dev/null | grep -q '/\.brisk-[^/]*/load-' || continue
+    load=
+    for f in /proc/"$c"/fd/*; do
+      case $(readlink "$f" 2>/dev/null) in */.brisk-*/load-*) load=1; break ;; esac
+    done
+    [ -n "$load" ] || continue
     "$IOPRIO_OF" "$c" 2>/dev/null | awk '{print $2}'
   done
 }
@@ -77,7 +81,8 @@ pid=$!
 seen=""
 for _ in $(seq 100); do
   p=$(load_prios $pid | sort | uniq -c | awk '{print $1 "x" $2}' | tr '\n' ' ')
-  case $p in *be/7*) seen=$p; break ;; esac
+  # brisk changes one load after the other: wait for both (or the end)
+  case $p in "2xbe/7 ") seen=$p; break ;; *be/7*) seen=$p ;; esac
   sleep 0.1
 done
 wait $pid; rc=$?
