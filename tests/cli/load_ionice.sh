@@ -74,8 +74,10 @@ t_eq "run --at: no journal" "$(find "$BRISK_RUNTIME_DIR" -maxdepth 1 -name '*jou
 t_eq "run --at: no work files" "$(find "$d/mnt" -mindepth 1 -maxdepth 1 ! -name lost+found | wc -l)" 0
 
 # 3. A load spec's own ionice=idle, then --at be/7 with two instances:
-#    every load process changes.
-"$BRISK" run "$d/mnt" "${w[@]}" -i 1 -l seq-write:size=32m,count=2,ionice=idle -d 5s \
+#    every load process changes.  The epoch after the change ends once it
+#    has -n samples: 12 of them keep the loads running long enough (>1 s)
+#    for this poll to see both.
+"$BRISK" run "$d/mnt" "${w[@]}" -n 12 -i 1 -l seq-write:size=32m,count=2,ionice=idle -d 5s \
   --at 1500ms:load.ionice=be/7 >/dev/null 2>"$d/err" &
 pid=$!
 seen=""
