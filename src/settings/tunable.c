@@ -384,6 +384,11 @@ int tunable_parse_key(const char *text, struct tunable_key *key,
 		msg_set(why, whylen, "unknown dirty limit '%.64s' (brisk changes only %s)", text, names);
 		return -EINVAL;
 	}
+	if (strncmp(text, "load.", 5) == 0) {
+		msg_set(why, whylen, "'%.64s' is a setting of brisk's own load, not of a "
+		    "disk: use it in a compare arm or with brisk run --at", text);
+		return -EINVAL;
+	}
 	const char *a = text;
 	if (strncmp(text, "iosched/", 8) == 0)
 		a = text + 8;

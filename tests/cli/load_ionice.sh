@@ -30,6 +30,8 @@ bad "compare load.io.max" 2 "load.io.max.*unavailable" compare "$tmp" current lo
 bad "bad load.io.max" 2 "rbps\|wbps\|riops\|wiops" compare "$tmp" current load.io.max=20m
 bad "bad load.ionice" 2 "expected none, idle" compare "$tmp" current load.ionice=lowest
 bad "unknown load key" 2 "unknown load setting 'load.nice'" run "$tmp" --at 1s:load.nice=5
+bad "set load.ionice" 2 "setting of brisk's own load, not of a disk: use it in a compare arm" set "$tmp" load.ionice=idle
+bad "get load.ionice" 2 "setting of brisk's own load" get "$tmp" load.ionice
 t_eq "refusals left nothing in the directory" "$(find "$tmp" -mindepth 1 | wc -l)" 0
 
 if ! is_root; then t_skip load-ionice "needs root (a loop device)"; exit 0; fi
