@@ -82,6 +82,7 @@ int compare_create(const struct compare_config *cfg, struct settings *st,
 		arms[i].steps = NULL;
 		arms[i].n_steps = 0;
 	}
+	compare_arms_label_unique(c->r.arms, n);
 	c->r.actions = cfg->run.actions;
 	c->r.seed = cfg->seed;
 	c->r.looks = cfg->looks;

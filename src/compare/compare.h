@@ -205,6 +205,11 @@ double compare_look_alpha(double alpha, unsigned looks, int final);
 int compare_arm_parse(const char *text, const struct settings *st, struct compare_arm *out,
 		      char *err, size_t errlen);
 void compare_arm_free(struct compare_arm *a);
+/* Tables show a label's first COMPARE_LABEL_COLS columns: an arm whose
+ * label begins as another's does there gets its index in front ("3:bdi.s"),
+ * so no two rows read alike. */
+#define COMPARE_LABEL_COLS 10
+void compare_arms_label_unique(struct compare_arm *arms, size_t n);
 /* What the arm sets on the loads themselves (load.ionice), into the
  * config of one of its arm-runs: each load spec's I/O priority. */
 void compare_arm_session(const struct compare_arm *a, struct session_config *sc);

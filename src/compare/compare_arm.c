@@ -199,6 +199,28 @@ static void make_label(struct compare_arm *a)
 		snprintf(a->label, sizeof(a->label), "%.47s", a->settings);
 }
 
+static int label_clash(const struct compare_arm *arms, size_t n, size_t i)
+{
+	for (size_t j = 0; j < n; j++)
+		if (j != i && !strncmp(arms[i].label, arms[j].label, COMPARE_LABEL_COLS))
+			return 1;
+	return 0;
+}
+
+void compare_arms_label_unique(struct compare_arm *arms, size_t n)
+{
+	unsigned char clash[COMPARE_MAX_ARMS] = { 0 };
+	for (size_t i = 0; i < n && i < COMPARE_MAX_ARMS; i++)
+		clash[i] = (unsigned char)label_clash(arms, n, i);
+	for (size_t i = 0; i < n && i < COMPARE_MAX_ARMS; i++) {
+		if (!clash[i])
+			continue;
+		char old[sizeof(arms[i].label)];
+		memcpy(old, arms[i].label, sizeof(old));
+		snprintf(arms[i].label, sizeof(arms[i].label), "%zu:%.44s", i, old);
+	}
+}
+
 int compare_arm_parse(const char *text, const struct settings *st, struct compare_arm *out,
 		      char *err, size_t errlen)
 {

@@ -133,7 +133,7 @@ static const char *utc_date(char *b, size_t n, uint64_t t)
 
 /* ---------- text ---------- */
 
-#define LABEL_W 10
+#define LABEL_W COMPARE_LABEL_COLS
 
 /* One table row: as formatted when it fits in COLS, else wrapped at its
  * spaces (padding collapsed) under the label column. */

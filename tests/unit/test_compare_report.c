@@ -784,10 +784,30 @@ static int teardown(void **state)
 	return testdir_remove(&td, TESTDIR_TREE);
 }
 
+/* Two arms whose labels read alike in the tables' ten columns get their
+ * index in front; the others keep theirs. */
+static void test_label_unique(void **state)
+{
+	(void)state;
+	struct compare_arm a[4];
+	memset(a, 0, sizeof(a));
+	snprintf(a[0].label, sizeof(a[0].label), "current");
+	snprintf(a[1].label, sizeof(a[1].label), "bdi.strict_limit=1 bdi.max_bytes=67108864");
+	snprintf(a[2].label, sizeof(a[2].label), "bdi.strict_limit=1 bdi.max_bytes=268435456");
+	snprintf(a[3].label, sizeof(a[3].label), "io=idle");
+	compare_arms_label_unique(a, 4);
+	assert_string_equal(a[0].label, "current");
+	assert_string_equal(a[1].label, "1:bdi.strict_limit=1 bdi.max_bytes=67108864");
+	assert_string_equal(a[2].label, "2:bdi.strict_limit=1 bdi.max_bytes=268435456");
+	assert_string_equal(a[3].label, "io=idle");
+	assert_true(strncmp(a[1].label, a[2].label, COMPARE_LABEL_COLS) != 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_label_unique),
 		cmocka_unit_test(test_text_wraps),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_csv),
