@@ -1,6 +1,7 @@
 #include "load_priv.h"
 #include "loaddist.h"
 #include "loadflow.h"
+#include "loadthink.h"
 #include "child.h"
 #include "stats.h"
 #include "now.h"
@@ -79,6 +80,7 @@ int load_prepare(struct load *l, const struct load_spec *spec, unsigned index, i
 	l->index = index;
 	l->fd = -1;
 	l->dirfd = dirfd;
+	l->delay_ns = spec->delay_lo_ns;
 	snprintf(l->name, sizeof(l->name), "load-%s-%u", load_kind_name(spec->kind), index);
 	/* Every instance's file is made here, new (O_EXCL) and never through a
 	 * link; the child only opens what is there. */
@@ -230,6 +232,7 @@ static uint64_t child_loop(const struct load_spec *s, int fd, void *buf, int wfd
 	int random = load_kind_random(s->kind);
 	uint64_t t0 = now_ns(), last_report = t0, bytes = 0, off = 0;
 	uint64_t since_sync = 0, since_evict = 0, since_floor = UINT64_MAX;
+	uint64_t calls = 0, last_think = 0;
 	double paced = 0;   /* the bytes the rate counts (loaddist_paced()) */
 	/* A writer that loops over its region until stopped (size set, no
 	 * total) wraps early when the region does not fit above the floor:
@@ -304,6 +307,8 @@ static uint64_t child_loop(const struct load_spec *s, int fd, void *buf, int wfd
 			posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 		}
 		paced += loaddist_paced(s, (uint64_t)r, rng);
+		if (loadthink_due(s, ++calls, &last_think))
+			loadthink_pause(s, &child_stop);
 		rate_wait(s, t0, (uint64_t)paced);
 		if (b - last_report >= LOAD_REPORT_NS) {
 			m->t_ns = last_report = now_ns();
@@ -329,7 +334,8 @@ struct uring_state {
 	uint64_t start, last_report, submitted, done, off;
 	uint64_t since_sync, since_evict, since_floor;
 	double paced;               /* submitted, as the rate counts it (loaddist_paced()) */
-	int stop, sync_due;
+	uint64_t issued, completed, last_think;   /* calls, for thinktime (loadthink.h) */
+	int stop, sync_due, think_due;
 };
 
 /* Queue requests until the depth is reached or something says wait:
@@ -337,7 +343,7 @@ struct uring_state {
 static void uring_fill(struct uring_state *u, uint64_t floor, uint64_t *rng, struct load_msg *m)
 {
 	const struct load_spec *s = u->s;
-	while (!u->stop && !child_stop && !u->sync_due && u->inflight < u->depth) {
+	while (!u->stop && !child_stop && !u->sync_due && !u->think_due && u->inflight < u->depth) {
 		if (s->total && u->submitted >= s->total) {
 			m->end = LOAD_END_DONE;
 			u->stop = 1;
@@ -380,6 +386,8 @@ static void uring_fill(struct uring_state *u, uint64_t floor, uint64_t *rng, str
 		u->off = s->skip && !u->random ? loaddist_seq_next(s, u->off, len, s->bs_hi) :
 			 u->off + len;
 		u->since_floor += len;
+		if (s->think_issue && loadthink_due(s, ++u->issued, &u->last_think))
+			u->think_due = 1;   /* drain, then pause */
 	}
 	if (child_stop)
 		u->stop = 1;
@@ -434,6 +442,8 @@ static void uring_reap(struct uring_state *u, struct load_msg *m)
 		m->bytes_read += u->rd[i] ? (uint64_t)res : 0;
 		u->since_sync += (uint64_t)res;
 		u->since_evict += (uint64_t)res;
+		if (!s->think_issue && loadthink_due(s, ++u->completed, &u->last_think))
+			u->think_due = 1;
 		if (s->fsync_every && u->since_sync >= s->fsync_every)
 			u->sync_due = 1;
 	}
@@ -492,6 +502,9 @@ static uint64_t child_loop_uring(const struct load_spec *s, int fd, void *buf, i
 				u.stop = 1;
 			}
 			note_call(m, a, now_ns());
+		} else if (u.think_due) {
+			u.think_due = 0;
+			loadthink_pause(s, &child_stop);
 		} else if (!u.stop) {
 			rate_wait(s, u.start, (uint64_t)u.paced);
 		}
@@ -523,6 +536,7 @@ static void __attribute__((noreturn)) child_main(struct load *l, int wfd, uint64
 		_exit(0);
 	}
 	fill_pattern(buf, s->bs_hi, rng);
+	loadthink_wait(l->delay_ns, &child_stop);   /* its first report comes after */
 	loadflow_join(s);
 	m.bytes = s->engine == LOAD_ENGINE_IO_URING ?
 		  child_loop_uring(s, fd, buf, wfd, floor, &rng, &m) :
@@ -633,7 +647,9 @@ int load_read(struct load *l)
 
 int load_sample(struct load *l, uint64_t now)
 {
-	if (l->fd < 0)   /* its last report is the timeline's last point */
+	/* its first report opens the timeline (after a start delay), its
+	 * last one closes it */
+	if (l->fd < 0 || !l->t_start)
 		return 0;
 	int rc = timeline_add(l, now, l->bytes, l->tick_worst_ns);
 	if (rc == 0)

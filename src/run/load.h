@@ -89,6 +89,13 @@ struct load_spec {
 				     * in the ratio of their weights (loadflow.h) */
 	unsigned flow_id;           /* 0..15 */
 	unsigned flow_sleep_us;     /* a held load's sleep, microseconds */
+	/* when it pauses (loadthink.h): fio's thinktime and startdelay */
+	uint64_t think_ns;          /* a pause after every think_blocks calls; 0 = none */
+	uint64_t think_spin_ns;     /* of it, busy on the CPU (<= think_ns) */
+	unsigned think_blocks;      /* calls between pauses; 0 or 1 = after each */
+	int think_issue;            /* count calls as issued (1) or completed (0) */
+	uint64_t delay_lo_ns, delay_hi_ns;   /* each instance waits a time in this
+					      * range before its first call */
 };
 
 enum load_end {
@@ -124,6 +131,9 @@ struct load {
 	int err;                    /* errno for LOAD_END_ERROR / DIED status */
 	struct load_point *timeline;
 	size_t n_timeline, cap_timeline;
+	uint64_t delay_ns;          /* this instance's start delay: load_prepare() sets
+				     * the spec's least, the caller may pick another
+				     * (loadthink_pick_delay()); 0 = none */
 };
 
 /* "seq-write", ..., "?" out of range. */
@@ -180,9 +190,10 @@ int load_start(struct load *l, uint64_t floor_bytes);
  * (child finished or died), 0 otherwise, -errno on error. */
 int load_read(struct load *l);
 /* Append a timeline point (call at each sampling tick while it runs).  The
- * timeline also holds the load's first report (time zero) and, once the
- * pipe closes, its last one, so its intervals cover the whole run; no
- * point is added after the pipe closed. */
+ * timeline also holds the load's first report (time zero: after its start
+ * delay, if it has one) and, once the pipe closes, its last one, so its
+ * intervals cover the whole run; no point is added before the first
+ * report or after the pipe closed. */
 int load_sample(struct load *l, uint64_t now_ns);
 /* Give the load the I/O priority cls/level (load_ionice_parse) from now
  * on: every thread of its running child (ioprio_set), and the instances

@@ -1,5 +1,6 @@
 #include "load_priv.h"
 #include "loaddist.h"
+#include "loadthink.h"
 #include "msg.h"
 #include "parse.h"
 
@@ -210,6 +211,42 @@ void load_ionice_format(int cls, int level, char *buf, size_t len)
 		snprintf(buf, len, "%s/%d", cn[cls], level);
 }
 
+/* The keys of when a load pauses (loadthink.h): 0 or -EINVAL when key is
+ * one of them, 1 when it is not. */
+static int pause_key(const char *key, const char *val, struct load_spec *s)
+{
+	int64_t n;
+	int rc;
+	if (strcmp(key, "thinktime") == 0)
+		return loadthink_parse_time(val, 1000, &s->think_ns);
+	if (strcmp(key, "thinktime_spin") == 0)
+		return loadthink_parse_time(val, 1000, &s->think_spin_ns);
+	if (strcmp(key, "thinktime_blocks") == 0) {
+		rc = parse_int(val, 1, 1000000, &n);
+		s->think_blocks = rc == 0 ? (unsigned)n : s->think_blocks;
+		return rc < 0 ? -EINVAL : 0;
+	}
+	if (strcmp(key, "thinktime_blocks_type") == 0) {
+		s->think_issue = strcmp(val, "issue") == 0;
+		return s->think_issue || strcmp(val, "complete") == 0 ? 0 : -EINVAL;
+	}
+	if (strcmp(key, "startdelay") == 0)
+		return loadthink_parse_range(val, 1000000000ull, &s->delay_lo_ns, &s->delay_hi_ns);
+	return 1;
+}
+
+/* Pause keys that need another: 0, or -EINVAL with the message. */
+static int pause_check(const struct load_spec *s, const char *text, char *err, size_t errlen)
+{
+	if (!s->think_ns && (s->think_spin_ns || s->think_blocks || s->think_issue))
+		return msg_fail(-EINVAL, err, errlen, "load '%s': thinktime_spin, thinktime_blocks "
+			    "and thinktime_blocks_type need thinktime= (the pause they shape)", text);
+	if (s->think_spin_ns > s->think_ns)
+		return msg_fail(-EINVAL, err, errlen, "load '%s': thinktime_spin is the busy part of "
+			    "thinktime, expected at most thinktime", text);
+	return 0;
+}
+
 int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t errlen)
 {
 	char buf[512];
@@ -311,10 +348,13 @@ int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t e
 			if (rc == 0 && (load_kind_random(s.kind) || s.kind == LOAD_FSYNC_WRITE))
 				return msg_fail(-EINVAL, err, errlen, "load '%s': skip applies to the "
 					    "sequential kinds only (seq-write, seq-read, mixed)", text);
+		} else if ((rc = pause_key(kv, val, &s)) <= 0) {
+			/* thinktime, thinktime_spin, thinktime_blocks(_type), startdelay */
 		} else {
 			return msg_fail(-EINVAL, err, errlen, "load '%s': unknown option '%s' (count, bs, size, "
 				    "total, rate, fsync, direct, ionice, engine, iodepth, bssplit, mix, dist, "
-				    "skip, poisson, flow, flow_id, flow_sleep)", text, kv);
+				    "skip, poisson, flow, flow_id, flow_sleep, thinktime, thinktime_spin, "
+				    "thinktime_blocks, thinktime_blocks_type, startdelay)", text, kv);
 		}
 		if (rc < 0)
 			return msg_fail(-EINVAL, err, errlen, "load '%s': bad value for '%s'", text, kv);
@@ -345,6 +385,8 @@ int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t e
 		if (s.bssplit[i].bs % 4096)
 			return msg_fail(-EINVAL, err, errlen, "load '%s': direct needs bssplit sizes in "
 				    "multiples of 4k", text);
+	if (pause_check(&s, text, err, errlen) < 0)
+		return -EINVAL;
 	*out = s;
 	return 0;
 }
@@ -399,6 +441,23 @@ void load_spec_format(const struct load_spec *s, char *buf, size_t len)
 		o += (size_t)snprintf(buf + o, len - o, ",flow_id=%u", s->flow_id);
 	if (s->flow_sleep_us && o < len)
 		o += (size_t)snprintf(buf + o, len - o, ",flow_sleep=%u", s->flow_sleep_us);
+	if (s->think_ns && o < len) {
+		char t[32], sp[32];
+		loadthink_format_time(t, sizeof(t), s->think_ns);
+		loadthink_format_time(sp, sizeof(sp), s->think_spin_ns);
+		o += (size_t)snprintf(buf + o, len - o, ",thinktime=%s", t);
+		if (s->think_spin_ns && o < len)
+			o += (size_t)snprintf(buf + o, len - o, ",thinktime_spin=%s", sp);
+		if (s->think_blocks && o < len)
+			o += (size_t)snprintf(buf + o, len - o, ",thinktime_blocks=%u", s->think_blocks);
+		if (s->think_issue && o < len)
+			o += (size_t)snprintf(buf + o, len - o, ",thinktime_blocks_type=issue");
+	}
+	if (s->delay_hi_ns && o < len) {
+		char d[64];
+		loadthink_format_range(d, sizeof(d), s->delay_lo_ns, s->delay_hi_ns);
+		o += (size_t)snprintf(buf + o, len - o, ",startdelay=%s", d);
+	}
 	if (s->direct && o < len)
 		o += (size_t)snprintf(buf + o, len - o, ",direct");
 	if (s->ioprio_class >= 0 && o < len) {

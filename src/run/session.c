@@ -1,5 +1,6 @@
 #include "session_priv.h"
 #include "iowhy.h"
+#include "loadthink.h"
 #include "child.h"
 #include "msg.h"
 #include "stack.h"
@@ -402,6 +403,7 @@ static int prepare(struct session *s, char *err, size_t errlen)
 				return 0;
 			struct load *l = &s->loads[s->n_loads];
 			rc = load_prepare(l, &c->loads[i], j, s->run->work_fd);
+			l->delay_ns = loadthink_pick_delay(&c->loads[i], &s->run->rng);
 			s->n_loads++;
 			if (rc < 0)
 				return msg_fail(rc, err, errlen, "%s: cannot prepare %s/%s: %s",
