@@ -169,6 +169,8 @@ static int job_keys(struct conv *c, const char *section, int sec_line, const str
 		{ K_RWMIXREAD, LK_RWMIXREAD, 0 }, { K_RWMIXWRITE, LK_RWMIXWRITE, 0 },
 		{ K_DIST, LK_DIST, 1 }, { K_RATEIOPS, LK_RATEIOPS, 1 }, { K_POISSON, LK_POISSON, 0 },
 		{ K_FLOW, LK_FLOW, 0 }, { K_FLOWID, LK_FLOWID, 0 }, { K_FLOWSLEEP, LK_FLOWSLEEP, 0 },
+		{ K_THINKTIME, LK_THINKTIME, 0 }, { K_THINKSPIN, LK_THINKSPIN, 0 },
+		{ K_THINKBLOCKS, LK_THINKBLOCKS, 0 }, { K_THINKTYPE, LK_THINKTYPE, 0 },
 	};
 	memset(k, 0, sizeof(*k));
 	k->fio = 1;
@@ -248,18 +250,11 @@ static void add_reader(struct conv *c, const struct job *j, const struct loadkey
 	p->n_actions++;
 }
 
-/* Every other job: a background load. */
-static void add_load(struct conv *c, const struct job *j, const struct loadkeys *k,
-		     uint64_t delay_ns)
+/* Every other job: a background load (startdelay and thinktime are its
+ * own, loadkeys.h). */
+static void add_load(struct conv *c, const struct loadkeys *k)
 {
 	struct profile *p = c->p;
-	if (delay_ns) {
-		FAIL(c, j->k[K_STARTDELAY].line, "fio key 'startdelay=%s' cannot be honoured for "
-		     "job [%s], which brisk runs as a background load: loads start together (only "
-		     "small random readers, timed as actions, may start late)",
-		     j->k[K_STARTDELAY].v, k->what);
-		return;
-	}
 	if (p->n_loads >= PROFILE_MAX_LOADS) {
 		FAIL(c, k->line, "too many loads, brisk takes at most %d", PROFILE_MAX_LOADS);
 		return;
@@ -335,7 +330,7 @@ static void finish_job(struct conv *c)
 	    !io.time_based && io.engine == LOAD_ENGINE_SYNC && !skewed)
 		add_reader(c, j, &k, &io);
 	else
-		add_load(c, j, &k, io.delay_ns);
+		add_load(c, &k);
 }
 
 /* A one-line note for a harmless key, once per key. */

@@ -14,8 +14,9 @@
 #define REF FIOJOB_REFUSED
 #define SAME_AS_FIO_REPORTING "changes only fio's own reporting; brisk reports its own figures"
 #define NO_DEVICE "brisk works on files in its work area, never on a device or its zones"
-#define NO_VERIFY "brisk does not verify data; it times the desktop while the disk is busy"
-#define SCHEDULE "brisk starts all loads together and times actions on its own schedule"
+#define NO_VERIFY "brisk does not check data; fio's verify reads back what it wrote: more I/O"
+#define SCHEDULE "brisk runs loads side by side (startdelay delays one); none waits for " \
+	"another"
 #define CPU_PINNING "fio's CPU pinning; brisk's processes run where the kernel puts them"
 #define SUBMIT_AT_ONCE "brisk submits a request as soon as a slot frees"
 #define INCOMPRESSIBLE "brisk writes incompressible data"
@@ -40,7 +41,8 @@ static const struct fiojob_key fiojob_keys[] = {
 	{ "io_size", HON, K_IOSIZE, 0, "the I/O amount" },
 	{ "io_limit", HON, K_IOSIZE, 0, "as io_size" },
 	{ "numjobs", HON, K_NUMJOBS, 0, "instances, each a process" },
-	{ "startdelay", HON, K_STARTDELAY, 0, "when a small random reader's sample starts" },
+	{ "startdelay", HON, K_STARTDELAY, 0, "when a load or a small random reader starts (A-B: "
+	  "per load instance)" },
 	{ "direct", HON, K_DIRECT, 1, "O_DIRECT" },
 	{ "buffered", HON, K_BUFFERED, 1, "the opposite of direct" },
 	{ "rate", HON, K_RATE, 0, "bytes per second per instance" },
@@ -70,6 +72,10 @@ static const struct fiojob_key fiojob_keys[] = {
 	{ "flow", HON, K_FLOW, 0, "weight: a flow group's loads go in its ratio of calls" },
 	{ "flow_id", HON, K_FLOWID, 0, "the flow group, 0-15" },
 	{ "flow_sleep", HON, K_FLOWSLEEP, 0, "microseconds a held load sleeps" },
+	{ "thinktime", HON, K_THINKTIME, 0, "a load's pause after its calls (bare: microseconds)" },
+	{ "thinktime_spin", HON, K_THINKSPIN, 0, "of the pause, busy on the CPU" },
+	{ "thinktime_blocks", HON, K_THINKBLOCKS, 0, "calls between the pauses" },
+	{ "thinktime_blocks_type", HON, K_THINKTYPE, 0, "complete or issue: which calls count" },
 
 	{ "name", HARM, K_NONE, 0, "fio's job name; brisk names a load after its section" },
 	{ "description", HARM, K_NONE, 0, "fio's job description; the profile has its own" },
@@ -132,8 +138,6 @@ static const struct fiojob_key fiojob_keys[] = {
 	{ "offset_increment", REF, K_NONE, 0, OWN_FILE_START },
 	{ "wait_for", REF, K_NONE, 0, SCHEDULE },
 	{ "exit_what", REF, K_NONE, 0, SCHEDULE },
-	{ "thinktime", REF, K_NONE, 0, "a load runs flat out (or at rate=); actions are timed one "
-	  "by one" },
 	{ "number_ios", REF, K_NONE, 0, "brisk counts bytes (io_size), not calls" },
 	{ "blockalign", REF, K_NONE, 0, "brisk aligns random offsets at 4 KiB" },
 	{ "fill_device", REF, K_NONE, 1, "brisk's writers stop above the free-space floor (--floor)" },

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "loaddist.h"
+#include "loadthink.h"
 #include "parse.h"
 #include "str.h"
 
@@ -23,7 +24,9 @@ static const char *const key_names[LK_COUNT] = {
 	[LK_BSSPLIT] = "bssplit", [LK_RWMIXREAD] = "rwmixread", [LK_RWMIXWRITE] = "rwmixwrite",
 	[LK_DIST] = "random_distribution", [LK_RATEIOPS] = "rate_iops",
 	[LK_POISSON] = "rate_poisson", [LK_FLOW] = "flow", [LK_FLOWID] = "flow_id",
-	[LK_FLOWSLEEP] = "flow_sleep",
+	[LK_FLOWSLEEP] = "flow_sleep", [LK_THINKTIME] = "thinktime",
+	[LK_THINKSPIN] = "thinktime_spin", [LK_THINKBLOCKS] = "thinktime_blocks",
+	[LK_THINKTYPE] = "thinktime_blocks_type",
 };
 
 static const char *const rw_names[LOAD_KIND_COUNT] = {
@@ -301,10 +304,11 @@ int loadkeys_read(const struct loadkeys *k, struct loadkeys_io *io)
 	if (k->fio) {
 		if (read_fio_sizes(k, io) < 0)
 			return -1;
-		if (sd && (strchr(sd->v, '-') || parse_duration(sd->v, &io->delay_ns) < 0)) {
-			FAIL(k, sd->line, "fio key 'startdelay=%s' cannot be honoured: expected one "
-			     "duration such as 4 (seconds), 4s or 500ms (random ranges are not "
-			     "supported)", sd->v);
+		if (sd && loadthink_parse_range(sd->v, 1000000000ull, &io->delay_ns,
+						&io->delay_hi_ns) < 0) {
+			FAIL(k, sd->line, "fio key 'startdelay=%s' cannot be honoured: expected a "
+			     "time such as 4 (seconds), 4s or 500ms, or a range such as 1s-3s, at "
+			     "most 1h", sd->v);
 			return -1;
 		}
 	} else {
@@ -461,6 +465,59 @@ static int load_flow(const struct loadkeys *k, struct load_spec *s)
 	return 0;
 }
 
+/* A time key: 0 or -1; unit_ns for a bare number. */
+static int get_time(const struct loadkeys *k, enum loadkeys_key key, uint64_t unit_ns,
+		    uint64_t *out)
+{
+	const struct loadkeys_val *v = &k->k[key];
+	if (loadthink_parse_time(v->v, unit_ns, out) < 0) {
+		FAIL(k, v->line, "bad value '%s' for %s%s, expected a time such as 500 (%s), "
+		     "10ms or 2s, at most 1h", v->v, k->fio ? "fio key " : "", key_names[key],
+		     unit_ns == 1000 ? "microseconds" : "seconds");
+		return -1;
+	}
+	return 0;
+}
+
+/* When the load pauses (loadthink.h): startdelay, thinktime and its
+ * shaping keys. */
+static int load_pause(const struct loadkeys *k, const struct loadkeys_io *io,
+		      struct load_spec *s)
+{
+	const struct loadkeys_val *sd = get(k, LK_STARTDELAY), *ty = get(k, LK_THINKTYPE);
+	int64_t n;
+	if (sd && k->fio) {   /* read by loadkeys_read(); shrinks with the sizes */
+		double f = k->scale > 0 && k->scale < 1 ? k->scale : 1;
+		s->delay_lo_ns = (uint64_t)llround((double)io->delay_ns * f / 1e3) * 1000;
+		s->delay_hi_ns = (uint64_t)llround((double)io->delay_hi_ns * f / 1e3) * 1000;
+	} else if (sd && loadthink_parse_range(sd->v, 1000000000ull, &s->delay_lo_ns,
+					       &s->delay_hi_ns) < 0) {
+		FAIL(k, sd->line, "bad value '%s' for startdelay, expected a time such as 4 "
+		     "(seconds), 4s or 500ms, or a range such as 1s-3s, at most 1h", sd->v);
+		return -1;
+	}
+	if (get(k, LK_THINKTIME) && get_time(k, LK_THINKTIME, 1000, &s->think_ns) < 0)
+		return -1;
+	if (k->fio && !s->think_ns)
+		return 0;     /* fio: the others are only valid with thinktime */
+	if (get(k, LK_THINKSPIN) && get_time(k, LK_THINKSPIN, 1000, &s->think_spin_ns) < 0)
+		return -1;
+	if (k->fio && s->think_spin_ns > s->think_ns)
+		s->think_spin_ns = s->think_ns;    /* as fio does */
+	if (get(k, LK_THINKBLOCKS)) {
+		if (get_int(k, LK_THINKBLOCKS, k->fio ? 0 : 1, 1000000, &n) < 0)
+			return -1;
+		s->think_blocks = (unsigned)n;
+	}
+	if (ty && strcmp(ty->v, "complete") && strcmp(ty->v, "issue")) {
+		FAIL(k, ty->line, "bad value '%s' for %sthinktime_blocks_type, expected complete "
+		     "or issue", ty->v, k->fio ? "fio key " : "");
+		return -1;
+	}
+	s->think_issue = ty && strcmp(ty->v, "issue") == 0;
+	return 0;
+}
+
 /* rwmixread / rwmixwrite (mixed kinds), random_distribution (random
  * kinds), rate_iops (one block size). */
 static int load_mix_dist(const struct loadkeys *k, struct load_spec *s)
@@ -555,7 +612,7 @@ int loadkeys_load(const struct loadkeys *k, struct load_spec *out)
 	s.iodepth = io.engine == LOAD_ENGINE_IO_URING && io.iodepth > 1 ? io.iodepth : 0;
 	s.skip = io.skip;
 	if (load_amounts(k, &io, &s) < 0 || load_fsync_prio(k, &s) < 0 ||
-	    load_mix_dist(k, &s) < 0)
+	    load_mix_dist(k, &s) < 0 || load_pause(k, &io, &s) < 0)
 		return -1;
 	if (load_spec_check(&s, e, sizeof(e)) < 0) {
 		FAIL(k, k->line, "%s%s%s is not a load brisk can run: %s", k->fio ? "fio job [" : "",
@@ -573,6 +630,13 @@ static int action_ssh(const struct loadkeys *k, struct action_config *a)
 		struct loadkeys_io io;
 		if (loadkeys_read(k, &io) < 0)
 			return -1;
+		if (io.delay_hi_ns != io.delay_ns) {
+			FAIL(k, k->k[LK_STARTDELAY].line, "fio key 'startdelay=%s' cannot be honoured "
+			     "for job [%s], a small random reader brisk times as an ssh-like action: "
+			     "it starts at one time (a range picks a time per load instance)",
+			     k->k[LK_STARTDELAY].v, k->what);
+			return -1;
+		}
 		/* The reads are the interactive workload being measured: their
 		 * sizes are not scaled, only when they start. */
 		a->ssh_bs_lo = io.bs_lo;

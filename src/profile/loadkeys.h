@@ -35,6 +35,14 @@
  *    flow_sleep=US: fio's weight-based flow control (loadflow.h); a
  *    negative fio flow (older fio's counter direction) is read as its
  *    magnitude, which keeps the 1:1 of equal and opposite weights.
+ *  - A load's pauses (loadthink.h): thinktime= (bare: microseconds),
+ *    thinktime_spin=, thinktime_blocks=, thinktime_blocks_type=
+ *    (complete, issue), startdelay= (bare: seconds; A-B picks per
+ *    instance).  A fio job's startdelay is scaled as its sizes are; its
+ *    thinktime_spin above thinktime is cut to it and the other thinktime
+ *    keys without thinktime change nothing, as in fio; a profile gets
+ *    an error for either.  A timed action starts at one time: a range
+ *    is refused for it.
  *  - loadkeys_read() reads what both a load and fio's choice between load
  *    and action need; loadkeys_load() builds the load (it calls
  *    loadkeys_read()); loadkeys_action() builds an action's config.
@@ -53,7 +61,7 @@ enum loadkeys_key {
 	LK_FSYNC, LK_DIRECT, LK_BUFFERED, LK_PRIO, LK_PRIOCLASS, LK_LOOPS, LK_TIMEBASED,
 	LK_NRFILES, LK_STARTDELAY, LK_IOENGINE, LK_IODEPTH, LK_BSSPLIT,
 	LK_RWMIXREAD, LK_RWMIXWRITE, LK_DIST, LK_RATEIOPS, LK_POISSON, LK_FLOW, LK_FLOWID,
-	LK_FLOWSLEEP, LK_COUNT
+	LK_FLOWSLEEP, LK_THINKTIME, LK_THINKSPIN, LK_THINKBLOCKS, LK_THINKTYPE, LK_COUNT
 };
 
 struct loadkeys_val {
@@ -79,7 +87,8 @@ struct loadkeys_io {
 	int direct, time_based;     /* fio: direct/buffered resolved, time_based */
 	enum load_engine engine;    /* sync, or io_uring for libaio/io_uring/posixaio */
 	unsigned iodepth;           /* 1 unless an asynchronous engine says more */
-	uint64_t delay_ns;          /* fio: startdelay (unscaled) */
+	uint64_t delay_ns;          /* fio: startdelay (unscaled; a range's least) */
+	uint64_t delay_hi_ns;       /* fio: a startdelay range's greatest, else delay_ns */
 	int64_t skip;               /* rw=read:-8k: bytes added after each call */
 };
 

@@ -286,7 +286,10 @@ int profile_equal(const struct profile *a, const struct profile *b, char *why, s
 		    (ca > 0 && ca != 3 && x->ioprio_level != y->ioprio_level) ||
 		    x->engine != y->engine || (x->iodepth > 1 ? x->iodepth : 1) !=
 		    (y->iodepth > 1 ? y->iodepth : 1) || x->n_bssplit != y->n_bssplit ||
-		    memcmp(x->bssplit, y->bssplit, x->n_bssplit * sizeof(x->bssplit[0])))
+		    memcmp(x->bssplit, y->bssplit, x->n_bssplit * sizeof(x->bssplit[0])) ||
+		    x->think_ns != y->think_ns || x->think_spin_ns != y->think_spin_ns ||
+		    x->think_blocks != y->think_blocks || x->think_issue != y->think_issue ||
+		    x->delay_lo_ns != y->delay_lo_ns || x->delay_hi_ns != y->delay_hi_ns)
 			DIFF("load %s differs", a->loads[i].name);
 	}
 	if (a->n_actions != b->n_actions)

@@ -283,6 +283,9 @@ static void section_keys(const struct ctx *c, const char *what, struct loadkeys 
 		{ "rwmixread", LK_RWMIXREAD }, { "rwmixwrite", LK_RWMIXWRITE },
 		{ "random_distribution", LK_DIST }, { "rate_poisson", LK_POISSON },
 		{ "flow", LK_FLOW }, { "flow_id", LK_FLOWID }, { "flow_sleep", LK_FLOWSLEEP },
+		{ "thinktime", LK_THINKTIME }, { "thinktime_spin", LK_THINKSPIN },
+		{ "thinktime_blocks", LK_THINKBLOCKS }, { "thinktime_blocks_type", LK_THINKTYPE },
+		{ "startdelay", LK_STARTDELAY },
 	};
 	memset(k, 0, sizeof(*k));
 	k->fail = (struct msg_first *)&c->fail;
@@ -300,7 +303,9 @@ static void end_load(struct ctx *c)
 	static const char *const keys[] = {
 		"rw", "bs", "bsrange", "size", "io_size", "numjobs", "rate", "fsync", "direct",
 		"prio", "prioclass", "ioengine", "invalidate", "iodepth", "bssplit", "rwmixread",
-		"rwmixwrite", "random_distribution", "rate_poisson", "flow", "flow_id", "flow_sleep", NULL };
+		"rwmixwrite", "random_distribution", "rate_poisson", "flow", "flow_id", "flow_sleep",
+		"thinktime", "thinktime_spin", "thinktime_blocks", "thinktime_blocks_type",
+		"startdelay", NULL };
 	char what[64];
 	snprintf(what, sizeof(what), "[load %s]", c->sec_arg);
 	if (check_keys(c, keys, what) < 0 || check_fio_engine(c, 1) < 0)

@@ -10,6 +10,7 @@
 
 #include "loaddist.h"
 #include "loadkeys.h"
+#include "loadthink.h"
 #include "msg.h"
 #include "parse.h"
 #include "text.h"
@@ -129,6 +130,31 @@ static int write_bs(FILE *f, uint64_t lo, uint64_t hi, char *err, size_t errlen)
 	return 0;
 }
 
+/* When a load pauses: thinktime and its keys, startdelay (loadthink.h). */
+static int write_load_pauses(FILE *f, const struct load_spec *s, char *err, size_t errlen)
+{
+	char b[64];
+	if (s->think_ns) {
+		loadthink_format_time(b, sizeof(b), s->think_ns);
+		PUT_CHECK("thinktime", b);
+	}
+	if (s->think_spin_ns) {
+		loadthink_format_time(b, sizeof(b), s->think_spin_ns);
+		PUT_CHECK("thinktime_spin", b);
+	}
+	if (s->think_blocks) {
+		snprintf(b, sizeof(b), "%u", s->think_blocks);
+		PUT_CHECK("thinktime_blocks", b);
+	}
+	if (s->think_issue)
+		PUT_CHECK("thinktime_blocks_type", "issue");
+	if (s->delay_hi_ns) {
+		loadthink_format_range(b, sizeof(b), s->delay_lo_ns, s->delay_hi_ns);
+		PUT_CHECK("startdelay", b);
+	}
+	return 0;
+}
+
 /* fsync, direct, prioclass and prio of a load. */
 static int write_load_flags(FILE *f, const struct profile_load *l, char *err, size_t errlen)
 {
@@ -227,6 +253,8 @@ static int write_load(FILE *f, const struct profile_load *l, size_t i, char *err
 			snprintf(b, sizeof(b), "%u", fl[k].v);
 			PUT_CHECK(fl[k].k, b);
 		}
+	if (write_load_pauses(f, s, err, errlen) < 0)
+		return -EINVAL;
 	return write_load_flags(f, l, err, errlen);
 }
 

@@ -538,7 +538,8 @@ static void __attribute__((noreturn)) child_main(struct load *l, int wfd, uint64
 	fill_pattern(buf, s->bs_hi, rng);
 	loadthink_wait(l->delay_ns, &child_stop);   /* its first report comes after */
 	loadflow_join(s);
-	m.bytes = s->engine == LOAD_ENGINE_IO_URING ?
+	m.bytes = child_stop ? 0 :   /* stopped while it waited: no call, no rate */
+		  s->engine == LOAD_ENGINE_IO_URING ?
 		  child_loop_uring(s, fd, buf, wfd, floor, &rng, &m) :
 		  child_loop(s, fd, buf, wfd, floor, &rng, &m);
 	loadflow_leave(s);

@@ -441,18 +441,17 @@ void load_spec_format(const struct load_spec *s, char *buf, size_t len)
 		o += (size_t)snprintf(buf + o, len - o, ",flow_id=%u", s->flow_id);
 	if (s->flow_sleep_us && o < len)
 		o += (size_t)snprintf(buf + o, len - o, ",flow_sleep=%u", s->flow_sleep_us);
-	if (s->think_ns && o < len) {
-		char t[32], sp[32];
-		loadthink_format_time(t, sizeof(t), s->think_ns);
-		loadthink_format_time(sp, sizeof(sp), s->think_spin_ns);
+	char t[32], sp[32];
+	loadthink_format_time(t, sizeof(t), s->think_ns);
+	loadthink_format_time(sp, sizeof(sp), s->think_spin_ns);
+	if (s->think_ns && o < len)
 		o += (size_t)snprintf(buf + o, len - o, ",thinktime=%s", t);
-		if (s->think_spin_ns && o < len)
-			o += (size_t)snprintf(buf + o, len - o, ",thinktime_spin=%s", sp);
-		if (s->think_blocks && o < len)
-			o += (size_t)snprintf(buf + o, len - o, ",thinktime_blocks=%u", s->think_blocks);
-		if (s->think_issue && o < len)
-			o += (size_t)snprintf(buf + o, len - o, ",thinktime_blocks_type=issue");
-	}
+	if (s->think_spin_ns && o < len)
+		o += (size_t)snprintf(buf + o, len - o, ",thinktime_spin=%s", sp);
+	if (s->think_blocks && o < len)
+		o += (size_t)snprintf(buf + o, len - o, ",thinktime_blocks=%u", s->think_blocks);
+	if (s->think_issue && o < len)
+		o += (size_t)snprintf(buf + o, len - o, ",thinktime_blocks_type=issue");
 	if (s->delay_hi_ns && o < len) {
 		char d[64];
 		loadthink_format_range(d, sizeof(d), s->delay_lo_ns, s->delay_hi_ns);

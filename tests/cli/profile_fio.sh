@@ -65,7 +65,7 @@ t_match device-msg "$(cat "$T/err")" "^$F/refused-device.fio:10: fio key 'filena
 t_eq zones-exit "$(imp $F/refused-zones.fio)" 2
 t_match zones-msg "$(cat "$T/err")" "^$F/refused-zones.fio:4: fio key 'zonemode' cannot be honoured"
 t_eq verify-exit "$(imp $F/refused-verify.fio)" 2
-t_match verify-msg "$(cat "$T/err")" "^$F/refused-verify.fio:4: fio key 'verify' cannot be honoured: brisk does not verify"
+t_match verify-msg "$(cat "$T/err")" "^$F/refused-verify.fio:4: fio key 'verify' cannot be honoured: brisk does not check data; fio's verify reads back"
 t_eq engine-exit "$(imp $F/refused-engine.fio)" 2
 t_match engine-msg "$(cat "$T/err")" "^$F/refused-engine.fio:2: fio key 'ioengine=net' cannot be honoured: it is not file I/O"
 t_eq nothing-written "$(wc -c <"$T/out")" 0

@@ -127,12 +127,16 @@ static void test_fio_errors(void **state)
 		  "j.fio:3: fio key 'filename=/dev/null' cannot be honoured: it names a device" },
 		{ "[j]\nrw=write\nfilename=a:b\nsize=1m\n",
 		  "j.fio:3: fio key 'filename=a:b' cannot be honoured: several files" },
-		{ "[j]\nrw=write\nsize=1g\nstartdelay=5\n",
-		  "j.fio:4: fio key 'startdelay=5' cannot be honoured for job [j]" },
+		{ "[j]\nrw=randread\nsize=1m\nstartdelay=1-2\n",
+		  "j.fio:4: fio key 'startdelay=1-2' cannot be honoured for job [j], a small random "
+		  "reader brisk times as an ssh-like action: it starts at one time" },
+		{ "[j]\nrw=write\nsize=1m\nstartdelay=5x\n",
+		  "j.fio:4: fio key 'startdelay=5x' cannot be honoured: expected a time" },
 		{ "[j]\nrw=write\nsize=1m\nzonemode=zbd\n",
 		  "j.fio:4: fio key 'zonemode' cannot be honoured: brisk works on files" },
 		{ "[j]\nrw=write\nsize=1m\nverify=crc32c\n",
-		  "j.fio:4: fio key 'verify' cannot be honoured: brisk does not verify" },
+		  "j.fio:4: fio key 'verify' cannot be honoured: brisk does not check data, and "
+		  "fio's verify is more I/O" },
 		{ "[j]\nrw=write\nsize=1m\nrate_poisson=1\n",
 		  "j.fio:4: fio key 'rate_poisson=1' applies to a rate-limited job" },
 		{ "[j]\nrw=write\nsize=1m\nno_such_key=1\n",
@@ -529,6 +533,59 @@ static void test_fio_mixed_dist(void **state)
 	roundtrip(p);
 }
 
+/* thinktime and startdelay become the load's own (issue 29 part 5). */
+static void test_fio_think(void **state)
+{
+	(void)state;
+	struct profile *p = P();
+	struct fiojob_report rep;
+	char err[PROFILE_ERR_LEN];
+	if (imp("[global]\nbs=4k\nsize=16m\nrw=read\n[a]\nthinktime=1000\nthinktime_spin=2ms\n"
+		"thinktime_blocks=4\nthinktime_blocks_type=issue\n[b]\nstartdelay=2-4\n"
+		"thinktime_blocks=8\n[c]\nstartdelay=2\nthinktime=10ms\n", p, &rep, err,
+		sizeof(err)) < 0)
+		fail_msg("%s", err);
+	const struct load_spec *a = &p->loads[0].spec, *b = &p->loads[1].spec, *c = &p->loads[2].spec;
+	assert_int_equal(a->think_ns, 1000000);        /* bare: microseconds */
+	assert_int_equal(a->think_spin_ns, 1000000);   /* cut to thinktime, as fio does */
+	assert_int_equal(a->think_blocks, 4);
+	assert_int_equal(a->think_issue, 1);
+	assert_int_equal(b->think_ns, 0);              /* thinktime_blocks alone: nothing */
+	assert_int_equal(b->think_blocks, 0);
+	assert_int_equal(b->delay_lo_ns, 2000000000ull);   /* bare: seconds */
+	assert_int_equal(b->delay_hi_ns, 4000000000ull);
+	assert_int_equal(c->delay_lo_ns, 2000000000ull);
+	assert_int_equal(c->delay_hi_ns, 2000000000ull);
+	assert_int_equal(c->think_ns, 10000000);
+	roundtrip(p);
+	/* scaled, the delays shrink with the sizes; the pauses stay */
+	struct fiojob_opts o = { .scale = 0.25 };
+	const char *job = "[w]\nrw=write\nsize=64m\nstartdelay=2-4\nthinktime=10ms\n";
+	assert_int_equal(fiojob_import_buffer(job, strlen(job), "t.fio", &o, p, &rep, err,
+					      sizeof(err)), 0);
+	assert_int_equal(p->loads[0].spec.delay_lo_ns, 500000000ull);
+	assert_int_equal(p->loads[0].spec.delay_hi_ns, 1000000000ull);
+	assert_int_equal(p->loads[0].spec.think_ns, 10000000);
+	/* a profile is strict */
+	static const struct { const char *text, *want; } bad[] = {
+		{ "[profile]\nname = x\n[load w]\nrw = write\nthinktime_blocks = 4\n",
+		  "thinktime_spin, thinktime_blocks and thinktime_blocks_type need thinktime=" },
+		{ "[profile]\nname = x\n[load w]\nrw = write\nthinktime = 1ms\nthinktime_spin = 2ms\n",
+		  "thinktime_spin is the busy part of thinktime" },
+		{ "[profile]\nname = x\n[load w]\nrw = write\nstartdelay = 3-1\n",
+		  "rt:5: bad value '3-1' for startdelay" },
+		{ "[profile]\nname = x\n[load w]\nrw = write\nthinktime = soon\n",
+		  "rt:5: bad value 'soon' for thinktime" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(profile_parse_buffer(bad[i].text, strlen(bad[i].text), "rt", p, err,
+						      sizeof(err)), -EINVAL);
+		if (!strstr(err, bad[i].want))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err, bad[i].want);
+	}
+}
+
 /* Refusals that stay name FILE:LINE and why. */
 static void test_fio_refusals_29(void **state)
 {
@@ -572,6 +629,7 @@ int main(void)
 		cmocka_unit_test(test_bssplit),
 		cmocka_unit_test(test_fio_mixed_dist),
 		cmocka_unit_test(test_fio_refusals_29),
+		cmocka_unit_test(test_fio_think),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
