@@ -398,11 +398,17 @@ static int prepare(struct session *s, char *err, size_t errlen)
 	if (!s->loads)
 		return -ENOMEM;
 	for (size_t i = 0; i < c->n_loads; i++) {
-		for (unsigned j = 1; j <= c->loads[i].count; j++) {
+		/* instances are numbered per kind over every spec, so two specs
+		 * of one kind (a profile's, a fio job's) get files and names of
+		 * their own: rand-read#1, rand-read#2, ... */
+		unsigned first = 1;
+		for (size_t k = 0; k < s->n_loads; k++)
+			first += s->loads[k].spec.kind == c->loads[i].kind;
+		for (unsigned j = 0; j < c->loads[i].count; j++) {
 			if (interrupted(s))
 				return 0;
 			struct load *l = &s->loads[s->n_loads];
-			rc = load_prepare(l, &c->loads[i], j, s->run->work_fd);
+			rc = load_prepare(l, &c->loads[i], first + j, s->run->work_fd);
 			l->delay_ns = loadthink_pick_delay(&c->loads[i], &s->run->rng);
 			s->n_loads++;
 			if (rc < 0)
