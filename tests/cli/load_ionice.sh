@@ -54,7 +54,7 @@ load_prios() {
 w=(-a save -n 2 --interval 100ms --floor 10% -q --warmup 500ms)
 
 # 2. brisk run --at 2s:load.ionice=idle: none (inherited) before, idle after.
-"$BRISK" run "$d/mnt" "${w[@]}" -i 1 -l seq-write:size=64m -d 6s --at 2s:load.ionice=idle \
+"$BRISK" run "$d/mnt" "${w[@]}" -n 12 -i 1 -l seq-write:size=64m -d 6s --at 2s:load.ionice=idle \
   --json "$d/run.json" >/dev/null 2>"$d/err" &
 pid=$!
 before="" after=""
