@@ -575,7 +575,7 @@ void runreport_text(FILE *f, const struct session *s)
 		fprintf(f, ", interrupted by SIG%s", sigabbrev_np(s->stop_signal));
 	fputc('\n', f);
 	for (size_t i = 0; i < c->n_loads; i++) {
-		char spec[200];
+		char spec[512];
 		load_spec_format(&c->loads[i], spec, sizeof(spec));
 		fprintf(f, "%s%s", i ? ", " : "load: ", spec);
 	}

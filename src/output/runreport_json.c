@@ -118,7 +118,7 @@ static struct json_object *json_load(const struct session *s, const void *ctx, s
 	(void)ctx;
 	const struct load *l = &s->loads[i];
 	struct json_object *o = jout_object();
-	char spec[200];
+	char spec[512];
 	load_spec_format(&l->spec, spec, sizeof(spec));
 	add(o, "kind", jout_string(load_kind_name(l->spec.kind)));
 	add(o, "index", jout_int64(l->index));
@@ -297,7 +297,7 @@ static struct json_object *json_config(const struct session *s)
 	struct json_object *cfg = jout_object();
 	struct json_object *loads = jout_array();
 	for (size_t i = 0; i < c->n_loads; i++) {
-		char spec[200];
+		char spec[512];
 		load_spec_format(&c->loads[i], spec, sizeof(spec));
 		json_object_array_add(loads, jout_string(spec));
 	}

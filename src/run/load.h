@@ -18,6 +18,7 @@
 
 #define LOAD_REPORT_NS 100000000ull   /* 100 ms */
 #define LOAD_SIZE_MAX (1ull << 50)      /* 1 PiB: a bigger size is a typo */
+#define LOAD_DIR_MAX 256                /* dir=: bytes of the path, its NUL included */
 
 enum load_kind {
 	LOAD_SEQ_WRITE,
@@ -96,6 +97,8 @@ struct load_spec {
 	int think_issue;            /* count calls as issued (1) or completed (0) */
 	uint64_t delay_lo_ns, delay_hi_ns;   /* each instance waits a time in this
 					      * range before its first call */
+	char dir[LOAD_DIR_MAX];     /* dir=: the directory its work area is made in,
+				     * absolute; "" = the run's DIR (session.h) */
 };
 
 enum load_end {
@@ -160,6 +163,10 @@ const char *load_end_name(enum load_end e);
 int load_ionice_parse(const char *text, int *cls, int *level);
 /* The inverse: "idle", "be/7", "none"; "-" for a class out of range. */
 void load_ionice_format(int cls, int level, char *buf, size_t len);
+/* A dir= path: absolute, shorter than LOAD_DIR_MAX, without ',' '=' or
+ * control characters (a spec could not carry it back).  0, or -EINVAL
+ * with why (a phrase) in why. */
+int load_dir_check(const char *path, char *why, size_t whylen);
 /* Parse a spec; on failure returns -EINVAL and writes a message naming the
  * bad part into err. */
 int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t errlen);

@@ -247,9 +247,27 @@ static int pause_check(const struct load_spec *s, const char *text, char *err, s
 	return 0;
 }
 
+int load_dir_check(const char *path, char *why, size_t whylen)
+{
+	const char *bad = NULL;
+	if (path[0] != '/')
+		bad = "it must be an absolute path (begin with /)";
+	else if (strlen(path) >= LOAD_DIR_MAX)
+		bad = "it is too long (at most 255 bytes)";
+	else if (strpbrk(path, ",="))
+		bad = "a path with ',' or '=' cannot be written in a load spec";
+	for (const char *p = path; !bad && *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			bad = "it holds a control character";
+	if (!bad)
+		return 0;
+	snprintf(why, whylen, "%s", bad);
+	return -EINVAL;
+}
+
 int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t errlen)
 {
-	char buf[512];
+	char buf[1024];
 	if (strlen(text) >= sizeof(buf))
 		return msg_fail(-EINVAL, err, errlen, "load '%.60s...': too long", text);
 	strcpy(buf, text);
@@ -328,6 +346,12 @@ int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t e
 		} else if (strcmp(kv, "flow_sleep") == 0) {
 			rc = parse_int(val, 0, 10000000, &n);
 			s.flow_sleep_us = (unsigned)n;
+		} else if (strcmp(kv, "dir") == 0) {
+			char why[96];
+			if (load_dir_check(val, why, sizeof(why)) < 0)
+				return msg_fail(-EINVAL, err, errlen, "load '%s': dir=%s: %s", text,
+						val, why);
+			snprintf(s.dir, sizeof(s.dir), "%s", val);
 		} else if (strcmp(kv, "mix") == 0) {
 			rc = parse_int(val, 0, 100, &n);
 			s.mix_read = (unsigned)n;
@@ -354,7 +378,7 @@ int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t e
 			return msg_fail(-EINVAL, err, errlen, "load '%s': unknown option '%s' (count, bs, size, "
 				    "total, rate, fsync, direct, ionice, engine, iodepth, bssplit, mix, dist, "
 				    "skip, poisson, flow, flow_id, flow_sleep, thinktime, thinktime_spin, "
-				    "thinktime_blocks, thinktime_blocks_type, startdelay)", text, kv);
+				    "thinktime_blocks, thinktime_blocks_type, startdelay, dir)", text, kv);
 		}
 		if (rc < 0)
 			return msg_fail(-EINVAL, err, errlen, "load '%s': bad value for '%s'", text, kv);
@@ -462,13 +486,15 @@ void load_spec_format(const struct load_spec *s, char *buf, size_t len)
 	if (s->ioprio_class >= 0 && o < len) {
 		char io[16];
 		load_ionice_format(s->ioprio_class, s->ioprio_level, io, sizeof(io));
-		snprintf(buf + o, len - o, ",ionice=%s", io);
+		o += (size_t)snprintf(buf + o, len - o, ",ionice=%s", io);
 	}
+	if (s->dir[0] && o < len)
+		snprintf(buf + o, len - o, ",dir=%s", s->dir);
 }
 
 int load_spec_check(const struct load_spec *s, char *err, size_t errlen)
 {
-	char text[512];
+	char text[1024];
 	struct load_spec chk;
 	load_spec_format(s, text, sizeof(text));
 	return load_spec_parse(text, &chk, err, errlen);

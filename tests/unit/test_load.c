@@ -517,6 +517,41 @@ static int teardown(void **state)
 	return testdir_remove(&td, TESTDIR_EMPTY);   /* fails if a test left a file behind */
 }
 
+/* dir=: stored, written back, read again the same; bad paths refused with why */
+static void test_dir_key(void **state)
+{
+	(void)state;
+	struct load_spec s, t;
+	char err[512], text[1024];
+	assert_int_equal(load_spec_parse("seq-write:size=32m,dir=/mnt/b:x y,direct", &s, err,
+					 sizeof(err)), 0);
+	assert_string_equal(s.dir, "/mnt/b:x y");
+	load_spec_format(&s, text, sizeof(text));
+	assert_non_null(strstr(text, ",dir=/mnt/b:x y"));
+	assert_int_equal(load_spec_parse(text, &t, err, sizeof(err)), 0);
+	assert_memory_equal(&s, &t, sizeof(s));
+	assert_int_equal(load_spec_check(&s, err, sizeof(err)), 0);
+	assert_int_equal(load_spec_parse("seq-write", &s, err, sizeof(err)), 0);
+	assert_string_equal(s.dir, "");
+	load_spec_format(&s, text, sizeof(text));
+	assert_null(strstr(text, "dir="));
+	assert_int_equal(load_spec_parse("seq-write:dir=rel/x", &s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "absolute"));
+	assert_int_equal(load_spec_parse("seq-write:dir=/a=b", &s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "','"));
+	assert_int_equal(load_spec_parse("seq-write:dir=/a\tb", &s, err, sizeof(err)), -EINVAL);
+	assert_int_equal(load_spec_parse("seq-write:dir=/a\x01b", &s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "control"));
+	char why[96];
+	assert_int_equal(load_dir_check("/x,y", why, sizeof(why)), -EINVAL);
+	char longp[300];
+	memset(longp, 'a', sizeof(longp));
+	longp[0] = '/';
+	longp[299] = '\0';
+	assert_int_equal(load_dir_check(longp, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "long"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -534,6 +569,7 @@ int main(void)
 		cmocka_unit_test(test_flow),
 		cmocka_unit_test(test_seq_skip),
 		cmocka_unit_test(test_mixed_run),
+		cmocka_unit_test(test_dir_key),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
