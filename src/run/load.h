@@ -164,8 +164,8 @@ int load_ionice_parse(const char *text, int *cls, int *level);
 /* The inverse: "idle", "be/7", "none"; "-" for a class out of range. */
 void load_ionice_format(int cls, int level, char *buf, size_t len);
 /* A dir= path: absolute, shorter than LOAD_DIR_MAX, without ',' '=' or
- * control characters (a spec could not carry it back).  0, or -EINVAL
- * with why (a phrase) in why. */
+ * control characters (a spec could not carry it back), valid UTF-8
+ * without bidi marks (text.h).  0, or -EINVAL with why (a phrase). */
 int load_dir_check(const char *path, char *why, size_t whylen);
 /* Parse a spec; on failure returns -EINVAL and writes a message naming the
  * bad part into err. */

@@ -3,6 +3,7 @@
 #include "loadthink.h"
 #include "msg.h"
 #include "parse.h"
+#include "text.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -259,6 +260,13 @@ int load_dir_check(const char *path, char *why, size_t whylen)
 	for (const char *p = path; !bad && *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			bad = "it holds a control character";
+	size_t off;
+	char what[64];
+	if (!bad && text_check(path, &off) < 0) {   /* bad UTF-8, bidi marks */
+		snprintf(why, whylen, "it holds a %s at byte %zu",
+			 text_bad_name(path + off, strlen(path + off), what, sizeof(what)), off);
+		return -EINVAL;
+	}
 	if (!bad)
 		return 0;
 	snprintf(why, whylen, "%s", bad);

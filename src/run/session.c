@@ -123,64 +123,6 @@ int session_new_epoch(struct session *s, const char *label)
 	return 0;
 }
 
-static void dev_add(struct session *s, const char *name, size_t *dropped)
-{
-	for (size_t i = 0; i < s->n_devs; i++)
-		if (strcmp(s->devs[i].name, name) == 0)
-			return;
-	if (s->n_devs == SESSION_MAX_DEVS) {
-		(*dropped)++;
-		return;
-	}
-	snprintf(s->devs[s->n_devs++].name, sizeof(s->devs[0].name), "%s", name);
-}
-
-/* The leaves of a stack, then those of any loop device's backing file
- * (a loop device's I/O ends up on the disk under its file). */
-static void dev_collect(struct session *s, const struct stack *st, size_t *dropped, int depth)
-{
-	const struct blockdev *leaves[SESSION_MAX_DEVS];
-	size_t n = stack_leaves(st, leaves, SESSION_MAX_DEVS);
-	*dropped += n > SESSION_MAX_DEVS ? n - SESSION_MAX_DEVS : 0;
-	for (size_t i = 0; i < n && i < SESSION_MAX_DEVS; i++)
-		dev_add(s, leaves[i]->name, dropped);
-	/* walk the tree for backing stacks, a few levels at most */
-	const struct stack_node *todo[64];
-	size_t nt = 0;
-	if (st->root)
-		todo[nt++] = st->root;
-	while (nt && depth < 4) {
-		const struct stack_node *node = todo[--nt];
-		if (node->backing && node->backing->root)
-			dev_collect(s, node->backing, dropped, depth + 1);
-		for (size_t i = 0; i < node->n_children && nt < 64; i++)
-			todo[nt++] = node->children[i];
-	}
-}
-
-static void devices_init(struct session *s)
-{
-	struct stack *st = NULL;
-	int rc = stack_resolve_path(s->cfg.dir, &st);
-	if (st)
-		snprintf(s->fstype, sizeof(s->fstype), "%s", st->mount.fstype);
-	if (rc == 0 && st->root)   /* the load window's device */
-		snprintf(s->fsdev.name, sizeof(s->fsdev.name), "%s", st->root->dev.name);
-	if (rc == 0) {
-		size_t dropped = 0;
-		dev_collect(s, st, &dropped, 0);
-		if (dropped)
-			session_msg(s, "more than %d devices behind %s: sampling the first %d",
-				    SESSION_MAX_DEVS, s->cfg.dir, SESSION_MAX_DEVS);
-	} else {
-		session_msg(s, "no block device found behind %s (%s): no device statistics",
-			    s->cfg.dir, rc == -ENODEV ? "not a block-device file system"
-			    : strerror(-rc));
-	}
-	stack_free(st);
-}
-
-/* Kernel file systems that hold no files of ours (and no block device). */
 int session_create(const struct session_config *cfg, struct session **out,
 		   char *err, size_t errlen)
 {
@@ -214,7 +156,11 @@ int session_create(const struct session_config *cfg, struct session **out,
 	int dfd = open(cfg->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		return msg_fail(-errno, err, errlen, "%s: %s", cfg->dir, strerror(errno));
-	int rc = session_dir_check(cfg, dfd, err, errlen);
+	int rc = session_dir_check(cfg, cfg->dir, dfd, err, errlen);
+	if (rc == 0 && cfg->evict == ACTION_EVICT_DROP_CACHES &&
+	    (geteuid() != 0 || access("/proc/sys/vm/drop_caches", W_OK) < 0))
+		rc = msg_fail(-EPERM, err, errlen, "--drop-caches needs root "
+			      "(/proc/sys/vm/drop_caches is not writable)");
 	if (rc < 0) {
 		close(dfd);
 		return rc;
@@ -229,17 +175,27 @@ int session_create(const struct session_config *cfg, struct session **out,
 		return -ENOMEM;
 	}
 	s->cfg = *cfg;
-	s->run->sigfd = s->run->timerfd = s->run->owner_fd = s->run->work_fd = -1;
-	s->run->dir_fd = dfd;
+	s->run->sigfd = s->run->timerfd = -1;
+	struct session_area *a0 = &s->run->areas[0];
+	snprintf(a0->dir, sizeof(a0->dir), "%s", cfg->dir);
+	a0->dir_fd = dfd;
+	a0->work_fd = a0->owner_fd = -1;
+	s->run->n_areas = 1;
 	s->run->rr = cfg->first_action;   /* taken modulo the action count */
 	s->run->rng = cfg->seed ? cfg->seed : now_ns() ^ (uint64_t)getpid();
-	devices_init(s);
-	kstat_vm_dirty_read(&s->vm);
-	if (session_new_epoch(s, "start") < 0) {
-		close(dfd);
+	rc = session_areas_open(s, err, errlen);
+	if (rc == 0) {
+		session_devices_init(s);
+		kstat_vm_dirty_read(&s->vm);
+		rc = session_new_epoch(s, "start");
+		if (rc < 0)
+			msg_fail(rc, err, errlen, "%s", strerror(-rc));
+	}
+	if (rc < 0) {
+		session_areas_close(s);
 		free(s->run);
 		free(s);
-		return -ENOMEM;
+		return rc;
 	}
 	*out = s;
 	return 0;
@@ -322,7 +278,7 @@ static void test_pause(struct session *s)
 	const char *p = getenv("BRISK_TEST_PAUSE");
 	if (!p || p[0] != '/')
 		return;
-	fprintf(stderr, "brisk: test pause: %s made; waiting for %s\n", s->run->work_name, p);
+	fprintf(stderr, "brisk: test pause: %s made; waiting for %s\n", s->run->areas[0].work_name, p);
 	for (int ms = 0; ms < TEST_PAUSE_MAX_MS && access(p, F_OK) < 0 && !interrupted(s); ms += 10)
 		poll(NULL, 0, 10);
 }
@@ -330,50 +286,12 @@ static void test_pause(struct session *s)
 static int prepare(struct session *s, char *err, size_t errlen)
 {
 	const struct session_config *c = &s->cfg;
-	uint64_t need = 16 * MiB;   /* ls tree, save file, slack */
-	int over = 0;
-	if (c->actions & (1u << ACTION_SSH)) {   /* one file per instance */
-		uint64_t ssh;
-		unsigned k = c->concurrency > 1 ? c->concurrency : 1;
-		over |= __builtin_mul_overflow(c->action.ssh_file, (uint64_t)k, &ssh);
-		over |= __builtin_add_overflow(need, ssh, &need);
-	}
 	size_t nl = 0;
-	int writes = 0;
-	for (size_t i = 0; i < c->n_loads; i++) {
-		uint64_t b;
-		over |= load_spec_need(&c->loads[i], &b) < 0;
-		over |= __builtin_add_overflow(need, b, &need);
+	for (size_t i = 0; i < c->n_loads; i++)
 		nl += c->loads[i].count;
-		writes |= load_kind_writes(c->loads[i].kind);
-	}
-	if (over)
-		return msg_fail(-EOVERFLOW, err, errlen, "the loads' sizes add up to more than "
-			    "16 EiB: an absurd size (see size= and count=)");
-	session_work_reap_orphans(s);   /* first: their space counts as free below */
-	int rc = load_floor(s->run->dir_fd, c->floor_pct, c->floor_min, &s->floor_bytes);
-	if (rc == 0 && c->floor_bytes)
-		s->floor_bytes = c->floor_bytes;
-	if (c->no_floor || !writes)   /* the floor is what writers leave */
-		s->floor_bytes = 0;
-	uint64_t avail = 0, want;
-	if (rc == 0)
-		rc = load_avail(s->run->dir_fd, &avail);
+	int rc = session_areas_make(s, err, errlen);
 	if (rc < 0)
-		return msg_fail(rc, err, errlen, "%s: statvfs: %s", c->dir, strerror(-rc));
-	if (__builtin_add_overflow(need, s->floor_bytes, &want) || avail < want) {
-		char a[32], n[32], f[32];
-		parse_format_iec(a, sizeof(a), avail);
-		parse_format_iec(n, sizeof(n), need);
-		parse_format_iec(f, sizeof(f), s->floor_bytes);
-		return msg_fail(-ENOSPC, err, errlen, "%s: %s available; brisk needs %s for its "
-				"files plus the free-space floor of %s (see --floor)", c->dir, a, n, f);
-	}
-	if ((rc = session_work_make(s, err, errlen)) < 0)
 		return rc;
-	if ((rc = session_work_own(s)) < 0)
-		return msg_fail(rc, err, errlen, "%s: cannot create its owner file: %s", s->workdir,
-			    strerror(-rc));
 	test_pause(s);
 
 	for (unsigned k = 0; k < ACTION_KIND_COUNT; k++) {
@@ -382,7 +300,7 @@ static int prepare(struct session *s, char *err, size_t errlen)
 		if (interrupted(s))
 			return 0;
 		rc = action_prepare(&s->actions[s->n_actions], (enum action_kind)k, &c->action,
-				    s->run->work_fd, c->evict, err, errlen);
+				    s->run->areas[0].work_fd, c->evict, err, errlen);
 		if (rc < 0)
 			return rc;
 		if (s->actions[s->n_actions].note[0])
@@ -408,18 +326,19 @@ static int prepare(struct session *s, char *err, size_t errlen)
 			if (interrupted(s))
 				return 0;
 			struct load *l = &s->loads[s->n_loads];
-			rc = load_prepare(l, &c->loads[i], first + j, s->run->work_fd);
+			const struct session_area *a = &s->run->areas[session_area_of(s, &c->loads[i])];
+			rc = load_prepare(l, &c->loads[i], first + j, a->work_fd);
 			l->delay_ns = loadthink_pick_delay(&c->loads[i], &s->run->rng);
 			s->n_loads++;
 			if (rc < 0)
 				return msg_fail(rc, err, errlen, "%s: cannot prepare %s/%s: %s",
-					    load_kind_name(c->loads[i].kind), s->workdir, l->name,
+					    load_kind_name(c->loads[i].kind), a->workdir, l->name,
 					    strerror(-rc));
 		}
 	}
 	s->n_load_set = s->n_loads;
 	if (session_wants_evictable(c) && !c->settle_max_ns)   /* else the settle child does it */
-		action_make_evictable(s->run->work_fd);
+		action_make_evictable(s->run->areas[0].work_fd);
 	return 0;
 }
 
@@ -535,13 +454,7 @@ int session_run(struct session *s, char *err, size_t errlen)
 	s->run->why = NULL;
 	session_load_end_count(s);
 	run_exit_hooks(s);
-	session_work_remove(s);
-	if (s->run->owner_fd >= 0)
-		close(s->run->owner_fd);
-	s->run->owner_fd = -1;
-	if (s->run->work_fd >= 0)
-		close(s->run->work_fd);
-	s->run->work_fd = -1;
+	session_areas_remove(s);
 	s->t_end = now_ns() - s->t0;
 	s->phase = SESSION_DONE;
 	if (s->run->sigfd >= 0) {
@@ -587,10 +500,7 @@ void session_free(struct session *s)
 		n = w->next;
 		free(w);
 	}
-	if (s->run->work_fd >= 0)
-		close(s->run->work_fd);
-	if (s->run->dir_fd >= 0)
-		close(s->run->dir_fd);
+	session_areas_close(s);
 	free(s->run);
 	free(s);
 }

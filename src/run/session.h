@@ -30,6 +30,7 @@
 #define SESSION_SETTINGS_LEN 256
 #define SESSION_MAX_INFLIGHT 64    /* cfg.concurrency at most */
 #define SESSION_MAX_STARTS 256     /* scheduled samples at most */
+#define SESSION_MAX_AREAS (1 + SESSION_MAX_LOAD_SPECS)   /* DIR's + load dirs' */
 
 enum session_phase {
 	SESSION_PREPARE,
@@ -134,6 +135,8 @@ struct session_dev {
 				     * setting it measured ("" none, unknown) */
 	int ok;                     /* counters readable */
 	struct kstat_disk last;
+	uint32_t stacks;            /* behind which directories: bit 0 DIR,
+				     * bit 1 + k loaddirs[k] */
 };
 
 /* The file system's own block device (the top of DIR's stack) and its
@@ -145,6 +148,16 @@ struct session_fsdev {
 	int ok_from, ok_to;         /* counters read at that end */
 	struct kstat_disk from, to;
 	uint64_t t_from, t_to;      /* relative to t0; 0 = not reached */
+};
+
+/* A load directory with a work area of its own (a load's dir= naming
+ * another directory than DIR): where it is and what it is on. */
+struct session_loaddir {
+	char dir[LOAD_DIR_MAX];     /* as the spec gave it */
+	char workdir[PATH_MAX];     /* dir/.brisk-X while it exists; "" */
+	char fstype[32];
+	char dev[32];               /* its file system's block device; "" none */
+	uint64_t floor_bytes;       /* its writers stop above this free space */
 };
 
 /* The loads over the load window. */
@@ -200,7 +213,11 @@ struct session {
 
 	struct session_dev devs[SESSION_MAX_DEVS];
 	size_t n_devs;
-	struct session_fsdev fsdev;   /* the load window's device */
+	struct session_fsdev fsdev;   /* the load window's device: the top of
+				       * the loads' stack (DIR's, or their dir='s
+				       * when all of them are elsewhere) */
+	struct session_loaddir loaddirs[SESSION_MAX_LOAD_SPECS];   /* areas of their own */
+	size_t n_loaddirs;
 	char fstype[32];
 	struct kstat_vm_dirty vm;
 

@@ -106,9 +106,9 @@ void session_settle_start(struct session *s, uint64_t now)
 	pid_t pid = fork();
 	if (pid == 0) {
 		if (session_wants_evictable(&s->cfg))
-			action_make_evictable(s->run->work_fd);
+			action_make_evictable(s->run->areas[0].work_fd);
 		else
-			syncfs(s->run->work_fd);
+			session_areas_sync(s);
 		_exit(0);
 	}
 	if (pid < 0)

@@ -6,13 +6,16 @@
  *   session.c         create, hooks, prepare, run, free, progress
  *   session_loop.c    the phases and the poll loop
  *   session_sample.c  action samples, system ticks, loads, reaping children
- *   session_work.c    DIR checks and the work area DIR/.brisk-XXXXXX
+ *   session_work.c    DIR checks and a work area DIR/.brisk-XXXXXX
+ *   session_area.c    the work areas: DIR's and each load directory's
  */
 #ifndef BRISK_SESSION_PRIV_H
 #define BRISK_SESSION_PRIV_H
 
 #include <signal.h>
 #include <sys/types.h>
+
+#include <limits.h>
 
 #include "session.h"
 
@@ -75,6 +78,30 @@ struct session_inst {
 	int dirfd;
 };
 
+/* A work area: a directory opened once and checked (DIR, or a load's
+ * dir=), the .brisk-X brisk made in it and its owner file.  areas[0] is
+ * DIR's (the actions' files, and the loads without a dir of their own). */
+struct session_area {
+	char dir[PATH_MAX];       /* as given, for messages */
+	char workdir[PATH_MAX];   /* dir/.brisk-X, for messages; "" until made */
+	int dir_fd;               /* dir, opened once by session_create() */
+	int work_fd;              /* dir/.brisk-X, checked; -1 when none */
+	int owner_fd;             /* locked dir/.brisk-X/owner: marks it live */
+	char work_name[16];       /* ".brisk-X" in dir_fd; "" when none */
+	dev_t work_dev;
+	ino_t work_ino;
+	uint64_t need;            /* bytes of files brisk makes there */
+	int writes;               /* a writer works there (the floor applies) */
+	uint64_t floor_bytes;     /* the writers stop above this free space */
+};
+
+/* A load spec's dir= and the area it was given (an alias of DIR or of
+ * another load directory shares that area). */
+struct session_dirmap {
+	char dir[LOAD_DIR_MAX];
+	unsigned area;
+};
+
 /* What only the session's files touch: made by session_create(), the
  * loop's state from session_run() on. */
 struct session_run {
@@ -85,12 +112,10 @@ struct session_run {
 	struct session_watch *watches;
 	int hooks_done;
 	int sigfd, timerfd;
-	int owner_fd;             /* locked DIR/.brisk-X/owner: marks it live */
-	int dir_fd;               /* DIR, opened once by session_create() */
-	int work_fd;              /* DIR/.brisk-X, checked; -1 when none */
-	char work_name[16];       /* ".brisk-X" in dir_fd; "" when none */
-	dev_t work_dev;
-	ino_t work_ino;
+	struct session_area areas[SESSION_MAX_AREAS];   /* [0]: DIR's */
+	size_t n_areas;
+	struct session_dirmap dirmap[SESSION_MAX_LOAD_SPECS];
+	size_t n_dirmap;
 	uint64_t rng;
 	pid_t settle_pid;         /* the settle step's syncfs child, 0 when done */
 	session_child_fn on_child;   /* a front end's own children */
@@ -138,12 +163,36 @@ void session_read_signals(struct session *s);
 /* Run the phases until SESSION_DONE: 0, or -errno (poll, memory). */
 int session_loop(struct session *s);
 
-/* session_work.c */
-int session_dir_check(const struct session_config *cfg, int dfd, char *err, size_t errlen);
-int session_work_remove(struct session *s);
-void session_work_reap_orphans(struct session *s);
-int session_work_own(struct session *s);
-int session_work_make(struct session *s, char *err, size_t errlen);
+/* session_work.c: one area */
+/* Checks of a directory brisk will make its work area in (dir as given,
+ * dfd opened on it): not a kernel file system, writable, and as root not
+ * one others can write (unless cfg allows).  0 or -errno with why. */
+int session_dir_check(const struct session_config *cfg, const char *dir, int dfd,
+		      char *err, size_t errlen);
+int session_work_remove(struct session *s, struct session_area *a);
+void session_work_reap_orphans(struct session *s, struct session_area *a);
+int session_work_own(struct session_area *a);
+int session_work_make(struct session *s, struct session_area *a, char *err, size_t errlen);
+
+/* session_area.c: all of them */
+/* Open and check each distinct load directory (session_create, before
+ * anything is made): 0 or -errno with why in err (areas opened so far
+ * stay in s->run->areas, closed by session_areas_close()). */
+int session_areas_open(struct session *s, char *err, size_t errlen);
+/* The area of a load spec (0: DIR's), and its writers' floor. */
+unsigned session_area_of(const struct session *s, const struct load_spec *sp);
+uint64_t session_load_floor(const struct session *s, const struct load_spec *sp);
+/* devs[] from DIR's stack and each load directory's; their fstypes and
+ * top devices; fsdev the loads' (session_create, after the areas). */
+void session_devices_init(struct session *s);
+/* Collect killed runs' areas, check free space over the floors, make and
+ * own each .brisk-X: 0 or -errno with why. */
+int session_areas_make(struct session *s, char *err, size_t errlen);
+/* Remove every work area (on every way out), then close their fds. */
+void session_areas_remove(struct session *s);
+void session_areas_close(struct session *s);
+/* syncfs each area's file system (the settle child). */
+void session_areas_sync(const struct session *s);
 
 /* session_sample.c */
 int session_next_action(struct session *s, unsigned want);

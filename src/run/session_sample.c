@@ -360,10 +360,10 @@ int session_slots_prepare(struct session *s, char *err, size_t errlen)
 		for (unsigned k = 1; k < insts_wanted(s, i); k++) {
 			char name[32];
 			snprintf(name, sizeof(name), "slot-%u", ++dirno);
-			if (mkdirat(r->work_fd, name, 0700) < 0)
+			if (mkdirat(r->areas[0].work_fd, name, 0700) < 0)
 				return msg_fail(-errno, err, errlen, "%s/%s: cannot create: %s", s->workdir,
 					    name, strerror(errno));
-			int fd = openat(r->work_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			int fd = openat(r->areas[0].work_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			if (fd < 0)
 				return msg_fail(-errno, err, errlen, "%s/%s: cannot open: %s", s->workdir,
 					    name, strerror(errno));
@@ -538,7 +538,7 @@ void session_loads_start(struct session *s)
 {
 	s->t_load_start = now_ns() - s->t0;
 	for (size_t i = 0; i < s->n_loads; i++) {
-		int rc = load_start(&s->loads[i], s->floor_bytes);
+		int rc = load_start(&s->loads[i], session_load_floor(s, &s->loads[i].spec));
 		if (rc < 0) {
 			s->loads[i].end = LOAD_END_ERROR;
 			s->loads[i].err = -rc;
@@ -585,7 +585,7 @@ int session_loads_resume(struct session *s)
 		memcpy(l->name, s->loads[i].name, sizeof(l->name));
 		l->dirfd = s->loads[i].dirfd;
 		s->n_loads++;
-		int rc = load_start(l, s->floor_bytes);
+		int rc = load_start(l, session_load_floor(s, &l->spec));
 		if (rc < 0) {
 			l->end = LOAD_END_ERROR;
 			l->err = -rc;
@@ -622,7 +622,7 @@ static void load_ended(struct session *s, struct load *l, int status)
 	load_reaped(l, status);
 	const char *name = load_kind_name(l->spec.kind);
 	char floor[32];
-	parse_format_iec(floor, sizeof(floor), s->floor_bytes);
+	parse_format_iec(floor, sizeof(floor), session_load_floor(s, &l->spec));
 	if (l->end == LOAD_END_FLOOR)
 		session_msg(s, "%s #%u ended: free-space floor (%s) reached, "
 			    "the writer stopped", name, l->index, floor);

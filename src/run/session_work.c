@@ -1,6 +1,7 @@
-/* session_work — DIR's checks (session_create) and the work area
- * DIR/.brisk-XXXXXX: made, owned, emptied and removed by descriptor;
- * work areas of killed runs collected (session.h; brisk-run(1)). */
+/* session_work — a directory's checks (session_create) and one work area
+ * DIR/.brisk-XXXXXX (or a load directory's): made, owned, emptied and
+ * removed by descriptor; work areas of killed runs collected (session.h;
+ * brisk-run(1)).  session_area.c does it for each area. */
 #include "session_priv.h"
 #include "msg.h"
 #include "stats.h"
@@ -55,29 +56,26 @@ static int dir_shared(const struct stat *st, uid_t trusted, char *why, size_t le
 	return 0;
 }
 
-int session_dir_check(const struct session_config *cfg, int dfd, char *err, size_t errlen)
+int session_dir_check(const struct session_config *cfg, const char *dir, int dfd,
+		      char *err, size_t errlen)
 {
 	struct statfs sf;
 	const char *pseudo = fstatfs(dfd, &sf) == 0 ? pseudo_fs((long)sf.f_type) : NULL;
 	if (pseudo)
 		return msg_fail(-ENODEV, err, errlen, "no block device behind %s (it is on %s, "
-			    "a kernel file system): give a directory on a disk", cfg->dir, pseudo);
-	if (access(cfg->dir, W_OK | X_OK) < 0)
+			    "a kernel file system): give a directory on a disk", dir, pseudo);
+	if (access(dir, W_OK | X_OK) < 0)
 		return msg_fail(-errno, err, errlen, "%s: not writable (%s); brisk needs to create "
-			    "its own subdirectory there", cfg->dir, strerror(errno));
+			    "its own subdirectory there", dir, strerror(errno));
 	struct stat st;
 	char why[160];
 	if (fstat(dfd, &st) < 0)
-		return msg_fail(-errno, err, errlen, "%s: %s", cfg->dir, strerror(errno));
+		return msg_fail(-errno, err, errlen, "%s: %s", dir, strerror(errno));
 	if (geteuid() == 0 && !cfg->allow_shared_dir && dir_shared(&st, cfg->trusted_uid, why,
 								     sizeof(why)))
 		return msg_fail(-EPERM, err, errlen, "%s: other users can write this directory "
 			    "(%s); brisk runs as root and refuses it (--allow-shared-dir runs "
-			    "anyway)", cfg->dir, why);
-	if (cfg->evict == ACTION_EVICT_DROP_CACHES &&
-	    (geteuid() != 0 || access("/proc/sys/vm/drop_caches", W_OK) < 0))
-		return msg_fail(-EPERM, err, errlen, "--drop-caches needs root "
-			    "(/proc/sys/vm/drop_caches is not writable)");
+			    "anyway)", dir, why);
 	return 0;
 }
 
@@ -138,35 +136,35 @@ static int empty_dir(int dfd, dev_t dev, int depth)
 
 /* Empty our work directory through its descriptor, then remove its name
  * from DIR only if that name still is our directory. */
-int session_work_remove(struct session *s)
+int session_work_remove(struct session *s, struct session_area *a)
 {
-	if (!s->run->work_name[0])
+	if (!a->work_name[0])
 		return 0;
 	int rc = 0;
-	if (s->run->work_fd >= 0) {
-		rc = empty_dir(s->run->work_fd, s->run->work_dev, 0);
-		s->run->work_fd = -1;
+	if (a->work_fd >= 0) {
+		rc = empty_dir(a->work_fd, a->work_dev, 0);
+		a->work_fd = -1;
 		if (rc < 0)
-			session_msg(s, "could not remove all of %s: %s", s->workdir, strerror(-rc));
+			session_msg(s, "could not remove all of %s: %s", a->workdir, strerror(-rc));
 	}
 	struct stat st;
-	int ours = fstatat(s->run->dir_fd, s->run->work_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	int ours = fstatat(a->dir_fd, a->work_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		   S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
-		   (s->run->work_ino ? st.st_dev == s->run->work_dev && st.st_ino == s->run->work_ino
+		   (a->work_ino ? st.st_dev == a->work_dev && st.st_ino == a->work_ino
 				: (st.st_mode & 07777) == 0700);
 	if (!ours) {
 		session_msg(s, "%s was renamed or replaced while brisk ran (by someone who can "
 			    "write %s): nothing was followed there; brisk's files were removed "
-			    "and its empty directory is left where it was moved", s->workdir,
-			    s->cfg.dir);
-		s->run->work_name[0] = '\0';
+			    "and its empty directory is left where it was moved", a->workdir,
+			    a->dir);
+		a->work_name[0] = '\0';
 		return -EXDEV;
 	}
-	if (unlinkat(s->run->dir_fd, s->run->work_name, AT_REMOVEDIR) < 0 && errno != ENOENT) {
+	if (unlinkat(a->dir_fd, a->work_name, AT_REMOVEDIR) < 0 && errno != ENOENT) {
 		rc = -errno;
-		session_msg(s, "could not remove %s: %s", s->workdir, strerror(errno));
+		session_msg(s, "could not remove %s: %s", a->workdir, strerror(errno));
 	}
-	s->run->work_name[0] = '\0';
+	a->work_name[0] = '\0';
 	return rc;
 }
 
@@ -207,9 +205,9 @@ static int workdir_name(const char *n)
 
 /* Remove the work directories a SIGKILLed brisk left in DIR: by descriptor,
  * only directories of ours on DIR's file system, never through a link. */
-void session_work_reap_orphans(struct session *s)
+void session_work_reap_orphans(struct session *s, struct session_area *a)
 {
-	int fd = openat(s->run->dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = openat(a->dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = fd < 0 ? NULL : fdopendir(fd);
 	if (!d) {
 		if (fd >= 0)
@@ -217,7 +215,7 @@ void session_work_reap_orphans(struct session *s)
 		return;
 	}
 	struct stat dst;
-	if (fstat(s->run->dir_fd, &dst) < 0) {
+	if (fstat(a->dir_fd, &dst) < 0) {
 		closedir(d);
 		return;
 	}
@@ -226,10 +224,10 @@ void session_work_reap_orphans(struct session *s)
 		if (!workdir_name(e->d_name))
 			continue;
 		struct stat st, wst;
-		if (fstatat(s->run->dir_fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		if (fstatat(a->dir_fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 		    !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || st.st_dev != dst.st_dev)
 			continue;
-		int wfd = openat(s->run->dir_fd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int wfd = openat(a->dir_fd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (wfd < 0)
 			continue;
 		if (fstat(wfd, &wst) < 0 || wst.st_ino != st.st_ino || wst.st_dev != st.st_dev ||
@@ -239,20 +237,20 @@ void session_work_reap_orphans(struct session *s)
 		}
 		int rc = empty_dir(wfd, wst.st_dev, 0);
 		/* the name must still be the directory just emptied */
-		if (rc == 0 && fstatat(s->run->dir_fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		if (rc == 0 && fstatat(a->dir_fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		    st.st_ino == wst.st_ino && st.st_dev == wst.st_dev &&
-		    unlinkat(s->run->dir_fd, e->d_name, AT_REMOVEDIR) == 0)
+		    unlinkat(a->dir_fd, e->d_name, AT_REMOVEDIR) == 0)
 			session_msg(s, "removed %s/%s, left by a brisk run that was killed",
-				    s->cfg.dir, e->d_name);
+				    a->dir, e->d_name);
 	}
 	closedir(d);
 }
 
 /* Create the owner file of our work directory and hold its lock (record
  * locks are not inherited by the children, and go when we die). */
-int session_work_own(struct session *s)
+int session_work_own(struct session_area *a)
 {
-	int fd = openat(s->run->work_fd, "owner", O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	int fd = openat(a->work_fd, "owner", O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 			0600);
 	if (fd < 0)
 		return -errno;
@@ -263,18 +261,18 @@ int session_work_own(struct session *s)
 		return -e;
 	}
 	dprintf(fd, "%ld\n", (long)getpid());
-	s->run->owner_fd = fd;
+	a->owner_fd = fd;
 	return 0;
 }
 
 /* mkdirat a fresh DIR/.brisk-XXXXXX, open it O_NOFOLLOW and check it is the
  * directory just made: ours, 0700, on DIR's file system. */
-int session_work_make(struct session *s, char *err, size_t errlen)
+int session_work_make(struct session *s, struct session_area *a, char *err, size_t errlen)
 {
 	static const char chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 	struct stat dst, st;
-	if (fstat(s->run->dir_fd, &dst) < 0)
-		return msg_fail(-errno, err, errlen, "%s: %s", s->cfg.dir, strerror(errno));
+	if (fstat(a->dir_fd, &dst) < 0)
+		return msg_fail(-errno, err, errlen, "%s: %s", a->dir, strerror(errno));
 	int rc = -EEXIST;
 	for (int tries = 0; tries < 100 && rc == -EEXIST; tries++) {
 		unsigned char rnd[6];
@@ -285,33 +283,33 @@ int session_work_make(struct session *s, char *err, size_t errlen)
 		for (size_t i = 0; i < sizeof(rnd); i++)
 			name[7 + i] = chars[rnd[i] % (sizeof(chars) - 1)];
 		name[13] = '\0';
-		rc = mkdirat(s->run->dir_fd, name, 0700) < 0 ? -errno : 0;
+		rc = mkdirat(a->dir_fd, name, 0700) < 0 ? -errno : 0;
 		if (rc == 0)
-			memcpy(s->run->work_name, name, sizeof(name));
+			memcpy(a->work_name, name, sizeof(name));
 	}
 	if (rc < 0)
-		return msg_fail(rc, err, errlen, "%s: cannot create a work directory: %s", s->cfg.dir,
+		return msg_fail(rc, err, errlen, "%s: cannot create a work directory: %s", a->dir,
 			    strerror(-rc));
-	snprintf(s->workdir, sizeof(s->workdir), "%.4000s/%s", s->cfg.dir, s->run->work_name);
-	int fd = openat(s->run->dir_fd, s->run->work_name,
+	snprintf(a->workdir, sizeof(a->workdir), "%.4000s/%s", a->dir, a->work_name);
+	int fd = openat(a->dir_fd, a->work_name,
 			O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return msg_fail(-errno, err, errlen, "%s: cannot open the work directory just made: "
-			    "%s", s->workdir, strerror(errno));
+			    "%s", a->workdir, strerror(errno));
 	if (fstat(fd, &st) < 0 || fchmod(fd, 0700) < 0 || fstat(fd, &st) < 0) {
 		int e = errno;
 		close(fd);
-		return msg_fail(-e, err, errlen, "%s: %s", s->workdir, strerror(e));
+		return msg_fail(-e, err, errlen, "%s: %s", a->workdir, strerror(e));
 	}
 	if (st.st_uid != geteuid() || (st.st_mode & 07777) != 0700 || st.st_dev != dst.st_dev) {
 		close(fd);
 		/* not the directory we made: someone swapped it; leave that name */
-		s->run->work_name[0] = '\0';
+		a->work_name[0] = '\0';
 		return msg_fail(-EPERM, err, errlen, "%s was replaced as soon as it was made (by "
-			    "someone who can write %s): nothing was run", s->workdir, s->cfg.dir);
+			    "someone who can write %s): nothing was run", a->workdir, a->dir);
 	}
-	s->run->work_fd = fd;
-	s->run->work_dev = st.st_dev;
-	s->run->work_ino = st.st_ino;
+	a->work_fd = fd;
+	a->work_dev = st.st_dev;
+	a->work_ino = st.st_ino;
 	return 0;
 }

@@ -550,6 +550,11 @@ static void test_dir_key(void **state)
 	longp[299] = '\0';
 	assert_int_equal(load_dir_check(longp, why, sizeof(why)), -EINVAL);
 	assert_non_null(strstr(why, "long"));
+	assert_int_equal(load_dir_check("/x\xffy", why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "UTF-8"));
+	assert_int_equal(load_dir_check("/x\xe2\x80\xaey", why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "U+202E"));
+	assert_int_equal(load_dir_check("/m\xc3\xbcnchen/b", why, sizeof(why)), 0);
 }
 
 int main(void)
