@@ -3,9 +3,7 @@
 #include "loadthink.h"
 #include "child.h"
 #include "msg.h"
-#include "stack.h"
 #include "now.h"
-#include "parse.h"
 #include "tunable.h"
 
 #include <errno.h>
