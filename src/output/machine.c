@@ -78,6 +78,13 @@ struct json_object *machine_json(const char *dir, const struct machine_measured 
 	add(o, "hostname", un ? jout_string(u.nodename) : NULL);
 	add(o, "kernel", un ? jout_string(u.release) : NULL);
 	add(o, "machine_id", machine_id_json());
+	add(o, "disks", machine_disks_json(dir, measured, n));
+	return o;
+}
+
+struct json_object *machine_disks_json(const char *dir, const struct machine_measured *measured,
+				       size_t n)
+{
 	struct json_object *disks = jout_array();
 	struct stack *st = NULL;
 	if (dir && stack_resolve_path(dir, &st) == 0 && st) {
@@ -87,6 +94,5 @@ struct json_object *machine_json(const char *dir, const struct machine_measured 
 			json_object_array_add(disks, disk_json(leaves[i], measured, n));
 	}
 	stack_free(st);
-	add(o, "disks", disks);
-	return o;
+	return disks;
 }

@@ -21,6 +21,9 @@ struct machine_measured {
  * now.  Never NULL (out of memory ends brisk, as jout does). */
 struct json_object *machine_json(const char *dir, const struct machine_measured *measured,
 				 size_t n);
+/* Its "disks" array alone: the leaf disks behind dir (a load directory's). */
+struct json_object *machine_disks_json(const char *dir, const struct machine_measured *measured,
+				       size_t n);
 /* This machine's id hashed with MACHINE_APP_ID (libsystemd's
  * sd_id128_get_machine_app_specific()): 32 hex digits; 0 or -errno. */
 int machine_id(char out[33]);

@@ -563,21 +563,44 @@ static void text_verdict(FILE *f, const struct session *s, const struct grade_ve
 	}
 }
 
+/* " on DEV DEV" for the sampled disks behind a directory (devs[].stacks). */
+static void stack_devs(FILE *f, const struct session *s, uint32_t bit)
+{
+	int first = 1;
+	for (size_t d = 0; d < s->n_devs; d++)
+		if (s->devs[d].stacks & bit) {
+			fprintf(f, "%s%s", first ? " on " : " ", text_show(s->devs[d].name));
+			first = 0;
+		}
+}
+
 void runreport_text(FILE *f, const struct session *s)
 {
 	const struct session_config *c = &s->cfg;
 	fprintf(f, "brisk %s run on %s (%s", BRISK_VERSION, text_show(c->dir),
 		s->fstype[0] ? text_show(s->fstype) : "?");
-	for (size_t d = 0; d < s->n_devs; d++)
-		fprintf(f, "%s%s", d ? " " : " on ", text_show(s->devs[d].name));
+	stack_devs(f, s, 1);
 	fprintf(f, "), %.1fs", (double)s->t_end / 1e9);
 	if (s->stop_signal)
 		fprintf(f, ", interrupted by SIG%s", sigabbrev_np(s->stop_signal));
 	fputc('\n', f);
+	for (size_t k = 0; k < s->n_loaddirs; k++) {
+		const struct session_loaddir *ld = &s->loaddirs[k];
+		fprintf(f, "load dir %s (%s", text_show(ld->dir),
+			ld->fstype[0] ? text_show(ld->fstype) : "?");
+		stack_devs(f, s, 2u << k);
+		fputs(")", f);
+		if (ld->floor_bytes) {
+			char fl[32];
+			parse_format_iec(fl, sizeof(fl), ld->floor_bytes);
+			fprintf(f, ", its writers' floor %s free", fl);
+		}
+		fputc('\n', f);
+	}
 	for (size_t i = 0; i < c->n_loads; i++) {
 		char spec[512];
 		load_spec_format(&c->loads[i], spec, sizeof(spec));
-		fprintf(f, "%s%s", i ? ", " : "load: ", spec);
+		fprintf(f, "%s%s", i ? ", " : "load: ", text_show(spec));
 	}
 	fprintf(f, "%sactions:", c->n_loads ? "\n" : "load: none\n");
 	for (unsigned i = 0; i < s->n_actions; i++) {

@@ -190,6 +190,30 @@ struct json_object *runreport_ran_as_json(const struct child_cred *c)
 	return o;
 }
 
+/* The load directories with work areas of their own: each one's stack
+ * (its file system, top device, the disks sampled, their schedulers). */
+static struct json_object *json_load_dirs(const struct session *s,
+					  const struct machine_measured *measured)
+{
+	struct json_object *a = jout_array();
+	size_t nm = s->n_devs < SESSION_MAX_DEVS ? s->n_devs : SESSION_MAX_DEVS;
+	for (size_t k = 0; k < s->n_loaddirs; k++) {
+		const struct session_loaddir *ld = &s->loaddirs[k];
+		struct json_object *o = jout_object(), *devs = jout_array();
+		for (size_t d = 0; d < s->n_devs; d++)
+			if (s->devs[d].stacks & (2u << k))
+				json_object_array_add(devs, jout_string(s->devs[d].name));
+		add(o, "dir", jout_path(ld->dir, 1));
+		add(o, "fstype", ld->fstype[0] ? jout_string(ld->fstype) : NULL);
+		add(o, "device", ld->dev[0] ? jout_string(ld->dev) : NULL);
+		add(o, "devices", devs);
+		add(o, "floor_bytes", jout_int64((int64_t)ld->floor_bytes));
+		add(o, "disks", machine_disks_json(ld->dir, measured, nm));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 /* What and where: the version, DIR, its disks and the machine. */
 static void json_where(struct json_object *root, const struct session *s)
 {
@@ -212,6 +236,7 @@ static void json_where(struct json_object *root, const struct session *s)
 									      : SESSION_MAX_DEVS));
 	const char *noted = session_noted_settings(s);
 	add(root, "profile_settings", noted[0] ? jout_string(noted) : NULL);
+	add(root, "load_dirs", json_load_dirs(s, measured));
 }
 
 /* When the phases began and how the run ended. */
