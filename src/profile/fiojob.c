@@ -171,6 +171,7 @@ static int job_keys(struct conv *c, const char *section, int sec_line, const str
 		{ K_FLOW, LK_FLOW, 0 }, { K_FLOWID, LK_FLOWID, 0 }, { K_FLOWSLEEP, LK_FLOWSLEEP, 0 },
 		{ K_THINKTIME, LK_THINKTIME, 0 }, { K_THINKSPIN, LK_THINKSPIN, 0 },
 		{ K_THINKBLOCKS, LK_THINKBLOCKS, 0 }, { K_THINKTYPE, LK_THINKTYPE, 0 },
+		{ K_DIRECTORY, LK_DIRECTORY, 0 },
 	};
 	memset(k, 0, sizeof(*k));
 	k->fio = 1;
@@ -214,10 +215,10 @@ static int job_keys(struct conv *c, const char *section, int sec_line, const str
 static void add_reader(struct conv *c, const struct job *j, const struct loadkeys *k,
 		       const struct loadkeys_io *io)
 {
-	static const enum fk not_here[] = { K_RATE, K_FSYNC, K_PRIO, K_PRIOCLASS };
-	static const char *const names[] = { "rate", "fsync", "prio", "prioclass" };
+	static const enum fk not_here[] = { K_RATE, K_FSYNC, K_PRIO, K_PRIOCLASS, K_DIRECTORY };
+	static const char *const names[] = { "rate", "fsync", "prio", "prioclass", "directory" };
 	struct profile *p = c->p;
-	for (size_t i = 0; i < 4; i++)
+	for (size_t i = 0; i < 5; i++)
 		if (j->k[not_here[i]].line) {
 			FAIL(c, j->k[not_here[i]].line, "fio key '%s=%s' cannot be honoured "
 			     "for job [%s], a small random reader brisk times as an ssh-like "
@@ -450,6 +451,8 @@ static void take_global(struct conv *c, const struct job *g, int in_job, const c
 		const struct fval *f = &g->k[ks[i]];
 		if (!f->line)
 			continue;
+		if (in_job && ks[i] == K_DIRECTORY)
+			continue;   /* a job's own: its load's dir= (job_keys) */
 		if (in_job) {
 			FAIL(c, f->line, "fio key '%s' in job [%s] cannot be honoured: brisk has one "
 			     "%s for the whole run, put it in [global]", names[i], section, names[i]);

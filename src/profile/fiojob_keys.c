@@ -53,7 +53,8 @@ static const struct fiojob_key fiojob_keys[] = {
 	{ "runtime", HON, K_RUNTIME, 0, "the loaded phase ([global])" },
 	{ "timeout", HON, K_RUNTIME, 0, "as runtime" },
 	{ "ramp_time", HON, K_RAMP, 0, "the warm-up ([global])" },
-	{ "directory", HON, K_DIRECTORY, 0, "the test directory ([global])" },
+	{ "directory", HON, K_DIRECTORY, 0, "the test directory ([global]); a job's own: its "
+	  "load's directory (dir=)" },
 	{ "ioengine", HON, K_IOENGINE, 0, "sync, psync, vsync, pvsync, pvsync2; libaio, io_uring, "
 	  "posixaio run on io_uring" },
 	{ "invalidate", HON, K_INVALIDATE, 1, "1: brisk evicts before it reads" },

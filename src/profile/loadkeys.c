@@ -27,6 +27,7 @@ static const char *const key_names[LK_COUNT] = {
 	[LK_FLOWSLEEP] = "flow_sleep", [LK_THINKTIME] = "thinktime",
 	[LK_THINKSPIN] = "thinktime_spin", [LK_THINKBLOCKS] = "thinktime_blocks",
 	[LK_THINKTYPE] = "thinktime_blocks_type",
+	[LK_DIRECTORY] = "directory",
 };
 
 static const char *const rw_names[LOAD_KIND_COUNT] = {
@@ -518,6 +519,28 @@ static int load_pause(const struct loadkeys *k, const struct loadkeys_io *io,
 	return 0;
 }
 
+/* directory: the load's work area in that directory (dir=). */
+static int load_directory(const struct loadkeys *k, struct load_spec *s)
+{
+	const struct loadkeys_val *d = get(k, LK_DIRECTORY);
+	char why[96];
+	if (!d)
+		return 0;
+	if (k->fio && strchr(d->v, ':')) {
+		FAIL(k, d->line, "fio key 'directory=%s' cannot be honoured: several directories "
+		     "(':', fio spreads the job's files over them) are not one brisk load's "
+		     "work area, expected one directory", d->v);
+		return -1;
+	}
+	if (load_dir_check(d->v, why, sizeof(why)) < 0) {
+		FAIL(k, d->line, "%s'directory=%s' cannot be honoured: %s", k->fio ? "fio key " : "",
+		     d->v, why);
+		return -1;
+	}
+	str_copy(s->dir, sizeof(s->dir), d->v);
+	return 0;
+}
+
 /* rwmixread / rwmixwrite (mixed kinds), random_distribution (random
  * kinds), rate_iops (one block size). */
 static int load_mix_dist(const struct loadkeys *k, struct load_spec *s)
@@ -612,7 +635,8 @@ int loadkeys_load(const struct loadkeys *k, struct load_spec *out)
 	s.iodepth = io.engine == LOAD_ENGINE_IO_URING && io.iodepth > 1 ? io.iodepth : 0;
 	s.skip = io.skip;
 	if (load_amounts(k, &io, &s) < 0 || load_fsync_prio(k, &s) < 0 ||
-	    load_mix_dist(k, &s) < 0 || load_pause(k, &io, &s) < 0)
+	    load_mix_dist(k, &s) < 0 || load_pause(k, &io, &s) < 0 ||
+	    load_directory(k, &s) < 0)
 		return -1;
 	if (load_spec_check(&s, e, sizeof(e)) < 0) {
 		FAIL(k, k->line, "%s%s%s is not a load brisk can run: %s", k->fio ? "fio job [" : "",

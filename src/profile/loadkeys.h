@@ -43,6 +43,8 @@
  *    keys without thinktime change nothing, as in fio; a profile gets
  *    an error for either.  A timed action starts at one time: a range
  *    is refused for it.
+ *    directory=PATH: the load's own directory (load spec dir=, an absolute
+ *    path load_dir_check() takes; fio's several directories a:b refused).
  *  - loadkeys_read() reads what both a load and fio's choice between load
  *    and action need; loadkeys_load() builds the load (it calls
  *    loadkeys_read()); loadkeys_action() builds an action's config.
@@ -61,7 +63,8 @@ enum loadkeys_key {
 	LK_FSYNC, LK_DIRECT, LK_BUFFERED, LK_PRIO, LK_PRIOCLASS, LK_LOOPS, LK_TIMEBASED,
 	LK_NRFILES, LK_STARTDELAY, LK_IOENGINE, LK_IODEPTH, LK_BSSPLIT,
 	LK_RWMIXREAD, LK_RWMIXWRITE, LK_DIST, LK_RATEIOPS, LK_POISSON, LK_FLOW, LK_FLOWID,
-	LK_FLOWSLEEP, LK_THINKTIME, LK_THINKSPIN, LK_THINKBLOCKS, LK_THINKTYPE, LK_COUNT
+	LK_FLOWSLEEP, LK_THINKTIME, LK_THINKSPIN, LK_THINKBLOCKS, LK_THINKTYPE, LK_DIRECTORY,
+	LK_COUNT
 };
 
 struct loadkeys_val {

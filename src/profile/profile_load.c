@@ -286,6 +286,7 @@ static void section_keys(const struct ctx *c, const char *what, struct loadkeys 
 		{ "thinktime", LK_THINKTIME }, { "thinktime_spin", LK_THINKSPIN },
 		{ "thinktime_blocks", LK_THINKBLOCKS }, { "thinktime_blocks_type", LK_THINKTYPE },
 		{ "startdelay", LK_STARTDELAY },
+		{ "directory", LK_DIRECTORY },
 	};
 	memset(k, 0, sizeof(*k));
 	k->fail = (struct msg_first *)&c->fail;
@@ -305,7 +306,7 @@ static void end_load(struct ctx *c)
 		"prio", "prioclass", "ioengine", "invalidate", "iodepth", "bssplit", "rwmixread",
 		"rwmixwrite", "random_distribution", "rate_poisson", "flow", "flow_id", "flow_sleep",
 		"thinktime", "thinktime_spin", "thinktime_blocks", "thinktime_blocks_type",
-		"startdelay", NULL };
+		"startdelay", "directory", NULL };
 	char what[64];
 	snprintf(what, sizeof(what), "[load %s]", c->sec_arg);
 	if (check_keys(c, keys, what) < 0 || check_fio_engine(c, 1) < 0)

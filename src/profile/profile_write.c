@@ -255,6 +255,8 @@ static int write_load(FILE *f, const struct profile_load *l, size_t i, char *err
 		}
 	if (write_load_pauses(f, s, err, errlen) < 0)
 		return -EINVAL;
+	if (s->dir[0])
+		PUT_CHECK("directory", s->dir);
 	return write_load_flags(f, l, err, errlen);
 }
 

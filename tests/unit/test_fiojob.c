@@ -531,6 +531,13 @@ static void test_fio_mixed_dist(void **state)
 			     sizeof(err)), 0);
 	assert_int_equal(p->loads[0].spec.n_zones, 3);
 	roundtrip(p);
+	/* [global] directory is the run's; a job's own is its load's dir= */
+	assert_int_equal(imp("[global]\ndirectory=/tmp\nsize=16m\n[w]\nrw=write\n"
+			     "directory=/mnt/b\n[r]\nrw=read\n", p, &rep, err, sizeof(err)), 0);
+	assert_string_equal(p->directory, "/tmp");
+	assert_string_equal(p->loads[0].spec.dir, "/mnt/b");
+	assert_string_equal(p->loads[1].spec.dir, "");
+	roundtrip(p);
 }
 
 /* thinktime and startdelay become the load's own (issue 29 part 5). */
@@ -607,6 +614,11 @@ static void test_fio_refusals_29(void **state)
 		{ "[a]\nsize=1m\nbsrange=4k-8k\nrate_iops=10\n", "t.fio:4: fio key 'rate_iops=10' "
 		  "cannot be honoured: brisk limits bytes per second" },
 		{ "[a]\nsize=1m\nrw=trim\n", "t.fio:3: fio key 'rw=trim' cannot be honoured" },
+		{ "[a]\nsize=1m\nrw=write\ndirectory=/mnt/a:/mnt/b\n", "t.fio:4: fio key "
+		  "'directory=/mnt/a:/mnt/b' cannot be honoured: several directories" },
+		{ "[a]\nsize=1m\nrw=write\ndirectory=rel\n", "t.fio:4: fio key 'directory=rel' "
+		  "cannot be honoured: it must be an absolute path" },
+		{ "[a]\nsize=1m\nrw=write\ndirectory=/x,y\n", "cannot be written in a load spec" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		assert_int_equal(imp(cases[i].job, p, NULL, err, sizeof(err)), -EINVAL);
