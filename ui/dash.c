@@ -165,6 +165,14 @@ void dash_init(struct dash *d, struct session *s, struct settings *st,
 		tree_add(d, "", "%s  %s", stack ? stack->mount.target : d->dir, d->fstype);
 		tree_add(d, "", "  no block device behind it");
 	}
+	for (size_t k = 0; k < s->n_loaddirs; k++) {   /* the loads' own directories */
+		char devs[80] = "";
+		for (size_t i = 0, o = 0; i < s->n_devs && o < sizeof(devs); i++)
+			if (s->devs[i].stacks & (2u << k))
+				o += (size_t)snprintf(devs + o, sizeof(devs) - o, " %s", s->devs[i].name);
+		tree_add(d, "", "load dir %s  %s on%s", s->loaddirs[k].dir, s->loaddirs[k].fstype,
+			 devs[0] ? devs : " no block device");
+	}
 	dash_refresh_settings(d);
 }
 
