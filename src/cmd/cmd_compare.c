@@ -15,6 +15,7 @@
 #include "compare_plot.h"
 #include "compare_report.h"
 #include "journal.h"
+#include "loadscope.h"
 #include "now.h"
 #include "openmetrics.h"
 #include "profile.h"
@@ -231,6 +232,7 @@ struct cmp_ctx {
 	struct cmp_args *a;
 	size_t runs_shown;
 	struct settings st;
+	struct settings load_st;       /* load:KEY arms (loadscope.h) */
 	struct stack *stack;
 	char stackline[512], disks[512], workload[512];
 	struct progress line;          /* on a terminal, unless -q (progress.h) */
@@ -490,7 +492,19 @@ int cmd_compare_main(int argc, char **argv)
 	size_t n = 0;
 	struct compare *c = NULL;
 	memset(arms, 0, sizeof(arms));
-	if ((rc = cmp_stack(&x, dir, what)) || (rc = cmp_arms(&x, arms, &n)))
+	if ((rc = cmp_stack(&x, dir, what)))
+		goto out;
+	if (loadscope_init(&cfg.run, &x.st, &x.load_st, err, sizeof(err)) < 0) {
+		fprintf(stderr, "brisk compare: %s\n", err);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	for (size_t i = 0; x.st.load && i < x.load_st.n_devs; i++) {   /* load: KEY's disks */
+		size_t l = strlen(x.stackline);
+		snprintf(x.stackline + l, sizeof(x.stackline) - l, "%s%s", i ? " " : "; load on ",
+			 x.load_st.devs[i]);
+	}
+	if ((rc = cmp_arms(&x, arms, &n)))
 		goto out;
 	rc = compare_create(&cfg, &x.st, arms, n, &c, err, sizeof(err));
 	if (rc < 0) {

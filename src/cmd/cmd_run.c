@@ -13,6 +13,7 @@
 #include "parse.h"
 #include "journal.h"
 #include "loadprio.h"
+#include "loadscope.h"
 #include "openmetrics.h"
 #include "profile.h"
 #include "progress.h"
@@ -154,6 +155,7 @@ struct run_at {
 static struct run_at run_ats[RUN_MAX_AT];
 static size_t n_run_ats;
 static struct settings run_settings;
+static struct settings run_load_settings;   /* load:KEY (loadscope.h) */
 
 static int parse_at(const char *arg)
 {
@@ -357,12 +359,57 @@ static int check_load_at(struct run_at *a)
 	return 0;
 }
 
+/* One --at of a setting on every disk of its scope (load:KEY: the load
+ * directories' disks), after the scheduler an earlier one switched it
+ * to (sched_after, updated).  0 or an exit status. */
+static int check_at(const struct run_at *a, char *sched_after)
+{
+	const char *kt = a->key;
+	const struct settings *in = settings_scope(&run_settings, &kt);
+	struct tunable_key key;
+	char why[TUNABLE_WHY_LEN], canon[TUNABLE_VALUE_LEN] = "";
+	if (!in) {
+		fprintf(stderr, "brisk run: --at %s: no load works in a directory of its own "
+			"(a load's dir=): load: names the disks of such a load; nothing was run\n",
+			a->label);
+		return EXIT_USAGE;
+	}
+	if (tunable_parse_key(kt, &key, why, sizeof(why)) < 0) {
+		fprintf(stderr, "brisk run: --at %s: %s\n", a->label, why);
+		return EXIT_USAGE;
+	}
+	if (in != &run_settings && tunable_is_sysctl(&key)) {
+		fprintf(stderr, "brisk run: --at %s: vm.* settings are system-wide: drop the load: "
+			"prefix; nothing was run\n", a->label);
+		return EXIT_USAGE;
+	}
+	if (!in->n_devs) {
+		fprintf(stderr, "brisk run: --at %s: no disk with an I/O scheduler behind the "
+			"load's directory; nothing was run\n", a->label);
+		return EXIT_USAGE;
+	}
+	size_t n = tunable_is_sysctl(&key) ? 1 : in->n_devs;
+	for (size_t d = 0; d < n; d++) {
+		const char *dev = in->devs[d];
+		if (tunable_check(dev, &key, a->value,
+				  sched_after[0] ? sched_after : planned_scheduler(dev),
+				  canon, sizeof(canon), why, sizeof(why)) < 0) {
+			fprintf(stderr, "brisk run: --at %s refused on %s: %s; nothing was run\n",
+				a->label, tunable_is_sysctl(&key) ? "vm" : dev, why);
+			return EXIT_USAGE;
+		}
+	}
+	if (!strcmp(key.name, "scheduler") && strlen(canon) < TUNABLE_SCHED_LEN)
+		memcpy(sched_after, canon, strlen(canon) + 1);
+	return 0;
+}
+
 /* Before anything runs: every change must be valid on every leaf disk of
  * the stack, in time order (an iosched tunable is checked against the
  * scheduler an earlier --at switched to, else the one the profile's plan
  * sets on that disk, else the current one), and root is needed (but
  * for load.* keys alone, which need a load).  2 on bad input. */
-static int check_ats(const char *dir, const char *what, size_t n_loads)
+static int check_ats(const char *dir, const char *what, const struct session_config *c)
 {
 	qsort(run_ats, n_run_ats, sizeof(run_ats[0]), cmp_at);
 	int need_root = 0, rc;
@@ -371,7 +418,7 @@ static int check_ats(const char *dir, const char *what, size_t n_loads)
 			need_root = 1;
 		else if ((rc = check_load_at(&run_ats[i])))
 			return rc;
-		else if (!n_loads) {
+		else if (!c->n_loads) {
 			fprintf(stderr, "brisk run: --at %s: this run has no load to change; nothing "
 				"was run\n", run_ats[i].label);
 			return EXIT_USAGE;
@@ -387,30 +434,16 @@ static int check_ats(const char *dir, const char *what, size_t n_loads)
 	rc = init_run_settings(dir, what);
 	if (rc)
 		return rc;
-	char sched_after[TUNABLE_SCHED_LEN] = "";
+	char err[512];
+	if ((rc = loadscope_init(c, &run_settings, &run_load_settings, err, sizeof(err))) < 0) {
+		fprintf(stderr, "brisk run: --at: %s; nothing was run\n", err);
+		return EXIT_USAGE;
+	}
+	char after[2][TUNABLE_SCHED_LEN] = { "", "" };   /* DIR's disks, the load's */
 	for (size_t i = 0; i < n_run_ats; i++) {
 		struct run_at *a = &run_ats[i];
-		struct tunable_key key;
-		char why[TUNABLE_WHY_LEN], canon[TUNABLE_VALUE_LEN];
-		if (a->load)
-			continue;
-		if (tunable_parse_key(a->key, &key, why, sizeof(why)) < 0) {
-			fprintf(stderr, "brisk run: --at %s: %s\n", a->label, why);
-			return EXIT_USAGE;
-		}
-		size_t n = tunable_is_sysctl(&key) ? 1 : run_settings.n_devs;
-		for (size_t d = 0; d < n; d++) {
-			const char *dev = run_settings.devs[d];
-			if (tunable_check(dev, &key, a->value,
-					  sched_after[0] ? sched_after : planned_scheduler(dev),
-					  canon, sizeof(canon), why, sizeof(why)) < 0) {
-				fprintf(stderr, "brisk run: --at %s refused on %s: %s; nothing was run\n",
-					a->label, tunable_is_sysctl(&key) ? "vm" : dev, why);
-				return EXIT_USAGE;
-			}
-		}
-		if (!strcmp(key.name, "scheduler") && strlen(canon) < sizeof(sched_after))
-			memcpy(sched_after, canon, strlen(canon) + 1);
+		if (!a->load && (rc = check_at(a, after[loadscope_key(a->key)])))
+			return rc;
 	}
 	return 0;
 }
@@ -584,7 +617,7 @@ int cmd_run_main(int argc, char **argv)
 	if (have_profile && !a.no_settings &&
 	    (rc = plan_run_profile(&run_profile, c.dir[0] ? c.dir : ".", what)))
 		return rc;
-	if (n_run_ats && (rc = check_ats(c.dir[0] ? c.dir : ".", what, c.n_loads)))
+	if (n_run_ats && (rc = check_ats(c.dir[0] ? c.dir : ".", what, &c)))
 		return rc;
 
 	struct session *s;

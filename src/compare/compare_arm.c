@@ -21,23 +21,29 @@ void compare_arm_free(struct compare_arm *a)
 }
 
 /* Append one checked step; the words of `settings` say what the arm sets
- * (once per key, whatever the number of disks). */
-static int add_step(struct compare_arm *a, const char *dev, const struct tunable_key *key,
-		    const char *canon)
+ * (once per key of a scope, whatever the number of disks; the scope's
+ * steps begin at `from`, its words with `prefix`, "load:" for the load's
+ * disks).  -EINVAL when dev has the key already (the same disk behind
+ * DIR and a load directory), -E2BIG. */
+static int add_step(struct compare_arm *a, size_t from, const char *dev,
+		    const struct tunable_key *key, const char *canon, const char *prefix)
 {
+	for (size_t i = 0; dev && i < a->n_steps; i++)
+		if (a->steps[i].dev && !strcmp(a->steps[i].dev, dev) &&
+		    !strcmp(a->steps[i].key.name, key->name))
+			return -EINVAL;
 	if (a->n_steps == ARM_MAX_STEPS)
 		return -E2BIG;
 	struct settings_step *sp = &a->steps[a->n_steps++];
 	sp->dev = dev;
 	sp->key = *key;
 	snprintf(sp->value, sizeof(sp->value), "%s", canon);
-	char word[TUNABLE_NAME_LEN + TUNABLE_VALUE_LEN + 2];
-	snprintf(word, sizeof(word), "%s=%s", key->name, canon);
-	for (size_t i = 0; i + 1 < a->n_steps; i++)
+	for (size_t i = from; i + 1 < a->n_steps; i++)
 		if (!strcmp(a->steps[i].key.name, key->name) && !strcmp(a->steps[i].value, canon))
 			return 0;   /* said already (another disk) */
 	size_t l = strlen(a->settings);
-	snprintf(a->settings + l, sizeof(a->settings) - l, "%s%s", l ? " " : "", word);
+	snprintf(a->settings + l, sizeof(a->settings) - l, "%s%s%s=%s", l ? " " : "", prefix,
+		 key->name, canon);
 	return 0;
 }
 
@@ -78,7 +84,53 @@ static void say_load_keys(struct compare_arm *a)
 	snprintf(a->settings + l, sizeof(a->settings) - l, "%sload.ionice=%s", l ? " " : "", v);
 }
 
-/* KEY=VALUE[,KEY=VALUE...] on every disk of st: the scheduler first;
+/* The keys of one scope (scope[i] == sc) on every disk of its set: the
+ * scheduler first, a vm.* key once. */
+static int plan_scope(const char *text, const struct settings *set, int sc,
+		      const struct tunable_key *k, char *const *keys, char *const *vals,
+		      const int *scope, size_t n, struct compare_arm *a, char *err, size_t errlen)
+{
+	const char *sched = NULL;
+	size_t order[ARM_MAX_KEYS], no = 0, from = a->n_steps;
+	for (size_t i = 0; i < n; i++)
+		if (scope[i] == sc && k[i].kind == TUNABLE_SCHEDULER) {
+			sched = vals[i];
+			order[no++] = i;
+		}
+	for (size_t i = 0; i < n; i++)
+		if (scope[i] == sc && k[i].kind != TUNABLE_SCHEDULER)
+			order[no++] = i;
+	if (no && !set->n_devs)
+		return msg_fail(-EINVAL, err, errlen, "arm '%s': no disk with an I/O scheduler "
+				"behind the load's directory", text);
+	int vm_done = 0;
+	for (size_t d = 0; no && d < set->n_devs; d++) {
+		const char *dev = set->devs[d];
+		for (size_t o = 0; o < no; o++) {
+			size_t i = order[o];
+			int sys = tunable_is_sysctl(&k[i]);
+			if (sys && vm_done)
+				continue;
+			char canon[TUNABLE_VALUE_LEN], why[TUNABLE_WHY_LEN];
+			int rc = tunable_check(sys ? NULL : dev, &k[i], vals[i],
+					       k[i].kind == TUNABLE_SCHEDULER ? NULL : sched, canon,
+					       sizeof(canon), why, sizeof(why));
+			if (rc < 0)
+				return msg_fail(rc, err, errlen, "arm '%s': %s=%s refused on %s: %s",
+						text, keys[i], vals[i], sys ? "vm" : dev, why);
+			rc = add_step(a, from, sys ? NULL : dev, &k[i], canon, sc ? "load:" : "");
+			if (rc == -EINVAL)
+				return msg_fail(rc, err, errlen, "arm '%s': %s is set on %s twice (the "
+						"actions' and the load's disk)", text, k[i].name, dev);
+			if (rc < 0)
+				return msg_fail(rc, err, errlen, "arm '%s': too many settings", text);
+		}
+		vm_done = 1;
+	}
+	return 0;
+}
+
+/* KEY=VALUE[,KEY=VALUE...] on every disk of st (load:KEY on st->load's):
  * load.* keys (loadprio) go to the loads instead. */
 static int parse_pairs(const char *text, const struct settings *st, struct compare_arm *a,
 		       char *err, size_t errlen)
@@ -102,51 +154,39 @@ static int parse_pairs(const char *text, const struct settings *st, struct compa
 	if (!n)
 		return msg_fail(-EINVAL, err, errlen, "arm '%s': no setting", text);
 	struct tunable_key k[ARM_MAX_KEYS];
-	const char *sched = NULL;
-	size_t order[ARM_MAX_KEYS], no = 0;
-	int is_load[ARM_MAX_KEYS] = { 0 };
+	int scope[ARM_MAX_KEYS] = { 0 };   /* 0 DIR's disks, 1 the load's, -1 a load.* key */
 	for (size_t i = 0; i < n; i++) {
 		char why[TUNABLE_WHY_LEN];
 		if (loadprio_is_key(keys[i])) {
 			int rc = parse_load_key(text, keys[i], vals[i], a, err, errlen);
 			if (rc < 0)
 				return rc;
-			is_load[i] = 1;
+			scope[i] = -1;
 			continue;
 		}
-		if (tunable_parse_key(keys[i], &k[i], why, sizeof(why)) < 0)
+		const char *kt = keys[i];
+		size_t pl = strlen(SETTINGS_LOAD_PREFIX);
+		scope[i] = !strncmp(kt, SETTINGS_LOAD_PREFIX, pl);
+		kt += scope[i] ? pl : 0;
+		if (scope[i] && !st->load)
+			return msg_fail(-EINVAL, err, errlen, "arm '%s': %s: no load works in a "
+					"directory of its own (a load's dir=): load: names the disks "
+					"of such a load", text, keys[i]);
+		if (tunable_parse_key(kt, &k[i], why, sizeof(why)) < 0)
 			return msg_fail(-EINVAL, err, errlen, "arm '%s': %s", text, why);
+		if (scope[i] && tunable_is_sysctl(&k[i]))
+			return msg_fail(-EINVAL, err, errlen, "arm '%s': %s: vm.* settings are "
+					"system-wide: drop the load: prefix", text, keys[i]);
 		for (size_t j = 0; j < i; j++)
-			if (!is_load[j] && !strcmp(k[j].name, k[i].name))
+			if (scope[j] == scope[i] && !strcmp(k[j].name, k[i].name))
 				return msg_fail(-EINVAL, err, errlen, "arm '%s': %s is given twice",
-						text, k[i].name);
-		if (k[i].kind == TUNABLE_SCHEDULER) {
-			sched = vals[i];
-			order[no++] = i;
-		}
+						text, keys[i]);
 	}
-	for (size_t i = 0; i < n; i++)
-		if (!is_load[i] && k[i].kind != TUNABLE_SCHEDULER)
-			order[no++] = i;
-	int vm_done = 0;
-	for (size_t d = 0; d < st->n_devs; d++) {
-		const char *dev = st->devs[d];
-		for (size_t o = 0; o < no; o++) {
-			size_t i = order[o];
-			int sys = tunable_is_sysctl(&k[i]);
-			if (sys && vm_done)
-				continue;
-			char canon[TUNABLE_VALUE_LEN], why[TUNABLE_WHY_LEN];
-			int rc = tunable_check(sys ? NULL : dev, &k[i], vals[i],
-					       k[i].kind == TUNABLE_SCHEDULER ? NULL : sched, canon,
-					       sizeof(canon), why, sizeof(why));
-			if (rc < 0)
-				return msg_fail(rc, err, errlen, "arm '%s': %s=%s refused on %s: %s",
-						text, keys[i], vals[i], sys ? "vm" : dev, why);
-			if ((rc = add_step(a, sys ? NULL : dev, &k[i], canon)) < 0)
-				return msg_fail(rc, err, errlen, "arm '%s': too many settings", text);
-		}
-		vm_done = 1;
+	for (int sc = 0; sc < 2; sc++) {
+		int rc = plan_scope(text, sc ? st->load : st, sc, k, keys, vals, scope, n, a, err,
+				    errlen);
+		if (rc < 0)
+			return rc;
 	}
 	say_load_keys(a);
 	return 0;
@@ -170,7 +210,7 @@ static int parse_profile(const char *text, const struct settings *st, struct com
 		rc = msg_fail(-EINVAL, err, errlen, "arm '%s' (%s): the profile sets nothing on "
 			      "these disks", text, path);
 	for (size_t i = 0; rc == 0 && i < n; i++)
-		rc = add_step(a, tmp[i].dev, &tmp[i].key, tmp[i].value);
+		rc = add_step(a, 0, tmp[i].dev, &tmp[i].key, tmp[i].value, "");
 	if (rc == 0)
 		snprintf(a->label, sizeof(a->label), "%.47s", p->name[0] ? p->name : text);
 	free(tmp);
@@ -178,7 +218,8 @@ static int parse_profile(const char *text, const struct settings *st, struct com
 	return rc;
 }
 
-/* A short label: the scheduler alone ("bfq"), the load's priority alone
+/* A short label: the scheduler alone ("bfq", "load:bfq" on the load's
+ * disks), the load's priority alone
  * ("io=idle", "bfq io=idle" with a scheduler: the tables give a label ten
  * columns), else the settings. */
 static void make_label(struct compare_arm *a)
@@ -195,6 +236,9 @@ static void make_label(struct compare_arm *a)
 			 a->settings + 10, ld + 12);
 	else if (a->n_steps && !strchr(a->settings, ' ') && !strncmp(a->settings, "scheduler=", 10))
 		snprintf(a->label, sizeof(a->label), "%.47s", a->settings + 10);
+	else if (a->n_steps && !strchr(a->settings, ' ') &&
+		 !strncmp(a->settings, "load:scheduler=", 15))
+		snprintf(a->label, sizeof(a->label), "load:%.42s", a->settings + 15);
 	else
 		snprintf(a->label, sizeof(a->label), "%.47s", a->settings);
 }

@@ -156,6 +156,28 @@ void settings_init(struct settings *st, enum journal_kind kind,
 		    n, SETTINGS_MAX_DEVS);
 }
 
+void settings_attach_load(struct settings *st, struct settings *load)
+{
+	st->load = load;
+	load->owner = st;
+	load->kind = st->kind;
+}
+
+struct settings *settings_scope(struct settings *st, const char **key)
+{
+	size_t n = strlen(SETTINGS_LOAD_PREFIX);
+	if (strncmp(*key, SETTINGS_LOAD_PREFIX, n) != 0)
+		return st;
+	*key += n;
+	return st->load;
+}
+
+/* The journal a set writes through: its owner's for a load set. */
+static struct journal **journal_ref(struct settings *st)
+{
+	return st->owner ? &st->owner->journal : &st->journal;
+}
+
 void settings_scheduler(const struct settings *st, char *active, size_t alen,
 			char *detail, size_t dlen)
 {
@@ -251,9 +273,10 @@ static int bdi_view_original(const struct settings *st, const struct tunable_key
 int settings_original(const struct settings *st, const struct tunable_key *key,
 		      char *out, size_t len)
 {
-	if (!st->journal)
+	const struct journal *j = st->owner ? st->owner->journal : st->journal;
+	if (!j)
 		return 0;
-	const struct journal_file *f = journal_contents(st->journal);
+	const struct journal_file *f = journal_contents(j);
 	const char *target = NULL;
 	for (size_t i = 0; i < f->n; i++) {
 		const struct journal_entry *e = &f->e[i];
@@ -342,11 +365,12 @@ static void apply_event(const struct settings_event *ev, void *arg)
 /* Open the session's journal on its first change.  0 or -errno (msg). */
 static int settings_journal(struct settings *st, char *msg, size_t msglen)
 {
-	if (st->journal)
+	struct journal **j = journal_ref(st);
+	if (*j)
 		return 0;
-	int rc = journal_open(st->kind, st->what, &st->journal);
+	int rc = journal_open(st->kind, st->owner ? st->owner->what : st->what, j);
 	if (rc < 0) {
-		st->journal = NULL;
+		*j = NULL;
 		msg_set(msg, msglen, "cannot open the restore journal (%s): nothing changed",
 		    journal_error());
 	}
@@ -358,6 +382,27 @@ int settings_apply(struct settings *st, const char *keytext, const char *value,
 {
 	struct settings_step plan[SETTINGS_MAX_DEVS];
 	char why[TUNABLE_WHY_LEN] = "";
+	const char *scoped = keytext;
+	struct settings *in = settings_scope(st, &scoped);
+	if (in != st || !in) {   /* load:KEY: the load directories' disks */
+		if (!in) {
+			msg_set(msg, msglen, "%s: no load works on disks of its own (a load's dir= "
+				"on another disk): drop the load: prefix", keytext);
+			return -ENODEV;
+		}
+		if (!strncmp(scoped, "vm.", 3)) {
+			msg_set(msg, msglen, "%s: vm.* settings are system-wide: drop the load: "
+				"prefix", keytext);
+			return -EINVAL;
+		}
+		int rc = settings_apply(in, scoped, value, msg, msglen, label, labellen);
+		if (label && labellen && label[0]) {
+			char l[96];
+			snprintf(l, sizeof(l), "%s%s", SETTINGS_LOAD_PREFIX, label);
+			msg_set(label, labellen, "%s", l);
+		}
+		return rc;
+	}
 	if (!st->root) {
 		msg_set(msg, msglen, "changing settings needs root: this dashboard is read-only");
 		return -EPERM;
@@ -393,7 +438,7 @@ int settings_apply(struct settings *st, const char *keytext, const char *value,
 	if ((rc = settings_journal(st, msg, msglen)) < 0)
 		return rc;
 	struct apply_log log = { .st = st, .msg = msg, .msglen = msglen };
-	rc = settings_transaction(st->journal, plan, n, apply_event, &log, NULL, NULL);
+	rc = settings_transaction(*journal_ref(st), plan, n, apply_event, &log, NULL, NULL);
 	if (rc < 0) {
 		size_t l = strlen(msg);
 		if (log.rolled_back && log.left && l < msglen)
@@ -425,7 +470,7 @@ int settings_apply_plan(struct settings *st, const struct settings_step *plan, s
 	int rc = settings_journal(st, msg, msglen);
 	if (rc < 0)
 		return rc;
-	rc = settings_transaction(st->journal, plan, n, fn, arg, report, NULL);
+	rc = settings_transaction(*journal_ref(st), plan, n, fn, arg, report, NULL);
 	if (rc == 0)
 		st->changes++;
 	return rc;
@@ -433,6 +478,8 @@ int settings_apply_plan(struct settings *st, const struct settings_step *plan, s
 
 int settings_restore(struct settings *st, FILE *report)
 {
+	if (st->owner)
+		return settings_restore(st->owner, report);
 	if (!st->journal)
 		return 0;
 	int rc = journal_restore(st->journal, report ? journal_report_print : NULL, report);

@@ -31,7 +31,12 @@ struct settings {
 	enum journal_kind kind;             /* JOURNAL_TUI or JOURNAL_RUN */
 	struct journal *journal;            /* NULL until the first change */
 	unsigned changes;                   /* successful settings_apply() calls */
+	struct settings *load;              /* the load directories' disks (load:
+					     * keys), NULL: the loads are on these */
+	struct settings *owner;             /* a load set: whose journal it uses */
 };
+
+#define SETTINGS_LOAD_PREFIX "load:"        /* a key of the load's disks */
 
 /* One change of a plan, already checked (tunable_check) and canonical. */
 struct settings_step {
@@ -76,6 +81,12 @@ int settings_transaction(struct journal *j, const struct settings_step *plan, si
 void settings_init(struct settings *st, enum journal_kind kind,
 		   const char *const *devs, size_t n, int root,
 		   const char *what, char *note, size_t notelen);
+/* Make LOAD (settings_init'ed on the load directories' leaf disks) the
+ * set that "load:KEY" changes: through st's journal, restored with st. */
+void settings_attach_load(struct settings *st, struct settings *load);
+/* The set a key text names: st->load for "load:KEY" (NULL when no load
+ * directory has disks of its own), else st; *key skips the prefix. */
+struct settings *settings_scope(struct settings *st, const char **key);
 /* Active scheduler of every device: "bfq", or "mixed" when they differ,
  * or "" when none has one.  Also fills detail ("vda bfq, vdb none"). */
 void settings_scheduler(const struct settings *st, char *active, size_t alen,
@@ -97,7 +108,8 @@ int settings_original(const struct settings *st, const struct tunable_key *key,
 /* Keys the editor offers: those of the first device (scheduler excluded),
  * then the vm.* sysctls.  Returns the count (<= max). */
 size_t settings_keys(const struct settings *st, struct tunable_key *out, size_t max);
-/* Check KEY=VALUE on every device, then apply it as one transaction.  0,
+/* Check KEY=VALUE on every device, then apply it as one transaction
+ * (load:KEY: on st->load's, -ENODEV without one; a vm.* key refused).  0,
  * -EPERM (not root), -EINVAL/-ERANGE/-ENOENT (refused, nothing written),
  * -EBUSY, or the kernel's -errno (rolled back); msg says what was done.
  * label: "KEY=VALUE" for an epoch, "... (partly)" after a partial rollback,
