@@ -135,8 +135,8 @@ static void test_fio_errors(void **state)
 		{ "[j]\nrw=write\nsize=1m\nzonemode=zbd\n",
 		  "j.fio:4: fio key 'zonemode' cannot be honoured: brisk works on files" },
 		{ "[j]\nrw=write\nsize=1m\nverify=crc32c\n",
-		  "j.fio:4: fio key 'verify' cannot be honoured: brisk does not check data, and "
-		  "fio's verify is more I/O" },
+		  "j.fio:4: fio key 'verify' cannot be honoured: brisk does not check data; "
+		  "fio's verify reads back what it wrote: more I/O" },
 		{ "[j]\nrw=write\nsize=1m\nrate_poisson=1\n",
 		  "j.fio:4: fio key 'rate_poisson=1' applies to a rate-limited job" },
 		{ "[j]\nrw=write\nsize=1m\nno_such_key=1\n",
