@@ -16,7 +16,14 @@
 
 #define NOBODY_ID 65534
 
-int child_fork(pid_t *pid, int *rfd, int dirfd)
+/* In the child: fd at target (close-on-exec) from a copy above every
+ * target.  0 or -1. */
+static int child_place(int copy, int target)
+{
+	return copy < 0 || dup2(copy, target) < 0 || fcntl(target, F_SETFD, FD_CLOEXEC) < 0 ? -1 : 0;
+}
+
+int child_fork2(pid_t *pid, int *rfd, int dirfd, int dir2fd)
 {
 	int p[2];
 	if (pipe2(p, O_CLOEXEC) < 0)
@@ -34,15 +41,17 @@ int child_fork(pid_t *pid, int *rfd, int dirfd)
 		if (getppid() != parent)
 			_exit(1);
 		setpgid(0, 0);
-		/* a copy above both targets first: dirfd may be 3 or 4 itself */
-		int dd = dirfd >= 0 ? fcntl(dirfd, F_DUPFD_CLOEXEC, CHILD_DIR_FD + 1) : -1;
-		if ((dirfd >= 0 && dd < 0) || dup2(p[1], CHILD_RESULT_FD) < 0 ||
-		    fcntl(CHILD_RESULT_FD, F_SETFD, FD_CLOEXEC) < 0)
+		/* copies above every target first: dirfd may be 3, 4 or 5 itself */
+		int dd = dirfd >= 0 ? fcntl(dirfd, F_DUPFD_CLOEXEC, CHILD_DIR2_FD + 1) : -1;
+		int d2 = dir2fd >= 0 ? fcntl(dir2fd, F_DUPFD_CLOEXEC, CHILD_DIR2_FD + 1) : -1;
+		int pw = fcntl(p[1], F_DUPFD_CLOEXEC, CHILD_DIR2_FD + 1);
+		if ((dirfd >= 0 && dd < 0) || (dir2fd >= 0 && d2 < 0) ||
+		    child_place(pw, CHILD_RESULT_FD) < 0 ||
+		    (dd >= 0 && child_place(dd, CHILD_DIR_FD) < 0) ||
+		    (d2 >= 0 && child_place(d2, CHILD_DIR2_FD) < 0))
 			_exit(1);
-		if (dd >= 0 && (dup2(dd, CHILD_DIR_FD) < 0 ||
-				fcntl(CHILD_DIR_FD, F_SETFD, FD_CLOEXEC) < 0))
-			_exit(1);
-		close_range(dirfd >= 0 ? CHILD_DIR_FD + 1 : CHILD_RESULT_FD + 1, ~0u, 0);
+		close_range(d2 >= 0 ? CHILD_DIR2_FD + 1 : dd >= 0 ? CHILD_DIR_FD + 1 :
+			    CHILD_RESULT_FD + 1, ~0u, 0);
 		return 0;
 	}
 	/* Also from the parent, so kill(-pid) works even before the child ran
@@ -52,6 +61,11 @@ int child_fork(pid_t *pid, int *rfd, int dirfd)
 	*pid = c;
 	*rfd = p[0];
 	return 1;
+}
+
+int child_fork(pid_t *pid, int *rfd, int dirfd)
+{
+	return child_fork2(pid, rfd, dirfd, -1);
 }
 
 void child_unblock_signals(void)

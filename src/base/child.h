@@ -34,6 +34,7 @@
 
 #define CHILD_RESULT_FD 3
 #define CHILD_DIR_FD 4
+#define CHILD_DIR2_FD 5     /* child_fork2's second directory */
 
 struct child_cred {
 	uid_t uid;
@@ -43,6 +44,9 @@ struct child_cred {
 };
 
 int child_fork(pid_t *pid, int *rfd, int dirfd);
+/* The same with a second directory, dir2fd (>= 0), as fd 5 in the child
+ * (close-on-exec): a copy load reads in one work area, writes in another. */
+int child_fork2(pid_t *pid, int *rfd, int dirfd, int dir2fd);
 void child_unblock_signals(void);
 void child_cred_resolve(struct child_cred *c);
 int child_drop(const struct child_cred *c);

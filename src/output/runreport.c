@@ -238,7 +238,7 @@ static void text_loads(FILE *f, const struct session *s)
 		if (l->end == LOAD_END_ERROR && l->err)
 			fprintf(f, " (%s)", strerror(l->err));
 		fputc('\n', f);
-		if (load_kind_mixed(l->spec.kind)) {   /* its reads and writes apart */
+		if (load_kind_splits(l->spec.kind)) {   /* its reads and writes apart */
 			double r, w;
 			load_mibps_split(l, &r, &w);
 			fprintf(f, "  %-14s", "reads");
@@ -258,7 +258,7 @@ static void text_loads(FILE *f, const struct session *s)
 		for (size_t i = 0; i < s->n_loads; i++)
 			*(load_kind_writes(s->loads[i].spec.kind) ? &wr : &rd) = 1;
 		for (size_t i = 0; i < s->n_loads; i++)   /* a mixed load does both */
-			rd |= load_kind_mixed(s->loads[i].spec.kind);
+			rd |= load_kind_splits(s->loads[i].spec.kind);
 		fprintf(f, "  in the loaded phase (%.1f s): ", lw.seconds);
 		if (isnan(lw.disk_mibps))
 			fprintf(f, "no disk counters (%s),\n", s->fsdev.name[0] ?

@@ -125,7 +125,7 @@ static struct json_object *json_load(const struct session *s, const void *ctx, s
 	add(o, "spec", jout_string(spec));
 	add(o, "bytes", jout_int64((int64_t)l->bytes));
 	add(o, "mib_s", jout_finite(load_mibps(l)));
-	if (load_kind_mixed(l->spec.kind)) {   /* a mixed load's reads and writes */
+	if (load_kind_splits(l->spec.kind)) {   /* a mixed load's or a copy's reads and writes */
 		double r, w;
 		load_mibps_split(l, &r, &w);
 		add(o, "read_bytes", jout_int64((int64_t)l->bytes_read));

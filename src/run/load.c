@@ -23,23 +23,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#define FLOOR_CHECK (8 * MiB)   /* statvfs() every 8 MiB written */
+
 
 /* include/uapi/linux/ioprio.h */
 #define IOPRIO_CLASS_SHIFT 13
 #define IOPRIO_WHO_PROCESS 1
 
-/* The child's report, every LOAD_REPORT_NS and once at the end; smaller
- * than PIPE_BUF, so each write is atomic. */
-struct load_msg {
-	uint64_t t_ns;
-	uint64_t bytes;
-	uint64_t worst_ns;       /* since the previous message */
-	uint64_t worst_at_ns;
-	int32_t end;             /* enum load_end; LOAD_RUNNING while going */
-	int32_t err;
-	uint64_t bytes_read;     /* of bytes, read (a mixed load's split) */
-};
 
 int load_avail(int fd, uint64_t *out)
 {
@@ -75,11 +64,18 @@ static void fill_pattern(unsigned char *buf, size_t n, uint64_t seed)
 
 int load_prepare(struct load *l, const struct load_spec *spec, unsigned index, int dirfd)
 {
+	return load_prepare_from(l, spec, index, dirfd, dirfd);
+}
+
+int load_prepare_from(struct load *l, const struct load_spec *spec, unsigned index, int dirfd,
+		      int src_dirfd)
+{
 	memset(l, 0, sizeof(*l));
 	l->spec = *spec;
 	l->index = index;
 	l->fd = -1;
 	l->dirfd = dirfd;
+	l->src_dirfd = -1;
 	l->delay_ns = spec->delay_lo_ns;
 	snprintf(l->name, sizeof(l->name), "load-%s-%u", load_kind_name(spec->kind), index);
 	/* Every instance's file is made here, new (O_EXCL) and never through a
@@ -87,6 +83,15 @@ int load_prepare(struct load *l, const struct load_spec *spec, unsigned index, i
 	int fd = openat(dirfd, l->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
+	if (spec->kind == LOAD_COPY) {   /* the copy starts empty; its source is laid out */
+		close(fd);
+		l->src_dirfd = src_dirfd;
+		snprintf(l->src_name, sizeof(l->src_name), "%s.src", l->name);
+		fd = openat(src_dirfd, l->src_name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			    O_CLOEXEC, 0600);
+		if (fd < 0)
+			return -errno;
+	}
 	if (!load_kind_needs_file(spec->kind)) {
 		close(fd);
 		return 0;
@@ -111,15 +116,15 @@ int load_prepare(struct load *l, const struct load_spec *spec, unsigned index, i
 
 /* ---- child ---- */
 
-static volatile sig_atomic_t child_stop;
+volatile sig_atomic_t load_child_stop;
 
 static void on_stop(int sig)
 {
 	(void)sig;
-	child_stop = 1;
+	load_child_stop = 1;
 }
 
-static void send_msg(int fd, const struct load_msg *m)
+void load_send_msg(int fd, const struct load_msg *m)
 {
 	ssize_t w;
 	do
@@ -127,23 +132,23 @@ static void send_msg(int fd, const struct load_msg *m)
 	while (w < 0 && errno == EINTR);
 }
 
-static enum load_end errno_end(int e)
+enum load_end load_errno_end(int e)
 {
 	return e == ENOSPC ? LOAD_END_ENOSPC : e == EDQUOT ? LOAD_END_EDQUOT : LOAD_END_ERROR;
 }
 
-static void rate_wait(const struct load_spec *s, uint64_t t0, uint64_t bytes)
+void load_rate_wait(const struct load_spec *s, uint64_t t0, uint64_t bytes)
 {
 	if (!s->rate)
 		return;
 	uint64_t due = t0 + (uint64_t)((double)bytes / (double)s->rate * 1e9);
 	struct timespec ts = { (time_t)(due / 1000000000ull), (long)(due % 1000000000ull) };
-	while (!child_stop && now_ns() < due &&
+	while (!load_child_stop && now_ns() < due &&
 	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
 }
 
-static uint64_t pick_len(const struct load_spec *s, uint64_t *rng)
+uint64_t load_pick_len(const struct load_spec *s, uint64_t *rng)
 {
 	if (s->n_bssplit) {
 		uint64_t r = stats_rand_range(rng, 0, 99);
@@ -160,6 +165,26 @@ static uint64_t pick_len(const struct load_spec *s, uint64_t *rng)
 	return s->bs_lo + stats_rand_range(rng, 0, (s->bs_hi - s->bs_lo) / g) * g;
 }
 
+/* A regular file load_prepare() made, opened in the directory dfd (never
+ * through a link).  The fd, or -1 with m->end and m->err set. */
+static int child_open_at(const struct load_spec *s, int dfd, const char *name, int flags,
+			 struct load_msg *m)
+{
+	flags |= O_CLOEXEC | O_NOFOLLOW | (s->direct ? O_DIRECT : 0);
+	int fd = openat(dfd, name, flags);
+	struct stat fst;
+	if (fd >= 0 && (fstat(fd, &fst) < 0 || !S_ISREG(fst.st_mode))) {
+		close(fd);
+		fd = -1;
+		errno = EINVAL;
+	}
+	if (fd < 0) {
+		m->end = LOAD_END_ERROR;
+		m->err = errno;
+	}
+	return fd;
+}
+
 /* The child's I/O priority and its file, the one load_prepare() made,
  * reached from the work directory's descriptor (never a path that could
  * have been swapped).  The fd, or -1 with m->end and m->err set. */
@@ -173,32 +198,21 @@ static int child_open(const struct load_spec *s, const char *name, int writer, i
 		m->err = errno;
 		return -1;
 	}
-	int flags = O_CLOEXEC | O_NOFOLLOW | (s->direct ? O_DIRECT : 0);
+	int flags;
 	if (load_kind_mixed(s->kind))
-		flags |= O_RDWR;    /* reads and writes its laid-out file */
+		flags = O_RDWR;    /* reads and writes its laid-out file */
 	else if (writer)
-		flags |= O_WRONLY | (s->kind == LOAD_RAND_WRITE ? 0 : O_TRUNC);
+		flags = O_WRONLY | (s->kind == LOAD_RAND_WRITE ? 0 : O_TRUNC);
 	else
-		flags |= O_RDONLY;
-	int fd = openat(CHILD_DIR_FD, name, flags);
-	struct stat fst;
-	if (fd >= 0 && (fstat(fd, &fst) < 0 || !S_ISREG(fst.st_mode))) {
-		close(fd);
-		fd = -1;
-		errno = EINVAL;
-	}
-	if (fd < 0) {
-		m->end = LOAD_END_ERROR;
-		m->err = errno;
-		return -1;
-	}
-	if (!s->direct)
+		flags = O_RDONLY;
+	int fd = child_open_at(s, CHILD_DIR_FD, name, flags, m);
+	if (fd >= 0 && !s->direct)
 		posix_fadvise(fd, 0, 0, random ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
 	return fd;
 }
 
 /* A call that took from a to b: the worst one so far? */
-static void note_call(struct load_msg *m, uint64_t a, uint64_t b)
+void load_note_call(struct load_msg *m, uint64_t a, uint64_t b)
 {
 	if (b - a > m->worst_ns) {
 		m->worst_ns = b - a;
@@ -211,7 +225,7 @@ static void note_call(struct load_msg *m, uint64_t a, uint64_t b)
 static uint64_t next_call(const struct load_spec *s, int random, uint64_t bytes, uint64_t *off,
 			  uint64_t *rng)
 {
-	uint64_t len = pick_len(s, rng);
+	uint64_t len = load_pick_len(s, rng);
 	if (s->total && s->total - bytes < len && !s->direct)
 		len = s->total - bytes;
 	if (random) {
@@ -242,8 +256,8 @@ static uint64_t child_loop(const struct load_spec *s, int fd, void *buf, int wfd
 	uint64_t wrap_at = 0, avail_at_wrap = 0;
 	int loops = writer && !random && s->size && !s->total;
 	m->t_ns = t0;
-	send_msg(wfd, m);   /* a first point at time zero */
-	while (!child_stop) {
+	load_send_msg(wfd, m);   /* a first point at time zero */
+	while (!load_child_stop) {
 		if (s->total && bytes >= s->total) {
 			m->end = LOAD_END_DONE;
 			break;
@@ -253,17 +267,17 @@ static uint64_t child_loop(const struct load_spec *s, int fd, void *buf, int wfd
 		uint64_t len = next_call(s, random, bytes, &off, rng);
 		if (wrap_at && off + len > wrap_at)
 			off = 0;
-		if (writer && floor && since_floor >= FLOOR_CHECK) {
-			/* Between two checks at most FLOOR_CHECK + one call more
+		if (writer && floor && since_floor >= LOAD_FLOOR_CHECK) {
+			/* Between two checks at most LOAD_FLOOR_CHECK + one call more
 			 * is written: stop while that still fits above the floor. */
 			uint64_t avail;
 			since_floor = 0;
-			if (load_avail(fd, &avail) == 0 && avail < floor + FLOOR_CHECK + s->bs_hi) {
+			if (load_avail(fd, &avail) == 0 && avail < floor + LOAD_FLOOR_CHECK + s->bs_hi) {
 				if (loops && !wrap_at && off >= s->bs_hi) {
 					wrap_at = off;
 					avail_at_wrap = avail;
 					off = 0;
-				} else if (!wrap_at || avail + 2 * FLOOR_CHECK < avail_at_wrap) {
+				} else if (!wrap_at || avail + 2 * LOAD_FLOOR_CHECK < avail_at_wrap) {
 					m->end = LOAD_END_FLOOR;
 					break;
 				}
@@ -276,7 +290,7 @@ static uint64_t child_loop(const struct load_spec *s, int fd, void *buf, int wfd
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
-			m->end = errno_end(errno);
+			m->end = load_errno_end(errno);
 			m->err = errno;
 			break;
 		}
@@ -284,7 +298,7 @@ static uint64_t child_loop(const struct load_spec *s, int fd, void *buf, int wfd
 			off = 0;
 			continue;
 		}
-		note_call(m, a, b);
+		load_note_call(m, a, b);
 		bytes += (uint64_t)r;
 		since_sync += (uint64_t)r;
 		since_evict += (uint64_t)r;
@@ -296,11 +310,11 @@ static uint64_t child_loop(const struct load_spec *s, int fd, void *buf, int wfd
 			since_sync = 0;
 			a = now_ns();
 			if (fsync(fd) < 0 && errno != EINTR) {
-				m->end = errno_end(errno);
+				m->end = load_errno_end(errno);
 				m->err = errno;
 				break;
 			}
-			note_call(m, a, now_ns());
+			load_note_call(m, a, now_ns());
 		}
 		if (!writer && !s->direct && since_evict >= s->size) {
 			since_evict = 0;
@@ -308,12 +322,12 @@ static uint64_t child_loop(const struct load_spec *s, int fd, void *buf, int wfd
 		}
 		paced += loaddist_paced(s, (uint64_t)r, rng);
 		if (loadthink_due(s, ++calls, &last_think))
-			loadthink_pause(s, &child_stop);
-		rate_wait(s, t0, (uint64_t)paced);
+			loadthink_pause(s, &load_child_stop);
+		load_rate_wait(s, t0, (uint64_t)paced);
 		if (b - last_report >= LOAD_REPORT_NS) {
 			m->t_ns = last_report = now_ns();
 			m->bytes = bytes;
-			send_msg(wfd, m);
+			load_send_msg(wfd, m);
 			m->worst_ns = 0;
 		}
 	}
@@ -343,17 +357,17 @@ struct uring_state {
 static void uring_fill(struct uring_state *u, uint64_t floor, uint64_t *rng, struct load_msg *m)
 {
 	const struct load_spec *s = u->s;
-	while (!u->stop && !child_stop && !u->sync_due && !u->think_due && u->inflight < u->depth) {
+	while (!u->stop && !load_child_stop && !u->sync_due && !u->think_due && u->inflight < u->depth) {
 		if (s->total && u->submitted >= s->total) {
 			m->end = LOAD_END_DONE;
 			u->stop = 1;
 			break;
 		}
-		if (u->writer && floor && u->since_floor >= FLOOR_CHECK) {
+		if (u->writer && floor && u->since_floor >= LOAD_FLOOR_CHECK) {
 			uint64_t avail = UINT64_MAX;
 			u->since_floor = 0;
 			if (load_avail(u->fd, &avail) == 0 &&
-			    avail < floor + FLOOR_CHECK + (uint64_t)u->depth * s->bs_hi) {
+			    avail < floor + LOAD_FLOOR_CHECK + (uint64_t)u->depth * s->bs_hi) {
 				m->end = LOAD_END_FLOOR;
 				u->stop = 1;
 				break;
@@ -389,7 +403,7 @@ static void uring_fill(struct uring_state *u, uint64_t floor, uint64_t *rng, str
 		if (s->think_issue && loadthink_due(s, ++u->issued, &u->last_think))
 			u->think_due = 1;   /* drain, then pause */
 	}
-	if (child_stop)
+	if (load_child_stop)
 		u->stop = 1;
 }
 
@@ -423,7 +437,7 @@ static void uring_reap(struct uring_state *u, struct load_msg *m)
 		seen++;
 		if (i >= u->depth || !u->t0[i])
 			continue;
-		note_call(m, u->t0[i], b);
+		load_note_call(m, u->t0[i], b);
 		u->t0[i] = 0;
 		u->inflight--;
 		if (res < 0 || (res == 0 && u->rd[i])) {
@@ -431,7 +445,7 @@ static void uring_reap(struct uring_state *u, struct load_msg *m)
 			if (res == 0) {
 				u->off = 0;         /* EOF: the file was shorter */
 			} else if (res != -EINTR && res != -EAGAIN && !u->stop) {
-				m->end = errno_end(-res);
+				m->end = load_errno_end(-res);
 				m->err = -res;
 				u->stop = 1;
 			}
@@ -456,7 +470,7 @@ static void uring_reap(struct uring_state *u, struct load_msg *m)
 	if (now - u->last_report >= LOAD_REPORT_NS) {
 		m->t_ns = u->last_report = now;
 		m->bytes = u->done;
-		send_msg(u->wfd, m);
+		load_send_msg(u->wfd, m);
 		m->worst_ns = 0;
 	}
 }
@@ -487,7 +501,7 @@ static uint64_t child_loop_uring(const struct load_spec *s, int fd, void *buf, i
 	}
 	u.start = u.last_report = now_ns();
 	m->t_ns = u.start;
-	send_msg(wfd, m);
+	load_send_msg(wfd, m);
 	while (!u.stop || u.inflight) {
 		uring_fill(&u, floor, rng, m);
 		if (u.inflight) {
@@ -497,16 +511,16 @@ static uint64_t child_loop_uring(const struct load_spec *s, int fd, void *buf, i
 			u.sync_due = 0;
 			u.since_sync = 0;
 			if (fsync(fd) < 0 && errno != EINTR) {
-				m->end = errno_end(errno);
+				m->end = load_errno_end(errno);
 				m->err = errno;
 				u.stop = 1;
 			}
-			note_call(m, a, now_ns());
+			load_note_call(m, a, now_ns());
 		} else if (u.think_due) {
 			u.think_due = 0;
-			loadthink_pause(s, &child_stop);
+			loadthink_pause(s, &load_child_stop);
 		} else if (!u.stop) {
-			rate_wait(s, u.start, (uint64_t)u.paced);
+			load_rate_wait(s, u.start, (uint64_t)u.paced);
 		}
 	}
 	io_uring_queue_exit(&u.ring);
@@ -525,20 +539,24 @@ static void __attribute__((noreturn)) child_main(struct load *l, int wfd, uint64
 	int random = load_kind_random(s->kind);
 	uint64_t rng = now_ns() ^ ((uint64_t)getpid() << 32) ^ parent;
 	void *buf = NULL;
-	int fd = child_open(s, l->name, writer, random, &m);
+	int src = -1;
+	if (s->kind == LOAD_COPY)
+		src = child_open_at(s, CHILD_DIR2_FD, l->src_name, O_RDONLY, &m);
+	int fd = s->kind == LOAD_COPY && src < 0 ? -1 : child_open(s, l->name, writer, random, &m);
 	if (fd >= 0 && posix_memalign(&buf, 4096, s->bs_hi)) {
 		m.end = LOAD_END_ERROR;
 		m.err = ENOMEM;
 	}
 	if (fd < 0 || !buf) {
 		m.t_ns = now_ns();
-		send_msg(wfd, &m);
+		load_send_msg(wfd, &m);
 		_exit(0);
 	}
 	fill_pattern(buf, s->bs_hi, rng);
-	loadthink_wait(l->delay_ns, &child_stop);   /* its first report comes after */
+	loadthink_wait(l->delay_ns, &load_child_stop);   /* its first report comes after */
 	loadflow_join(s);
-	m.bytes = child_stop ? 0 :   /* stopped while it waited: no call, no rate */
+	m.bytes = load_child_stop ? 0 :   /* stopped while it waited: no call, no rate */
+		  s->kind == LOAD_COPY ? load_copy_loop(s, src, fd, buf, wfd, floor, &rng, &m) :
 		  s->engine == LOAD_ENGINE_IO_URING ?
 		  child_loop_uring(s, fd, buf, wfd, floor, &rng, &m) :
 		  child_loop(s, fd, buf, wfd, floor, &rng, &m);
@@ -546,7 +564,7 @@ static void __attribute__((noreturn)) child_main(struct load *l, int wfd, uint64
 	if (m.end == LOAD_RUNNING)
 		m.end = LOAD_END_STOPPED;
 	m.t_ns = now_ns();
-	send_msg(wfd, &m);
+	load_send_msg(wfd, &m);
 	/* Drop what was written here, not in the parent's cleanup: freeing
 	 * gigabytes of dirty page cache is the load's cost. */
 	if (writer && ftruncate(fd, 0) < 0) { /* best effort: the parent removes the file */ }
@@ -559,7 +577,8 @@ int load_start(struct load *l, uint64_t floor_bytes)
 	int fd;
 	int rc = l->spec.flow_weight ? loadflow_setup() : 0;
 	if (rc == 0)
-		rc = child_fork(&pid, &fd, l->dirfd);
+		rc = l->src_dirfd >= 0 ? child_fork2(&pid, &fd, l->dirfd, l->src_dirfd) :
+					 child_fork(&pid, &fd, l->dirfd);
 	if (rc < 0)
 		return rc;
 	if (rc == 0) {

@@ -28,6 +28,8 @@ enum load_kind {
 	LOAD_FSYNC_WRITE,
 	LOAD_MIXED,                 /* sequential reads and writes, mix_read % reads */
 	LOAD_RAND_MIXED,            /* random reads and writes, mix_read % reads */
+	LOAD_COPY,                  /* reads its source file (in the actions' work
+				     * area) and writes it to its own, as cp does */
 	LOAD_KIND_COUNT
 };
 
@@ -123,6 +125,8 @@ struct load {
 	unsigned index;             /* 1..spec.count */
 	char name[64];              /* its file, relative to dirfd */
 	int dirfd;                  /* the work directory (not owned) */
+	char src_name[72];          /* a copy's source, relative to src_dirfd */
+	int src_dirfd;              /* the source's work directory (not owned) */
 	pid_t pid;                  /* 0 when not running */
 	int fd;                     /* pipe from the child, -1 when closed */
 	uint64_t t_start, t_last;   /* first and latest report times */
@@ -146,6 +150,9 @@ const char *load_kind_name(enum load_kind k);
 int load_kind_writes(enum load_kind k);
 /* Does it mix reads and writes (mixed, rand-mixed)?  1/0. */
 int load_kind_mixed(enum load_kind k);
+/* Does it both read and write, its figures shown apart (the mixed kinds,
+ * copy)?  1/0. */
+int load_kind_splits(enum load_kind k);
 /* Are its offsets random (rand-read, rand-write, rand-mixed)?  1/0. */
 int load_kind_random(enum load_kind k);
 const char *load_engine_name(enum load_engine e);   /* "sync", "io_uring" */
@@ -191,6 +198,11 @@ int load_avail(int fd, uint64_t *out);
  * their file written, synced and evicted now.  0 or -errno (-EEXIST when
  * the name is taken, a link included). */
 int load_prepare(struct load *l, const struct load_spec *spec, unsigned index, int dirfd);
+/* The same, a copy's source (load-copy-N.src, written, synced, evicted)
+ * made in src_dirfd (kept open as dirfd is) and its target, empty, in
+ * dirfd; any other kind as load_prepare(). */
+int load_prepare_from(struct load *l, const struct load_spec *spec, unsigned index, int dirfd,
+		      int src_dirfd);
 /* Fork the child; floor_bytes 0 = no floor.  0 or -errno. */
 int load_start(struct load *l, uint64_t floor_bytes);
 /* Drain the pipe (non-blocking).  Returns 1 when the pipe is closed

@@ -19,6 +19,7 @@ static const char *const kind_names[LOAD_KIND_COUNT] = {
 	[LOAD_FSYNC_WRITE] = "fsync-heavy",
 	[LOAD_MIXED] = "mixed",
 	[LOAD_RAND_MIXED] = "rand-mixed",
+	[LOAD_COPY] = "copy",
 };
 
 const char *load_kind_name(enum load_kind k)
@@ -115,7 +116,12 @@ void load_bssplit_format(const struct load_spec *s, char *buf, size_t len)
 int load_kind_writes(enum load_kind k)
 {
 	return k == LOAD_SEQ_WRITE || k == LOAD_RAND_WRITE || k == LOAD_FSYNC_WRITE ||
-	       load_kind_mixed(k);
+	       k == LOAD_COPY || load_kind_mixed(k);
+}
+
+int load_kind_splits(enum load_kind k)
+{
+	return k == LOAD_COPY || load_kind_mixed(k);
 }
 
 int load_kind_mixed(enum load_kind k)
@@ -131,7 +137,7 @@ int load_kind_random(enum load_kind k)
 int load_kind_needs_file(enum load_kind k)
 {
 	return k == LOAD_SEQ_READ || k == LOAD_RAND_READ || k == LOAD_RAND_WRITE ||
-	       load_kind_mixed(k);
+	       k == LOAD_COPY || load_kind_mixed(k);
 }
 
 static void spec_defaults(struct load_spec *s, enum load_kind k)
@@ -164,6 +170,10 @@ static void spec_defaults(struct load_spec *s, enum load_kind k)
 		s->bs_lo = s->bs_hi = 4096;
 		s->size = 256 * MiB;
 		s->mix_read = 50;
+		break;
+	case LOAD_COPY:
+		s->bs_lo = s->bs_hi = MiB;
+		s->size = 1024 * MiB;
 		break;
 	case LOAD_KIND_COUNT:
 		break;
@@ -271,6 +281,20 @@ int load_dir_check(const char *path, char *why, size_t whylen)
 		return 0;
 	snprintf(why, whylen, "%s", bad);
 	return -EINVAL;
+}
+
+/* A copy reads and writes in order with one call in flight, as cp does:
+ * the keys that shape another kind's calls are refused.  0 or -EINVAL. */
+static int copy_check(const struct load_spec *s, const char *text, char *err, size_t errlen)
+{
+	const char *bad = s->kind != LOAD_COPY ? NULL :
+			  s->engine != LOAD_ENGINE_SYNC ? "engine" :
+			  s->skip ? "skip" : s->flow_weight ? "flow" : NULL;
+	if (!bad)
+		return 0;
+	return msg_fail(-EINVAL, err, errlen, "load '%s': %s does not apply to copy (it reads "
+			"its source and writes its copy in order, one call at a time, as cp does)",
+			text, bad);
 }
 
 int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t errlen)
@@ -417,7 +441,7 @@ int load_spec_parse(const char *text, struct load_spec *out, char *err, size_t e
 		if (s.bssplit[i].bs % 4096)
 			return msg_fail(-EINVAL, err, errlen, "load '%s': direct needs bssplit sizes in "
 				    "multiples of 4k", text);
-	if (pause_check(&s, text, err, errlen) < 0)
+	if (pause_check(&s, text, err, errlen) < 0 || copy_check(&s, text, err, errlen) < 0)
 		return -EINVAL;
 	*out = s;
 	return 0;

@@ -325,7 +325,8 @@ static int prepare(struct session *s, char *err, size_t errlen)
 				return 0;
 			struct load *l = &s->loads[s->n_loads];
 			const struct session_area *a = &s->run->areas[session_area_of(s, &c->loads[i])];
-			rc = load_prepare(l, &c->loads[i], first + j, a->work_fd);
+			rc = load_prepare_from(l, &c->loads[i], first + j, a->work_fd,
+					       s->run->areas[0].work_fd);
 			l->delay_ns = loadthink_pick_delay(&c->loads[i], &s->run->rng);
 			s->n_loads++;
 			if (rc < 0)
@@ -652,7 +653,7 @@ void session_load_window_calc(const struct load *loads, size_t n_loads, uint64_t
 			writes = 1;
 		else
 			reads = 1;
-		reads |= load_kind_mixed(loads[i].spec.kind);   /* it reads too */
+		reads |= load_kind_splits(loads[i].spec.kind);   /* it reads too */
 	}
 	out->seconds = sec;
 	if (!n_loads)

@@ -117,9 +117,12 @@ static int areas_need(struct session *s)
 	}
 	for (size_t i = 0; i < c->n_loads; i++) {
 		struct session_area *a = &s->run->areas[session_area_of(s, &c->loads[i])];
+		/* a copy's source is in DIR's area; the copy grows in its own
+		 * up to the floor, as a writer does */
+		struct session_area *made = c->loads[i].kind == LOAD_COPY ? a0 : a;
 		uint64_t b;
 		over |= load_spec_need(&c->loads[i], &b) < 0;
-		over |= __builtin_add_overflow(a->need, b, &a->need);
+		over |= __builtin_add_overflow(made->need, b, &made->need);
 		a->writes |= load_kind_writes(c->loads[i].kind);
 	}
 	return over ? -EOVERFLOW : 0;

@@ -518,6 +518,62 @@ static int teardown(void **state)
 }
 
 /* dir=: stored, written back, read again the same; bad paths refused with why */
+/* copy: its spec, and a real copy from one directory to another: the
+ * source made where it reads, the copy where it writes, its reads and
+ * writes counted apart, total counted in bytes copied. */
+static void test_copy(void **state)
+{
+	(void)state;
+	struct load_spec s;
+	char err[256], buf[300];
+	assert_int_equal(load_spec_parse("copy", &s, err, sizeof(err)), 0);
+	assert_int_equal(s.kind, LOAD_COPY);
+	assert_int_equal(s.size, 1024 * MiB);
+	assert_int_equal(s.bs_hi, MiB);
+	assert_true(load_kind_writes(LOAD_COPY) && load_kind_splits(LOAD_COPY));
+	assert_false(load_kind_mixed(LOAD_COPY));
+	assert_int_equal(load_spec_parse("copy:size=2m,bs=256k,total=6m,dir=/mnt/stick", &s, err,
+					 sizeof(err)), 0);
+	load_spec_format(&s, buf, sizeof(buf));
+	assert_string_equal(buf, "copy:count=1,bs=256k,size=2m,total=6m,dir=/mnt/stick");
+	static const char *const bad[] = { "copy:engine=io_uring", "copy:skip=4k", "copy:flow=2",
+					   "copy:mix=30", "copy:dist=zipf:1.2" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(load_spec_parse(bad[i], &s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr((load_spec_parse("copy:skip=4k", &s, err, sizeof(err)), err),
+			       "does not apply to copy"));
+
+	/* a real copy: source in td/src, copy in td/dst */
+	assert_int_equal(mkdirat(td.fd, "src", 0700), 0);
+	assert_int_equal(mkdirat(td.fd, "dst", 0700), 0);
+	int sfd = openat(td.fd, "src", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int dfd = openat(td.fd, "dst", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(sfd >= 0 && dfd >= 0);
+	assert_int_equal(load_spec_parse("copy:size=2m,bs=256k,total=5m", &s, err, sizeof(err)), 0);
+	struct load l;
+	assert_int_equal(load_prepare_from(&l, &s, 1, dfd, sfd), 0);
+	struct stat st;
+	assert_int_equal(fstatat(sfd, "load-copy-1.src", &st, AT_SYMLINK_NOFOLLOW), 0);
+	assert_int_equal(st.st_size, 2 * MiB);
+	assert_int_equal(fstatat(dfd, "load-copy-1", &st, AT_SYMLINK_NOFOLLOW), 0);
+	assert_int_equal(st.st_size, 0);
+	assert_int_equal(fstatat(dfd, "load-copy-1.src", &st, 0), -1);   /* not where it writes */
+	run_to_end(&l, 0, 0);
+	assert_int_equal(l.end, LOAD_END_DONE);
+	assert_int_equal(l.bytes_read, 5 * MiB);        /* two passes and a half */
+	assert_int_equal(l.bytes, 10 * MiB);            /* read and written */
+	double r, w;
+	load_mibps_split(&l, &r, &w);
+	assert_true(r > 0 && fabs(r - w) < 1e-9 * r);
+	assert_int_equal(unlinkat(sfd, "load-copy-1.src", 0), 0);
+	assert_int_equal(unlinkat(dfd, "load-copy-1", 0), 0);
+	load_free(&l);
+	close(sfd);
+	close(dfd);
+	assert_int_equal(unlinkat(td.fd, "src", AT_REMOVEDIR), 0);
+	assert_int_equal(unlinkat(td.fd, "dst", AT_REMOVEDIR), 0);
+}
+
 static void test_dir_key(void **state)
 {
 	(void)state;
@@ -575,6 +631,7 @@ int main(void)
 		cmocka_unit_test(test_seq_skip),
 		cmocka_unit_test(test_mixed_run),
 		cmocka_unit_test(test_dir_key),
+		cmocka_unit_test(test_copy),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
