@@ -23,28 +23,28 @@ _brisk_opts_devices='-a --all -j -J --json -h --help'
 _brisk_args_devices=''
 _brisk_opts_run='-l --load --no-load -a --actions --exec --ls-files -i --idle-samples
   -n --samples --idle-max --warmup -d --duration --interval --jitter --timeout
-  --max-time --tick --drop-caches --keep-warm --no-breakdown --floor --seed --allow-shared-dir
+  --max-time --tick --drop-caches --keep-warm --no-breakdown --load-dir --floor --seed --allow-shared-dir
   -j --json --csv --openmetrics --at -p --profile --no-settings --fio --scale -q --quiet
   --parse-only -h --help'
 _brisk_args_run='-l --load -a --actions --exec --ls-files -i --idle-samples -n --samples
   --idle-max --warmup -d --duration --interval --jitter --timeout --max-time --tick
-  --floor --seed -j --json --csv --openmetrics --at -p --profile --fio --scale'
+  --load-dir --floor --seed -j --json --csv --openmetrics --at -p --profile --fio --scale'
 _brisk_opts_compare='--schedulers -r --rounds -b --budget -n --samples --looks
   --keep-warm --no-breakdown --settle-max -l --load -a --actions --exec --ls-files --warmup
-  --steady-state --load-window --interval --timeout --drop-caches --floor -p --profile --fio
+  --steady-state --load-window --interval --timeout --drop-caches --load-dir --floor -p --profile --fio
   --scale --seed --allow-shared-dir -j --json --csv --openmetrics --plot --save --force
   -q --quiet --parse-only -h --help'
 _brisk_args_compare='-r --rounds -b --budget -n --samples --looks --settle-max -l --load
-  -a --actions --exec --ls-files --warmup --load-window --interval --timeout --floor -p --profile
+  -a --actions --exec --ls-files --warmup --load-window --interval --timeout --load-dir --floor -p --profile
   --fio --scale --seed -j --json --csv --openmetrics --plot --save'
 _brisk_opts_report='--by --baseline --seed -j --json --csv --openmetrics --plot --save-profile
   --force --trust-file-identity -h --help'
 _brisk_args_report='--by --baseline --seed -j --json --csv --openmetrics --plot --save-profile'
 _brisk_opts_tui='-l --load -a --actions --exec --ls-files -i --idle-samples --interval
-  --timeout --tick --floor --drop-caches --keep-warm --no-breakdown --allow-shared-dir
+  --timeout --tick --load-dir --floor --drop-caches --keep-warm --no-breakdown --allow-shared-dir
   -n --iterations -d --duration --no-report --bench-redraw -h --help'
 _brisk_args_tui='-l --load -a --actions --exec --ls-files -i --idle-samples --interval
-  --timeout --tick --floor -n --iterations -d --duration --bench-redraw'
+  --timeout --tick --load-dir --floor -n --iterations -d --duration --bench-redraw'
 _brisk_opts_set='-d --device --persist --list-keys -h --help'
 _brisk_args_set='-d --device'
 _brisk_opts_get='-d --device -j -J --json -h --help'

@@ -20,15 +20,15 @@ end
 
 # the options that take a value, per command (to tell positionals apart)
 set -g __brisk_args_run -l --load -a --actions --exec --ls-files -i --idle-samples -n --samples \
-    --idle-max --warmup -d --duration --interval --jitter --timeout --max-time --tick --floor \
+    --idle-max --warmup -d --duration --interval --jitter --timeout --max-time --tick --load-dir --floor \
     --seed -j --json --csv --openmetrics --at -p --profile --fio --scale
 set -g __brisk_args_compare -r --rounds -b --budget -n --samples --looks --settle-max -l --load \
-    -a --actions --exec --ls-files --warmup --interval --timeout --floor -p --profile --fio \
+    -a --actions --exec --ls-files --warmup --interval --timeout --load-dir --floor -p --profile --fio \
     --scale --seed -j --json --csv --openmetrics --plot --save
 set -g __brisk_args_report --by --baseline --seed -j --json --csv --openmetrics --plot \
     --save-profile
 set -g __brisk_args_tui -l --load -a --actions --exec --ls-files -i --idle-samples --interval \
-    --timeout --tick --floor -n --iterations -d --duration --bench-redraw
+    --timeout --tick --load-dir --floor -n --iterations -d --duration --bench-redraw
 set -g __brisk_args_set -d --device
 set -g __brisk_args_get -d --device
 set -g __brisk_args_export -F --format -m --match -d --device -o --output
@@ -269,6 +269,7 @@ for c in run compare tui
     complete -c brisk -n "__brisk_is $c" -l ls-files -x -d 'files in the ls tree'
     complete -c brisk -n "__brisk_is $c" -l interval -x -d 'mean pause between samples'
     complete -c brisk -n "__brisk_is $c" -l timeout -x -d 'a sample past T is killed'
+    complete -c brisk -n "__brisk_is $c" -l load-dir -x -a '(__fish_complete_directories)' -d 'the loads without a dir= of their own work in DIR'
     complete -c brisk -n "__brisk_is $c" -l floor -x -d 'free space writers leave'
     complete -c brisk -n "__brisk_is $c" -l drop-caches -d 'evict with /proc/sys/vm/drop_caches'
     complete -c brisk -n "__brisk_is $c" -l keep-warm -d 'count samples that were not cold'

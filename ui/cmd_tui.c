@@ -76,6 +76,7 @@ static const struct optab tui_options[] = {
 	CLIOPT_INTERVAL,
 	CLIOPT_TIMEOUT("a sample past T counts as a timeout (default 60s)"),
 	{ "tick", OPT_TICK, "T", "sampling and redraw period (default 1s)", tui_set, 0, NULL },
+	CLIOPT_LOAD_DIR,
 	CLIOPT_FLOOR("free space writers leave (default max(5%, 2GiB))"),
 	CLIOPT_DROP_CACHES("evict with /proc/sys/vm/drop_caches (root)"),
 	CLIOPT_KEEP_WARM("count samples that were not cold in the statistics"),

@@ -130,6 +130,9 @@ int cliopt_set_session(const char *cmd, const struct optab *o, void *ctx, const 
 	case CLIOPT_KEY_NO_BREAKDOWN:
 		c->no_breakdown = 1;
 		return 0;
+	case CLIOPT_KEY_LOAD_DIR:
+		a->load_dir = arg;
+		return 0;
 	}
 	fprintf(stderr, "brisk %s: --%s is not a session option (a bug in brisk)\n", cmd, o->name);
 	return EXIT_FAILED;
@@ -226,12 +229,30 @@ int cliopt_profile(const struct optab *tab, int argc, char **argv, struct profil
 	return rc < 0 ? rc : 1;
 }
 
+/* --load-dir DIR: absolute (resolved), checked, the dir= of every load
+ * without one.  0 or 2. */
+static int cliopt_load_dir(const char *cmd, const char *dir, struct session_config *c)
+{
+	char abs[PATH_MAX], why[128];
+	if (!realpath(dir, abs))
+		return cliopt_bad(cmd, "--load-dir", dir, strerror(errno));
+	if (load_dir_check(abs, why, sizeof(why)) < 0)
+		return cliopt_bad(cmd, "--load-dir", dir, why);
+	size_t len = strlen(abs);   /* < LOAD_DIR_MAX: checked */
+	for (size_t i = 0; i < c->n_loads; i++)
+		if (!c->loads[i].dir[0])
+			memcpy(c->loads[i].dir, abs, len + 1);
+	return 0;
+}
+
 int cliopt_parse(const struct optab_cmd *cmd, int argc, char **argv,
 		 cliopt_positional_fn *positional)
 {
 	struct cliopt_args *a = cmd->ctx;
 	int rc = optab_parse(cmd, argc, argv);
 	if (rc)
+		return rc;
+	if (a->load_dir && (rc = cliopt_load_dir(cmd->name, a->load_dir, a->c)))
 		return rc;
 	if (a->c->evict == ACTION_EVICT_DROP_CACHES && geteuid() != 0) {
 		fprintf(stderr, "brisk %s: --drop-caches needs root (it writes "

@@ -28,6 +28,7 @@ struct cliopt_args {
 	const char *json, *csv, *openmetrics, *plot;   /* output FILEs; NULL: none */
 	uint64_t seed;              /* --seed N, when seed_given */
 	int seed_given, quiet, force;
+	const char *load_dir;       /* --load-dir DIR: the loads' dir= (none of their own) */
 };
 
 /* Keys of the session options without a letter (cliopt_set_session tells
@@ -35,12 +36,12 @@ struct cliopt_args {
 enum {
 	CLIOPT_KEY_EXEC = OPTAB_LONG, CLIOPT_KEY_LS_FILES, CLIOPT_KEY_INTERVAL,
 	CLIOPT_KEY_TIMEOUT, CLIOPT_KEY_FLOOR, CLIOPT_KEY_DROP, CLIOPT_KEY_ALLOW_SHARED,
-	CLIOPT_KEY_KEEP_WARM, CLIOPT_KEY_NO_BREAKDOWN, CLIOPT_NEXT
+	CLIOPT_KEY_KEEP_WARM, CLIOPT_KEY_NO_BREAKDOWN, CLIOPT_KEY_LOAD_DIR, CLIOPT_NEXT
 };
 
 /* Handlers: a session option (load, actions, exec, ls-files, interval,
- * timeout, floor, drop-caches, allow-shared-dir, keep-warm, no-breakdown)
- * into *c;
+ * timeout, floor, drop-caches, allow-shared-dir, keep-warm, no-breakdown;
+ * load-dir, given to the loads once every option is read) into *c;
  * --seed; --profile, --fio and --scale, which cliopt_profile() read before
  * the loop (nothing to do). */
 int cliopt_set_session(const char *cmd, const struct optab *o, void *ctx, const char *arg);
@@ -49,6 +50,10 @@ int cliopt_set_profile(const char *cmd, const struct optab *o, void *ctx, const 
 
 #define CLIOPT_SESSION_(name, key, arg, help) { name, key, arg, help, cliopt_set_session, 0, NULL }
 #define CLIOPT_LOAD(help) CLIOPT_SESSION_("load", 'l', "SPEC", help)
+#define CLIOPT_LOAD_DIR \
+	CLIOPT_SESSION_("load-dir", CLIOPT_KEY_LOAD_DIR, "DIR", \
+			"the loads without a dir= of their own work in DIR\n" \
+			"(another disk: a copy to a USB stick)")
 #define CLIOPT_ACTIONS \
 	CLIOPT_SESSION_("actions", 'a', "LIST", "exec,ls,ssh-like,save (default: all)")
 #define CLIOPT_EXEC(help) CLIOPT_SESSION_("exec", CLIOPT_KEY_EXEC, "CMD", help)

@@ -81,6 +81,7 @@ static const struct optab cmp_options[] = {
 	CLIOPT_TIMEOUT("a sample past T is killed, counted at T (60s)"),
 	CLIOPT_DROP_CACHES("evict with /proc/sys/vm/drop_caches (root; the default\n"
 			   "as root: a directory listing is cold only so)"),
+	CLIOPT_LOAD_DIR,
 	CLIOPT_FLOOR("free space writers leave (default: max(5%, 2GiB))"),
 	CLIOPT_PROFILE("the workload of a profile (its settings are not applied:\n"
 		       "name it as an ARM for that)"),

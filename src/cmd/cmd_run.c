@@ -77,6 +77,7 @@ static const struct optab run_options[] = {
 	CLIOPT_KEEP_WARM("count samples that were not cold in the statistics\n"
 			 "(default: left out, counted and shown apart)"),
 	CLIOPT_NO_BREAKDOWN,
+	CLIOPT_LOAD_DIR,
 	CLIOPT_FLOOR("free space writers leave (default: max(5%, 2GiB));\n"
 		     "0 = none: writers end on ENOSPC"),
 	CLIOPT_SEED("seed for jitter and offsets"),

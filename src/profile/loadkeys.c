@@ -34,6 +34,7 @@ static const char *const rw_names[LOAD_KIND_COUNT] = {
 	[LOAD_SEQ_WRITE] = "write", [LOAD_SEQ_READ] = "read",
 	[LOAD_RAND_READ] = "randread", [LOAD_RAND_WRITE] = "randwrite",
 	[LOAD_FSYNC_WRITE] = "write", [LOAD_MIXED] = "rw", [LOAD_RAND_MIXED] = "randrw",
+	[LOAD_COPY] = "copy",   /* brisk's own: fio has none */
 };
 
 static const char *const type_names[ACTION_KIND_COUNT] = {
@@ -151,7 +152,7 @@ static int read_kind(const struct loadkeys *k, enum load_kind *kind, int64_t *sk
 	const struct loadkeys_val *v = get(k, LK_RW);
 	if (!v && !k->fio) {
 		FAIL(k, k->line, "%s has no rw, expected rw = write, read, randread, randwrite, "
-		     "rw or randrw", k->what);
+		     "rw, randrw or copy", k->what);
 		return -1;
 	}
 	char rw[64];
@@ -174,6 +175,8 @@ static int read_kind(const struct loadkeys *k, enum load_kind *kind, int64_t *sk
 		*kind = LOAD_RAND_READ;
 	else if (strcmp(rw, "randwrite") == 0)
 		*kind = LOAD_RAND_WRITE;
+	else if (strcmp(rw, "copy") == 0 && !k->fio)
+		*kind = LOAD_COPY;
 	else if (k->fio) {
 		FAIL(k, v->line, "fio key 'rw=%s' cannot be honoured: brisk runs write, read, "
 		     "randread, randwrite, rw (readwrite) and randrw jobs (trim is not file I/O "
@@ -181,7 +184,7 @@ static int read_kind(const struct loadkeys *k, enum load_kind *kind, int64_t *sk
 		return -1;
 	} else {
 		FAIL(k, v->line, "bad value '%s' for rw, expected write, read, randread, "
-		     "randwrite, rw or randrw", v->v);
+		     "randwrite, rw, randrw or copy", v->v);
 		return -1;
 	}
 	return 0;

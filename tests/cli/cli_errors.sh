@@ -44,7 +44,7 @@ usage_err "short option in a cluster" get "unknown option '-x'" get --json -xj /
 usage_err "missing argument" get "option '-d' needs an argument" get / -d
 usage_err "missing long argument" get "option '--device' needs an argument" get / --device
 usage_err "abbreviated, missing argument" run "option '--interval' needs an argument" run --interv
-usage_err "ambiguous" run "option '--l' is ambiguous \(--load, --ls-files\)" run --l x
+usage_err "ambiguous" run "option '--l' is ambiguous \(--load, --ls-files, --load-dir\)" run --l x
 usage_err "argument to a flag" restore "option '--dry-run' takes no argument" restore --dry-run=yes
 usage_err "tui's own" tui "unknown option '--bogus'" tui --bogus /nonexistent
 usage_err "compare's own" compare "unknown option '-z'" compare -z current current

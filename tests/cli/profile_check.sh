@@ -12,7 +12,7 @@ for f in profiles/*.profile; do
   out=$($BRISK profile check "$f" 2>&1); rc=$?
   t_eq "shipped-check $(basename "$f")" "$rc" 0
 done
-for n in quick lkml-ssh copy-and-launch startup-under-readers fsync-save tiobench-like; do
+for n in quick lkml-ssh copy-and-launch copy-to-stick startup-under-readers fsync-save tiobench-like; do
   [ -f "profiles/$n.profile" ]; t_eq "shipped-exists $n" $? 0
 done
 
@@ -39,7 +39,7 @@ $BRISK profile check /nonexistent.profile 2>/dev/null; t_eq check-missing-exit $
 d=$(t_tmpdir)
 export XDG_CONFIG_HOME=$d/xdg
 out=$($BRISK profile list); t_eq list-exit $? 0
-for n in quick lkml-ssh copy-and-launch startup-under-readers fsync-save tiobench-like; do
+for n in quick lkml-ssh copy-and-launch copy-to-stick startup-under-readers fsync-save tiobench-like; do
   t_match "list-$n" "$out" "^$n +shipped "
 done
 mkdir -p "$XDG_CONFIG_HOME/brisk/profiles"
