@@ -155,10 +155,63 @@ static void test_rollback(void **state)
 	journal_close(j);
 }
 
+/* load:KEY: a set on the load's disks attached to the actions' one (which
+ * has none here) changes its disk through the owner's journal, labelled
+ * load:KEY=VALUE, and is put back with the owner; no load set, or a vm.*
+ * key, is refused before anything is written. */
+static void test_load_scope(void **state)
+{
+	(void)state;
+	struct settings st, load;
+	char msg[256], label[96], ra0[32], ra[32], orig[32];
+	const char *none[1] = { NULL }, *devs[1] = { dev };
+	settings_init(&st, JOURNAL_RUN, none, 0, geteuid() == 0, "test", NULL, 0);
+	const char *k = "load:read_ahead_kb";
+	assert_ptr_equal(settings_scope(&st, &k), NULL);   /* none attached */
+	assert_string_equal(k, "read_ahead_kb");
+	k = "read_ahead_kb";
+	assert_ptr_equal(settings_scope(&st, &k), &st);
+	assert_int_equal(settings_apply(&st, "load:read_ahead_kb", "512", msg, sizeof(msg), label,
+					sizeof(label)), -ENODEV);
+	assert_non_null(strstr(msg, "drop the load: prefix"));
+	if (!dev[0]) {
+		skip();
+		return;
+	}
+	settings_init(&load, JOURNAL_RUN, devs, 1, 1, "test", NULL, 0);
+	settings_attach_load(&st, &load);
+	k = "load:scheduler";
+	assert_ptr_equal(settings_scope(&st, &k), &load);
+	assert_int_equal(settings_apply(&st, "load:vm.dirty_bytes", "64m", msg, sizeof(msg), label,
+					sizeof(label)), -EINVAL);
+	assert_null(st.journal);                          /* nothing opened, nothing written */
+	read_q("read_ahead_kb", ra0, sizeof(ra0));
+	const char *v = strcmp(ra0, "512") ? "512" : "256";
+	assert_int_equal(settings_apply(&st, "load:read_ahead_kb", v, msg, sizeof(msg), label,
+					sizeof(label)), 0);
+	char want[64];
+	snprintf(want, sizeof(want), "load:read_ahead_kb=%s", v);
+	assert_string_equal(label, want);
+	assert_non_null(st.journal);                      /* the owner's journal */
+	assert_null(load.journal);
+	read_q("read_ahead_kb", ra, sizeof(ra));
+	assert_string_equal(ra, v);
+	struct tunable_key key;
+	char why[TUNABLE_WHY_LEN];
+	assert_int_equal(tunable_parse_key("read_ahead_kb", &key, why, sizeof(why)), 0);
+	assert_int_equal(settings_original(&load, &key, orig, sizeof(orig)), 1);
+	assert_string_equal(orig, ra0);
+	assert_int_equal(settings_restore(&load, NULL), 0);   /* the owner's restore */
+	assert_null(st.journal);
+	read_q("read_ahead_kb", ra, sizeof(ra));
+	assert_string_equal(ra, ra0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rollback),
+		cmocka_unit_test(test_load_scope),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
