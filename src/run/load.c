@@ -198,11 +198,17 @@ static int child_open(const struct load_spec *s, const char *name, int writer, i
 		m->err = errno;
 		return -1;
 	}
+	/* No O_TRUNC: the file is new and empty (load_prepare) or emptied by
+	 * the instance before (it truncates as it ends).  On ext4 a truncate
+	 * to 0 at open makes the last close write out every dirty page of the
+	 * file (auto_da_alloc): a killed writer's exit would then push
+	 * gigabytes to a slow disk before its file could go; without it the
+	 * parent's unlink drops them. */
 	int flags;
 	if (load_kind_mixed(s->kind))
 		flags = O_RDWR;    /* reads and writes its laid-out file */
 	else if (writer)
-		flags = O_WRONLY | (s->kind == LOAD_RAND_WRITE ? 0 : O_TRUNC);
+		flags = O_WRONLY;
 	else
 		flags = O_RDONLY;
 	int fd = child_open_at(s, CHILD_DIR_FD, name, flags, m);
