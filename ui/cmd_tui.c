@@ -33,6 +33,7 @@
 #include "compare_report.h"
 #include "datadir.h"
 #include "cliopt.h"
+#include "loadscope.h"
 #include "profile.h"
 #include "runreport.h"
 #include "session.h"
@@ -404,6 +405,9 @@ static void tui_prepare(struct tui *t, int root, int *stack_ok, char *note, size
 	char what[256];
 	snprintf(what, sizeof(what), "brisk tui %.200s", c->dir);
 	settings_init(&t->st, JOURNAL_TUI, names, nl, root, what, note, len);
+	char lerr[512];
+	if (loadscope_init(c, &t->st, &t->load_st, lerr, sizeof(lerr)) < 0 && !note[0])
+		snprintf(note, len, "%.400s: the load's disks cannot be changed here", lerr);
 	char advpath[1024], adverr[256] = "";
 	t->adv_ok = datadir_find("advisories.conf", advpath, sizeof(advpath)) == 0 &&
 		    advisory_load(advpath, &t->adv, adverr, sizeof(adverr)) == 0;

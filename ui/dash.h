@@ -70,6 +70,7 @@ struct dash {
 	struct settings *st;
 	const struct stack *stack;     /* may be NULL (no block device) */
 	int root;
+	int load_scope;                /* keys s and t change st->load's disks (key d) */
 
 	/* header, computed once (settings part on change) */
 	char dir[PATH_MAX];

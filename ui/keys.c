@@ -10,6 +10,12 @@
 #include "screen.h"
 #include "now.h"
 
+/* The disks keys s and t change: DIR's, or the load's (key d). */
+static struct settings *target(const struct dash *d)
+{
+	return d->load_scope && d->st->load ? d->st->load : d->st;
+}
+
 /* Can settings change now?  0, or a message in msg. */
 static int settings_allowed(struct dash *d, char *msg, size_t len)
 {
@@ -19,9 +25,9 @@ static int settings_allowed(struct dash *d, char *msg, size_t len)
 			 "(run it as root; every change is restored on exit)");
 		return -EPERM;
 	}
-	if (!d->st->n_devs) {
+	if (!target(d)->n_devs) {
 		snprintf(msg, len, "no disk with an I/O scheduler behind %.200s: nothing to change",
-			 d->dir);
+			 target(d) == d->st ? d->dir : "the load's directory");
 		return -ENODEV;
 	}
 	if (s->phase < SESSION_WARMUP) {
@@ -97,7 +103,8 @@ static unsigned overlay_key(struct dash *d, int ch)
 			char name[32];
 			snprintf(name, sizeof(name), "%s", d->menu.items[d->menu.sel]);
 			d->overlay = DASH_NONE;
-			int rc = apply(d, "scheduler", name, msg, sizeof(msg));
+			int rc = apply(d, target(d) == d->st ? "scheduler" : "load:scheduler", name, msg,
+				       sizeof(msg));
 			dash_message(d, rc ? SCREEN_BAD : SCREEN_GOOD, "%s", msg);
 			break;
 		}
@@ -111,8 +118,9 @@ static unsigned overlay_key(struct dash *d, int ch)
 	case DASH_TUNE:
 		switch (tuneedit_key(&d->te, ch)) {
 		case TUNEEDIT_APPLY: {
-			char key[TUNABLE_NAME_LEN], val[TUNABLE_VALUE_LEN];
-			snprintf(key, sizeof(key), "%s", d->te.keys[d->te.sel].name);
+			char key[TUNABLE_NAME_LEN + 8], val[TUNABLE_VALUE_LEN];
+			snprintf(key, sizeof(key), "%s%s", d->te.st == d->st ? "" : SETTINGS_LOAD_PREFIX,
+				 d->te.keys[d->te.sel].name);
 			snprintf(val, sizeof(val), "%s", d->te.input);
 			int rc = apply(d, key, val, msg, sizeof(msg));
 			tuneedit_done(&d->te, rc == 0, msg);
@@ -192,16 +200,19 @@ static unsigned key_scheduler(struct dash *d)
 		dash_message(d, SCREEN_WARN, "%s", msg);
 		return KEYS_REDRAW;
 	}
-	char list[256];
-	settings_schedulers(d->st, list, sizeof(list));
+	const struct settings *st = target(d);
+	char list[256], active[32], detail[256];
+	settings_schedulers(st, list, sizeof(list));
 	if (!list[0]) {
 		dash_message(d, SCREEN_WARN, "no scheduler is offered by every disk of the stack");
 		return KEYS_REDRAW;
 	}
-	menu_init(&d->menu, "I/O scheduler", list,
-		  strcmp(d->sched, "mixed") == 0 ? NULL : d->sched, "(active)");
-	snprintf(d->menu.note, sizeof(d->menu.note), "applies to %s%s", d->st->devs[0],
-		 d->st->n_devs > 1 ? " and every other disk in the stack" : "");
+	settings_scheduler(st, active, sizeof(active), detail, sizeof(detail));
+	menu_init(&d->menu, st == d->st ? "I/O scheduler" : "I/O scheduler: the load's disks",
+		  list, strcmp(active, "mixed") == 0 ? NULL : active, "(active)");
+	snprintf(d->menu.note, sizeof(d->menu.note), "applies to %s%s", st->devs[0],
+		 st->n_devs > 1 ? (st == d->st ? " and every other disk in the stack" :
+				   " and the load's other disks") : "");
 	d->overlay = DASH_SCHED;
 	return KEYS_REDRAW;
 }
@@ -209,14 +220,30 @@ static unsigned key_scheduler(struct dash *d)
 static unsigned key_tunables(struct dash *d)
 {
 	char msg[320];
-	if (!d->st->n_devs) {
-		dash_message(d, SCREEN_WARN, "no disk with an I/O scheduler behind %.200s", d->dir);
+	if (!target(d)->n_devs) {
+		dash_message(d, SCREEN_WARN, "no disk with an I/O scheduler behind %.200s",
+			     target(d) == d->st ? d->dir : "the load's directory");
 		return KEYS_REDRAW;
 	}
-	tuneedit_open(&d->te, d->st);
+	tuneedit_open(&d->te, target(d));
 	if (d->root && settings_allowed(d, msg, sizeof(msg)) < 0)
 		snprintf(d->te.note, sizeof(d->te.note), "%.250s", msg);
 	d->overlay = DASH_TUNE;
+	return KEYS_REDRAW;
+}
+
+static unsigned key_disks(struct dash *d)
+{
+	if (!d->st->load) {
+		dash_message(d, SCREEN_WARN, "no load works on disks of its own: give a load dir= "
+			     "(or --load-dir) on another disk");
+		return KEYS_REDRAW;
+	}
+	d->load_scope = !d->load_scope;
+	const struct settings *st = target(d);
+	dash_message(d, SCREEN_GOOD, "s and t now change %s: %s%s (d switches back)",
+		     d->load_scope ? "the load's disks" : "the disks behind the test directory",
+		     st->n_devs ? st->devs[0] : "none with a scheduler", st->n_devs > 1 ? " ..." : "");
 	return KEYS_REDRAW;
 }
 
@@ -293,6 +320,8 @@ static const struct keys_binding bindings[] = {
 	  key_scheduler },
 	{ "t", { 't', 'T' }, "tunables", "tunables: queue, iosched, vm.dirty_* values", 1,
 	  key_tunables },
+	{ "d", { 'd', 'D' }, "disks", "s and t change the test directory's disks, or the "
+	  "load's (a load dir= on other disks)", 1, key_disks },
 	{ "p", { 'p', 'P' }, "profile", "save the settings and workload as a profile", 0,
 	  key_profile },
 	{ "c", { 'c', 'C' }, "compare", "compare schedulers with this workload (arms, budget)",

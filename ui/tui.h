@@ -21,6 +21,7 @@ struct tui {
 	struct session *s;
 	struct dash d;
 	struct settings st;
+	struct settings load_st;   /* the load dir='s disks (load:KEY, loadscope.h) */
 	unsigned iterations, ticks;
 	FILE *restore_log;
 	char *restore_text;
