@@ -41,8 +41,8 @@ t_match dir-disk-untouched "$(cat "$qA/scheduler")" "\\[$schedA\\]"
 tui_keys t
 tui_wait '─ Tunables ─' 5; t_eq editor-opens $? 0
 t_match editor-names-load-disk "$(tui_cap)" "applies to every disk: $devB"
-row=$(tui_cap | grep -E '│ (nr_requests|read_ahead_kb|wbt_lat_usec|max_sectors_kb|[a-z_]+) ' |
-      grep -n ' read_ahead_kb ' | head -1 | cut -d: -f1)
+row=$(tui_cap | grep -E '│ (nr_requests|read_ahead_kb|wbt_lat_usec|max_sectors_kb) ' |
+      grep -n read_ahead_kb | cut -d: -f1)
 for ((i = 1; i < row; i++)); do tui_keys Down; done
 new=$((raB == 256 ? 512 : 256))
 tui_keys Enter
