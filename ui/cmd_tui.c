@@ -406,8 +406,12 @@ static void tui_prepare(struct tui *t, int root, int *stack_ok, char *note, size
 	snprintf(what, sizeof(what), "brisk tui %.200s", c->dir);
 	settings_init(&t->st, JOURNAL_TUI, names, nl, root, what, note, len);
 	char lerr[512];
-	if (loadscope_init(c, &t->st, &t->load_st, lerr, sizeof(lerr)) < 0 && !note[0])
+	int lrc = loadscope_init(c, &t->st, &t->load_st, lerr, sizeof(lerr));
+	if (lrc < 0 && !note[0])
 		snprintf(note, len, "%.400s: the load's disks cannot be changed here", lerr);
+	else if (lrc > 0 && !note[0] && t->load_st.n_devs)
+		snprintf(note, len, "the load works on %.32s%s: key d points s and t at its disks",
+			 t->load_st.devs[0], t->load_st.n_devs > 1 ? " and more" : "");
 	char advpath[1024], adverr[256] = "";
 	t->adv_ok = datadir_find("advisories.conf", advpath, sizeof(advpath)) == 0 &&
 		    advisory_load(advpath, &t->adv, adverr, sizeof(adverr)) == 0;

@@ -320,7 +320,7 @@ static const struct keys_binding bindings[] = {
 	  key_scheduler },
 	{ "t", { 't', 'T' }, "tunables", "tunables: queue, iosched, vm.dirty_* values", 1,
 	  key_tunables },
-	{ "d", { 'd', 'D' }, "disks", "s and t change the test directory's disks, or the "
+	{ "d", { 'd', 'D' }, NULL, "s and t change the test directory's disks, or the "
 	  "load's (a load dir= on other disks)", 1, key_disks },
 	{ "p", { 'p', 'P' }, "profile", "save the settings and workload as a profile", 0,
 	  key_profile },
