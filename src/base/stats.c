@@ -290,6 +290,8 @@ const char *stats_verdict_name(enum stats_verdict v)
 		return "faster";
 	case STATS_SLOWER:
 		return "slower";
+	case STATS_EQUIVALENT:
+		return "equivalent";
 	case STATS_NO_DIFFERENCE:
 		break;
 	}
@@ -431,6 +433,31 @@ int stats_welch(const double *a, size_t na, const double *b, size_t nb, double *
 	*t = tt;
 	*df = d;
 	*p = 2 * stats_t_cdf(-fabs(tt), d);
+	return 0;
+}
+
+/* Schuirmann's TOST with Welch's standard error and degrees of freedom:
+ * H0 is |d| >= margin, rejected when both d + margin > 0 and d - margin < 0
+ * are shown one-sidedly. */
+int stats_welch_tost(const double *a, size_t na, const double *b, size_t nb, double margin,
+		     double *p)
+{
+	*p = NAN;
+	if (na < 2 || nb < 2 || !stats_all_finite(a, na) || !stats_all_finite(b, nb) ||
+	    !(margin > 0 && isfinite(margin)))
+		return -EINVAL;
+	double d = stats_mean(b, nb) - stats_mean(a, na);
+	double sa = stats_sd(a, na), sb = stats_sd(b, nb);
+	double va = sa * sa / (double)na, vb = sb * sb / (double)nb, se2 = va + vb;
+	if (!(se2 > 0)) {
+		*p = fabs(d) < margin ? 0 : 1;
+		return 0;
+	}
+	double se = sqrt(se2);
+	double df = se2 * se2 / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
+	double p_lo = 1 - stats_t_cdf((d + margin) / se, df);   /* H0: d <= -margin */
+	double p_hi = stats_t_cdf((d - margin) / se, df);       /* H0: d >= margin */
+	*p = p_lo > p_hi ? p_lo : p_hi;
 	return 0;
 }
 

@@ -124,6 +124,12 @@ double stats_t_cdf(double t, double df);
  * side with fewer than 2 values or a non-finite one. */
 int stats_welch(const double *a, size_t na, const double *b, size_t nb, double *t,
 		double *df, double *p);
+/* Two one-sided Welch tests that |mean(b) - mean(a)| < margin (> 0, in the
+ * values' unit): *p the larger of the two one-sided p-values, below alpha
+ * when the (1 - 2 alpha) interval lies inside (-margin, margin); no spread:
+ * 0 inside, 1 outside.  -EINVAL (*p NaN) as stats_welch() or a bad margin. */
+int stats_welch_tost(const double *a, size_t na, const double *b, size_t nb, double margin,
+		     double *p);
 /* exp(mean(lb) - mean(la)) with the Welch interval at level (logs of
  * per-run figures: the ratio of the typical runs); bounds NaN with fewer
  * than 2 values a side, equal to *est with no spread.  -EINVAL (all NaN)
@@ -142,12 +148,13 @@ enum stats_verdict {
 	STATS_NO_DIFFERENCE = 0,
 	STATS_FASTER,
 	STATS_SLOWER,
+	STATS_EQUIVALENT,   /* within a margin (compare's TOST), never from stats_verdict() */
 };
 /* FASTER when ratio_hi < 1, SLOWER when ratio_lo > 1, either only with
  * p_adjusted < alpha; otherwise (a NaN, alpha outside (0, 1)) none. */
 enum stats_verdict stats_verdict(double ratio_lo, double ratio_hi,
 				 double p_adjusted, double alpha);
-/* "faster", "slower", "no difference detectable" */
+/* "faster", "slower", "equivalent", "no difference detectable" */
 const char *stats_verdict_name(enum stats_verdict v);
 
 /* ---- the generator: splitmix64 ---- */

@@ -643,6 +643,42 @@ static void test_rand_index(void **state)
 	assert_true(stats_rand_index(&s, (uint64_t)1 << 40) < ((uint64_t)1 << 40));
 }
 
+/* TOST from the Welch figures above: with a margin of 5 the upper test
+ * is the lower tail at t - 5 / se, half the two-sided p of a shifted
+ * test; the margin at the estimate gives 0.5. */
+static void test_welch_tost(void **state)
+{
+	(void)state;
+	const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 3, 4, 5, 6, 7, 8 };
+	double p, t, df, pw;
+	/* d 2.5; 2.5 - 5 = -2.5 is the Welch t of a against b shifted by 5 */
+	const double b5[] = { -2, -1, 0, 1, 2, 3 };
+	assert_int_equal(stats_welch(a, 5, b5, 6, &t, &df, &pw), 0);
+	assert_int_equal(stats_welch_tost(a, 5, b, 6, 5.0, &p), 0);
+	assert_float_equal(p, pw / 2, 1e-12);
+	assert_float_equal(p, 0.03980308202 / 2, 1e-9);
+	assert_int_equal(stats_welch_tost(a, 5, b, 6, 2.5, &p), 0);
+	assert_float_equal(p, 0.5, 1e-12);
+	assert_int_equal(stats_welch_tost(a, 5, b, 6, 1.0, &p), 0);
+	assert_true(p > 0.5 && p < 1);
+	/* symmetric: a against b as b against a */
+	double q;
+	assert_int_equal(stats_welch_tost(b, 6, a, 5, 5.0, &q), 0);
+	assert_float_equal(q, 0.03980308202 / 2, 1e-9);
+	/* no spread: inside or outside */
+	const double s1[] = { 2, 2, 2 }, s2[] = { 3, 3 };
+	assert_int_equal(stats_welch_tost(s1, 3, s2, 2, 1.5, &p), 0);
+	assert_true(p == 0);
+	assert_int_equal(stats_welch_tost(s1, 3, s2, 2, 1.0, &p), 0);
+	assert_true(p == 1);
+	/* bad input */
+	assert_int_equal(stats_welch_tost(a, 1, b, 6, 1.0, &p), -EINVAL);
+	assert_true(isnan(p));
+	assert_int_equal(stats_welch_tost(a, 5, b, 6, 0, &p), -EINVAL);
+	assert_int_equal(stats_welch_tost(a, 5, b, 6, NAN, &p), -EINVAL);
+	assert_string_equal(stats_verdict_name(STATS_EQUIVALENT), "equivalent");
+}
+
 static void test_welch(void **state)
 {
 	(void)state;
@@ -822,6 +858,7 @@ int main(void)
 		cmocka_unit_test(test_holm_ties),
 		cmocka_unit_test(test_rand_index),
 		cmocka_unit_test(test_welch),
+		cmocka_unit_test(test_welch_tost),
 		cmocka_unit_test(test_log_ratio_ci),
 		cmocka_unit_test(test_counted_resamples),
 	};
