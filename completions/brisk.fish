@@ -22,7 +22,7 @@ end
 set -g __brisk_args_run -l --load -a --actions --exec --ls-files -i --idle-samples -n --samples \
     --idle-max --warmup -d --duration --interval --jitter --timeout --max-time --tick --load-dir --floor \
     --seed -j --json --csv --openmetrics --at -p --profile --fio --scale
-set -g __brisk_args_compare -r --rounds -b --budget -n --samples --looks --settle-max -l --load \
+set -g __brisk_args_compare -r --rounds -b --budget -n --samples --looks --margin --settle-max -l --load \
     -a --actions --exec --ls-files --warmup --interval --timeout --load-dir --floor -p --profile --fio \
     --scale --seed -j --json --csv --openmetrics --plot --save
 set -g __brisk_args_report --by --baseline --seed -j --json --csv --openmetrics --plot \
@@ -309,6 +309,7 @@ complete -c brisk -n '__brisk_is compare' -l schedulers -d 'arms: current, then 
 complete -c brisk -n '__brisk_is compare' -s r -l rounds -x -d 'exactly N rounds'
 complete -c brisk -n '__brisk_is compare' -s b -l budget -x -d 'time for the whole comparison'
 complete -c brisk -n '__brisk_is compare' -l looks -x -d 'analyses that may stop it early'
+complete -c brisk -n '__brisk_is compare' -l margin -x -d 'equivalent within PCT % either way'
 complete -c brisk -n '__brisk_is compare' -l settle-max -x -d 'wait at most T for dirty data to drain'
 complete -c brisk -n '__brisk_is compare' -l steady-state -d "sample the load's steady state"
 complete -c brisk -n '__brisk_is compare' -l load-window -x -d "measure the load over the first T of each arm-run's loaded phase"

@@ -536,8 +536,7 @@ static int draw_action(const struct compare_result *r, enum action_kind a, size_
 			continue;
 		}
 		x += screen_printf(yy, x, W - x, role, " %5.2fx", cell->ratio_runs.est);
-		const char *v = cell->verdict == STATS_FASTER ? "faster" :
-				cell->verdict == STATS_SLOWER ? "slower" : "no diff";
+		const char *v = compare_verdict_name(cell->verdict);
 		screen_printf(yy, x, W - x, role, " %s%s", v, cell->settled ? (utf8 ? " ✓" : " +") : "");
 	}
 	return rows;

@@ -17,6 +17,7 @@
 #include "journal.h"
 #include "loadscope.h"
 #include "now.h"
+#include "parse.h"
 #include "openmetrics.h"
 #include "profile.h"
 #include "progress.h"
@@ -26,7 +27,7 @@
 static const char CMD[] = "compare";
 
 enum {   /* this command's own keys; the shared ones are cliopt.h's */
-	OPT_LOOKS = CLIOPT_NEXT, OPT_SETTLE, OPT_WARMUP, OPT_STEADY, OPT_LOAD_WINDOW,
+	OPT_LOOKS = CLIOPT_NEXT, OPT_MARGIN, OPT_SETTLE, OPT_WARMUP, OPT_STEADY, OPT_LOAD_WINDOW,
 };
 
 /* The command line of a comparison, beyond the shared options. */
@@ -58,6 +59,9 @@ static const struct optab cmp_options[] = {
 	{ "looks", OPT_LOOKS, "L",
 	  "analyses that may stop it early (default 3; each at\n"
 	  "alpha / L, so the false-positive rate stays <= alpha)", cmp_set, 0, NULL },
+	{ "margin", OPT_MARGIN, "PCT",
+	  "equivalent: the ratio shown within PCT % either way\n"
+	  "(1-100, default 20)", cmp_set, 0, NULL },
 	CLIOPT_KEEP_WARM("count samples that were not cold in the statistics"),
 	CLIOPT_NO_BREAKDOWN,
 	{ "settle-max", OPT_SETTLE, "T", "wait at most T for dirty data to drain (default 60s)",
@@ -108,9 +112,10 @@ static const struct optab_text usage_text = {
 	"\n"
 	"Measure settings side by side on the disks behind DIR (default: the current\n"
 	"directory) in interleaved rounds and say, per action, whether each is faster,\n"
-	"slower or not distinguishable from the first (the baseline).  Each round runs\n"
-	"every arm once, in a rotated order: apply it, sync and wait for dirty data to\n"
-	"drain, start the load, warm up, take the samples, stop, put every setting back.\n"
+	"slower, equivalent (within --margin) or still undecided against the first\n"
+	"(the baseline).  Each round runs every arm once, in a rotated order: apply\n"
+	"it, sync and wait for dirty data to drain, start the load, warm up, take the\n"
+	"samples, stop, put every setting back.\n"
 	"\n"
 	"An ARM is 'current' (the settings in place), KEY=VALUE[,KEY=VALUE...] as\n"
 	"'brisk set' takes them (scheduler=bfq,iosched/low_latency=0), or a profile\n"
@@ -147,6 +152,19 @@ static int cmp_set(const char *cmd, const struct optab *o, void *ctx, const char
 	case OPT_LOOKS:
 		rc = cliopt_count(cmd, "--looks", arg, 1, 20, &c->looks);
 		break;
+	case OPT_MARGIN: {
+		char v[16];
+		int64_t pct = 0;
+		size_t n = strlen(arg);
+		if (n && n < sizeof(v) && arg[n - 1] == '%')
+			n--;
+		snprintf(v, sizeof(v), "%.*s", (int)(n < sizeof(v) ? n : 0), arg);
+		if (parse_int(v, 1, 100, &pct) < 0)
+			rc = cliopt_bad(cmd, "--margin", arg, "a whole percent from 1 to 100, as 10 "
+					"or 10%");
+		c->margin = 1.0 + (double)pct / 100.0;
+		break;
+	}
 	case OPT_STEADY:
 		c->steady = 1;
 		break;

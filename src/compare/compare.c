@@ -39,6 +39,7 @@ void compare_config_default(struct compare_config *cfg)
 	cfg->alpha = COMPARE_ALPHA;
 	cfg->settle_max_ns = 60 * SEC;
 	cfg->load_window_ns = COMPARE_LOAD_WINDOW_NS;
+	cfg->margin = COMPARE_MARGIN;
 }
 
 static void cmsg(struct compare *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -64,9 +65,10 @@ int compare_create(const struct compare_config *cfg, struct settings *st,
 	if (!cfg->run.actions)
 		return msg_fail(-EINVAL, err, errlen, "no action to time (see --actions)");
 	if (!cfg->samples || !cfg->looks || !(cfg->alpha > 0 && cfg->alpha < 1) ||
-	    (!cfg->rounds && !cfg->budget_ns) || cfg->rounds > COMPARE_MAX_ROUNDS)
+	    (!cfg->rounds && !cfg->budget_ns) || cfg->rounds > COMPARE_MAX_ROUNDS ||
+	    !(cfg->margin >= COMPARE_MARGIN_MIN && cfg->margin <= COMPARE_MARGIN_MAX))
 		return msg_fail(-EINVAL, err, errlen, "bad compare settings (samples, rounds, "
-				"budget, looks or alpha)");
+				"budget, looks, alpha or margin)");
 	for (size_t i = 0; i < n; i++)
 		if (arms[i].n_steps && !st->root)
 			return msg_fail(-EPERM, err, errlen, "arm '%s' changes settings, which needs "
@@ -87,6 +89,8 @@ int compare_create(const struct compare_config *cfg, struct settings *st,
 	c->r.seed = cfg->seed;
 	c->r.looks = cfg->looks;
 	c->r.alpha = cfg->alpha;
+	c->r.margin = cfg->margin;
+	c->r.more_rounds = -1;
 	c->r.alpha_look = compare_look_alpha(cfg->alpha, cfg->looks, 1);
 	c->r.best = -1;
 	c->r.rounds_max = cfg->rounds;

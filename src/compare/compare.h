@@ -29,7 +29,10 @@
 #define COMPARE_MAX_ROUNDS 1000
 #define COMPARE_DEFAULT_BUDGET_NS (10ull * 60 * 1000000000ull)   /* a coffee break */
 #define COMPARE_DEFAULT_SAMPLES 3         /* per action and arm-run */
-#define COMPARE_EQUIV 1.10                /* equivalence margin for settling */
+#define COMPARE_MARGIN 1.20               /* --margin: equivalent within x1.20 either
+					   * way (brisk-compare(1) says why) */
+#define COMPARE_MARGIN_MIN 1.01
+#define COMPARE_MARGIN_MAX 2.0
 #define COMPARE_LOAD_TOLERANCE_PCT 50.0   /* ranking: load throughput kept */
 #define COMPARE_LOAD_COST_PCT 5.0         /* recommendation: a cost worth naming */
 #define COMPARE_LOAD_WRITES 1u
@@ -70,6 +73,8 @@ struct compare_config {
 				       * (session warmup_plateau) */
 	uint64_t load_window_ns;      /* every arm-run's load window (session.h);
 				       * default COMPARE_LOAD_WINDOW_NS */
+	double margin;                /* equivalence margin, a ratio in
+				       * [COMPARE_MARGIN_MIN, _MAX] */
 };
 
 /* One sample of one arm-run. */
@@ -117,8 +122,13 @@ struct compare_cell {
 				       * the test and the verdict rest on */
 	double p, p_adj;              /* Welch on log run means, Holm-adjusted;
 				       * NaN for arm 0 */
-	enum stats_verdict verdict;
-	int settled;                  /* at the last look */
+	double p_equiv, p_equiv_adj;  /* TOST within the margin on the same, Holm
+				       * over the cells on their own; NaN for arm 0 */
+	enum stats_verdict verdict;   /* STATS_NO_DIFFERENCE reads "undecided" */
+	int settled;                  /* faster, slower or equivalent at the last look */
+	int more_rounds;              /* undecided: rounds more of each side that would
+				       * likely settle it at this look's level, were the
+				       * estimate and the spread the true ones; -1 none */
 };
 
 struct compare_armstat {
@@ -157,11 +167,13 @@ struct compare_result {
 	char recommendation[1024];    /* ends with the reason, when there is one */
 	char reason[COMPARE_SPLIT_REASON_LEN];   /* where the time went of the arms it
 						  * names (compare_split_reason); "" none */
-	char rule[640];               /* the ranking rule, in words */
+	char rule[800];               /* the ranking rule, in words */
 
 	unsigned rounds_done, rounds_max;
 	unsigned looks, looks_taken;
 	double alpha, alpha_look;     /* family-wise; the level of the latest look */
+	double margin;                /* equivalence margin (ratio) */
+	int more_rounds;              /* the largest cell's more_rounds; -1 none */
 	int stopped_early;            /* every verdict settled at a look */
 	int stop_signal;              /* signal that stopped it, 0 if none */
 	int stop_requested;           /* compare_stop() */
@@ -183,6 +195,10 @@ struct compare_result {
  * when it has none; and its interval. */
 double compare_load_figure(const struct compare_result *r, size_t arm);
 const struct stats_ci *compare_load_ci(const struct compare_result *r, size_t arm);
+
+/* A verdict in compare's words: "faster", "slower", "equivalent",
+ * "undecided" (STATS_NO_DIFFERENCE: neither shown yet). */
+const char *compare_verdict_name(enum stats_verdict v);
 
 struct compare;
 

@@ -81,24 +81,55 @@ static size_t log_run_means(const double *v, const uint32_t *g, size_t n, double
 	return k;
 }
 
-/* The test of an arm against the baseline, on the arm-runs (the unit;
+/* Rounds more of each side after which an estimate d (log ratio) with
+ * the spread of ma[0..ka) and mb[0..kb) would be settled: |d| / se past
+ * the two-sided t at level, or (margin - |d|) / se past the one-sided
+ * one; -1 when fewer than 2 runs a side, no spread, or not within
+ * COMPARE_MAX_ROUNDS. */
+static int rounds_to_settle(const double *ma, size_t ka, const double *mb, size_t kb,
+			    double logm, double level)
+{
+	if (ka < 2 || kb < 2 || !(level > 0 && level < 1))
+		return -1;
+	double d = fabs(stats_mean(mb, kb) - stats_mean(ma, ka));
+	double sa = stats_sd(ma, ka), sb = stats_sd(mb, kb);
+	if (!(sa * sa + sb * sb > 0) || !isfinite(d))
+		return -1;
+	for (int n = 1; n <= COMPARE_MAX_ROUNDS; n++) {
+		double na = (double)ka + n, nb = (double)kb + n;
+		double va = sa * sa / na, vb = sb * sb / nb, se = sqrt(va + vb);
+		double df = (va + vb) * (va + vb) / (va * va / (na - 1) + vb * vb / (nb - 1));
+		if (d / se >= stats_t_quantile(1 - level / 2, df) ||
+		    (logm - d) / se >= stats_t_quantile(1 - level, df))
+			return n;
+	}
+	return -1;
+}
+
+/* The tests of an arm against the baseline, on the arm-runs (the unit;
  * a test on samples would take the samples of one run for independent:
  * 15-45 % false alarms measured, see stats.c): Welch's t on the log of
- * the per-run geometric means, p into *p (1 when a side has fewer than 2 runs),
- * and the ratio of the arms' typical runs (geometric means again) with
- * the Welch 95 % interval into *ratio. */
+ * the per-run geometric means, p into cell->p (1 when a side has fewer
+ * than 2 runs); the TOST within the margin on the same, into p_equiv (1
+ * likewise); the ratio of the arms' typical runs (geometric means again)
+ * with the Welch 95 % interval into ratio_runs; more_rounds at level. */
 static void run_test(const double *a, const uint32_t *ga, size_t na, const double *b,
-		     const uint32_t *gb, size_t nb, double *ma, double *mb, double *p,
-		     struct stats_ci *ratio)
+		     const uint32_t *gb, size_t nb, double *ma, double *mb, double logm,
+		     double level, struct compare_cell *cell)
 {
 	size_t ka = log_run_means(a, ga, na, ma), kb = log_run_means(b, gb, nb, mb);
 	double t, df;
-	*p = 1.0;
+	struct stats_ci *ratio = &cell->ratio_runs;
+	cell->p = cell->p_equiv = 1.0;
 	*ratio = NO_CI;
 	if (ka && kb)
 		stats_log_ratio_ci(ma, ka, mb, kb, COMPARE_LEVEL, &ratio->est, &ratio->lo, &ratio->hi);
-	if (ka < 2 || kb < 2 || stats_welch(ma, ka, mb, kb, &t, &df, p) < 0 || isnan(*p))
-		*p = 1.0;
+	if (ka < 2 || kb < 2 || stats_welch(ma, ka, mb, kb, &t, &df, &cell->p) < 0 ||
+	    isnan(cell->p))
+		cell->p = 1.0;
+	if (ka < 2 || kb < 2 || stats_welch_tost(ma, ka, mb, kb, logm, &cell->p_equiv) < 0)
+		cell->p_equiv = 1.0;
+	cell->more_rounds = rounds_to_settle(ma, ka, mb, kb, logm, level);
 }
 
 /* Per cell: counts, quantiles with CIs, ratio CIs and the raw p. */
@@ -110,6 +141,10 @@ static int cells(struct compare *c)
 	uint32_t *gb = malloc(cap * sizeof(uint32_t)), *g = malloc(cap * sizeof(uint32_t));
 	double *ma = malloc(cap * sizeof(double)), *mb = malloc(cap * sizeof(double));
 	int rc = base && v && gb && g && ma && mb ? 0 : -ENOMEM;
+	size_t m = 0;   /* the cells tested: the level more_rounds aims at is Holm's last */
+	for (unsigned a = 0; a < ACTION_KIND_COUNT; a++)
+		m += (r->actions & (1u << a)) ? r->n_arms - 1 : 0;
+	double level = m ? r->alpha_look / (double)m : r->alpha_look, logm = log(r->margin);
 	for (unsigned a = 0; rc == 0 && a < ACTION_KIND_COUNT; a++) {
 		if (!(r->actions & (1u << a)))
 			continue;
@@ -128,12 +163,13 @@ static int cells(struct compare *c)
 			ci(x, gx, n, 0.99, seed + 2, &cell->p99);
 			ci(x, gx, n, 1.0, seed + 3, &cell->pmax);
 			cell->ratio50 = cell->ratio90 = cell->ratio_runs = NO_CI;
-			cell->p = cell->p_adj = NAN;
+			cell->p = cell->p_adj = cell->p_equiv = cell->p_equiv_adj = NAN;
+			cell->more_rounds = -1;
 			if (!arm || !n || !nb)
 				continue;
 			ratio(base, gb, nb, x, gx, n, 0.5, seed + 4, &cell->ratio50);
 			ratio(base, gb, nb, x, gx, n, 0.9, seed + 5, &cell->ratio90);
-			run_test(base, gb, nb, x, gx, n, ma, mb, &cell->p, &cell->ratio_runs);
+			run_test(base, gb, nb, x, gx, n, ma, mb, logm, level, cell);
 		}
 	}
 	free(base);
@@ -145,12 +181,14 @@ static int cells(struct compare *c)
 	return rc;
 }
 
-/* Holm over every arm x action that has a p; verdicts at alpha / looks;
- * 1 when every comparison is settled. */
+/* Holm over every arm x action that has a p, the difference tests and
+ * the equivalence tests each on their own; verdicts at this look's level:
+ * faster or slower (stats_verdict), else equivalent (TOST), else
+ * undecided.  1 when every comparison is settled. */
 static int verdicts(struct compare *c)
 {
 	struct compare_result *r = &c->r;
-	double p[NCELL];
+	double p[NCELL], pe[NCELL];
 	struct compare_cell *which[NCELL];
 	size_t n = 0, want = 0;
 	for (size_t arm = 1; arm < r->n_arms; arm++)
@@ -161,21 +199,28 @@ static int verdicts(struct compare *c)
 			struct compare_cell *cell = &r->cells[arm][a];
 			if (!isnan(cell->p)) {
 				p[n] = cell->p;
+				pe[n] = cell->p_equiv;
 				which[n++] = cell;
 			}
 		}
-	if (n && stats_holm(p, n, p) < 0)
+	if (n && (stats_holm(p, n, p) < 0 || stats_holm(pe, n, pe) < 0))
 		return -ENOMEM;
 	size_t settled = 0;
+	r->more_rounds = -1;
 	for (size_t i = 0; i < n; i++) {
 		struct compare_cell *cell = which[i];
 		cell->p_adj = p[i];
+		cell->p_equiv_adj = pe[i];
 		cell->verdict = stats_verdict(cell->ratio_runs.lo, cell->ratio_runs.hi, cell->p_adj,
 					      r->alpha_look);
-		cell->settled = cell->verdict != STATS_NO_DIFFERENCE ||
-				(cell->ratio_runs.lo >= 1.0 / COMPARE_EQUIV &&
-				 cell->ratio_runs.hi <= COMPARE_EQUIV);
+		if (cell->verdict == STATS_NO_DIFFERENCE && cell->p_equiv_adj < r->alpha_look)
+			cell->verdict = STATS_EQUIVALENT;
+		cell->settled = cell->verdict != STATS_NO_DIFFERENCE;
 		settled += (size_t)cell->settled;
+		if (cell->settled)
+			cell->more_rounds = -1;
+		else if (cell->more_rounds > r->more_rounds)
+			r->more_rounds = cell->more_rounds;
 	}
 	return want && settled == want;
 }
@@ -294,10 +339,12 @@ static void ranking(struct compare *c)
 		 "at least %.0f %% of the best (below it, an arm starves the load); an arm is recommended when it is faster than the "
 		 "baseline on at least one action and slower on none (verdict: Welch's t on the log "
 		 "of the arm-runs' geometric means, Holm-corrected, p < %.3g at this look, and "
-		 "its 95 %% interval of the run ratio excludes 1)",
+		 "its 95 %% interval of the run ratio excludes 1; equivalent: two one-sided tests "
+		 "that the run ratio is within %.0f %% either way, Holm-corrected at the same "
+		 "level)",
 		 r->load_by_disk ? "(to the disk, over the load window)"
 		 : "(the loads' own rate over the load window: no disk counters)",
-		 100.0 - COMPARE_LOAD_TOLERANCE_PCT, r->alpha_look);
+		 100.0 - COMPARE_LOAD_TOLERANCE_PCT, r->alpha_look, 100.0 * (r->margin - 1.0));
 	r->best = -1;
 	r->reason[0] = '\0';
 	const struct compare_arm *base = &r->arms[0];
@@ -346,11 +393,15 @@ static void ranking(struct compare *c)
 		}
 		break;   /* only the first of the ranking can be recommended */
 	}
-	int any = 0;
+	int any = 0, undecided = 0;
 	for (size_t arm = 1; arm < r->n_arms; arm++)
-		for (unsigned a = 0; a < ACTION_KIND_COUNT; a++)
-			any |= (r->actions & (1u << a)) &&
-			       r->cells[arm][a].verdict != STATS_NO_DIFFERENCE;
+		for (unsigned a = 0; a < ACTION_KIND_COUNT; a++) {
+			if (!(r->actions & (1u << a)))
+				continue;
+			enum stats_verdict v = r->cells[arm][a].verdict;
+			any |= v == STATS_FASTER || v == STATS_SLOWER;
+			undecided |= v == STATS_NO_DIFFERENCE;
+		}
 	/* the reason: where the time went under the arm ranked first and the
 	 * baseline, in the action where they differ most */
 	for (size_t k = 0; k < r->n_ranked; k++)
@@ -359,11 +410,31 @@ static void ranking(struct compare *c)
 					     sizeof(r->reason));
 			break;
 		}
-	snprintf(r->recommendation, sizeof(r->recommendation), any ?
-		 "no recommendation: no arm is faster than %s on some action without being "
-		 "slower on another or starving the load; keep %s%s%s" :
-		 "no arm is distinguishable from %s: keep %s (or measure longer)%s%s",
-		 base->label, base->label, r->reason[0] ? "; " : "", r->reason);
+	char more[96] = "";
+	if (undecided && r->more_rounds > 0)
+		snprintf(more, sizeof(more), "; about %d more round%s would likely settle the "
+			 "undecided", r->more_rounds, r->more_rounds == 1 ? "" : "s");
+	else if (undecided)
+		snprintf(more, sizeof(more), "; the undecided need more rounds");
+	double pct = 100.0 * (r->margin - 1.0);
+	if (any)
+		snprintf(r->recommendation, sizeof(r->recommendation),
+			 "no recommendation: no arm is faster than %s on some action without being "
+			 "slower on another or starving the load; keep %s%s%s%s", base->label,
+			 base->label, more, r->reason[0] ? "; " : "", r->reason);
+	else if (!undecided)
+		snprintf(r->recommendation, sizeof(r->recommendation),
+			 "every arm is equivalent to %s (within %.0f %%): keep %s%s%s", base->label,
+			 pct, base->label, r->reason[0] ? "; " : "", r->reason);
+	else
+		snprintf(r->recommendation, sizeof(r->recommendation),
+			 "no arm is distinguishable from %s: keep %s%s%s%s", base->label, base->label,
+			 more, r->reason[0] ? "; " : "", r->reason);
+}
+
+const char *compare_verdict_name(enum stats_verdict v)
+{
+	return v == STATS_NO_DIFFERENCE ? "undecided" : stats_verdict_name(v);
 }
 
 int compare_analyze_look(struct compare *c)

@@ -184,8 +184,7 @@ static double action_panel(cairo_t *cr, const struct compare_result *r, enum act
 		} else if (i == 0) {
 			snprintf(v, sizeof(v), "median %s", med);
 		} else if (isfinite(c->ratio_runs.est)) {
-			const char *word = c->verdict == STATS_FASTER ? "faster"
-					   : c->verdict == STATS_SLOWER ? "slower" : "no difference";
+			const char *word = compare_verdict_name(c->verdict);
 			vc = c->verdict == STATS_FASTER ? plot_c_faster
 			     : c->verdict == STATS_SLOWER ? plot_c_slower : plot_c_dim;
 			if (isfinite(c->ratio_runs.lo) && isfinite(c->ratio_runs.hi))
@@ -196,7 +195,8 @@ static double action_panel(cairo_t *cr, const struct compare_result *r, enum act
 		} else {
 			snprintf(v, sizeof(v), "no data");
 		}
-		plot_font(cr, PLOT_FONT_BODY, i != 0 && c->verdict != STATS_NO_DIFFERENCE);
+		plot_font(cr, PLOT_FONT_BODY, i != 0 && (c->verdict == STATS_FASTER ||
+							  c->verdict == STATS_SLOWER));
 		plot_colour(cr, vc, 1);
 		double w = plot_show_fit(cr, RIGHT_X, cy + 4, v, RIGHT_W, PLOT_CUT_END);
 		if (failed[i] && RIGHT_W - w > 40) {

@@ -97,7 +97,7 @@ static const char *verdict_short(const struct compare_cell *c, size_t arm)
 {
 	if (arm == 0)
 		return "-";
-	return c->verdict == STATS_NO_DIFFERENCE ? "no diff" : stats_verdict_name(c->verdict);
+	return compare_verdict_name(c->verdict);
 }
 
 static int has_action(const struct compare_result *r, int k)
@@ -167,6 +167,8 @@ static void text_header(FILE *f, const struct compare_result *r)
 		 "%.0f%% CIs", r->alpha, r->looks, r->looks == 1 ? "" : "s", r->looks_taken,
 		 r->alpha_look, COMPARE_LEVEL * 100);
 	text_wrap(f, "", "  ", b, COLS);
+	snprintf(b, sizeof(b), "equivalence margin %.0f%% either way", 100.0 * (r->margin - 1.0));
+	text_wrap(f, "", "  ", b, COLS);
 	if (r->have_ran_as) {
 		snprintf(b, sizeof(b), "actions ran as uid %u (%s), %s privileges",
 			 (unsigned)r->ran_as.uid, r->ran_as.user[0] ? text_show(r->ran_as.user) : "no name",
@@ -225,7 +227,15 @@ static void text_actions(FILE *f, const struct compare_result *r)
 				verdict_short(c, a));
 		}
 	}
-	fprintf(f, "(runt-min/avg/max over cold samples; no diff = no difference detectable)\n");
+	char legend[320], more[96] = "";
+	if (r->more_rounds > 0)
+		snprintf(more, sizeof(more), ": about %d more round%s would likely settle them",
+			 r->more_rounds, r->more_rounds == 1 ? "" : "s");
+	snprintf(legend, sizeof(legend), "(runt-min/avg/max over cold samples; equivalent = "
+		 "the ratio shown within %.0f%% either way, two one-sided tests at the look's "
+		 "level; undecided = neither a difference nor equivalence shown yet%s)",
+		 100.0 * (r->margin - 1.0), more);
+	text_wrap(f, "", " ", legend, COLS);
 }
 
 /* What the load's figures are called: by what the loads do. */
@@ -318,7 +328,7 @@ static void add(struct json_object *o, const char *k, struct json_object *v)
 
 static const char *verdict_name(const struct compare_cell *c, size_t arm)
 {
-	return arm == 0 ? "baseline" : stats_verdict_name(c->verdict);
+	return arm == 0 ? "baseline" : compare_verdict_name(c->verdict);
 }
 
 static struct json_object *json_cell(const struct compare_cell *c, size_t arm)
@@ -341,8 +351,11 @@ static struct json_object *json_cell(const struct compare_cell *c, size_t arm)
 	add(o, "ratio_p90", jout_ci(&c->ratio90));
 	add(o, "p", jout_finite(c->p));
 	add(o, "p_adjusted", jout_finite(c->p_adj));
+	add(o, "p_equivalent", jout_finite(c->p_equiv));
+	add(o, "p_equivalent_adjusted", jout_finite(c->p_equiv_adj));
 	add(o, "verdict", jout_string(verdict_name(c, arm)));
 	add(o, "settled", jout_bool(c->settled));
+	add(o, "more_rounds", c->more_rounds > 0 ? jout_uint64((uint64_t)c->more_rounds) : NULL);
 	return o;
 }
 
@@ -491,6 +504,8 @@ static struct json_object *json_result(const struct compare_result *r)
 	add(root, "looks_taken", jout_uint64(r->looks_taken));
 	add(root, "alpha", jout_finite(r->alpha));
 	add(root, "alpha_look", jout_finite(r->alpha_look));
+	add(root, "margin", jout_finite(r->margin));
+	add(root, "more_rounds", r->more_rounds > 0 ? jout_uint64((uint64_t)r->more_rounds) : NULL);
 	add(root, "stopped_early", jout_bool(r->stopped_early));
 	char sig[32];
 	if (r->stop_signal)

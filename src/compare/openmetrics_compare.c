@@ -27,7 +27,7 @@
  *   brisk_compare_latency_ratio      + stat (runs: the typical arm-run, what
  *                                      the verdict rests on; p50; p90), bound
  *   brisk_compare_p_adjusted         Holm-adjusted p of the test
- *   brisk_compare_verdict            + verdict (faster, slower, no_difference): 1/0
+ *   brisk_compare_verdict            + verdict (faster, slower, equivalent, undecided): 1/0
  *   brisk_compare_time_share_ratio   + part: where the time went, each part's
  *                                      mean share (samples measured whole)
  *   brisk_compare_time_median_seconds  + part: the median sample's parts
@@ -229,12 +229,12 @@ static void cmp_cells(struct openmetrics *om, const struct cmp_ctx *x)
 	}
 	openmetrics_family(om, "brisk_compare_verdict", NULL,
 			   "The verdict against the baseline: 1 for its state (faster, slower, "
-			   "no_difference), 0 for the others.");
+			   "equivalent, undecided), 0 for the others.");
 	static const struct {
 		enum stats_verdict v;
 		const char *name;
 	} states[] = { { STATS_FASTER, "faster" }, { STATS_SLOWER, "slower" },
-		       { STATS_NO_DIFFERENCE, "no_difference" } };
+		       { STATS_EQUIVALENT, "equivalent" }, { STATS_NO_DIFFERENCE, "undecided" } };
 	CELLS {
 		const struct compare_cell *c = &r->cells[a][k];
 		if (!a || !c->n)

@@ -44,9 +44,9 @@ if [ -n "$OM_PY" ]; then
     "$(P | jq -r 'select(.family=="brisk_compare_arm_runs")|.labels.device' | sort -u)" "$dev"
   t_eq "compare: one verdict state per action of arm 1" \
     "$(P | jq -r 'select(.family=="brisk_compare_verdict" and .value==1)|"\(.labels.arm) \(.labels.action) \(.labels.verdict)"' | sort | tr '\n' ';')" \
-    "$(jq -r --arg s "$s" '.verdicts[]|"\($s) \(.action) \(.verdict|if . == "no difference detectable" then "no_difference" else . end)"' "$d/c.json" | sort | tr '\n' ';')"
-  t_eq "compare: three states each" \
-    "$(P | jq -r 'select(.family=="brisk_compare_verdict")|.labels.action' | sort | uniq -c | awk '{print $1}' | sort -u)" 3
+    "$(jq -r --arg s "$s" '.verdicts[]|"\($s) \(.action) \(.verdict)"' "$d/c.json" | sort | tr '\n' ';')"
+  t_eq "compare: four states each" \
+    "$(P | jq -r 'select(.family=="brisk_compare_verdict")|.labels.action' | sort | uniq -c | awk '{print $1}' | sort -u)" 4
   t_eq "compare: no verdict, ratio or p for the baseline" \
     "$(P | jq -r 'select((.family|test("verdict|ratio$|p_adjusted")) and .labels.arm=="current" and .family!="brisk_compare_score_ratio" and .family!="brisk_compare_time_share_ratio")' | wc -l)" 0
   for b in estimate lower upper; do

@@ -63,8 +63,11 @@ static void cell(struct compare_cell *c, size_t n, double p50, double lo, double
 	ci(&c->ratio90, r50, rlo, rhi);
 	c->p = isnan(r50) ? NAN : 0.001;
 	c->p_adj = isnan(r50) ? NAN : 0.004;
+	c->p_equiv = isnan(r50) ? NAN : 0.2;
+	c->p_equiv_adj = isnan(r50) ? NAN : 0.4;
 	c->verdict = v;
 	c->settled = v != STATS_NO_DIFFERENCE;
+	c->more_rounds = -1;
 }
 
 /* The synthetic result (static: it is large). */
@@ -98,6 +101,9 @@ static struct compare_result *make(void)
 	cell(&r.cells[0][ACTION_LS], 12, 41.5, 30, 52, NAN, NAN, NAN, STATS_NO_DIFFERENCE);
 	cell(&r.cells[1][ACTION_LS], 12, 40.2, 31, 50, 0.97, 0.8, 1.2, STATS_NO_DIFFERENCE);
 	cell(&r.cells[2][ACTION_LS], 12, 88, 70, 99, 2.12, 1.7, 2.6, STATS_SLOWER);
+	r.cells[1][ACTION_LS].more_rounds = 4;
+	r.more_rounds = 4;
+	r.margin = 1.10;
 
 	for (size_t a = 0; a < 3; a++) {
 		r.armstat[a].runs = 2;
@@ -246,6 +252,24 @@ static const char *line_with(const char *t, const char *prefix, const char *n1, 
 	return NULL;
 }
 
+/* The text with each line break and the indent after it as one space. */
+static const char *flat(const char *t)
+{
+	static char b[65536];
+	size_t o = 0;
+	for (const char *p = t; *p && o + 1 < sizeof(b); p++) {
+		if (*p == '\n') {
+			while (p[1] == ' ')
+				p++;
+			b[o++] = ' ';
+		} else {
+			b[o++] = *p;
+		}
+	}
+	b[o] = '\0';
+	return b;
+}
+
 static void test_text(void **state)
 {
 	(void)state;
@@ -262,7 +286,9 @@ static void test_text(void **state)
 	assert_non_null(line_with(t, "bfq        exec", "643 [590, 701]", "0.21 [0.15, 0.30]"));
 	assert_non_null(line_with(t, "bfq        exec", "faster", NULL));
 	assert_non_null(line_with(t, "current    ls", "41.5 [30.0, 52.0]", "baseline"));
-	assert_non_null(line_with(t, "bfq        ls", "0.97 [0.80, 1.20]", "no diff"));
+	assert_non_null(line_with(t, "bfq        ls", "0.97 [0.80, 1.20]", "undecided"));
+	assert_non_null(strstr(t, "equivalence margin 10%"));
+	assert_non_null(strstr(flat(t), "about 4 more rounds would likely settle them"));
 	/* the label is escaped and cut to its column at a whole escape */
 	assert_non_null(line_with(t, "mq,\"dl\"    ls", "2.12 [1.70, 2.60]", "slower"));
 	/* NaN is "-": arm 2 has no exec figures */
@@ -399,6 +425,8 @@ static void test_json(void **state)
 	get(j, "alpha", json_type_double);
 	get(j, "alpha_look", json_type_double);
 	get(j, "stopped_early", json_type_boolean);
+	assert_float_equal(json_object_get_double(get(j, "margin", json_type_double)), 1.10, 1e-12);
+	assert_int_equal(json_object_get_int(get(j, "more_rounds", json_type_int)), 4);
 	get(j, "stop_signal", json_type_null);
 
 	struct json_object *arms = get(j, "arms", json_type_array);
@@ -443,8 +471,9 @@ static void test_json(void **state)
 		get(ls, "p_adjusted", a == 0 ? json_type_null : json_type_double);
 		get(ls, "settled", json_type_boolean);
 		const char *v = json_object_get_string(get(ls, "verdict", json_type_string));
-		assert_string_equal(v, a == 0 ? "baseline" : a == 1 ? "no difference detectable" :
-				    "slower");
+		assert_string_equal(v, a == 0 ? "baseline" : a == 1 ? "undecided" : "slower");
+		get(ls, "p_equivalent_adjusted", a == 0 ? json_type_null : json_type_double);
+		get(ls, "more_rounds", a == 1 ? json_type_int : json_type_null);
 		if (a == 2) {
 			/* arm 2 exec: every figure null */
 			get(ex, "min", json_type_null);
