@@ -29,7 +29,7 @@ _brisk_opts_run='-l --load --no-load -a --actions --exec --ls-files -i --idle-sa
 _brisk_args_run='-l --load -a --actions --exec --ls-files -i --idle-samples -n --samples
   --idle-max --warmup -d --duration --interval --jitter --timeout --max-time --tick
   --load-dir --floor --seed -j --json --csv --openmetrics --at -p --profile --fio --scale'
-_brisk_opts_compare='--schedulers -r --rounds -b --budget -n --samples --looks --margin
+_brisk_opts_compare='--schedulers -r --rounds -b --budget -n --samples --looks --margin --no-racing
   --keep-warm --no-breakdown --settle-max -l --load -a --actions --exec --ls-files --warmup
   --steady-state --load-window --interval --timeout --drop-caches --load-dir --floor -p --profile --fio
   --scale --seed --allow-shared-dir -j --json --csv --openmetrics --plot --save --force

@@ -310,6 +310,7 @@ complete -c brisk -n '__brisk_is compare' -s r -l rounds -x -d 'exactly N rounds
 complete -c brisk -n '__brisk_is compare' -s b -l budget -x -d 'time for the whole comparison'
 complete -c brisk -n '__brisk_is compare' -l looks -x -d 'analyses that may stop it early'
 complete -c brisk -n '__brisk_is compare' -l margin -x -d 'equivalent within PCT % either way'
+complete -c brisk -n '__brisk_is compare' -l no-racing -d 'every arm runs every round'
 complete -c brisk -n '__brisk_is compare' -l settle-max -x -d 'wait at most T for dirty data to drain'
 complete -c brisk -n '__brisk_is compare' -l steady-state -d "sample the load's steady state"
 complete -c brisk -n '__brisk_is compare' -l load-window -x -d "measure the load over the first T of each arm-run's loaded phase"

@@ -27,7 +27,7 @@
 static const char CMD[] = "compare";
 
 enum {   /* this command's own keys; the shared ones are cliopt.h's */
-	OPT_LOOKS = CLIOPT_NEXT, OPT_MARGIN, OPT_SETTLE, OPT_WARMUP, OPT_STEADY, OPT_LOAD_WINDOW,
+	OPT_LOOKS = CLIOPT_NEXT, OPT_MARGIN, OPT_NO_RACING, OPT_SETTLE, OPT_WARMUP, OPT_STEADY, OPT_LOAD_WINDOW,
 };
 
 /* The command line of a comparison, beyond the shared options. */
@@ -62,6 +62,9 @@ static const struct optab cmp_options[] = {
 	{ "margin", OPT_MARGIN, "PCT",
 	  "equivalent: the ratio shown within PCT % either way\n"
 	  "(1-100, default 20)", cmp_set, 0, NULL },
+	{ "no-racing", OPT_NO_RACING, NULL,
+	  "every arm runs every round (default: an arm shown\n"
+	  "slower than the leader leaves the race)", cmp_set, 0, NULL },
 	CLIOPT_KEEP_WARM("count samples that were not cold in the statistics"),
 	CLIOPT_NO_BREAKDOWN,
 	{ "settle-max", OPT_SETTLE, "T", "wait at most T for dirty data to drain (default 60s)",
@@ -115,7 +118,10 @@ static const struct optab_text usage_text = {
 	"slower, equivalent (within --margin) or still undecided against the first\n"
 	"(the baseline).  Each round runs every arm once, in a rotated order: apply\n"
 	"it, sync and wait for dirty data to drain, start the load, warm up, take the\n"
-	"samples, stop, put every setting back.\n"
+	"samples, stop, put every setting back.  From round 3 the arms race: one\n"
+	"shown slower than the leader leaves (the baseline stays), and the comparison\n"
+	"ends when the leader is shown faster than every arm left, or they are\n"
+	"equivalent to it.\n"
 	"\n"
 	"An ARM is 'current' (the settings in place), KEY=VALUE[,KEY=VALUE...] as\n"
 	"'brisk set' takes them (scheduler=bfq,iosched/low_latency=0), or a profile\n"
@@ -165,6 +171,9 @@ static int cmp_set(const char *cmd, const struct optab *o, void *ctx, const char
 		c->margin = 1.0 + (double)pct / 100.0;
 		break;
 	}
+	case OPT_NO_RACING:
+		c->no_racing = 1;
+		break;
 	case OPT_STEADY:
 		c->steady = 1;
 		break;
@@ -385,8 +394,12 @@ static void cmp_show(struct cmp_ctx *x)
 			snprintf(what, sizeof(what), " %s", session_phase_name(s->phase));
 	}
 	leader_text(r, lead, sizeof(lead));
-	progress_show(&x->line, eta ? eta : PROGRESS_ETA_UNKNOWN, "round %s, %s%s; %s", rt,
-		      arm < r->n_arms ? r->arms[arm].label : "?", what, lead);
+	char race[48] = "";
+	if (r->race_end != COMPARE_RACE_OFF && compare_race_left(r) < r->n_arms)
+		snprintf(race, sizeof(race), " (%zu of %zu arms left)", compare_race_left(r),
+			 r->n_arms);
+	progress_show(&x->line, eta ? eta : PROGRESS_ETA_UNKNOWN, "round %s%s, %s%s; %s", rt,
+		      race, arm < r->n_arms ? r->arms[arm].label : "?", what, lead);
 }
 
 static void cmp_tick(void *ctx)

@@ -91,6 +91,10 @@ int compare_create(const struct compare_config *cfg, struct settings *st,
 	c->r.alpha = cfg->alpha;
 	c->r.margin = cfg->margin;
 	c->r.more_rounds = -1;
+	c->r.race_end = cfg->no_racing ? COMPARE_RACE_OFF : COMPARE_RACE_RUNNING;
+	c->r.race_leader = -1;
+	for (size_t i = 0; i < n; i++)
+		c->r.race[i].ratio = c->r.race[i].lo = c->r.race[i].hi = NAN;
 	c->r.alpha_look = compare_look_alpha(cfg->alpha, cfg->looks, 1);
 	c->r.best = -1;
 	c->r.rounds_max = cfg->rounds;
@@ -179,10 +183,11 @@ void compare_stop(struct compare *c)
 		session_stop(c->cur);
 }
 
-/* Rounds that fit into the budget at per_run a run (at least the minimum). */
+/* Rounds that fit into the budget at per_run a run of each arm still in
+ * the race (at least the minimum). */
 static unsigned rounds_fit(const struct compare *c, uint64_t per_run)
 {
-	uint64_t per_round = per_run * c->r.n_arms;
+	uint64_t per_round = per_run * compare_race_left(&c->r);
 	uint64_t k = per_round ? c->cfg.budget_ns / per_round : COMPARE_MIN_ROUNDS;
 	if (k < COMPARE_MIN_ROUNDS)
 		k = COMPARE_MIN_ROUNDS;
@@ -210,6 +215,8 @@ static uint64_t left_by_arm(const struct compare *c, size_t done, uint64_t start
 	uint64_t gap = started > all ? (started - all) / done : 0, mean[COMPARE_MAX_ARMS];
 	uint64_t round_t = 0, left = 0;
 	for (size_t a = 0; a < r->n_arms; a++) {
+		if (r->race[a].out)
+			continue;
 		mean[a] = (cnt[a] ? sum[a] / cnt[a] : all / done) + gap;
 		round_t += mean[a];
 		int ran = 0;   /* in the current round (the one under way included) */
@@ -218,7 +225,7 @@ static uint64_t left_by_arm(const struct compare *c, size_t done, uint64_t start
 		if (!ran && c->cur_round < rmax)
 			left += mean[a];
 	}
-	if (c->cur)
+	if (c->cur && !r->race[c->cur_arm].out)
 		left += mean[c->cur_arm] > in_run ? mean[c->cur_arm] - in_run : 0;
 	if (rmax > c->cur_round + 1)
 		left += round_t * (rmax - c->cur_round - 1);
@@ -359,6 +366,14 @@ static int arm_run(struct compare *c, const struct compare_hooks *h, size_t arm,
 	c->cur_arm = arm;
 	c->cur_round = round;
 	trace(TRACE_SESSION, "compare: round %u, arm %zu (%s)", round + 1, arm, a->label);
+	r->race[arm].runs++;
+	if (c->sim) {
+		int src = c->sim(c, arm, round, idx, c->sim_ctx);
+		run->dur_ns = now_ns() - t;
+		c->run_ns_sum += run->dur_ns;
+		c->run_ns_n++;
+		return src < 0 ? msg_fail(src, err, errlen, "simulated arm-run failed") : 0;
+	}
 	char msg[256] = "";
 	int rc = 0;
 	if (a->n_steps && settings_apply_plan(c->st, a->steps, a->n_steps, plan_event, run, NULL,
@@ -516,17 +531,20 @@ int compare_run(struct compare *c, const struct compare_hooks *h, char *err, siz
 			break;
 		/* a budget: do not start a round that cannot end in it */
 		if (!c->cfg.rounds && round >= COMPARE_MIN_ROUNDS && c->run_ns_n &&
-		    now_ns() - c->t0 + c->run_ns_sum / c->run_ns_n * r->n_arms > c->cfg.budget_ns)
+		    now_ns() - c->t0 + c->run_ns_sum / c->run_ns_n * compare_race_left(r) >
+		    c->cfg.budget_ns)
 			break;
 		for (unsigned k = 0; k < r->n_arms && rc == 0; k++) {
 			pending_signal(c, &set);
 			if (stopping(c))
 				break;
 			size_t arm = (offset + round + k) % r->n_arms;
+			if (r->race[arm].out)
+				continue;
 			rc = arm_run(c, h, arm, round, k, err, errlen);
 			plan_rounds(c);
 			pending_signal(c, &set);
-			if (rc == 0 && compare_analyze_look(c) < 0)
+			if (rc == 0 && !c->sim && compare_analyze_look(c) < 0)
 				cmsg(c, "out of memory: the figures after round %u are not current",
 				     round + 1);
 			if (h && h->armrun && rc == 0)
@@ -535,6 +553,24 @@ int compare_run(struct compare *c, const struct compare_hooks *h, char *err, siz
 		if (rc < 0 || stopping(c))
 			break;
 		r->rounds_done = round + 1;
+		if (r->race_end == COMPARE_RACE_RUNNING && r->rounds_done >= COMPARE_MIN_ROUNDS) {
+			size_t before = compare_race_left(r);
+			int ended = c->sim ? compare_analyze_look(c) : 0;   /* else current */
+			if (ended >= 0)
+				ended = compare_race_look(c, r->rounds_done);
+			if (ended < 0) {
+				rc = msg_fail(ended, err, errlen, "out of memory");
+				break;
+			}
+			for (size_t a = 0; a < r->n_arms && compare_race_left(r) < before; a++)
+				if (r->race[a].out && r->race[a].out_round == r->rounds_done)
+					cmsg(c, "round %u: %s left the race: %s", r->rounds_done,
+					     r->arms[a].label, r->race[a].why);
+			if (ended) {
+				cmsg(c, "the race ended %s", r->race_words);
+				break;
+			}
+		}
 		plan_rounds(c);
 		if (look_due(c, r->rounds_done)) {
 			r->looks_taken++;
@@ -547,11 +583,23 @@ int compare_run(struct compare *c, const struct compare_hooks *h, char *err, siz
 				cmsg(c, "stopped early after round %u of %u: every verdict was settled "
 				     "at look %u of %u", r->rounds_done, r->rounds_max, r->looks_taken,
 				     r->looks);
+				if (r->race_end == COMPARE_RACE_RUNNING) {
+					r->race_end = COMPARE_RACE_SETTLED;
+					snprintf(r->race_words, sizeof(r->race_words), "after round %u: "
+						 "every verdict against %s was settled", r->rounds_done,
+						 r->arms[0].label);
+				}
 				break;
 			}
 		}
 	}
 	r->t_ns = now_ns() - c->t0;
+	if (r->race_end == COMPARE_RACE_RUNNING) {
+		r->race_end = rc < 0 || stopping(c) ? COMPARE_RACE_STOPPED : COMPARE_RACE_BUDGET;
+		snprintf(r->race_words, sizeof(r->race_words), "%s after round %u, with %zu arms "
+			 "still in it", rc < 0 || stopping(c) ? "stopped" : "out of rounds",
+			 r->rounds_done, compare_race_left(r));
+	}
 	if (!r->stopped_early) {
 		r->looks_taken++;
 		r->alpha_look = compare_look_alpha(r->alpha, r->looks, 1);

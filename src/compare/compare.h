@@ -23,7 +23,7 @@
 #include "settings.h"
 #include "stats.h"
 
-#define COMPARE_MAX_ARMS 8
+#define COMPARE_MAX_ARMS 64   /* brisk tune races tens of arms */
 #define COMPARE_MIN_ROUNDS 3
 #define COMPARE_INTERIM_SHARE 0.05        /* of alpha, per interim look */
 #define COMPARE_MAX_ROUNDS 1000
@@ -75,6 +75,7 @@ struct compare_config {
 				       * default COMPARE_LOAD_WINDOW_NS */
 	double margin;                /* equivalence margin, a ratio in
 				       * [COMPARE_MARGIN_MIN, _MAX] */
+	int no_racing;                /* every arm runs every round (--no-racing) */
 };
 
 /* One sample of one arm-run. */
@@ -140,6 +141,33 @@ struct compare_armstat {
 	int load_ok;                  /* throughput within the tolerance */
 };
 
+/* The race (brisk-compare(1) RACING): after each round from
+ * COMPARE_MIN_ROUNDS, an arm shown slower than the leader, or starving
+ * the load, leaves it and runs no more. */
+enum compare_race_end {
+	COMPARE_RACE_OFF = 0,      /* --no-racing */
+	COMPARE_RACE_RUNNING,      /* not ended (yet) */
+	COMPARE_RACE_WINNER,       /* the leader is shown faster than every arm left */
+	COMPARE_RACE_EQUIVALENT,   /* the arms left are equivalent to the leader */
+	COMPARE_RACE_SETTLED,      /* every verdict against the baseline settled */
+	COMPARE_RACE_BUDGET,       /* the budget or --rounds ran out first */
+	COMPARE_RACE_STOPPED,      /* a signal, compare_stop() or an error */
+};
+const char *compare_race_end_name(enum compare_race_end e);
+/* The arms still in the race (all of them without racing). */
+struct compare_result;
+size_t compare_race_left(const struct compare_result *r);
+
+struct compare_race {
+	int out;                      /* left the race */
+	unsigned out_round;           /* after this round (1-based), when out */
+	unsigned runs;                /* arm-runs it ran */
+	double ratio, lo, hi;         /* when out: its typical arm-run over the
+				       * leader's, 95 % interval; NaN for the load */
+	char leader[48];              /* the leader's label then */
+	char why[200];                /* in words */
+};
+
 struct compare_result {
 	struct compare_arm arms[COMPARE_MAX_ARMS];
 	size_t n_arms;
@@ -174,6 +202,12 @@ struct compare_result {
 	double alpha, alpha_look;     /* family-wise; the level of the latest look */
 	double margin;                /* equivalence margin (ratio) */
 	int more_rounds;              /* the largest cell's more_rounds; -1 none */
+	struct compare_race race[COMPARE_MAX_ARMS];
+	enum compare_race_end race_end;
+	int race_leader;              /* arm index, -1 none */
+	unsigned race_looks;          /* race looks taken */
+	double race_level;            /* the level of the latest */
+	char race_words[320];         /* how the race ended, in words */
 	int stopped_early;            /* every verdict settled at a look */
 	int stop_signal;              /* signal that stopped it, 0 if none */
 	int stop_requested;           /* compare_stop() */

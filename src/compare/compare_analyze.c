@@ -12,9 +12,16 @@
 static const struct stats_ci NO_CI = { NAN, NAN, NAN };
 
 /* The bootstrap of every interval of `brisk compare`, seeded per cell. */
+static unsigned boot_iters = COMPARE_BOOT_ITERS;
+
 static struct stats_boot boot(uint64_t seed)
 {
-	return (struct stats_boot){ COMPARE_BOOT_ITERS, COMPARE_LEVEL, seed };
+	return (struct stats_boot){ boot_iters, COMPARE_LEVEL, seed };
+}
+
+void compare_boot_iters(unsigned iters)
+{
+	boot_iters = iters ? iters : COMPARE_BOOT_ITERS;
 }
 
 /* The values and arm-run ids that enter the statistics of one cell. */
@@ -81,29 +88,63 @@ static size_t log_run_means(const double *v, const uint32_t *g, size_t n, double
 	return k;
 }
 
-/* Rounds more of each side after which an estimate d (log ratio) with
- * the spread of ma[0..ka) and mb[0..kb) would be settled: |d| / se past
- * the two-sided t at level, or (margin - |d|) / se past the one-sided
- * one; -1 when fewer than 2 runs a side, no spread, or not within
- * COMPARE_MAX_ROUNDS. */
-static int rounds_to_settle(const double *ma, size_t ka, const double *mb, size_t kb,
-			    double logm, double level)
+/* Student t quantiles at whole degrees of freedom (the floor of Welch's:
+ * a little larger, so the rounds estimated are never fewer), each
+ * computed once per analysis: the estimate asks for many. */
+#define TQ_DF (4 * COMPARE_MAX_ROUNDS + 2)
+struct tq {
+	double level;
+	double q[2][TQ_DF];   /* [0] one-sided 1 - level, [1] two-sided 1 - level / 2 */
+};
+
+static double tq_get(struct tq *t, int two, double df)
 {
-	if (ka < 2 || kb < 2 || !(level > 0 && level < 1))
+	size_t i = df >= TQ_DF - 1 ? TQ_DF - 1 : df >= 1 ? (size_t)df : 1;
+	if (isnan(t->q[two][i]))
+		t->q[two][i] = stats_t_quantile(two ? 1 - t->level / 2 : 1 - t->level, (double)i);
+	return t->q[two][i];
+}
+
+/* Would an estimate d (>= 0, log) with sd sa and sb be settled with ka +
+ * n and kb + n runs: d / se past the two-sided t at level, or (logm -
+ * d) / se past the one-sided one? */
+static int settles(double d, double sa, double sb, size_t ka, size_t kb, unsigned n,
+		   double logm, struct tq *t)
+{
+	double na = (double)ka + n, nb = (double)kb + n;
+	double va = sa * sa / na, vb = sb * sb / nb, se = sqrt(va + vb);
+	double df = (va + vb) * (va + vb) / (va * va / (na - 1) + vb * vb / (nb - 1));
+	return d / se >= tq_get(t, 1, df) || (logm - d) / se >= tq_get(t, 0, df);
+}
+
+/* Rounds more of each side after which the estimate (log ratio) and the
+ * spread of ma[0..ka) and mb[0..kb) would be settled (settles(), which
+ * only gets truer with n: found by doubling, then halving); -1 when fewer
+ * than 2 runs a side, no spread, or not within COMPARE_MAX_ROUNDS. */
+static int rounds_to_settle(const double *ma, size_t ka, const double *mb, size_t kb,
+			    double logm, struct tq *t)
+{
+	if (ka < 2 || kb < 2 || !t || !(t->level > 0 && t->level < 1))
 		return -1;
 	double d = fabs(stats_mean(mb, kb) - stats_mean(ma, ka));
 	double sa = stats_sd(ma, ka), sb = stats_sd(mb, kb);
 	if (!(sa * sa + sb * sb > 0) || !isfinite(d))
 		return -1;
-	for (int n = 1; n <= COMPARE_MAX_ROUNDS; n++) {
-		double na = (double)ka + n, nb = (double)kb + n;
-		double va = sa * sa / na, vb = sb * sb / nb, se = sqrt(va + vb);
-		double df = (va + vb) * (va + vb) / (va * va / (na - 1) + vb * vb / (nb - 1));
-		if (d / se >= stats_t_quantile(1 - level / 2, df) ||
-		    (logm - d) / se >= stats_t_quantile(1 - level, df))
-			return n;
+	unsigned lo = 0, hi = 1;   /* lo: not settled (or 0), hi: to test */
+	while (!settles(d, sa, sb, ka, kb, hi, logm, t)) {
+		if (hi >= COMPARE_MAX_ROUNDS)
+			return -1;
+		lo = hi;
+		hi = hi * 2 > COMPARE_MAX_ROUNDS ? COMPARE_MAX_ROUNDS : hi * 2;
 	}
-	return -1;
+	while (hi - lo > 1) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (settles(d, sa, sb, ka, kb, mid, logm, t))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return (int)hi;
 }
 
 /* The tests of an arm against the baseline, on the arm-runs (the unit;
@@ -115,7 +156,7 @@ static int rounds_to_settle(const double *ma, size_t ka, const double *mb, size_
  * with the Welch 95 % interval into ratio_runs; more_rounds at level. */
 static void run_test(const double *a, const uint32_t *ga, size_t na, const double *b,
 		     const uint32_t *gb, size_t nb, double *ma, double *mb, double logm,
-		     double level, struct compare_cell *cell)
+		     struct tq *tq, struct compare_cell *cell)
 {
 	size_t ka = log_run_means(a, ga, na, ma), kb = log_run_means(b, gb, nb, mb);
 	double t, df;
@@ -129,7 +170,7 @@ static void run_test(const double *a, const uint32_t *ga, size_t na, const doubl
 		cell->p = 1.0;
 	if (ka < 2 || kb < 2 || stats_welch_tost(ma, ka, mb, kb, logm, &cell->p_equiv) < 0)
 		cell->p_equiv = 1.0;
-	cell->more_rounds = rounds_to_settle(ma, ka, mb, kb, logm, level);
+	cell->more_rounds = rounds_to_settle(ma, ka, mb, kb, logm, tq);
 }
 
 /* Per cell: counts, quantiles with CIs, ratio CIs and the raw p. */
@@ -144,7 +185,13 @@ static int cells(struct compare *c)
 	size_t m = 0;   /* the cells tested: the level more_rounds aims at is Holm's last */
 	for (unsigned a = 0; a < ACTION_KIND_COUNT; a++)
 		m += (r->actions & (1u << a)) ? r->n_arms - 1 : 0;
-	double level = m ? r->alpha_look / (double)m : r->alpha_look, logm = log(r->margin);
+	double logm = log(r->margin);
+	struct tq *tq = malloc(sizeof(*tq));
+	if (tq) {
+		tq->level = m ? r->alpha_look / (double)m : r->alpha_look;
+		for (size_t i = 0; i < TQ_DF; i++)
+			tq->q[0][i] = tq->q[1][i] = NAN;
+	}
 	for (unsigned a = 0; rc == 0 && a < ACTION_KIND_COUNT; a++) {
 		if (!(r->actions & (1u << a)))
 			continue;
@@ -169,7 +216,7 @@ static int cells(struct compare *c)
 				continue;
 			ratio(base, gb, nb, x, gx, n, 0.5, seed + 4, &cell->ratio50);
 			ratio(base, gb, nb, x, gx, n, 0.9, seed + 5, &cell->ratio90);
-			run_test(base, gb, nb, x, gx, n, ma, mb, logm, level, cell);
+			run_test(base, gb, nb, x, gx, n, ma, mb, logm, tq, cell);
 		}
 	}
 	free(base);
@@ -177,6 +224,7 @@ static int cells(struct compare *c)
 	free(gb);
 	free(g);
 	free(ma);
+	free(tq);
 	free(mb);
 	return rc;
 }
@@ -314,6 +362,8 @@ static int rank_cmp(const struct compare_result *r, size_t x, size_t y)
 	const struct compare_armstat *a = &r->armstat[x], *b = &r->armstat[y];
 	if (a->load_ok != b->load_ok)
 		return a->load_ok ? -1 : 1;
+	if (r->race[x].out != r->race[y].out)   /* shown slower than a leader */
+		return r->race[x].out ? 1 : -1;
 	if (isnan(a->score) != isnan(b->score))
 		return isnan(a->score) ? 1 : -1;
 	if (!isnan(a->score) && a->score != b->score)

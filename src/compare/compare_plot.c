@@ -551,6 +551,9 @@ static double draw(cairo_t *cr, const void *what, int paint)
 			      r->looks);
 	if (n > 0 && (size_t)n < sizeof(info) && r->stopped_early)
 		n += snprintf(info + n, sizeof(info) - (size_t)n, "; stopped early, all settled");
+	else if (n > 0 && (size_t)n < sizeof(info) && r->race_end != COMPARE_RACE_OFF)
+		n += snprintf(info + n, sizeof(info) - (size_t)n, "; race: %s, %zu of %zu arms left",
+			      compare_race_end_name(r->race_end), compare_race_left(r), r->n_arms);
 	if (n > 0 && (size_t)n < sizeof(info) && r->stop_signal)
 		snprintf(info + n, sizeof(info) - (size_t)n, "; stopped by signal %d", r->stop_signal);
 	plot_colour(cr, plot_c_dim, 1);

@@ -3,11 +3,19 @@
  *
  *   compare.c          create, the rounds, one arm-run, progress, free
  *   compare_analyze.c  statistics, verdicts, looks, ranking
+ *   compare_race.c     the race: who leaves it, when it ends
  */
 #ifndef BRISK_COMPARE_PRIV_H
 #define BRISK_COMPARE_PRIV_H
 
 #include "compare.h"
+
+struct compare;
+/* A stand-in for the session of an arm-run (tests/helpers/race_sim.c and
+ * the units): fills the samples and figures of r.runs[idx] of arm in
+ * round.  0 or -errno. */
+typedef int (*compare_sim_fn)(struct compare *c, size_t arm, unsigned round, uint32_t idx,
+			      void *ctx);
 
 struct compare {
 	struct compare_config cfg;
@@ -19,11 +27,22 @@ struct compare {
 	uint64_t t0;                   /* monotonic start */
 	uint64_t run_ns_sum;           /* arm-runs' time, for the estimate */
 	size_t run_ns_n;
+	compare_sim_fn sim;            /* NULL: real sessions */
+	void *sim_ctx;
 };
 
 /* The analysis at a look (final: the last one): stats, verdicts at
  * alpha / looks, settled flags, ranking.  Returns 1 when every arm x
  * action is settled, 0 otherwise, -ENOMEM. */
 int compare_analyze_look(struct compare *c);
+/* A race look after round `done` (the analysis current): drops the arms
+ * shown slower than the leader or starving the load, and ends the race
+ * when it can (r.race_end).  1 when it ended, 0 otherwise, -ENOMEM. */
+int compare_race_look(struct compare *c, unsigned done);
+/* The bootstrap replicates of the quantile intervals, process-wide (0:
+ * COMPARE_BOOT_ITERS): the race simulation, which reads only the run
+ * ratios, takes fewer. */
+void compare_boot_iters(unsigned iters);
+
 
 #endif

@@ -115,6 +115,8 @@ static const char *stop_words(const struct compare_result *r, char *b, size_t n)
 	else if (r->stopped_early)
 		snprintf(b, n, "stopped early: every verdict settled at look %u of %u",
 			 r->looks_taken, r->looks);
+	else if (r->race_end == COMPARE_RACE_WINNER || r->race_end == COMPARE_RACE_EQUIVALENT)
+		snprintf(b, n, "the race ended %s", r->race_words);
 	else if (r->rounds_done >= r->rounds_max)
 		snprintf(b, n, "ran all its rounds");
 	else
@@ -153,7 +155,7 @@ static void row(FILE *f, const char *fmt, ...)
 
 static void text_header(FILE *f, const struct compare_result *r)
 {
-	char b[256], d[64], how[128];
+	char b[256], d[64], how[400];
 	wrap(f, "brisk " BRISK_VERSION " compare on ", "  ", r->dir);
 	wrap(f, "stack: ", "  ", r->stackline[0] ? r->stackline : "-");
 	wrap(f, "disks: ", "  ", r->disks[0] ? r->disks : "-");
@@ -304,10 +306,33 @@ static void text_ranking(FILE *f, const struct compare_result *r)
 	wrap(f, "rule: ", "  ", r->rule[0] ? r->rule : "-");
 }
 
+/* Who ran how many rounds, who left the race when and why, how it ended. */
+static void text_race(FILE *f, const struct compare_result *r)
+{
+	if (r->race_end == COMPARE_RACE_OFF)
+		return;
+	fprintf(f, "\nrace (an arm shown slower than the leader leaves it):\n");
+	for (size_t a = 0; a < r->n_arms; a++) {
+		const struct compare_race *x = &r->race[a];
+		char cell[LABEL_W + 1], pre[64], b[320];
+		snprintf(pre, sizeof(pre), "  %zu %-*s %3u run%s  ", a, LABEL_W,
+			 compare_text_cell(cell, LABEL_W, r->arms[a].label), x->runs,
+			 x->runs == 1 ? " " : "s");
+		if (x->out)
+			snprintf(b, sizeof(b), "out after round %u: %s", x->out_round, x->why);
+		else
+			snprintf(b, sizeof(b), "%s", (int)a == r->race_leader ? "in the race, the leader"
+				 : "in the race");
+		wrap(f, pre, indent(strlen(pre)), b);
+	}
+	wrap(f, "  ended: ", "    ", r->race_words[0] ? r->race_words : "-");
+}
+
 void compare_report_text(FILE *f, const struct compare_result *r)
 {
 	text_header(f, r);
 	text_arms(f, r);
+	text_race(f, r);
 	text_actions(f, r);
 	compare_split_text(f, r, COLS);
 	text_loads(f, r);
@@ -414,6 +439,32 @@ static struct json_object *json_ranking(const struct compare_result *r)
 	return arr;
 }
 
+static struct json_object *json_race(const struct compare_result *r)
+{
+	struct json_object *o = jout_object(), *arr = jout_array();
+	add(o, "racing", jout_bool(r->race_end != COMPARE_RACE_OFF));
+	add(o, "end", jout_string(compare_race_end_name(r->race_end)));
+	add(o, "words", r->race_words[0] ? jout_string(r->race_words) : NULL);
+	add(o, "leader", r->race_leader >= 0 ? jout_uint64((uint64_t)r->race_leader) : NULL);
+	add(o, "looks", jout_uint64(r->race_looks));
+	add(o, "level", r->race_looks ? jout_finite(r->race_level) : NULL);
+	for (size_t a = 0; a < r->n_arms; a++) {
+		const struct compare_race *x = &r->race[a];
+		struct json_object *e = jout_object();
+		struct stats_ci ci = { x->ratio, x->lo, x->hi };
+		add(e, "arm", jout_uint64(a));
+		add(e, "runs", jout_uint64(x->runs));
+		add(e, "out", jout_bool(x->out));
+		add(e, "out_after_round", x->out ? jout_uint64(x->out_round) : NULL);
+		add(e, "why", x->out ? jout_string(x->why) : NULL);
+		add(e, "leader", x->leader[0] ? jout_string(x->leader) : NULL);
+		add(e, "ratio_to_leader", isnan(x->ratio) ? NULL : jout_ci(&ci));
+		json_object_array_add(arr, e);
+	}
+	add(o, "arms", arr);
+	return o;
+}
+
 static struct json_object *json_verdicts(const struct compare_result *r)
 {
 	struct json_object *arr = jout_array();
@@ -500,6 +551,7 @@ static struct json_object *json_result(const struct compare_result *r)
 	add(rounds, "done", jout_uint64(r->rounds_done));
 	add(rounds, "max", jout_uint64(r->rounds_max));
 	add(root, "rounds", rounds);
+	add(root, "race", json_race(r));
 	add(root, "looks", jout_uint64(r->looks));
 	add(root, "looks_taken", jout_uint64(r->looks_taken));
 	add(root, "alpha", jout_finite(r->alpha));

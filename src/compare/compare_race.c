@@ -1,0 +1,236 @@
+#include "compare_priv.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The race is a successive rejection on each arm-run's score, the mean
+ * over the actions of the log of its samples' geometric mean (the log of
+ * the ranking's objective, with the typical arm-run in place of the p90:
+ * the baseline cancels out of every difference).  At race look j (one
+ * after each round from COMPARE_MIN_ROUNDS) the level is
+ * alpha * 6 / (pi^2 j^2), which sums to alpha over any number of looks;
+ * within a look, Holm over the arms against the leader.  What the
+ * simulation measured: brisk-compare(1) RACING, tests/bench/race_sim.sh. */
+
+const char *compare_race_end_name(enum compare_race_end e)
+{
+	switch (e) {
+	case COMPARE_RACE_OFF:
+		return "off";
+	case COMPARE_RACE_RUNNING:
+		return "running";
+	case COMPARE_RACE_WINNER:
+		return "winner";
+	case COMPARE_RACE_EQUIVALENT:
+		return "equivalent";
+	case COMPARE_RACE_SETTLED:
+		return "settled";
+	case COMPARE_RACE_BUDGET:
+		return "budget";
+	case COMPARE_RACE_STOPPED:
+		break;
+	}
+	return "stopped";
+}
+
+size_t compare_race_left(const struct compare_result *r)
+{
+	size_t n = 0;
+	for (size_t a = 0; a < r->n_arms; a++)
+		n += !r->race[a].out;
+	return n;
+}
+
+/* Scores of every arm's arm-runs: sc[a][0..k[a]), an arm-run counted
+ * only when each action has a sample the statistics count. */
+struct scores {
+	double *v[COMPARE_MAX_ARMS];
+	size_t k[COMPARE_MAX_ARMS];
+};
+
+static void scores_free(struct scores *s)
+{
+	for (size_t a = 0; a < COMPARE_MAX_ARMS; a++)
+		free(s->v[a]);
+}
+
+static int scores_make(const struct compare *c, struct scores *s)
+{
+	const struct compare_result *r = &c->r;
+	memset(s, 0, sizeof(*s));
+	size_t nr = r->n_runs ? r->n_runs : 1;
+	double *sum = calloc(nr * ACTION_KIND_COUNT, sizeof(double));
+	unsigned *cnt = calloc(nr * ACTION_KIND_COUNT, sizeof(unsigned));
+	int rc = sum && cnt ? 0 : -ENOMEM;
+	for (size_t a = 0; rc == 0 && a < r->n_arms; a++)
+		if (!(s->v[a] = malloc(nr * sizeof(double))))
+			rc = -ENOMEM;
+	for (size_t i = 0; rc == 0 && i < r->n_samples; i++) {
+		const struct compare_sample *x = &r->samples[i];
+		if (x->err || !(x->ms > 0) || !isfinite(x->ms) || x->run >= r->n_runs ||
+		    x->action >= ACTION_KIND_COUNT || (!x->cold && !c->cfg.keep_warm))
+			continue;
+		sum[x->run * ACTION_KIND_COUNT + x->action] += log(x->ms);
+		cnt[x->run * ACTION_KIND_COUNT + x->action]++;
+	}
+	for (size_t i = 0; rc == 0 && i < r->n_runs; i++) {
+		size_t arm = r->runs[i].arm;
+		double score = 0;
+		unsigned n = 0, ok = arm < r->n_arms;
+		for (unsigned a = 0; ok && a < ACTION_KIND_COUNT; a++) {
+			if (!(r->actions & (1u << a)))
+				continue;
+			unsigned m = cnt[i * ACTION_KIND_COUNT + a];
+			ok = m > 0;
+			score += ok ? sum[i * ACTION_KIND_COUNT + a] / m : 0;
+			n++;
+		}
+		if (ok && n)
+			s->v[arm][s->k[arm]++] = score / n;
+	}
+	free(sum);
+	free(cnt);
+	if (rc < 0)
+		scores_free(s);
+	return rc;
+}
+
+/* One-sided p that arm b's scores are above (slower than) a's. */
+static double p_slower(const double *a, size_t na, const double *b, size_t nb)
+{
+	double t, df, p;
+	if (stats_welch(a, na, b, nb, &t, &df, &p) < 0 || isnan(p))
+		return 1.0;
+	return t > 0 ? p / 2 : 1 - p / 2;
+}
+
+static void drop(struct compare_result *r, size_t arm, unsigned done, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void drop(struct compare_result *r, size_t arm, unsigned done, const char *fmt, ...)
+{
+	struct compare_race *x = &r->race[arm];
+	x->out = 1;
+	x->out_round = done;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(x->why, sizeof(x->why), fmt, ap);
+	va_end(ap);
+}
+
+/* Arms that keep less of the load than the tolerance, surely: the upper
+ * end of their interval below the share of the best arm's lower end.
+ * The baseline stays in (every verdict needs it). */
+static void drop_starving(struct compare_result *r, unsigned done)
+{
+	double best_lo = NAN;
+	for (size_t a = 0; a < r->n_arms; a++) {
+		const struct stats_ci *ci = compare_load_ci(r, a);
+		if (!r->race[a].out && isfinite(ci->lo) && (isnan(best_lo) || ci->lo > best_lo))
+			best_lo = ci->lo;
+	}
+	if (!(best_lo > 0))
+		return;
+	double line = best_lo * (1.0 - COMPARE_LOAD_TOLERANCE_PCT / 100.0);
+	for (size_t a = 1; a < r->n_arms; a++) {
+		const struct stats_ci *ci = compare_load_ci(r, a);
+		if (!r->race[a].out && isfinite(ci->hi) && ci->hi < line) {
+			drop(r, a, done, "starves the load: %.1f MiB/s [%.1f, %.1f], below %.0f %% of "
+			     "the best arm's %.1f", ci->est, ci->lo, ci->hi,
+			     100.0 - COMPARE_LOAD_TOLERANCE_PCT, best_lo);
+			r->race[a].ratio = r->race[a].lo = r->race[a].hi = NAN;
+		}
+	}
+}
+
+int compare_race_look(struct compare *c, unsigned done)
+{
+	struct compare_result *r = &c->r;
+	if (r->race_end != COMPARE_RACE_RUNNING)
+		return 0;
+	struct scores s;
+	if (scores_make(c, &s) < 0)
+		return -ENOMEM;
+	unsigned j = ++r->race_looks;
+	double level = r->alpha * 6.0 / (M_PI * M_PI * (double)j * (double)j);
+	r->race_level = level;
+	drop_starving(r, done);
+	/* the leader: the lowest mean score among the arms in the race that
+	 * keep the load going and have two scored arm-runs */
+	int lead = -1;
+	double best = INFINITY;
+	for (size_t a = 0; a < r->n_arms; a++) {
+		if (r->race[a].out || !r->armstat[a].load_ok || s.k[a] < 2)
+			continue;
+		double m = stats_mean(s.v[a], s.k[a]);
+		if (m < best) {
+			best = m;
+			lead = (int)a;
+		}
+	}
+	r->race_leader = lead;
+	if (lead < 0) {
+		scores_free(&s);
+		return 0;
+	}
+	const double *L = s.v[lead];
+	size_t kl = s.k[lead];
+	double p[COMPARE_MAX_ARMS], pe[COMPARE_MAX_ARMS];
+	size_t who[COMPARE_MAX_ARMS], n = 0, others = 0;
+	for (size_t a = 0; a < r->n_arms; a++) {
+		if (r->race[a].out || (int)a == lead)
+			continue;
+		others++;
+		if (s.k[a] < 2)
+			continue;
+		p[n] = p_slower(L, kl, s.v[a], s.k[a]);
+		if (stats_welch_tost(L, kl, s.v[a], s.k[a], log(r->margin), &pe[n]) < 0)
+			pe[n] = 1.0;
+		who[n++] = a;
+	}
+	int rc = 0;
+	if (n && (stats_holm(p, n, p) < 0 || stats_holm(pe, n, pe) < 0))
+		rc = -ENOMEM;
+	size_t slower = 0, equiv = 0;
+	char ll[sizeof(r->arms[0].label)];
+	memcpy(ll, r->arms[lead].label, sizeof(ll));
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		size_t a = who[i];
+		equiv += pe[i] < level;
+		if (!(p[i] < level))
+			continue;
+		slower++;
+		struct compare_race *x = &r->race[a];
+		stats_log_ratio_ci(L, kl, s.v[a], s.k[a], COMPARE_LEVEL, &x->ratio, &x->lo, &x->hi);
+		memcpy(x->leader, ll, sizeof(x->leader));
+		if (a != 0)   /* the baseline stays: every verdict needs it */
+			drop(r, a, done, "slower than %s, the leader: %.2fx [%.2f, %.2f] (Holm p "
+			     "%.2g < %.2g at race look %u)", ll, x->ratio, x->lo, x->hi, p[i], level,
+			     j);
+	}
+	scores_free(&s);
+	if (rc < 0)
+		return rc;
+	if (!others || slower == others) {
+		r->race_end = COMPARE_RACE_WINNER;
+		if (others)
+			snprintf(r->race_words, sizeof(r->race_words), "after round %u, %s is faster "
+				 "than every other arm still in the race (race look %u, level %.2g)",
+				 done, ll, j, level);
+		else
+			snprintf(r->race_words, sizeof(r->race_words), "after round %u, %s is the "
+				 "only arm left in the race", done, ll);
+		return 1;
+	}
+	if (n == others && equiv == others) {
+		r->race_end = COMPARE_RACE_EQUIVALENT;
+		snprintf(r->race_words, sizeof(r->race_words), "after round %u, the arms still in "
+			 "the race are equivalent to %s, the leader, within %.0f %% (race look %u, "
+			 "level %.2g)", done, ll, 100.0 * (r->margin - 1.0), j, level);
+		return 1;
+	}
+	return 0;
+}

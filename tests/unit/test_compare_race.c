@@ -1,0 +1,254 @@
+/* compare_race: the race of `brisk compare` on simulated arm-runs (the
+ * engine's own rounds, with a stand-in for the session): an arm shown
+ * slower than the leader leaves it, one starving the load too, the
+ * baseline never; the race ends with a winner, with the arms left
+ * equivalent, or at the rounds; --no-racing runs every arm every round;
+ * the text and JSON say who left when and why. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "compare_priv.h"
+#include "compare_report.h"
+
+static struct settings st;
+
+struct model {
+	double ratio[COMPARE_MAX_ARMS];   /* true ratio to the baseline */
+	double mibps[COMPARE_MAX_ARMS];   /* the load's disk figure; 0: none */
+	double sd_run;                    /* log sd between arm-runs */
+	uint64_t rng;
+};
+
+static double normal(uint64_t *st_)
+{
+	double u = ((double)(stats_rand_next(st_) >> 11) + 0.5) / 9007199254740992.0;
+	double v = ((double)(stats_rand_next(st_) >> 11) + 0.5) / 9007199254740992.0;
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+/* Three samples of each action around 100 ms * ratio * the run's effect. */
+static int sim(struct compare *c, size_t arm, unsigned round, uint32_t idx, void *ctx)
+{
+	struct model *m = ctx;
+	struct compare_result *r = &c->r;
+	double eff = exp(m->sd_run * normal(&m->rng));
+	for (unsigned a = 0; a < ACTION_KIND_COUNT; a++) {
+		if (!(r->actions & (1u << a)))
+			continue;
+		for (int i = 0; i < 3; i++) {
+			if (r->n_samples == r->cap_samples) {
+				size_t cap = r->cap_samples ? 2 * r->cap_samples : 256;
+				void *p = realloc(r->samples, cap * sizeof(*r->samples));
+				if (!p)
+					return -ENOMEM;
+				r->samples = p;
+				r->cap_samples = cap;
+			}
+			r->samples[r->n_samples++] = (struct compare_sample){
+				.arm = (uint32_t)arm, .round = round, .run = idx, .action = (uint8_t)a,
+				.cold = 1, .ms = 100 * m->ratio[arm] * eff * exp(0.1 * normal(&m->rng)),
+			};
+		}
+	}
+	if (m->mibps[arm] > 0)
+		r->runs[idx].disk_mibps = r->runs[idx].load_mibps =
+			m->mibps[arm] * exp(0.05 * normal(&m->rng));
+	return 0;
+}
+
+static struct compare *race(size_t n, struct model *m, unsigned rounds, int no_racing)
+{
+	struct compare_config cfg;
+	compare_config_default(&cfg);
+	cfg.run.actions = 1u << ACTION_LS | 1u << ACTION_SSH;
+	cfg.run.n_loads = 0;
+	cfg.rounds = rounds;
+	cfg.seed = 3;
+	cfg.no_racing = no_racing;
+	snprintf(cfg.run.dir, sizeof(cfg.run.dir), "/nonexistent");
+	struct compare_arm arms[COMPARE_MAX_ARMS];
+	memset(arms, 0, sizeof(arms));
+	for (size_t i = 0; i < n; i++) {
+		snprintf(arms[i].name, sizeof(arms[i].name), i ? "arm%zu" : "current", i);
+		snprintf(arms[i].label, sizeof(arms[i].label), i ? "arm%zu" : "current", i);
+	}
+	struct compare *c = NULL;
+	char err[256];
+	assert_int_equal(compare_create(&cfg, &st, arms, n, &c, err, sizeof(err)), 0);
+	c->sim = sim;
+	c->sim_ctx = m;
+	assert_int_equal(compare_run(c, NULL, err, sizeof(err)), 0);
+	return c;
+}
+
+static unsigned runs_of(const struct compare_result *r, size_t arm)
+{
+	unsigned n = 0;
+	for (size_t i = 0; i < r->n_runs; i++)
+		n += r->runs[i].arm == arm;
+	return n;
+}
+
+/* Arm 2 is three times slower: it leaves after the first race look; the
+ * others run on; its verdict against the baseline comes from its rounds. */
+static void test_drop_slower(void **state)
+{
+	(void)state;
+	struct model m = { .ratio = { 1, 1, 3, 1 }, .sd_run = 0.05, .rng = 7 };
+	struct compare *c = race(4, &m, 8, 0);
+	const struct compare_result *r = compare_result(c);
+	assert_true(r->race[2].out);
+	assert_int_equal(r->race[2].out_round, COMPARE_MIN_ROUNDS);
+	assert_int_equal(runs_of(r, 2), COMPARE_MIN_ROUNDS);
+	assert_int_equal(r->race[2].runs, COMPARE_MIN_ROUNDS);
+	assert_non_null(strstr(r->race[2].why, "slower than"));
+	assert_true(r->race[2].lo > 1);
+	assert_false(r->race[0].out);   /* the baseline never leaves */
+	assert_int_equal(r->cells[2][ACTION_LS].verdict, STATS_SLOWER);
+	assert_true(r->cells[2][ACTION_LS].n == 3 * COMPARE_MIN_ROUNDS);
+	/* the others: in, and ran more rounds, or the race ended with them equivalent */
+	assert_false(r->race[1].out);
+	assert_false(r->race[3].out);
+	assert_true(r->race_end == COMPARE_RACE_EQUIVALENT || r->race_end == COMPARE_RACE_BUDGET);
+	assert_true(runs_of(r, 1) >= COMPARE_MIN_ROUNDS);
+	/* ranked last: out of the race */
+	assert_int_equal(r->ranking[r->n_ranked - 1], 2);
+	compare_free(c);
+}
+
+/* One arm far faster than all: it wins, and the race ends there. */
+static void test_winner(void **state)
+{
+	(void)state;
+	struct model m = { .ratio = { 1, 0.3, 1 }, .sd_run = 0.05, .rng = 9 };
+	struct compare *c = race(3, &m, 20, 0);
+	const struct compare_result *r = compare_result(c);
+	assert_int_equal(r->race_end, COMPARE_RACE_WINNER);
+	assert_int_equal(r->race_leader, 1);
+	assert_true(r->race[2].out);
+	assert_false(r->race[0].out);
+	assert_true(r->rounds_done < 20);
+	assert_non_null(strstr(r->race_words, "arm1 is faster than every other arm"));
+	assert_int_equal(r->best, 1);
+	assert_int_equal(r->cells[1][ACTION_SSH].verdict, STATS_FASTER);
+	compare_free(c);
+}
+
+/* Alike arms with a tight spread: equivalent, well before the rounds run out. */
+static void test_equivalent(void **state)
+{
+	(void)state;
+	struct model m = { .ratio = { 1, 1, 1.02 }, .sd_run = 0.03, .rng = 11 };
+	struct compare *c = race(3, &m, 30, 0);
+	const struct compare_result *r = compare_result(c);
+	assert_int_equal(r->race_end, COMPARE_RACE_EQUIVALENT);
+	assert_true(r->rounds_done < 10);
+	assert_non_null(strstr(r->race_words, "equivalent to"));
+	for (size_t a = 0; a < 3; a++)
+		assert_false(r->race[a].out);
+	compare_free(c);
+}
+
+/* Noisy alike arms: nobody leaves, the rounds run out. */
+static void test_budget(void **state)
+{
+	(void)state;
+	struct model m = { .ratio = { 1, 1, 1 }, .sd_run = 0.6, .rng = 13 };
+	struct compare *c = race(3, &m, 5, 0);
+	const struct compare_result *r = compare_result(c);
+	assert_int_equal(r->race_end, COMPARE_RACE_BUDGET);
+	assert_int_equal(r->rounds_done, 5);
+	assert_non_null(strstr(r->race_words, "out of rounds after round 5, with 3 arms"));
+	compare_free(c);
+}
+
+/* An arm that keeps a tenth of the load leaves, faster or not. */
+static void test_starving(void **state)
+{
+	(void)state;
+	struct model m = { .ratio = { 1, 1, 0.5 }, .mibps = { 100, 100, 10 }, .sd_run = 0.05,
+			   .rng = 17 };
+	struct compare *c = race(3, &m, 6, 0);
+	const struct compare_result *r = compare_result(c);
+	assert_true(r->race[2].out);
+	assert_non_null(strstr(r->race[2].why, "starves the load"));
+	assert_true(isnan(r->race[2].ratio));
+	assert_true(r->best != 2);
+	compare_free(c);
+}
+
+/* --no-racing: every arm every round, as before. */
+static void test_no_racing(void **state)
+{
+	(void)state;
+	struct model m = { .ratio = { 1, 1, 3 }, .sd_run = 0.05, .rng = 7 };
+	struct compare *c = race(3, &m, 6, 1);
+	const struct compare_result *r = compare_result(c);
+	assert_int_equal(r->race_end, COMPARE_RACE_OFF);
+	assert_int_equal(r->race_looks, 0);
+	for (size_t a = 0; a < 3; a++)
+		assert_false(r->race[a].out);
+	assert_true(runs_of(r, 2) == runs_of(r, 0));
+	compare_free(c);
+}
+
+/* The report: who left when and why, in text and JSON. */
+static void test_report(void **state)
+{
+	(void)state;
+	struct model m = { .ratio = { 1, 1, 3, 1 }, .sd_run = 0.05, .rng = 7 };
+	struct compare *c = race(4, &m, 8, 0);
+	const struct compare_result *r = compare_result(c);
+	char *t = NULL;
+	size_t tl = 0;
+	FILE *f = open_memstream(&t, &tl);
+	assert_non_null(f);
+	compare_report_text(f, r);
+	fclose(f);
+	assert_non_null(strstr(t, "race (an arm shown slower than the leader leaves it):"));
+	assert_non_null(strstr(t, "out after round 3: slower than"));
+	assert_non_null(strstr(t, "  ended: "));
+	free(t);
+	char path[] = "/tmp/brisk-race-XXXXXX", err[256];
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(compare_report_json(r, path, err, sizeof(err)), 0);
+	struct json_object *j = json_object_from_file(path);
+	unlink(path);
+	assert_non_null(j);
+	struct json_object *race, *arms, *e, *v;
+	assert_true(json_object_object_get_ex(j, "race", &race));
+	assert_true(json_object_object_get_ex(race, "arms", &arms));
+	e = json_object_array_get_idx(arms, 2);
+	assert_true(json_object_object_get_ex(e, "out_after_round", &v));
+	assert_int_equal(json_object_get_int(v), 3);
+	assert_true(json_object_object_get_ex(e, "ratio_to_leader", &v));
+	assert_true(json_object_is_type(v, json_type_object));
+	assert_true(json_object_object_get_ex(race, "end", &v));
+	assert_true(strcmp(json_object_get_string(v), "equivalent") == 0 ||
+		    strcmp(json_object_get_string(v), "budget") == 0);
+	json_object_put(j);
+	compare_free(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_drop_slower), cmocka_unit_test(test_winner),
+		cmocka_unit_test(test_equivalent),  cmocka_unit_test(test_budget),
+		cmocka_unit_test(test_starving),    cmocka_unit_test(test_no_racing),
+		cmocka_unit_test(test_report),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
