@@ -463,11 +463,13 @@ static size_t arm_now(const struct comparescr *cs, const struct compare *c)
 	return arm;
 }
 
+/* The arm's label: under way marked, out of the race dim and crossed. */
 static void label_cell(int y, int w, const struct compare_result *r, size_t i, size_t now)
 {
-	int utf8 = screen_utf8();
-	screen_printf(y, 0, w, i == now ? SCREEN_KEY : SCREEN_NORMAL, "%s%-11.11s",
-		      i == now ? (utf8 ? "▶" : ">") : " ", r->arms[i].label);
+	int utf8 = screen_utf8(), out = r->race[i].out;
+	screen_printf(y, 0, w, i == now ? SCREEN_KEY : out ? SCREEN_DIM : SCREEN_NORMAL,
+		      "%s%-11.11s", i == now ? (utf8 ? "▶" : ">") : out ? (utf8 ? "✗" : "x") : " ",
+		      r->arms[i].label);
 }
 
 /* One action: a rule with the axis, one row per arm.  Rows used. */
@@ -611,8 +613,12 @@ static void draw_header(struct comparescr *cs, const struct compare *c, int W)
 		snprintf(rm, sizeof(rm), "%u", rmax);
 	else
 		snprintf(rm, sizeof(rm), "?");
-	snprintf(what, sizeof(what), "- round %u of %s, %zu arm-run(s) done, %s elapsed, ETA %s%s",
-		 round + 1, rm, r->n_runs ? r->n_runs - (compare_session(c) ? 1 : 0) : 0, el,
+	char race[40] = "";
+	if (r->race_end != COMPARE_RACE_OFF && compare_race_left(r) < r->n_arms)
+		snprintf(race, sizeof(race), ", %zu of %zu arms left", compare_race_left(r),
+			 r->n_arms);
+	snprintf(what, sizeof(what), "- round %u of %s%s, %zu arm-run(s) done, %s elapsed, ETA %s%s",
+		 round + 1, rm, race, r->n_runs ? r->n_runs - (compare_session(c) ? 1 : 0) : 0, el,
 		 eta_s, cs->stopping ? " (stopping)" : "");
 	draw_top(cs, what, W);
 	const struct session *s = compare_session(c);

@@ -282,6 +282,14 @@ static int compare_and_show(struct tui *t)
 	} else if (r->stopped_early) {
 		snprintf(cs->end, sizeof(cs->end), "- done early: every verdict settled after round "
 			 "%u of %u, %s", r->rounds_done, r->rounds_max, el);
+	} else if (r->race_end == COMPARE_RACE_WINNER || r->race_end == COMPARE_RACE_EQUIVALENT) {
+		const char *lead = r->race_leader >= 0 ? r->arms[r->race_leader].label : "?";
+		if (r->race_end == COMPARE_RACE_WINNER)
+			snprintf(cs->end, sizeof(cs->end), "- done early after round %u: %.47s won the "
+				 "race, %s", r->rounds_done, lead, el);
+		else
+			snprintf(cs->end, sizeof(cs->end), "- done early after round %u: the arms left "
+				 "are equivalent to %.47s, %s", r->rounds_done, lead, el);
 	} else {
 		snprintf(cs->end, sizeof(cs->end), "- done: %u round(s) in %s", r->rounds_done, el);
 	}
