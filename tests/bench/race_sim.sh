@@ -7,8 +7,8 @@
 # winner), racing and --no-racing side by side.  Targets: family-wise
 # false faster/slower <= 5 %, false equivalent at the margin's edge <= 5 %,
 # 95 % interval coverage 93-97 %.  REPS (default 1000), ROUNDS ("6 10"),
-# SD ("30": the log sd between arm-runs, in %), SEED (1).  About 20
-# minutes on the 2-core VM.
+# SD ("30": the log sd between arm-runs, in %), SEED (1).  About 35
+# minutes on the 2-core VM (REPS=200 for a quick look).
 cd "$(dirname "$0")/../.." || exit 1
 SIM=build/tests/helpers/race_sim
 [ -x "$SIM" ] || { echo "SKIP: $SIM not built (make tests)"; exit 0; }
