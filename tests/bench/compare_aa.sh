@@ -12,7 +12,8 @@
 # writer reaches the free-space floor within an arm-run, which ends it
 # early and marks it failed), AA_BUDGET (e.g. 3m: each comparison on that
 # budget instead of AA_ROUNDS rounds, stopping as the rules say), AA_KINDS
-# ("current mq-deadline"), AA_KEEP=DIR keeps every JSON.  Also counted:
+# ("current mq-deadline"), AA_EXTRA (more options for each comparison, e.g.
+# "--load-window 0 --warmup 2s"), AA_KEEP=DIR keeps every JSON.  Also counted:
 # the verdicts that are equivalent (right here) and the time each took.  vda's scheduler is
 # put back by brisk itself (journal); the bench checks it is unchanged.
 cd "$(dirname "$0")/../.." || exit 1
@@ -30,6 +31,8 @@ trap '"$BRISK" lab down --all >/dev/null 2>&1; rm -rf "$T"' EXIT
 
 vda_sched=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/block/vda/queue/scheduler 2>/dev/null)
 if [ -n "${AA_BUDGET:-}" ]; then how=(-b "$AA_BUDGET"); else how=(-r "$rounds"); fi
+read -r -a extra <<<"${AA_EXTRA:-}"
+how+=("${extra[@]}")
 printf '%-5s %-44s %5s %9s %8s %11s %8s %6s %7s\n' disk "arms" runs verdicts "false+" "comparisons" \
   "any-false+" "equiv" "mean-s"
 for disk in ${AA_DISKS:-vda lab}; do
