@@ -31,49 +31,11 @@
 #include <string.h>
 
 #include "compare_priv.h"
+#include "race_model.h"
 
 #define ARMS 16
 
 static struct settings st;
-
-struct model {
-	double ratio[ARMS];
-	double sd_run;
-	uint64_t rng;
-};
-
-static double normal(uint64_t *s)
-{
-	double u = ((double)(stats_rand_next(s) >> 11) + 0.5) / 9007199254740992.0;
-	double v = ((double)(stats_rand_next(s) >> 11) + 0.5) / 9007199254740992.0;
-	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
-}
-
-static int sim(struct compare *c, size_t arm, unsigned round, uint32_t idx, void *ctx)
-{
-	struct model *m = ctx;
-	struct compare_result *r = &c->r;
-	double eff = exp(m->sd_run * normal(&m->rng));
-	for (unsigned a = 0; a < ACTION_KIND_COUNT; a++) {
-		if (!(r->actions & (1u << a)))
-			continue;
-		for (int i = 0; i < 3; i++) {
-			if (r->n_samples == r->cap_samples) {
-				size_t cap = r->cap_samples ? 2 * r->cap_samples : 1024;
-				void *p = realloc(r->samples, cap * sizeof(*r->samples));
-				if (!p)
-					return -ENOMEM;
-				r->samples = p;
-				r->cap_samples = cap;
-			}
-			r->samples[r->n_samples++] = (struct compare_sample){
-				.arm = (uint32_t)arm, .round = round, .run = idx, .action = (uint8_t)a,
-				.cold = 1, .ms = 100 * m->ratio[arm] * eff * exp(0.5 * normal(&m->rng)),
-			};
-		}
-	}
-	return 0;
-}
 
 static int scenario(const char *name, double *ratio)
 {
@@ -125,9 +87,10 @@ static int one(const double *ratio, unsigned rounds, double sd, uint64_t seed, i
 		fprintf(stderr, "race_sim: %s\n", err);
 		return -1;
 	}
-	struct model m = { .sd_run = sd, .rng = seed * 0x9e3779b97f4a7c15ull + 1 };
-	memcpy(m.ratio, ratio, sizeof(m.ratio));
-	c->sim = sim;
+	struct race_model m = { .sd_run = sd, .sd_within = 0.5,
+				.rng = seed * 0x9e3779b97f4a7c15ull + 1 };
+	memcpy(m.ratio, ratio, ARMS * sizeof(*ratio));
+	c->sim = race_model_sim;
 	c->sim_ctx = &m;
 	if (compare_run(c, NULL, err, sizeof(err)) < 0) {
 		fprintf(stderr, "race_sim: %s\n", err);

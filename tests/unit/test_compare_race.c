@@ -19,54 +19,11 @@
 
 #include "compare_priv.h"
 #include "compare_report.h"
+#include "../helpers/race_model.h"
 
 static struct settings st;
 
-struct model {
-	double ratio[COMPARE_MAX_ARMS];   /* true ratio to the baseline */
-	double mibps[COMPARE_MAX_ARMS];   /* the load's disk figure; 0: none */
-	double sd_run;                    /* log sd between arm-runs */
-	uint64_t rng;
-};
-
-static double normal(uint64_t *st_)
-{
-	double u = ((double)(stats_rand_next(st_) >> 11) + 0.5) / 9007199254740992.0;
-	double v = ((double)(stats_rand_next(st_) >> 11) + 0.5) / 9007199254740992.0;
-	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
-}
-
-/* Three samples of each action around 100 ms * ratio * the run's effect. */
-static int sim(struct compare *c, size_t arm, unsigned round, uint32_t idx, void *ctx)
-{
-	struct model *m = ctx;
-	struct compare_result *r = &c->r;
-	double eff = exp(m->sd_run * normal(&m->rng));
-	for (unsigned a = 0; a < ACTION_KIND_COUNT; a++) {
-		if (!(r->actions & (1u << a)))
-			continue;
-		for (int i = 0; i < 3; i++) {
-			if (r->n_samples == r->cap_samples) {
-				size_t cap = r->cap_samples ? 2 * r->cap_samples : 256;
-				void *p = realloc(r->samples, cap * sizeof(*r->samples));
-				if (!p)
-					return -ENOMEM;
-				r->samples = p;
-				r->cap_samples = cap;
-			}
-			r->samples[r->n_samples++] = (struct compare_sample){
-				.arm = (uint32_t)arm, .round = round, .run = idx, .action = (uint8_t)a,
-				.cold = 1, .ms = 100 * m->ratio[arm] * eff * exp(0.1 * normal(&m->rng)),
-			};
-		}
-	}
-	if (m->mibps[arm] > 0)
-		r->runs[idx].disk_mibps = r->runs[idx].load_mibps =
-			m->mibps[arm] * exp(0.05 * normal(&m->rng));
-	return 0;
-}
-
-static struct compare *race(size_t n, struct model *m, unsigned rounds, int no_racing)
+static struct compare *race(size_t n, struct race_model *m, unsigned rounds, int no_racing)
 {
 	struct compare_config cfg;
 	compare_config_default(&cfg);
@@ -85,7 +42,8 @@ static struct compare *race(size_t n, struct model *m, unsigned rounds, int no_r
 	struct compare *c = NULL;
 	char err[256];
 	assert_int_equal(compare_create(&cfg, &st, arms, n, &c, err, sizeof(err)), 0);
-	c->sim = sim;
+	m->sd_within = 0.1;
+	c->sim = race_model_sim;
 	c->sim_ctx = m;
 	assert_int_equal(compare_run(c, NULL, err, sizeof(err)), 0);
 	return c;
@@ -104,7 +62,7 @@ static unsigned runs_of(const struct compare_result *r, size_t arm)
 static void test_drop_slower(void **state)
 {
 	(void)state;
-	struct model m = { .ratio = { 1, 1, 3, 1 }, .sd_run = 0.05, .rng = 7 };
+	struct race_model m = { .ratio = { 1, 1, 3, 1 }, .sd_run = 0.05, .rng = 7 };
 	struct compare *c = race(4, &m, 8, 0);
 	const struct compare_result *r = compare_result(c);
 	assert_true(r->race[2].out);
@@ -130,7 +88,7 @@ static void test_drop_slower(void **state)
 static void test_winner(void **state)
 {
 	(void)state;
-	struct model m = { .ratio = { 1, 0.3, 1 }, .sd_run = 0.05, .rng = 9 };
+	struct race_model m = { .ratio = { 1, 0.3, 1 }, .sd_run = 0.05, .rng = 9 };
 	struct compare *c = race(3, &m, 20, 0);
 	const struct compare_result *r = compare_result(c);
 	assert_int_equal(r->race_end, COMPARE_RACE_WINNER);
@@ -148,7 +106,7 @@ static void test_winner(void **state)
 static void test_equivalent(void **state)
 {
 	(void)state;
-	struct model m = { .ratio = { 1, 1, 1.02 }, .sd_run = 0.03, .rng = 11 };
+	struct race_model m = { .ratio = { 1, 1, 1.02 }, .sd_run = 0.03, .rng = 11 };
 	struct compare *c = race(3, &m, 30, 0);
 	const struct compare_result *r = compare_result(c);
 	assert_int_equal(r->race_end, COMPARE_RACE_EQUIVALENT);
@@ -163,7 +121,7 @@ static void test_equivalent(void **state)
 static void test_budget(void **state)
 {
 	(void)state;
-	struct model m = { .ratio = { 1, 1, 1 }, .sd_run = 0.6, .rng = 13 };
+	struct race_model m = { .ratio = { 1, 1, 1 }, .sd_run = 0.6, .rng = 13 };
 	struct compare *c = race(3, &m, 5, 0);
 	const struct compare_result *r = compare_result(c);
 	assert_int_equal(r->race_end, COMPARE_RACE_BUDGET);
@@ -176,7 +134,7 @@ static void test_budget(void **state)
 static void test_starving(void **state)
 {
 	(void)state;
-	struct model m = { .ratio = { 1, 1, 0.5 }, .mibps = { 100, 100, 10 }, .sd_run = 0.05,
+	struct race_model m = { .ratio = { 1, 1, 0.5 }, .mibps = { 100, 100, 10 }, .sd_run = 0.05,
 			   .rng = 17 };
 	struct compare *c = race(3, &m, 6, 0);
 	const struct compare_result *r = compare_result(c);
@@ -191,7 +149,7 @@ static void test_starving(void **state)
 static void test_no_racing(void **state)
 {
 	(void)state;
-	struct model m = { .ratio = { 1, 1, 3 }, .sd_run = 0.05, .rng = 7 };
+	struct race_model m = { .ratio = { 1, 1, 3 }, .sd_run = 0.05, .rng = 7 };
 	struct compare *c = race(3, &m, 6, 1);
 	const struct compare_result *r = compare_result(c);
 	assert_int_equal(r->race_end, COMPARE_RACE_OFF);
@@ -206,7 +164,7 @@ static void test_no_racing(void **state)
 static void test_report(void **state)
 {
 	(void)state;
-	struct model m = { .ratio = { 1, 1, 3, 1 }, .sd_run = 0.05, .rng = 7 };
+	struct race_model m = { .ratio = { 1, 1, 3, 1 }, .sd_run = 0.05, .rng = 7 };
 	struct compare *c = race(4, &m, 8, 0);
 	const struct compare_result *r = compare_result(c);
 	char *t = NULL;
