@@ -56,6 +56,16 @@ usage_err "restore with an argument" restore "no arguments expected \('x' is ext
 usage_err "devices with two" devices "too many arguments \('/tmp' is extra\)" devices / /tmp
 usage_err "run with two directories" run "one directory only \('/tmp' is extra\)" run /tmp /tmp
 usage_err "compare with one arm" compare "give at least two arms.*" compare current
+# a bad value: one line naming it, exit 2, nothing run
+for m in 0 10.5 101% x; do
+  err=$(cd "$T/cwd" && ulimit -f 0 && exec timeout 20 "$BRISK" compare current current \
+        --margin "$m" 2>&1 >/dev/null); rc=$?
+  t_eq "compare --margin $m: exit 2" "$rc" 2
+  t_eq "compare --margin $m: one line" "$err" \
+    "brisk compare: --margin '$m': a whole percent from 1 to 100, as 10 or 10%"
+done
+usage_err "no-racing takes no argument" compare "option '--no-racing' takes no argument" \
+  compare current current --no-racing=1
 usage_err "export without a profile" export "expected one profile NAME or FILE" export
 usage_err "bare lab" lab "expected a command: up, down, status or models" lab
 usage_err "bare profile" profile "expected a command: .*" profile

@@ -28,6 +28,9 @@ j=$(BRISK_DEBUG=session,journal "$BRISK" compare "$d/mnt" current "scheduler=$al
 t_eq "exit 0" "$rc" 0
 t_eq "three arms" "$(jq '.arms|length' "$d/c.json")" 3
 t_eq "six arm-runs" "$(jq '.runs|length' "$d/c.json")" 6
+t_eq "racing by default; two rounds: no race look, out of rounds" \
+  "$(jq -c '[.race.racing, .race.looks, .race.end, [.race.arms[].runs]]' "$d/c.json")" \
+  '[true,0,"budget",[2,2,2]]'
 t_eq "every arm once per round" \
   "$(jq -c '[.runs[]|[.round,.arm]]|group_by(.[0])|map(map(.[1])|sort)' "$d/c.json")" '[[0,1,2],[0,1,2]]'
 t_eq "the order rotates" \
@@ -111,9 +114,10 @@ t_eq "SIGKILL: journal gone after restore" "$(journals)" 0
 offered=$(tr -d '[]' <$q/scheduler | wc -w)
 export XDG_CONFIG_HOME=$d/config
 "$BRISK" compare "$d/mnt" --schedulers -r 1 "${w[@]}" -n 1 -q --json "$d/s.json" \
-  --plot "$d/s.svg" >/dev/null 2>"$d/err"
+  --plot "$d/s.svg" --no-racing >/dev/null 2>"$d/err"
 rc=$?
 t_eq "--schedulers: exit 0" "$rc" 0
+t_eq "--no-racing: the race is off" "$(jq -c '[.race.racing, .race.end]' "$d/s.json")" '[false,"off"]'
 [ "$rc" = 0 ] || sed 's/^/  stderr: /' "$d/err"
 t_match "--plot: an SVG" "$(head -c 300 "$d/s.svg")" '<svg'
 if command -v xmllint >/dev/null; then
