@@ -13,7 +13,8 @@
 # early and marks it failed), AA_BUDGET (e.g. 3m: each comparison on that
 # budget instead of AA_ROUNDS rounds, stopping as the rules say), AA_KINDS
 # ("current mq-deadline"), AA_EXTRA (more options for each comparison, e.g.
-# "--load-window 0 --warmup 2s"), AA_KEEP=DIR keeps every JSON.  Also counted:
+# "--load-window 0 --warmup 2s"), AA_SEED0 (seeds are AA_SEED0 + 1, ...;
+# default 0), AA_KEEP=DIR keeps every JSON.  Also counted:
 # the verdicts that are equivalent (right here) and the time each took.  vda's scheduler is
 # put back by brisk itself (journal); the bench checks it is unchanged.
 cd "$(dirname "$0")/../.." || exit 1
@@ -49,9 +50,10 @@ for disk in ${AA_DISKS:-vda lab}; do
       arms=(scheduler=mq-deadline scheduler=mq-deadline); fi
     n=0 v=0 fp=0 anyfp=0 eq=0 secs=0
     for i in $(seq "$runs"); do
-      j=$keep/$disk-$kind-$i.json
+      seed=$((${AA_SEED0:-0} + i))
+      j=$keep/$disk-$kind-$seed.json
       "$BRISK" compare "$dir" "${arms[@]}" "${how[@]}" -n "$samples" -a "$actions" \
-        --seed "$i" -q --json "$j" >/dev/null 2>"$T/err" ||
+        --seed "$seed" -q --json "$j" >/dev/null 2>"$T/err" ||
         { echo "run $disk $kind $i failed:"; cat "$T/err"; continue; }
       n=$((n + 1))
       v=$((v + $(jq '[.verdicts[]|select(.arm!=0)]|length' "$j")))
