@@ -554,7 +554,6 @@ int compare_run(struct compare *c, const struct compare_hooks *h, char *err, siz
 			break;
 		r->rounds_done = round + 1;
 		if (r->race_end == COMPARE_RACE_RUNNING && r->rounds_done >= COMPARE_MIN_ROUNDS) {
-			size_t before = compare_race_left(r);
 			int ended = c->sim ? compare_analyze_look(c) : 0;   /* else current */
 			if (ended >= 0)
 				ended = compare_race_look(c, r->rounds_done);
@@ -562,7 +561,7 @@ int compare_run(struct compare *c, const struct compare_hooks *h, char *err, siz
 				rc = msg_fail(ended, err, errlen, "out of memory");
 				break;
 			}
-			for (size_t a = 0; a < r->n_arms && compare_race_left(r) < before; a++)
+			for (size_t a = 0; a < r->n_arms; a++)   /* who left at this look */
 				if (r->race[a].out && r->race[a].out_round == r->rounds_done)
 					cmsg(c, "round %u: %s left the race: %s", r->rounds_done,
 					     r->arms[a].label, r->race[a].why);

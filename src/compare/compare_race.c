@@ -126,19 +126,19 @@ static void pooled(const struct compare_result *r, const struct scores *s, doubl
  * that b is slower, the TOST p that they are within logm, and the ratio
  * b / a with its 95 % interval. */
 static void versus(const double *a, size_t na, const double *b, size_t nb, double sd,
-		   double df, double logm, double *p, double *pe, struct compare_race *x)
+		   double df, double logm, double *p, double *pe, struct stats_ci *x)
 {
 	double d = stats_mean(b, nb) - stats_mean(a, na);
 	double se = sd * sqrt(1.0 / (double)na + 1.0 / (double)nb);
 	*p = *pe = 1.0;
-	x->ratio = exp(d);
+	x->est = exp(d);
 	x->lo = x->hi = NAN;
 	if (!(df >= 1) || !isfinite(d))
 		return;
 	if (!(se > 0)) {
 		*p = d > 0 ? 0 : 1;
 		*pe = fabs(d) < logm ? 0 : 1;
-		x->lo = x->hi = x->ratio;
+		x->lo = x->hi = x->est;
 		return;
 	}
 	*p = 1 - stats_t_cdf(d / se, df);
@@ -238,7 +238,7 @@ int compare_race_look(struct compare *c, unsigned done)
 		if (s.k[a] < 2)
 			continue;
 		tested++;
-		struct compare_race x = r->race[a];
+		struct stats_ci x;
 		double p, pe;
 		versus(L, kl, s.v[a], s.k[a], sd, df, log(r->margin), &p, &pe, &x);
 		equiv += pe < level;
@@ -246,13 +246,13 @@ int compare_race_look(struct compare *c, unsigned done)
 			continue;
 		slower++;
 		struct compare_race *y = &r->race[a];
-		y->ratio = x.ratio;
+		y->ratio = x.est;
 		y->lo = x.lo;
 		y->hi = x.hi;
 		memcpy(y->leader, ll, sizeof(y->leader));
 		if (a != 0)   /* the baseline stays: every verdict needs it */
 			drop(r, a, done, "slower than %s, the leader: %.2fx [%.2f, %.2f] (p %.2g < "
-			     "%.2g at race look %u)", ll, x.ratio, x.lo, x.hi, p, cut, j);
+			     "%.2g at race look %u)", ll, x.est, x.lo, x.hi, p, cut, j);
 	}
 	scores_free(&s);
 	if (!others || slower == others) {
