@@ -163,7 +163,38 @@ void compare_free(struct compare *c)
 		compare_arm_free(&c->r.arms[i]);
 	free(c->r.samples);
 	free(c->r.runs);
+	free(c->rp_runs);
+	free(c->rp_samples);
+	free(c->rp_taken);
 	free(c);
+}
+
+int compare_replay(struct compare *c, const struct compare_run *runs, size_t n_runs,
+		   const struct compare_sample *samples, size_t n_samples)
+{
+	for (size_t i = 0; i < n_runs; i++) {
+		if (runs[i].arm >= c->r.n_arms || runs[i].round >= COMPARE_MAX_ROUNDS)
+			return -EINVAL;
+		for (size_t j = 0; j < i; j++)
+			if (runs[j].arm == runs[i].arm && runs[j].round == runs[i].round)
+				return -EINVAL;
+	}
+	for (size_t i = 0; i < n_samples; i++)
+		if (samples[i].run >= n_runs || samples[i].action >= ACTION_KIND_COUNT)
+			return -EINVAL;
+	size_t nr = n_runs ? n_runs : 1, ns = n_samples ? n_samples : 1;
+	c->rp_runs = malloc(nr * sizeof(*runs));
+	c->rp_samples = malloc(ns * sizeof(*samples));
+	c->rp_taken = calloc(nr, 1);
+	if (!c->rp_runs || !c->rp_samples || !c->rp_taken)
+		return -ENOMEM;
+	if (n_runs)
+		memcpy(c->rp_runs, runs, n_runs * sizeof(*runs));
+	if (n_samples)
+		memcpy(c->rp_samples, samples, n_samples * sizeof(*samples));
+	c->rp_n_runs = n_runs;
+	c->rp_n_samples = n_samples;
+	return 0;
 }
 
 const struct compare_result *compare_result(const struct compare *c)
@@ -347,6 +378,44 @@ static void plan_event(const struct settings_event *ev, void *arg)
 			 ev->step->key.name, ev->step->value, strerror(-ev->err));
 }
 
+/* The stored arm-run of arm in round into r.runs[idx] (compare_replay),
+ * with its samples: 1 taken, 0 none stored, -ENOMEM. */
+static int replay_run(struct compare *c, size_t arm, unsigned round, unsigned order,
+		      uint32_t idx)
+{
+	struct compare_result *r = &c->r;
+	size_t j = 0;
+	while (j < c->rp_n_runs && (c->rp_taken[j] || c->rp_runs[j].arm != arm ||
+				    c->rp_runs[j].round != round))
+		j++;
+	if (j == c->rp_n_runs)
+		return 0;
+	for (size_t i = 0; i < c->rp_n_samples; i++) {
+		if (c->rp_samples[i].run != j)
+			continue;
+		if (grow((void **)&r->samples, &r->cap_samples, r->n_samples + 1,
+			 sizeof(*r->samples)) < 0)
+			return -ENOMEM;
+		struct compare_sample *x = &r->samples[r->n_samples++];
+		*x = c->rp_samples[i];
+		x->arm = (uint32_t)arm;
+		x->round = round;
+		x->order = order;
+		x->run = idx;
+		memset(&x->split, 0, sizeof(x->split));
+	}
+	c->rp_taken[j] = 1;
+	r->runs[idx] = c->rp_runs[j];
+	r->runs[idx].order = order;
+	/* its time counts as spent: the budget and the estimates go on from it */
+	c->t0 -= r->runs[idx].dur_ns;
+	c->run_ns_sum += r->runs[idx].dur_ns;
+	c->run_ns_n++;
+	r->replayed_runs++;
+	c->stale = 1;
+	return 1;
+}
+
 /* Apply arm, run its session, put everything back.  0, or -errno with a
  * message (settings could not be applied or put back, no session). */
 static int arm_run(struct compare *c, const struct compare_hooks *h, size_t arm,
@@ -367,7 +436,11 @@ static int arm_run(struct compare *c, const struct compare_hooks *h, size_t arm,
 	c->cur_round = round;
 	trace(TRACE_SESSION, "compare: round %u, arm %zu (%s)", round + 1, arm, a->label);
 	r->race[arm].runs++;
+	int rp = c->rp_n_runs ? replay_run(c, arm, round, order, idx) : 0;
+	if (rp)
+		return rp < 0 ? msg_fail(rp, err, errlen, "out of memory") : 0;
 	if (c->sim) {
+		c->stale = 1;
 		int src = c->sim(c, arm, round, idx, c->sim_ctx);
 		run->dur_ns = now_ns() - t;
 		c->run_ns_sum += run->dur_ns;
@@ -499,6 +572,15 @@ static void warm_note(struct compare *c)
 	}
 }
 
+/* compare_analyze_look(), and the analysis is current. */
+static int analyze(struct compare *c)
+{
+	int a = compare_analyze_look(c);
+	if (a >= 0)
+		c->stale = 0;
+	return a;
+}
+
 static int stopping(const struct compare *c)
 {
 	return c->r.stop_signal || c->r.stop_requested;
@@ -541,20 +623,21 @@ int compare_run(struct compare *c, const struct compare_hooks *h, char *err, siz
 			size_t arm = (offset + round + k) % r->n_arms;
 			if (r->race[arm].out)
 				continue;
+			size_t replayed = r->replayed_runs;
 			rc = arm_run(c, h, arm, round, k, err, errlen);
 			plan_rounds(c);
 			pending_signal(c, &set);
-			if (rc == 0 && !c->sim && compare_analyze_look(c) < 0)
+			if (rc == 0 && !c->sim && replayed == r->replayed_runs && analyze(c) < 0)
 				cmsg(c, "out of memory: the figures after round %u are not current",
 				     round + 1);
-			if (h && h->armrun && rc == 0)
+			if (h && h->armrun && rc == 0 && replayed == r->replayed_runs)
 				h->armrun(h->ctx, c);
 		}
 		if (rc < 0 || stopping(c))
 			break;
 		r->rounds_done = round + 1;
 		if (r->race_end == COMPARE_RACE_RUNNING && r->rounds_done >= COMPARE_MIN_ROUNDS) {
-			int ended = c->sim ? compare_analyze_look(c) : 0;   /* else current */
+			int ended = c->stale ? analyze(c) : 0;   /* else current */
 			if (ended >= 0)
 				ended = compare_race_look(c, r->rounds_done);
 			if (ended < 0) {
@@ -574,7 +657,7 @@ int compare_run(struct compare *c, const struct compare_hooks *h, char *err, siz
 		if (look_due(c, r->rounds_done)) {
 			r->looks_taken++;
 			r->alpha_look = compare_look_alpha(r->alpha, r->looks, 0);
-			int settled = compare_analyze_look(c);
+			int settled = analyze(c);
 			if (settled < 0)
 				rc = msg_fail(settled, err, errlen, "out of memory");
 			else if (settled) {
@@ -602,7 +685,7 @@ int compare_run(struct compare *c, const struct compare_hooks *h, char *err, siz
 	if (!r->stopped_early) {
 		r->looks_taken++;
 		r->alpha_look = compare_look_alpha(r->alpha, r->looks, 1);
-		int a = compare_analyze_look(c);
+		int a = analyze(c);
 		if (a < 0 && rc == 0)
 			rc = msg_fail(a, err, errlen, "out of memory");
 	}

@@ -157,6 +157,10 @@ const char *compare_race_end_name(enum compare_race_end e);
 /* The arms still in the race (all of them without racing). */
 struct compare_result;
 size_t compare_race_left(const struct compare_result *r);
+/* For a progress line, once an arm has left: " (12 of 21 arms left; out
+ * after round 3: kyber, slower than bfq, the leader)", the last to leave
+ * and why in short; "" before (and without racing). */
+void compare_race_progress(const struct compare_result *r, char *buf, size_t len);
 
 struct compare_race {
 	int out;                      /* left the race */
@@ -209,6 +213,7 @@ struct compare_result {
 	double race_level;            /* the level of the latest */
 	char race_words[320];         /* how the race ended, in words */
 	int stopped_early;            /* every verdict settled at a look */
+	size_t replayed_runs;         /* arm-runs taken from compare_replay() */
 	int stop_signal;              /* signal that stopped it, 0 if none */
 	int stop_requested;           /* compare_stop() */
 	uint64_t seed;
@@ -229,6 +234,12 @@ struct compare_result {
  * when it has none; and its interval. */
 double compare_load_figure(const struct compare_result *r, size_t arm);
 const struct stats_ci *compare_load_ci(const struct compare_result *r, size_t arm);
+
+/* Each arm-run's typical time in log: the mean log ms of the samples the
+ * statistics count (keep_warm: warm ones too) of action k, or (k < 0) the
+ * mean of that over the actions, the race's score; out[i] for runs[i],
+ * NaN when one of those actions has no such sample.  0 or -ENOMEM. */
+int compare_run_logs(const struct compare_result *r, int keep_warm, int k, double *out);
 
 /* A verdict in compare's words: "faster", "slower", "equivalent",
  * "undecided" (STATS_NO_DIFFERENCE: neither shown yet). */
@@ -284,6 +295,14 @@ void compare_describe_workload(const struct session_config *c, unsigned samples,
 struct blockdev;
 void compare_describe_disks(const struct blockdev *const *leaves, size_t n, char *out,
 			    size_t len);
+/* Continue an earlier comparison (brisk tune --resume): its finished
+ * arm-runs and their samples (copied; breakdowns are not kept) stand in
+ * for a session when compare_run reaches the same arm in the same round
+ * (the same arms and seed order the rounds alike); their time counts in
+ * the budget.  Before compare_run; 0, -EINVAL (an arm or run out of
+ * range, a round given twice), -ENOMEM. */
+int compare_replay(struct compare *c, const struct compare_run *runs, size_t n_runs,
+		   const struct compare_sample *samples, size_t n_samples);
 /* Run the rounds.  0 when it ended, also early (the sequential rule, a
  * signal, compare_stop()); -errno with a message in err when a setting
  * could not be applied or put back (the journal keeps it for restore). */

@@ -29,6 +29,12 @@ struct compare {
 	size_t run_ns_n;
 	compare_sim_fn sim;            /* NULL: real sessions */
 	void *sim_ctx;
+	int stale;                     /* the analysis lags the arm-runs (simulated
+				        * or replayed ones are analysed at looks) */
+	struct compare_run *rp_runs;   /* compare_replay()'s, until taken */
+	struct compare_sample *rp_samples;
+	size_t rp_n_runs, rp_n_samples;
+	unsigned char *rp_taken;
 };
 
 /* The analysis at a look (final: the last one): stats, verdicts at

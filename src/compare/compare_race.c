@@ -50,6 +50,22 @@ size_t compare_race_left(const struct compare_result *r)
 	return n;
 }
 
+void compare_race_progress(const struct compare_result *r, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (r->race_end == COMPARE_RACE_OFF || compare_race_left(r) == r->n_arms)
+		return;
+	size_t last = 0;
+	for (size_t a = 0; a < r->n_arms; a++)
+		if (r->race[a].out && (!r->race[last].out ||
+				       r->race[a].out_round >= r->race[last].out_round))
+			last = a;
+	const struct compare_race *x = &r->race[last];
+	snprintf(buf, len, " (%zu of %zu arms left; out after round %u: %s, %.*s)",
+		 compare_race_left(r), r->n_arms, x->out_round, r->arms[last].label,
+		 (int)strcspn(x->why, ":"), x->why);
+}
+
 /* Scores of every arm's arm-runs: sc[a][0..k[a]), an arm-run counted
  * only when each action has a sample the statistics count. */
 struct scores {
@@ -63,42 +79,58 @@ static void scores_free(struct scores *s)
 		free(s->v[a]);
 }
 
-static int scores_make(const struct compare *c, struct scores *s)
+int compare_run_logs(const struct compare_result *r, int keep_warm, int k, double *out)
 {
-	const struct compare_result *r = &c->r;
-	memset(s, 0, sizeof(*s));
 	size_t nr = r->n_runs ? r->n_runs : 1;
 	double *sum = calloc(nr * ACTION_KIND_COUNT, sizeof(double));
 	unsigned *cnt = calloc(nr * ACTION_KIND_COUNT, sizeof(unsigned));
-	int rc = sum && cnt ? 0 : -ENOMEM;
-	for (size_t a = 0; rc == 0 && a < r->n_arms; a++)
-		if (!(s->v[a] = malloc(nr * sizeof(double))))
-			rc = -ENOMEM;
-	for (size_t i = 0; rc == 0 && i < r->n_samples; i++) {
+	if (!sum || !cnt) {
+		free(sum);
+		free(cnt);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < r->n_samples; i++) {
 		const struct compare_sample *x = &r->samples[i];
 		if (x->err || !(x->ms > 0) || !isfinite(x->ms) || x->run >= r->n_runs ||
-		    x->action >= ACTION_KIND_COUNT || (!x->cold && !c->cfg.keep_warm))
+		    x->action >= ACTION_KIND_COUNT || (!x->cold && !keep_warm))
 			continue;
 		sum[x->run * ACTION_KIND_COUNT + x->action] += log(x->ms);
 		cnt[x->run * ACTION_KIND_COUNT + x->action]++;
 	}
-	for (size_t i = 0; rc == 0 && i < r->n_runs; i++) {
-		size_t arm = r->runs[i].arm;
+	for (size_t i = 0; i < r->n_runs; i++) {
 		double score = 0;
-		unsigned n = 0, ok = arm < r->n_arms;
+		unsigned n = 0, ok = 1;
 		for (unsigned a = 0; ok && a < ACTION_KIND_COUNT; a++) {
-			if (!(r->actions & (1u << a)))
+			if (!(r->actions & (1u << a)) || (k >= 0 && (unsigned)k != a))
 				continue;
 			unsigned m = cnt[i * ACTION_KIND_COUNT + a];
 			ok = m > 0;
 			score += ok ? sum[i * ACTION_KIND_COUNT + a] / m : 0;
 			n++;
 		}
-		if (ok && n)
-			s->v[arm][s->k[arm]++] = score / n;
+		out[i] = ok && n ? score / n : NAN;
 	}
 	free(sum);
 	free(cnt);
+	return 0;
+}
+
+static int scores_make(const struct compare *c, struct scores *s)
+{
+	const struct compare_result *r = &c->r;
+	memset(s, 0, sizeof(*s));
+	size_t nr = r->n_runs ? r->n_runs : 1;
+	double *v = malloc(nr * sizeof(double));
+	int rc = v ? compare_run_logs(r, c->cfg.keep_warm, -1, v) : -ENOMEM;
+	for (size_t a = 0; rc == 0 && a < r->n_arms; a++)
+		if (!(s->v[a] = malloc(nr * sizeof(double))))
+			rc = -ENOMEM;
+	for (size_t i = 0; rc == 0 && i < r->n_runs; i++) {
+		size_t arm = r->runs[i].arm;
+		if (arm < r->n_arms && !isnan(v[i]))
+			s->v[arm][s->k[arm]++] = v[i];
+	}
+	free(v);
 	if (rc < 0)
 		scores_free(s);
 	return rc;

@@ -72,6 +72,10 @@ static void test_drop_slower(void **state)
 	assert_non_null(strstr(r->race[2].why, "slower than"));
 	assert_true(r->race[2].lo > 1);
 	assert_false(r->race[0].out);   /* the baseline never leaves */
+	char line[200];
+	compare_race_progress(r, line, sizeof(line));
+	assert_string_equal(line, " (3 of 4 arms left; out after round 3: arm2, slower than arm3, "
+			    "the leader)");
 	assert_int_equal(r->cells[2][ACTION_LS].verdict, STATS_SLOWER);
 	assert_true(r->cells[2][ACTION_LS].n == 3 * COMPARE_MIN_ROUNDS);
 	/* the others: in, and ran more rounds, or the race ended with them equivalent */
@@ -200,13 +204,100 @@ static void test_report(void **state)
 	compare_free(c);
 }
 
+/* A stand-in that gives each arm-run the one the recorded comparison had
+ * for the same arm and round. */
+static int from_record(struct compare *c, size_t arm, unsigned round, uint32_t idx, void *ctx)
+{
+	const struct compare_result *rec = ctx;
+	struct compare_result *r = &c->r;
+	for (size_t j = 0; j < rec->n_runs; j++) {
+		if (rec->runs[j].arm != arm || rec->runs[j].round != round)
+			continue;
+		uint64_t t = r->runs[idx].t_ns;
+		r->runs[idx] = rec->runs[j];
+		r->runs[idx].t_ns = t;
+		for (size_t i = 0; i < rec->n_samples; i++) {
+			if (rec->samples[i].run != j)
+				continue;
+			if (r->n_samples == r->cap_samples) {
+				size_t cap = r->cap_samples ? 2 * r->cap_samples : 64;
+				void *p = realloc(r->samples, cap * sizeof(*r->samples));
+				if (!p)
+					return -ENOMEM;
+				r->samples = p;
+				r->cap_samples = cap;
+			}
+			r->samples[r->n_samples] = rec->samples[i];
+			r->samples[r->n_samples++].run = idx;
+		}
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/* --resume: a comparison continued from its first k arm-runs (the
+ * replayed ones) and the same data after them ends as the whole one did:
+ * the same arm-runs in the same order, the same race. */
+static void test_replay(void **state)
+{
+	(void)state;
+	struct race_model m = { .ratio = { 1, 1, 3, 0.9 }, .sd_run = 0.05, .rng = 11 };
+	struct compare *whole = race(4, &m, 6, 0);
+	const struct compare_result *w = compare_result(whole);
+	size_t k = 7;   /* into the second round */
+	assert_true(w->n_runs > k);
+	size_t ks = 0;
+	while (ks < w->n_samples && w->samples[ks].run < k)
+		ks++;
+	struct compare_config cfg = whole->cfg;
+	struct compare_arm arms[4];
+	memset(arms, 0, sizeof(arms));
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(arms[i].name, sizeof(arms[i].name), "%s", w->arms[i].name);
+		snprintf(arms[i].label, sizeof(arms[i].label), "%s", w->arms[i].label);
+	}
+	struct compare *c = NULL;
+	char err[256];
+	assert_int_equal(compare_create(&cfg, &st, arms, 4, &c, err, sizeof(err)), 0);
+	/* what does not fit is refused */
+	struct compare_run bad[2] = { w->runs[0], w->runs[0] };
+	assert_int_equal(compare_replay(c, bad, 2, NULL, 0), -EINVAL);   /* the same twice */
+	bad[0].arm = 9;
+	assert_int_equal(compare_replay(c, bad, 1, NULL, 0), -EINVAL);   /* no such arm */
+	assert_int_equal(compare_replay(c, w->runs, k, w->samples, ks), 0);
+	c->sim = from_record;
+	c->sim_ctx = (void *)w;
+	assert_int_equal(compare_run(c, NULL, err, sizeof(err)), 0);
+	const struct compare_result *r = compare_result(c);
+	assert_int_equal(r->replayed_runs, k);
+	assert_int_equal(r->n_runs, w->n_runs);
+	assert_int_equal(r->n_samples, w->n_samples);
+	for (size_t i = 0; i < w->n_runs; i++) {
+		assert_int_equal(r->runs[i].arm, w->runs[i].arm);
+		assert_int_equal(r->runs[i].round, w->runs[i].round);
+	}
+	for (size_t i = 0; i < w->n_samples; i++)
+		assert_true(r->samples[i].ms == w->samples[i].ms || (isnan(r->samples[i].ms) &&
+								     isnan(w->samples[i].ms)));
+	assert_int_equal(r->race_end, w->race_end);
+	assert_int_equal(r->rounds_done, w->rounds_done);
+	for (size_t a = 0; a < 4; a++) {
+		assert_int_equal(r->race[a].out, w->race[a].out);
+		assert_int_equal(r->race[a].out_round, w->race[a].out_round);
+		assert_int_equal(r->race[a].runs, w->race[a].runs);
+	}
+	assert_true(w->race[2].out);   /* the race did something to keep */
+	compare_free(c);
+	compare_free(whole);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_drop_slower), cmocka_unit_test(test_winner),
 		cmocka_unit_test(test_equivalent),  cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_starving),    cmocka_unit_test(test_no_racing),
-		cmocka_unit_test(test_report),
+		cmocka_unit_test(test_report),     cmocka_unit_test(test_replay),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
