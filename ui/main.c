@@ -23,6 +23,7 @@
 #include "cmd_run.h"
 #include "cmd_set.h"
 #include "cmd_tui.h"
+#include "cmd_tune.h"
 #include "exitcode.h"
 #include "journal.h"
 
@@ -36,6 +37,7 @@ struct subcommand {
 static const struct subcommand subcommands[] = {
 	{ "run", cmd_run_main, "measure how the machine feels while its disk is busy" },
 	{ "compare", cmd_compare_main, "compare settings side by side, with verdicts" },
+	{ "tune", cmd_tune_main, "search the settings that feel best, in a race" },
 	{ "report", cmd_report_main, "pool results of many machines, recommend per disk class" },
 	{ "tui", cmd_tui_main, "the dashboard: watch, switch schedulers, compare live" },
 	{ "devices", cmd_devices_main, "show the storage stack behind a directory" },

@@ -592,6 +592,11 @@ static struct json_object *json_result(const struct compare_result *r)
 	return root;
 }
 
+struct json_object *compare_report_json_doc(const struct compare_result *r)
+{
+	return json_result(r);
+}
+
 int compare_report_json(const struct compare_result *r, const char *path, char *err,
 			size_t errlen)
 {

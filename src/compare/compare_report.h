@@ -26,6 +26,10 @@ void compare_report_text(FILE *f, const struct compare_result *r);
  * err (-ENOMEM: JSON could not be built). */
 int compare_report_json(const struct compare_result *r, const char *path, char *err,
 			size_t errlen);
+/* The JSON document itself (jout.h: never NULL), for a caller that adds
+ * to it (brisk tune). */
+struct json_object;
+struct json_object *compare_report_json_doc(const struct compare_result *r);
 int compare_report_csv(const struct compare_result *r, const char *path, char *err,
 		       size_t errlen);
 /* The recommended arm's settings as the user profile NAME, read back and
