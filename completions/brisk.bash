@@ -37,6 +37,14 @@ _brisk_opts_compare='--schedulers -r --rounds -b --budget -n --samples --looks -
 _brisk_args_compare='-r --rounds -b --budget -n --samples --looks --margin --settle-max -l --load
   -a --actions --exec --ls-files --warmup --load-window --interval --timeout --load-dir --floor -p --profile
   --fio --scale --seed -j --json --csv --openmetrics --plot --save'
+_brisk_opts_tune='--space --list --resume -b --budget -r --rounds -n --samples --margin
+  --keep-warm --no-breakdown --settle-max -l --load -a --actions --exec --ls-files --warmup
+  --load-window --interval --timeout --load-dir --floor -p --profile --fio --scale --seed
+  --allow-shared-dir -j --json --csv --openmetrics --plot --save --force -q --quiet --parse-only
+  -h --help'
+_brisk_args_tune='--space --resume -b --budget -r --rounds -n --samples --margin --settle-max
+  -l --load -a --actions --exec --ls-files --warmup --load-window --interval --timeout --load-dir
+  --floor -p --profile --fio --scale --seed -j --json --csv --openmetrics --plot --save'
 _brisk_opts_report='--by --baseline --seed -j --json --csv --openmetrics --plot --save-profile
   --force --trust-file-identity -h --help'
 _brisk_args_report='--by --baseline --seed -j --json --csv --openmetrics --plot --save-profile'
@@ -70,7 +78,7 @@ _brisk_args_lab_up='-m --model -s --size -n --name -d --dir -D --dirty-limit'
 _brisk_opts_lab_down='-a --all -h --help'
 _brisk_opts_lab_status='-h --help'
 
-_brisk_commands='run compare report tui devices set get restore profile export lab help'
+_brisk_commands='run compare tune report tui devices set get restore profile export lab help'
 _brisk_loads='seq-write seq-read rand-read rand-write fsync-heavy mixed rand-mixed'
 _brisk_actions='exec ls ssh-like save'
 
@@ -222,7 +230,8 @@ _brisk_value() {
     --exec) mapfile -t COMPREPLY < <(compgen -c -- "$cur"); compopt -o filenames ;;
     -p|--profile) _brisk_reply "$(_brisk_profiles)"; _filedir profile ;;
     --fio) _filedir ;;
-    -j|--json|--csv|--openmetrics|--plot|-o|--output) _filedir ;;
+    -j|--json|--csv|--openmetrics|--plot|-o|--output|--space) _filedir ;;
+    --resume) _filedir json ;;
     -m) if [ "$cmd" = lab ]; then _brisk_reply "$(_brisk_models)"
         else _brisk_reply class this-device; fi ;;
     --model) _brisk_reply "$(_brisk_models)" ;;
@@ -266,7 +275,7 @@ _brisk() {
         return
       fi
       key=${cmd}_$verb ;;
-    devices|run|compare|report|tui|set|get|restore|export) ;;
+    devices|run|compare|tune|report|tui|set|get|restore|export) ;;
     *) return ;;
   esac
   local ov=_brisk_opts_$key av=_brisk_args_$key
@@ -311,7 +320,7 @@ _brisk() {
   local n=${#pos[@]}
   case $key in
     devices) [ "$n" -eq 0 ] && { _brisk_reply "$(_brisk_blockdevs)"; _filedir -d; } ;;
-    run|tui) [ "$n" -eq 0 ] && _filedir -d ;;
+    run|tui|tune) [ "$n" -eq 0 ] && _filedir -d ;;
     report) _filedir json; _filedir -d ;;
     compare)
       local dir=.

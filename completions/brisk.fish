@@ -25,6 +25,9 @@ set -g __brisk_args_run -l --load -a --actions --exec --ls-files -i --idle-sampl
 set -g __brisk_args_compare -r --rounds -b --budget -n --samples --looks --margin --settle-max -l --load \
     -a --actions --exec --ls-files --warmup --interval --timeout --load-dir --floor -p --profile --fio \
     --scale --seed -j --json --csv --openmetrics --plot --save
+set -g __brisk_args_tune --space --resume -b --budget -r --rounds -n --samples --margin --settle-max \
+    -l --load -a --actions --exec --ls-files --warmup --load-window --interval --timeout --load-dir \
+    --floor -p --profile --fio --scale --seed -j --json --csv --openmetrics --plot --save
 set -g __brisk_args_report --by --baseline --seed -j --json --csv --openmetrics --plot \
     --save-profile
 set -g __brisk_args_tui -l --load -a --actions --exec --ls-files -i --idle-samples --interval \
@@ -228,7 +231,7 @@ function __brisk_list
     printf "$head%s\n" $argv
 end
 
-set -l cmds run compare report tui devices set get restore profile export lab help
+set -l cmds run compare tune report tui devices set get restore profile export lab help
 set -l loads seq-write seq-read rand-read rand-write fsync-heavy mixed rand-mixed
 set -l actions '(__brisk_list exec ls ssh-like save)'
 
@@ -237,6 +240,7 @@ complete -c brisk -n "not __fish_seen_subcommand_from $cmds" -s h -l help -d 'sh
 complete -c brisk -n "not __fish_seen_subcommand_from $cmds" -s V -l version -d 'print the version'
 complete -c brisk -n "not __fish_seen_subcommand_from $cmds" -a run -d 'measure how the machine feels while its disk is busy'
 complete -c brisk -n "not __fish_seen_subcommand_from $cmds" -a compare -d 'compare settings side by side, with verdicts'
+complete -c brisk -n "not __fish_seen_subcommand_from $cmds" -a tune -d 'search the settings that feel best, in a race'
 complete -c brisk -n "not __fish_seen_subcommand_from $cmds" -a report -d 'pool results of many machines, recommend per disk class'
 complete -c brisk -n "not __fish_seen_subcommand_from $cmds" -a tui -d 'the dashboard: watch, switch schedulers, compare live'
 complete -c brisk -n "not __fish_seen_subcommand_from $cmds" -a devices -d 'show the storage stack behind a directory'
@@ -247,10 +251,10 @@ complete -c brisk -n "not __fish_seen_subcommand_from $cmds" -a profile -d 'list
 complete -c brisk -n "not __fish_seen_subcommand_from $cmds" -a export -d 'write a profile as udev rules, tuned, sysctl.d, ...'
 complete -c brisk -n "not __fish_seen_subcommand_from $cmds" -a lab -d 'an emulated slow disk to try schedulers on'
 complete -c brisk -n "not __fish_seen_subcommand_from $cmds" -a help -d 'the options of one command'
-complete -c brisk -n '__brisk_is help; and __brisk_npos help 0' -a 'run compare report tui devices set get restore profile export lab'
+complete -c brisk -n '__brisk_is help; and __brisk_npos help 0' -a 'run compare tune report tui devices set get restore profile export lab'
 
 # -h/--help: every command
-for c in run compare report tui devices set get restore export
+for c in run compare tune report tui devices set get restore export
     complete -c brisk -n "__brisk_is $c" -s h -l help -d 'show the options'
 end
 
@@ -262,7 +266,7 @@ complete -c brisk -n '__brisk_is devices; and __brisk_npos devices 0' -a '(__bri
 complete -c brisk -n '__brisk_is devices; and __brisk_npos devices 0' -a '(__fish_complete_directories)'
 
 # run, compare, tui: the options they share
-for c in run compare tui
+for c in run compare tui tune
     complete -c brisk -n "__brisk_is $c" -s l -l load -x -a "$loads" -d 'a load (repeatable)'
     complete -c brisk -n "__brisk_is $c" -s a -l actions -x -a "$actions" -d 'the actions to time'
     complete -c brisk -n "__brisk_is $c" -l exec -x -a '(__fish_complete_command)' -d 'program the exec action starts'
@@ -271,12 +275,12 @@ for c in run compare tui
     complete -c brisk -n "__brisk_is $c" -l timeout -x -d 'a sample past T is killed'
     complete -c brisk -n "__brisk_is $c" -l load-dir -x -a '(__fish_complete_directories)' -d 'the loads without a dir= of their own work in DIR'
     complete -c brisk -n "__brisk_is $c" -l floor -x -d 'free space writers leave'
-    complete -c brisk -n "__brisk_is $c" -l drop-caches -d 'evict with /proc/sys/vm/drop_caches'
+    test $c = tune; or complete -c brisk -n "__brisk_is $c" -l drop-caches -d 'evict with /proc/sys/vm/drop_caches'
     complete -c brisk -n "__brisk_is $c" -l keep-warm -d 'count samples that were not cold'
     complete -c brisk -n "__brisk_is $c" -l no-breakdown -d 'do not measure where the time went'
     complete -c brisk -n "__brisk_is $c" -l allow-shared-dir -d 'as root, run even when others can write DIR'
 end
-for c in run compare
+for c in run compare tune
     complete -c brisk -n "__brisk_is $c" -s p -l profile -x -a '(__brisk_profiles; __fish_complete_suffix .profile)' -d 'the workload of a profile'
     complete -c brisk -n "__brisk_is $c" -l fio -r -F -d 'the workload of a fio job file'
     complete -c brisk -n "__brisk_is $c" -l scale -x -d 'shrink --fio/--profile sizes and delays'
@@ -320,6 +324,20 @@ complete -c brisk -n '__brisk_is compare' -l force -d '--save replaces an existi
 complete -c brisk -n '__brisk_is compare; and not string match -qr -- "^-" (commandline -ct)' -a 'current (__brisk_profiles)'
 complete -c brisk -n '__brisk_is compare; and string match -qr -- "^[A-Za-z]" (commandline -ct)' -a '(__brisk_setting compare)'
 complete -c brisk -n '__brisk_is compare; and __brisk_npos compare 0' -a '(__fish_complete_directories)'
+
+# tune
+complete -c brisk -n '__brisk_is tune' -l space -r -F -d 'the settings to try (INI)'
+complete -c brisk -n '__brisk_is tune' -l list -d "print the space's arms and exit"
+complete -c brisk -n '__brisk_is tune' -l resume -r -F -d 'continue the stopped tune whose --json is FILE'
+complete -c brisk -n '__brisk_is tune' -s r -l rounds -x -d 'at most N rounds'
+complete -c brisk -n '__brisk_is tune' -s b -l budget -x -d 'time for the whole tune'
+complete -c brisk -n '__brisk_is tune' -l margin -x -d 'equivalent within PCT % either way'
+complete -c brisk -n '__brisk_is tune' -l settle-max -x -d 'wait at most T for dirty data to drain'
+complete -c brisk -n '__brisk_is tune' -l load-window -x -d "measure the load over the first T of each arm-run's loaded phase"
+complete -c brisk -n '__brisk_is tune' -l plot -r -F -d 'a picture: FILE.svg or FILE.png'
+complete -c brisk -n '__brisk_is tune' -l save -x -d "save the recommended arm's settings as a profile"
+complete -c brisk -n '__brisk_is tune' -l force -d '--save replaces a profile, --json a file'
+complete -c brisk -n '__brisk_is tune; and __brisk_npos tune 0' -a '(__fish_complete_directories)'
 
 # report
 complete -c brisk -n '__brisk_is report' -l by -x -a 'class model model,firmware machine kernel' -d 'group by'
