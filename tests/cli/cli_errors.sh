@@ -56,6 +56,10 @@ usage_err "restore with an argument" restore "no arguments expected \('x' is ext
 usage_err "devices with two" devices "too many arguments \('/tmp' is extra\)" devices / /tmp
 usage_err "run with two directories" run "one directory only \('/tmp' is extra\)" run /tmp /tmp
 usage_err "compare with one arm" compare "give at least two arms.*" compare current
+usage_err "tune with two directories" tune "one DIR at most \(the settings come from --space\)" \
+  tune /tmp /tmp
+usage_err "tune --resume with options" tune "--resume FILE takes no other options but -q: .*" \
+  tune --resume x.json --seed 3
 # a bad value: one line naming it, exit 2, nothing run
 for m in 0 10.5 101% x; do
   err=$(cd "$T/cwd" && ulimit -f 0 && exec timeout 20 "$BRISK" compare current current \
