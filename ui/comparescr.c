@@ -2,6 +2,7 @@
 #include "profile.h"
 
 #include <curses.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "now.h"
 #include "screen.h"
 #include "tunable.h"
+#include "tune_space.h"
 
 #define SEC 1000000000ull
 
@@ -20,7 +22,7 @@ static const struct {
 	uint64_t ns;
 } budgets[COMPARESCR_N_BUDGETS] = {
 	{ "2m", 2 * 60 * SEC }, { "5m", 5 * 60 * SEC }, { "10m", 10 * 60 * SEC },
-	{ "20m", 20 * 60 * SEC },
+	{ "20m", 20 * 60 * SEC }, { "45m", 45 * 60 * SEC },
 };
 
 uint64_t comparescr_budget_ns(const struct comparescr *cs)
@@ -143,6 +145,42 @@ void comparescr_pick_init(struct comparescr *cs, const struct settings *st, int 
 			 "back first: the baseline is the settings the dashboard started with");
 }
 
+/* Key t: the arms of brisk tune's desktop space on these disks, in
+ * place of the picker's, and brisk tune's budget. */
+static void pick_space(struct comparescr *cs)
+{
+	struct tune_space sp;
+	struct tune_point pts[COMPARE_MAX_ARMS];
+	struct compare_arm arms[COMPARE_MAX_ARMS];
+	char err[300];
+	size_t n = 0;
+	memset(arms, 0, sizeof(arms));
+	int rc = tune_space_parse(tune_space_default_text, "the desktop space", &sp, err,
+				  sizeof(err));
+	if (rc == 0)
+		rc = tune_space_arms(&sp, cs->st, 0, arms, pts, COMPARE_MAX_ARMS, &n, err,
+				     sizeof(err));
+	if (rc == 0) {
+		for (size_t i = 0; i < n; i++) {
+			snprintf(cs->arm_text[i], sizeof(cs->arm_text[0]), "%.159s", arms[i].name);
+			snprintf(cs->arm_label[i], sizeof(cs->arm_label[0]), "%s", arms[i].label);
+			cs->on[i] = 1;
+		}
+		cs->n_arms = n;
+		cs->sel = 0;
+		cs->budget = COMPARESCR_N_BUDGETS - 1;
+		snprintf(cs->pick_note, sizeof(cs->pick_note), "brisk tune's desktop space: %zu "
+			 "arms, racing (brisk-tune(1))", n);
+		cs->pick_note_bad = 0;
+	} else {
+		snprintf(cs->pick_note, sizeof(cs->pick_note), "the desktop space: %s",
+			 rc == -ENOMEM ? "out of memory" : err);
+		cs->pick_note_bad = 1;
+	}
+	for (size_t i = 0; i < COMPARE_MAX_ARMS; i++)
+		compare_arm_free(&arms[i]);
+}
+
 static size_t picked(const struct comparescr *cs)
 {
 	size_t n = 0;
@@ -242,6 +280,10 @@ enum comparescr_pick comparescr_pick_key(struct comparescr *cs, int ch)
 			    "set takes them, or a profile name");
 		cs->prompting = 1;
 		break;
+	case 't':
+	case 'T':
+		pick_space(cs);
+		break;
 	case 27:
 	case 'q':
 	case 'Q':
@@ -317,10 +359,21 @@ void comparescr_pick_draw(const struct comparescr *cs)
 	draw_top(cs, "- pick the arms (the dashboard's workload, interleaved rounds)", W);
 	int y = 2 + put_wrapped(2, 0, W, 2, SCREEN_DIM, cs->workload) + 1;
 	screen_rule(y++, 0, W, "Arms");
-	for (size_t i = 0; i < cs->n_arms && y < H - 6; i++, y++) {
+	/* as many rows as fit, scrolled to keep the selected one in view */
+	size_t fit = H - 6 > y ? (size_t)(H - 6 - y) : 1, first = 0;
+	if (cs->n_arms > fit && cs->sel < cs->n_arms && cs->sel >= fit - 1)
+		first = cs->sel - (fit - 2);
+	if (first)
+		screen_printf(y++, 1, W - 1, SCREEN_DIM, "(%zu more above)", first);
+	for (size_t i = first; i < cs->n_arms && y < H - 6; i++, y++) {
+		if (y == H - 7 && i + 1 < cs->n_arms) {
+			screen_printf(y++, 1, W - 1, SCREEN_DIM, "(%zu more below)", cs->n_arms - i);
+			break;
+		}
 		enum screen_role r = cs->sel == i ? SCREEN_SELECT : SCREEN_NORMAL;
-		int x = screen_printf(y, 1, W - 1, r, "%s %zu  %-14.24s", cs->on[i] ?
-				      (utf8 ? "[✓]" : "[x]") : "[ ]", i + 1, cs->arm_label[i]);
+		int lw = cs->n_arms > 9 ? 24 : 14;
+		int x = screen_printf(y, 1, W - 1, r, "%s %zu  %-*.24s", cs->on[i] ?
+				      (utf8 ? "[✓]" : "[x]") : "[ ]", i + 1, lw, cs->arm_label[i]);
 		if (i == 0)
 			screen_printf(y, 1 + x, W - 1 - x, SCREEN_DIM, "  baseline: the settings in "
 				      "place (scheduler %s)", cs->active[0] ? cs->active : "-");
@@ -351,7 +404,7 @@ void comparescr_pick_draw(const struct comparescr *cs)
 	x = 0;
 	static const char *const k[][2] = {
 		{ "Enter", "start" }, { "Space/1-9", "toggle" }, { "a", "add an arm" },
-		{ "b/←→", "budget" }, { "↑↓", "move" }, { "Esc/q", "back" },
+		{ "b/←→", "budget" }, { "↑↓", "move" }, { "t", "tune's space" }, { "Esc/q", "back" },
 	};
 	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]) && x < W; i++) {
 		const char *key = k[i][0];

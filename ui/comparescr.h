@@ -7,7 +7,8 @@
  *            [settings] (unchecked), arms typed in (a: KEY=VALUE,... as
  *            brisk set takes them, checked against the disks at once, or
  *            a profile name, read when the comparison starts), a budget;
- *            Enter starts
+ *            t puts brisk tune's desktop space in place of the arms (they
+ *            race as ever: the screen shows who is left); Enter starts
  *   running  per action, one row per arm: a bar on a log time axis from
  *            the median's CI low to high with the median marked, the
  *            numbers "median [lo, hi]", the ratio to the baseline and the
@@ -45,7 +46,7 @@
 #include "prompt.h"
 #include "settings.h"
 
-#define COMPARESCR_N_BUDGETS 4
+#define COMPARESCR_N_BUDGETS 5
 
 enum comparescr_pick { COMPARESCR_PICK_NONE, COMPARESCR_PICK_START, COMPARESCR_PICK_CANCEL };
 

@@ -141,6 +141,8 @@ static size_t cmp_arms(struct tui *t, struct compare_arm *arms, char *err, size_
 				compare_arm_free(&arms[k]);
 			return 0;
 		}
+		if (cs->arm_label[i][0])   /* the picker's, short (tune's space: "mq-dl wbt=0") */
+			snprintf(arms[n].label, sizeof(arms[n].label), "%s", cs->arm_label[i]);
 		n++;
 	}
 	if (n < 2) {

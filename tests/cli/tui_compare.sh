@@ -7,7 +7,8 @@
 # comparison's report; no journal and no work area are left.  A scheduler
 # changed in the dashboard first is put back before the comparison (the
 # baseline is the original).  SIGTERM during a comparison restores and
-# exits 143.  Without root the key says why.
+# exits 143.  Key t puts brisk tune's desktop space in the picker.  Without
+# root the key says why.
 source tests/lib.sh
 source tests/cli/tui_common.bash
 source tests/cli/loop_common.bash
@@ -114,6 +115,34 @@ t_match term-scheduler-back "$(cat $q/scheduler)" "\\[$orig_sched\\]"
 t_eq term-work-area-removed "$(find "$T/mnt" -mindepth 1 -maxdepth 1 -name '.brisk-*' | wc -l)" 0
 t_eq term-journal-empty "$(ls "$BRISK_RUNTIME_DIR"/*.journal 2>/dev/null | wc -l)" 0
 t_eq term-alternate-screen-left "$(tmux display -p -t "$TUI_S" '#{alternate_on}')" 0
+tui_stop
+
+# key t: brisk tune's desktop space in the picker, scrolled to the
+# selection; its arms race on the screen with their short labels; q stops
+# it and every setting (vm.dirty_bytes too) is back
+dirty_before=$(cat /proc/sys/vm/dirty_bytes /proc/sys/vm/dirty_ratio | tr '\n' ' ')
+tui_start tune 100x30 LANG=C.UTF-8 HOME="$T/home" -- "$T/mnt" "${ARGS[@]}"
+tui_wait "^stack ext4 on $dev" 20
+tui_keys c
+tui_wait 'pick the arms' 5
+tui_keys t
+tui_wait "brisk tune's desktop space: [0-9]+ arms, racing" 5; t_eq tune-space-picked $? 0
+cap=$(tui_cap)
+t_match tune-space-arms "$cap" '\[✓\] [2-9]  [a-z-]+ wbt=0 +scheduler=[a-z-]+,wbt_lat_usec=0'
+t_match tune-space-budget "$cap" 'budget .*\[45m\]'
+t_match tune-space-more-below "$cap" '\([0-9]+ more below\)'
+tui_keys Up Up
+tui_wait '\([0-9]+ more above\)' 5; t_eq tune-space-scrolls $? 0
+tui_keys Enter
+tui_wait 'round 1 of' 30; t_eq tune-space-starts $? 0
+tui_wait '^ [a-z-]+ wbt=0 ' 120; t_eq tune-space-short-labels $? 0
+tui_keys q
+tui_wait 'stopped by you after' 90; t_eq tune-space-q-stops $? 0
+t_match tune-space-scheduler-back "$(cat $q/scheduler)" "\\[$orig_sched\\]"
+t_eq tune-space-dirty-back "$(cat /proc/sys/vm/dirty_bytes /proc/sys/vm/dirty_ratio | tr '\n' ' ')" "$dirty_before"
+t_eq tune-space-journal-empty "$(ls "$BRISK_RUNTIME_DIR"/*.journal 2>/dev/null | wc -l)" 0
+tui_keys q
+tui_wait 'BRISK-EXIT=' 30
 tui_stop
 
 # without root: the key says why, nothing opens
