@@ -15,7 +15,6 @@
 #include "fiojob.h"
 #include "journal.h"
 #include "now.h"
-#include "outfile.h"
 #include "profile.h"
 #include "text.h"
 #include "tune.h"
