@@ -26,27 +26,22 @@ static const struct optab cmp_options[] = {
 	  "arms: current, then every other scheduler all the\n"
 	  "disks offer (ARMs given too are added after them)", optab_flag,
 	  offsetof(struct cmp_args, schedulers), NULL },
-	{ "rounds", 'r', "N", "exactly N rounds (default: as many as fit the budget)", cmd_compare_set, 0,
-	  NULL },
+	{ "rounds", 'r', "N", "exactly N rounds (default: as many as fit the budget)",
+	  cmd_compare_set, 0, NULL },
 	{ "budget", 'b', "T",
 	  "time for the whole comparison (default 10m); it stops\n"
 	  "earlier when every verdict is settled", cmd_compare_set, 0, NULL },
-	{ "samples", 'n', "N",
-	  "samples per action in each arm-run (default " OPTAB_NUM(COMPARE_DEFAULT_SAMPLES) ")",
-	  cmd_compare_set, 0, NULL },
+	CMD_COMPARE_OPT_SAMPLES,
 	{ "looks", OPT_LOOKS, "L",
 	  "analyses that may stop it early (default 3; each at\n"
 	  "alpha / L, so the false-positive rate stays <= alpha)", cmd_compare_set, 0, NULL },
-	{ "margin", OPT_MARGIN, "PCT",
-	  "equivalent: the ratio shown within PCT % either way\n"
-	  "(1-100, default 20)", cmd_compare_set, 0, NULL },
+	CMD_COMPARE_OPT_MARGIN,
 	{ "no-racing", OPT_NO_RACING, NULL,
 	  "every arm runs every round (default: an arm shown\n"
 	  "slower than the leader leaves the race)", cmd_compare_set, 0, NULL },
 	CLIOPT_KEEP_WARM("count samples that were not cold in the statistics"),
 	CLIOPT_NO_BREAKDOWN,
-	{ "settle-max", OPT_SETTLE, "T", "wait at most T for dirty data to drain (default 60s)",
-	  cmd_compare_set, 0, NULL },
+	CMD_COMPARE_OPT_SETTLE,
 	CLIOPT_LOAD("the load, as brisk run (default seq-write)"),
 	CLIOPT_ACTIONS,
 	CLIOPT_EXEC("program the exec action starts"),
@@ -272,17 +267,10 @@ int cmd_compare_main(int argc, char **argv)
 	struct compare_config cfg;
 	compare_config_default(&cfg);
 	struct cmp_args a = { .com.c = &cfg.run, .cfg = &cfg };
-	char err[512], note[256];
-	int rc = cliopt_profile(cmp_options, argc, argv, &cmp_profile, &cfg.run, note, sizeof(note),
-				&cmp_fio_rep, err, sizeof(err));
-	if (rc < 0) {
-		fprintf(stderr, "brisk compare: %s\n", err);
-		return rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_FAILED;
-	}
-	if (note[0])
-		fprintf(stderr, "brisk compare: %s\n", note);
-	for (size_t i = 0; i < cmp_fio_rep.n_notes; i++)   /* a --fio job's harmless keys */
-		fprintf(stderr, "brisk compare: %s\n", cmp_fio_rep.notes[i]);
+	char err[512];
+	int rc = comparefront_profile(CMD, cmp_options, argc, argv, &cmp_profile, &cfg.run, &cmp_fio_rep);
+	if (rc)
+		return rc;
 	if ((rc = cmp_parse(argc, argv, &a)))
 		return rc == OPTAB_DONE ? 0 : rc;
 	if (geteuid() == 0)   /* a directory listing is cold only this way */

@@ -28,6 +28,18 @@ struct cmp_args {
  * --looks, --margin, --no-racing, --settle-max, --warmup, --steady-state,
  * --load-window) on a struct cmp_args (optab_fn). */
 int cmd_compare_set(const char *cmd, const struct optab *o, void *ctx, const char *arg);
+/* The entries compare and tune word alike. */
+#define CMD_COMPARE_OPT_SAMPLES \
+	{ "samples", 'n', "N", \
+	  "samples per action in each arm-run (default " OPTAB_NUM(COMPARE_DEFAULT_SAMPLES) ")", \
+	  cmd_compare_set, 0, NULL }
+#define CMD_COMPARE_OPT_MARGIN \
+	{ "margin", OPT_MARGIN, "PCT", \
+	  "equivalent: the ratio shown within PCT % either way\n(1-100, default 20)", \
+	  cmd_compare_set, 0, NULL }
+#define CMD_COMPARE_OPT_SETTLE \
+	{ "settle-max", OPT_SETTLE, "T", "wait at most T for dirty data to drain (default 60s)", \
+	  cmd_compare_set, 0, NULL }
 /* The checks after parsing (a load, --plot's name, the output files,
  * --save's name), --steady-state's warm-up: 0 or the exit status, said. */
 int cmd_compare_check(const char *cmd, struct cmp_args *a);

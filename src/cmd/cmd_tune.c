@@ -40,16 +40,11 @@ static const struct optab tune_options[] = {
 	  "when the race does", cmd_compare_set, 0, NULL },
 	{ "rounds", 'r', "N", "at most N rounds (default: as many as fit the budget)",
 	  cmd_compare_set, 0, NULL },
-	{ "samples", 'n', "N",
-	  "samples per action in each arm-run (default " OPTAB_NUM(COMPARE_DEFAULT_SAMPLES) ")",
-	  cmd_compare_set, 0, NULL },
-	{ "margin", OPT_MARGIN, "PCT",
-	  "equivalent: the ratio shown within PCT % either way\n"
-	  "(1-100, default 20)", cmd_compare_set, 0, NULL },
+	CMD_COMPARE_OPT_SAMPLES,
+	CMD_COMPARE_OPT_MARGIN,
 	CLIOPT_KEEP_WARM("count samples that were not cold in the statistics"),
 	CLIOPT_NO_BREAKDOWN,
-	{ "settle-max", OPT_SETTLE, "T", "wait at most T for dirty data to drain (default 60s)",
-	  cmd_compare_set, 0, NULL },
+	CMD_COMPARE_OPT_SETTLE,
 	CLIOPT_LOAD("the load, as brisk run (default seq-write)"),
 	CLIOPT_ACTIONS,
 	CLIOPT_EXEC("program the exec action starts"),
@@ -214,17 +209,10 @@ static int tune_main(int argc, char **argv, const struct tune_saved *sv, const c
 	compare_config_default(&cfg);
 	cfg.budget_ns = TUNE_DEFAULT_BUDGET_NS;
 	struct cmp_args a = { .com.c = &cfg.run, .cfg = &cfg };
-	char err[512], note[256], jbuf[64];
-	int rc = cliopt_profile(tune_options, argc, argv, &tune_profile, &cfg.run, note, sizeof(note),
-				&tune_fio_rep, err, sizeof(err));
-	if (rc < 0) {
-		fprintf(stderr, "brisk tune: %s\n", err);
-		return rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_FAILED;
-	}
-	if (note[0])
-		fprintf(stderr, "brisk tune: %s\n", note);
-	for (size_t i = 0; i < tune_fio_rep.n_notes; i++)
-		fprintf(stderr, "brisk tune: %s\n", tune_fio_rep.notes[i]);
+	char err[512], jbuf[64];
+	int rc = comparefront_profile(CMD, tune_options, argc, argv, &tune_profile, &cfg.run, &tune_fio_rep);
+	if (rc)
+		return rc;
 	const struct optab_cmd cmd = { CMD, tune_options, NULL, &a, &usage_text };
 	if ((rc = cliopt_parse(&cmd, argc, argv, tune_positional)))
 		return rc == OPTAB_DONE ? 0 : rc;

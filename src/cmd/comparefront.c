@@ -8,11 +8,28 @@
 
 #include "compare_plot.h"
 #include "compare_report.h"
+#include "fiojob.h"
 #include "exitcode.h"
 #include "loadscope.h"
 #include "openmetrics.h"
 #include "stack.h"
 #include "text.h"
+
+int comparefront_profile(const char *cmd, const struct optab *tab, int argc, char **argv,
+			 struct profile *p, struct session_config *run, struct fiojob_report *rep)
+{
+	char err[512], note[256];
+	int rc = cliopt_profile(tab, argc, argv, p, run, note, sizeof(note), rep, err, sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "brisk %s: %s\n", cmd, err);
+		return rc == -EINVAL || rc == -ENOENT ? EXIT_USAGE : EXIT_FAILED;
+	}
+	if (note[0])
+		fprintf(stderr, "brisk %s: %s\n", cmd, note);
+	for (size_t i = 0; i < rep->n_notes; i++)   /* a --fio job's harmless keys */
+		fprintf(stderr, "brisk %s: %s\n", cmd, rep->notes[i]);
+	return 0;
+}
 
 int comparefront_stack(struct comparefront *x, const char *dir, const char *what)
 {

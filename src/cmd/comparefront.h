@@ -31,6 +31,12 @@ struct comparefront {
 	void *ctx;
 };
 
+struct profile;
+struct fiojob_report;
+/* --profile, --fio, --scale (cliopt_profile) into run, its notes said:
+ * 0, or the exit status with the reason said. */
+int comparefront_profile(const char *cmd, const struct optab *tab, int argc, char **argv,
+			 struct profile *p, struct session_config *run, struct fiojob_report *rep);
 /* The disks behind dir, their settings journaled as `what`: 0, or 2 with
  * the reason said (no disks, none with a scheduler). */
 int comparefront_stack(struct comparefront *x, const char *dir, const char *what);

@@ -27,6 +27,21 @@ static inline double race_model_normal(uint64_t *s)
 	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
 }
 
+/* Append sample x to r's samples.  0 or -ENOMEM. */
+static inline int race_model_push(struct compare_result *r, const struct compare_sample *x)
+{
+	if (r->n_samples == r->cap_samples) {
+		size_t cap = r->cap_samples ? 2 * r->cap_samples : 1024;
+		void *p = realloc(r->samples, cap * sizeof(*r->samples));
+		if (!p)
+			return -ENOMEM;
+		r->samples = p;
+		r->cap_samples = cap;
+	}
+	r->samples[r->n_samples++] = *x;
+	return 0;
+}
+
 /* A compare_sim_fn: ctx is a struct race_model. */
 static inline int race_model_sim(struct compare *c, size_t arm, unsigned round, uint32_t idx,
 				 void *ctx)
@@ -38,19 +53,13 @@ static inline int race_model_sim(struct compare *c, size_t arm, unsigned round, 
 		if (!(r->actions & (1u << a)))
 			continue;
 		for (int i = 0; i < 3; i++) {
-			if (r->n_samples == r->cap_samples) {
-				size_t cap = r->cap_samples ? 2 * r->cap_samples : 1024;
-				void *p = realloc(r->samples, cap * sizeof(*r->samples));
-				if (!p)
-					return -ENOMEM;
-				r->samples = p;
-				r->cap_samples = cap;
-			}
 			double noise = exp(m->sd_within * race_model_normal(&m->rng));
-			r->samples[r->n_samples++] = (struct compare_sample){
+			const struct compare_sample x = {
 				.arm = (uint32_t)arm, .round = round, .run = idx, .action = (uint8_t)a,
 				.cold = 1, .ms = 100 * m->ratio[arm] * eff * noise,
 			};
+			if (race_model_push(r, &x) < 0)
+				return -ENOMEM;
 		}
 	}
 	if (m->mibps[arm] > 0)

@@ -219,16 +219,10 @@ static int from_record(struct compare *c, size_t arm, unsigned round, uint32_t i
 		for (size_t i = 0; i < rec->n_samples; i++) {
 			if (rec->samples[i].run != j)
 				continue;
-			if (r->n_samples == r->cap_samples) {
-				size_t cap = r->cap_samples ? 2 * r->cap_samples : 64;
-				void *p = realloc(r->samples, cap * sizeof(*r->samples));
-				if (!p)
-					return -ENOMEM;
-				r->samples = p;
-				r->cap_samples = cap;
-			}
-			r->samples[r->n_samples] = rec->samples[i];
-			r->samples[r->n_samples++].run = idx;
+			struct compare_sample x = rec->samples[i];
+			x.run = idx;
+			if (race_model_push(r, &x) < 0)
+				return -ENOMEM;
 		}
 		return 0;
 	}
