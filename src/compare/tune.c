@@ -20,14 +20,15 @@
 
 /* ---- the analysis ---- */
 
-/* logs[0] the score, logs[1 + k] action k's (compare_run_logs). */
+/* logs[0] the score, logs[1 + k] action k's (compare_run_logs), then the
+ * log of the load's figure of each arm-run. */
 struct logs {
-	double *v[1 + ACTION_KIND_COUNT];
+	double *v[2 + ACTION_KIND_COUNT];
 };
 
 static void logs_free(struct logs *l)
 {
-	for (size_t i = 0; i < 1 + ACTION_KIND_COUNT; i++)
+	for (size_t i = 0; i < 2 + ACTION_KIND_COUNT; i++)
 		free(l->v[i]);
 }
 
@@ -61,13 +62,14 @@ static void versus(const struct compare_result *r, const struct logs *l, size_t 
 	out->arm = b;
 	snprintf(out->what, sizeof(out->what), "%s", what);
 	ratio(r, l->v[0], best, b, wa, wb, &out->score, &out->n_best, &out->n_other);
+	size_t na, nb;
 	for (unsigned k = 0; k < ACTION_KIND_COUNT; k++) {
-		size_t na, nb;
 		if (r->actions & (1u << k))
 			ratio(r, l->v[1 + k], best, b, wa, wb, &out->act[k], &na, &nb);
 		else
 			out->act[k].est = out->act[k].lo = out->act[k].hi = NAN;
 	}
+	ratio(r, l->v[1 + ACTION_KIND_COUNT], best, b, wa, wb, &out->load, &na, &nb);
 }
 
 /* The arm at point p, or -1. */
@@ -107,6 +109,13 @@ int tune_analyze(const struct compare_result *r, int keep_warm, const struct tun
 			rc = -ENOMEM;
 		else
 			rc = compare_run_logs(r, keep_warm, k, l.v[k + 1]);
+	}
+	double *ld = rc == 0 ? (l.v[1 + ACTION_KIND_COUNT] = malloc(nr * sizeof(double))) : NULL;
+	if (rc == 0 && !ld)
+		rc = -ENOMEM;
+	for (size_t i = 0; ld && i < r->n_runs; i++) {   /* the figure the load rule goes by */
+		double x = r->load_by_disk ? r->runs[i].disk_mibps : r->runs[i].load_mibps;
+		ld[i] = x > 0 && !r->runs[i].failed ? log(x) : NAN;
 	}
 	if (rc == 0 && best != 0)
 		versus(r, &l, best, 0, "current", wa, wb, &t->vs[t->n_vs++]);
@@ -171,27 +180,29 @@ static void put_row(FILE *f, char *line)
 	fprintf(f, "%s\n", line);
 }
 
+/* A row per other arm: the ratio over the actions and of the load, then
+ * the ratio per action on the lines under it. */
 static void vs_rows(FILE *f, const struct compare_result *r, const struct tune_vs *v, size_t n)
 {
-	char cell[40], line[320];
-	size_t l = (size_t)snprintf(line, sizeof(line), "  %-28s %-7s %-20s", "against", "runs",
-				    "all actions");
-	for (unsigned k = 0; k < ACTION_KIND_COUNT; k++)
-		if ((r->actions & (1u << k)) && l < sizeof(line))
-			l += (size_t)snprintf(line + l, sizeof(line) - l, " %-20s",
-					      action_kind_name((enum action_kind)k));
+	char cell[40], line[320], b[48], c[48];
+	snprintf(line, sizeof(line), "  %-26s %-6s %-22s %s", "against", "runs", "all actions",
+		 "load");
 	put_row(f, line);
 	for (size_t i = 0; i < n; i++) {
-		char runs[16], b[48];
+		char runs[16];
 		snprintf(runs, sizeof(runs), "%zu/%zu", v[i].n_best, v[i].n_other);
-		l = (size_t)snprintf(line, sizeof(line), "  %-28s %-7s %-20s",
-				     compare_text_cell(cell, 28, v[i].what), runs,
-				     fci(b, sizeof(b), &v[i].score));
+		snprintf(line, sizeof(line), "  %-26s %-6s %-22s %s",
+			 compare_text_cell(cell, 26, v[i].what), runs,
+			 fci(b, sizeof(b), &v[i].score), fci(c, sizeof(c), &v[i].load));
+		put_row(f, line);
+		size_t l = 0;
+		line[0] = '\0';
 		for (unsigned k = 0; k < ACTION_KIND_COUNT; k++)
 			if ((r->actions & (1u << k)) && l < sizeof(line))
-				l += (size_t)snprintf(line + l, sizeof(line) - l, " %-20s",
+				l += (size_t)snprintf(line + l, sizeof(line) - l, "%s%s %s", l ? ", " : "",
+						      action_kind_name((enum action_kind)k),
 						      fci(b, sizeof(b), &v[i].act[k]));
-		put_row(f, line);
+		compare_text_wrap(f, "      ", "      ", line, COLS);
 	}
 }
 
@@ -218,7 +229,9 @@ void tune_report_text(FILE *f, const struct compare_result *r, const struct tune
 	compare_text_wrap(f, "best: ", "  ", line, COLS);
 	if (t->n_vs) {
 		fprintf(f, "\nthe best arm against (its typical arm-run / the other's, 95 %% "
-			"interval; below 1 it is faster):\n");
+			"interval; below 1 it is faster;\n  load: its load's %s / the other's, "
+			"below 1 it costs the load):\n", r->load_by_disk ? "MiB/s to the disk" :
+			"write()/read() MiB/s");
 		vs_rows(f, r, t->vs, t->n_vs);
 	}
 	if (t->n_factor) {
@@ -257,6 +270,7 @@ static struct json_object *json_vs(const struct compare_result *r, const struct 
 			if (r->actions & (1u << k))
 				add(acts, action_kind_name((enum action_kind)k), jout_ci(&v[i].act[k]));
 		add(o, "actions", acts);
+		add(o, "load", jout_ci(&v[i].load));
 		json_object_array_add(arr, o);
 	}
 	return arr;

@@ -23,6 +23,8 @@ struct tune_vs {
 	size_t n_best, n_other;       /* arm-runs counted */
 	struct stats_ci score;        /* over the actions (the race's score) */
 	struct stats_ci act[ACTION_KIND_COUNT];
+	struct stats_ci load;         /* the load's figure (compare_load_figure's kind), best /
+				       * other: below 1 the best costs the load */
 };
 
 struct tune_result {

@@ -1,8 +1,8 @@
 /* tune_space and tune: the space file's checks, each error naming its
  * line; the default space; the levels in canonical form; and what a tune
  * makes of a raced space (simulated arm-runs): the best arm, its evidence
- * against current and each scheduler's defaults, and each of its
- * settings' effect (the arm without it). */
+ * against current and each scheduler's defaults with the load's cost,
+ * and each of its settings' effect (the arm without it). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -117,8 +117,8 @@ static void test_analyze(void **state)
 	snprintf(cfg.run.dir, sizeof(cfg.run.dir), "/nonexistent");
 	struct compare *c = NULL;
 	assert_int_equal(compare_create(&cfg, &st, arms, 5, &c, err, sizeof(err)), 0);
-	struct race_model m = { .ratio = { 1, 1, 0.5, 1, 1 }, .sd_run = 0.05, .sd_within = 0.1,
-				.rng = 9 };
+	struct race_model m = { .ratio = { 1, 1, 0.5, 1, 1 }, .mibps = { 100, 100, 60, 100, 100 },
+				.sd_run = 0.05, .sd_within = 0.1, .rng = 9 };
 	c->sim = race_model_sim;
 	c->sim_ctx = &m;
 	assert_int_equal(compare_run(c, NULL, err, sizeof(err)), 0);
@@ -144,6 +144,9 @@ static void test_analyze(void **state)
 		assert_true(t.vs[i].score.hi < 0.6 && t.vs[i].score.lo > 0.4);
 	assert_true(t.factor[0].act[ACTION_LS].hi < 0.6);
 	assert_true(isnan(t.factor[0].act[ACTION_SAVE].est));   /* not an action here */
+	/* the load's cost: 60 against 100 MiB/s */
+	assert_true(t.vs[0].load.lo > 0.5 && t.vs[0].load.hi < 0.7);
+	assert_true(t.factor[0].load.lo > 0.5 && t.factor[0].load.hi < 0.7);
 	compare_free(c);
 }
 
