@@ -26,6 +26,7 @@ unchanged() { # NAME: the disk as it was, nothing journaled
 w=(-l "seq-write:size=48m,rate=16m" -a ssh-like --ls-files 50 --interval 50ms --warmup 1s
    --floor 10% --settle-max 10s -n 1)
 printf '[space]\nscheduler = %s\nread_ahead_kb = keep, 512\n' "$alt_sched" >"$d/space.ini"
+SRC=$PWD
 mkdir -p "$d/cwd"
 cd "$d/cwd" || exit 1
 
@@ -111,3 +112,12 @@ t_match "--resume: the best against current or the defaults" "$out" '^  (current
 t_match "--resume: the JSON's evidence" "$(jq -c '.tune.evidence[0]|keys' t.json)" 'against.*ratio'
 unchanged "--resume"
 t_eq "--resume: no work files left" "$(workfiles)" 0
+# its JSON is compare's document (the tune object is an addition)
+if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
+  out=$(/usr/bin/python3 "$SRC/tests/helpers/schema_check.py" \
+        "$SRC/schemas/brisk-compare.schema.json" "$d/cwd/t.json" 2>&1)
+  t_eq "--resume: the JSON conforms to brisk-compare.schema.json" "$?" 0
+  [ -z "$out" ] || echo "$out" | head -5
+else
+  t_skip tune-loop-schema "python3-jsonschema is not installed"
+fi
