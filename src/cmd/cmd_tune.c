@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,7 +131,9 @@ struct tune_ctx {
 	char **argv;                 /* the command line --resume runs again */
 	char cwd[PATH_MAX];
 	const char *json;
-	int keep_warm;
+	int keep_warm, quiet;
+	uint64_t budget_ns;
+	int said_budget;             /* the minimum rounds overrun the budget (said once) */
 	int json_failed;             /* a checkpoint could not be written (said once) */
 };
 
@@ -150,11 +153,33 @@ static void tune_text(FILE *f, const struct compare_result *r, void *ctx)
 		tune_report_text(f, r, &k->sp, &k->t);
 }
 
+/* After the first round: when the rounds every arm runs at least will not
+ * fit the budget, say so once (the race needs them). */
+static void budget_note(struct tune_ctx *k, const struct compare_result *r)
+{
+	if (k->said_budget || k->quiet || r->n_runs != r->n_arms || r->replayed_runs)
+		return;
+	k->said_budget = 1;
+	uint64_t sum = 0;
+	for (size_t i = 0; i < r->n_runs; i++)
+		sum += r->runs[i].dur_ns;
+	uint64_t need = sum * COMPARE_MIN_ROUNDS;
+	if (need <= k->budget_ns)
+		return;
+	progress_clear(&k->x.line);
+	fprintf(stderr, "brisk tune: %d rounds of %zu arms take about %llu min at this round's "
+		"pace, more than the budget of %llu min: the race needs them (a smaller space or a "
+		"lighter workload is quicker)\n", COMPARE_MIN_ROUNDS, r->n_arms,
+		(unsigned long long)(need / 60000000000ull),
+		(unsigned long long)(k->budget_ns / 60000000000ull));
+}
+
 /* After each arm-run: the JSON, whole (the checkpoint --resume reads). */
 static void checkpoint(void *ctx, struct compare *c)
 {
 	struct tune_ctx *k = ctx;
 	char err[512];
+	budget_note(k, compare_result(c));
 	if (tune_json(k, compare_result(c), k->json, err, sizeof(err)) < 0 && !k->json_failed) {
 		progress_clear(&k->x.line);
 		fprintf(stderr, "brisk tune: %s: a stopped tune cannot resume from it\n",
@@ -259,6 +284,8 @@ static int tune_main(int argc, char **argv, const struct tune_saved *sv, const c
 	k->argv = argv;
 	k->json = a.com.json;
 	k->keep_warm = cfg.keep_warm;
+	k->quiet = a.com.quiet;
+	k->budget_ns = cfg.rounds ? UINT64_MAX : cfg.budget_ns;
 	if (!getcwd(k->cwd, sizeof(k->cwd)))
 		k->cwd[0] = '\0';
 	char what[256];
