@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "compare_priv.h"
@@ -86,17 +87,15 @@ static void test_good_space(void **state)
 }
 
 /* Five arms: current; s1 and s1 with wbt off; s2 and s2 with wbt off.
- * s1 with wbt off is twice as fast as everything else. */
-static void test_analyze(void **state)
+ * s1 with wbt off is twice as fast as everything else, and costs the load
+ * 40 %. */
+static struct compare *raced(struct tune_space *sp, struct tune_point *pts)
 {
-	(void)state;
-	struct tune_space sp;
 	char err[300];
 	assert_int_equal(tune_space_parse("[space]\nscheduler = mq-deadline, kyber\n"
-					  "wbt_lat_usec = keep, 0\n", "s.ini", &sp, err,
+					  "wbt_lat_usec = keep, 0\n", "s.ini", sp, err,
 					  sizeof(err)), 0);
-	struct tune_point pts[5];
-	memset(pts, 0, sizeof(pts));
+	memset(pts, 0, 5 * sizeof(*pts));
 	const char *sched[5] = { "", "mq-deadline", "mq-deadline", "kyber", "kyber" };
 	const signed char lv[5] = { -1, 0, 1, 0, 1 };
 	struct compare_arm arms[5];
@@ -122,6 +121,15 @@ static void test_analyze(void **state)
 	c->sim = race_model_sim;
 	c->sim_ctx = &m;
 	assert_int_equal(compare_run(c, NULL, err, sizeof(err)), 0);
+	return c;
+}
+
+static void test_analyze(void **state)
+{
+	(void)state;
+	struct tune_space sp;
+	struct tune_point pts[5];
+	struct compare *c = raced(&sp, pts);
 	const struct compare_result *r = compare_result(c);
 	struct tune_result t;
 	assert_int_equal(tune_analyze(r, 0, &sp, pts, &t), 0);
@@ -150,11 +158,103 @@ static void test_analyze(void **state)
 	compare_free(c);
 }
 
+/* The JSON a tune writes reads back as it was: the command, the seed,
+ * every arm-run and sample. */
+static void test_saved_roundtrip(void **state)
+{
+	(void)state;
+	struct tune_space sp;
+	struct tune_point pts[5];
+	struct compare *c = raced(&sp, pts);
+	const struct compare_result *r = compare_result(c);
+	struct tune_result t;
+	assert_int_equal(tune_analyze(r, 0, &sp, pts, &t), 0);
+	char path[] = "/tmp/brisk-test-tune-XXXXXX", err[512];
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	char a0[] = "tune", a1[] = "/mnt", a2[] = "--seed", a3[] = "5";
+	char *argv[] = { a0, a1, a2, a3, NULL };
+	assert_int_equal(tune_report_json(r, &sp, &t, 4, argv, "/tmp", path, err, sizeof(err)), 0);
+	struct tune_saved sv;
+	assert_int_equal(tune_saved_read(path, &sv, err, sizeof(err)), 0);
+	assert_int_equal(sv.argc, 4);
+	assert_string_equal(sv.argv[3], "5");
+	assert_null(sv.argv[4]);
+	assert_string_equal(sv.cwd, "/tmp");
+	assert_int_equal(sv.seed, r->seed);
+	assert_int_equal(sv.n_arms, 5);
+	assert_string_equal(sv.arms[2], "arm2");
+	assert_int_equal(sv.n_runs, r->n_runs);
+	assert_int_equal(sv.n_samples, r->n_samples);
+	for (size_t i = 0; i < r->n_runs; i++) {
+		assert_int_equal(sv.runs[i].arm, r->runs[i].arm);
+		assert_int_equal(sv.runs[i].round, r->runs[i].round);
+		assert_true(fabs(sv.runs[i].disk_mibps - r->runs[i].disk_mibps) < 1e-9);
+	}
+	for (size_t i = 0; i < r->n_samples; i++) {
+		assert_int_equal(sv.samples[i].run, r->samples[i].run);
+		assert_int_equal(sv.samples[i].action, r->samples[i].action);
+		assert_true(fabs(sv.samples[i].ms - r->samples[i].ms) < 1e-6);
+	}
+	tune_saved_free(&sv);
+	unlink(path);
+	compare_free(c);
+}
+
+/* A JSON brisk did not write as a tune's (root reads what a user hands
+ * it): refused with -EINVAL and a reason, never trusted. */
+static void hostile(const char *json, const char *what)
+{
+	char path[] = "/tmp/brisk-test-tune-XXXXXX", err[512] = "";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, json, strlen(json)), (ssize_t)strlen(json));
+	close(fd);
+	struct tune_saved sv;
+	int rc = tune_saved_read(path, &sv, err, sizeof(err));
+	unlink(path);
+	if (rc != -EINVAL || !strstr(err, what))
+		fail_msg("%s: rc %d, '%s'", json, rc, err);
+}
+
+#define HEAD "{\"seed\":1,\"arms\":[{\"name\":\"current\"},{\"name\":\"scheduler=none\"}]," \
+	     "\"tune\":{\"command\":[\"tune\"],\"cwd\":\"/tmp\"},"
+#define RUN(arm, extra) "{\"arm\":" #arm ",\"round\":0,\"order\":0,\"t_s\":0,\"dur_s\":1," \
+	"\"load_mibps\":null,\"disk_mibps\":null,\"disk_written_mibps\":null," \
+	"\"disk_read_mibps\":null,\"window_s\":null,\"worst_stall_ms\":null,\"settle_s\":0," \
+	"\"settle_timeout\":false,\"settle_left_mib\":0,\"failed\":false,\"note\":\"\"" extra "}"
+
+static void test_saved_hostile(void **state)
+{
+	(void)state;
+	hostile("[1]", "not JSON");
+	hostile("{\"seed\":1", "not JSON");
+	hostile("{}", "no tune");
+	hostile(HEAD "\"runs\":[" RUN(7, "") "],\"samples\":[]}", "an arm-run's fields");
+	hostile(HEAD "\"runs\":[" RUN(1, ",\"x\":1") "],\"samples\":[{\"run\":3,\"action\":"
+		"\"ls\",\"ms\":1,\"cold\":true,\"timeout\":false,\"err\":0,\"t_s\":0}]}",
+		"a sample's fields");
+	hostile(HEAD "\"runs\":[" RUN(1, "") "],\"samples\":[{\"run\":0,\"action\":"
+		"\"rm -rf\",\"ms\":1,\"cold\":true,\"timeout\":false,\"err\":0,\"t_s\":0}]}",
+		"a sample's fields");
+	hostile(HEAD "\"runs\":[" RUN(1, "") "],\"samples\":[{\"run\":0,\"action\":"
+		"\"ls\",\"ms\":1e300,\"cold\":true,\"timeout\":false,\"err\":0,\"t_s\":0}]}",
+		"a sample's fields");
+	hostile("{\"seed\":1,\"arms\":[{\"name\":\"current\"},{\"name\":\"x\"}],\"tune\":"
+		"{\"command\":[\"tune\"],\"cwd\":\"relative\"},\"runs\":[],\"samples\":[]}",
+		"the directory it ran in");
+	hostile("{\"seed\":1,\"arms\":[{\"name\":\"current\"},{\"name\":\"x\"}],\"tune\":"
+		"{\"command\":[\"tune\",\"\\u001b[2J\"],\"cwd\":\"/tmp\"},\"runs\":[],"
+		"\"samples\":[]}", "a word of the command");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_default_space), cmocka_unit_test(test_bad_spaces),
 		cmocka_unit_test(test_good_space),    cmocka_unit_test(test_analyze),
+		cmocka_unit_test(test_saved_roundtrip), cmocka_unit_test(test_saved_hostile),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
