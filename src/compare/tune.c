@@ -140,8 +140,9 @@ int tune_analyze(const struct compare_result *r, int keep_warm, const struct tun
 		struct tune_point q = *pb;
 		q.level[i] = b0;
 		int other = find(r, pts, &q);
-		char what[96];
-		snprintf(what, sizeof(what), "without %s=%s", f->key, f->levels[pb->level[i]]);
+		char what[96], shown[TUNABLE_VALUE_LEN];
+		tune_space_shown(f->key, f->levels[pb->level[i]], shown, sizeof(shown));
+		snprintf(what, sizeof(what), "without %s=%s", f->key, shown);
 		if (other < 0)
 			continue;
 		struct tune_vs *x = &t->factor[t->n_factor];
@@ -185,14 +186,14 @@ static void put_row(FILE *f, char *line)
 static void vs_rows(FILE *f, const struct compare_result *r, const struct tune_vs *v, size_t n)
 {
 	char cell[40], line[320], b[48], c[48];
-	snprintf(line, sizeof(line), "  %-26s %-6s %-22s %s", "against", "runs", "all actions",
+	snprintf(line, sizeof(line), "  %-28s %-6s %-22s %s", "against", "runs", "all actions",
 		 "load");
 	put_row(f, line);
 	for (size_t i = 0; i < n; i++) {
 		char runs[16];
 		snprintf(runs, sizeof(runs), "%zu/%zu", v[i].n_best, v[i].n_other);
-		snprintf(line, sizeof(line), "  %-26s %-6s %-22s %s",
-			 compare_text_cell(cell, 26, v[i].what), runs,
+		snprintf(line, sizeof(line), "  %-28s %-6s %-22s %s",
+			 compare_text_cell(cell, 28, v[i].what), runs,
 			 fci(b, sizeof(b), &v[i].score), fci(c, sizeof(c), &v[i].load));
 		put_row(f, line);
 		size_t l = 0;

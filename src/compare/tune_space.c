@@ -337,6 +337,16 @@ static int factor_check(struct tune_space *sp, size_t i, const struct settings *
 	return 0;
 }
 
+void tune_space_shown(const char *key, const char *value, char *out, size_t len)
+{
+	const struct tunable_def *d = tunable_def_find(key);
+	unsigned long long b = strtoull(value, NULL, 10);
+	if (d && d->type == TUNABLE_TYPE_BYTES && b && b % (1ull << 20) == 0)
+		snprintf(out, len, "%llum", b >> 20);
+	else
+		snprintf(out, len, "%s", value);
+}
+
 /* Arm text and label of scheduler sched at the levels of pt. */
 static void arm_text(const struct tune_space *sp, const struct tune_point *pt, char *text,
 		     size_t tlen, char *label, size_t llen)
@@ -353,12 +363,7 @@ static void arm_text(const struct tune_space *sp, const struct tune_point *pt, c
 		if (t < tlen)
 			t += (size_t)snprintf(text + t, tlen - t, ",%s=%s", sp->f[i].key, v);
 		char shown[TUNABLE_VALUE_LEN];
-		const struct tunable_def *d = tunable_def_find(sp->f[i].key);
-		unsigned long long b = strtoull(v, NULL, 10);
-		if (d && d->type == TUNABLE_TYPE_BYTES && b && b % (1ull << 20) == 0)
-			snprintf(shown, sizeof(shown), "%llum", b >> 20);
-		else
-			snprintf(shown, sizeof(shown), "%s", v);
+		tune_space_shown(sp->f[i].key, v, shown, sizeof(shown));
 		if (l < llen)
 			l += (size_t)snprintf(label + l, llen - l, " %s=%s", w, shown);
 	}

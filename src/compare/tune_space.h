@@ -47,6 +47,9 @@ struct tune_point {
 	signed char level[TUNE_MAX_FACTORS];
 };
 
+/* A level as labels show it: a size in whole MiB as "64m", else as it is. */
+void tune_space_shown(const char *key, const char *value, char *out, size_t len);
+
 /* The built-in desktop space (brisk-tune(1) SPACE). */
 extern const char tune_space_default_text[];
 
