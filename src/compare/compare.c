@@ -384,7 +384,7 @@ static int replay_run(struct compare *c, size_t arm, unsigned round, unsigned or
 		      uint32_t idx)
 {
 	struct compare_result *r = &c->r;
-	size_t j = 0;
+	size_t j = 0, split = 0;
 	while (j < c->rp_n_runs && (c->rp_taken[j] || c->rp_runs[j].arm != arm ||
 				    c->rp_runs[j].round != round))
 		j++;
@@ -402,8 +402,12 @@ static int replay_run(struct compare *c, size_t arm, unsigned round, unsigned or
 		x->round = round;
 		x->order = order;
 		x->run = idx;
-		memset(&x->split, 0, sizeof(x->split));
+		split |= x->split.ok;
 	}
+	if (split)   /* where its samples' time went was measured (and kept) */
+		r->split_state.runs_on++;
+	else
+		r->split_state.runs_off++;
 	c->rp_taken[j] = 1;
 	r->runs[idx] = c->rp_runs[j];
 	r->runs[idx].order = order;

@@ -296,7 +296,7 @@ struct blockdev;
 void compare_describe_disks(const struct blockdev *const *leaves, size_t n, char *out,
 			    size_t len);
 /* Continue an earlier comparison (brisk tune --resume): its finished
- * arm-runs and their samples (copied; breakdowns are not kept) stand in
+ * arm-runs and their samples (copied, breakdowns too) stand in
  * for a session when compare_run reaches the same arm in the same round
  * (the same arms and seed order the rounds alike); their time counts in
  * the budget.  Before compare_run; 0, -EINVAL (an arm or run out of

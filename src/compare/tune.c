@@ -11,6 +11,7 @@
 #include "fileio.h"
 #include "jout.h"
 #include "msg.h"
+#include "runreport_split.h"
 #include "text.h"
 
 #define TUNE_JSON_MAX (512u << 20)
@@ -444,6 +445,10 @@ static int read_samples(const struct rd *d, struct json_object *arr, struct tune
 		if (run < 0 || e < -4095 || e > 4095 || k < 0 || cold < 0 || to < 0 || number(o, "ms", &x->ms) ||
 		    number(o, "t_s", &t) || !(t >= 0) || (!isnan(x->ms) && !(x->ms >= 0)))
 			return bad(d, "a sample's fields");
+		struct json_object *bd = NULL;
+		if (json_object_object_get_ex(o, "breakdown", &bd) &&
+		    runreport_split_read(bd, &x->split) < 0)
+			return bad(d, "a sample's breakdown");
 		x->run = (uint32_t)run;
 		x->arm = s->runs[run].arm;
 		x->round = s->runs[run].round;

@@ -3,6 +3,8 @@
 #include "text.h"
 
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
@@ -248,6 +250,106 @@ struct json_object *runreport_split_json(const struct timesplit *t)
 	add(o, "ahead_unnamed", jout_int64(t->ahead_unnamed));
 	add(o, "incomplete", jout_bool(t->incomplete));
 	return o;
+}
+
+/* o.k as a number of ms in [0, 1e9] into ns. */
+static int read_ms(struct json_object *o, const char *k, uint64_t *ns)
+{
+	struct json_object *v = NULL;
+	if (!json_object_object_get_ex(o, k, &v) || !v ||
+	    (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int)))
+		return -EINVAL;
+	double ms = json_object_get_double(v);
+	if (!(ms >= 0 && ms <= 1e9))
+		return -EINVAL;
+	*ns = (uint64_t)(ms * 1e6 + 0.5);
+	return 0;
+}
+
+/* o.k as a whole number in [0, max]. */
+static int read_whole(struct json_object *o, const char *k, int64_t max, int64_t *out)
+{
+	struct json_object *v = NULL;
+	if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_int))
+		return -EINVAL;
+	*out = json_object_get_int64(v);
+	return *out >= 0 && *out <= max ? 0 : -EINVAL;
+}
+
+static int read_pair(struct json_object *o, const char *k, uint32_t n[2], uint64_t bytes[2])
+{
+	struct json_object *p = NULL;
+	if (!json_object_object_get_ex(o, k, &p) || !json_object_is_type(p, json_type_object))
+		return -EINVAL;
+	static const char *const side[2] = { "read", "write" };
+	for (int i = 0; i < 2; i++) {
+		struct json_object *c = NULL;
+		int64_t x, b;
+		if (!json_object_object_get_ex(p, side[i], &c) ||
+		    read_whole(c, "n", UINT32_MAX, &x) || read_whole(c, "bytes", INT64_MAX, &b))
+			return -EINVAL;
+		n[i] = (uint32_t)x;
+		bytes[i] = (uint64_t)b;
+	}
+	return 0;
+}
+
+int runreport_split_read(struct json_object *o, struct timesplit *t)
+{
+	memset(t, 0, sizeof(*t));
+	if (!o)
+		return 0;
+	struct json_object *parts = NULL, *mk = NULL, *inc = NULL;
+	if (!json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, "parts", &parts) ||
+	    !json_object_is_type(parts, json_type_object) ||
+	    !json_object_object_get_ex(o, "makers", &mk) || !json_object_is_type(mk, json_type_array) ||
+	    !json_object_object_get_ex(o, "incomplete", &inc) ||
+	    !json_object_is_type(inc, json_type_boolean))
+		return -EINVAL;
+	for (int p = 0; p < TIMESPLIT_NPARTS; p++) {
+		char k[32];
+		snprintf(k, sizeof(k), "%s_ms", timesplit_key(p));
+		if (read_ms(parts, k, &t->part_ns[p]))
+			return -EINVAL;
+	}
+	int64_t un;
+	if (read_ms(o, "device_union_ms", &t->device_union_ns) ||
+	    read_ms(o, "queued_union_ms", &t->queued_union_ns) ||
+	    read_pair(o, "requests", t->rq, t->rq_bytes) ||
+	    read_pair(o, "ahead", t->ahead, t->ahead_bytes) ||
+	    read_whole(o, "ahead_unnamed", UINT32_MAX, &un))
+		return -EINVAL;
+	t->ahead_unnamed = (uint32_t)un;
+	size_t n = json_object_array_length(mk);
+	if (n > TIMESPLIT_MAKERS)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *m = json_object_array_get_idx(mk, i), *comm = NULL, *role = NULL;
+		struct timesplit_maker *x = &t->makers[i];
+		int64_t pid, req, bytes;
+		if (read_whole(m, "pid", INT32_MAX, &pid) || read_whole(m, "requests", UINT32_MAX, &req) ||
+		    read_whole(m, "bytes", INT64_MAX, &bytes) ||
+		    !json_object_object_get_ex(m, "comm", &comm) ||
+		    !json_object_is_type(comm, json_type_string) ||
+		    (size_t)json_object_get_string_len(comm) >= sizeof(x->comm) ||
+		    text_check(json_object_get_string(comm), NULL) < 0 ||
+		    !json_object_object_get_ex(m, "role", &role))
+			return -EINVAL;
+		x->pid = (int32_t)pid;
+		x->n = (uint32_t)req;
+		x->bytes = (uint64_t)bytes;
+		snprintf(x->comm, sizeof(x->comm), "%s", json_object_get_string(comm));
+		x->role = TIMESPLIT_OTHER;
+		for (int r = TIMESPLIT_OTHER; role && r <= TIMESPLIT_SAMPLE; r++)
+			if (timesplit_role_name(r) && json_object_is_type(role, json_type_string) &&
+			    !strcmp(json_object_get_string(role), timesplit_role_name(r)))
+				x->role = (uint8_t)r;
+	}
+	t->n_makers = (uint32_t)n;
+	t->incomplete = (uint8_t)json_object_get_boolean(inc);
+	t->ok = 1;
+	return 0;
 }
 
 struct json_object *runreport_split_group_json(const struct runreport_split *g)

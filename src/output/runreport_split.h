@@ -55,6 +55,11 @@ void runreport_split_text(FILE *f, const struct session *s);
 struct json_object;
 /* A sample's "breakdown" object; NULL (JSON null) when t is not ok. */
 struct json_object *runreport_split_json(const struct timesplit *t);
+/* The inverse, for a result read back (brisk tune --resume): o (NULL:
+ * JSON null, t not ok) into *t; every number checked (finite, in range),
+ * a maker's name checked as text.  0 or -EINVAL.  IOWHY_F_* flags are not
+ * in the JSON: 0. */
+int runreport_split_read(struct json_object *o, struct timesplit *t);
 /* A group's "breakdown" summary; NULL when none of its samples has one. */
 struct json_object *runreport_split_group_json(const struct runreport_split *g);
 /* The top-level {"available", "why_not"}. */

@@ -84,6 +84,7 @@ kill -KILL $pid; wait $pid 2>/dev/null
 k=$(jq '.runs|length' t.json)
 t_match "SIGKILL: at least two arm-runs kept" "$k" '^[2-8]$'
 kept=$(jq -c "[.runs[:$k][]|[.arm,.round,.dur_s]]" t.json)
+kept_bd=$(jq -c "[.samples[]|select(.run < $k)|[.ms,.breakdown]]" t.json)
 t_eq "SIGKILL: the JSON is whole, with the command" "$(jq -r '.tune.command[0]' t.json)" tune
 t_eq "--json exists: refused without --force" \
   "$("$BRISK" tune "$d/mnt" --space "$d/space.ini" "${w[@]}" --json t.json >/dev/null 2>&1; echo $?)" 2
@@ -104,6 +105,8 @@ t_match "--resume: says how many it kept" "$(cat "$d/err2")" "resuming: $k finis
 t_eq "--resume: every arm-run at the end" "$(jq '.runs|length' t.json)" 9
 t_eq "--resume: the kept ones as they were" "$(jq -c "[.runs[:$k][]|[.arm,.round,.dur_s]]" t.json)" "$kept"
 t_eq "--resume: replayed_runs" "$(jq '.tune.replayed_runs' t.json)" "$k"
+t_eq "--resume: their samples and breakdowns kept" \
+  "$(jq -c "[.samples[]|select(.run < $k)|[.ms,.breakdown]]" t.json)" "$kept_bd"
 t_eq "--resume: every arm once per round" \
   "$(jq -c '[.runs[]|[.round,.arm]]|group_by(.[0])|map(map(.[1])|sort)' t.json)" '[[0,1,2],[0,1,2],[0,1,2]]'
 t_match "--resume: the report has the tune's part" "$out" '^tune: 3 arms from '

@@ -159,7 +159,7 @@ static void test_analyze(void **state)
 }
 
 /* The JSON a tune writes reads back as it was: the command, the seed,
- * every arm-run and sample. */
+ * every arm-run and sample, where its time went. */
 static void test_saved_roundtrip(void **state)
 {
 	(void)state;
@@ -167,6 +167,15 @@ static void test_saved_roundtrip(void **state)
 	struct tune_point pts[5];
 	struct compare *c = raced(&sp, pts);
 	const struct compare_result *r = compare_result(c);
+	struct timesplit *ts = &c->r.samples[1].split;   /* one sample with a breakdown */
+	ts->ok = 1;
+	ts->part_ns[2] = 41000000;
+	ts->part_ns[3] = 1500000;
+	ts->rq[1] = 7;
+	ts->ahead_bytes[1] = 1 << 20;
+	ts->n_makers = 1;
+	ts->makers[0] = (struct timesplit_maker){ .pid = 42, .comm = "dd", .n = 3, .bytes = 4096,
+						  .role = TIMESPLIT_LOAD };
 	struct tune_result t;
 	assert_int_equal(tune_analyze(r, 0, &sp, pts, &t), 0);
 	char path[] = "/tmp/brisk-test-tune-XXXXXX", err[512];
@@ -196,7 +205,16 @@ static void test_saved_roundtrip(void **state)
 		assert_int_equal(sv.samples[i].run, r->samples[i].run);
 		assert_int_equal(sv.samples[i].action, r->samples[i].action);
 		assert_true(fabs(sv.samples[i].ms - r->samples[i].ms) < 1e-6);
+		assert_int_equal(sv.samples[i].split.ok, i == 1);
 	}
+	const struct timesplit *back = &sv.samples[1].split;
+	assert_int_equal(back->part_ns[2], 41000000);
+	assert_int_equal(back->part_ns[3], 1500000);
+	assert_int_equal(back->rq[1], 7);
+	assert_int_equal(back->ahead_bytes[1], 1 << 20);
+	assert_int_equal(back->n_makers, 1);
+	assert_string_equal(back->makers[0].comm, "dd");
+	assert_int_equal(back->makers[0].role, TIMESPLIT_LOAD);
 	tune_saved_free(&sv);
 	unlink(path);
 	compare_free(c);
