@@ -648,6 +648,18 @@ int compare_run(struct compare *c, const struct compare_hooks *h, char *err, siz
 				rc = msg_fail(ended, err, errlen, "out of memory");
 				break;
 			}
+			if (ended && r->race_end == COMPARE_RACE_WINNER && r->race_leader > 0 &&
+			    r->best != r->race_leader) {
+				/* a winner compare cannot recommend yet (its verdicts against
+				 * the baseline are not settled) is no end: the rounds go on */
+				if (!c->race_held++)
+					cmsg(c, "round %u: %s leads every arm left, but its verdicts "
+					     "against %s are not settled: the rounds go on", r->rounds_done,
+					     r->arms[r->race_leader].label, r->arms[0].label);
+				r->race_end = COMPARE_RACE_RUNNING;
+				r->race_words[0] = '\0';
+				ended = 0;
+			}
 			for (size_t a = 0; a < r->n_arms; a++)   /* who left at this look */
 				if (r->race[a].out && r->race[a].out_round == r->rounds_done)
 					cmsg(c, "round %u: %s left the race: %s", r->rounds_done,

@@ -29,6 +29,8 @@ struct compare {
 	size_t run_ns_n;
 	compare_sim_fn sim;            /* NULL: real sessions */
 	void *sim_ctx;
+	unsigned race_held;            /* race looks whose winner compare could not
+				        * recommend yet (the rounds went on) */
 	int stale;                     /* the analysis lags the arm-runs (simulated
 				        * or replayed ones are analysed at looks) */
 	struct compare_run *rp_runs;   /* compare_replay()'s, until taken */

@@ -106,6 +106,28 @@ static void test_winner(void **state)
 	compare_free(c);
 }
 
+/* A race that ends with a winner ends with compare recommending it: a
+ * winner whose verdicts against the baseline are not settled yet keeps
+ * the rounds going (seen in some of these races). */
+static void test_winner_recommended(void **state)
+{
+	(void)state;
+	unsigned held = 0, winners = 0;
+	for (uint64_t seed = 1; seed <= 40; seed++) {
+		struct race_model m = { .ratio = { 1, 0.7 }, .sd_run = 0.2, .rng = seed };
+		struct compare *c = race(2, &m, 12, 0);
+		const struct compare_result *r = compare_result(c);
+		held += c->race_held > 0;
+		if (r->race_end == COMPARE_RACE_WINNER && r->race_leader > 0) {
+			winners++;
+			assert_int_equal(r->best, r->race_leader);
+		}
+		compare_free(c);
+	}
+	assert_true(held > 0);
+	assert_true(winners > 0);
+}
+
 /* Alike arms with a tight spread: equivalent, well before the rounds run out. */
 static void test_equivalent(void **state)
 {
@@ -289,6 +311,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_drop_slower), cmocka_unit_test(test_winner),
+		cmocka_unit_test(test_winner_recommended),
 		cmocka_unit_test(test_equivalent),  cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_starving),    cmocka_unit_test(test_no_racing),
 		cmocka_unit_test(test_report),     cmocka_unit_test(test_replay),
