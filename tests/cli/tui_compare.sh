@@ -135,7 +135,10 @@ tui_keys Up Up
 tui_wait '\([0-9]+ more above\)' 5; t_eq tune-space-scrolls $? 0
 tui_keys Enter
 tui_wait 'round 1 of' 30; t_eq tune-space-starts $? 0
-tui_wait '^ [a-z-]+ wbt=0 ' 120; t_eq tune-space-short-labels $? 0
+# the rows' labels are the space's ("2:none wbt", "mq-dl dirt"), cut to the
+# table's 10 columns, not "scheduler=..."
+tui_wait '^(▶| )([0-9]+:)?(none|mq-dl|kyber|bfq) (wbt|dirt|read|low)' 120
+t_eq tune-space-short-labels $? 0
 tui_keys q
 tui_wait 'stopped by you after' 90; t_eq tune-space-q-stops $? 0
 t_match tune-space-scheduler-back "$(cat $q/scheduler)" "\\[$orig_sched\\]"
