@@ -235,11 +235,15 @@ struct compare_result {
 double compare_load_figure(const struct compare_result *r, size_t arm);
 const struct stats_ci *compare_load_ci(const struct compare_result *r, size_t arm);
 
-/* Each arm-run's typical time in log: the mean log ms of the samples the
- * statistics count (keep_warm: warm ones too) of action k, or (k < 0) the
- * mean of that over the actions, the race's score; out[i] for runs[i],
- * NaN when one of those actions has no such sample.  0 or -ENOMEM. */
-int compare_run_logs(const struct compare_result *r, int keep_warm, int k, double *out);
+/* Each arm-run's typical time in log, in one pass over the samples: per
+ * action, the mean log ms of the samples the statistics count (keep_warm:
+ * warm ones too), and the mean of that over the actions (the race's
+ * score).  out holds COMPARE_RUN_LOG_COLS columns of n_runs values:
+ * out[c * n_runs + i] is runs[i]'s, column 0 the score, column 1 + k
+ * action k's; NaN where an action has no such sample (the score: where
+ * one of the actions has none).  0 or -ENOMEM. */
+#define COMPARE_RUN_LOG_COLS (1 + ACTION_KIND_COUNT)
+int compare_run_logs(const struct compare_result *r, int keep_warm, double *out);
 
 /* A verdict in compare's words: "faster", "slower", "equivalent",
  * "undecided" (STATS_NO_DIFFERENCE: neither shown yet). */

@@ -79,11 +79,11 @@ static void scores_free(struct scores *s)
 		free(s->v[a]);
 }
 
-int compare_run_logs(const struct compare_result *r, int keep_warm, int k, double *out)
+int compare_run_logs(const struct compare_result *r, int keep_warm, double *out)
 {
-	size_t nr = r->n_runs ? r->n_runs : 1;
-	double *sum = calloc(nr * ACTION_KIND_COUNT, sizeof(double));
-	unsigned *cnt = calloc(nr * ACTION_KIND_COUNT, sizeof(unsigned));
+	size_t nr = r->n_runs;
+	double *sum = calloc((nr ? nr : 1) * ACTION_KIND_COUNT, sizeof(double));
+	unsigned *cnt = calloc((nr ? nr : 1) * ACTION_KIND_COUNT, sizeof(unsigned));
 	if (!sum || !cnt) {
 		free(sum);
 		free(cnt);
@@ -91,21 +91,23 @@ int compare_run_logs(const struct compare_result *r, int keep_warm, int k, doubl
 	}
 	for (size_t i = 0; i < r->n_samples; i++) {
 		const struct compare_sample *x = &r->samples[i];
-		if (x->err || !(x->ms > 0) || !isfinite(x->ms) || x->run >= r->n_runs ||
+		if (x->err || !(x->ms > 0) || !isfinite(x->ms) || x->run >= nr ||
 		    x->action >= ACTION_KIND_COUNT || (!x->cold && !keep_warm))
 			continue;
 		sum[x->run * ACTION_KIND_COUNT + x->action] += log(x->ms);
 		cnt[x->run * ACTION_KIND_COUNT + x->action]++;
 	}
-	for (size_t i = 0; i < r->n_runs; i++) {
+	for (size_t i = 0; i < nr; i++) {
 		double score = 0;
 		unsigned n = 0, ok = 1;
-		for (unsigned a = 0; ok && a < ACTION_KIND_COUNT; a++) {
-			if (!(r->actions & (1u << a)) || (k >= 0 && (unsigned)k != a))
-				continue;
+		for (unsigned a = 0; a < ACTION_KIND_COUNT; a++) {
 			unsigned m = cnt[i * ACTION_KIND_COUNT + a];
-			ok = m > 0;
-			score += ok ? sum[i * ACTION_KIND_COUNT + a] / m : 0;
+			double v = (r->actions & (1u << a)) && m ? sum[i * ACTION_KIND_COUNT + a] / m : NAN;
+			out[(1 + a) * nr + i] = v;
+			if (!(r->actions & (1u << a)))
+				continue;
+			ok &= m > 0;
+			score += ok ? v : 0;
 			n++;
 		}
 		out[i] = ok && n ? score / n : NAN;
@@ -120,8 +122,8 @@ static int scores_make(const struct compare *c, struct scores *s)
 	const struct compare_result *r = &c->r;
 	memset(s, 0, sizeof(*s));
 	size_t nr = r->n_runs ? r->n_runs : 1;
-	double *v = malloc(nr * sizeof(double));
-	int rc = v ? compare_run_logs(r, c->cfg.keep_warm, -1, v) : -ENOMEM;
+	double *v = malloc(nr * COMPARE_RUN_LOG_COLS * sizeof(double));
+	int rc = v ? compare_run_logs(r, c->cfg.keep_warm, v) : -ENOMEM;   /* column 0: scores */
 	for (size_t a = 0; rc == 0 && a < r->n_arms; a++)
 		if (!(s->v[a] = malloc(nr * sizeof(double))))
 			rc = -ENOMEM;

@@ -21,17 +21,13 @@
 
 /* ---- the analysis ---- */
 
-/* logs[0] the score, logs[1 + k] action k's (compare_run_logs), then the
- * log of the load's figure of each arm-run. */
+/* Per arm-run, columns of logs: compare_run_logs()'s (0 the score, 1 + k
+ * action k's), then TUNE_LOAD_COL, the log of the load's figure. */
+#define TUNE_LOAD_COL COMPARE_RUN_LOG_COLS
+#define TUNE_COLS (COMPARE_RUN_LOG_COLS + 1)
 struct logs {
-	double *v[2 + ACTION_KIND_COUNT];
+	const double *v[TUNE_COLS];
 };
-
-static void logs_free(struct logs *l)
-{
-	for (size_t i = 0; i < 2 + ACTION_KIND_COUNT; i++)
-		free(l->v[i]);
-}
 
 /* The finite values of one arm's arm-runs in v into out; their count. */
 static size_t of_arm(const struct compare_result *r, const double *v, size_t arm, double *out)
@@ -70,7 +66,7 @@ static void versus(const struct compare_result *r, const struct logs *l, size_t 
 		else
 			out->act[k].est = out->act[k].lo = out->act[k].hi = NAN;
 	}
-	ratio(r, l->v[1 + ACTION_KIND_COUNT], best, b, wa, wb, &out->load, &na, &nb);
+	ratio(r, l->v[TUNE_LOAD_COL], best, b, wa, wb, &out->load, &na, &nb);
 }
 
 /* The arm at point p, or -1. */
@@ -102,21 +98,15 @@ int tune_analyze(const struct compare_result *r, int keep_warm, const struct tun
 	if (t->best < 0 || (size_t)t->best >= r->n_arms)
 		return t->best = -1, 0;
 	size_t nr = r->n_runs ? r->n_runs : 1, best = (size_t)t->best;
-	struct logs l = { { NULL } };
+	double *all = malloc(nr * TUNE_COLS * sizeof(double));
 	double *wa = malloc(nr * sizeof(double)), *wb = malloc(nr * sizeof(double));
-	int rc = wa && wb ? 0 : -ENOMEM;
-	for (int k = -1; rc == 0 && k < ACTION_KIND_COUNT; k++) {
-		if (!(l.v[k + 1] = malloc(nr * sizeof(double))))
-			rc = -ENOMEM;
-		else
-			rc = compare_run_logs(r, keep_warm, k, l.v[k + 1]);
-	}
-	double *ld = rc == 0 ? (l.v[1 + ACTION_KIND_COUNT] = malloc(nr * sizeof(double))) : NULL;
-	if (rc == 0 && !ld)
-		rc = -ENOMEM;
-	for (size_t i = 0; ld && i < r->n_runs; i++) {   /* the figure the load rule goes by */
+	int rc = all && wa && wb ? compare_run_logs(r, keep_warm, all) : -ENOMEM;
+	struct logs l;
+	for (size_t c = 0; c < TUNE_COLS; c++)
+		l.v[c] = all ? all + c * r->n_runs : NULL;
+	for (size_t i = 0; rc == 0 && i < r->n_runs; i++) {   /* the figure the load rule goes by */
 		double x = r->load_by_disk ? r->runs[i].disk_mibps : r->runs[i].load_mibps;
-		ld[i] = x > 0 && !r->runs[i].failed ? log(x) : NAN;
+		all[TUNE_LOAD_COL * r->n_runs + i] = x > 0 && !r->runs[i].failed ? log(x) : NAN;
 	}
 	if (rc == 0 && best != 0)
 		versus(r, &l, best, 0, "current", wa, wb, &t->vs[t->n_vs++]);
@@ -154,7 +144,7 @@ int tune_analyze(const struct compare_result *r, int keep_warm, const struct tun
 			snprintf(t->unmeasured[t->n_unmeasured++], sizeof(t->unmeasured[0]),
 				 "%.60s (%zu and %zu arm-runs)", what, x->n_best, x->n_other);
 	}
-	logs_free(&l);
+	free(all);
 	free(wa);
 	free(wb);
 	return rc;
