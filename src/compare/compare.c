@@ -641,6 +641,7 @@ int compare_run(struct compare *c, const struct compare_hooks *h, char *err, siz
 			break;
 		r->rounds_done = round + 1;
 		if (r->race_end == COMPARE_RACE_RUNNING && r->rounds_done >= COMPARE_MIN_ROUNDS) {
+			unsigned held = c->race_held;
 			int ended = c->stale ? analyze(c) : 0;   /* else current */
 			if (ended >= 0)
 				ended = compare_race_look(c, r->rounds_done);
@@ -648,18 +649,10 @@ int compare_run(struct compare *c, const struct compare_hooks *h, char *err, siz
 				rc = msg_fail(ended, err, errlen, "out of memory");
 				break;
 			}
-			if (ended && r->race_end == COMPARE_RACE_WINNER && r->race_leader > 0 &&
-			    r->best != r->race_leader) {
-				/* a winner compare cannot recommend yet (its verdicts against
-				 * the baseline are not settled) is no end: the rounds go on */
-				if (!c->race_held++)
-					cmsg(c, "round %u: %s leads every arm left, but its verdicts "
-					     "against %s are not settled: the rounds go on", r->rounds_done,
-					     r->arms[r->race_leader].label, r->arms[0].label);
-				r->race_end = COMPARE_RACE_RUNNING;
-				r->race_words[0] = '\0';
-				ended = 0;
-			}
+			if (c->race_held && !held)
+				cmsg(c, "round %u: %s leads every arm left, but its verdicts against %s "
+				     "are not settled: the rounds go on", r->rounds_done,
+				     r->arms[r->race_leader].label, r->arms[0].label);
 			for (size_t a = 0; a < r->n_arms; a++)   /* who left at this look */
 				if (r->race[a].out && r->race[a].out_round == r->rounds_done)
 					cmsg(c, "round %u: %s left the race: %s", r->rounds_done,

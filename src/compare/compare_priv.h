@@ -45,7 +45,9 @@ struct compare {
 int compare_analyze_look(struct compare *c);
 /* A race look after round `done` (the analysis current): drops the arms
  * shown slower than the leader or starving the load, and ends the race
- * when it can (r.race_end).  1 when it ended, 0 otherwise, -ENOMEM. */
+ * when it can (r.race_end): a winner other than the baseline only once
+ * the analysis recommends it (else race_held counts the look).  1 when it
+ * ended, 0 otherwise, -ENOMEM. */
 int compare_race_look(struct compare *c, unsigned done);
 /* The bootstrap replicates of the quantile intervals, process-wide (0:
  * COMPARE_BOOT_ITERS): the race simulation, which reads only the run

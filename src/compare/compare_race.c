@@ -290,6 +290,12 @@ int compare_race_look(struct compare *c, unsigned done)
 	}
 	scores_free(&s);
 	if (!others || slower == others) {
+		/* a winner compare cannot recommend yet (its verdicts against the
+		 * baseline, per action, are not settled) is no end: the rounds go on */
+		if (lead > 0 && r->best != lead) {
+			c->race_held++;
+			return 0;
+		}
 		r->race_end = COMPARE_RACE_WINNER;
 		if (others)
 			snprintf(r->race_words, sizeof(r->race_words), "after round %u, %s is faster "
