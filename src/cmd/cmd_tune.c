@@ -15,6 +15,7 @@
 #include "comparefront.h"
 #include "fiojob.h"
 #include "journal.h"
+#include "msg.h"
 #include "now.h"
 #include "profile.h"
 #include "text.h"
@@ -135,21 +136,37 @@ struct tune_ctx {
 	uint64_t budget_ns;
 	int said_budget;             /* the minimum rounds overrun the budget (said once) */
 	int json_failed;             /* a checkpoint could not be written (said once) */
+	int final_done;              /* the checkpoint after the final analysis ran: */
+	int final_rc;                /* ... what writing it gave, */
+	char final_err[512];         /* ... and why not */
 };
 
+/* The analysis and the JSON of r into path. */
+static int write_json(struct tune_ctx *k, const struct compare_result *r, const char *path,
+		      char *err, size_t errlen)
+{
+	if (tune_analyze(r, k->keep_warm, &k->sp, k->points, &k->t) < 0)
+		return msg_fail(-ENOMEM, err, errlen, "out of memory");
+	return tune_report_json(r, &k->sp, &k->t, k->argc, k->argv, k->cwd, path, err, errlen);
+}
+
+/* --json at the end: the last checkpoint wrote it after the final
+ * analysis (comparefront_outputs asks again). */
 static int tune_json(void *ctx, const struct compare_result *r, const char *path, char *err,
 		     size_t errlen)
 {
 	struct tune_ctx *k = ctx;
-	if (tune_analyze(r, k->keep_warm, &k->sp, k->points, &k->t) < 0)
-		return -ENOMEM;
-	return tune_report_json(r, &k->sp, &k->t, k->argc, k->argv, k->cwd, path, err, errlen);
+	if (!k->final_done)
+		return write_json(k, r, path, err, errlen);
+	snprintf(err, errlen, "%s", k->final_err);
+	return k->final_rc;
 }
 
+/* The tune's part of the text report, from the last checkpoint's analysis. */
 static void tune_text(FILE *f, const struct compare_result *r, void *ctx)
 {
 	struct tune_ctx *k = ctx;
-	if (tune_analyze(r, k->keep_warm, &k->sp, k->points, &k->t) == 0)
+	if (k->final_done || tune_analyze(r, k->keep_warm, &k->sp, k->points, &k->t) == 0)
 		tune_report_text(f, r, &k->sp, &k->t);
 }
 
@@ -174,16 +191,22 @@ static void budget_note(struct tune_ctx *k, const struct compare_result *r)
 		(unsigned long long)(k->budget_ns / 60000000000ull));
 }
 
-/* After each arm-run: the JSON, whole (the checkpoint --resume reads). */
+/* After each arm-run, and once more after the final analysis (r.t_ns is
+ * set then): the JSON, whole (the checkpoint --resume reads). */
 static void checkpoint(void *ctx, struct compare *c)
 {
 	struct tune_ctx *k = ctx;
-	char err[512];
-	budget_note(k, compare_result(c));
-	if (tune_json(k, compare_result(c), k->json, err, sizeof(err)) < 0 && !k->json_failed) {
+	const struct compare_result *r = compare_result(c);
+	char err[512] = "";
+	budget_note(k, r);
+	int rc = write_json(k, r, k->json, err, sizeof(err));
+	if (r->t_ns) {   /* the end: the outputs say how it went */
+		k->final_done = 1;
+		k->final_rc = rc;
+		snprintf(k->final_err, sizeof(k->final_err), "%s", err);
+	} else if (rc < 0 && !k->json_failed) {
 		progress_clear(&k->x.line);
-		fprintf(stderr, "brisk tune: %s: a stopped tune cannot resume from it\n",
-			err[0] ? err : "out of memory");
+		fprintf(stderr, "brisk tune: %s: a stopped tune cannot resume from it\n", err);
 		k->json_failed = 1;
 	}
 }
@@ -228,7 +251,7 @@ static struct profile tune_profile;   /* --profile/--fio: exec points into it */
 
 /* One tune: argv as given (sv NULL) or as saved (--resume FILE). */
 static int tune_main(int argc, char **argv, const struct tune_saved *sv, const char *resume_path,
-		     int quiet)
+		     int quiet, const char **resume)
 {
 	struct compare_config cfg;
 	compare_config_default(&cfg);
@@ -242,11 +265,8 @@ static int tune_main(int argc, char **argv, const struct tune_saved *sv, const c
 	if ((rc = cliopt_parse(&cmd, argc, argv, tune_positional)))
 		return rc == OPTAB_DONE ? 0 : rc;
 	if (a.resume && !sv) {
-		int extra = argc - 3 - (a.com.quiet ? 1 : 0);
-		if (extra)
-			return optab_usage_error(CMD, "--resume FILE takes no other options but -q: "
-						 "the tune goes on with its own");
-		return -1;   /* the caller resumes */
+		*resume = a.resume;
+		return -1;   /* the caller resumes (quiet: a.com.quiet, seen there) */
 	}
 	if (sv) {
 		a.com.json = resume_path;
@@ -362,26 +382,34 @@ out:
 	return rc;
 }
 
-int cmd_tune_main(int argc, char **argv)
+/* `--resume FILE [-q]` and nothing else (any spelling optab takes)? */
+static int resume_only(int argc, char **argv, int *quiet)
 {
-	int rc = tune_main(argc, argv, NULL, NULL, 0);
-	if (rc != -1)
-		return rc;
-	/* --resume FILE [-q] */
-	const char *file = NULL;
-	int quiet = 0;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--resume") && i + 1 < argc)
-			file = argv[++i];
-		else if (!strncmp(argv[i], "--resume=", 9))
-			file = argv[i] + 9;
+			i++;
 		else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet"))
-			quiet = 1;
+			*quiet = 1;
+		else if (strncmp(argv[i], "--resume=", 9))
+			return 0;
 	}
+	return 1;
+}
+
+int cmd_tune_main(int argc, char **argv)
+{
+	const char *file = NULL;
+	int quiet = 0;
+	int rc = tune_main(argc, argv, NULL, NULL, 0, &file);
+	if (rc != -1)
+		return rc;
+	if (!resume_only(argc, argv, &quiet))
+		return optab_usage_error(CMD, "--resume FILE takes no other options but -q: the "
+					 "tune goes on with its own");
 	char abs[PATH_MAX], err[512];
 	struct tune_saved sv;
-	if (!file || !realpath(file, abs)) {
-		fprintf(stderr, "brisk tune: --resume %s: %s\n", file ? file : "?", strerror(errno));
+	if (!realpath(file, abs)) {
+		fprintf(stderr, "brisk tune: --resume %s: %s\n", file, strerror(errno));
 		return EXIT_USAGE;
 	}
 	rc = tune_saved_read(abs, &sv, err, sizeof(err));
@@ -395,7 +423,7 @@ int cmd_tune_main(int argc, char **argv)
 		tune_saved_free(&sv);
 		return EXIT_USAGE;
 	}
-	rc = tune_main(sv.argc, sv.argv, &sv, abs, quiet);
+	rc = tune_main(sv.argc, sv.argv, &sv, abs, quiet, &file);
 	tune_saved_free(&sv);
 	return rc == -1 ? EXIT_USAGE : rc;
 }

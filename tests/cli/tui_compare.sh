@@ -9,6 +9,7 @@
 # baseline is the original).  SIGTERM during a comparison restores and
 # exits 143.  Key t puts brisk tune's desktop space in the picker.  Without
 # root the key says why.
+# shellcheck disable=SC2154  # dev, q, orig_sched: set by loop_mount (tests/cli/loop_common.bash)
 source tests/lib.sh
 source tests/cli/tui_common.bash
 source tests/cli/loop_common.bash

@@ -97,6 +97,8 @@ echo '{"kind":"compare"}' >"$d/other.json"
 err=$("$BRISK" tune --resume "$d/other.json" 2>&1); rc=$?
 t_eq "--resume of another JSON: exit 2" "$rc" 2
 t_match "--resume of another JSON: said" "$err" "not a brisk tune's JSON"
+err=$("$BRISK" tune --resume="$d/other.json" -q 2>&1); rc=$?
+t_eq "--resume=FILE -q: read as --resume FILE" "$rc$(grep -c 'no other options' <<<"$err")" 20
 cd / || exit 1   # it goes back to where the tune ran
 out=$("$BRISK" tune --resume "$d/cwd/t.json" 2>"$d/err2"); rc=$?
 cd "$d/cwd" || exit 1
