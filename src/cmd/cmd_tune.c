@@ -214,7 +214,9 @@ static void checkpoint(void *ctx, struct compare *c)
 /* --list: the arms, nothing run or changed. */
 static void list_arms(const struct tune_ctx *k, const struct compare_arm *arms, size_t n)
 {
-	printf("%zu arms from %s:\n", n, k->sp.source);
+	char src[300];
+	text_escape(src, sizeof(src), k->sp.source);
+	printf("%zu arms from %s:\n", n, src);
 	for (size_t i = 0; i < n; i++) {
 		char label[96], set[300];
 		text_escape(label, sizeof(label), arms[i].label);
@@ -356,8 +358,10 @@ static int tune_main(int argc, char **argv, const struct tune_saved *sv, const c
 	compare_describe_workload(&cfg.run, cfg.samples, k->x.workload, sizeof(k->x.workload));
 	compare_set_context(c, k->x.stackline, k->x.disks, k->x.workload);
 	if (!a.com.quiet) {
+		char src[300];
+		text_escape(src, sizeof(src), k->sp.source);
 		fprintf(stderr, "brisk tune: %zu arms from %s on %s (%s), seed %llu, budget %llum; "
-			"JSON in %s%s\n", n, k->sp.source, dir, k->x.stackline,
+			"JSON in %s%s\n", n, src, dir, k->x.stackline,
 			(unsigned long long)cfg.seed,
 			(unsigned long long)(cfg.budget_ns / 60000000000ull), k->json,
 			sv ? "" : " (--resume continues it if stopped)");

@@ -192,10 +192,9 @@ int tune_space_parse(const char *text, const char *source, struct tune_space *sp
 	struct pstate p = { .sp = sp, .text = text };
 	int line = ini_parse_stream(reader, &p, handler, &p);
 	if (line) {
-		char src[120];
-		text_escape(src, sizeof(src), source);
-		return msg_fail(-EINVAL, err, errlen, "%s:%d: %s", src, line,
-				p.err[0] && p.err_line == line ? p.err : "not INI: a [section] or key = value expected");
+		return msg_fail(-EINVAL, err, errlen, "%s:%d: %s", source, line,
+				p.err[0] && p.err_line == line ? p.err :
+				"not INI: a [section] or key = value expected");
 	}
 	if (!sp->sched_line && !sp->n_f)
 		return msg_fail(-EINVAL, err, errlen, "%s: no keys: [space] wants scheduler = "
@@ -207,30 +206,28 @@ int tune_space_parse(const char *text, const char *source, struct tune_space *sp
 
 int tune_space_load(const char *path, struct tune_space *sp, char *err, size_t errlen)
 {
-	char src[120];
-	text_escape(src, sizeof(src), path);
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
-		return msg_fail(-errno, err, errlen, "--space %s: %s%s", src, strerror(errno),
+		return msg_fail(-errno, err, errlen, "--space %s: %s%s", path, strerror(errno),
 				errno == ELOOP ? " (a symbolic link: give the file it points to)" : "");
 	struct stat st;
 	char *buf = NULL;
 	int rc = 0;
 	if (fstat(fd, &st) < 0)
-		rc = msg_fail(-errno, err, errlen, "--space %s: %s", src, strerror(errno));
+		rc = msg_fail(-errno, err, errlen, "--space %s: %s", path, strerror(errno));
 	else if (!S_ISREG(st.st_mode))
-		rc = msg_fail(-EINVAL, err, errlen, "--space %s: not a regular file", src);
+		rc = msg_fail(-EINVAL, err, errlen, "--space %s: not a regular file", path);
 	else if (st.st_size > TUNE_SPACE_MAX_BYTES)
-		rc = msg_fail(-EINVAL, err, errlen, "--space %s: larger than %d bytes", src,
+		rc = msg_fail(-EINVAL, err, errlen, "--space %s: larger than %d bytes", path,
 			      TUNE_SPACE_MAX_BYTES);
 	else if (!(buf = calloc(1, (size_t)st.st_size + 1)))
 		rc = -ENOMEM;
 	ssize_t got = rc ? 0 : read(fd, buf, (size_t)st.st_size);
 	if (!rc && got != st.st_size)
-		rc = msg_fail(-EIO, err, errlen, "--space %s: short read", src);
+		rc = msg_fail(-EIO, err, errlen, "--space %s: short read", path);
 	close(fd);
 	if (!rc && memchr(buf, '\0', (size_t)st.st_size))
-		rc = msg_fail(-EINVAL, err, errlen, "%s: holds a NUL byte: not a space file", src);
+		rc = msg_fail(-EINVAL, err, errlen, "%s: holds a NUL byte: not a space file", path);
 	if (!rc)
 		rc = tune_space_parse(buf, path, sp, err, errlen);
 	free(buf);
@@ -264,7 +261,7 @@ static void note(struct tune_space *sp, const char *fmt, ...)
 static int schedulers(struct tune_space *sp, const struct settings *st, int strict,
 		      char list[][TUNABLE_SCHED_LEN], char *err, size_t errlen)
 {
-	char offered[256], w[TUNE_MAX_SCHEDS][TUNABLE_VALUE_LEN];
+	char offered[256], padded[260], word[TUNABLE_SCHED_LEN + 2];
 	settings_schedulers(st, offered, sizeof(offered));
 	size_t n = 0;
 	if (sp->offered) {
@@ -274,20 +271,17 @@ static int schedulers(struct tune_space *sp, const struct settings *st, int stri
 			snprintf(list[n++], TUNABLE_SCHED_LEN, "%s", t);
 		return (int)n;
 	}
+	snprintf(padded, sizeof(padded), " %s ", offered);
 	for (size_t i = 0; i < sp->n_scheds; i++) {
-		snprintf(w[0], sizeof(w[0]), " %s ", sp->scheds[i]);
-		char padded[260];
-		snprintf(padded, sizeof(padded), " %s ", offered);
-		if (strstr(padded, w[0])) {
+		snprintf(word, sizeof(word), " %s ", sp->scheds[i]);
+		if (strstr(padded, word))
 			snprintf(list[n++], TUNABLE_SCHED_LEN, "%s", sp->scheds[i]);
-		} else if (strict) {
-			char src[120];
-			text_escape(src, sizeof(src), sp->source);
+		else if (strict)
 			return msg_fail(-EINVAL, err, errlen, "%s:%d: the disks do not offer %s (they "
-					"offer: %s)", src, sp->sched_line, sp->scheds[i], offered);
-		} else {
+					"offer: %s)", sp->source,
+					sp->sched_line, sp->scheds[i], offered);
+		else
 			note(sp, "the disks do not offer %s", sp->scheds[i]);
-		}
 	}
 	return (int)n;
 }
@@ -327,10 +321,9 @@ static int factor_check(struct tune_space *sp, size_t i, const struct settings *
 				note(sp, "left out %s (%.150s)", f->key, why);
 				return -1;
 			}
-			char src[120];
-			text_escape(src, sizeof(src), sp->source);
 			return msg_fail(-EINVAL, err, errlen, "%s:%d: %s = %s with scheduler %s on "
-					"these disks: %s", src, f->line, f->key, f->levels[lv],
+					"these disks: %s", sp->source,
+					f->line, f->key, f->levels[lv],
 					list[s], why);
 		}
 	}

@@ -50,6 +50,17 @@ bad "a value the disk refuses" "bad.ini:4: max_sectors_kb = 99999999 with schedu
   "[space]\nscheduler = $alt_sched\n\nmax_sectors_kb = keep, 99999999\n"
 bad "one level" "bad.ini:2: read_ahead_kb: two to 6 levels" '[space]\nread_ahead_kb = 512\n'
 bad "not INI" "bad.ini:1: not INI" '[space\nread_ahead_kb = 1, 2\n'
+esc="$d/sp$(printf '\033')[2J.ini"   # a file name that would clear the terminal
+cp "$d/space.ini" "$esc"
+out=$("$BRISK" tune "$d/mnt" --space "$esc" --list 2>&1); rc=$?
+t_eq "a space file named with an ESC: --list exit 0" "$rc" 0
+t_eq "a space file named with an ESC: its name escaped" "$(tr -cd '\033' <<<"$out" | wc -c)" 0
+{ printf '[space]\nscheduler = %s\n' "$alt_sched"   # 2^6 + 1 arms: too many
+  printf '%s = keep, %s\n' read_ahead_kb 512 nr_requests 64 wbt_lat_usec 0 max_sectors_kb 128 \
+    rq_affinity 1 nomerges 1; } >"$esc"
+err=$("$BRISK" tune "$d/mnt" --space "$esc" "${w[@]}" 2>&1); rc=$?
+t_eq "too many arms: exit 2" "$rc" 2
+t_match "too many arms: said, the name escaped" "$err" 'sp\\x1b\[2J\.ini: more than 64 arms'
 ln -s "$d/space.ini" "$d/link.ini"
 err=$("$BRISK" tune "$d/mnt" --space "$d/link.ini" "${w[@]}" 2>&1); rc=$?
 t_eq "a space file that is a link: exit 2" "$rc" 2
