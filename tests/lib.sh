@@ -13,6 +13,15 @@ t_eq() { if [ "$2" = "$3" ]; then t_pass "$1"; else t_fail "$1" "got '$2', want 
 # t_match NAME TEXT REGEX (extended)
 t_match() { if printf '%s' "$2" | grep -Eq -- "$3"; then t_pass "$1"; else t_fail "$1" "'$(printf '%s' "$2" | head -c 300)' does not match /$3/"; fi; }
 is_root() { [ "$(id -u)" = 0 ]; }
+# t_bdi_defaults DEV: DEV's dirty limits (/sys/block/DEV/bdi) at the kernel's
+# defaults.  A loop device keeps them when it is detached, so a killed test
+# would hand its shares to the next test that attaches the same loopN: tests
+# call this on attaching a loop device and again before detaching it.
+t_bdi_defaults() {
+  local b=/sys/block/$1/bdi
+  [ -w "$b/max_ratio_fine" ] || return 0
+  echo 0 >"$b/min_ratio_fine"; echo 1000000 >"$b/max_ratio_fine"; echo 0 >"$b/strict_limit"
+}
 # t_nobody NAME: the security tests' untrusted party.  Without root, setpriv
 # or a nobody user, skip NAME and exit; else NOBODY is its uid, and
 # as_nobody CMD... runs CMD as nobody, without groups.

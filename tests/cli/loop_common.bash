@@ -40,10 +40,11 @@ loop_mount() {
   truncate -s "$2" "$d/$img" || { _loop_stop fail "cannot create the image $d/$img"; return 1; }
   L=$(losetup -f --show "$d/$img") || { _loop_stop skip "no free loop device"; return 1; }
   dev=${L#/dev/} q=/sys/block/${L#/dev/}/queue
+  t_bdi_defaults "$dev"
   orig_sched=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$q/scheduler")
   [ -n "$_LOOP_ATEXIT" ] || { t_atexit loop_release; _LOOP_ATEXIT=1; }
   _LOOP_UNDO="${pre:+$pre; }mountpoint -q $(printf %q "$mnt") && _loop_umount $(printf %q "$mnt")
-    echo $orig_sched >$q/scheduler 2>/dev/null; losetup -d $L${_LOOP_UNDO:+; $_LOOP_UNDO}"
+    echo $orig_sched >$q/scheduler 2>/dev/null; t_bdi_defaults $dev; losetup -d $L${_LOOP_UNDO:+; $_LOOP_UNDO}"
   if [ -n "$sched" ] && ! echo "$sched" >"$q/scheduler"; then
     _loop_stop fail "$dev does not take the scheduler $sched"; return 1
   fi

@@ -16,7 +16,7 @@ _tune_cleanup() {
   local p l
   for p in $(cat "$_TUNE_PIDS"); do kill -9 "$p" 2>/dev/null; done
   [ -n "${_TUNE_VM_SAVED:-}" ] && vm_restore_saved
-  for l in $(cat "$_TUNE_LOOPS"); do losetup -d "$l" 2>/dev/null; done
+  for l in $(cat "$_TUNE_LOOPS"); do t_bdi_defaults "${l#/dev/}"; losetup -d "$l" 2>/dev/null; done
   return 0
 }
 # shellcheck disable=SC2034  # read by t_cleanup in tests/lib.sh
@@ -30,6 +30,7 @@ set_loop_attach() {
   truncate -s 16M "$img" || return 1
   dev=$(losetup -f --show "$img") || return 1
   echo "$dev" >>"$_TUNE_LOOPS"
+  t_bdi_defaults "${dev#/dev/}"
   echo "${dev#/dev/}"
 }
 # track_pid PID: killed at exit if still there
