@@ -357,6 +357,7 @@ static int tune_main(int argc, char **argv, const struct tune_saved *sv, const c
 	}
 	compare_describe_workload(&cfg.run, cfg.samples, k->x.workload, sizeof(k->x.workload));
 	compare_set_context(c, k->x.stackline, k->x.disks, k->x.workload);
+	compare_set_command(c, "tune");
 	if (!a.com.quiet) {
 		char src[300];
 		text_escape(src, sizeof(src), k->sp.source);

@@ -99,8 +99,14 @@ int compare_create(const struct compare_config *cfg, struct settings *st,
 	c->r.best = -1;
 	c->r.rounds_max = cfg->rounds;
 	snprintf(c->r.dir, sizeof(c->r.dir), "%s", cfg->run.dir);
+	snprintf(c->r.command, sizeof(c->r.command), "compare");
 	*out = c;
 	return 0;
+}
+
+void compare_set_command(struct compare *c, const char *command)
+{
+	snprintf(c->r.command, sizeof(c->r.command), "%s", command);
 }
 
 void compare_set_context(struct compare *c, const char *stackline, const char *disks,

@@ -221,6 +221,8 @@ struct compare_result {
 	uint64_t t_ns;                /* elapsed */
 	uint64_t dirty_level;         /* Dirty + Writeback bytes at the start */
 	char dir[4096];
+	char command[16];             /* the brisk command the reports name:
+				       * "compare", or "tune" */
 	char stackline[512];          /* "ext4 on loop0 (FUSE hdd-7200)" */
 	char disks[512];              /* "loop0: model X fw Y; ..." */
 	char workload[512];           /* loads and actions in words */
@@ -289,6 +291,9 @@ size_t compare_arms_schedulers(const struct settings *st, struct compare_arm *ou
 int compare_create(const struct compare_config *cfg, struct settings *st,
 		   struct compare_arm *arms, size_t n, struct compare **out,
 		   char *err, size_t errlen);
+/* The brisk command the reports' titles name ("compare" unless set;
+ * copied, cut at 15 bytes). */
+void compare_set_command(struct compare *c, const char *command);
 /* The stack, disks and workload in words for the reports (copied; any
  * may be NULL). */
 void compare_set_context(struct compare *c, const char *stackline, const char *disks,

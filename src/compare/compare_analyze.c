@@ -435,10 +435,14 @@ static void ranking(struct compare *c)
 					fast |= 1u << a;
 			compare_split_reason(r, arm, fast & r->actions, 2, r->reason,
 					     sizeof(r->reason));
+			/* a label that is its settings (or their start) is not
+			 * said twice, nor cut */
+			const struct compare_arm *w = &r->arms[arm];
+			int own = strncmp(w->settings, w->label, strlen(w->label)) != 0;
 			snprintf(r->recommendation, sizeof(r->recommendation),
-				 "use %s (%s): faster than %s on %s%s%s%s", r->arms[arm].label,
-				 r->arms[arm].settings, base->label, why, cost,
-				 r->reason[0] ? "; " : "", r->reason);
+				 "use %s%s%s%s: faster than %s on %s%s%s%s", own ? w->label : "",
+				 own ? " (" : "", w->settings, own ? ")" : "", base->label, why,
+				 cost, r->reason[0] ? "; " : "", r->reason);
 			return;
 		}
 		break;   /* only the first of the ranking can be recommended */

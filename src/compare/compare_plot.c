@@ -533,7 +533,9 @@ static double draw(cairo_t *cr, const void *what, int paint)
 	double y = MARGIN;
 	plot_font(cr, PLOT_FONT_TITLE, 1);
 	plot_colour(cr, plot_c_text, 1);
-	double w = plot_show(cr, MARGIN, y + 16, "brisk compare: ", 0);
+	char title[40];
+	snprintf(title, sizeof(title), "brisk %s: ", r->command[0] ? r->command : "compare");
+	double w = plot_show(cr, MARGIN, y + 16, title, 0);
 	plot_show_fit(cr, MARGIN + w, y + 16, r->dir, W - 2 * MARGIN - w, PLOT_CUT_START);
 	y += 24;
 	plot_font(cr, PLOT_FONT_BODY, 0);

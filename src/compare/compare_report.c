@@ -156,7 +156,9 @@ static void row(FILE *f, const char *fmt, ...)
 static void text_header(FILE *f, const struct compare_result *r)
 {
 	char b[256], d[64], how[400];
-	wrap(f, "brisk " BRISK_VERSION " compare on ", "  ", r->dir);
+	snprintf(b, sizeof(b), "brisk " BRISK_VERSION " %s on ", r->command[0] ? r->command :
+		 "compare");
+	wrap(f, b, "  ", r->dir);
 	wrap(f, "stack: ", "  ", r->stackline[0] ? r->stackline : "-");
 	wrap(f, "disks: ", "  ", r->disks[0] ? r->disks : "-");
 	wrap(f, "workload: ", "  ", r->workload[0] ? r->workload : "-");

@@ -16,9 +16,12 @@
 #include <cmocka.h>
 
 #include "compare_priv.h"
+#include "compare_report.h"
 #include "tune.h"
 #include "tune_space.h"
 #include "../helpers/race_model.h"
+
+#define LONG_ARM "scheduler=kyber wbt_lat_usec=0 vm.dirty_bytes=67108864"
 
 static struct settings st;
 
@@ -107,6 +110,9 @@ static struct compare *raced(struct tune_space *sp, struct tune_point *pts)
 		snprintf(arms[i].name, sizeof(arms[i].name), "arm%zu", i);
 		snprintf(arms[i].label, sizeof(arms[i].label), "arm%zu", i);
 	}
+	/* the winner's label is its settings cut, as compare makes it */
+	snprintf(arms[2].settings, sizeof(arms[2].settings), "%s", LONG_ARM);
+	snprintf(arms[2].label, sizeof(arms[2].label), "%.47s", LONG_ARM);
 	struct compare_config cfg;
 	compare_config_default(&cfg);
 	cfg.run.actions = 1u << ACTION_LS | 1u << ACTION_SSH;
@@ -120,6 +126,7 @@ static struct compare *raced(struct tune_space *sp, struct tune_point *pts)
 				.sd_run = 0.05, .sd_within = 0.1, .rng = 9 };
 	c->sim = race_model_sim;
 	c->sim_ctx = &m;
+	compare_set_command(c, "tune");
 	assert_int_equal(compare_run(c, NULL, err, sizeof(err)), 0);
 	return c;
 }
@@ -155,6 +162,19 @@ static void test_analyze(void **state)
 	/* the load's cost: 60 against 100 MiB/s */
 	assert_true(t.vs[0].load.lo > 0.5 && t.vs[0].load.hi < 0.7);
 	assert_true(t.factor[0].load.lo > 0.5 && t.factor[0].load.hi < 0.7);
+	/* the recommendation names the winner whole, once; the report is
+	 * brisk tune's */
+	assert_true(!strncmp(r->recommendation, "use " LONG_ARM ": faster than arm0 on ",
+			     strlen("use " LONG_ARM ": faster than arm0 on ")));
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	compare_report_text(f, r);
+	fclose(f);
+	assert_true(!strncmp(text, "brisk " BRISK_VERSION " tune on /nonexistent\n",
+			     strlen("brisk " BRISK_VERSION " tune on /nonexistent\n")));
+	free(text);
 	compare_free(c);
 }
 
