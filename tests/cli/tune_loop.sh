@@ -122,6 +122,7 @@ t_eq "--resume: their samples and breakdowns kept" \
   "$(jq -c "[.samples[]|select(.run < $k)|[.ms,.breakdown]]" t.json)" "$kept_bd"
 t_eq "--resume: every arm once per round" \
   "$(jq -c '[.runs[]|[.round,.arm]]|group_by(.[0])|map(map(.[1])|sort)' t.json)" '[[0,1,2],[0,1,2],[0,1,2]]'
+t_match "--resume: the report is brisk tune's" "$out" '^brisk [^ ]+ tune on '
 t_match "--resume: the report has the tune's part" "$out" '^tune: 3 arms from '
 t_match "--resume: the best arm" "$out" '^best: '
 t_match "--resume: the best against current or the defaults" "$out" '^  (current|'"$alt_sched""'s defaults) "
