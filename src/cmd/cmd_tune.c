@@ -136,6 +136,7 @@ struct tune_ctx {
 	uint64_t budget_ns;
 	int said_budget;             /* the minimum rounds overrun the budget (said once) */
 	int json_failed;             /* a checkpoint could not be written (said once) */
+	int analyzed;                /* t is the analysis of the last checkpoint's result */
 	int final_done;              /* the checkpoint after the final analysis ran: */
 	int final_rc;                /* ... what writing it gave, */
 	char final_err[512];         /* ... and why not */
@@ -145,7 +146,7 @@ struct tune_ctx {
 static int write_json(struct tune_ctx *k, const struct compare_result *r, const char *path,
 		      char *err, size_t errlen)
 {
-	if (tune_analyze(r, k->keep_warm, &k->sp, k->points, &k->t) < 0)
+	if (!(k->analyzed = tune_analyze(r, k->keep_warm, &k->sp, k->points, &k->t) == 0))
 		return msg_fail(-ENOMEM, err, errlen, "out of memory");
 	return tune_report_json(r, &k->sp, &k->t, k->argc, k->argv, k->cwd, path, err, errlen);
 }
@@ -166,7 +167,8 @@ static int tune_json(void *ctx, const struct compare_result *r, const char *path
 static void tune_text(FILE *f, const struct compare_result *r, void *ctx)
 {
 	struct tune_ctx *k = ctx;
-	if (k->final_done || tune_analyze(r, k->keep_warm, &k->sp, k->points, &k->t) == 0)
+	if ((k->final_done && k->analyzed) ||
+	    tune_analyze(r, k->keep_warm, &k->sp, k->points, &k->t) == 0)
 		tune_report_text(f, r, &k->sp, &k->t);
 }
 
